@@ -1,0 +1,30 @@
+import { useEffect, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { useLocation } from "wouter";
+import { STORAGE_KEYS } from "../../shared/constants";
+import { useSession } from "../hooks/useSession";
+import { Spinner } from "./Spinner";
+
+/**
+ * Spec section 2: a visitor is sent to /auth (the page they wanted is remembered for after
+ * sign-in); a spinner shows while the session is checked; nothing else renders for a visitor.
+ * The server enforces access on every call; this only keeps the screens honest.
+ */
+export function ProtectedRoute({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
+  const { user, isLoading } = useSession();
+  const [location, navigate] = useLocation();
+
+  useEffect(() => {
+    if (isLoading || user) return;
+    try {
+      sessionStorage.setItem(STORAGE_KEYS.returnTo, location);
+    } catch {
+      // Without storage the user lands on the dashboard after signing in.
+    }
+    navigate("/auth", { replace: true });
+  }, [isLoading, user, location, navigate]);
+
+  if (isLoading) return <Spinner label={t("common.checkingSession")} />;
+  return user ? children : null;
+}

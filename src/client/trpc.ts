@@ -1,0 +1,28 @@
+import { QueryClient } from "@tanstack/react-query";
+import { httpBatchLink } from "@trpc/client";
+import { createTRPCReact } from "@trpc/react-query";
+import superjson from "superjson";
+import { QUERY_CACHE } from "../shared/constants";
+import type { AppRouter } from "../server/trpc/root";
+
+export const trpc = createTRPCReact<AppRouter>();
+
+/** Query caching as spec section 7 sets it. */
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        staleTime: QUERY_CACHE.staleTimeMs,
+        gcTime: QUERY_CACHE.gcTimeMs,
+        retry: QUERY_CACHE.retry,
+        refetchOnWindowFocus: QUERY_CACHE.refetchOnWindowFocus,
+      },
+    },
+  });
+}
+
+export function createTrpcClient() {
+  return trpc.createClient({
+    links: [httpBatchLink({ url: "/trpc", transformer: superjson })],
+  });
+}

@@ -1,0 +1,103 @@
+/**
+ * The Express application: security headers, compression, /healthz, /trpc, the built client
+ * with immutable hashed assets, and the SPA for every client route (404 status for unknown paths).
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import compression from "compression";
+import express, { type ErrorRequestHandler, type Express } from "express";
+import helmet from "helmet";
+import * as trpcExpress from "@trpc/server/adapters/express";
+import { isAppPath } from "../shared/routes";
+import type { AppDeps } from "./deps";
+import { checkDatabase } from "./services/health";
+import { createContextInner } from "./trpc/context";
+import { appRouter } from "./trpc/root";
+
+export const DEFAULT_CLIENT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/client");
+
+export interface AppOptions {
+  /** Directory of the Vite build (index.html and assets/). Not served when it does not exist. */
+  clientDir?: string;
+}
+
+export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
+  const clientDir = options.clientDir ?? DEFAULT_CLIENT_DIR;
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", deps.env.TRUST_PROXY);
+
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'"],
+          // Toast and menu libraries inject <style> elements at run time.
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          imgSrc: ["'self'", "data:", "blob:"],
+          fontSrc: ["'self'", "data:"],
+          connectSrc: ["'self'"],
+          objectSrc: ["'none'"],
+          baseUri: ["'self'"],
+          formAction: ["'self'"],
+          frameAncestors: ["'none'"],
+          // No upgrade-insecure-requests: self-hosted boxes are often reached over plain HTTP on a LAN.
+        },
+      },
+      // HSTS only makes sense when this server itself is reached over HTTPS; a proxy sets it then.
+      strictTransportSecurity: false,
+    }),
+  );
+  app.use(compression());
+
+  app.get("/healthz", async (_req, res) => {
+    const database = await checkDatabase(deps.db);
+    res.set("Cache-Control", "no-store");
+    res.status(database.ok ? 200 : 503).json({ ok: database.ok, db: database.ok ? "ok" : "error", version: deps.version });
+  });
+
+  app.use(
+    "/trpc",
+    trpcExpress.createExpressMiddleware({
+      router: appRouter,
+      createContext: ({ req, res }) => ({ ...createContextInner(deps, null), req, res }),
+      onError: ({ error, path: procedure }) => {
+        if (error.code === "INTERNAL_SERVER_ERROR") {
+          deps.log.error("tRPC procedure failed", { procedure, error: error.cause ?? error });
+        }
+      },
+    }),
+  );
+
+  const indexFile = path.join(clientDir, "index.html");
+  if (fs.existsSync(indexFile)) {
+    // Hashed file names never change content: cache for a year.
+    app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false, fallthrough: false }));
+    // Other public files (icons, theme script) keep their names: revalidate each time.
+    app.use(express.static(clientDir, { index: false, maxAge: 0, setHeaders: (res) => res.set("Cache-Control", "no-cache") }));
+    const indexHtml = fs.readFileSync(indexFile, "utf8");
+    app.get("/{*splat}", (req, res) => {
+      res.set("Cache-Control", "no-cache");
+      res.status(isAppPath(req.path) ? 200 : 404).type("html").send(indexHtml);
+    });
+  } else {
+    deps.log.warn("client build not found; serving the API only", { clientDir });
+  }
+
+  app.use((_req, res) => {
+    res.status(404).json({ error: "Not found" });
+  });
+
+  const handleError: ErrorRequestHandler = (error: unknown, _req, res, _next) => {
+    const status = typeof error === "object" && error !== null && "status" in error ? Number(error.status) : 500;
+    if (status >= 500) deps.log.error("request failed", { error });
+    if (res.headersSent) return;
+    res.status(status >= 400 && status < 600 ? status : 500).json({ error: status === 404 ? "Not found" : status < 500 ? "Bad request" : "Internal error" });
+  };
+  app.use(handleError);
+
+  return app;
+}

@@ -1,0 +1,20 @@
+import type { AppDatabase } from "./db/client";
+import type { Env } from "./env";
+import type { Logger } from "./logger";
+
+/** Injected time source, so timeouts and expiries are tested without sleeping. */
+export interface Clock {
+  now(): number;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };
+
+/** Everything the app's request handlers need, built once at boot (or by a test). */
+export interface AppDeps {
+  env: Env;
+  db: AppDatabase;
+  log: Logger;
+  clock: Clock;
+  version: string;
+  startedAt: number;
+}

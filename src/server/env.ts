@@ -1,0 +1,81 @@
+/**
+ * Every environment variable the server reads, in one zod schema parsed once at boot.
+ * Every variable has an embedded default so a fresh clone runs with none set.
+ * A bad value stops the process with a message naming the variable and what it expects.
+ */
+import path from "node:path";
+import { z } from "zod";
+
+const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
+
+export const envSchema = z.object({
+  NODE_ENV: z
+    .enum(["development", "production", "test"], {
+      error: "expected one of development, production, test",
+    })
+    .default("production"),
+  PORT: z.coerce
+    .number({ error: "expected a port number between 0 and 65535" })
+    .int({ error: "expected a port number between 0 and 65535" })
+    .min(0, { error: "expected a port number between 0 and 65535" })
+    .max(65535, { error: "expected a port number between 0 and 65535" })
+    .default(3000),
+  HOST: z.string().min(1, { error: "expected a host name or address to listen on" }).default("0.0.0.0"),
+  DATA_DIR: z
+    .string()
+    .min(1, { error: "expected a directory path for the database and stored images" })
+    .default("./data"),
+  PUBLIC_URL: z
+    .url({ protocol: /^https?$/, error: "expected the absolute http(s) URL users reach the app at, e.g. https://studio.example.com" })
+    .optional(),
+  TRUST_PROXY: z
+    .stringbool({ error: "expected true or false" })
+    .default(false),
+  SUPPORT_EMAIL: z
+    .email({ error: "expected an e-mail address, e.g. support@example.com" })
+    .default("support@roomcanvas.local"),
+  LOG_LEVEL: z
+    .enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(", ")}` })
+    .default("info"),
+  SHUTDOWN_TIMEOUT_MS: z.coerce
+    .number({ error: "expected a number of milliseconds" })
+    .int({ error: "expected a whole number of milliseconds" })
+    .min(0, { error: "expected a number of milliseconds" })
+    .default(10_000),
+});
+
+export type Env = z.infer<typeof envSchema> & { DATABASE_FILE: string };
+
+export class EnvError extends Error {
+  override name = "EnvError";
+}
+
+/** Parses the environment; throws an EnvError listing every bad variable. */
+export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  // An empty string means "unset", as in most .env tooling.
+  const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ""));
+  const result = envSchema.safeParse(present);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => {
+      const name = String(issue.path[0] ?? "environment");
+      const received = source[name];
+      return `  ${name}: ${issue.message}${received === undefined ? "" : ` (got "${received}")`}`;
+    });
+    throw new EnvError(`Invalid environment configuration:\n${lines.join("\n")}`);
+  }
+  const dataDir = path.resolve(result.data.DATA_DIR);
+  return { ...result.data, DATA_DIR: dataDir, DATABASE_FILE: path.join(dataDir, "app.db") };
+}
+
+/** The documentation of each variable, printed in README and checked against the schema by a test. */
+export const ENV_DOCS: Record<keyof z.infer<typeof envSchema>, string> = {
+  NODE_ENV: "production (default for npm start), development (npm run dev) or test",
+  PORT: "HTTP port to listen on (default 3000; 0 picks a free port)",
+  HOST: "address to listen on (default 0.0.0.0, every interface)",
+  DATA_DIR: "where the SQLite database and stored images live (default ./data; /data in Docker)",
+  PUBLIC_URL: "the URL users reach the app at; used for links in e-mails and secure cookies behind HTTPS",
+  TRUST_PROXY: "true when a reverse proxy sets X-Forwarded-For / X-Forwarded-Proto (default false)",
+  SUPPORT_EMAIL: "the support mailbox shown in help and the footer",
+  LOG_LEVEL: "debug, info (default), warn, error or silent",
+  SHUTDOWN_TIMEOUT_MS: "how long in-flight requests may finish after SIGTERM before connections are cut (default 10000)",
+};

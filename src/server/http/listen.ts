@@ -1,0 +1,45 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Express } from "express";
+
+export interface RunningServer {
+  server: http.Server;
+  /** e.g. http://127.0.0.1:40123 */
+  url: string;
+  port: number;
+  /**
+   * Stops accepting connections, lets in-flight requests finish (idle keep-alive connections are
+   * closed at once), and after `timeoutMs` cuts whatever is still open. Resolves when closed.
+   */
+  close(timeoutMs: number): Promise<void>;
+}
+
+export async function listen(app: Express, port: number, host: string): Promise<RunningServer> {
+  const server = http.createServer(app);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = host === "0.0.0.0" || host === "::" ? "localhost" : host.includes(":") ? `[${host}]` : host;
+
+  let closing: Promise<void> | undefined;
+  const close = (timeoutMs: number) => {
+    closing ??= new Promise<void>((resolve) => {
+      const timer = setTimeout(() => server.closeAllConnections(), timeoutMs);
+      timer.unref();
+      server.close(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+      // Keep-alive connections with no request in flight would hold close() open.
+      server.closeIdleConnections();
+    });
+    return closing;
+  };
+
+  return { server, url: `http://${shownHost}:${address.port}`, port: address.port, close };
+}

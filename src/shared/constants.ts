@@ -1,0 +1,93 @@
+/**
+ * The business constants of the product (spec section 9), in one place.
+ * Server and client both import from here; never repeat these numbers elsewhere.
+ */
+
+export const PRODUCT_NAME = "RoomCanvas";
+
+/** Interface languages, in the order the language menu lists them. */
+export const SUPPORTED_LANGUAGES = ["en", "es", "fr"] as const;
+export type Language = (typeof SUPPORTED_LANGUAGES)[number];
+export const DEFAULT_LANGUAGE: Language = "en";
+/** Each language's name written in that language, as the menu shows it. */
+export const LANGUAGE_NAMES: Record<Language, string> = {
+  en: "English",
+  es: "Español",
+  fr: "Français",
+};
+
+/** Keys of the values this product keeps on the device (localStorage). */
+export const STORAGE_KEYS = {
+  language: "roomcanvas.language",
+  theme: "roomcanvas.theme",
+  rememberMe: "roomcanvas.rememberMe",
+  onboardingCompleted: "roomcanvas.onboardingCompleted",
+  /** sessionStorage: where to return after signing in. */
+  returnTo: "roomcanvas.returnTo",
+} as const;
+
+const MINUTE_MS = 60_000;
+
+/** Data caching of the client's query layer (spec section 7). */
+export const QUERY_CACHE = {
+  staleTimeMs: 5 * MINUTE_MS,
+  gcTimeMs: 10 * MINUTE_MS,
+  retry: 1,
+  refetchOnWindowFocus: false,
+} as const;
+
+/** Credits (spec section 9). */
+export const CREDITS = {
+  perRender: 1,
+  signUpGrant: 10,
+  visitorDemoRenders: 1,
+  refundWindowDays: 30,
+} as const;
+
+/** Uploads (spec sections 5 and 9). */
+export const UPLOAD = {
+  maxBytes: 10 * 1024 * 1024,
+  mimeTypes: ["image/jpeg", "image/png"],
+  extensions: [".jpg", ".jpeg", ".png"],
+} as const;
+
+/** Sign-in and sessions (spec section 9). */
+export const AUTH = {
+  maxFailedAttempts: 5,
+  lockoutMinutes: 15,
+  idleTimeoutMs: 30 * MINUTE_MS,
+  idleWarningMs: 25 * MINUTE_MS,
+  idleWarningToastMs: 10_000,
+  rememberMeDays: 30,
+  passwordResetValidityMs: 60 * MINUTE_MS,
+} as const;
+
+/** Field limits of the forms (spec section 5). */
+export const FIELD_LIMITS = {
+  emailMax: 255,
+  passwordMin: 8,
+  passwordMax: 128,
+  providerPasswordMin: 6,
+  fullNameMin: 2,
+  fullNameMax: 100,
+  projectNameMax: 100,
+  projectDescriptionMax: 500,
+  totpCodeLength: 6,
+  backupCodeLength: 8,
+} as const;
+
+/** Demo dialog and onboarding timings (spec section 9). */
+export const DEMO_STEP_DURATIONS_MS = [3000, 2000, 3000, 4000] as const;
+export const ONBOARDING = { steps: 5, completionDelayMs: 1500, autoOpenDelayMs: 1000 } as const;
+
+/** Toasts: sonner's defaults are the spec's second toast display. */
+export const TOASTS = { visible: 3, durationMs: 4000 } as const;
+
+/** Self-test pauses (spec section 9). */
+export const SELF_TEST = { systemPauseMs: 500, authPauseMs: 1000, testImageSize: 100 } as const;
+
+/** Analytics queue flush threshold (spec section 9). */
+export const ANALYTICS_FLUSH_THRESHOLD = 10;
+
+/** The storage bucket of uploaded and rendered images (spec section 3). */
+export const UPLOAD_BUCKET = "project-uploads";

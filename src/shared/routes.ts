@@ -1,0 +1,50 @@
+/**
+ * The route table of spec section 2. The client registers a page for each path;
+ * the server answers these paths with the app (200) and anything else with the
+ * app's 404 page (status 404).
+ */
+
+export type RouteAccess = "public" | "protected";
+
+export interface AppRoute {
+  path: string;
+  access: RouteAccess;
+}
+
+export const APP_ROUTES = [
+  { path: "/", access: "public" },
+  { path: "/auth", access: "public" },
+  { path: "/upload", access: "public" },
+  { path: "/batch-upload", access: "public" },
+  { path: "/style-select", access: "public" },
+  { path: "/render", access: "public" },
+  { path: "/pricing", access: "public" },
+  { path: "/features", access: "public" },
+  { path: "/gallery", access: "public" },
+  { path: "/ai-lab", access: "public" },
+  { path: "/test", access: "public" },
+  { path: "/performance", access: "public" },
+  { path: "/guide", access: "public" },
+  { path: "/user-guide", access: "public" },
+  { path: "/dashboard", access: "protected" },
+  { path: "/enhanced-dashboard", access: "protected" },
+  { path: "/social-hub", access: "protected" },
+  { path: "/admin", access: "protected" },
+  { path: "/teams", access: "protected" },
+  { path: "/profile", access: "protected" },
+  { path: "/settings", access: "protected" },
+  { path: "/community", access: "protected" },
+  { path: "/marketplace", access: "protected" },
+  { path: "/developers", access: "protected" },
+  { path: "/modification-studio", access: "protected" },
+] as const satisfies readonly AppRoute[];
+
+export type AppPath = (typeof APP_ROUTES)[number]["path"];
+
+const knownPaths = new Set<string>(APP_ROUTES.map((route) => route.path));
+
+/** True when the path (without query or trailing slash) is one of the app's pages. */
+export function isAppPath(pathname: string): boolean {
+  const normalized = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
+  return knownPaths.has(normalized);
+}

@@ -1,0 +1,27 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import tailwindcss from "@tailwindcss/vite";
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vite";
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+const apiTarget = `http://127.0.0.1:${process.env.DEV_API_PORT ?? "3001"}`;
+
+export default defineConfig({
+  root: path.join(root, "src/client"),
+  publicDir: path.join(root, "src/client/public"),
+  plugins: [react(), tailwindcss()],
+  build: {
+    outDir: path.join(root, "dist/client"),
+    emptyOutDir: true,
+    // No inline scripts or module-preload polyfill: the CSP allows scripts from 'self' only.
+    modulePreload: { polyfill: false },
+    assetsInlineLimit: 0,
+  },
+  server: {
+    proxy: {
+      "/trpc": apiTarget,
+      "/healthz": apiTarget,
+    },
+  },
+});
