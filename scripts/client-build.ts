@@ -22,7 +22,14 @@ export function clientBuildIsStale(outDir = CLIENT_OUT_DIR): boolean {
 
 export async function buildClient(outDir = CLIENT_OUT_DIR, logLevel: "info" | "warn" | "silent" = "info"): Promise<void> {
   const { build } = await import("vite");
-  await build({ configFile: path.join(root, "vite.config.ts"), logLevel, build: { outDir, emptyOutDir: true } });
+  // Test runners set NODE_ENV=test, which would make Vite bundle React's development build.
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = "production";
+  try {
+    await build({ configFile: path.join(root, "vite.config.ts"), mode: "production", logLevel, build: { outDir, emptyOutDir: true } });
+  } finally {
+    process.env.NODE_ENV = nodeEnv;
+  }
 }
 
 /** True when Vite is installed (it is a build tool: production images carry the built client only). */

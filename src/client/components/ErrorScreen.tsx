@@ -9,7 +9,7 @@ export function ErrorScreen({ message }: { message: string }) {
       <h1 className="text-2xl font-semibold">{t("errorScreen.title")}</h1>
       <p className="text-slate-600 dark:text-slate-300">{t("errorScreen.description")}</p>
       {message ? (
-        <pre className="max-w-full overflow-x-auto rounded-md bg-slate-100 px-3 py-2 text-left text-sm text-slate-700 dark:bg-slate-800 dark:text-slate-200">
+        <pre className="max-w-full whitespace-pre-wrap break-words rounded-md bg-slate-100 px-3 py-2 text-left text-sm text-slate-700 dark:bg-slate-800 dark:text-slate-200">
           {message}
         </pre>
       ) : null}

@@ -4,7 +4,7 @@
   var stored = null;
   try {
     stored = window.localStorage.getItem("roomcanvas.theme");
-  } catch (e) {
+  } catch {
     stored = null;
   }
   var dark = stored === "dark" || (stored !== "light" && window.matchMedia("(prefers-color-scheme: dark)").matches);

@@ -1,17 +1,9 @@
-import { promises as fs } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { FileMigrationProvider, Migrator, NO_MIGRATIONS, type MigrationResultSet } from "kysely";
+import { Migrator, NO_MIGRATIONS, type MigrationResultSet } from "kysely";
+import { migrations } from "../../../db/migrations";
 import type { AppDatabase } from "./client";
 
-/** db/migrations at the repository root; files sort by their numeric prefix. */
-export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../db/migrations");
-
 function migratorFor(db: AppDatabase): Migrator {
-  return new Migrator({
-    db,
-    provider: new FileMigrationProvider({ fs, path, migrationFolder: MIGRATIONS_DIR }),
-  });
+  return new Migrator({ db, provider: { getMigrations: async () => migrations } });
 }
 
 function unwrap(result: MigrationResultSet): string[] {

@@ -29,13 +29,15 @@ export async function listen(app: Express, port: number, host: string): Promise<
   let closing: Promise<void> | undefined;
   const close = (timeoutMs: number) => {
     closing ??= new Promise<void>((resolve) => {
-      const timer = setTimeout(() => server.closeAllConnections(), timeoutMs);
-      timer.unref();
+      const deadline = setTimeout(() => server.closeAllConnections(), timeoutMs);
+      // Keep-alive connections hold close() open until they time out: close each one as soon as
+      // its last request is answered.
+      const sweep = setInterval(() => server.closeIdleConnections(), 50);
       server.close(() => {
-        clearTimeout(timer);
+        clearTimeout(deadline);
+        clearInterval(sweep);
         resolve();
       });
-      // Keep-alive connections with no request in flight would hold close() open.
       server.closeIdleConnections();
     });
     return closing;

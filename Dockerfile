@@ -1,0 +1,43 @@
+# syntax=docker/dockerfile:1
+# Multi-stage: install with dev dependencies, build the client, prune to production dependencies,
+# then a slim Debian runtime (glibc, so sharp and argon2 use their prebuilt binaries) as a non-root user.
+
+FROM node:20-bookworm-slim AS base
+WORKDIR /app
+
+FROM base AS deps
+# Compilers for native modules without a prebuilt binary for this platform (better-sqlite3).
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json ./
+RUN npm ci
+
+FROM deps AS build
+COPY tsconfig.json vite.config.ts ./
+COPY src ./src
+RUN npm run build
+
+FROM deps AS prod-deps
+RUN npm prune --omit=dev
+
+FROM base AS runtime
+ENV NODE_ENV=production \
+    DATA_DIR=/data \
+    PORT=3000 \
+    HOST=0.0.0.0
+COPY --from=prod-deps /app/node_modules ./node_modules
+COPY package.json tsconfig.json ./
+COPY src/server ./src/server
+COPY src/shared ./src/shared
+COPY db ./db
+COPY scripts ./scripts
+COPY --from=build /app/dist/client ./dist/client
+RUN mkdir -p /data && chown node:node /data
+USER node
+VOLUME /data
+EXPOSE 3000
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
+  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+# node directly (not npm) so SIGTERM reaches the server and shutdown is graceful.
+CMD ["node", "--import", "tsx", "src/server/main.ts"]

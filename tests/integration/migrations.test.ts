@@ -1,0 +1,116 @@
+import fs from "node:fs";
+import path from "node:path";
+import { migrations } from "../../db/migrations";
+import { sql } from "kysely";
+import { afterEach, describe, expect, it } from "vitest";
+import { openDatabase, type AppDatabase } from "../../src/server/db/client";
+import { migrateDownToNothing, migrateToLatest } from "../../src/server/db/migrate";
+import { makeTempDir } from "../helpers/test-env";
+
+const APP_TABLES = ["profiles", "projects", "user_roles", "users"];
+
+async function tableNames(db: AppDatabase): Promise<string[]> {
+  const result = await sql<{ name: string }>`
+    SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'kysely_%' ORDER BY name
+  `.execute(db);
+  return result.rows.map((row) => row.name);
+}
+
+let db: AppDatabase;
+afterEach(async () => {
+  await db?.destroy();
+});
+
+describe("migrations", () => {
+  it("lists every file of db/migrations, in order", () => {
+    const files = fs
+      .readdirSync("db/migrations")
+      .filter((name) => /^\d{4}-.*\.ts$/.test(name))
+      .map((name) => name.replace(/\.ts$/, ""))
+      .sort();
+    expect(Object.keys(migrations)).toEqual(files);
+  });
+
+  it("migrate an empty database up, down to nothing, and up again", async () => {
+    db = openDatabase(path.join(makeTempDir(), "app.db"));
+    expect(await tableNames(db)).toEqual([]);
+
+    const applied = await migrateToLatest(db);
+    expect(applied).toContain("applied 0001-init");
+    expect(await tableNames(db)).toEqual(expect.arrayContaining(APP_TABLES));
+    expect(await migrateToLatest(db)).toEqual([]);
+
+    const reverted = await migrateDownToNothing(db);
+    expect(reverted).toContain("reverted 0001-init");
+    expect(await tableNames(db)).toEqual([]);
+
+    await migrateToLatest(db);
+    expect(await tableNames(db)).toEqual(expect.arrayContaining(APP_TABLES));
+  });
+
+  it("open the database in WAL mode with foreign keys and a busy timeout", async () => {
+    db = openDatabase(path.join(makeTempDir(), "app.db"));
+    const pragma = async (name: string) => (await sql.raw<Record<string, unknown>>(`PRAGMA ${name}`).execute(db)).rows[0];
+    expect(await pragma("journal_mode")).toEqual({ journal_mode: "wal" });
+    expect(await pragma("foreign_keys")).toEqual({ foreign_keys: 1 });
+    expect(await pragma("busy_timeout")).toEqual({ timeout: 5000 });
+    expect(await pragma("synchronous")).toEqual({ synchronous: 2 });
+  });
+
+  describe("the schema guards its data", () => {
+    async function seededDatabase(): Promise<AppDatabase> {
+      const database = openDatabase(path.join(makeTempDir(), "app.db"));
+      await migrateToLatest(database);
+      await database.insertInto("users").values({ id: "u1", email: "Ana@Example.com", updated_at: 1 }).execute();
+      await database
+        .insertInto("profiles")
+        .values({ user_id: "u1", email: "Ana@Example.com", full_name: "Ana", credits_remaining: 10, updated_at: 1 })
+        .execute();
+      return database;
+    }
+
+    it("emails are unique regardless of case", async () => {
+      db = await seededDatabase();
+      await expect(db.insertInto("users").values({ id: "u2", email: "ana@example.COM", updated_at: 1 }).execute()).rejects.toThrow(
+        /UNIQUE/,
+      );
+    });
+
+    it("credits never go below zero", async () => {
+      db = await seededDatabase();
+      await expect(db.updateTable("profiles").set({ credits_remaining: -1 }).where("user_id", "=", "u1").execute()).rejects.toThrow(
+        /CHECK/,
+      );
+    });
+
+    it("project settings must be a JSON object", async () => {
+      db = await seededDatabase();
+      const project = { id: "p1", user_id: "u1", name: "Living room", project_type: "room_rendering", updated_at: 1 };
+      await expect(db.insertInto("projects").values({ ...project, settings: "not json" }).execute()).rejects.toThrow(/CHECK/);
+      await expect(db.insertInto("projects").values({ ...project, settings: "[1,2]" }).execute()).rejects.toThrow(/CHECK/);
+      await db.insertInto("projects").values({ ...project, settings: JSON.stringify({ style: "modern" }) }).execute();
+      const row = await db.selectFrom("projects").selectAll().executeTakeFirstOrThrow();
+      expect(JSON.parse(row.settings)).toEqual({ style: "modern" });
+      expect(row.created_at).toBeGreaterThan(1_700_000_000_000);
+    });
+
+    it("deleting a user removes their profile, roles and projects", async () => {
+      db = await seededDatabase();
+      await db.insertInto("user_roles").values({ user_id: "u1", role: "admin" }).execute();
+      await db
+        .insertInto("projects")
+        .values({ id: "p1", user_id: "u1", name: "Kitchen", project_type: "room_rendering", settings: "{}", updated_at: 1 })
+        .execute();
+      await db.deleteFrom("users").where("id", "=", "u1").execute();
+      for (const table of ["profiles", "user_roles", "projects"] as const) {
+        const { count } = await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow();
+        expect(count, table).toBe(0);
+      }
+    });
+
+    it("a role or project cannot point at a user that does not exist", async () => {
+      db = await seededDatabase();
+      await expect(db.insertInto("user_roles").values({ user_id: "ghost", role: "admin" }).execute()).rejects.toThrow(/FOREIGN KEY/);
+    });
+  });
+});

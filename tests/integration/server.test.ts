@@ -1,0 +1,97 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { inject } from "vitest";
+import { startTestServer, type TestServer } from "../helpers/server";
+import { createHttpClient } from "../helpers/trpc-client";
+
+let server: TestServer;
+
+beforeAll(async () => {
+  // A fresh DATA_DIR without a database: boot must create and migrate it.
+  server = await startTestServer({}, { fresh: true });
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe("server", () => {
+  it("creates the database under DATA_DIR and migrates it at boot", () => {
+    expect(fs.existsSync(server.deps.env.DATABASE_FILE)).toBe(true);
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  });
+
+  it("answers /healthz after a real database query", async () => {
+    const response = await fetch(`${server.url}/healthz`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    expect(await response.json()).toEqual({ ok: true, db: "ok", version: server.deps.version });
+  });
+
+  it("answers a tRPC query over HTTP", async () => {
+    const client = createHttpClient(server.url);
+    const info = await client.system.info.query();
+    expect(info).toMatchObject({ productName: "RoomCanvas", version: server.deps.version, databaseOk: true });
+    expect(await client.session.current.query()).toEqual({ user: null });
+  });
+
+  it("returns a tRPC error, not a 500, for a procedure that does not exist", async () => {
+    const response = await fetch(`${server.url}/trpc/system.doesNotExist`);
+    expect(response.status).toBe(404);
+    const body = (await response.json()) as { error: { json: { data: { code: string }; message: string } } };
+    expect(body.error.json.data.code).toBe("NOT_FOUND");
+  });
+
+  it("serves the app for client routes (200) and for unknown paths (404, the app's own 404 page)", async () => {
+    const index = fs.readFileSync(path.join(inject("clientDir"), "index.html"), "utf8");
+    for (const route of ["/", "/pricing", "/dashboard", "/auth?reset=true", "/upload/"]) {
+      const response = await fetch(`${server.url}${route}`);
+      expect(response.status, route).toBe(200);
+      expect(await response.text()).toBe(index);
+    }
+    const unknown = await fetch(`${server.url}/nope/deeper`);
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get("content-type")).toMatch(/text\/html/);
+    expect(await unknown.text()).toBe(index);
+  });
+
+  it("caches hashed assets for a year and index.html never", async () => {
+    const html = await (await fetch(`${server.url}/`)).text();
+    const asset = html.match(/src="(\/assets\/[^"]+\.js)"/)?.[1];
+    expect(asset).toBeDefined();
+    const response = await fetch(`${server.url}${asset}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect((await fetch(`${server.url}/`)).headers.get("cache-control")).toBe("no-cache");
+    expect((await fetch(`${server.url}/theme-init.js`)).headers.get("cache-control")).toBe("no-cache");
+  });
+
+  it("answers a missing asset with 404, not with the app", async () => {
+    const response = await fetch(`${server.url}/assets/missing-abc123.js`);
+    expect(response.status).toBe(404);
+    expect(response.headers.get("content-type")).toMatch(/json/);
+  });
+
+  it("sends security headers with a CSP the built app satisfies (no inline script)", async () => {
+    const response = await fetch(`${server.url}/`);
+    const csp = response.headers.get("content-security-policy") ?? "";
+    const directives = new Map(csp.split(";").map((part) => { const [name, ...values] = part.trim().split(/\s+/); return [name, values.join(" ")]; }));
+    expect(directives.get("script-src")).toBe("'self'");
+    expect(directives.get("default-src")).toBe("'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(response.headers.get("x-powered-by")).toBeNull();
+    const html = await response.text();
+    for (const [, attributes, body] of html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)) {
+      expect(attributes).toMatch(/src="\//);
+      expect(body!.trim()).toBe("");
+    }
+  });
+
+  it("compresses responses", async () => {
+    const html = await fetch(`${server.url}/`);
+    const asset = (await html.text()).match(/src="(\/assets\/[^"]+\.js)"/)?.[1];
+    const response = await fetch(`${server.url}${asset}`, { headers: { "accept-encoding": "gzip" } });
+    expect(response.headers.get("content-encoding")).toBe("gzip");
+  });
+});

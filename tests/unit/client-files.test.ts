@@ -1,0 +1,43 @@
+import fs from "node:fs";
+import { describe, expect, it } from "vitest";
+import { STORAGE_KEYS } from "../../src/shared/constants";
+import { APP_ROUTES, isAppPath } from "../../src/shared/routes";
+
+describe("client files", () => {
+  it("theme-init.js reads the same storage key as the theme provider", () => {
+    const script = fs.readFileSync("src/client/public/theme-init.js", "utf8");
+    expect(script).toContain(`"${STORAGE_KEYS.theme}"`);
+  });
+
+  it("index.html has no inline script (the CSP allows scripts from 'self' only)", () => {
+    const html = fs.readFileSync("src/client/index.html", "utf8");
+    const scripts = [...html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const [, attributes, body] of scripts) {
+      expect(attributes).toMatch(/src=/);
+      expect(body!.trim()).toBe("");
+    }
+  });
+});
+
+describe("route table", () => {
+  it("has every route of spec section 2 with its access", () => {
+    const byAccess = (access: string) => APP_ROUTES.filter((route) => route.access === access).map((route) => route.path);
+    expect(byAccess("public")).toEqual([
+      "/", "/auth", "/upload", "/batch-upload", "/style-select", "/render", "/pricing", "/features",
+      "/gallery", "/ai-lab", "/test", "/performance", "/guide", "/user-guide",
+    ]);
+    expect(byAccess("protected")).toEqual([
+      "/dashboard", "/enhanced-dashboard", "/social-hub", "/admin", "/teams", "/profile", "/settings",
+      "/community", "/marketplace", "/developers", "/modification-studio",
+    ]);
+  });
+
+  it("recognises app paths with or without a trailing slash, and nothing else", () => {
+    expect(isAppPath("/")).toBe(true);
+    expect(isAppPath("/pricing")).toBe(true);
+    expect(isAppPath("/pricing/")).toBe(true);
+    expect(isAppPath("/nope")).toBe(false);
+    expect(isAppPath("/pricing/extra")).toBe(false);
+  });
+});

@@ -1,0 +1,56 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ENV_DOCS, EnvError, envSchema, parseEnv } from "../../src/server/env";
+
+describe("environment", () => {
+  it("runs on embedded defaults with no variable set", () => {
+    const env = parseEnv({});
+    expect(env.PORT).toBe(3000);
+    expect(env.NODE_ENV).toBe("production");
+    expect(env.DATA_DIR).toBe(path.resolve("./data"));
+    expect(env.DATABASE_FILE).toBe(path.resolve("./data/app.db"));
+    expect(env.TRUST_PROXY).toBe(false);
+    expect(env.LOG_LEVEL).toBe("info");
+  });
+
+  it("treats empty strings as unset", () => {
+    expect(parseEnv({ PORT: "", PUBLIC_URL: "" }).PORT).toBe(3000);
+  });
+
+  it("reads overrides", () => {
+    const env = parseEnv({ PORT: "8080", DATA_DIR: "/tmp/x", TRUST_PROXY: "true", PUBLIC_URL: "https://studio.example.com" });
+    expect(env).toMatchObject({ PORT: 8080, DATA_DIR: "/tmp/x", TRUST_PROXY: true, PUBLIC_URL: "https://studio.example.com" });
+  });
+
+  it.each([
+    ["PORT", "abc", "expected a port number between 0 and 65535"],
+    ["PORT", "70000", "expected a port number between 0 and 65535"],
+    ["PORT", "3.5", "expected a port number between 0 and 65535"],
+    ["TRUST_PROXY", "maybe", "expected true or false"],
+    ["PUBLIC_URL", "studio.example.com", "expected the absolute http(s) URL"],
+    ["PUBLIC_URL", "ftp://example.com", "expected the absolute http(s) URL"],
+    ["LOG_LEVEL", "loud", "expected one of debug, info, warn, error, silent"],
+    ["SUPPORT_EMAIL", "nobody", "expected an e-mail address"],
+    ["NODE_ENV", "staging", "expected one of development, production, test"],
+  ])("refuses %s=%s naming the variable and what it expects", (name, value, expectation) => {
+    expect(() => parseEnv({ [name]: value })).toThrow(EnvError);
+    try {
+      parseEnv({ [name]: value });
+    } catch (error) {
+      expect((error as Error).message).toContain(`${name}: ${expectation}`);
+      expect((error as Error).message).toContain(`(got "${value}")`);
+    }
+  });
+
+  it("lists every bad variable at once", () => {
+    expect(() => parseEnv({ PORT: "x", LOG_LEVEL: "y" })).toThrow(/PORT: .*\n.*LOG_LEVEL: /);
+  });
+
+  it("documents every variable, here and in README", () => {
+    const names = Object.keys(envSchema.shape).sort();
+    expect(Object.keys(ENV_DOCS).sort()).toEqual(names);
+    const readme = fs.readFileSync("README.md", "utf8");
+    for (const name of names) expect(readme, `README documents ${name}`).toContain(`\`${name}\``);
+  });
+});
