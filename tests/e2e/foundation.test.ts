@@ -130,6 +130,22 @@ describeBrowser("the app in a browser", () => {
     expect(problems).toEqual([]);
   });
 
+  it("shows Loading page... while a page's code arrives", async () => {
+    const { page, problems } = await open("/");
+    await expect.poll(() => page.getByRole("link", { name: "Try Without Signup" }).isVisible()).toBe(true);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/PlannedPage-.*\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await nav(page).getByRole("link", { name: "Features" }).click();
+    await expect.poll(() => page.getByRole("status").textContent()).toBe("Loading page...");
+    release();
+    await expect.poll(() => page.getByRole("heading", { name: "Features" }).isVisible()).toBe(true);
+    expect(problems).toEqual([]);
+  });
+
   it("shows the generic error screen when a page cannot load, and Refresh Page reloads", async () => {
     const { page } = await open("/");
     await expect.poll(() => page.getByRole("link", { name: "Try Without Signup" }).isVisible()).toBe(true);

@@ -33,6 +33,7 @@ export function describeBrowser(name: string, body: () => void): void {
     });
     return;
   }
+  console.warn(`Browser tests skipped: Chromium not found. Install it with: ${CHROMIUM_INSTALL_COMMAND} (or set CHROMIUM_PATH)`);
   describe.skip(`${name} [skipped: Chromium not found; install it with \`${CHROMIUM_INSTALL_COMMAND}\` or set CHROMIUM_PATH]`, body);
 }
 
