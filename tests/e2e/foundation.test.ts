@@ -72,6 +72,8 @@ describeBrowser("the app in a browser", () => {
     const { page, problems } = await open("/nope");
     await expect.poll(() => page.getByRole("heading", { name: "Oops! Page not found" }).isVisible()).toBe(true);
     await screenshot(page, "not-found");
+    await nav(page).getByRole("button", { name: "Switch to dark theme" }).click();
+    await screenshot(page, "not-found-dark");
     await page.getByRole("link", { name: "Return to Home" }).click();
     await expect.poll(() => new URL(page.url()).pathname).toBe("/");
     await expect.poll(() => page.getByRole("link", { name: "Try Without Signup" }).isVisible()).toBe(true);
@@ -89,6 +91,7 @@ describeBrowser("the app in a browser", () => {
     expect(background).not.toBe("rgb(255, 255, 255)");
     await page.reload();
     await expect.poll(isDark).toBe(true);
+    await expect.poll(() => page.getByRole("link", { name: "Try Without Signup" }).isVisible()).toBe(true);
     await screenshot(page, "landing-desktop-dark");
     await nav(page).getByRole("button", { name: "Switch to light theme" }).click();
     await expect.poll(isDark).toBe(false);
