@@ -4,7 +4,9 @@
  */
 import type { Migration } from "kysely";
 import * as m0001 from "./0001-init";
+import * as m0002 from "./0002-accounts";
 
 export const migrations: Record<string, Migration> = {
   "0001-init": m0001,
+  "0002-accounts": m0002,
 };

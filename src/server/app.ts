@@ -12,7 +12,9 @@ import * as trpcExpress from "@trpc/server/adapters/express";
 import { isAppPath } from "../shared/routes";
 import type { AppDeps } from "./deps";
 import { checkDatabase } from "./services/health";
-import { createContextInner } from "./trpc/context";
+import { csrfProtection } from "./auth/csrf";
+import { confirmEmail } from "./services/accounts";
+import { createContext } from "./trpc/context";
 import { appRouter } from "./trpc/root";
 
 export const DEFAULT_CLIENT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/client");
@@ -59,11 +61,21 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
     res.status(database.ok ? 200 : 503).json({ ok: database.ok, db: database.ok ? "ok" : "error", version: deps.version });
   });
 
+  app.use(csrfProtection(deps.env));
+
+  // The link of the sign-up mail: confirms the address, then lands on the landing page (spec section 2).
+  app.get("/auth/confirm", async (req, res) => {
+    const token = typeof req.query.token === "string" ? req.query.token : "";
+    const confirmed = await confirmEmail(deps, token);
+    res.set("Cache-Control", "no-store");
+    res.redirect(303, confirmed ? "/?emailConfirmed=1" : "/?emailConfirmed=0");
+  });
+
   app.use(
     "/trpc",
     trpcExpress.createExpressMiddleware({
       router: appRouter,
-      createContext: ({ req, res }) => ({ ...createContextInner(deps, null), req, res }),
+      createContext: ({ req, res }) => createContext(deps, req, res),
       onError: ({ error, path: procedure }) => {
         if (error.code === "INTERNAL_SERVER_ERROR") {
           deps.log.error("tRPC procedure failed", { procedure, error: error.cause ?? error });

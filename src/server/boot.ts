@@ -6,6 +6,9 @@ import type { Env } from "./env";
 import { listen, type RunningServer } from "./http/listen";
 import { createLogger, type Logger } from "./logger";
 import { APP_VERSION } from "./version";
+import { createAuthRateLimits } from "./auth/rate-limit";
+import type { AppDatabase } from "./db/client";
+import { createMailer } from "./mail/mailer";
 
 export interface StartedApp {
   deps: AppDeps;
@@ -19,6 +22,20 @@ export interface BootOptions extends AppOptions {
   log?: Logger;
 }
 
+/** The app's dependencies around an open, migrated database. */
+export function buildDeps(env: Env, db: AppDatabase, log: Logger, clock: Clock): AppDeps {
+  return {
+    env,
+    db,
+    log,
+    clock,
+    version: APP_VERSION,
+    startedAt: clock.now(),
+    mailer: createMailer(env, db, log, clock),
+    rateLimits: createAuthRateLimits(clock, env.AUTH_RATE_LIMIT_PER_MINUTE),
+  };
+}
+
 /** env → database → migrations → HTTP. Used by main.ts and by the integration tests. */
 export async function startApp(env: Env, options: BootOptions = {}): Promise<StartedApp> {
   const log = options.log ?? createLogger(env.LOG_LEVEL);
@@ -30,7 +47,7 @@ export async function startApp(env: Env, options: BootOptions = {}): Promise<Sta
     await db.destroy();
     throw error;
   }
-  const deps: AppDeps = { env, db, log, clock, version: APP_VERSION, startedAt: clock.now() };
+  const deps = buildDeps(env, db, log, clock);
   const app = createApp(deps, options);
   let http: RunningServer;
   try {
@@ -44,6 +61,7 @@ export async function startApp(env: Env, options: BootOptions = {}): Promise<Sta
   const stop = () => {
     stopping ??= (async () => {
       await http.close(env.SHUTDOWN_TIMEOUT_MS);
+      deps.mailer.close();
       await db.destroy();
     })();
     return stopping;

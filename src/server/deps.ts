@@ -1,6 +1,8 @@
 import type { AppDatabase } from "./db/client";
 import type { Env } from "./env";
 import type { Logger } from "./logger";
+import type { RateLimitedAction, RateLimiter } from "./auth/rate-limit";
+import type { Mailer } from "./mail/mailer";
 
 /** Injected time source, so timeouts and expiries are tested without sleeping. */
 export interface Clock {
@@ -17,4 +19,6 @@ export interface AppDeps {
   clock: Clock;
   version: string;
   startedAt: number;
+  mailer: Mailer;
+  rateLimits: Record<RateLimitedAction, RateLimiter>;
 }

@@ -37,6 +37,19 @@ export const envSchema = z.object({
   LOG_LEVEL: z
     .enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(", ")}` })
     .default("info"),
+  SMTP_URL: z
+    .url({ protocol: /^smtps?$/, error: "expected an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example.com:587" })
+    .optional(),
+  MAIL_FROM: z
+    .string()
+    .min(3, { error: "expected a sender address, e.g. RoomCanvas <no-reply@example.com>" })
+    .default("RoomCanvas <no-reply@roomcanvas.local>"),
+  REQUIRE_EMAIL_VERIFICATION: z.stringbool({ error: "expected true or false" }).default(false),
+  AUTH_RATE_LIMIT_PER_MINUTE: z.coerce
+    .number({ error: "expected a whole number of requests per minute, at least 1" })
+    .int({ error: "expected a whole number of requests per minute, at least 1" })
+    .min(1, { error: "expected a whole number of requests per minute, at least 1" })
+    .default(20),
   SHUTDOWN_TIMEOUT_MS: z.coerce
     .number({ error: "expected a number of milliseconds" })
     .int({ error: "expected a whole number of milliseconds" })
@@ -77,5 +90,9 @@ export const ENV_DOCS: Record<keyof z.infer<typeof envSchema>, string> = {
   TRUST_PROXY: "true when a reverse proxy sets X-Forwarded-For / X-Forwarded-Proto (default false)",
   SUPPORT_EMAIL: "the support mailbox shown in help and the footer",
   LOG_LEVEL: "debug, info (default), warn, error or silent",
+  SMTP_URL: "SMTP server for outgoing mail; unset, mail goes to the built-in outbox (stored in the database and printed to the log)",
+  MAIL_FROM: "sender of outgoing mail (default RoomCanvas <no-reply@roomcanvas.local>)",
+  REQUIRE_EMAIL_VERIFICATION: "true refuses sign-in until the e-mail address is confirmed (default false: signed in, with a banner)",
+  AUTH_RATE_LIMIT_PER_MINUTE: "sign-in, sign-up, reset and resend requests allowed per minute per client address, per action (default 20)",
   SHUTDOWN_TIMEOUT_MS: "how long in-flight requests may finish after SIGTERM before connections are cut (default 10000)",
 };

@@ -58,8 +58,13 @@ export const AUTH = {
   idleTimeoutMs: 30 * MINUTE_MS,
   idleWarningMs: 25 * MINUTE_MS,
   idleWarningToastMs: 10_000,
+  /** The server records activity at most this often (Lucia's activity check interval). */
+  activityUpdateIntervalMs: MINUTE_MS,
   rememberMeDays: 30,
   passwordResetValidityMs: 60 * MINUTE_MS,
+  emailConfirmationValidityMs: 24 * 60 * MINUTE_MS,
+  /** A confirmation mail is resent at most once a minute per address. */
+  resendConfirmationIntervalMs: MINUTE_MS,
 } as const;
 
 /** Field limits of the forms (spec section 5). */

@@ -8,6 +8,18 @@ export const MESSAGES = {
   adminRequired: "Access denied. Admin privileges required.",
   missingRequiredFields: "Missing required fields",
   internalError: "Something went wrong on our side. Please try again.",
+  // Provider-style messages of spec section 8; the client maps them to the friendly texts.
+  invalidCredentials: "Invalid login credentials",
+  emailNotConfirmed: "Email not confirmed",
+  userAlreadyRegistered: "User already registered",
+  tooManyRequests: "Too many requests",
+  invalidVerificationCode: "Invalid verification code",
+  resetLinkInvalid: "This password reset link is invalid or has expired",
+  confirmationLinkInvalid: "This confirmation link is invalid or has expired",
+  twoFactorChallengeExpired: "Your sign-in has expired. Please sign in again.",
+  sessionExpired: "Your session has expired. Please sign in again.",
+  accountDisabled: "This account has been disabled",
+  crossSiteRequest: "Cross-site request refused",
 } as const;
 
 export type MessageName = keyof typeof MESSAGES;

@@ -9,6 +9,7 @@ import superjson from "superjson";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { openDatabase } from "../../src/server/db/client";
+import { buildDeps } from "../../src/server/boot";
 import { systemClock, type AppDeps } from "../../src/server/deps";
 import { listen, type RunningServer } from "../../src/server/http/listen";
 import { createLogger } from "../../src/server/logger";
@@ -36,7 +37,7 @@ const bob: SessionUser = { id: "bob", email: "bob@example.com" };
 beforeAll(async () => {
   const env = makeTestEnv();
   const db = openDatabase(env.DATABASE_FILE);
-  deps = { env, db, log: createLogger("silent"), clock: systemClock, version: "test", startedAt: 0 };
+  deps = buildDeps(env, db, createLogger("silent"), systemClock);
   for (const user of [ana, bob]) await db.insertInto("users").values({ ...user, updated_at: 0 }).execute();
   await db.insertInto("user_roles").values({ user_id: ana.id, role: "admin" }).execute();
   await db.insertInto("user_roles").values({ user_id: bob.id, role: "editor" }).execute();

@@ -32,7 +32,7 @@ describe("server", () => {
     const client = createHttpClient(server.url);
     const info = await client.system.info.query();
     expect(info).toMatchObject({ productName: "RoomCanvas", version: server.deps.version, databaseOk: true });
-    expect(await client.session.current.query()).toEqual({ user: null });
+    expect(await client.auth.session.query()).toEqual({ user: null, session: null });
   });
 
   it("returns a tRPC error, not a 500, for a procedure that does not exist", async () => {

@@ -44,11 +44,90 @@ export interface ProjectsTable {
   updated_at: number;
 }
 
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  secret_hash: Uint8Array;
+  persistent: number;
+  created_at: CreatedAt;
+  last_active_at: number;
+  expires_at: number;
+  user_agent: string | null;
+  ip_address: string | null;
+}
+
+export interface LoginAttemptsTable {
+  /** lower-cased */
+  email: string;
+  failed_count: number;
+  locked_until: number | null;
+  last_failed_at: number | null;
+  last_ip_address: string | null;
+  last_user_agent: string | null;
+  updated_at: number;
+}
+
+export type EmailTokenPurpose = "confirm_email" | "reset_password";
+
+export interface EmailTokensTable {
+  id: string;
+  user_id: string;
+  purpose: EmailTokenPurpose;
+  token_hash: Uint8Array;
+  created_at: CreatedAt;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export interface MailOutboxTable {
+  id: string;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  transport: "outbox" | "smtp";
+  created_at: CreatedAt;
+  sent_at: number | null;
+  error: string | null;
+}
+
+export interface TwoFactorTable {
+  user_id: string;
+  secret_encrypted: string;
+  enabled_at: number | null;
+  last_used_step: number | null;
+  created_at: CreatedAt;
+}
+
+export interface BackupCodesTable {
+  id: string;
+  user_id: string;
+  code_hash: Uint8Array;
+  used_at: number | null;
+}
+
+export interface TwoFactorChallengesTable {
+  id: string;
+  user_id: string;
+  secret_hash: Uint8Array;
+  remember_me: number;
+  failed_count: Generated<number>;
+  created_at: CreatedAt;
+  expires_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   profiles: ProfilesTable;
   user_roles: UserRolesTable;
   projects: ProjectsTable;
+  sessions: SessionsTable;
+  login_attempts: LoginAttemptsTable;
+  email_tokens: EmailTokensTable;
+  mail_outbox: MailOutboxTable;
+  two_factor: TwoFactorTable;
+  backup_codes: BackupCodesTable;
+  two_factor_challenges: TwoFactorChallengesTable;
 }
 
 export type User = Selectable<UsersTable>;

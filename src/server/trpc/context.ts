@@ -1,7 +1,9 @@
 import type { Request, Response } from "express";
+import { clearSessionCookie, readSessionToken } from "../auth/cookies";
+import { validateSessionToken, type SessionInfo } from "../auth/sessions";
 import type { AppDeps } from "../deps";
 
-/** The signed-in user as procedures see it. Filled from the session cookie by the accounts layer. */
+/** The signed-in user as procedures see it. */
 export interface SessionUser {
   id: string;
   email: string;
@@ -9,12 +11,33 @@ export interface SessionUser {
 
 export interface Context extends AppDeps {
   user: SessionUser | null;
+  session: SessionInfo | null;
   /** Present for HTTP calls; absent for createCaller in tests and scripts. */
   req?: Request;
   res?: Response;
 }
 
 /** The context without HTTP: used by tests (createCaller) and by the per-request factory. */
-export function createContextInner(deps: AppDeps, user: SessionUser | null = null): Context {
-  return { ...deps, user };
+export function createContextInner(deps: AppDeps, user: SessionUser | null = null, session: SessionInfo | null = null): Context {
+  return { ...deps, user, session };
+}
+
+/** Reads the session cookie; an invalid or expired one is cleared. Disabled accounts have no session. */
+export async function resolveSession(deps: AppDeps, req: Request, res: Response): Promise<{ user: SessionUser | null; session: SessionInfo | null }> {
+  const token = readSessionToken(req, deps.env);
+  if (!token) return { user: null, session: null };
+  const session = await validateSessionToken(deps.db, deps.clock, token);
+  const user = session
+    ? await deps.db.selectFrom("users").select(["id", "email"]).where("id", "=", session.userId).where("disabled_at", "is", null).executeTakeFirst()
+    : undefined;
+  if (!session || !user) {
+    clearSessionCookie(req, res, deps.env);
+    return { user: null, session: null };
+  }
+  return { user, session };
+}
+
+export async function createContext(deps: AppDeps, req: Request, res: Response): Promise<Context> {
+  const { user, session } = await resolveSession(deps, req, res);
+  return { ...createContextInner(deps, user, session), req, res };
 }

@@ -1,10 +1,10 @@
 import { createCallerFactory, router } from "./init";
-import { sessionRouter } from "./routers/session";
+import { authRouter } from "./routers/auth";
 import { systemRouter } from "./routers/system";
 
 export const appRouter = router({
   system: systemRouter,
-  session: sessionRouter,
+  auth: authRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,103 @@
+/**
+ * Per-email lockout (spec sections 7 and 9): 5 failed sign-ins lock the account for 15 minutes.
+ * An attempt is counted *before* its password is checked, in one transaction, so parallel wrong
+ * passwords cannot get more than 5 checks; a correct password then clears the count.
+ */
+import { AUTH } from "../../shared/constants";
+import type { AppDatabase } from "../db/client";
+import type { Clock } from "../deps";
+
+export interface LockoutStatus {
+  isLocked: boolean;
+  attemptsRemaining: number;
+  minutesRemaining: number;
+  message: string;
+}
+
+const MINUTE_MS = 60_000;
+
+function normalize(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+function describe(failedCount: number, lockedUntil: number | null, now: number): LockoutStatus {
+  if (lockedUntil !== null && lockedUntil > now) {
+    const minutesRemaining = Math.max(1, Math.ceil((lockedUntil - now) / MINUTE_MS));
+    return {
+      isLocked: true,
+      attemptsRemaining: 0,
+      minutesRemaining,
+      message: `Account temporarily locked due to too many failed login attempts. Try again in ${minutesRemaining} minutes.`,
+    };
+  }
+  const attemptsRemaining = Math.max(0, AUTH.maxFailedAttempts - failedCount);
+  return {
+    isLocked: false,
+    attemptsRemaining,
+    minutesRemaining: 0,
+    message:
+      failedCount === 0
+        ? "Account is not locked."
+        : `${attemptsRemaining} attempt(s) remaining before the account is locked.`,
+  };
+}
+
+/** A lock that has run out counts as a fresh start. */
+function current(row: { failed_count: number; locked_until: number | null } | undefined, now: number) {
+  if (!row) return { failed_count: 0, locked_until: null };
+  if (row.locked_until !== null && row.locked_until <= now) return { failed_count: 0, locked_until: null };
+  return row;
+}
+
+export async function lockoutStatus(db: AppDatabase, clock: Clock, email: string): Promise<LockoutStatus> {
+  const now = clock.now();
+  const row = await db.selectFrom("login_attempts").select(["failed_count", "locked_until"]).where("email", "=", normalize(email)).executeTakeFirst();
+  const state = current(row, now);
+  return describe(state.failed_count, state.locked_until, now);
+}
+
+export interface AttemptInfo {
+  ipAddress?: string | null;
+  userAgent?: string | null;
+}
+
+/**
+ * Counts one failed attempt now (a sign-in calls this before checking the password and
+ * clearAttempts() when the password was right). Refused when the account is already locked.
+ */
+export async function countFailedAttempt(
+  db: AppDatabase,
+  clock: Clock,
+  email: string,
+  info: AttemptInfo = {},
+): Promise<{ allowed: boolean; status: LockoutStatus }> {
+  const key = normalize(email);
+  return db.transaction().execute(async (trx) => {
+    const now = clock.now();
+    const row = await trx.selectFrom("login_attempts").select(["failed_count", "locked_until"]).where("email", "=", key).executeTakeFirst();
+    const state = current(row, now);
+    if (state.locked_until !== null) return { allowed: false, status: describe(state.failed_count, state.locked_until, now) };
+
+    const failedCount = state.failed_count + 1;
+    const lockedUntil = failedCount >= AUTH.maxFailedAttempts ? now + AUTH.lockoutMinutes * MINUTE_MS : null;
+    const values = {
+      failed_count: failedCount,
+      locked_until: lockedUntil,
+      last_failed_at: now,
+      last_ip_address: info.ipAddress ?? null,
+      last_user_agent: info.userAgent?.slice(0, 300) ?? null,
+      updated_at: now,
+    };
+    await trx
+      .insertInto("login_attempts")
+      .values({ email: key, ...values })
+      .onConflict((conflict) => conflict.column("email").doUpdateSet(values))
+      .execute();
+    return { allowed: true, status: describe(failedCount, lockedUntil, now) };
+  });
+}
+
+/** A successful sign-in (or an admin unlocking the account) clears the count and any lock. */
+export async function clearAttempts(db: AppDatabase, email: string): Promise<void> {
+  await db.deleteFrom("login_attempts").where("email", "=", normalize(email)).execute();
+}

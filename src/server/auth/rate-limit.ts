@@ -1,0 +1,52 @@
+/**
+ * Token buckets per client address and action (sign-in, sign-up, reset, resend): generous enough
+ * for people, a wall for scripts. In memory: one process serves the app.
+ */
+import type { Clock } from "../deps";
+
+interface Bucket {
+  tokens: number;
+  updatedAt: number;
+}
+
+export class RateLimiter {
+  private readonly buckets = new Map<string, Bucket>();
+
+  constructor(
+    private readonly clock: Clock,
+    /** Burst size and refill per minute. */
+    private readonly perMinute: number,
+  ) {}
+
+  /** Takes one token for the key; false when the bucket is empty. */
+  take(key: string): boolean {
+    const now = this.clock.now();
+    const bucket = this.buckets.get(key) ?? { tokens: this.perMinute, updatedAt: now };
+    const refilled = Math.min(this.perMinute, bucket.tokens + ((now - bucket.updatedAt) / 60_000) * this.perMinute);
+    if (refilled < 1) {
+      this.buckets.set(key, { tokens: refilled, updatedAt: now });
+      return false;
+    }
+    this.buckets.set(key, { tokens: refilled - 1, updatedAt: now });
+    if (this.buckets.size > 10_000) this.forgetFullBuckets(now);
+    return true;
+  }
+
+  /** Full buckets carry no information: drop them so memory stays bounded. */
+  private forgetFullBuckets(now: number): void {
+    for (const [key, bucket] of this.buckets) {
+      if (bucket.tokens + ((now - bucket.updatedAt) / 60_000) * this.perMinute >= this.perMinute) this.buckets.delete(key);
+    }
+  }
+}
+
+export type RateLimitedAction = "signIn" | "signUp" | "passwordReset" | "resendConfirmation";
+
+export function createAuthRateLimits(clock: Clock, perMinute: number): Record<RateLimitedAction, RateLimiter> {
+  return {
+    signIn: new RateLimiter(clock, perMinute),
+    signUp: new RateLimiter(clock, perMinute),
+    passwordReset: new RateLimiter(clock, perMinute),
+    resendConfirmation: new RateLimiter(clock, perMinute),
+  };
+}

@@ -1,0 +1,125 @@
+/**
+ * Sessions, following Lucia's current guide (lucia-auth.com/sessions): the cookie holds
+ * "<id>.<secret>"; the table holds the id and a SHA-256 hash of the secret only, compared in
+ * constant time. A normal session ends after 30 minutes without activity (activity is recorded
+ * at most once a minute); a remember-me session lasts 30 days. Rows can be listed and revoked.
+ */
+import { AUTH } from "../../shared/constants";
+import type { AppDatabase } from "../db/client";
+import type { Clock } from "../deps";
+import { createIdAndSecret, secretMatches, splitToken } from "./tokens";
+
+const DAY_MS = 86_400_000;
+
+export interface SessionInfo {
+  id: string;
+  userId: string;
+  persistent: boolean;
+  createdAt: number;
+  lastActiveAt: number;
+  expiresAt: number;
+  /** When the session ends if nothing happens; null for remember-me sessions. */
+  idleExpiresAt: number | null;
+}
+
+export interface SessionRequestInfo {
+  userAgent?: string | null;
+  ipAddress?: string | null;
+}
+
+function toInfo(row: { id: string; user_id: string; persistent: number; created_at: number; last_active_at: number; expires_at: number }): SessionInfo {
+  const persistent = row.persistent === 1;
+  return {
+    id: row.id,
+    userId: row.user_id,
+    persistent,
+    createdAt: row.created_at,
+    lastActiveAt: row.last_active_at,
+    expiresAt: row.expires_at,
+    idleExpiresAt: persistent ? null : row.expires_at,
+  };
+}
+
+export async function createSession(
+  db: AppDatabase,
+  clock: Clock,
+  userId: string,
+  persistent: boolean,
+  request: SessionRequestInfo = {},
+): Promise<{ token: string; session: SessionInfo }> {
+  const now = clock.now();
+  const { id, token, secretHash } = createIdAndSecret();
+  const row = {
+    id,
+    user_id: userId,
+    secret_hash: secretHash,
+    persistent: persistent ? 1 : 0,
+    created_at: now,
+    last_active_at: now,
+    expires_at: persistent ? now + AUTH.rememberMeDays * DAY_MS : now + AUTH.idleTimeoutMs,
+    user_agent: request.userAgent?.slice(0, 300) ?? null,
+    ip_address: request.ipAddress ?? null,
+  };
+  await db.insertInto("sessions").values(row).execute();
+  return { token, session: toInfo(row) };
+}
+
+/**
+ * Returns the session for a cookie token, or null (unknown, wrong secret, expired: expired rows
+ * are deleted). Records activity when the last record is older than the update interval.
+ */
+export async function validateSessionToken(db: AppDatabase, clock: Clock, token: string): Promise<SessionInfo | null> {
+  const parts = splitToken(token);
+  if (!parts) return null;
+  const row = await db.selectFrom("sessions").selectAll().where("id", "=", parts.id).executeTakeFirst();
+  if (!row || !secretMatches(parts.secret, row.secret_hash)) return null;
+  const now = clock.now();
+  if (now >= row.expires_at) {
+    await db.deleteFrom("sessions").where("id", "=", row.id).execute();
+    return null;
+  }
+  if (now - row.last_active_at >= AUTH.activityUpdateIntervalMs) {
+    return recordActivity(db, row, now);
+  }
+  return toInfo(row);
+}
+
+async function recordActivity(
+  db: AppDatabase,
+  row: { id: string; user_id: string; persistent: number; created_at: number; expires_at: number },
+  now: number,
+): Promise<SessionInfo> {
+  const expiresAt = row.persistent === 1 ? row.expires_at : now + AUTH.idleTimeoutMs;
+  await db.updateTable("sessions").set({ last_active_at: now, expires_at: expiresAt }).where("id", "=", row.id).execute();
+  return toInfo({ ...row, last_active_at: now, expires_at: expiresAt });
+}
+
+/** Explicit "keep me signed in" from the idle warning: records activity now. */
+export async function extendSession(db: AppDatabase, clock: Clock, sessionId: string): Promise<SessionInfo | null> {
+  const row = await db.selectFrom("sessions").selectAll().where("id", "=", sessionId).executeTakeFirst();
+  if (!row || clock.now() >= row.expires_at) return null;
+  return recordActivity(db, row, clock.now());
+}
+
+export async function invalidateSession(db: AppDatabase, sessionId: string): Promise<void> {
+  await db.deleteFrom("sessions").where("id", "=", sessionId).execute();
+}
+
+/** Ends every session of a user except `keepSessionId` (after a password change or reset). */
+export async function invalidateOtherSessions(db: AppDatabase, userId: string, keepSessionId: string | null): Promise<number> {
+  let query = db.deleteFrom("sessions").where("user_id", "=", userId);
+  if (keepSessionId) query = query.where("id", "!=", keepSessionId);
+  const result = await query.executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+export async function listSessions(db: AppDatabase, clock: Clock, userId: string) {
+  const rows = await db
+    .selectFrom("sessions")
+    .select(["id", "user_id", "persistent", "created_at", "last_active_at", "expires_at", "user_agent", "ip_address"])
+    .where("user_id", "=", userId)
+    .where("expires_at", ">", clock.now())
+    .orderBy("last_active_at", "desc")
+    .execute();
+  return rows.map((row) => ({ ...toInfo(row), userAgent: row.user_agent, ipAddress: row.ip_address }));
+}

@@ -1,0 +1,33 @@
+/** Random identifiers and secrets, and their hashes (Lucia's building blocks via @oslojs). */
+import { sha256 } from "@oslojs/crypto/sha2";
+import { constantTimeEqual } from "@oslojs/crypto/subtle";
+import { encodeBase32LowerCaseNoPadding } from "@oslojs/encoding";
+
+/** 24 characters of base32 = 120 bits from the CSPRNG (Lucia's generateSecureRandomString). */
+export function generateSecureRandomString(): string {
+  const bytes = new Uint8Array(15);
+  crypto.getRandomValues(bytes);
+  return encodeBase32LowerCaseNoPadding(bytes);
+}
+
+export function hashSecret(secret: string): Uint8Array {
+  return sha256(new TextEncoder().encode(secret));
+}
+
+export function secretMatches(secret: string, storedHash: Uint8Array): boolean {
+  const hash = hashSecret(secret);
+  return hash.length === storedHash.length && constantTimeEqual(hash, new Uint8Array(storedHash));
+}
+
+/** A token "<id>.<secret>": the id finds the row, the secret proves possession. */
+export function createIdAndSecret(): { id: string; secret: string; token: string; secretHash: Uint8Array } {
+  const id = generateSecureRandomString();
+  const secret = generateSecureRandomString();
+  return { id, secret, token: `${id}.${secret}`, secretHash: hashSecret(secret) };
+}
+
+export function splitToken(token: string): { id: string; secret: string } | null {
+  const parts = token.split(".");
+  if (parts.length !== 2 || !parts[0] || !parts[1] || parts[0].length > 64 || parts[1].length > 64) return null;
+  return { id: parts[0], secret: parts[1] };
+}

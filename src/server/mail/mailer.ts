@@ -1,0 +1,63 @@
+/**
+ * Outgoing mail. With SMTP_URL set, mail goes out through nodemailer; without it, into the
+ * built-in outbox (the mail_outbox table, readable by admins) and the log. Every message is
+ * recorded in mail_outbox either way, with its delivery result.
+ */
+import nodemailer, { type Transporter } from "nodemailer";
+import type { AppDatabase } from "../db/client";
+import type { Clock } from "../deps";
+import type { Env } from "../env";
+import type { Logger } from "../logger";
+import { generateSecureRandomString } from "../auth/tokens";
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+  /** "smtp" or "outbox", for status pages. */
+  readonly transport: "smtp" | "outbox";
+  close(): void;
+}
+
+export function createMailer(env: Env, db: AppDatabase, log: Logger, clock: Clock): Mailer {
+  const smtp: Transporter | null = env.SMTP_URL ? nodemailer.createTransport(env.SMTP_URL) : null;
+  return {
+    transport: smtp ? "smtp" : "outbox",
+    async send(message) {
+      const id = generateSecureRandomString();
+      await db
+        .insertInto("mail_outbox")
+        .values({
+          id,
+          to_address: message.to,
+          subject: message.subject,
+          text_body: message.text,
+          html_body: message.html ?? null,
+          transport: smtp ? "smtp" : "outbox",
+          created_at: clock.now(),
+        })
+        .execute();
+      if (!smtp) {
+        log.info("mail (outbox; set SMTP_URL to send)", { to: message.to, subject: message.subject, text: message.text });
+        return;
+      }
+      try {
+        await smtp.sendMail({ from: env.MAIL_FROM, to: message.to, subject: message.subject, text: message.text, html: message.html });
+        await db.updateTable("mail_outbox").set({ sent_at: clock.now() }).where("id", "=", id).execute();
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        await db.updateTable("mail_outbox").set({ error: reason }).where("id", "=", id).execute();
+        log.error("mail delivery failed", { to: message.to, subject: message.subject, error: reason });
+        throw error;
+      }
+    },
+    close() {
+      smtp?.close();
+    },
+  };
+}

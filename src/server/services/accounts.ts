@@ -1,0 +1,138 @@
+/**
+ * Account rules shared by the auth router, the Google callback and the admin CLI:
+ * sign-up (profile with the free credits), sign-in with lockout, e-mail confirmation.
+ */
+import { TRPCError } from "@trpc/server";
+import { AUTH, CREDITS } from "../../shared/constants";
+import { MESSAGES } from "../../shared/messages";
+import type { AppDeps } from "../deps";
+import { clearAttempts, countFailedAttempt, type AttemptInfo, type LockoutStatus } from "../auth/lockout";
+import { hashPassword, verifyPassword } from "../auth/passwords";
+import { generateSecureRandomString, hashSecret } from "../auth/tokens";
+import { confirmSignUpMail } from "../mail/templates";
+import type { EmailTokenPurpose } from "../db/schema";
+
+export type SignInResult =
+  | { status: "signed-in"; userId: string }
+  | { status: "invalid-credentials"; lockout: LockoutStatus }
+  | { status: "locked"; lockout: LockoutStatus }
+  | { status: "email-not-confirmed" };
+
+export async function findUserByEmail(deps: AppDeps, email: string) {
+  return deps.db.selectFrom("users").selectAll().where("email", "=", email.trim()).executeTakeFirst();
+}
+
+/** Creates the profile a user must have (full name falls back to the e-mail), with the sign-up credits. */
+export async function ensureProfile(deps: AppDeps, user: { id: string; email: string }, fullName?: string | null): Promise<void> {
+  const now = deps.clock.now();
+  await deps.db
+    .insertInto("profiles")
+    .values({
+      user_id: user.id,
+      email: user.email,
+      full_name: fullName?.trim() || user.email,
+      credits_remaining: CREDITS.signUpGrant,
+      created_at: now,
+      updated_at: now,
+    })
+    .onConflict((conflict) => conflict.column("user_id").doNothing())
+    .execute();
+}
+
+/** A single-use token mailed to the user; only its hash is stored. */
+export async function createEmailToken(deps: AppDeps, userId: string, purpose: EmailTokenPurpose, validForMs: number): Promise<string> {
+  const token = `${generateSecureRandomString()}${generateSecureRandomString()}`;
+  const now = deps.clock.now();
+  await deps.db
+    .insertInto("email_tokens")
+    .values({ id: generateSecureRandomString(), user_id: userId, purpose, token_hash: hashSecret(token), created_at: now, expires_at: now + validForMs })
+    .execute();
+  return token;
+}
+
+/** Marks a token used and returns its user, or null when it is unknown, used or expired. */
+export async function consumeEmailToken(deps: AppDeps, token: string, purpose: EmailTokenPurpose): Promise<string | null> {
+  if (token.length === 0 || token.length > 200) return null;
+  return deps.db.transaction().execute(async (trx) => {
+    const now = deps.clock.now();
+    const row = await trx
+      .selectFrom("email_tokens")
+      .select(["id", "user_id", "expires_at", "used_at"])
+      .where("token_hash", "=", hashSecret(token))
+      .where("purpose", "=", purpose)
+      .executeTakeFirst();
+    if (!row || row.used_at !== null || row.expires_at <= now) return null;
+    await trx.updateTable("email_tokens").set({ used_at: now }).where("id", "=", row.id).execute();
+    return row.user_id;
+  });
+}
+
+export async function sendConfirmationMail(deps: AppDeps, user: { id: string; email: string }, fullName: string, baseUrl: string): Promise<void> {
+  const token = await createEmailToken(deps, user.id, "confirm_email", AUTH.emailConfirmationValidityMs);
+  await deps.db.updateTable("users").set({ confirmation_sent_at: deps.clock.now() }).where("id", "=", user.id).execute();
+  await deps.mailer.send(confirmSignUpMail(user.email, fullName, `${baseUrl}/auth/confirm?token=${encodeURIComponent(token)}`));
+}
+
+export async function signUp(
+  deps: AppDeps,
+  input: { email: string; password: string; fullName: string },
+  baseUrl: string,
+): Promise<{ userId: string; email: string }> {
+  if (await findUserByEmail(deps, input.email)) {
+    throw new TRPCError({ code: "CONFLICT", message: MESSAGES.userAlreadyRegistered });
+  }
+  const passwordHash = await hashPassword(input.password);
+  const userId = generateSecureRandomString();
+  const now = deps.clock.now();
+  try {
+    await deps.db.transaction().execute(async (trx) => {
+      await trx.insertInto("users").values({ id: userId, email: input.email, password_hash: passwordHash, created_at: now, updated_at: now }).execute();
+      await trx
+        .insertInto("profiles")
+        .values({ user_id: userId, email: input.email, full_name: input.fullName || input.email, credits_remaining: CREDITS.signUpGrant, created_at: now, updated_at: now })
+        .execute();
+    });
+  } catch (error) {
+    // Two sign-ups with the same address at once: the unique index decides.
+    if (error instanceof Error && /UNIQUE/.test(error.message)) {
+      throw new TRPCError({ code: "CONFLICT", message: MESSAGES.userAlreadyRegistered });
+    }
+    throw error;
+  }
+  try {
+    await sendConfirmationMail(deps, { id: userId, email: input.email }, input.fullName, baseUrl);
+  } catch (error) {
+    // The account exists; the user can ask for the mail again from the banner.
+    deps.log.error("confirmation mail not sent", { email: input.email, error });
+  }
+  return { userId, email: input.email };
+}
+
+export async function signIn(deps: AppDeps, input: { email: string; password: string }, info: AttemptInfo): Promise<SignInResult> {
+  const attempt = await countFailedAttempt(deps.db, deps.clock, input.email, info);
+  if (!attempt.allowed) return { status: "locked", lockout: attempt.status };
+
+  const user = await findUserByEmail(deps, input.email);
+  const passwordOk = await verifyPassword(user?.password_hash ?? null, input.password);
+  if (!user || !passwordOk || user.disabled_at !== null) {
+    return attempt.status.isLocked ? { status: "locked", lockout: attempt.status } : { status: "invalid-credentials", lockout: attempt.status };
+  }
+  await clearAttempts(deps.db, input.email);
+
+  if (deps.env.REQUIRE_EMAIL_VERIFICATION && user.email_confirmed_at === null) return { status: "email-not-confirmed" };
+
+  try {
+    await ensureProfile(deps, user);
+  } catch (error) {
+    deps.log.error("profile creation at sign-in failed", { userId: user.id, error });
+  }
+  return { status: "signed-in", userId: user.id };
+}
+
+export async function confirmEmail(deps: AppDeps, token: string): Promise<boolean> {
+  const userId = await consumeEmailToken(deps, token, "confirm_email");
+  if (!userId) return false;
+  const now = deps.clock.now();
+  await deps.db.updateTable("users").set({ email_confirmed_at: now, updated_at: now }).where("id", "=", userId).where("email_confirmed_at", "is", null).execute();
+  return true;
+}
