@@ -18,6 +18,7 @@ export const MESSAGES = {
   confirmationLinkInvalid: "This confirmation link is invalid or has expired",
   twoFactorChallengeExpired: "Your sign-in has expired. Please sign in again.",
   sessionExpired: "Your session has expired. Please sign in again.",
+  currentPasswordWrong: "Your current password is incorrect",
   accountDisabled: "This account has been disabled",
   crossSiteRequest: "Cross-site request refused",
 } as const;

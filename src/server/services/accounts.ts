@@ -9,7 +9,8 @@ import type { AppDeps } from "../deps";
 import { clearAttempts, countFailedAttempt, type AttemptInfo, type LockoutStatus } from "../auth/lockout";
 import { hashPassword, verifyPassword } from "../auth/passwords";
 import { generateSecureRandomString, hashSecret } from "../auth/tokens";
-import { confirmSignUpMail } from "../mail/templates";
+import { invalidateOtherSessions } from "../auth/sessions";
+import { confirmSignUpMail, resetPasswordMail } from "../mail/templates";
 import type { EmailTokenPurpose } from "../db/schema";
 
 export type SignInResult =
@@ -134,5 +135,43 @@ export async function confirmEmail(deps: AppDeps, token: string): Promise<boolea
   if (!userId) return false;
   const now = deps.clock.now();
   await deps.db.updateTable("users").set({ email_confirmed_at: now, updated_at: now }).where("id", "=", userId).where("email_confirmed_at", "is", null).execute();
+  return true;
+}
+
+/** Mails a reset link (valid 1 hour, single use) when the address has an account; silent otherwise. */
+export async function requestPasswordReset(deps: AppDeps, email: string, baseUrl: string): Promise<void> {
+  const user = await findUserByEmail(deps, email);
+  if (!user || user.disabled_at !== null) return;
+  const token = await createEmailToken(deps, user.id, "reset_password", AUTH.passwordResetValidityMs);
+  await deps.mailer.send(resetPasswordMail(user.email, `${baseUrl}/auth?reset=true&token=${encodeURIComponent(token)}`));
+}
+
+/**
+ * Sets a new password from a reset link. Every session of the user ends, the lockout is cleared,
+ * and the address counts as confirmed (the link reached its inbox).
+ */
+export async function resetPassword(deps: AppDeps, token: string, newPassword: string): Promise<boolean> {
+  const passwordHash = await hashPassword(newPassword);
+  const userId = await consumeEmailToken(deps, token, "reset_password");
+  if (!userId) return false;
+  const now = deps.clock.now();
+  const user = await deps.db
+    .updateTable("users")
+    .set((eb) => ({ password_hash: passwordHash, updated_at: now, email_confirmed_at: eb.fn.coalesce("email_confirmed_at", eb.val(now)) }))
+    .where("id", "=", userId)
+    .returning(["id", "email"])
+    .executeTakeFirstOrThrow();
+  await invalidateOtherSessions(deps.db, userId, null);
+  await clearAttempts(deps.db, user.email);
+  return true;
+}
+
+/** Changes the password of a signed-in user after checking the current one; other sessions end. */
+export async function changePassword(deps: AppDeps, userId: string, currentSessionId: string | null, currentPassword: string, newPassword: string): Promise<boolean> {
+  const user = await deps.db.selectFrom("users").select(["password_hash"]).where("id", "=", userId).executeTakeFirstOrThrow();
+  // Accounts created with Google have no password yet: they may set one without a current password.
+  if (user.password_hash !== null && !(await verifyPassword(user.password_hash, currentPassword))) return false;
+  await deps.db.updateTable("users").set({ password_hash: await hashPassword(newPassword), updated_at: deps.clock.now() }).where("id", "=", userId).execute();
+  await invalidateOtherSessions(deps.db, userId, currentSessionId);
   return true;
 }

@@ -1,14 +1,14 @@
 import { TRPCError } from "@trpc/server";
 import type { Request } from "express";
 import { z } from "zod";
-import { emailOnlySchema, emailSchema, signInSchema, signUpSchema } from "../../../shared/auth-schemas";
+import { emailOnlySchema, emailSchema, newPasswordSchema, resetRequestSchema, signInSchema, signUpSchema } from "../../../shared/auth-schemas";
 import { AUTH } from "../../../shared/constants";
 import { MESSAGES } from "../../../shared/messages";
 import { clearSessionCookie, setSessionCookie } from "../../auth/cookies";
 import { clearAttempts, countFailedAttempt, lockoutStatus } from "../../auth/lockout";
 import type { RateLimitedAction } from "../../auth/rate-limit";
 import { createSession, extendSession, invalidateSession, type SessionInfo } from "../../auth/sessions";
-import { findUserByEmail, sendConfirmationMail, signIn, signUp } from "../../services/accounts";
+import { findUserByEmail, requestPasswordReset, resetPassword, sendConfirmationMail, signIn, signUp } from "../../services/accounts";
 import type { Context } from "../context";
 import { protectedProcedure, publicProcedure, router } from "../init";
 
@@ -121,4 +121,21 @@ export const authRouter = router({
     await sendConfirmationMail(ctx, user, profile?.full_name ?? user.email, baseUrlFor(ctx));
     return { ok: true as const };
   }),
+
+  /** Always answers ok, so the form cannot tell which addresses have accounts. */
+  requestPasswordReset: publicProcedure.input(resetRequestSchema).mutation(async ({ ctx, input }) => {
+    enforceRateLimit(ctx, "passwordReset");
+    await requestPasswordReset(ctx, input.resetEmail, baseUrlFor(ctx));
+    return { ok: true as const };
+  }),
+
+  resetPassword: publicProcedure
+    .input(z.object({ token: z.string().min(1).max(200), password: newPasswordSchema }))
+    .mutation(async ({ ctx, input }) => {
+      enforceRateLimit(ctx, "passwordReset");
+      if (!(await resetPassword(ctx, input.token, input.password))) {
+        throw new TRPCError({ code: "BAD_REQUEST", message: MESSAGES.resetLinkInvalid });
+      }
+      return { ok: true as const };
+    }),
 });

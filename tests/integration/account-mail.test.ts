@@ -1,0 +1,163 @@
+/** Confirmation, reset and password change, with mail delivered to a real SMTP server. */
+import { TRPCClientError } from "@trpc/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MESSAGES } from "../../src/shared/messages";
+import { startTestServer, type TestServer } from "../helpers/server";
+import { firstLink, startSmtpServer } from "../helpers/smtp";
+import { MINUTE, TestClock } from "../helpers/test-clock";
+import { createBrowserLikeClient } from "../helpers/trpc-client";
+
+const clock = new TestClock();
+let server: TestServer;
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+let counter = 0;
+const PASSWORD = "Correct-Horse1";
+const NEW_PASSWORD = "Brand-New-Pass2";
+
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  server = await startTestServer({ SMTP_URL: smtp.url, PUBLIC_URL: "http://studio.test", AUTH_RATE_LIMIT_PER_MINUTE: "1000" }, { clock });
+});
+afterAll(async () => {
+  await server?.stop();
+  await smtp?.close();
+});
+
+function uniqueEmail(): string {
+  counter += 1;
+  return `mail${counter}.${Date.now()}@example.com`;
+}
+
+/** Follows a mailed link on the test server (the mail uses PUBLIC_URL). */
+function onServer(link: string): string {
+  const url = new URL(link);
+  expect(url.origin).toBe("http://studio.test");
+  return `${server.url}${url.pathname}${url.search}`;
+}
+
+describe("e-mail confirmation", () => {
+  it("mails a link that confirms the address once, and lands on /", async () => {
+    const email = uniqueEmail();
+    const { client } = createBrowserLikeClient(server.url);
+    await client.auth.signUp.mutate({ email, password: PASSWORD, fullName: "Ana Ruiz" });
+    const mail = await smtp.waitForMail(email);
+    expect(mail.subject).toBe("Confirm your RoomCanvas account");
+    expect(mail.text).toContain("Hello Ana Ruiz,");
+    const link = onServer(firstLink(mail.text));
+    expect(link).toMatch(/\/auth\/confirm\?token=/);
+
+    const response = await fetch(link, { redirect: "manual" });
+    expect(response.status).toBe(303);
+    expect(response.headers.get("location")).toBe("/?emailConfirmed=1");
+    const user = await server.deps.db.selectFrom("users").select(["email_confirmed_at"]).where("email", "=", email).executeTakeFirstOrThrow();
+    expect(user.email_confirmed_at).toBe(clock.now());
+
+    const again = await fetch(link, { redirect: "manual" });
+    expect(again.headers.get("location")).toBe("/?emailConfirmed=0");
+    const outbox = await server.deps.db.selectFrom("mail_outbox").selectAll().where("to_address", "=", email).executeTakeFirstOrThrow();
+    expect(outbox).toMatchObject({ transport: "smtp", sent_at: clock.now(), error: null });
+  });
+
+  it("resends at most once a minute, and never for unknown addresses", async () => {
+    const email = uniqueEmail();
+    const { client } = createBrowserLikeClient(server.url);
+    await client.auth.signUp.mutate({ email, password: PASSWORD, fullName: "Ana" });
+    const error = await client.auth.resendConfirmation.mutate({ email }).catch((e: unknown) => e);
+    expect((error as TRPCClientError<never>).message).toBe(MESSAGES.tooManyRequests);
+    clock.advance(MINUTE);
+    await client.auth.resendConfirmation.mutate({ email });
+    expect(smtp.mails.filter((mail) => mail.to.includes(email))).toHaveLength(2);
+
+    const unknown = uniqueEmail();
+    await expect(client.auth.resendConfirmation.mutate({ email: unknown })).resolves.toEqual({ ok: true });
+    expect(smtp.mails.filter((mail) => mail.to.includes(unknown))).toHaveLength(0);
+  });
+});
+
+describe("password reset", () => {
+  async function resetToken(email: string): Promise<string> {
+    const before = smtp.mails.length;
+    await createBrowserLikeClient(server.url).client.auth.requestPasswordReset.mutate({ resetEmail: email });
+    await expect.poll(() => smtp.mails.length).toBeGreaterThan(before);
+    const mail = smtp.mails.filter((m) => m.to.includes(email) && m.subject.startsWith("Reset")).at(-1)!;
+    const link = new URL(firstLink(mail.text));
+    expect(link.pathname).toBe("/auth");
+    expect(link.searchParams.get("reset")).toBe("true");
+    return link.searchParams.get("token")!;
+  }
+
+  it("sets a new password once, ends every session, and confirms the address", async () => {
+    const email = uniqueEmail();
+    const browser = createBrowserLikeClient(server.url).client;
+    await browser.auth.signUp.mutate({ email, password: PASSWORD, fullName: "Ana" });
+    await browser.auth.signIn.mutate({ email, password: PASSWORD });
+    const token = await resetToken(email);
+
+    await createBrowserLikeClient(server.url).client.auth.resetPassword.mutate({ token, password: NEW_PASSWORD });
+    expect((await browser.auth.session.query()).user).toBeNull();
+    expect(await browser.auth.signIn.mutate({ email, password: PASSWORD })).toMatchObject({ status: "invalid-credentials" });
+    expect(await browser.auth.signIn.mutate({ email, password: NEW_PASSWORD })).toEqual({ status: "signed-in" });
+    expect((await browser.auth.session.query()).user?.emailConfirmed).toBe(true);
+
+    const reuse = await createBrowserLikeClient(server.url).client.auth.resetPassword.mutate({ token, password: "Another-Pass3" }).catch((e: unknown) => e);
+    expect((reuse as TRPCClientError<never>).message).toBe(MESSAGES.resetLinkInvalid);
+  });
+
+  it("expires the link after 1 hour", async () => {
+    const email = uniqueEmail();
+    await createBrowserLikeClient(server.url).client.auth.signUp.mutate({ email, password: PASSWORD, fullName: "Ana" });
+    const token = await resetToken(email);
+    clock.advance(60 * MINUTE);
+    const error = await createBrowserLikeClient(server.url).client.auth.resetPassword.mutate({ token, password: NEW_PASSWORD }).catch((e: unknown) => e);
+    expect((error as TRPCClientError<never>).message).toBe(MESSAGES.resetLinkInvalid);
+  });
+
+  it("answers ok for an unknown address without sending anything", async () => {
+    const email = uniqueEmail();
+    const before = smtp.mails.length;
+    await expect(createBrowserLikeClient(server.url).client.auth.requestPasswordReset.mutate({ resetEmail: email })).resolves.toEqual({ ok: true });
+    expect(smtp.mails.length).toBe(before);
+  });
+
+  it("applies the sign-up password rules to the new password", async () => {
+    const error = (await createBrowserLikeClient(server.url).client.auth.resetPassword.mutate({ token: "x", password: "weak" }).catch((e: unknown) => e)) as TRPCClientError<never>;
+    expect((error.data as { zodError: { fieldErrors: Record<string, string[]> } }).zodError.fieldErrors.password).toContain("Password must be at least 8 characters");
+  });
+});
+
+describe("password change and sessions", () => {
+  it("changes the password after checking the current one and ends the other sessions only", async () => {
+    const email = uniqueEmail();
+    const laptop = createBrowserLikeClient(server.url).client;
+    const phone = createBrowserLikeClient(server.url).client;
+    await laptop.auth.signUp.mutate({ email, password: PASSWORD, fullName: "Ana" });
+    await laptop.auth.signIn.mutate({ email, password: PASSWORD });
+    await phone.auth.signIn.mutate({ email, password: PASSWORD });
+    expect(await laptop.account.sessions.query()).toHaveLength(2);
+
+    const wrong = await laptop.account.changePassword.mutate({ currentPassword: "Nope-nope1", newPassword: NEW_PASSWORD }).catch((e: unknown) => e);
+    expect((wrong as TRPCClientError<never>).message).toBe(MESSAGES.currentPasswordWrong);
+
+    await laptop.account.changePassword.mutate({ currentPassword: PASSWORD, newPassword: NEW_PASSWORD });
+    expect((await laptop.auth.session.query()).user?.email).toBe(email);
+    expect((await phone.auth.session.query()).user).toBeNull();
+    expect(await laptop.account.sessions.query()).toEqual([expect.objectContaining({ current: true })]);
+  });
+
+  it("a user can revoke their own sessions but not someone else's", async () => {
+    const ana = createBrowserLikeClient(server.url).client;
+    const bob = createBrowserLikeClient(server.url).client;
+    const anaEmail = uniqueEmail();
+    const bobEmail = uniqueEmail();
+    for (const [client, email] of [[ana, anaEmail], [bob, bobEmail]] as const) {
+      await client.auth.signUp.mutate({ email, password: PASSWORD, fullName: "Someone" });
+      await client.auth.signIn.mutate({ email, password: PASSWORD });
+    }
+    const [bobSession] = await bob.account.sessions.query();
+    await ana.account.revokeSession.mutate({ id: bobSession!.id });
+    expect((await bob.auth.session.query()).user?.email).toBe(bobEmail);
+
+    await bob.account.revokeSession.mutate({ id: bobSession!.id });
+    expect((await bob.auth.session.query()).user).toBeNull();
+  });
+});
