@@ -9,6 +9,7 @@ import { APP_VERSION } from "./version";
 import { createAuthRateLimits } from "./auth/rate-limit";
 import type { AppDatabase } from "./db/client";
 import { createMailer } from "./mail/mailer";
+import { createSecretBox, loadAppSecret } from "./auth/encryption";
 
 export interface StartedApp {
   deps: AppDeps;
@@ -32,6 +33,7 @@ export function buildDeps(env: Env, db: AppDatabase, log: Logger, clock: Clock):
     version: APP_VERSION,
     startedAt: clock.now(),
     mailer: createMailer(env, db, log, clock),
+    secretBox: createSecretBox(loadAppSecret(env)),
     rateLimits: createAuthRateLimits(clock, env.AUTH_RATE_LIMIT_PER_MINUTE),
   };
 }

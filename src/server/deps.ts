@@ -3,6 +3,7 @@ import type { Env } from "./env";
 import type { Logger } from "./logger";
 import type { RateLimitedAction, RateLimiter } from "./auth/rate-limit";
 import type { Mailer } from "./mail/mailer";
+import type { SecretBox } from "./auth/encryption";
 
 /** Injected time source, so timeouts and expiries are tested without sleeping. */
 export interface Clock {
@@ -20,5 +21,6 @@ export interface AppDeps {
   version: string;
   startedAt: number;
   mailer: Mailer;
+  secretBox: SecretBox;
   rateLimits: Record<RateLimitedAction, RateLimiter>;
 }

@@ -37,6 +37,10 @@ export const envSchema = z.object({
   LOG_LEVEL: z
     .enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(", ")}` })
     .default("info"),
+  APP_SECRET: z
+    .string()
+    .min(32, { error: "expected a random secret of at least 32 characters (e.g. openssl rand -base64 32)" })
+    .optional(),
   SMTP_URL: z
     .url({ protocol: /^smtps?$/, error: "expected an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example.com:587" })
     .optional(),
@@ -90,6 +94,7 @@ export const ENV_DOCS: Record<keyof z.infer<typeof envSchema>, string> = {
   TRUST_PROXY: "true when a reverse proxy sets X-Forwarded-For / X-Forwarded-Proto (default false)",
   SUPPORT_EMAIL: "the support mailbox shown in help and the footer",
   LOG_LEVEL: "debug, info (default), warn, error or silent",
+  APP_SECRET: "key for secrets encrypted at rest (two-factor keys); unset, one is generated into DATA_DIR/app-secret on first start",
   SMTP_URL: "SMTP server for outgoing mail; unset, mail goes to the built-in outbox (stored in the database and printed to the log)",
   MAIL_FROM: "sender of outgoing mail (default RoomCanvas <no-reply@roomcanvas.local>)",
   REQUIRE_EMAIL_VERIFICATION: "true refuses sign-in until the e-mail address is confirmed (default false: signed in, with a banner)",

@@ -65,6 +65,10 @@ export const AUTH = {
   emailConfirmationValidityMs: 24 * 60 * MINUTE_MS,
   /** A confirmation mail is resent at most once a minute per address. */
   resendConfirmationIntervalMs: MINUTE_MS,
+  /** How long a sign-in waits for its second factor, and how many wrong codes end it. */
+  twoFactorChallengeMs: 10 * MINUTE_MS,
+  twoFactorMaxFailures: 5,
+  backupCodeCount: 10,
 } as const;
 
 /** Field limits of the forms (spec section 5). */

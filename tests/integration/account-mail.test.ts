@@ -2,6 +2,7 @@
 import { TRPCClientError } from "@trpc/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MESSAGES } from "../../src/shared/messages";
+import type { AppRouter } from "../../src/server/trpc/root";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { firstLink, startSmtpServer } from "../helpers/smtp";
 import { MINUTE, TestClock } from "../helpers/test-clock";
@@ -120,7 +121,7 @@ describe("password reset", () => {
   });
 
   it("applies the sign-up password rules to the new password", async () => {
-    const error = (await createBrowserLikeClient(server.url).client.auth.resetPassword.mutate({ token: "x", password: "weak" }).catch((e: unknown) => e)) as TRPCClientError<never>;
+    const error = (await createBrowserLikeClient(server.url).client.auth.resetPassword.mutate({ token: "x", password: "weak" }).catch((e: unknown) => e)) as TRPCClientError<AppRouter>;
     expect((error.data as { zodError: { fieldErrors: Record<string, string[]> } }).zodError.fieldErrors.password).toContain("Password must be at least 8 characters");
   });
 });

@@ -8,13 +8,15 @@ import { MESSAGES } from "../../shared/messages";
 import type { AppDeps } from "../deps";
 import { clearAttempts, countFailedAttempt, type AttemptInfo, type LockoutStatus } from "../auth/lockout";
 import { hashPassword, verifyPassword } from "../auth/passwords";
-import { generateSecureRandomString, hashSecret } from "../auth/tokens";
+import { createIdAndSecret, generateSecureRandomString, hashSecret, secretMatches, splitToken } from "../auth/tokens";
+import { acceptBackupCode, acceptTotp, twoFactorEnabled } from "../auth/two-factor";
 import { invalidateOtherSessions } from "../auth/sessions";
 import { confirmSignUpMail, resetPasswordMail } from "../mail/templates";
 import type { EmailTokenPurpose } from "../db/schema";
 
 export type SignInResult =
   | { status: "signed-in"; userId: string }
+  | { status: "two-factor-required"; challengeToken: string }
   | { status: "invalid-credentials"; lockout: LockoutStatus }
   | { status: "locked"; lockout: LockoutStatus }
   | { status: "email-not-confirmed" };
@@ -109,7 +111,7 @@ export async function signUp(
   return { userId, email: input.email };
 }
 
-export async function signIn(deps: AppDeps, input: { email: string; password: string }, info: AttemptInfo): Promise<SignInResult> {
+export async function signIn(deps: AppDeps, input: { email: string; password: string; rememberMe: boolean }, info: AttemptInfo): Promise<SignInResult> {
   const attempt = await countFailedAttempt(deps.db, deps.clock, input.email, info);
   if (!attempt.allowed) return { status: "locked", lockout: attempt.status };
 
@@ -126,6 +128,10 @@ export async function signIn(deps: AppDeps, input: { email: string; password: st
     await ensureProfile(deps, user);
   } catch (error) {
     deps.log.error("profile creation at sign-in failed", { userId: user.id, error });
+  }
+  // No session before the second factor passes.
+  if (await twoFactorEnabled(deps, user.id)) {
+    return { status: "two-factor-required", challengeToken: await createTwoFactorChallenge(deps, user.id, input.rememberMe) };
   }
   return { status: "signed-in", userId: user.id };
 }
@@ -174,4 +180,56 @@ export async function changePassword(deps: AppDeps, userId: string, currentSessi
   await deps.db.updateTable("users").set({ password_hash: await hashPassword(newPassword), updated_at: deps.clock.now() }).where("id", "=", userId).execute();
   await invalidateOtherSessions(deps.db, userId, currentSessionId);
   return true;
+}
+
+/** A sign-in waiting for its second factor; the token is "<id>.<secret>" like a session's. */
+export async function createTwoFactorChallenge(deps: AppDeps, userId: string, rememberMe: boolean): Promise<string> {
+  const { id, token, secretHash } = createIdAndSecret();
+  const now = deps.clock.now();
+  await deps.db
+    .insertInto("two_factor_challenges")
+    .values({ id, user_id: userId, secret_hash: secretHash, remember_me: rememberMe ? 1 : 0, created_at: now, expires_at: now + AUTH.twoFactorChallengeMs })
+    .execute();
+  return token;
+}
+
+export type TwoFactorResult =
+  | { status: "verified"; userId: string; rememberMe: boolean; usedBackupCode: boolean }
+  | { status: "invalid-code" }
+  | { status: "challenge-ended" };
+
+/**
+ * Checks the second factor of a pending sign-in. Right: the challenge is consumed. Wrong: counted,
+ * and the 5th wrong code in a row ends the pending sign-in (the password must be given again).
+ */
+export async function verifyTwoFactorChallenge(deps: AppDeps, challengeToken: string, code: string, backup: boolean): Promise<TwoFactorResult> {
+  const parts = splitToken(challengeToken);
+  if (!parts) return { status: "challenge-ended" };
+  const challenge = await deps.db.selectFrom("two_factor_challenges").selectAll().where("id", "=", parts.id).executeTakeFirst();
+  if (!challenge || !secretMatches(parts.secret, challenge.secret_hash)) return { status: "challenge-ended" };
+  if (challenge.expires_at <= deps.clock.now()) {
+    await deps.db.deleteFrom("two_factor_challenges").where("id", "=", challenge.id).execute();
+    return { status: "challenge-ended" };
+  }
+  // Count first, so parallel guesses cannot exceed the limit.
+  const counted = await deps.db
+    .updateTable("two_factor_challenges")
+    .set((eb) => ({ failed_count: eb("failed_count", "+", 1) }))
+    .where("id", "=", challenge.id)
+    .where("failed_count", "<", AUTH.twoFactorMaxFailures)
+    .returning("failed_count")
+    .executeTakeFirst();
+  if (!counted) {
+    await deps.db.deleteFrom("two_factor_challenges").where("id", "=", challenge.id).execute();
+    return { status: "challenge-ended" };
+  }
+  const accepted = backup ? await acceptBackupCode(deps, challenge.user_id, code) : await acceptTotp(deps, challenge.user_id, code, true);
+  if (!accepted) {
+    if (counted.failed_count >= AUTH.twoFactorMaxFailures) {
+      await deps.db.deleteFrom("two_factor_challenges").where("id", "=", challenge.id).execute();
+    }
+    return { status: "invalid-code" };
+  }
+  await deps.db.deleteFrom("two_factor_challenges").where("id", "=", challenge.id).execute();
+  return { status: "verified", userId: challenge.user_id, rememberMe: challenge.remember_me === 1, usedBackupCode: backup };
 }

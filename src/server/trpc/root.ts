@@ -1,12 +1,14 @@
 import { createCallerFactory, router } from "./init";
 import { accountRouter } from "./routers/account";
 import { authRouter } from "./routers/auth";
+import { twoFactorRouter } from "./routers/two-factor";
 import { systemRouter } from "./routers/system";
 
 export const appRouter = router({
   system: systemRouter,
   auth: authRouter,
   account: accountRouter,
+  twoFactor: twoFactorRouter,
 });
 
 export type AppRouter = typeof appRouter;

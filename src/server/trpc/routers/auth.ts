@@ -1,14 +1,14 @@
 import { TRPCError } from "@trpc/server";
 import type { Request } from "express";
 import { z } from "zod";
-import { emailOnlySchema, emailSchema, newPasswordSchema, resetRequestSchema, signInSchema, signUpSchema } from "../../../shared/auth-schemas";
+import { emailOnlySchema, emailSchema, newPasswordSchema, resetRequestSchema, signInSchema, signUpSchema, twoFactorCodeSchema } from "../../../shared/auth-schemas";
 import { AUTH } from "../../../shared/constants";
 import { MESSAGES } from "../../../shared/messages";
 import { clearSessionCookie, setSessionCookie } from "../../auth/cookies";
 import { clearAttempts, countFailedAttempt, lockoutStatus } from "../../auth/lockout";
 import type { RateLimitedAction } from "../../auth/rate-limit";
 import { createSession, extendSession, invalidateSession, type SessionInfo } from "../../auth/sessions";
-import { findUserByEmail, requestPasswordReset, resetPassword, sendConfirmationMail, signIn, signUp } from "../../services/accounts";
+import { findUserByEmail, requestPasswordReset, resetPassword, sendConfirmationMail, signIn, signUp, verifyTwoFactorChallenge } from "../../services/accounts";
 import type { Context } from "../context";
 import { protectedProcedure, publicProcedure, router } from "../init";
 
@@ -27,6 +27,16 @@ function enforceRateLimit(ctx: Context, action: RateLimitedAction): void {
   if (!ctx.rateLimits[action].take(clientAddress(ctx.req))) {
     throw new TRPCError({ code: "TOO_MANY_REQUESTS", message: MESSAGES.tooManyRequests });
   }
+}
+
+/** A new session (and token) for every sign-in; the one this browser had before ends. */
+async function startSession(ctx: Context, userId: string, rememberMe: boolean): Promise<void> {
+  if (ctx.session) await invalidateSession(ctx.db, ctx.session.id);
+  const { token, session } = await createSession(ctx.db, ctx.clock, userId, rememberMe, {
+    userAgent: ctx.req?.get("user-agent") ?? null,
+    ipAddress: ctx.req?.ip ?? null,
+  });
+  if (ctx.req && ctx.res) setSessionCookie(ctx.req, ctx.res, ctx.env, token, session.persistent ? session.expiresAt : undefined);
 }
 
 function publicSession(session: SessionInfo) {
@@ -67,14 +77,21 @@ export const authRouter = router({
     enforceRateLimit(ctx, "signIn");
     const result = await signIn(ctx, input, { ipAddress: ctx.req?.ip ?? null, userAgent: ctx.req?.get("user-agent") ?? null });
     if (result.status !== "signed-in") return result;
-    if (ctx.session) await invalidateSession(ctx.db, ctx.session.id);
-    const { token, session } = await createSession(ctx.db, ctx.clock, result.userId, input.rememberMe, {
-      userAgent: ctx.req?.get("user-agent") ?? null,
-      ipAddress: ctx.req?.ip ?? null,
-    });
-    if (ctx.req && ctx.res) setSessionCookie(ctx.req, ctx.res, ctx.env, token, session.persistent ? session.expiresAt : undefined);
+    await startSession(ctx, result.userId, input.rememberMe);
     return { status: "signed-in" as const };
   }),
+
+  /** The second step of a sign-in with two-factor: a code from the authenticator, or a backup code. */
+  verifyTwoFactor: publicProcedure
+    .input(z.object({ challengeToken: z.string().min(1).max(200) }).and(twoFactorCodeSchema))
+    .mutation(async ({ ctx, input }) => {
+      enforceRateLimit(ctx, "signIn");
+      const result = await verifyTwoFactorChallenge(ctx, input.challengeToken, input.code, input.backup);
+      if (result.status === "challenge-ended") throw new TRPCError({ code: "UNAUTHORIZED", message: MESSAGES.twoFactorChallengeExpired });
+      if (result.status === "invalid-code") throw new TRPCError({ code: "BAD_REQUEST", message: MESSAGES.invalidVerificationCode });
+      await startSession(ctx, result.userId, result.rememberMe);
+      return { status: "signed-in" as const, usedBackupCode: result.usedBackupCode };
+    }),
 
   signOut: publicProcedure.mutation(async ({ ctx }) => {
     if (ctx.session) await invalidateSession(ctx.db, ctx.session.id);

@@ -1,0 +1,113 @@
+/**
+ * Two-factor authentication: TOTP (RFC 6238: 6 digits, 30 s steps, one step of drift either way,
+ * each step accepted once) with keys encrypted at rest, and 10 single-use backup codes of 8
+ * characters stored as hashes. Times come from the injected clock.
+ */
+import { encodeBase32UpperCaseNoPadding } from "@oslojs/encoding";
+import { createTOTPKeyURI, generateHOTP } from "@oslojs/otp";
+import { constantTimeEqual } from "@oslojs/crypto/subtle";
+import QRCode from "qrcode";
+import { AUTH, FIELD_LIMITS, PRODUCT_NAME } from "../../shared/constants";
+import type { AppDeps } from "../deps";
+import { generateSecureRandomString, hashSecret } from "./tokens";
+
+const STEP_SECONDS = 30;
+const DIGITS = FIELD_LIMITS.totpCodeLength;
+/** No 0/O, 1/I/L: backup codes are read off paper. */
+const BACKUP_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
+
+export function totpStep(now: number): number {
+  return Math.floor(now / 1000 / STEP_SECONDS);
+}
+
+export function totpCode(key: Uint8Array, step: number): string {
+  return generateHOTP(key, BigInt(step), DIGITS);
+}
+
+/** The step a code matches within ±1 of now, or null. */
+function matchingStep(key: Uint8Array, code: string, now: number): number | null {
+  const current = totpStep(now);
+  const given = new TextEncoder().encode(code);
+  for (const step of [current - 1, current, current + 1]) {
+    if (constantTimeEqual(new TextEncoder().encode(totpCode(key, step)), given)) return step;
+  }
+  return null;
+}
+
+function generateBackupCode(): string {
+  const bytes = new Uint8Array(FIELD_LIMITS.backupCodeLength);
+  crypto.getRandomValues(bytes);
+  // 31 letters: the modulo bias is tiny for 8 bytes and harmless for single-use, rate-limited codes.
+  return [...bytes].map((byte) => BACKUP_ALPHABET[byte % BACKUP_ALPHABET.length]).join("");
+}
+
+export async function beginEnrollment(deps: AppDeps, user: { id: string; email: string }) {
+  const existing = await deps.db.selectFrom("two_factor").select("enabled_at").where("user_id", "=", user.id).executeTakeFirst();
+  if (existing?.enabled_at) return null;
+  const key = new Uint8Array(20);
+  crypto.getRandomValues(key);
+  const sealed = deps.secretBox.encrypt(key);
+  await deps.db
+    .insertInto("two_factor")
+    .values({ user_id: user.id, secret_encrypted: sealed, enabled_at: null, last_used_step: null, created_at: deps.clock.now() })
+    .onConflict((conflict) => conflict.column("user_id").doUpdateSet({ secret_encrypted: sealed, last_used_step: null }))
+    .execute();
+  const uri = createTOTPKeyURI(PRODUCT_NAME, user.email, key, STEP_SECONDS, DIGITS);
+  return { secret: encodeBase32UpperCaseNoPadding(key), uri, qrSvg: await QRCode.toString(uri, { type: "svg", margin: 1 }) };
+}
+
+/**
+ * Checks a TOTP code for the user and, when right, remembers its step so it is never accepted
+ * again. Runs in one transaction so two requests cannot both use the same code.
+ */
+export async function acceptTotp(deps: AppDeps, userId: string, code: string, requireEnabled: boolean): Promise<boolean> {
+  return deps.db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom("two_factor").selectAll().where("user_id", "=", userId).executeTakeFirst();
+    if (!row || (requireEnabled && row.enabled_at === null)) return false;
+    const step = matchingStep(deps.secretBox.decrypt(row.secret_encrypted), code, deps.clock.now());
+    if (step === null || (row.last_used_step !== null && step <= row.last_used_step)) return false;
+    await trx.updateTable("two_factor").set({ last_used_step: step }).where("user_id", "=", userId).execute();
+    return true;
+  });
+}
+
+/** Marks a backup code used; false when unknown or already used. */
+export async function acceptBackupCode(deps: AppDeps, userId: string, code: string): Promise<boolean> {
+  const result = await deps.db
+    .updateTable("backup_codes")
+    .set({ used_at: deps.clock.now() })
+    .where("user_id", "=", userId)
+    .where("code_hash", "=", hashSecret(code.toUpperCase()))
+    .where("used_at", "is", null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+async function replaceBackupCodes(deps: AppDeps, userId: string): Promise<string[]> {
+  const codes = Array.from({ length: AUTH.backupCodeCount }, generateBackupCode);
+  await deps.db.deleteFrom("backup_codes").where("user_id", "=", userId).execute();
+  await deps.db
+    .insertInto("backup_codes")
+    .values(codes.map((code) => ({ id: generateSecureRandomString(), user_id: userId, code_hash: hashSecret(code), used_at: null })))
+    .execute();
+  return codes;
+}
+
+/** The first right code turns two-factor on; returns the backup codes to show once. */
+export async function confirmEnrollment(deps: AppDeps, userId: string, code: string): Promise<string[] | null> {
+  if (!(await acceptTotp(deps, userId, code, false))) return null;
+  await deps.db.updateTable("two_factor").set({ enabled_at: deps.clock.now() }).where("user_id", "=", userId).execute();
+  return replaceBackupCodes(deps, userId);
+}
+
+export async function disableTwoFactor(deps: AppDeps, userId: string, code: string): Promise<boolean> {
+  if (!(await acceptTotp(deps, userId, code, true))) return false;
+  await deps.db.deleteFrom("backup_codes").where("user_id", "=", userId).execute();
+  await deps.db.deleteFrom("two_factor").where("user_id", "=", userId).execute();
+  return true;
+}
+
+export async function twoFactorEnabled(deps: AppDeps, userId: string): Promise<boolean> {
+  const row = await deps.db.selectFrom("two_factor").select("enabled_at").where("user_id", "=", userId).executeTakeFirst();
+  return row?.enabled_at != null;
+}
