@@ -1,5 +1,5 @@
 /** Confirmation, reset and password change, with mail delivered to a real SMTP server. */
-import { TRPCClientError } from "@trpc/client";
+import { type TRPCClientError } from "@trpc/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MESSAGES } from "../../src/shared/messages";
 import type { AppRouter } from "../../src/server/trpc/root";
