@@ -13,6 +13,7 @@ import { isAppPath } from "../shared/routes";
 import type { AppDeps } from "./deps";
 import { checkDatabase } from "./services/health";
 import { csrfProtection } from "./auth/csrf";
+import { googleRoutes } from "./auth/google";
 import { confirmEmail } from "./services/accounts";
 import { createContext } from "./trpc/context";
 import { appRouter } from "./trpc/root";
@@ -70,6 +71,8 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
     res.set("Cache-Control", "no-store");
     res.redirect(303, confirmed ? "/?emailConfirmed=1" : "/?emailConfirmed=0");
   });
+
+  app.use(googleRoutes(deps));
 
   app.use(
     "/trpc",

@@ -41,6 +41,8 @@ export const envSchema = z.object({
     .string()
     .min(32, { error: "expected a random secret of at least 32 characters (e.g. openssl rand -base64 32)" })
     .optional(),
+  GOOGLE_CLIENT_ID: z.string().min(1, { error: "expected the OAuth client ID from Google Cloud Console" }).optional(),
+  GOOGLE_CLIENT_SECRET: z.string().min(1, { error: "expected the OAuth client secret from Google Cloud Console" }).optional(),
   SMTP_URL: z
     .url({ protocol: /^smtps?$/, error: "expected an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example.com:587" })
     .optional(),
@@ -95,6 +97,8 @@ export const ENV_DOCS: Record<keyof z.infer<typeof envSchema>, string> = {
   SUPPORT_EMAIL: "the support mailbox shown in help and the footer",
   LOG_LEVEL: "debug, info (default), warn, error or silent",
   APP_SECRET: "key for secrets encrypted at rest (two-factor keys); unset, one is generated into DATA_DIR/app-secret on first start",
+  GOOGLE_CLIENT_ID: "OAuth client ID for Google sign-in (with GOOGLE_CLIENT_SECRET; unset, the button says Google sign-in is not configured)",
+  GOOGLE_CLIENT_SECRET: "OAuth client secret for Google sign-in; the redirect URI to register is <PUBLIC_URL>/auth/google/callback",
   SMTP_URL: "SMTP server for outgoing mail; unset, mail goes to the built-in outbox (stored in the database and printed to the log)",
   MAIL_FROM: "sender of outgoing mail (default RoomCanvas <no-reply@roomcanvas.local>)",
   REQUIRE_EMAIL_VERIFICATION: "true refuses sign-in until the e-mail address is confirmed (default false: signed in, with a banner)",

@@ -116,6 +116,14 @@ export interface TwoFactorChallengesTable {
   expires_at: number;
 }
 
+export interface UserIdentitiesTable {
+  provider: "google";
+  provider_user_id: string;
+  user_id: string;
+  email: string;
+  created_at: CreatedAt;
+}
+
 export interface Database {
   users: UsersTable;
   profiles: ProfilesTable;
@@ -128,6 +136,7 @@ export interface Database {
   two_factor: TwoFactorTable;
   backup_codes: BackupCodesTable;
   two_factor_challenges: TwoFactorChallengesTable;
+  user_identities: UserIdentitiesTable;
 }
 
 export type User = Selectable<UsersTable>;

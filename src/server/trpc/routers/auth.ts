@@ -5,6 +5,7 @@ import { emailOnlySchema, emailSchema, newPasswordSchema, resetRequestSchema, si
 import { AUTH } from "../../../shared/constants";
 import { MESSAGES } from "../../../shared/messages";
 import { clearSessionCookie, setSessionCookie } from "../../auth/cookies";
+import { googleConfigured } from "../../auth/google";
 import { clearAttempts, countFailedAttempt, lockoutStatus } from "../../auth/lockout";
 import type { RateLimitedAction } from "../../auth/rate-limit";
 import { createSession, extendSession, invalidateSession, type SessionInfo } from "../../auth/sessions";
@@ -66,6 +67,9 @@ export const authRouter = router({
       session: publicSession(ctx.session),
     };
   }),
+
+  /** Which outside sign-in providers this installation has configured. */
+  providers: publicProcedure.query(({ ctx }) => ({ google: googleConfigured(ctx) })),
 
   signUp: publicProcedure.input(signUpSchema).mutation(async ({ ctx, input }) => {
     enforceRateLimit(ctx, "signUp");
