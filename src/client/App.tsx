@@ -9,6 +9,7 @@ import { Footer } from "./components/Footer";
 import { NavBar } from "./components/NavBar";
 import { PageLoading } from "./components/PageLoading";
 import { ProtectedRoute } from "./components/ProtectedRoute";
+import { SessionEffects } from "./components/SessionEffects";
 import { NotFound, PAGES } from "./routes";
 import { ThemeProvider, useTheme } from "./theme";
 import { createQueryClient, createTrpcClient, trpc } from "./trpc";
@@ -63,6 +64,7 @@ export function App() {
             <Footer />
           </div>
           <ThemedToaster />
+          <SessionEffects />
         </ThemeProvider>
       </QueryClientProvider>
     </trpc.Provider>

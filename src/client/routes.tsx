@@ -3,6 +3,8 @@ import type { AppPath } from "../shared/routes";
 import type { PlannedPageKey } from "./pages/PlannedPage";
 
 const Landing = lazy(() => import("./pages/Landing"));
+const SettingsPage = lazy(() => import("./pages/SettingsPage"));
+const AuthPage = lazy(() => import("./pages/AuthPage"));
 const PlannedPage = lazy(() => import("./pages/PlannedPage"));
 export const NotFound = lazy(() => import("./pages/NotFound"));
 
@@ -15,7 +17,7 @@ function planned(page: PlannedPageKey): ComponentType {
 /** The page of each route of spec section 2; every page is loaded lazily. */
 export const PAGES: Record<AppPath, ComponentType> = {
   "/": Landing,
-  "/auth": planned("auth"),
+  "/auth": AuthPage,
   "/upload": planned("upload"),
   "/batch-upload": planned("batchUpload"),
   "/style-select": planned("styleSelect"),
@@ -34,7 +36,7 @@ export const PAGES: Record<AppPath, ComponentType> = {
   "/admin": planned("admin"),
   "/teams": planned("teams"),
   "/profile": planned("profile"),
-  "/settings": planned("settings"),
+  "/settings": SettingsPage,
   "/community": planned("community"),
   "/marketplace": planned("marketplace"),
   "/developers": planned("developers"),

@@ -1,9 +1,10 @@
-import { Menu, X } from "lucide-react";
+import { LogOut, Menu, X } from "lucide-react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "wouter";
 import { LANGUAGE_NAMES, SUPPORTED_LANGUAGES } from "../../shared/constants";
 import { useSession } from "../hooks/useSession";
+import { useSignOut } from "../hooks/useSignOut";
 import { chooseLanguage, currentLanguage } from "../i18n";
 import { BrandMark, BrandName } from "./Brand";
 import { LanguageMenu } from "./LanguageMenu";
@@ -16,29 +17,51 @@ const LINKS = [
 ] as const;
 
 const linkClass =
-  "rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100 hover:text-slate-900 dark:text-slate-200 dark:hover:bg-slate-800 dark:hover:text-white";
+  "whitespace-nowrap rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100 hover:text-slate-900 dark:text-slate-200 dark:hover:bg-slate-800 dark:hover:text-white";
 const primaryButtonClass =
-  "inline-flex items-center justify-center rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-brand-700";
+  "inline-flex whitespace-nowrap items-center justify-center rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-brand-700";
+/** Without horizontal padding: the compact Sign Out sets its own. */
+const secondaryButtonClass =
+  "inline-flex whitespace-nowrap items-center justify-center gap-1.5 rounded-md border border-slate-300 py-2 text-sm font-semibold text-slate-700 hover:bg-slate-100 disabled:opacity-60 dark:border-slate-700 dark:text-slate-200 dark:hover:bg-slate-800";
 
-/** The navigation bar of spec section 2; below the md breakpoint it collapses into a menu. */
+/**
+ * The navigation bar of spec section 2; below the lg breakpoint it collapses into a menu (signed
+ * in, with Dashboard and Sign Out, the French and Spanish bar does not fit a tablet's width).
+ */
 export function NavBar() {
   const { t } = useTranslation();
   const { user } = useSession();
+  const { signOut, isPending: signingOut } = useSignOut();
   const [location] = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
 
   // Navigating closes the mobile menu.
   useEffect(() => setMenuOpen(false), [location]);
 
-  const account = user ? (
-    <Link href="/dashboard" className={primaryButtonClass}>
-      {t("nav.dashboard")}
-    </Link>
-  ) : (
-    <Link href="/auth" className={primaryButtonClass}>
-      {t("nav.signIn")}
-    </Link>
-  );
+  // Signed in: Dashboard and Sign Out (spec §2); signed out: Sign In. In the bar below xl, Sign
+  // Out shows its icon only (its name stays for screen readers and as a tooltip).
+  const account = (compact: boolean) =>
+    user ? (
+      <>
+        <Link href="/dashboard" className={primaryButtonClass}>
+          {t("nav.dashboard")}
+        </Link>
+        <button
+          type="button"
+          onClick={() => void signOut()}
+          disabled={signingOut}
+          title={compact ? t("nav.signOut") : undefined}
+          className={`${secondaryButtonClass} ${compact ? "px-2.5 xl:px-4" : "px-4"}`}
+        >
+          <LogOut className="size-4" aria-hidden="true" />
+          <span className={compact ? "sr-only xl:not-sr-only" : undefined}>{t("nav.signOut")}</span>
+        </button>
+      </>
+    ) : (
+      <Link href="/auth" className={primaryButtonClass}>
+        {t("nav.signIn")}
+      </Link>
+    );
 
   return (
     <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/90 backdrop-blur dark:border-slate-800 dark:bg-slate-950/90">
@@ -48,7 +71,7 @@ export function NavBar() {
           <BrandName />
         </Link>
 
-        <div className="hidden items-center gap-1 md:flex" data-testid="desktop-nav">
+        <div className="hidden items-center gap-1 lg:flex" data-testid="desktop-nav">
           {LINKS.map((link) => (
             <Link key={link.href} href={link.href} className={linkClass}>
               {t(link.label)}
@@ -56,10 +79,10 @@ export function NavBar() {
           ))}
           <LanguageMenu />
           <ThemeToggle />
-          <div className="ml-2">{account}</div>
+          <div className="ml-2 flex items-center gap-2">{account(true)}</div>
         </div>
 
-        <div className="flex items-center gap-1 md:hidden">
+        <div className="flex items-center gap-1 lg:hidden">
           <ThemeToggle />
           <button
             type="button"
@@ -75,7 +98,7 @@ export function NavBar() {
       </nav>
 
       {menuOpen ? (
-        <div id="mobile-menu" className="border-t border-slate-200 px-4 pb-4 pt-2 md:hidden dark:border-slate-800">
+        <div id="mobile-menu" className="border-t border-slate-200 px-4 pb-4 pt-2 lg:hidden dark:border-slate-800">
           <div className="flex flex-col gap-1">
             {LINKS.map((link) => (
               <Link key={link.href} href={link.href} className={linkClass}>
@@ -100,7 +123,7 @@ export function NavBar() {
               ))}
             </div>
           </div>
-          <div className="mt-3 flex">{account}</div>
+          <div className="mt-3 flex flex-wrap gap-2">{account(false)}</div>
         </div>
       ) : null}
     </header>

@@ -3,12 +3,14 @@ import { useTranslation } from "react-i18next";
 import { useLocation } from "wouter";
 import { STORAGE_KEYS } from "../../shared/constants";
 import { useSession } from "../hooks/useSession";
+import { EmailVerificationBanner } from "./EmailVerificationBanner";
 import { Spinner } from "./Spinner";
 
 /**
  * Spec section 2: a visitor is sent to /auth (the page they wanted is remembered for after
  * sign-in); a spinner shows while the session is checked; nothing else renders for a visitor.
- * The server enforces access on every call; this only keeps the screens honest.
+ * The server enforces access on every call; this only keeps the screens honest. An unverified
+ * address gets the e-mail verification banner above the page.
  */
 export function ProtectedRoute({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
@@ -26,5 +28,11 @@ export function ProtectedRoute({ children }: { children: ReactNode }) {
   }, [isLoading, user, location, navigate]);
 
   if (isLoading) return <Spinner label={t("common.checkingSession")} />;
-  return user ? children : null;
+  if (!user) return null;
+  return (
+    <>
+      {user.emailConfirmed ? null : <EmailVerificationBanner email={user.email} />}
+      {children}
+    </>
+  );
 }

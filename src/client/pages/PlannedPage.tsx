@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
 
 export type PlannedPageKey =
-  | "auth" | "upload" | "batchUpload" | "styleSelect" | "render" | "pricing" | "features" | "gallery"
+  | "upload" | "batchUpload" | "styleSelect" | "render" | "pricing" | "features" | "gallery"
   | "aiLab" | "test" | "performance" | "guide" | "userGuide" | "dashboard" | "enhancedDashboard"
   | "socialHub" | "admin" | "teams" | "profile" | "settings" | "community" | "marketplace"
   | "developers" | "modificationStudio";

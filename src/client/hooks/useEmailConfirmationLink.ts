@@ -1,0 +1,37 @@
+/**
+ * The sign-up mail's link is confirmed by the server (GET /auth/confirm), which lands on
+ * "/?emailConfirmed=1" (or 0 when the link was invalid or expired). This says how it went,
+ * refreshes the user (the verification banner goes away) and tidies the address bar.
+ */
+import { useEffect } from "react";
+import { useTranslation } from "react-i18next";
+import { toast } from "sonner";
+import { useLocation, useSearch } from "wouter";
+import { MESSAGES } from "../../shared/messages";
+import { AUTH_LINKS } from "../lib/authLinks";
+import { authEvents } from "../lib/authEvents";
+import { translateServerMessage } from "../lib/friendlyError";
+
+export function useEmailConfirmationLink(): void {
+  const { t } = useTranslation();
+  const search = useSearch();
+  const [location, navigate] = useLocation();
+  const outcome = new URLSearchParams(search).get(AUTH_LINKS.emailConfirmedParam);
+
+  useEffect(() => {
+    if (outcome === null) return;
+    const rest = new URLSearchParams(search);
+    rest.delete(AUTH_LINKS.emailConfirmedParam);
+    navigate(rest.size > 0 ? `${location}?${rest}` : location, { replace: true });
+    // Fixed ids: one toast even when StrictMode runs the effect twice.
+    if (outcome === "1") {
+      authEvents.emit({ type: "USER_UPDATED" });
+      toast.success(t("toasts.emailConfirmed"), { id: "email-confirmed", description: t("toasts.emailConfirmedDescription") });
+    } else {
+      toast.error(t("toasts.emailConfirmationFailed"), {
+        id: "email-confirmed",
+        description: translateServerMessage(MESSAGES.confirmationLinkInvalid, t),
+      });
+    }
+  }, [outcome, search, location, navigate, t]);
+}
