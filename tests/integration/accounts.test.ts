@@ -180,6 +180,31 @@ describe("sign-in and sessions", () => {
     expect((await client.auth.session.query()).user).toBeNull();
   });
 
+  it("behind HTTPS uses a Secure __Host- cookie", async () => {
+    const secure = await startTestServer({ PUBLIC_URL: "https://studio.example.com" }, { clock });
+    try {
+      const { client, jar } = createBrowserLikeClient(secure.url);
+      const email = uniqueEmail();
+      await client.auth.signUp.mutate({ email, password: PASSWORD, fullName: "Ana" });
+      await client.auth.signIn.mutate({ email, password: PASSWORD });
+      const cookie = jar.setCookieHeaders.at(-1)!;
+      expect(cookie).toMatch(/^__Host-session=/);
+      expect(cookie).toContain("Secure");
+      expect(cookie).toContain("Path=/");
+      expect(cookie).not.toContain("Domain");
+      expect((await client.auth.session.query()).user?.email).toBe(email);
+    } finally {
+      await secure.stop();
+    }
+  });
+
+  it("without SMTP_URL keeps mail in the built-in outbox", async () => {
+    const email = await registered();
+    const mail = await server.deps.db.selectFrom("mail_outbox").selectAll().where("to_address", "=", email).executeTakeFirstOrThrow();
+    expect(mail).toMatchObject({ transport: "outbox", subject: "Confirm your RoomCanvas account", sent_at: null, error: null });
+    expect(mail.text_body).toMatch(/\/auth\/confirm\?token=/);
+  });
+
   it("REQUIRE_EMAIL_VERIFICATION refuses an unconfirmed address", async () => {
     const strict = await startTestServer({ REQUIRE_EMAIL_VERIFICATION: "true" }, { clock });
     try {
