@@ -7,9 +7,8 @@ import { Google, decodeIdToken, generateCodeVerifier, generateState } from "arct
 import { serialize } from "cookie";
 import type { Request, Response, Router } from "express";
 import express from "express";
-import { CREDITS } from "../../shared/constants";
 import type { AppDeps } from "../deps";
-import { createTwoFactorChallenge, findUserByEmail, ensureProfile } from "../services/accounts";
+import { createTwoFactorChallenge, ensureProfile, findUserByEmail, newProfile } from "../services/accounts";
 import { readCookie, isSecureRequest, setSessionCookie } from "./cookies";
 import { createSession } from "./sessions";
 import { generateSecureRandomString } from "./tokens";
@@ -58,10 +57,7 @@ async function userForGoogle(deps: AppDeps, claims: GoogleClaims & { email: stri
   await deps.db.transaction().execute(async (trx) => {
     if (!existing) {
       await trx.insertInto("users").values({ id: userId, email: claims.email, email_confirmed_at: now, password_hash: null, created_at: now, updated_at: now }).execute();
-      await trx
-        .insertInto("profiles")
-        .values({ user_id: userId, email: claims.email, full_name: claims.name?.trim() || claims.email, credits_remaining: CREDITS.signUpGrant, created_at: now, updated_at: now })
-        .execute();
+      await trx.insertInto("profiles").values(newProfile({ id: userId, email: claims.email }, claims.name, now)).execute();
     } else if (existing.email_confirmed_at === null) {
       // Google vouches for the address.
       await trx.updateTable("users").set({ email_confirmed_at: now, updated_at: now }).where("id", "=", userId).execute();

@@ -12,7 +12,7 @@ import { createIdAndSecret, generateSecureRandomString, hashSecret, secretMatche
 import { acceptBackupCode, acceptTotp, twoFactorEnabled } from "../auth/two-factor";
 import { invalidateOtherSessions } from "../auth/sessions";
 import { confirmSignUpMail, resetPasswordMail } from "../mail/templates";
-import type { EmailTokenPurpose } from "../db/schema";
+import type { EmailTokenPurpose, NewProfile } from "../db/schema";
 
 export type SignInResult =
   | { status: "signed-in"; userId: string }
@@ -25,19 +25,23 @@ export async function findUserByEmail(deps: AppDeps, email: string) {
   return deps.db.selectFrom("users").selectAll().where("email", "=", email.trim()).executeTakeFirst();
 }
 
-/** Creates the profile a user must have (full name falls back to the e-mail), with the sign-up credits. */
-export async function ensureProfile(deps: AppDeps, user: { id: string; email: string }, fullName?: string | null): Promise<void> {
-  const now = deps.clock.now();
+/** A new account's profile: the full name falls back to the e-mail; the sign-up credits. */
+export function newProfile(user: { id: string; email: string }, fullName: string | null | undefined, now: number): NewProfile {
+  return {
+    user_id: user.id,
+    email: user.email,
+    full_name: fullName?.trim() || user.email,
+    credits_remaining: CREDITS.signUpGrant,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+/** Creates the profile a user must have when it is missing. */
+export async function ensureProfile(deps: AppDeps, user: { id: string; email: string }): Promise<void> {
   await deps.db
     .insertInto("profiles")
-    .values({
-      user_id: user.id,
-      email: user.email,
-      full_name: fullName?.trim() || user.email,
-      credits_remaining: CREDITS.signUpGrant,
-      created_at: now,
-      updated_at: now,
-    })
+    .values(newProfile(user, null, deps.clock.now()))
     .onConflict((conflict) => conflict.column("user_id").doNothing())
     .execute();
 }
@@ -90,10 +94,7 @@ export async function signUp(
   try {
     await deps.db.transaction().execute(async (trx) => {
       await trx.insertInto("users").values({ id: userId, email: input.email, password_hash: passwordHash, created_at: now, updated_at: now }).execute();
-      await trx
-        .insertInto("profiles")
-        .values({ user_id: userId, email: input.email, full_name: input.fullName || input.email, credits_remaining: CREDITS.signUpGrant, created_at: now, updated_at: now })
-        .execute();
+      await trx.insertInto("profiles").values(newProfile({ id: userId, email: input.email }, input.fullName, now)).execute();
     });
   } catch (error) {
     // Two sign-ups with the same address at once: the unique index decides.
