@@ -2,8 +2,9 @@ import { QueryClient } from "@tanstack/react-query";
 import { httpBatchLink } from "@trpc/client";
 import { createTRPCReact } from "@trpc/react-query";
 import superjson from "superjson";
-import { QUERY_CACHE } from "../shared/constants";
+import { QUERY_CACHE, SERVER_TIME_HEADER } from "../shared/constants";
 import type { AppRouter } from "../server/trpc/root";
+import { recordServerTime } from "./lib/serverClock";
 
 export const trpc = createTRPCReact<AppRouter>();
 
@@ -23,6 +24,16 @@ export function createQueryClient(): QueryClient {
 
 export function createTrpcClient() {
   return trpc.createClient({
-    links: [httpBatchLink({ url: "/trpc", transformer: superjson })],
+    links: [
+      httpBatchLink({
+        url: "/trpc",
+        transformer: superjson,
+        fetch: async (input, init) => {
+          const response = await fetch(input, init);
+          recordServerTime(response.headers.get(SERVER_TIME_HEADER));
+          return response;
+        },
+      }),
+    ],
   });
 }

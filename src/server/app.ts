@@ -10,6 +10,7 @@ import express, { type ErrorRequestHandler, type Express } from "express";
 import helmet from "helmet";
 import * as trpcExpress from "@trpc/server/adapters/express";
 import { isAppPath } from "../shared/routes";
+import { SERVER_TIME_HEADER } from "../shared/constants";
 import type { AppDeps } from "./deps";
 import { checkDatabase } from "./services/health";
 import { csrfProtection } from "./auth/csrf";
@@ -55,6 +56,12 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
     }),
   );
   app.use(compression());
+  // Tells the client the server's time in milliseconds (its idle timer measures session
+  // deadlines with it); from the injected clock, like every deadline the server hands out.
+  app.use((_req, res, next) => {
+    res.setHeader(SERVER_TIME_HEADER, String(deps.clock.now()));
+    next();
+  });
 
   app.get("/healthz", async (_req, res) => {
     const database = await checkDatabase(deps.db);

@@ -36,6 +36,9 @@ export const QUERY_CACHE = {
   refetchOnWindowFocus: false,
 } as const;
 
+/** Response header carrying the server's clock (Unix ms), for timers that run on the device. */
+export const SERVER_TIME_HEADER = "x-server-time";
+
 /** Credits (spec section 9). */
 export const CREDITS = {
   perRender: 1,

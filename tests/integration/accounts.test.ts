@@ -149,6 +149,11 @@ describe("sign-in and sessions", () => {
     expect(await client.auth.session.query()).toEqual({ user: null, session: null });
   });
 
+  it("sends its own (injected) time in a header, which the client's idle timer uses", async () => {
+    const response = await fetch(`${server.url}/healthz`);
+    expect(Number(response.headers.get("x-server-time"))).toBe(clock.now());
+  });
+
   it("records activity at most once a minute", async () => {
     const email = await registered();
     const { client } = createBrowserLikeClient(server.url);

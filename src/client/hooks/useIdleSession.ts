@@ -13,6 +13,7 @@ import { friendlyError } from "../lib/friendlyError";
 import { idleState, minutesLeft, nextCheckInMs, shouldExtend } from "../lib/idleSession";
 import { trpc } from "../trpc";
 import { useSession } from "./useSession";
+import { serverNow } from "../lib/serverClock";
 
 /** Spec §4: mouse, key, scroll, touch and click count as activity. */
 const ACTIVITY_EVENTS = ["mousemove", "keydown", "scroll", "touchstart", "click"] as const;
@@ -35,7 +36,7 @@ export function useIdleSession(): void {
       // Activity waits for a pending call; the warning's button always goes through.
       if (extending.current && !manual) return;
       extending.current = true;
-      lastExtendAt.current = Date.now();
+      lastExtendAt.current = serverNow();
       try {
         const next = await utils.client.auth.extendSession.mutate();
         authEvents.emit({ type: "TOKEN_REFRESHED", session: next });
@@ -70,7 +71,7 @@ export function useIdleSession(): void {
 
     const check = () => {
       clearTimeout(timer);
-      const state = idleState(Date.now(), idleExpiresAt);
+      const state = idleState(serverNow(), idleExpiresAt);
       if (state.phase === "expired") {
         toast.dismiss(WARNING_TOAST_ID);
         if (expiredFor.current !== idleExpiresAt) {
@@ -95,7 +96,7 @@ export function useIdleSession(): void {
     // Activity extends quietly. While the warning shows it stays up (reaching for its button is
     // activity too, and must not pull the button away); it closes on its own after 10 s.
     const onActivity = () => {
-      const now = Date.now();
+      const now = serverNow();
       // Activity after the deadline (a sleeping laptop, a throttled tab) ends the session, it does not revive it.
       if (idleState(now, idleExpiresAt).phase === "expired") return check();
       if (shouldExtend({ now, idleExpiresAt, lastExtendAt: lastExtendAt.current, pending: extending.current })) {
