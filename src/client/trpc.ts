@@ -2,7 +2,8 @@ import { QueryClient } from "@tanstack/react-query";
 import { httpBatchLink } from "@trpc/client";
 import { createTRPCReact } from "@trpc/react-query";
 import superjson from "superjson";
-import { QUERY_CACHE, SERVER_TIME_HEADER } from "../shared/constants";
+import { DEFAULT_LANGUAGE, QUERY_CACHE, SERVER_TIME_HEADER, UI_LANGUAGE_HEADER } from "../shared/constants";
+import i18next from "i18next";
 import type { AppRouter } from "../server/trpc/root";
 import { recordServerTime } from "./lib/serverClock";
 
@@ -28,6 +29,8 @@ export function createTrpcClient() {
       httpBatchLink({
         url: "/trpc",
         transformer: superjson,
+        // The server checks the value; it only picks the language of mails.
+        headers: () => ({ [UI_LANGUAGE_HEADER]: i18next.resolvedLanguage ?? DEFAULT_LANGUAGE }),
         fetch: async (input, init) => {
           const response = await fetch(input, init);
           recordServerTime(response.headers.get(SERVER_TIME_HEADER));

@@ -38,6 +38,8 @@ export const QUERY_CACHE = {
 
 /** Response header carrying the server's clock (Unix ms), for timers that run on the device. */
 export const SERVER_TIME_HEADER = "x-server-time";
+/** Request header carrying the interface language the client shows, so mails match it. */
+export const UI_LANGUAGE_HEADER = "x-ui-language";
 
 /** Credits (spec section 9). */
 export const CREDITS = {

@@ -162,3 +162,31 @@ describe("password change and sessions", () => {
     expect((await bob.auth.session.query()).user).toBeNull();
   });
 });
+
+describe("mail language", () => {
+  it("writes mails in the language the user is using: the app's header, else Accept-Language, else English", async () => {
+    const spanish = uniqueEmail();
+    await createBrowserLikeClient(server.url, undefined, { "x-ui-language": "es", "accept-language": "fr" }).client.auth.signUp.mutate({
+      email: spanish,
+      password: PASSWORD,
+      fullName: "Lucía",
+    });
+    const mail = await smtp.waitForMail(spanish);
+    expect(mail.subject).toBe("Confirma tu cuenta de RoomCanvas");
+    expect(mail.text).toContain("Hola, Lucía:");
+
+    const french = uniqueEmail();
+    await createBrowserLikeClient(server.url, undefined, { "accept-language": "fr-CA,fr;q=0.9,en;q=0.5" }).client.auth.signUp.mutate({
+      email: french,
+      password: PASSWORD,
+      fullName: "Chloé",
+    });
+    expect((await smtp.waitForMail(french)).subject).toBe("Confirmez votre compte RoomCanvas");
+
+    const other = uniqueEmail();
+    await createBrowserLikeClient(server.url, undefined, { "x-ui-language": "de", "accept-language": "de" }).client.auth.requestPasswordReset.mutate({ resetEmail: french });
+    await createBrowserLikeClient(server.url, undefined, { "x-ui-language": "klingon" }).client.auth.signUp.mutate({ email: other, password: PASSWORD, fullName: "Kim" });
+    expect((await smtp.waitForMail(other)).subject).toBe("Confirm your RoomCanvas account");
+    await expect.poll(() => smtp.mails.some((m) => m.to.includes(french) && m.subject === "Reset your RoomCanvas password")).toBe(true);
+  });
+});

@@ -1,32 +1,80 @@
-/** The texts of the mails the app sends. */
-import { PRODUCT_NAME } from "../../shared/constants";
+/** The mails the app sends, in the language the user was using when they asked for them. */
+import { PRODUCT_NAME, type Language } from "../../shared/constants";
 import type { MailMessage } from "./mailer";
 
-export function confirmSignUpMail(to: string, fullName: string, link: string): MailMessage {
-  return {
-    to,
-    subject: `Confirm your ${PRODUCT_NAME} account`,
-    text: [
+interface Texts {
+  confirmSubject: string;
+  confirmBody: (fullName: string, link: string) => string[];
+  resetSubject: string;
+  resetBody: (link: string) => string[];
+}
+
+const TEXTS: Record<Language, Texts> = {
+  en: {
+    confirmSubject: `Confirm your ${PRODUCT_NAME} account`,
+    confirmBody: (fullName, link) => [
       `Hello ${fullName},`,
       "",
       `Welcome to ${PRODUCT_NAME}! Please confirm your e-mail address by opening this link:`,
       link,
       "",
       "If you did not create this account, you can ignore this message.",
-    ].join("\n"),
-  };
-}
-
-export function resetPasswordMail(to: string, link: string): MailMessage {
-  return {
-    to,
-    subject: `Reset your ${PRODUCT_NAME} password`,
-    text: [
+    ],
+    resetSubject: `Reset your ${PRODUCT_NAME} password`,
+    resetBody: (link) => [
       "Someone (hopefully you) asked to reset the password of your account.",
       "Open this link within 1 hour to choose a new password:",
       link,
       "",
       "The link works once. If you did not ask for it, you can ignore this message: your password stays as it is.",
-    ].join("\n"),
-  };
+    ],
+  },
+  es: {
+    confirmSubject: `Confirma tu cuenta de ${PRODUCT_NAME}`,
+    confirmBody: (fullName, link) => [
+      `Hola, ${fullName}:`,
+      "",
+      `¡Te damos la bienvenida a ${PRODUCT_NAME}! Confirma tu dirección de correo abriendo este enlace:`,
+      link,
+      "",
+      "Si no creaste esta cuenta, puedes ignorar este mensaje.",
+    ],
+    resetSubject: `Restablece tu contraseña de ${PRODUCT_NAME}`,
+    resetBody: (link) => [
+      "Alguien (esperamos que tú) ha pedido restablecer la contraseña de tu cuenta.",
+      "Abre este enlace en el plazo de 1 hora para elegir una contraseña nueva:",
+      link,
+      "",
+      "El enlace solo funciona una vez. Si no lo pediste, puedes ignorar este mensaje: tu contraseña no cambia.",
+    ],
+  },
+  fr: {
+    confirmSubject: `Confirmez votre compte ${PRODUCT_NAME}`,
+    confirmBody: (fullName, link) => [
+      `Bonjour ${fullName},`,
+      "",
+      `Bienvenue sur ${PRODUCT_NAME} ! Confirmez votre adresse e-mail en ouvrant ce lien :`,
+      link,
+      "",
+      "Si vous n'avez pas créé ce compte, vous pouvez ignorer ce message.",
+    ],
+    resetSubject: `Réinitialisez votre mot de passe ${PRODUCT_NAME}`,
+    resetBody: (link) => [
+      "Quelqu'un (vous, espérons-le) a demandé à réinitialiser le mot de passe de votre compte.",
+      "Ouvrez ce lien dans l'heure pour choisir un nouveau mot de passe :",
+      link,
+      "",
+      "Le lien ne fonctionne qu'une fois. Si vous n'avez rien demandé, ignorez ce message : votre mot de passe ne change pas.",
+    ],
+  },
+};
+
+export function confirmSignUpMail(language: Language, to: string, fullName: string, link: string): MailMessage {
+  const texts = TEXTS[language];
+  return { to, subject: texts.confirmSubject, text: texts.confirmBody(fullName, link).join("\n") };
+}
+
+export function resetPasswordMail(language: Language, to: string, link: string): MailMessage {
+  const texts = TEXTS[language];
+  return { to, subject: texts.resetSubject, text: texts.resetBody(link).join("\n") };
 }

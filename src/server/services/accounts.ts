@@ -3,7 +3,7 @@
  * sign-up (profile with the free credits), sign-in with lockout, e-mail confirmation.
  */
 import { TRPCError } from "@trpc/server";
-import { AUTH, CREDITS } from "../../shared/constants";
+import { AUTH, CREDITS, type Language } from "../../shared/constants";
 import { MESSAGES } from "../../shared/messages";
 import type { AppDeps } from "../deps";
 import { clearAttempts, countFailedAttempt, type AttemptInfo, type LockoutStatus } from "../auth/lockout";
@@ -74,16 +74,22 @@ export async function consumeEmailToken(deps: AppDeps, token: string, purpose: E
   });
 }
 
-export async function sendConfirmationMail(deps: AppDeps, user: { id: string; email: string }, fullName: string, baseUrl: string): Promise<void> {
+/** Where links in mails point, and the language to write them in (the one the user was using). */
+export interface MailContext {
+  baseUrl: string;
+  language: Language;
+}
+
+export async function sendConfirmationMail(deps: AppDeps, user: { id: string; email: string }, fullName: string, mail: MailContext): Promise<void> {
   const token = await createEmailToken(deps, user.id, "confirm_email", AUTH.emailConfirmationValidityMs);
   await deps.db.updateTable("users").set({ confirmation_sent_at: deps.clock.now() }).where("id", "=", user.id).execute();
-  await deps.mailer.send(confirmSignUpMail(user.email, fullName, `${baseUrl}/auth/confirm?token=${encodeURIComponent(token)}`));
+  await deps.mailer.send(confirmSignUpMail(mail.language, user.email, fullName, `${mail.baseUrl}/auth/confirm?token=${encodeURIComponent(token)}`));
 }
 
 export async function signUp(
   deps: AppDeps,
   input: { email: string; password: string; fullName: string },
-  baseUrl: string,
+  mail: MailContext,
 ): Promise<{ userId: string; email: string }> {
   if (await findUserByEmail(deps, input.email)) {
     throw new TRPCError({ code: "CONFLICT", message: MESSAGES.userAlreadyRegistered });
@@ -104,7 +110,7 @@ export async function signUp(
     throw error;
   }
   try {
-    await sendConfirmationMail(deps, { id: userId, email: input.email }, input.fullName, baseUrl);
+    await sendConfirmationMail(deps, { id: userId, email: input.email }, input.fullName, mail);
   } catch (error) {
     // The account exists; the user can ask for the mail again from the banner.
     deps.log.error("confirmation mail not sent", { email: input.email, error });
@@ -146,11 +152,11 @@ export async function confirmEmail(deps: AppDeps, token: string): Promise<boolea
 }
 
 /** Mails a reset link (valid 1 hour, single use) when the address has an account; silent otherwise. */
-export async function requestPasswordReset(deps: AppDeps, email: string, baseUrl: string): Promise<void> {
+export async function requestPasswordReset(deps: AppDeps, email: string, mail: MailContext): Promise<void> {
   const user = await findUserByEmail(deps, email);
   if (!user || user.disabled_at !== null) return;
   const token = await createEmailToken(deps, user.id, "reset_password", AUTH.passwordResetValidityMs);
-  await deps.mailer.send(resetPasswordMail(user.email, `${baseUrl}/auth?reset=true&token=${encodeURIComponent(token)}`));
+  await deps.mailer.send(resetPasswordMail(mail.language, user.email, `${mail.baseUrl}/auth?reset=true&token=${encodeURIComponent(token)}`));
 }
 
 /**

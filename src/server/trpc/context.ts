@@ -2,6 +2,7 @@ import type { Request, Response } from "express";
 import { clearSessionCookie, readSessionToken } from "../auth/cookies";
 import { validateSessionToken, type SessionInfo } from "../auth/sessions";
 import type { AppDeps } from "../deps";
+import { DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES, UI_LANGUAGE_HEADER, type Language } from "../../shared/constants";
 
 /** The signed-in user as procedures see it. */
 export interface SessionUser {
@@ -11,6 +12,8 @@ export interface SessionUser {
 
 export interface Context extends AppDeps {
   user: SessionUser | null;
+  /** The interface language the request came from (for mails): the client's header, else Accept-Language, else en. */
+  language: Language;
   session: SessionInfo | null;
   /** Present for HTTP calls; absent for createCaller in tests and scripts. */
   req?: Request;
@@ -19,7 +22,14 @@ export interface Context extends AppDeps {
 
 /** The context without HTTP: used by tests (createCaller) and by the per-request factory. */
 export function createContextInner(deps: AppDeps, user: SessionUser | null = null, session: SessionInfo | null = null): Context {
-  return { ...deps, user, session };
+  return { ...deps, user, session, language: DEFAULT_LANGUAGE };
+}
+
+export function requestLanguage(req: Request): Language {
+  const chosen = req.get(UI_LANGUAGE_HEADER);
+  if (chosen && (SUPPORTED_LANGUAGES as readonly string[]).includes(chosen)) return chosen as Language;
+  const accepted = req.acceptsLanguages(...SUPPORTED_LANGUAGES);
+  return typeof accepted === "string" ? (accepted as Language) : DEFAULT_LANGUAGE;
 }
 
 /** Reads the session cookie; an invalid or expired one is cleared. Disabled accounts have no session. */
@@ -39,5 +49,5 @@ export async function resolveSession(deps: AppDeps, req: Request, res: Response)
 
 export async function createContext(deps: AppDeps, req: Request, res: Response): Promise<Context> {
   const { user, session } = await resolveSession(deps, req, res);
-  return { ...createContextInner(deps, user, session), req, res };
+  return { ...createContextInner(deps, user, session), language: requestLanguage(req), req, res };
 }

@@ -9,15 +9,18 @@ import { googleConfigured } from "../../auth/google";
 import { clearAttempts, countFailedAttempt, lockoutStatus } from "../../auth/lockout";
 import type { RateLimitedAction } from "../../auth/rate-limit";
 import { createSession, extendSession, invalidateSession, type SessionInfo } from "../../auth/sessions";
-import { findUserByEmail, requestPasswordReset, resetPassword, sendConfirmationMail, signIn, signUp, verifyTwoFactorChallenge } from "../../services/accounts";
+import { findUserByEmail, type MailContext, requestPasswordReset, resetPassword, sendConfirmationMail, signIn, signUp, verifyTwoFactorChallenge } from "../../services/accounts";
 import type { Context } from "../context";
 import { protectedProcedure, publicProcedure, router } from "../init";
 
-/** Where links in mails point: PUBLIC_URL, else the address this request came to. */
-export function baseUrlFor(ctx: Context): string {
-  if (ctx.env.PUBLIC_URL) return ctx.env.PUBLIC_URL.replace(/\/+$/, "");
-  if (ctx.req) return `${ctx.req.protocol}://${ctx.req.get("host")}`;
-  return `http://localhost:${ctx.env.PORT}`;
+/** Links in mails point at PUBLIC_URL, else the address this request came to; in the user's language. */
+function mailContextFor(ctx: Context): MailContext {
+  const baseUrl = ctx.env.PUBLIC_URL
+    ? ctx.env.PUBLIC_URL.replace(/\/+$/, "")
+    : ctx.req
+      ? `${ctx.req.protocol}://${ctx.req.get("host")}`
+      : `http://localhost:${ctx.env.PORT}`;
+  return { baseUrl, language: ctx.language };
 }
 
 function clientAddress(req: Request | undefined): string {
@@ -73,7 +76,7 @@ export const authRouter = router({
 
   signUp: publicProcedure.input(signUpSchema).mutation(async ({ ctx, input }) => {
     enforceRateLimit(ctx, "signUp");
-    const { email } = await signUp(ctx, input, baseUrlFor(ctx));
+    const { email } = await signUp(ctx, input, mailContextFor(ctx));
     return { email };
   }),
 
@@ -139,14 +142,14 @@ export const authRouter = router({
       throw new TRPCError({ code: "TOO_MANY_REQUESTS", message: MESSAGES.tooManyRequests });
     }
     const profile = await ctx.db.selectFrom("profiles").select("full_name").where("user_id", "=", user.id).executeTakeFirst();
-    await sendConfirmationMail(ctx, user, profile?.full_name ?? user.email, baseUrlFor(ctx));
+    await sendConfirmationMail(ctx, user, profile?.full_name ?? user.email, mailContextFor(ctx));
     return { ok: true as const };
   }),
 
   /** Always answers ok, so the form cannot tell which addresses have accounts. */
   requestPasswordReset: publicProcedure.input(resetRequestSchema).mutation(async ({ ctx, input }) => {
     enforceRateLimit(ctx, "passwordReset");
-    await requestPasswordReset(ctx, input.resetEmail, baseUrlFor(ctx));
+    await requestPasswordReset(ctx, input.resetEmail, mailContextFor(ctx));
     return { ok: true as const };
   }),
 
