@@ -132,7 +132,8 @@ describeBrowser("account screens in a browser", () => {
     await expect.poll(() => visible(page, "You have been successfully signed out.")).toBe(true);
     await expect.poll(() => new URL(page.url()).pathname).toBe("/");
     await expect.poll(() => nav(page).getByRole("link", { name: "Sign In" }).isVisible()).toBe(true);
-    expect(problems).toEqual([]);
+    // The refused resend above answers 429 on purpose; Chromium may log that response. Nothing else may fail.
+    expect(problems.filter((problem) => !/status of 429/.test(problem))).toEqual([]);
   });
 
   it("shows only the first sign-in error, then the attempts banners, then the lock", async () => {
