@@ -1,0 +1,58 @@
+/**
+ * Checks an uploaded image by its content (never its name) and makes the copy we keep:
+ * JPEG or PNG only (magic bytes, then sharp's own reading), at most 10 MB, at most 40 megapixels
+ * decoded (a small file can decode huge), fully decodable (no truncated files), turned upright
+ * from its EXIF orientation, and stripped of all metadata (GPS position, camera, owner).
+ */
+import sharp, { type Metadata } from "sharp";
+import { UPLOAD } from "../../shared/constants";
+
+/** Decoded pixels allowed (width × height). */
+export const MAX_INPUT_PIXELS = 40_000_000;
+
+export type UploadRefusal = "unsupported-type" | "too-large" | "too-many-pixels" | "unreadable";
+
+export type PreparedUpload =
+  | { ok: true; data: Buffer; format: "jpeg" | "png"; width: number; height: number }
+  | { ok: false; reason: UploadRefusal };
+
+const JPEG_MAGIC = Buffer.from([0xff, 0xd8, 0xff]);
+const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+export function sniffImageType(bytes: Buffer): "jpeg" | "png" | null {
+  if (bytes.subarray(0, JPEG_MAGIC.length).equals(JPEG_MAGIC)) return "jpeg";
+  if (bytes.subarray(0, PNG_MAGIC.length).equals(PNG_MAGIC)) return "png";
+  return null;
+}
+
+export async function prepareUpload(bytes: Buffer): Promise<PreparedUpload> {
+  if (bytes.length > UPLOAD.maxBytes) return { ok: false, reason: "too-large" };
+  const sniffed = sniffImageType(bytes);
+  if (!sniffed) return { ok: false, reason: "unsupported-type" };
+
+  const options = { limitInputPixels: MAX_INPUT_PIXELS, failOn: "truncated" as const };
+  let metadata: Metadata;
+  try {
+    metadata = await sharp(bytes, options).metadata();
+  } catch (error) {
+    return { ok: false, reason: refusalFor(error) };
+  }
+  if (metadata.format !== sniffed) return { ok: false, reason: "unsupported-type" };
+  if ((metadata.width ?? 0) * (metadata.height ?? 0) > MAX_INPUT_PIXELS) return { ok: false, reason: "too-many-pixels" };
+
+  try {
+    // rotate() with no angle applies the EXIF orientation; sharp writes no metadata unless asked.
+    const pipeline = sharp(bytes, options).rotate();
+    const { data, info } = await (sniffed === "jpeg" ? pipeline.jpeg({ quality: 92, mozjpeg: true }) : pipeline.png({ compressionLevel: 9 })).toBuffer({
+      resolveWithObject: true,
+    });
+    return { ok: true, data, format: sniffed, width: info.width, height: info.height };
+  } catch (error) {
+    return { ok: false, reason: refusalFor(error) };
+  }
+}
+
+/** sharp enforces the pixel cap itself (while reading the header or decoding); anything else is damage. */
+function refusalFor(error: unknown): UploadRefusal {
+  return error instanceof Error && /pixel limit/i.test(error.message) ? "too-many-pixels" : "unreadable";
+}
