@@ -1,0 +1,59 @@
+/**
+ * The embedded "Preview engine": offline, deterministic, well under a second. It grades the
+ * colours and tone of the photo per style with sharp. It is not AI, does not move a wall or add a
+ * chair, and the interface says so wherever the engine is named.
+ */
+import sharp from "sharp";
+import type { DesignStyle } from "../../../shared/styles";
+import { throwIfAborted, type RenderProvider } from "./provider";
+
+interface Grade {
+  /** sharp.modulate */
+  brightness: number;
+  saturation: number;
+  hue: number;
+  /** Contrast around mid-grey: output = contrast × (input − 128) + 128 */
+  contrast: number;
+  /** A colour washed over the picture (soft-light) and how strongly. */
+  wash: { r: number; g: number; b: number };
+  washOpacity: number;
+}
+
+const GRADES: Record<DesignStyle, Grade> = {
+  modern: { brightness: 1.06, saturation: 0.9, hue: 0, contrast: 1.12, wash: { r: 200, g: 210, b: 225 }, washOpacity: 0.18 },
+  scandinavian: { brightness: 1.14, saturation: 0.75, hue: 0, contrast: 0.95, wash: { r: 245, g: 238, b: 225 }, washOpacity: 0.3 },
+  industrial: { brightness: 0.92, saturation: 0.7, hue: 0, contrast: 1.2, wash: { r: 120, g: 110, b: 100 }, washOpacity: 0.25 },
+  minimalist: { brightness: 1.12, saturation: 0.55, hue: 0, contrast: 0.92, wash: { r: 240, g: 240, b: 240 }, washOpacity: 0.3 },
+  "mid-century-modern": { brightness: 1.02, saturation: 1.15, hue: 8, contrast: 1.05, wash: { r: 214, g: 150, b: 80 }, washOpacity: 0.22 },
+  japandi: { brightness: 1.05, saturation: 0.7, hue: 4, contrast: 0.98, wash: { r: 215, g: 200, b: 175 }, washOpacity: 0.28 },
+  bohemian: { brightness: 1.03, saturation: 1.3, hue: 12, contrast: 1.04, wash: { r: 200, g: 110, b: 70 }, washOpacity: 0.2 },
+  coastal: { brightness: 1.1, saturation: 0.95, hue: -6, contrast: 0.97, wash: { r: 150, g: 200, b: 230 }, washOpacity: 0.24 },
+  farmhouse: { brightness: 1.04, saturation: 0.85, hue: 5, contrast: 1.0, wash: { r: 225, g: 205, b: 170 }, washOpacity: 0.25 },
+  traditional: { brightness: 0.98, saturation: 1.05, hue: 6, contrast: 1.06, wash: { r: 150, g: 90, b: 60 }, washOpacity: 0.2 },
+  "art-deco": { brightness: 0.96, saturation: 1.1, hue: -4, contrast: 1.18, wash: { r: 40, g: 90, b: 80 }, washOpacity: 0.2 },
+  luxury: { brightness: 1.0, saturation: 1.0, hue: 0, contrast: 1.15, wash: { r: 200, g: 165, b: 90 }, washOpacity: 0.2 },
+};
+
+export const localProvider: RenderProvider = {
+  id: "local",
+  label: "Preview engine",
+  async render({ image, style, signal, onProgress }) {
+    throwIfAborted(signal);
+    const grade = GRADES[style];
+    const base = sharp(image).rotate();
+    const { width, height } = await base.metadata();
+    if (!width || !height) throw new Error("The image has no size");
+    onProgress?.(0.2);
+    const wash = await sharp({ create: { width, height, channels: 4, background: { ...grade.wash, alpha: grade.washOpacity } } }).png().toBuffer();
+    throwIfAborted(signal);
+    const output = await base
+      .modulate({ brightness: grade.brightness, saturation: grade.saturation, hue: grade.hue })
+      .linear(grade.contrast, 128 * (1 - grade.contrast))
+      .composite([{ input: wash, blend: "soft-light" }])
+      .jpeg({ quality: 90, mozjpeg: true })
+      .toBuffer();
+    throwIfAborted(signal);
+    onProgress?.(1);
+    return { image: output, mime: "image/jpeg", model: `preview-grade:${style}` };
+  },
+};
