@@ -6,9 +6,11 @@ import type { Migration } from "kysely";
 import * as m0001 from "./0001-init";
 import * as m0002 from "./0002-accounts";
 import * as m0003 from "./0003-identities";
+import * as m0004 from "./0004-credit-ledger";
 
 export const migrations: Record<string, Migration> = {
   "0001-init": m0001,
   "0002-accounts": m0002,
   "0003-identities": m0003,
+  "0004-credit-ledger": m0004,
 };

@@ -7,7 +7,7 @@ import { openDatabase, type AppDatabase } from "../../src/server/db/client";
 import { migrateDownToNothing, migrateToLatest } from "../../src/server/db/migrate";
 import { makeTempDir } from "../helpers/test-env";
 
-const APP_TABLES = ["profiles", "projects", "user_roles", "users", "sessions", "login_attempts", "email_tokens", "mail_outbox", "two_factor", "backup_codes", "two_factor_challenges", "user_identities"];
+const APP_TABLES = ["profiles", "projects", "user_roles", "users", "sessions", "login_attempts", "email_tokens", "mail_outbox", "two_factor", "backup_codes", "two_factor_challenges", "user_identities", "credit_ledger"];
 
 async function tableNames(db: AppDatabase): Promise<string[]> {
   const result = await sql<{ name: string }>`

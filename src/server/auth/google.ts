@@ -8,7 +8,7 @@ import { serialize } from "cookie";
 import type { Request, Response, Router } from "express";
 import express from "express";
 import type { AppDeps } from "../deps";
-import { createTwoFactorChallenge, ensureProfile, findUserByEmail, newProfile } from "../services/accounts";
+import { createProfile, createTwoFactorChallenge, ensureProfile, findUserByEmail } from "../services/accounts";
 import { readCookie, isSecureRequest, setSessionCookie } from "./cookies";
 import { createSession } from "./sessions";
 import { generateSecureRandomString } from "./tokens";
@@ -57,7 +57,7 @@ async function userForGoogle(deps: AppDeps, claims: GoogleClaims & { email: stri
   await deps.db.transaction().execute(async (trx) => {
     if (!existing) {
       await trx.insertInto("users").values({ id: userId, email: claims.email, email_confirmed_at: now, password_hash: null, created_at: now, updated_at: now }).execute();
-      await trx.insertInto("profiles").values(newProfile({ id: userId, email: claims.email }, claims.name, now)).execute();
+      await createProfile(trx, { id: userId, email: claims.email }, claims.name, now);
     } else if (existing.email_confirmed_at === null) {
       // Google vouches for the address.
       await trx.updateTable("users").set({ email_confirmed_at: now, updated_at: now }).where("id", "=", userId).execute();

@@ -124,6 +124,21 @@ export interface UserIdentitiesTable {
   created_at: CreatedAt;
 }
 
+export type CreditKind = "grant" | "charge" | "refund" | "purchase" | "admin";
+
+export interface CreditLedgerTable {
+  id: string;
+  user_id: string;
+  kind: CreditKind;
+  /** Positive adds credits, negative takes them. */
+  amount: number;
+  job_id: string | null;
+  /** An outside id that must count once (a payment event). */
+  reference: string | null;
+  reason: string | null;
+  created_at: CreatedAt;
+}
+
 export interface Database {
   users: UsersTable;
   profiles: ProfilesTable;
@@ -137,6 +152,7 @@ export interface Database {
   backup_codes: BackupCodesTable;
   two_factor_challenges: TwoFactorChallengesTable;
   user_identities: UserIdentitiesTable;
+  credit_ledger: CreditLedgerTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -12,7 +12,10 @@ import { createIdAndSecret, generateSecureRandomString, hashSecret, secretMatche
 import { acceptBackupCode, acceptTotp, twoFactorEnabled } from "../auth/two-factor";
 import { invalidateOtherSessions } from "../auth/sessions";
 import { confirmSignUpMail, resetPasswordMail } from "../mail/templates";
-import type { EmailTokenPurpose, NewProfile } from "../db/schema";
+import type { Transaction } from "kysely";
+import type { AppDatabase } from "../db/client";
+import type { Database, EmailTokenPurpose } from "../db/schema";
+import { grantCredits } from "./credits";
 
 export type SignInResult =
   | { status: "signed-in"; userId: string }
@@ -25,25 +28,24 @@ export async function findUserByEmail(deps: AppDeps, email: string) {
   return deps.db.selectFrom("users").selectAll().where("email", "=", email.trim()).executeTakeFirst();
 }
 
-/** A new account's profile: the full name falls back to the e-mail; the sign-up credits. */
-export function newProfile(user: { id: string; email: string }, fullName: string | null | undefined, now: number): NewProfile {
-  return {
-    user_id: user.id,
-    email: user.email,
-    full_name: fullName?.trim() || user.email,
-    credits_remaining: CREDITS.signUpGrant,
-    created_at: now,
-    updated_at: now,
-  };
+/**
+ * Creates a user's profile (the full name falls back to the e-mail) with the sign-up credits,
+ * granted through the ledger. Does nothing when the profile exists. Run inside a transaction.
+ */
+export async function createProfile(db: AppDatabase | Transaction<Database>, user: { id: string; email: string }, fullName: string | null | undefined, now: number): Promise<void> {
+  const inserted = await db
+    .insertInto("profiles")
+    .values({ user_id: user.id, email: user.email, full_name: fullName?.trim() || user.email, credits_remaining: 0, created_at: now, updated_at: now })
+    .onConflict((conflict) => conflict.column("user_id").doNothing())
+    .executeTakeFirst();
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) {
+    await grantCredits(db, user.id, CREDITS.signUpGrant, "grant", now, { reason: "sign-up" });
+  }
 }
 
-/** Creates the profile a user must have when it is missing. */
+/** Creates the profile a user must have when it is missing (at sign-in). */
 export async function ensureProfile(deps: AppDeps, user: { id: string; email: string }): Promise<void> {
-  await deps.db
-    .insertInto("profiles")
-    .values(newProfile(user, null, deps.clock.now()))
-    .onConflict((conflict) => conflict.column("user_id").doNothing())
-    .execute();
+  await deps.db.transaction().execute((trx) => createProfile(trx, user, null, deps.clock.now()));
 }
 
 /** A single-use token mailed to the user; only its hash is stored. */
@@ -100,7 +102,7 @@ export async function signUp(
   try {
     await deps.db.transaction().execute(async (trx) => {
       await trx.insertInto("users").values({ id: userId, email: input.email, password_hash: passwordHash, created_at: now, updated_at: now }).execute();
-      await trx.insertInto("profiles").values(newProfile({ id: userId, email: input.email }, input.fullName, now)).execute();
+      await createProfile(trx, { id: userId, email: input.email }, input.fullName, now);
     });
   } catch (error) {
     // Two sign-ups with the same address at once: the unique index decides.

@@ -1,0 +1,79 @@
+/**
+ * Credits: every change is a ledger row written in the same transaction as the balance it
+ * changes, so profiles.credits_remaining always equals the sum of the user's ledger rows.
+ * A job is charged once and refunded at most once: the unique index (job_id, kind) decides,
+ * even when two refunds race.
+ */
+import type { Transaction } from "kysely";
+import { CREDITS } from "../../shared/constants";
+import type { AppDatabase } from "../db/client";
+import type { CreditKind, Database } from "../db/schema";
+import { generateSecureRandomString } from "../auth/tokens";
+
+type Db = AppDatabase | Transaction<Database>;
+
+export class NotEnoughCreditsError extends Error {
+  override name = "NotEnoughCreditsError";
+}
+
+async function addLedgerRow(
+  db: Db,
+  row: { userId: string; kind: CreditKind; amount: number; jobId?: string | null; reference?: string | null; reason?: string | null; now: number },
+): Promise<void> {
+  await db
+    .insertInto("credit_ledger")
+    .values({
+      id: generateSecureRandomString(),
+      user_id: row.userId,
+      kind: row.kind,
+      amount: row.amount,
+      job_id: row.jobId ?? null,
+      reference: row.reference ?? null,
+      reason: row.reason ?? null,
+      created_at: row.now,
+    })
+    .execute();
+}
+
+/** Adds credits (sign-up grant, purchase, admin adjustment). Call inside a transaction. */
+export async function grantCredits(
+  db: Db,
+  userId: string,
+  amount: number,
+  kind: Exclude<CreditKind, "charge" | "refund">,
+  now: number,
+  details: { reference?: string; reason?: string } = {},
+): Promise<void> {
+  await addLedgerRow(db, { userId, kind, amount, now, ...details });
+  await db.updateTable("profiles").set((eb) => ({ credits_remaining: eb("credits_remaining", "+", amount), updated_at: now })).where("user_id", "=", userId).execute();
+}
+
+/** Takes the credit of one render; throws NotEnoughCreditsError at zero. Call inside the transaction that creates the job. */
+export async function chargeForJob(db: Db, userId: string, jobId: string, now: number): Promise<void> {
+  const charged = await db
+    .updateTable("profiles")
+    .set((eb) => ({ credits_remaining: eb("credits_remaining", "-", CREDITS.perRender), updated_at: now }))
+    .where("user_id", "=", userId)
+    .where("credits_remaining", ">=", CREDITS.perRender)
+    .executeTakeFirst();
+  if (Number(charged.numUpdatedRows) !== 1) throw new NotEnoughCreditsError("Not enough credits");
+  await addLedgerRow(db, { userId, kind: "charge", amount: -CREDITS.perRender, jobId, now });
+}
+
+/** Gives a failed job's credit back, once; false when it was refunded already. Call inside the transaction that marks the job failed. */
+export async function refundJob(db: Db, userId: string, jobId: string, now: number, reason: string): Promise<boolean> {
+  const inserted = await db
+    .insertInto("credit_ledger")
+    .values({ id: generateSecureRandomString(), user_id: userId, kind: "refund", amount: CREDITS.perRender, job_id: jobId, reference: null, reason, created_at: now })
+    .onConflict((conflict) => conflict.columns(["job_id", "kind"]).where("job_id", "is not", null).doNothing())
+    .executeTakeFirst();
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) return false;
+  await db.updateTable("profiles").set((eb) => ({ credits_remaining: eb("credits_remaining", "+", CREDITS.perRender), updated_at: now })).where("user_id", "=", userId).execute();
+  return true;
+}
+
+/** The balance the ledger explains (for checks and the admin page). */
+export async function ledgerBalance(db: Db, userId: string): Promise<number> {
+  const row = await db.selectFrom("credit_ledger").select((eb) => eb.fn.coalesce(eb.fn.sum<number>("amount"), eb.lit(0)).as("total")).where("user_id", "=", userId).executeTakeFirstOrThrow();
+  return Number(row.total);
+}
