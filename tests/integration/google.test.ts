@@ -82,8 +82,13 @@ describe("Google sign-in", () => {
     await createBrowserLikeClient(server.url).client.auth.signUp.mutate({ email, password: "Correct-Horse1", fullName: "Ana" });
     fakeGoogle({ sub: `google-${counter}`, email, email_verified: true, name: "Ana G" });
     const jar = new CookieJar();
+    // Signed in with the password first: the Google sign-in replaces that session.
+    await createBrowserLikeClient(server.url, jar).client.auth.signIn.mutate({ email, password: "Correct-Horse1" });
+    const passwordSessionId = jar.cookies.get("session")!.split(".")[0]!;
     const state = await startFlow(jar);
     await jar.fetch(`${server.url}/auth/google/callback?code=c&state=${state}`, { redirect: "manual" });
+    expect(jar.cookies.get("session")!.split(".")[0]).not.toBe(passwordSessionId);
+    expect(await server.deps.db.selectFrom("sessions").select("id").where("id", "=", passwordSessionId).executeTakeFirst()).toBeUndefined();
     const { user } = await createBrowserLikeClient(server.url, jar).client.auth.session.query();
     expect(user).toMatchObject({ email, fullName: "Ana", emailConfirmed: true });
     const users = await server.deps.db.selectFrom("users").select("id").where("email", "=", email).execute();

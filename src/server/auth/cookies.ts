@@ -4,7 +4,9 @@
  */
 import { parse, serialize } from "cookie";
 import type { Request, Response } from "express";
+import type { AppDeps } from "../deps";
 import type { Env } from "../env";
+import { createSession, invalidateSession, validateSessionToken, type SessionRequestInfo } from "./sessions";
 
 const PLAIN_NAME = "session";
 const SECURE_NAME = "__Host-session";
@@ -41,4 +43,21 @@ export function setSessionCookie(req: Request, res: Response, env: Env, token: s
 export function clearSessionCookie(req: Request, res: Response, env: Env): void {
   const secure = isSecureRequest(req, env);
   res.append("Set-Cookie", serialize(secure ? SECURE_NAME : PLAIN_NAME, "", { httpOnly: true, sameSite: "lax", path: "/", secure, maxAge: 0 }));
+}
+
+/** Who is asking: recorded with sessions and failed sign-ins. */
+export function requestInfo(req: Request | undefined): SessionRequestInfo {
+  return { userAgent: req?.get("user-agent") ?? null, ipAddress: req?.ip ?? null };
+}
+
+/**
+ * Every sign-in (password, second factor, Google) gets a new session and token, set as this
+ * browser's cookie; the session the browser held before ends.
+ */
+export async function startBrowserSession(deps: AppDeps, req: Request, res: Response, userId: string, rememberMe: boolean): Promise<void> {
+  const previousToken = readSessionToken(req, deps.env);
+  const previous = previousToken ? await validateSessionToken(deps.db, deps.clock, previousToken) : null;
+  if (previous) await invalidateSession(deps.db, previous.id);
+  const { token, session } = await createSession(deps.db, deps.clock, userId, rememberMe, requestInfo(req));
+  setSessionCookie(req, res, deps.env, token, session.persistent ? session.expiresAt : undefined);
 }

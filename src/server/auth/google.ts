@@ -9,8 +9,7 @@ import type { Request, Response, Router } from "express";
 import express from "express";
 import type { AppDeps } from "../deps";
 import { createProfile, createTwoFactorChallenge, ensureProfile, findUserByEmail } from "../services/accounts";
-import { readCookie, isSecureRequest, setSessionCookie } from "./cookies";
-import { createSession } from "./sessions";
+import { isSecureRequest, readCookie, startBrowserSession } from "./cookies";
 import { generateSecureRandomString } from "./tokens";
 import { twoFactorEnabled } from "./two-factor";
 
@@ -116,8 +115,7 @@ export function googleRoutes(deps: AppDeps): Router {
         // The fragment never reaches a server log.
         return res.redirect(303, `/auth#twoFactorChallenge=${encodeURIComponent(await createTwoFactorChallenge(deps, userId, false))}`);
       }
-      const { token } = await createSession(deps.db, deps.clock, userId, false, { userAgent: req.get("user-agent") ?? null, ipAddress: req.ip ?? null });
-      setSessionCookie(req, res, deps.env, token);
+      await startBrowserSession(deps, req, res, userId, false);
       return res.redirect(303, "/dashboard");
     } catch (error) {
       return fail("account linking", error);

@@ -4,11 +4,11 @@ import { z } from "zod";
 import { emailOnlySchema, emailSchema, newPasswordSchema, resetRequestSchema, signInSchema, signUpSchema, twoFactorCodeSchema } from "../../../shared/auth-schemas";
 import { AUTH } from "../../../shared/constants";
 import { MESSAGES } from "../../../shared/messages";
-import { clearSessionCookie, setSessionCookie } from "../../auth/cookies";
+import { clearSessionCookie, requestInfo, startBrowserSession } from "../../auth/cookies";
 import { googleConfigured } from "../../auth/google";
 import { clearAttempts, countFailedAttempt, lockoutStatus } from "../../auth/lockout";
 import type { RateLimitedAction } from "../../auth/rate-limit";
-import { createSession, extendSession, invalidateSession, type SessionInfo } from "../../auth/sessions";
+import { extendSession, invalidateSession, type SessionInfo } from "../../auth/sessions";
 import { findUserByEmail, type MailContext, requestPasswordReset, resetPassword, sendConfirmationMail, signIn, signUp, verifyTwoFactorChallenge } from "../../services/accounts";
 import type { Context } from "../context";
 import { protectedProcedure, publicProcedure, router } from "../init";
@@ -33,14 +33,9 @@ function enforceRateLimit(ctx: Context, action: RateLimitedAction): void {
   }
 }
 
-/** A new session (and token) for every sign-in; the one this browser had before ends. */
+/** A session only means something as a browser's cookie: without HTTP (scripts, tests) none is made. */
 async function startSession(ctx: Context, userId: string, rememberMe: boolean): Promise<void> {
-  if (ctx.session) await invalidateSession(ctx.db, ctx.session.id);
-  const { token, session } = await createSession(ctx.db, ctx.clock, userId, rememberMe, {
-    userAgent: ctx.req?.get("user-agent") ?? null,
-    ipAddress: ctx.req?.ip ?? null,
-  });
-  if (ctx.req && ctx.res) setSessionCookie(ctx.req, ctx.res, ctx.env, token, session.persistent ? session.expiresAt : undefined);
+  if (ctx.req && ctx.res) await startBrowserSession(ctx, ctx.req, ctx.res, userId, rememberMe);
 }
 
 function publicSession(session: SessionInfo) {
@@ -82,7 +77,7 @@ export const authRouter = router({
 
   signIn: publicProcedure.input(signInSchema).mutation(async ({ ctx, input }) => {
     enforceRateLimit(ctx, "signIn");
-    const result = await signIn(ctx, input, { ipAddress: ctx.req?.ip ?? null, userAgent: ctx.req?.get("user-agent") ?? null });
+    const result = await signIn(ctx, input, requestInfo(ctx.req));
     if (result.status !== "signed-in") return result;
     await startSession(ctx, result.userId, input.rememberMe);
     return { status: "signed-in" as const };
