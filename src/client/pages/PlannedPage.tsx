@@ -5,7 +5,7 @@ import { Link } from "wouter";
 export type PlannedPageKey =
   | "upload" | "batchUpload" | "styleSelect" | "render" | "pricing" | "features" | "gallery"
   | "aiLab" | "test" | "performance" | "guide" | "userGuide" | "dashboard" | "enhancedDashboard"
-  | "socialHub" | "admin" | "teams" | "profile" | "settings" | "community" | "marketplace"
+  | "socialHub" | "admin" | "teams" | "profile" | "community" | "marketplace"
   | "developers" | "modificationStudio";
 
 /** A route whose page has not been built yet: says what the area will be, and that it is not open yet. */

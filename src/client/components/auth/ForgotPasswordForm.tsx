@@ -7,7 +7,7 @@ import { firstFieldError, serverFieldErrors } from "../../lib/formErrors";
 import { friendlyError } from "../../lib/friendlyError";
 import { translateMessage } from "../../lib/validationMessages";
 import { trpc } from "../../trpc";
-import { linkButtonClass, SubmitButton, TextField } from "./fields";
+import { EmailField, linkButtonClass, SubmitButton } from "./fields";
 
 export function ForgotPasswordForm({ initialEmail, onDone }: { initialEmail: string; onDone(): void }) {
   const { t } = useTranslation();
@@ -39,13 +39,8 @@ export function ForgotPasswordForm({ initialEmail, onDone }: { initialEmail: str
 
   return (
     <form noValidate onSubmit={submit} className="space-y-4">
-      <TextField
-        label={t("auth.email")}
-        type="email"
+      <EmailField
         name="resetEmail"
-        autoComplete="email"
-        inputMode="email"
-        placeholder={t("auth.emailPlaceholder")}
         value={resetEmail}
         onChange={(event) => {
           setResetEmail(event.target.value);

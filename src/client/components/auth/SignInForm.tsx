@@ -19,7 +19,7 @@ import { translateMessage } from "../../lib/validationMessages";
 import { lockMinutes, sameEmail, showsAttemptsBanner } from "../../lib/lockout";
 import { MINUTE_MS, SECOND_MS } from "../../lib/time";
 import { trpc } from "../../trpc";
-import { linkButtonClass, PasswordField, SubmitButton, TextField } from "./fields";
+import { EmailField, linkButtonClass, PasswordField, SubmitButton } from "./fields";
 import { AttemptsBanner, LockedBanner } from "./LockBanners";
 
 /** How often the lock banner's minutes are recounted, and the form unblocked once the lock ends. */
@@ -189,13 +189,8 @@ export function SignInForm({ initialEmail, onTwoFactor, onForgotPassword }: Prop
         <AttemptsBanner remaining={attemptsLeft} />
       ) : null}
 
-      <TextField
-        label={t("auth.email")}
-        type="email"
+      <EmailField
         name="email"
-        autoComplete="email"
-        inputMode="email"
-        placeholder={t("auth.emailPlaceholder")}
         value={email}
         onChange={(event) => {
           setEmail(event.target.value);

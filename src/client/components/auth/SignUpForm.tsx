@@ -7,7 +7,7 @@ import { fieldErrorsOf, serverFieldErrors, type FieldErrors } from "../../lib/fo
 import { friendlyError } from "../../lib/friendlyError";
 import { translateMessage } from "../../lib/validationMessages";
 import { trpc } from "../../trpc";
-import { PasswordField, SubmitButton, TextField } from "./fields";
+import { EmailField, PasswordField, SubmitButton, TextField } from "./fields";
 import { PasswordStrengthMeter } from "./PasswordStrengthMeter";
 
 type Field = "fullName" | "email" | "password";
@@ -60,13 +60,8 @@ export function SignUpForm({ onSignedUp }: { onSignedUp(email: string): void }) 
         onChange={change("fullName")}
         error={errorOf("fullName")}
       />
-      <TextField
-        label={t("auth.email")}
-        type="email"
+      <EmailField
         name="email"
-        autoComplete="email"
-        inputMode="email"
-        placeholder={t("auth.emailPlaceholder")}
         value={values.email}
         onChange={change("email")}
         error={errorOf("email")}

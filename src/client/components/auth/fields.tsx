@@ -96,6 +96,12 @@ export function PasswordField(props: Omit<TextFieldProps, "type" | "trailing">) 
   );
 }
 
+/** The e-mail input every account form uses: label, keyboard, autofill and placeholder. */
+export function EmailField(props: Omit<TextFieldProps, "label" | "type" | "autoComplete" | "inputMode" | "placeholder" | "trailing">) {
+  const { t } = useTranslation();
+  return <TextField label={t("auth.email")} type="email" autoComplete="email" inputMode="email" placeholder={t("auth.emailPlaceholder")} {...props} />;
+}
+
 /** The submit button of a form; shows the busy label (and a small spinner) while the form works. */
 export function SubmitButton({ busy, label, busyLabel, disabled }: { busy: boolean; label: string; busyLabel: string; disabled?: boolean }) {
   return (
