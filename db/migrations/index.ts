@@ -7,10 +7,12 @@ import * as m0001 from "./0001-init";
 import * as m0002 from "./0002-accounts";
 import * as m0003 from "./0003-identities";
 import * as m0004 from "./0004-credit-ledger";
+import * as m0005 from "./0005-rendering";
 
 export const migrations: Record<string, Migration> = {
   "0001-init": m0001,
   "0002-accounts": m0002,
   "0003-identities": m0003,
   "0004-credit-ledger": m0004,
+  "0005-rendering": m0005,
 };

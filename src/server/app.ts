@@ -18,6 +18,7 @@ import { googleRoutes } from "./auth/google";
 import { confirmEmail } from "./services/accounts";
 import { createContext } from "./trpc/context";
 import { appRouter } from "./trpc/root";
+import { renderRoutes } from "./http/render-routes";
 
 export const DEFAULT_CLIENT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/client");
 
@@ -55,7 +56,8 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
       strictTransportSecurity: false,
     }),
   );
-  app.use(compression());
+  // Server-sent events must reach the browser as they happen, not when a compressed block fills.
+  app.use(compression({ filter: (req, res) => !String(res.getHeader("Content-Type") ?? "").startsWith("text/event-stream") && compression.filter(req, res) }));
   // Tells the client the server's time in milliseconds (its idle timer measures session
   // deadlines with it); from the injected clock, like every deadline the server hands out.
   app.use((_req, res, next) => {
@@ -80,6 +82,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   });
 
   app.use(googleRoutes(deps));
+  app.use(renderRoutes(deps));
 
   app.use(
     "/trpc",

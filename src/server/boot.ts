@@ -10,6 +10,12 @@ import { createAuthRateLimits } from "./auth/rate-limit";
 import type { AppDatabase } from "./db/client";
 import { createMailer } from "./mail/mailer";
 import { createSecretBox, loadAppSecret } from "./auth/encryption";
+import { createDiskStorage } from "./storage/storage";
+import { RenderEventBus } from "./render/events";
+import { RenderWorker, type RenderWorkerOptions } from "./render/worker";
+import { createRenderProvider } from "./render/providers";
+import type { RenderProvider } from "./render/providers/provider";
+import { PredictionWaiters } from "./render/providers/replicate-webhook";
 
 export interface StartedApp {
   deps: AppDeps;
@@ -21,10 +27,25 @@ export interface StartedApp {
 export interface BootOptions extends AppOptions {
   clock?: Clock;
   log?: Logger;
+  /** Replaces the engine RENDER_PROVIDER picks (tests). */
+  renderProvider?: RenderProvider;
+  /** Worker settings beyond RENDER_CONCURRENCY and RENDER_DEADLINE_MS (tests: short backoff). */
+  worker?: Partial<RenderWorkerOptions>;
+  /** false: jobs stay queued (tests that look at the queue itself). */
+  startWorker?: boolean;
 }
 
 /** The app's dependencies around an open, migrated database. */
-export function buildDeps(env: Env, db: AppDatabase, log: Logger, clock: Clock): AppDeps {
+export function buildDeps(env: Env, db: AppDatabase, log: Logger, clock: Clock, options: Pick<BootOptions, "renderProvider" | "worker"> = {}): AppDeps {
+  const storage = createDiskStorage(env.DATA_DIR);
+  const renderEvents = new RenderEventBus();
+  const replicateWaiters = new PredictionWaiters();
+  const renderProvider = options.renderProvider ?? createRenderProvider(env, replicateWaiters);
+  const renderWorker = new RenderWorker({ db, clock, log, storage, renderEvents }, renderProvider, {
+    concurrency: env.RENDER_CONCURRENCY,
+    deadlineMs: env.RENDER_DEADLINE_MS,
+    ...options.worker,
+  });
   return {
     env,
     db,
@@ -35,6 +56,10 @@ export function buildDeps(env: Env, db: AppDatabase, log: Logger, clock: Clock):
     mailer: createMailer(env, db, log, clock),
     secretBox: createSecretBox(loadAppSecret(env)),
     rateLimits: createAuthRateLimits(clock, env.AUTH_RATE_LIMIT_PER_MINUTE),
+    storage,
+    renderEvents,
+    renderWorker,
+    replicateWaiters,
   };
 }
 
@@ -49,12 +74,14 @@ export async function startApp(env: Env, options: BootOptions = {}): Promise<Sta
     await db.destroy();
     throw error;
   }
-  const deps = buildDeps(env, db, log, clock);
+  const deps = buildDeps(env, db, log, clock, options);
+  if (options.startWorker !== false) await deps.renderWorker.start();
   const app = createApp(deps, options);
   let http: RunningServer;
   try {
     http = await listen(app, env.PORT, env.HOST);
   } catch (error) {
+    await deps.renderWorker.stop();
     await db.destroy();
     throw error;
   }
@@ -62,7 +89,10 @@ export async function startApp(env: Env, options: BootOptions = {}): Promise<Sta
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
+      // Open event streams end first, so that HTTP can close without waiting on them.
+      deps.renderEvents.close();
       await http.close(env.SHUTDOWN_TIMEOUT_MS);
+      await deps.renderWorker.stop();
       deps.mailer.close();
       await db.destroy();
     })();

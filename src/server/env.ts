@@ -7,6 +7,8 @@ import path from "node:path";
 import { z } from "zod";
 
 const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
+export const RENDER_PROVIDERS = ["local", "replicate", "openai"] as const;
+export type RenderProviderName = (typeof RENDER_PROVIDERS)[number];
 
 export const envSchema = z.object({
   NODE_ENV: z
@@ -61,6 +63,38 @@ export const envSchema = z.object({
     .int({ error: "expected a whole number of milliseconds" })
     .min(0, { error: "expected a number of milliseconds" })
     .default(10_000),
+  RENDER_PROVIDER: z
+    .enum(RENDER_PROVIDERS, { error: `expected one of ${RENDER_PROVIDERS.join(", ")}` })
+    .default("local"),
+  RENDER_CONCURRENCY: z.coerce
+    .number({ error: "expected a whole number of renders at once, 1 to 32" })
+    .int({ error: "expected a whole number of renders at once, 1 to 32" })
+    .min(1, { error: "expected a whole number of renders at once, 1 to 32" })
+    .max(32, { error: "expected a whole number of renders at once, 1 to 32" })
+    .default(2),
+  RENDER_DEADLINE_MS: z.coerce
+    .number({ error: "expected a number of milliseconds, at least 1000" })
+    .int({ error: "expected a whole number of milliseconds" })
+    .min(1000, { error: "expected a number of milliseconds, at least 1000" })
+    .default(120_000),
+  DEMO_RENDERS_PER_IP_PER_DAY: z.coerce
+    .number({ error: "expected a whole number of free demo renders per address per day" })
+    .int({ error: "expected a whole number of free demo renders per address per day" })
+    .min(0, { error: "expected a whole number of free demo renders per address per day" })
+    .default(3),
+  REPLICATE_API_TOKEN: z.string().min(1, { error: "expected the API token from replicate.com/account/api-tokens" }).optional(),
+  REPLICATE_MODEL: z
+    .string()
+    .regex(/^[\w.-]+\/[\w.-]+(:[0-9a-f]{64})?$/, { error: "expected owner/name or owner/name:version, e.g. adirik/interior-design" })
+    .default("adirik/interior-design"),
+  REPLICATE_API_URL: z.url({ protocol: /^https?$/, error: "expected the http(s) base URL of the Replicate API" }).default("https://api.replicate.com"),
+  REPLICATE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_[A-Za-z0-9+/=]+$/, { error: "expected the signing secret from Replicate (whsec_...)" })
+    .optional(),
+  OPENAI_API_KEY: z.string().min(1, { error: "expected an OpenAI API key" }).optional(),
+  OPENAI_MODEL: z.string().min(1, { error: "expected an image model name, e.g. gpt-image-1" }).default("gpt-image-1"),
+  OPENAI_API_URL: z.url({ protocol: /^https?$/, error: "expected the http(s) base URL of the OpenAI API" }).default("https://api.openai.com"),
 });
 
 export type Env = z.infer<typeof envSchema> & { DATABASE_FILE: string };
@@ -81,6 +115,15 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
       return `  ${name}: ${issue.message}${received === undefined ? "" : ` (got "${received}")`}`;
     });
     throw new EnvError(`Invalid environment configuration:\n${lines.join("\n")}`);
+  }
+  const missingKey =
+    result.data.RENDER_PROVIDER === "replicate" && !result.data.REPLICATE_API_TOKEN
+      ? "REPLICATE_API_TOKEN"
+      : result.data.RENDER_PROVIDER === "openai" && !result.data.OPENAI_API_KEY
+        ? "OPENAI_API_KEY"
+        : null;
+  if (missingKey) {
+    throw new EnvError(`Invalid environment configuration:\n  ${missingKey}: expected a key, because RENDER_PROVIDER=${result.data.RENDER_PROVIDER} needs one (or unset RENDER_PROVIDER for the offline Preview engine)`);
   }
   const dataDir = path.resolve(result.data.DATA_DIR);
   return { ...result.data, DATA_DIR: dataDir, DATABASE_FILE: path.join(dataDir, "app.db") };
@@ -104,4 +147,15 @@ export const ENV_DOCS: Record<keyof z.infer<typeof envSchema>, string> = {
   REQUIRE_EMAIL_VERIFICATION: "true refuses sign-in until the e-mail address is confirmed (default false: signed in, with a banner)",
   AUTH_RATE_LIMIT_PER_MINUTE: "sign-in, sign-up, reset and resend requests allowed per minute per client address, per action (default 20)",
   SHUTDOWN_TIMEOUT_MS: "how long in-flight requests may finish after SIGTERM before connections are cut (default 10000)",
+  RENDER_PROVIDER: "render engine: local (default: the offline Preview engine, colour and tone grading, not AI), replicate or openai",
+  RENDER_CONCURRENCY: "renders worked on at once by the in-process worker (default 2)",
+  RENDER_DEADLINE_MS: "how long one render may take, retries included, before it fails and its credit is returned (default 120000)",
+  DEMO_RENDERS_PER_IP_PER_DAY: "free demo renders per client address per day, on top of one per visitor (default 3: a household or office behind one address)",
+  REPLICATE_API_TOKEN: "Replicate API token (needed when RENDER_PROVIDER=replicate)",
+  REPLICATE_MODEL: "Replicate model, owner/name or owner/name:version (default adirik/interior-design)",
+  REPLICATE_API_URL: "Replicate API base URL (default https://api.replicate.com)",
+  REPLICATE_WEBHOOK_SECRET: "Replicate webhook signing secret (whsec_...); with PUBLIC_URL set, Replicate calls <PUBLIC_URL>/webhooks/replicate instead of being polled as often",
+  OPENAI_API_KEY: "OpenAI API key (needed when RENDER_PROVIDER=openai)",
+  OPENAI_MODEL: "OpenAI image model for edits (default gpt-image-1)",
+  OPENAI_API_URL: "OpenAI API base URL (default https://api.openai.com)",
 };

@@ -21,6 +21,24 @@ export const MESSAGES = {
   currentPasswordWrong: "Your current password is incorrect",
   accountDisabled: "This account has been disabled",
   crossSiteRequest: "Cross-site request refused",
+  // Uploads (spec sections 5 and 9): each refusal says what to do.
+  uploadUnsupportedType: "Only JPEG and PNG images can be uploaded",
+  uploadTooLarge: "The file is larger than 10 MB",
+  uploadTooManyPixels: "The image has too many pixels (at most 40 megapixels)",
+  uploadUnreadable: "The image is damaged or incomplete and cannot be read",
+  uploadEmpty: "No file was received",
+  // Rendering.
+  notFound: "Not found",
+  unknownStyle: "Unknown design style",
+  notEnoughCredits: "Not enough credits",
+  demoUsed: "Your free demo render has been used. Sign up to get 10 free credits.",
+  demoOneStyle: "The free demo renders one style. Sign up to apply several styles.",
+  renderNotCancelable: "This render has already finished",
+  renderFailed: "The render failed. Your credit was not charged.",
+  renderInterrupted: "The render was interrupted by a server restart",
+  renderTimedOut: "The render took too long and was stopped",
+  projectNameRequired: "Project name is required",
+  projectNameTooLong: "Project name must be less than 100 characters",
 } as const;
 
 export type MessageName = keyof typeof MESSAGES;

@@ -40,7 +40,10 @@ export class RateLimiter {
   }
 }
 
-export type RateLimitedAction = "signIn" | "signUp" | "passwordReset" | "resendConfirmation";
+export type RateLimitedAction = "signIn" | "signUp" | "passwordReset" | "resendConfirmation" | "upload" | "render";
+
+/** Uploads and render requests per minute per client address: a studio's busiest batch, not a script's loop. */
+export const RENDER_RATE_LIMIT_PER_MINUTE = 120;
 
 export function createAuthRateLimits(clock: Clock, perMinute: number): Record<RateLimitedAction, RateLimiter> {
   return {
@@ -48,5 +51,7 @@ export function createAuthRateLimits(clock: Clock, perMinute: number): Record<Ra
     signUp: new RateLimiter(clock, perMinute),
     passwordReset: new RateLimiter(clock, perMinute),
     resendConfirmation: new RateLimiter(clock, perMinute),
+    upload: new RateLimiter(clock, RENDER_RATE_LIMIT_PER_MINUTE),
+    render: new RateLimiter(clock, RENDER_RATE_LIMIT_PER_MINUTE),
   };
 }

@@ -3,6 +3,8 @@
  * JSON columns are TEXT holding JSON. Keep in step with db/migrations.
  */
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
+import type { JobStatus } from "../../shared/render";
+import type { DesignStyle, InputMode, RoomType } from "../../shared/styles";
 
 /** A column the database fills in on insert and that is never updated. */
 type CreatedAt = ColumnType<number, number | undefined, never>;
@@ -139,6 +141,76 @@ export interface CreditLedgerTable {
   created_at: CreatedAt;
 }
 
+export interface UploadsTable {
+  id: string;
+  user_id: string | null;
+  visitor_id: string | null;
+  project_id: string | null;
+  mode: InputMode;
+  room_type: RoomType;
+  format: "jpeg" | "png";
+  original_key: string;
+  thumb_key: string;
+  width: number;
+  height: number;
+  bytes: number;
+  created_at: CreatedAt;
+}
+
+export interface RenderJobsTable {
+  id: string;
+  user_id: string | null;
+  visitor_id: string | null;
+  project_id: string | null;
+  upload_id: string;
+  style: DesignStyle;
+  room_type: RoomType;
+  mode: InputMode;
+  note: string | null;
+  provider: string;
+  status: JobStatus;
+  /** What was taken (1 per style; 0 for a visitor's free demo), and what a failure gives back. */
+  credits_charged: number;
+  attempts: Generated<number>;
+  /** How often a restart found this job running and put it back in the queue. */
+  recoveries: Generated<number>;
+  percent: number | null;
+  error: string | null;
+  model: string | null;
+  input_key: string | null;
+  result_key: string | null;
+  medium_key: string | null;
+  thumb_key: string | null;
+  /** The result at the original photo's resolution, made on first download. */
+  high_key: string | null;
+  result_width: number | null;
+  result_height: number | null;
+  share_token: string | null;
+  shared_in_gallery_at: number | null;
+  created_at: CreatedAt;
+  started_at: number | null;
+  finished_at: number | null;
+  updated_at: number;
+}
+
+export interface RenderEventsTable {
+  id: Generated<number>;
+  job_id: string;
+  /** "u:<user id>" or "v:<visitor id>" */
+  owner: string;
+  type: string;
+  /** JSON of the RenderEvent */
+  payload: string;
+  created_at: CreatedAt;
+}
+
+export interface VisitorDemoRendersTable {
+  visitor_id: string;
+  ip_address: string;
+  job_id: string;
+  created_at: CreatedAt;
+}
+
 export interface Database {
   users: UsersTable;
   profiles: ProfilesTable;
@@ -153,6 +225,10 @@ export interface Database {
   two_factor_challenges: TwoFactorChallengesTable;
   user_identities: UserIdentitiesTable;
   credit_ledger: CreditLedgerTable;
+  uploads: UploadsTable;
+  render_jobs: RenderJobsTable;
+  render_events: RenderEventsTable;
+  visitor_demo_renders: VisitorDemoRendersTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -162,3 +238,5 @@ export type NewProfile = Insertable<ProfilesTable>;
 export type ProfileUpdate = Updateable<ProfilesTable>;
 export type Project = Selectable<ProjectsTable>;
 export type NewProject = Insertable<ProjectsTable>;
+export type Upload = Selectable<UploadsTable>;
+export type RenderJob = Selectable<RenderJobsTable>;

@@ -2,6 +2,7 @@ import type { Request, Response } from "express";
 import { clearSessionCookie, readSessionToken } from "../auth/cookies";
 import { validateSessionToken, type SessionInfo } from "../auth/sessions";
 import type { AppDeps } from "../deps";
+import { readVisitorId } from "../render/owner";
 import { DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES, UI_LANGUAGE_HEADER, type Language } from "../../shared/constants";
 
 /** The signed-in user as procedures see it. */
@@ -15,14 +16,16 @@ export interface Context extends AppDeps {
   /** The interface language the request came from (for mails): the client's header, else Accept-Language, else en. */
   language: Language;
   session: SessionInfo | null;
+  /** The anonymous id of a visitor's free demo render (cookie), when there is one. */
+  visitorId: string | null;
   /** Present for HTTP calls; absent for createCaller in tests and scripts. */
   req?: Request;
   res?: Response;
 }
 
 /** The context without HTTP: used by tests (createCaller) and by the per-request factory. */
-export function createContextInner(deps: AppDeps, user: SessionUser | null = null, session: SessionInfo | null = null): Context {
-  return { ...deps, user, session, language: DEFAULT_LANGUAGE };
+export function createContextInner(deps: AppDeps, user: SessionUser | null = null, session: SessionInfo | null = null, visitorId: string | null = null): Context {
+  return { ...deps, user, session, visitorId, language: DEFAULT_LANGUAGE };
 }
 
 export function requestLanguage(req: Request): Language {
@@ -49,5 +52,5 @@ export async function resolveSession(deps: AppDeps, req: Request, res: Response)
 
 export async function createContext(deps: AppDeps, req: Request, res: Response): Promise<Context> {
   const { user, session } = await resolveSession(deps, req, res);
-  return { ...createContextInner(deps, user, session), language: requestLanguage(req), req, res };
+  return { ...createContextInner(deps, user, session, readVisitorId(req)), language: requestLanguage(req), req, res };
 }

@@ -42,3 +42,8 @@ export class RetryableRenderError extends Error {
 export function throwIfAborted(signal: AbortSignal): void {
   if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new DOMException("Render canceled", "AbortError");
 }
+
+/** A failure worth telling the user as it is (the engine refused or failed); never retried. */
+export class PermanentRenderError extends Error {
+  override name = "PermanentRenderError";
+}

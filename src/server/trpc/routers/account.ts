@@ -6,6 +6,7 @@ import { MESSAGES } from "../../../shared/messages";
 import { clearSessionCookie } from "../../auth/cookies";
 import { invalidateOtherSessions, listSessions } from "../../auth/sessions";
 import { changePassword } from "../../services/accounts";
+import { deleteAllImages } from "../../services/projects";
 import { protectedProcedure, router } from "../init";
 
 export const accountRouter = router({
@@ -37,6 +38,9 @@ export const accountRouter = router({
     if (input.id === ctx.session?.id && ctx.req && ctx.res) clearSessionCookie(ctx.req, ctx.res, ctx.env);
     return { ok: true as const };
   }),
+
+  /** Privacy: every picture the user uploaded or rendered, with its files (projects stay). */
+  deleteAllImages: protectedProcedure.mutation(({ ctx }) => deleteAllImages(ctx, ctx.user.id)),
 
   signOutOtherSessions: protectedProcedure.mutation(async ({ ctx }) => {
     const ended = await invalidateOtherSessions(ctx.db, ctx.user.id, ctx.session?.id ?? null);

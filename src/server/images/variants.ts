@@ -1,0 +1,53 @@
+/**
+ * The pictures made around a render with sharp: the engine's input (upright, long edge 1024),
+ * and from its result the medium and thumbnail variants, and on demand the result at the
+ * original photo's resolution.
+ */
+import sharp from "sharp";
+import { RENDER } from "../../shared/render";
+import { MAX_INPUT_PIXELS } from "./prepare-upload";
+
+export interface Picture {
+  data: Buffer;
+  width: number;
+  height: number;
+  format: "jpeg" | "png" | "webp";
+}
+
+const readOptions = { limitInputPixels: MAX_INPUT_PIXELS, failOn: "truncated" as const };
+
+async function resizedJpeg(input: Buffer, longEdge: number, quality: number): Promise<Picture> {
+  const { data, info } = await sharp(input, readOptions)
+    .rotate()
+    .resize({ width: longEdge, height: longEdge, fit: "inside", withoutEnlargement: true })
+    .jpeg({ quality })
+    .toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height, format: "jpeg" };
+}
+
+/** What the render engine is given: upright, at most 1024 px on the long edge. */
+export function providerInput(original: Buffer): Promise<Picture> {
+  return resizedJpeg(original, RENDER.providerInputLongEdge, 90);
+}
+
+export function thumbnail(image: Buffer): Promise<Picture> {
+  return resizedJpeg(image, RENDER.thumbLongEdge, 80);
+}
+
+/** Checks the engine's answer is a readable picture and makes the medium and thumbnail variants. */
+export async function resultVariants(result: Buffer): Promise<{ full: Picture; medium: Picture; thumb: Picture }> {
+  const metadata = await sharp(result, readOptions).metadata();
+  const format = metadata.format === "jpeg" || metadata.format === "png" || metadata.format === "webp" ? metadata.format : null;
+  if (!format || !metadata.width || !metadata.height) throw new Error("The render engine returned an unexpected answer");
+  const [medium, thumb] = await Promise.all([resizedJpeg(result, RENDER.mediumLongEdge, 85), resizedJpeg(result, RENDER.thumbLongEdge, 80)]);
+  return { full: { data: result, width: metadata.width, height: metadata.height, format }, medium, thumb };
+}
+
+/** The result scaled to the original photo's size ("high quality" download). */
+export async function atOriginalResolution(result: Buffer, width: number, height: number): Promise<Picture> {
+  const { data, info } = await sharp(result, readOptions).resize({ width, height, fit: "fill", kernel: "lanczos3" }).jpeg({ quality: 92 }).toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height, format: "jpeg" };
+}
+
+export const EXTENSIONS: Record<Picture["format"], string> = { jpeg: "jpg", png: "png", webp: "webp" };
+export const MIME_TYPES: Record<Picture["format"], string> = { jpeg: "image/jpeg", png: "image/png", webp: "image/webp" };

@@ -1,0 +1,82 @@
+/**
+ * Render events: every change of a job is written to render_events (in the same transaction as
+ * the change) and then published in memory to subscribed clients. A client that reconnects with
+ * the id of the last event it saw gets the rows after it from the table, then the live ones:
+ * nothing missed, nothing twice (ids only grow).
+ */
+import { EventEmitter, on } from "node:events";
+import type { Transaction } from "kysely";
+import type { RenderEvent } from "../../shared/render";
+import type { AppDatabase } from "../db/client";
+import type { Database } from "../db/schema";
+
+type Db = AppDatabase | Transaction<Database>;
+
+export interface StoredRenderEvent {
+  id: number;
+  owner: string;
+  event: RenderEvent;
+}
+
+/** Appends an event row; publish it (RenderEventBus.publish) once the transaction has committed. */
+export async function recordRenderEvent(db: Db, owner: string, event: RenderEvent): Promise<StoredRenderEvent> {
+  const row = await db
+    .insertInto("render_events")
+    .values({ job_id: event.jobId, owner, type: event.type, payload: JSON.stringify(event), created_at: event.at })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return { id: row.id, owner, event };
+}
+
+export class RenderEventBus {
+  private readonly emitter = new EventEmitter();
+  private readonly closed = new AbortController();
+
+  constructor() {
+    // One listener per open subscription: hundreds are normal.
+    this.emitter.setMaxListeners(0);
+  }
+
+  publish(events: readonly StoredRenderEvent[]): void {
+    for (const stored of events) this.emitter.emit("event", stored);
+  }
+
+  /**
+   * The owner's events, optionally of one job, after lastEventId: first the stored ones, then live.
+   * Listens before reading the table, so an event written in between is not lost; the id check
+   * drops the ones seen in both. Ends when the signal aborts or the bus closes (shutdown).
+   */
+  async *stream(db: AppDatabase, filter: { owner: string; jobId?: string; lastEventId?: number }, signal?: AbortSignal): AsyncGenerator<StoredRenderEvent> {
+    const stop = AbortSignal.any([this.closed.signal, ...(signal ? [signal] : [])]);
+    if (stop.aborted) return;
+    const live = on(this.emitter, "event", { signal: stop });
+    let lastId = filter.lastEventId ?? 0;
+    try {
+      let query = db.selectFrom("render_events").select(["id", "payload"]).where("owner", "=", filter.owner).where("id", ">", lastId).orderBy("id");
+      if (filter.jobId) query = query.where("job_id", "=", filter.jobId);
+      for (const row of await query.execute()) {
+        lastId = row.id;
+        yield { id: row.id, owner: filter.owner, event: JSON.parse(row.payload) as RenderEvent };
+      }
+      for await (const [stored] of live as AsyncIterable<[StoredRenderEvent]>) {
+        if (stored.owner !== filter.owner || stored.id <= lastId) continue;
+        if (filter.jobId && stored.event.jobId !== filter.jobId) continue;
+        lastId = stored.id;
+        yield stored;
+      }
+    } catch (error) {
+      if (!stop.aborted) throw error;
+    } finally {
+      await live.return?.();
+    }
+  }
+
+  /** Ends every open stream (graceful shutdown). */
+  close(): void {
+    this.closed.abort();
+  }
+
+  get listenerCount(): number {
+    return this.emitter.listenerCount("event");
+  }
+}

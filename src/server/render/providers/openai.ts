@@ -1,0 +1,110 @@
+/**
+ * OpenAI image edits (gpt-image-1): one multipart request, the image comes back as base64 in the
+ * answer. Nothing pins the room's structure, so the prompt asks for it and input_fidelity is
+ * high. OpenAI says nothing about progress or seeds, so neither is reported.
+ */
+import { PermanentRenderError, throwIfAborted, type RenderProvider, type RenderRequest } from "./provider";
+import { buildNegativePrompt, buildPrompt } from "./prompt";
+// The HTTP engines share one retryable error (with retryAfterMs) and the image sniffing.
+import { abortError, parseRetryAfter, sniffImageMime, TransientRenderError, UNEXPECTED_ANSWER } from "./replicate";
+
+export interface OpenAiProviderOptions {
+  apiKey: string;
+  /** e.g. gpt-image-1 */
+  model: string;
+  /** e.g. https://api.openai.com */
+  baseUrl: string;
+  fetch?: typeof fetch;
+}
+
+export type OpenAiImageSize = "1024x1024" | "1536x1024" | "1024x1536";
+
+/** The output size closest to the photo's shape; within 10% of square counts as square. */
+export function openAiSizeFor(width: number, height: number): OpenAiImageSize {
+  const ratio = width / height;
+  if (!Number.isFinite(ratio) || ratio <= 0 || Math.abs(ratio - 1) <= 0.1) return "1024x1024";
+  return ratio > 1 ? "1536x1024" : "1024x1536";
+}
+
+const MAX_ANSWER_BYTES = 60 * 1024 * 1024;
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+function errorMessage(body: string): string | undefined {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    const message = isRecord(parsed) && isRecord(parsed.error) ? parsed.error.message : undefined;
+    return typeof message === "string" && message.trim() ? message.trim().slice(0, 300) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function prompt(request: RenderRequest): string {
+  // The edits endpoint has no negative prompt field: the things to avoid go into the text.
+  const positive = buildPrompt({ style: request.style, roomType: request.roomType, mode: request.mode, note: request.prompt });
+  return `${positive} Avoid: ${buildNegativePrompt(request.mode)}.`;
+}
+
+export function createOpenAiProvider(options: OpenAiProviderOptions): RenderProvider {
+  const { apiKey, model } = options;
+  const baseUrl = options.baseUrl.replace(/\/+$/, "");
+  const fetchImpl = options.fetch ?? globalThis.fetch;
+
+  return {
+    id: "openai",
+    label: `OpenAI (${model})`,
+    async render(request) {
+      const { signal } = request;
+      throwIfAborted(signal);
+      const inputMime = sniffImageMime(request.image) ?? "image/jpeg";
+      const form = new FormData();
+      form.append("model", model);
+      form.append("prompt", prompt(request));
+      // A copy: Blob takes ArrayBuffer-backed views only, and a Buffer may sit on a shared pool.
+      form.append("image", new Blob([new Uint8Array(request.image)], { type: inputMime }), `image.${inputMime.slice("image/".length).replace("jpeg", "jpg")}`);
+      form.append("n", "1");
+      form.append("size", openAiSizeFor(request.width, request.height));
+      form.append("quality", "medium");
+      form.append("output_format", "jpeg");
+      form.append("input_fidelity", "high");
+      request.onProgress?.(0);
+
+      let response: Response;
+      let body: string;
+      try {
+        response = await fetchImpl(`${baseUrl}/v1/images/edits`, { method: "POST", headers: { Authorization: `Bearer ${apiKey}` }, body: form, signal });
+        if (Number(response.headers.get("content-length")) > MAX_ANSWER_BYTES) throw new PermanentRenderError(UNEXPECTED_ANSWER);
+        body = await response.text();
+      } catch (error) {
+        if (signal.aborted) throw abortError(signal);
+        if (error instanceof PermanentRenderError) throw error;
+        throw new TransientRenderError("The render engine could not be reached", { cause: error });
+      }
+
+      const { status } = response;
+      if (status === 429 || status >= 500) {
+        throw new TransientRenderError(status === 429 ? "The render engine is busy (HTTP 429)" : `The render engine is unavailable (HTTP ${status})`, {
+          retryAfterMs: parseRetryAfter(response.headers.get("retry-after")),
+        });
+      }
+      if (status === 401 || status === 403) throw new PermanentRenderError("The render engine refused the API key");
+      if (!response.ok) throw new PermanentRenderError(`The render engine refused the request: ${errorMessage(body) ?? `HTTP ${status}`}`);
+
+      let encoded: unknown;
+      try {
+        const parsed: unknown = JSON.parse(body);
+        const first: unknown = isRecord(parsed) && Array.isArray(parsed.data) ? parsed.data[0] : undefined;
+        encoded = isRecord(first) ? first.b64_json : undefined;
+      } catch {
+        encoded = undefined;
+      }
+      if (typeof encoded !== "string" || !/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) throw new PermanentRenderError(UNEXPECTED_ANSWER);
+      const image = Buffer.from(encoded, "base64");
+      const mime = sniffImageMime(image);
+      if (!mime) throw new PermanentRenderError(UNEXPECTED_ANSWER);
+      request.onProgress?.(1);
+      return { image, mime, model };
+    },
+  };
+}

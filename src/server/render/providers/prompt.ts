@@ -1,0 +1,111 @@
+/**
+ * The text prompts the AI engines receive. Pure functions: the same choices always give the same
+ * words, so a render can be explained and repeated. Every prompt asks the engine to leave the
+ * walls, windows, doors and layout where they are, the thing users of these apps ask for most.
+ */
+import type { DesignStyle, InputMode, RoomType } from "../../../shared/styles";
+
+/** How each style looks, in the words an image model understands. */
+export const STYLE_DESCRIPTIONS: Record<DesignStyle, string> = {
+  modern:
+    "modern style: clean lines, a neutral palette of white, grey and black, sleek low-profile furniture, polished surfaces, minimal ornament and integrated lighting",
+  scandinavian:
+    "Scandinavian style: light wood, white walls, soft wool and linen textiles, simple functional furniture, cosy throws, green plants and plenty of daylight",
+  industrial:
+    "industrial style: exposed brick, raw concrete, black metal frames, reclaimed wood, leather seating, Edison bulb pendant lights and an open loft feel",
+  minimalist:
+    "minimalist style: an uncluttered space, a calm monochrome palette, few carefully chosen pieces of furniture, hidden storage, smooth surfaces and soft diffuse light",
+  "mid-century-modern":
+    "mid-century modern style: walnut and teak furniture with tapered legs, organic curves, mustard, teal and burnt orange accents, graphic patterns and iconic 1950s-60s lamps",
+  japandi:
+    "Japandi style: a blend of Japanese and Scandinavian design, pale oak and dark wood, low furniture, natural linen and paper, earthy muted tones, wabi-sabi ceramics and calm order",
+  bohemian:
+    "bohemian style: layered patterned rugs and textiles, rattan and macrame, warm terracotta and jewel tones, floor cushions, many plants and collected eclectic decor",
+  coastal:
+    "coastal style: airy whites with soft blues and sandy beige, whitewashed wood, linen slipcovered sofas, rattan and jute, striped textiles and a breezy beach-house light",
+  farmhouse:
+    "modern farmhouse style: shiplap walls, rustic reclaimed wood beams, a farmhouse table, cream and sage tones, black iron hardware, woven baskets and vintage accents",
+  traditional:
+    "traditional style: classic symmetrical arrangement, rich dark wood furniture, tufted upholstery, damask and floral fabrics, crown moulding, table lamps and a warm elegant palette",
+  "art-deco":
+    "Art Deco style: bold geometric patterns, brass and gold accents, velvet upholstery in emerald and navy, lacquered surfaces, marble, mirrored details and glamorous lighting",
+  luxury:
+    "contemporary luxury style: marble surfaces, brushed brass details, plush velvet and boucle furniture, statement chandelier, designer pieces, rich layered lighting and a refined neutral palette",
+};
+
+/** Room types as plain English nouns. */
+export const ROOM_TYPE_NAMES: Record<RoomType, string> = {
+  "living-room": "living room",
+  bedroom: "bedroom",
+  kitchen: "kitchen",
+  bathroom: "bathroom",
+  "dining-room": "dining room",
+  "home-office": "home office",
+  "kids-room": "children's room",
+  "outdoor-patio": "outdoor patio",
+};
+
+export const MAX_NOTE_LENGTH = 500;
+
+/**
+ * The user's note as it goes into the prompt: one line (a newline could read as a new
+ * instruction to some engines), control characters removed, trimmed, at most MAX_NOTE_LENGTH
+ * characters (counted in code points so an emoji is never cut in half).
+ */
+export function cleanUserNote(note: string | undefined): string {
+  if (!note) return "";
+  // eslint-disable-next-line no-control-regex
+  const oneLine = note.replace(/[\u0000-\u001f\u007f]+/g, " ").replace(/\s+/g, " ").trim();
+  return Array.from(oneLine).slice(0, MAX_NOTE_LENGTH).join("").trim();
+}
+
+export interface PromptChoices {
+  style: DesignStyle;
+  roomType: RoomType;
+  mode: InputMode;
+  /** The user's optional note. */
+  note?: string;
+}
+
+/** The positive prompt: what to draw and what to keep. */
+export function buildPrompt({ style, roomType, mode, note }: PromptChoices): string {
+  const room = ROOM_TYPE_NAMES[roomType];
+  const look = STYLE_DESCRIPTIONS[style];
+  const parts =
+    mode === "floor-plan"
+      ? [
+          `A photorealistic interior render of the ${room} described by this floor plan, seen at eye level as if standing inside it, furnished in ${look}.`,
+          "Keep the walls, windows, doors and room layout where the plan puts them, with realistic proportions and ceiling height.",
+        ]
+      : [
+          `A photorealistic photo of this ${room}, redesigned in ${look}.`,
+          "Keep the walls, windows, doors and room layout exactly where they are, from the same camera angle and perspective.",
+        ];
+  parts.push("Professional interior design photography, natural light, realistic materials, high detail.");
+  const cleanNote = cleanUserNote(note);
+  if (cleanNote) parts.push(`The client also asks: ${cleanNote}`);
+  return parts.join(" ");
+}
+
+/** What the engine should avoid: the usual image defects, and anything that moves the structure. */
+export function buildNegativePrompt(mode: InputMode): string {
+  const common = [
+    "blurry",
+    "low quality",
+    "lowres",
+    "distorted",
+    "deformed furniture",
+    "warped walls",
+    "moved or extra windows",
+    "extra doors",
+    "changed room layout",
+    "people",
+    "text",
+    "watermark",
+    "cartoon",
+    "oversaturated",
+  ];
+  // A plan-to-room render tends to copy the drawing itself unless told not to.
+  const planOnly = ["floor plan", "blueprint", "top-down view", "line drawing", "diagram", "dimensions"];
+  return (mode === "floor-plan" ? [...common, ...planOnly] : common).join(", ");
+}

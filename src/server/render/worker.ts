@@ -1,0 +1,258 @@
+/**
+ * The in-process render worker. It claims jobs atomically from the durable job table (at most
+ * `concurrency` at once) and runs each: sharp preprocessing → render engine (transient failures
+ * retried with backoff inside the deadline) → result and its variants stored → done. Every step
+ * is a state change with its event; a failure or cancel refunds in the same transaction.
+ * On shutdown, running jobs go back to the queue; after a crash, start() puts them back.
+ */
+import { setTimeout as delay } from "node:timers/promises";
+import { MESSAGES } from "../../shared/messages";
+import { UPLOAD_BUCKET } from "../../shared/constants";
+import type { RenderJob } from "../db/schema";
+import type { AppDeps } from "../deps";
+import { EXTENSIONS, MIME_TYPES, providerInput, resultVariants } from "../images/variants";
+import {
+  announceQueuePositions,
+  claimNextJob,
+  failJob,
+  markCanceled,
+  queuePosition,
+  recoverInterruptedJobs,
+  removeJobFiles,
+  transitionJob,
+} from "../services/render-jobs";
+import { resultLinks } from "./links";
+import { PermanentRenderError, RetryableRenderError, type RenderProvider, type RenderResult } from "./providers/provider";
+
+type WorkerDeps = Pick<AppDeps, "db" | "clock" | "log" | "storage" | "renderEvents">;
+
+export interface RenderWorkerOptions {
+  concurrency: number;
+  deadlineMs: number;
+  /** Backoff between attempts: base × 2^(attempt−1), at most max, at least what the engine asked (Retry-After). */
+  retryBaseMs?: number;
+  retryMaxMs?: number;
+  /** How often the queue is looked at when nothing wakes the worker (a safety net). */
+  idlePollMs?: number;
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+}
+
+class ShuttingDown extends Error {
+  override name = "ShuttingDown";
+}
+class CanceledByUser extends Error {
+  override name = "CanceledByUser";
+}
+
+const RUNNING = ["preprocessing", "rendering", "saving"] as const;
+/** Progress is written (and sent) at most this often. */
+const PROGRESS_INTERVAL_MS = 250;
+
+export class RenderWorker {
+  private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  private stopped = true;
+  private pumping = false;
+  private pumpAgain = false;
+  private idleTimer: NodeJS.Timeout | undefined;
+  private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+
+  constructor(
+    private readonly deps: WorkerDeps,
+    readonly provider: RenderProvider,
+    private readonly options: RenderWorkerOptions,
+  ) {
+    this.sleep = options.sleep ?? ((ms, signal) => delay(ms, undefined, { signal }));
+  }
+
+  get providerId(): string {
+    return this.provider.id;
+  }
+
+  get activeJobs(): number {
+    return this.running.size;
+  }
+
+  /** Recovers what a crash left running, then starts taking jobs. */
+  async start(): Promise<void> {
+    await recoverInterruptedJobs(this.deps, this.deps.clock.now());
+    this.stopped = false;
+    this.idleTimer = setInterval(() => this.wake(), this.options.idlePollMs ?? 2000);
+    this.idleTimer.unref();
+    this.wake();
+  }
+
+  /** Looks at the queue now (called when a job is added). */
+  wake(): void {
+    if (this.stopped) return;
+    void this.pump().catch((error: unknown) => this.deps.log.error("render worker could not claim a job", { error }));
+  }
+
+  /** Stops the engine for a running job; false when this worker is not running it. */
+  abort(jobId: string): boolean {
+    const entry = this.running.get(jobId);
+    if (!entry) return false;
+    entry.controller.abort(new CanceledByUser("Render canceled"));
+    return true;
+  }
+
+  /** Takes no more jobs; running ones stop and go back to the queue for the next start. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.idleTimer);
+    const running = [...this.running.values()];
+    for (const { controller } of running) controller.abort(new ShuttingDown("Server shutting down"));
+    await Promise.all(running.map(({ done }) => done));
+  }
+
+  private async pump(): Promise<void> {
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return;
+    }
+    this.pumping = true;
+    let claimed = false;
+    try {
+      do {
+        this.pumpAgain = false;
+        while (!this.stopped && this.running.size < this.options.concurrency) {
+          const job = await claimNextJob(this.deps, this.deps.clock.now());
+          if (!job) break;
+          claimed = true;
+          const controller = new AbortController();
+          const done = this.run(job, controller).finally(() => {
+            this.running.delete(job.id);
+            this.wake();
+          });
+          this.running.set(job.id, { controller, done });
+        }
+      } while (this.pumpAgain && !this.stopped);
+    } finally {
+      this.pumping = false;
+    }
+    if (claimed) await announceQueuePositions(this.deps, this.deps.clock.now());
+  }
+
+  private async run(job: RenderJob, controller: AbortController): Promise<void> {
+    const { db, storage, clock, log } = this.deps;
+    const startedAt = job.started_at ?? clock.now();
+    const deadline = AbortSignal.timeout(this.options.deadlineMs);
+    const signal = AbortSignal.any([controller.signal, deadline]);
+    const stored: string[] = [];
+    const put = async (key: string, data: Buffer, mime: string) => {
+      stored.push(key);
+      await storage.put(UPLOAD_BUCKET, key, data, mime);
+    };
+    try {
+      const upload = await db.selectFrom("uploads").selectAll().where("id", "=", job.upload_id).executeTakeFirst();
+      const original = upload ? await storage.get(UPLOAD_BUCKET, upload.original_key) : null;
+      if (!upload || !original) throw new PermanentRenderError("The uploaded picture is no longer there");
+      const input = await providerInput(original.data);
+      const inputKey = `renders/${job.id}/input.jpg`;
+      await put(inputKey, input.data, "image/jpeg");
+      signal.throwIfAborted();
+
+      const rendering = await transitionJob(this.deps, job.id, ["preprocessing"], "rendering", { input_key: inputKey, attempts: 1 }, () => ({
+        type: "rendering", jobId: job.id, at: clock.now(), startedAt, percent: null, attempt: 1,
+      }), clock.now());
+      if (!rendering) return this.discard(stored);
+
+      const result = await this.renderWithRetries(rendering, input, startedAt, signal);
+      signal.throwIfAborted();
+
+      const saving = await transitionJob(this.deps, job.id, ["rendering"], "saving", { percent: 100 }, () => ({ type: "saving", jobId: job.id, at: clock.now(), startedAt }), clock.now());
+      if (!saving) return this.discard(stored);
+      const variants = await resultVariants(result.image);
+      const resultKey = `renders/${job.id}/full.${EXTENSIONS[variants.full.format]}`;
+      await put(resultKey, variants.full.data, MIME_TYPES[variants.full.format]);
+      await put(`renders/${job.id}/medium.jpg`, variants.medium.data, "image/jpeg");
+      await put(`renders/${job.id}/thumb.jpg`, variants.thumb.data, "image/jpeg");
+
+      const finishedAt = clock.now();
+      const done = await transitionJob(
+        this.deps,
+        job.id,
+        ["saving"],
+        "succeeded",
+        {
+          result_key: resultKey,
+          medium_key: `renders/${job.id}/medium.jpg`,
+          thumb_key: `renders/${job.id}/thumb.jpg`,
+          result_width: variants.full.width,
+          result_height: variants.full.height,
+          model: result.model,
+          finished_at: finishedAt,
+        },
+        () => ({ type: "succeeded", jobId: job.id, at: finishedAt, startedAt, elapsedMs: finishedAt - startedAt, result: resultLinks(job.id) }),
+        finishedAt,
+      );
+      // Deleted or canceled while saving: what was written belongs to nobody.
+      if (!done) await this.discard(stored);
+    } catch (error) {
+      await this.discard(stored);
+      const now = clock.now();
+      if (controller.signal.reason instanceof ShuttingDown) {
+        await transitionJob(this.deps, job.id, RUNNING, "queued", { percent: null, started_at: null }, async (row, trx) => ({
+          type: "queued", jobId: job.id, at: now, position: await queuePosition(trx, row), resumed: true,
+        }), now);
+      } else if (controller.signal.aborted) {
+        await markCanceled(this.deps, job.id, RUNNING, now);
+      } else if (deadline.aborted) {
+        await failJob(this.deps, job.id, RUNNING, MESSAGES.renderTimedOut, now);
+      } else {
+        const shown = error instanceof PermanentRenderError ? error.message : MESSAGES.renderFailed;
+        if (!(error instanceof PermanentRenderError)) log.error("render failed", { jobId: job.id, provider: this.provider.id, error });
+        await failJob(this.deps, job.id, RUNNING, shown, now);
+      }
+    }
+  }
+
+  private async discard(keys: string[]): Promise<void> {
+    await removeJobFiles(this.deps, keys.map((key) => ({ input_key: key, result_key: null, medium_key: null, thumb_key: null, high_key: null })));
+    keys.length = 0;
+  }
+
+  /** The engine call, retried on transient failures until the deadline (the signal) ends it. */
+  private async renderWithRetries(job: RenderJob, input: { data: Buffer; width: number; height: number }, startedAt: number, signal: AbortSignal): Promise<RenderResult> {
+    const { clock } = this.deps;
+    let lastProgressAt = 0;
+    let lastPercent = -1;
+    let progressWrites = Promise.resolve();
+    for (let attempt = 1; ; attempt++) {
+      const onProgress = (fraction: number) => {
+        const percent = Math.max(0, Math.min(99, Math.round(fraction * 100)));
+        const now = clock.now();
+        if (percent === lastPercent || now - lastProgressAt < PROGRESS_INTERVAL_MS) return;
+        lastPercent = percent;
+        lastProgressAt = now;
+        progressWrites = progressWrites
+          .then(() => transitionJob(this.deps, job.id, ["rendering"], "rendering", { percent }, () => ({ type: "rendering", jobId: job.id, at: now, startedAt, percent, attempt }), now))
+          .then(() => undefined, (error: unknown) => this.deps.log.warn("could not record render progress", { jobId: job.id, error }));
+      };
+      try {
+        const result = await this.provider.render({
+          image: input.data,
+          width: input.width,
+          height: input.height,
+          style: job.style,
+          roomType: job.room_type,
+          mode: job.mode,
+          prompt: job.note ?? undefined,
+          signal,
+          onProgress,
+        });
+        await progressWrites;
+        return result;
+      } catch (error) {
+        await progressWrites;
+        if (!(error instanceof RetryableRenderError) || signal.aborted) throw error;
+        const asked = (error as RetryableRenderError & { retryAfterMs?: number }).retryAfterMs ?? 0;
+        const backoff = Math.min(this.options.retryMaxMs ?? 20_000, (this.options.retryBaseMs ?? 1000) * 2 ** (attempt - 1));
+        await this.sleep(Math.max(asked, backoff), signal);
+        const now = clock.now();
+        await transitionJob(this.deps, job.id, ["rendering"], "rendering", { attempts: attempt + 1, percent: null }, () => ({
+          type: "rendering", jobId: job.id, at: now, startedAt, percent: null, attempt: attempt + 1,
+        }), now);
+      }
+    }
+  }
+}

@@ -1,0 +1,296 @@
+/**
+ * Render jobs: creation with its charge in one transaction, and every later change of state with
+ * its event (and, on failure or cancel, its refund) in one transaction. Both the tRPC router and
+ * the worker go through here, so a job is charged once and given back at most once.
+ */
+import { TRPCError } from "@trpc/server";
+import { sql, type Transaction } from "kysely";
+import { MESSAGES } from "../../shared/messages";
+import { RENDER, type JobStatus, type RenderEvent, type RenderRequestInput } from "../../shared/render";
+import type { DesignStyle } from "../../shared/styles";
+import { CREDITS } from "../../shared/constants";
+import { generateSecureRandomString } from "../auth/tokens";
+import type { AppDatabase } from "../db/client";
+import type { Database, RenderJob } from "../db/schema";
+import type { AppDeps } from "../deps";
+import { recordRenderEvent, type StoredRenderEvent } from "../render/events";
+import { ownerColumns, ownerKey, ownsRow, type Owner } from "../render/owner";
+import { chargeForJob, NotEnoughCreditsError, refundJob } from "./credits";
+
+type Db = AppDatabase | Transaction<Database>;
+type RenderDeps = Pick<AppDeps, "db" | "clock" | "env" | "storage" | "renderEvents" | "renderWorker" | "log">;
+
+const RUNNING: JobStatus[] = ["preprocessing", "rendering", "saving"];
+const DAY_MS = 86_400_000;
+/** How many waiting jobs are told their new place when the queue moves. */
+const POSITION_UPDATES = 20;
+
+export const jobOwner = (job: Pick<RenderJob, "user_id" | "visitor_id">): Owner =>
+  job.user_id !== null ? { userId: job.user_id, visitorId: null } : { userId: null, visitorId: job.visitor_id! };
+
+/** The id of one of our own upload links (/files/uploads/<id>/...); no outside URL is ever fetched. */
+function imageIdFromUrl(url: string): string | null {
+  return /^(?:https?:\/\/[^/]+)?\/files\/uploads\/([a-z2-7]{24})\/(?:original|thumb)$/.exec(url)?.[1] ?? null;
+}
+
+/** 1-based place in the queue (oldest first). */
+export async function queuePosition(db: Db, job: Pick<RenderJob, "id" | "created_at">): Promise<number> {
+  const row = await db
+    .selectFrom("render_jobs")
+    .select((eb) => eb.fn.countAll<number>().as("ahead"))
+    .where("status", "=", "queued")
+    .where((eb) => eb.or([eb("created_at", "<", job.created_at), eb.and([eb("created_at", "=", job.created_at), eb("id", "<", job.id)])]))
+    .executeTakeFirstOrThrow();
+  return Number(row.ahead) + 1;
+}
+
+/** ai-render: one job per style, each charged one credit (or the visitor's one free demo), in one transaction. */
+export async function createRenderJobs(deps: RenderDeps, owner: Owner, input: RenderRequestInput, ipAddress: string): Promise<{ jobs: Array<{ id: string; style: DesignStyle }>; credits: number | null }> {
+  const imageId = input.imageId ?? (input.imageUrl ? imageIdFromUrl(input.imageUrl) : null);
+  const styles = input.style === undefined ? [] : [...new Set(Array.isArray(input.style) ? input.style : [input.style])];
+  if (!input.projectId || !imageId || styles.length === 0) {
+    if (input.imageUrl && !imageId && input.projectId && styles.length > 0) throw new TRPCError({ code: "NOT_FOUND", message: MESSAGES.notFound });
+    throw new TRPCError({ code: "BAD_REQUEST", message: MESSAGES.missingRequiredFields });
+  }
+  const upload = await deps.db.selectFrom("uploads").selectAll().where("id", "=", imageId).executeTakeFirst();
+  if (!upload || !ownsRow(owner, upload)) throw new TRPCError({ code: "NOT_FOUND", message: MESSAGES.notFound });
+
+  let projectId: string | null = null;
+  if (owner.userId !== null) {
+    const project = await deps.db.selectFrom("projects").select("id").where("id", "=", input.projectId).where("user_id", "=", owner.userId).executeTakeFirst();
+    if (!project) throw new TRPCError({ code: "NOT_FOUND", message: MESSAGES.notFound });
+    projectId = project.id;
+  } else {
+    if (input.projectId !== RENDER.demoProjectId) throw new TRPCError({ code: "NOT_FOUND", message: MESSAGES.notFound });
+    if (styles.length > 1) throw new TRPCError({ code: "FORBIDDEN", message: MESSAGES.demoOneStyle });
+  }
+
+  const now = deps.clock.now();
+  const note = input.note?.trim() || null;
+  const events: StoredRenderEvent[] = [];
+  const jobs: Array<{ id: string; style: DesignStyle }> = [];
+  let credits: number | null = null;
+  try {
+    await deps.db.transaction().execute(async (trx) => {
+      if (owner.visitorId !== null) {
+        const used = await trx.selectFrom("visitor_demo_renders").select("visitor_id").where("visitor_id", "=", owner.visitorId).executeTakeFirst();
+        const fromAddress = await trx
+          .selectFrom("visitor_demo_renders")
+          .select((eb) => eb.fn.countAll<number>().as("count"))
+          .where("ip_address", "=", ipAddress)
+          .where("created_at", ">", now - DAY_MS)
+          .executeTakeFirstOrThrow();
+        if (used || Number(fromAddress.count) >= deps.env.DEMO_RENDERS_PER_IP_PER_DAY) throw new TRPCError({ code: "FORBIDDEN", message: MESSAGES.demoUsed });
+      }
+      for (const style of styles) {
+        const id = generateSecureRandomString();
+        const job = await trx
+          .insertInto("render_jobs")
+          .values({
+            id,
+            ...ownerColumns(owner),
+            project_id: projectId,
+            upload_id: upload.id,
+            style,
+            room_type: upload.room_type,
+            mode: upload.mode,
+            note,
+            provider: deps.renderWorker.providerId,
+            status: "queued",
+            credits_charged: owner.userId !== null ? CREDITS.perRender : 0,
+            created_at: now,
+            updated_at: now,
+          })
+          .returning(["id", "created_at"])
+          .executeTakeFirstOrThrow();
+        if (owner.userId !== null) await chargeForJob(trx, owner.userId, id, now);
+        else await trx.insertInto("visitor_demo_renders").values({ visitor_id: owner.visitorId, ip_address: ipAddress, job_id: id, created_at: now }).execute();
+        events.push(await recordRenderEvent(trx, ownerKey(owner), { type: "queued", jobId: id, at: now, position: await queuePosition(trx, job) }));
+        jobs.push({ id, style });
+      }
+      if (owner.userId !== null) {
+        const profile = await trx.selectFrom("profiles").select("credits_remaining").where("user_id", "=", owner.userId).executeTakeFirstOrThrow();
+        credits = profile.credits_remaining;
+      }
+    });
+  } catch (error) {
+    if (error instanceof NotEnoughCreditsError) throw new TRPCError({ code: "PAYMENT_REQUIRED", message: MESSAGES.notEnoughCredits });
+    throw error;
+  }
+  deps.renderEvents.publish(events);
+  deps.renderWorker.wake();
+  return { jobs, credits };
+}
+
+/**
+ * Moves a job from one of `from` to `to` with its event, atomically; null when the job was not in
+ * one of those states (someone else moved it first), so each transition happens once.
+ */
+export async function transitionJob(
+  deps: Pick<AppDeps, "db" | "renderEvents">,
+  jobId: string,
+  from: readonly JobStatus[],
+  to: JobStatus,
+  changes: Partial<Pick<RenderJob, "percent" | "error" | "model" | "input_key" | "result_key" | "medium_key" | "thumb_key" | "result_width" | "result_height" | "started_at" | "finished_at" | "attempts">>,
+  event: (job: RenderJob, trx: Transaction<Database>) => Promise<RenderEvent> | RenderEvent,
+  now: number,
+): Promise<RenderJob | null> {
+  let stored: StoredRenderEvent | undefined;
+  const job = await deps.db.transaction().execute(async (trx) => {
+    const updated = await trx
+      .updateTable("render_jobs")
+      .set({ ...changes, status: to, updated_at: now })
+      .where("id", "=", jobId)
+      .where("status", "in", from)
+      .returningAll()
+      .executeTakeFirst();
+    if (!updated) return null;
+    stored = await recordRenderEvent(trx, ownerKey(jobOwner(updated)), await event(updated, trx));
+    return updated;
+  });
+  if (stored) deps.renderEvents.publish([stored]);
+  return job;
+}
+
+/** Gives back what the job took: its credit, or the visitor's free demo. Inside the ending transaction. */
+async function giveBack(trx: Transaction<Database>, job: RenderJob, now: number, reason: string): Promise<boolean> {
+  if (job.user_id !== null && job.credits_charged > 0) return refundJob(trx, job.user_id, job.id, now, reason);
+  if (job.visitor_id !== null) {
+    const released = await trx.deleteFrom("visitor_demo_renders").where("job_id", "=", job.id).executeTakeFirst();
+    return Number(released.numDeletedRows) > 0;
+  }
+  return false;
+}
+
+/** Marks a job failed and refunds it, in one transaction, once. */
+export function failJob(deps: Pick<AppDeps, "db" | "renderEvents">, jobId: string, from: readonly JobStatus[], message: string, now: number): Promise<RenderJob | null> {
+  return transitionJob(deps, jobId, from, "failed", { error: message, finished_at: now, percent: null }, async (job, trx) => ({
+    type: "failed",
+    jobId,
+    at: now,
+    message,
+    refunded: await giveBack(trx, job, now, `render failed: ${message}`),
+  }), now);
+}
+
+export function markCanceled(deps: Pick<AppDeps, "db" | "renderEvents">, jobId: string, from: readonly JobStatus[], now: number): Promise<RenderJob | null> {
+  return transitionJob(deps, jobId, from, "canceled", { finished_at: now, percent: null }, async (job, trx) => ({
+    type: "canceled",
+    jobId,
+    at: now,
+    refunded: await giveBack(trx, job, now, "render canceled"),
+  }), now);
+}
+
+export async function findOwnedJob(db: Db, owner: Owner, jobId: string): Promise<RenderJob> {
+  const job = await db.selectFrom("render_jobs").selectAll().where("id", "=", jobId).executeTakeFirst();
+  if (!job || !ownsRow(owner, job)) throw new TRPCError({ code: "NOT_FOUND", message: MESSAGES.notFound });
+  return job;
+}
+
+/** Cancel while queued (at once) or while running (the worker stops the engine, then marks it). */
+export async function cancelJob(deps: RenderDeps, owner: Owner, jobId: string): Promise<JobStatus> {
+  const job = await findOwnedJob(deps.db, owner, jobId);
+  if (job.status === "queued") {
+    const canceled = await markCanceled(deps, jobId, ["queued"], deps.clock.now());
+    if (canceled) {
+      await announceQueuePositions(deps, deps.clock.now());
+      return "canceled";
+    }
+  }
+  if (RUNNING.includes(job.status) || job.status === "queued") {
+    // Claimed in between: the worker owns it now.
+    if (deps.renderWorker.abort(jobId)) return "canceled";
+    const canceled = await markCanceled(deps, jobId, ["queued", ...RUNNING], deps.clock.now());
+    if (canceled) return "canceled";
+  }
+  throw new TRPCError({ code: "CONFLICT", message: MESSAGES.renderNotCancelable });
+}
+
+/** Removes a job's row, events and pictures (canceling and refunding it first when it is not finished). */
+export async function deleteJob(deps: RenderDeps, owner: Owner, jobId: string): Promise<void> {
+  const job = await findOwnedJob(deps.db, owner, jobId);
+  if (job.status === "queued" || RUNNING.includes(job.status)) {
+    deps.renderWorker.abort(jobId);
+    await markCanceled(deps, jobId, ["queued", ...RUNNING], deps.clock.now());
+  }
+  await deleteJobRows(deps.db, [jobId]);
+  await removeJobFiles(deps, [job]);
+}
+
+export async function deleteJobRows(db: Db, jobIds: string[]): Promise<void> {
+  if (jobIds.length === 0) return;
+  await db.deleteFrom("render_events").where("job_id", "in", jobIds).execute();
+  await db.deleteFrom("render_jobs").where("id", "in", jobIds).execute();
+}
+
+export async function removeJobFiles(deps: Pick<AppDeps, "storage" | "log">, jobs: Array<Pick<RenderJob, "input_key" | "result_key" | "medium_key" | "thumb_key" | "high_key">>): Promise<void> {
+  for (const job of jobs) {
+    for (const key of [job.input_key, job.result_key, job.medium_key, job.thumb_key, job.high_key]) {
+      if (key) await deps.storage.remove("project-uploads", key).catch((error: unknown) => deps.log.warn("could not remove a stored file", { key, error }));
+    }
+  }
+}
+
+/** Tells the first waiting jobs their new place (after a job left the queue). */
+export async function announceQueuePositions(deps: Pick<AppDeps, "db" | "renderEvents">, now: number): Promise<void> {
+  const waiting = await deps.db
+    .selectFrom("render_jobs")
+    .select(["id", "user_id", "visitor_id"])
+    .where("status", "=", "queued")
+    .orderBy("created_at")
+    .orderBy("id")
+    .limit(POSITION_UPDATES)
+    .execute();
+  if (waiting.length === 0) return;
+  const events = await deps.db.transaction().execute(async (trx) => {
+    const stored: StoredRenderEvent[] = [];
+    for (const [index, job] of waiting.entries()) {
+      stored.push(await recordRenderEvent(trx, ownerKey(jobOwner(job)), { type: "queued", jobId: job.id, at: now, position: index + 1 }));
+    }
+    return stored;
+  });
+  deps.renderEvents.publish(events);
+}
+
+/** Oldest queued job, claimed atomically (the status moves in the same statement). */
+export async function claimNextJob(deps: Pick<AppDeps, "db" | "renderEvents">, now: number): Promise<RenderJob | null> {
+  let stored: StoredRenderEvent | undefined;
+  const job = await deps.db.transaction().execute(async (trx) => {
+    const claimed = await trx
+      .updateTable("render_jobs")
+      .set({ status: "preprocessing", started_at: now, updated_at: now, percent: null })
+      .where("id", "=", (eb) => eb.selectFrom("render_jobs").select("id").where("status", "=", "queued").orderBy("created_at").orderBy("id").limit(1))
+      .where("status", "=", "queued")
+      .returningAll()
+      .executeTakeFirst();
+    if (!claimed) return null;
+    stored = await recordRenderEvent(trx, ownerKey(jobOwner(claimed)), { type: "preprocessing", jobId: claimed.id, at: now, startedAt: now });
+    return claimed;
+  });
+  if (stored) deps.renderEvents.publish([stored]);
+  return job ?? null;
+}
+
+/**
+ * At start-up, jobs a crash left running: put back in the queue once (their input is stored, so
+ * the render simply runs again); a job interrupted a second time fails and is refunded.
+ */
+export async function recoverInterruptedJobs(deps: Pick<AppDeps, "db" | "renderEvents" | "log">, now: number): Promise<{ resumed: number; failed: number }> {
+  const interrupted = await deps.db.selectFrom("render_jobs").select(["id", "recoveries", "created_at"]).where("status", "in", RUNNING).execute();
+  let resumed = 0;
+  let failed = 0;
+  for (const job of interrupted) {
+    if (job.recoveries < 1) {
+      const back = await transitionJob(deps, job.id, RUNNING, "queued", { percent: null, started_at: null }, async (row, trx) => {
+        await trx.updateTable("render_jobs").set({ recoveries: sql`recoveries + 1` }).where("id", "=", row.id).execute();
+        return { type: "queued", jobId: row.id, at: now, position: await queuePosition(trx, row), resumed: true };
+      }, now);
+      if (back) resumed++;
+    } else if (await failJob(deps, job.id, RUNNING, MESSAGES.renderInterrupted, now)) {
+      failed++;
+    }
+  }
+  if (resumed + failed > 0) deps.log.warn("render jobs interrupted by a restart", { resumed, failed });
+  return { resumed, failed };
+}

@@ -1,0 +1,102 @@
+/**
+ * The render flow's shared contract: job states, the live events a subscribed client receives,
+ * the render request's fields, and the limits around them. Server and client import it.
+ */
+import { z } from "zod";
+import { DESIGN_STYLES, INPUT_MODES, ROOM_TYPES } from "./styles";
+import { FIELD_LIMITS } from "./constants";
+
+export const JOB_STATUSES = ["queued", "preprocessing", "rendering", "saving", "succeeded", "failed", "canceled"] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+export const FINAL_JOB_STATUSES: readonly JobStatus[] = ["succeeded", "failed", "canceled"];
+export const isFinalStatus = (status: JobStatus) => FINAL_JOB_STATUSES.includes(status);
+
+/** Render limits. */
+export const RENDER = {
+  /** Long edge of the picture handed to the render engine. */
+  providerInputLongEdge: 1024,
+  mediumLongEdge: 1024,
+  thumbLongEdge: 320,
+  noteMax: 500,
+  /** The "apply several styles" choice: at most this many styles per request. */
+  maxStylesPerRequest: 12,
+  /** Files in one batch upload. */
+  batchMaxFiles: 20,
+  /** What stands in for a project when a visitor renders the free demo. */
+  demoProjectId: "demo",
+} as const;
+
+/** The URLs of a finished render's pictures (all served only to their owner). */
+export interface RenderResultLinks {
+  /** The picture the engine was given (orientated, resized): the "before" side. */
+  before: string;
+  /** The engine's output at its own resolution. */
+  full: string;
+  medium: string;
+  thumb: string;
+  /** Download links: high = the original photo's resolution, medium = 1024 px long edge. */
+  downloadHigh: string;
+  downloadMedium: string;
+}
+
+interface EventBase {
+  jobId: string;
+  /** Server time of the event (Unix ms). */
+  at: number;
+}
+
+/** What a subscribed client receives, in order, each with a tracked id. */
+export type RenderEvent =
+  | (EventBase & { type: "queued"; position: number; resumed?: boolean })
+  | (EventBase & { type: "preprocessing"; startedAt: number })
+  | (EventBase & { type: "rendering"; startedAt: number; percent: number | null; attempt: number })
+  | (EventBase & { type: "saving"; startedAt: number })
+  | (EventBase & { type: "succeeded"; startedAt: number; elapsedMs: number; result: RenderResultLinks })
+  | (EventBase & { type: "failed"; message: string; refunded: boolean })
+  | (EventBase & { type: "canceled"; refunded: boolean });
+
+export type RenderEventType = RenderEvent["type"];
+
+export const designStyleSchema = z.enum(DESIGN_STYLES, { error: "Unknown design style" });
+export const roomTypeSchema = z.enum(ROOM_TYPES);
+export const inputModeSchema = z.enum(INPUT_MODES);
+
+/**
+ * ai-render (spec section 7): projectId, imageUrl (or imageId) and style. Every field is optional
+ * in the schema so that a missing one is answered with the spec's "Missing required fields".
+ * style may be one style or several (one credit each).
+ */
+export const renderRequestSchema = z.object({
+  projectId: z.string().max(64).optional(),
+  imageId: z.string().max(64).optional(),
+  imageUrl: z.string().max(300).optional(),
+  style: z.union([designStyleSchema, z.array(designStyleSchema).max(RENDER.maxStylesPerRequest)]).optional(),
+  note: z.string().max(RENDER.noteMax).optional(),
+});
+export type RenderRequestInput = z.infer<typeof renderRequestSchema>;
+
+export const projectNameSchema = z
+  .string()
+  .trim()
+  .min(1, { error: "Project name is required" })
+  .max(FIELD_LIMITS.projectNameMax, { error: "Project name must be less than 100 characters" });
+
+/** Upload endpoint: POST the raw file bytes here, with these query parameters. */
+export const UPLOAD_ENDPOINT = "/api/uploads";
+export const uploadQuerySchema = z.object({
+  mode: inputModeSchema.default("room-photo"),
+  roomType: roomTypeSchema.default("living-room"),
+  projectId: z.string().max(64).optional(),
+});
+
+/** What the upload endpoint answers. */
+export interface UploadResponse {
+  imageId: string;
+  /** The project the image belongs to ("demo" for a visitor). */
+  projectId: string;
+  width: number;
+  height: number;
+  /** The stored copy (orientated, metadata removed) and a thumbnail, served only to the owner. */
+  url: string;
+  thumbUrl: string;
+}

@@ -1,0 +1,108 @@
+/** Helpers of the render tests: photos made with sharp, uploads over HTTP, signed-in clients, live events. */
+import { createTRPCClient, httpLink, httpSubscriptionLink, splitLink } from "@trpc/client";
+import { EventSource } from "eventsource";
+import sharp from "sharp";
+import superjson from "superjson";
+import type { RenderEvent, UploadResponse } from "../../src/shared/render";
+import type { AppRouter } from "../../src/server/trpc/root";
+import { CookieJar } from "./trpc-client";
+
+export const PASSWORD = "Correct-Horse1";
+let counter = 0;
+export const uniqueEmail = () => `render${++counter}.${Date.now()}@example.com`;
+
+/** A room-like photo: a JPEG of the given size. */
+export function roomPhoto(width = 1200, height = 900): Promise<Buffer> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="#b8a98f"/><rect y="${height * 0.7}" width="100%" height="${height * 0.3}" fill="#7c5f43"/><rect x="${width * 0.1}" y="${height * 0.5}" width="${width * 0.4}" height="${height * 0.2}" rx="20" fill="#6b6f76"/></svg>`;
+  return sharp(Buffer.from(svg)).jpeg({ quality: 85 }).toBuffer();
+}
+
+/** A tRPC client over HTTP with its own cookies, that also subscribes over SSE (with the same cookies). */
+export function createStudioClient(baseUrl: string, jar = new CookieJar()) {
+  const client = createTRPCClient<AppRouter>({
+    links: [
+      splitLink({
+        condition: (op) => op.type === "subscription",
+        true: httpSubscriptionLink({
+          url: `${baseUrl}/trpc`,
+          transformer: superjson,
+          EventSource,
+          eventSourceOptions: () => ({ fetch: (input, init) => jar.fetch(input, init) }),
+        }),
+        false: httpLink({ url: `${baseUrl}/trpc`, transformer: superjson, fetch: jar.fetch }),
+      }),
+    ],
+  });
+  return { client, jar };
+}
+
+export type StudioClient = ReturnType<typeof createStudioClient>;
+
+export async function signedInClient(baseUrl: string, email = uniqueEmail()): Promise<StudioClient & { email: string; userId: string }> {
+  const studio = createStudioClient(baseUrl);
+  await studio.client.auth.signUp.mutate({ email, password: PASSWORD, fullName: "Ana Lima" });
+  await studio.client.auth.signIn.mutate({ email, password: PASSWORD });
+  const session = await studio.client.auth.session.query();
+  return { ...studio, email, userId: session.user!.id };
+}
+
+export async function upload(
+  baseUrl: string,
+  jar: CookieJar,
+  bytes: Buffer,
+  query: Record<string, string> = {},
+  contentType = "image/jpeg",
+): Promise<{ status: number; body: UploadResponse & { error?: string } }> {
+  const params = new URLSearchParams(query).toString();
+  const response = await jar.fetch(`${baseUrl}/api/uploads${params ? `?${params}` : ""}`, {
+    method: "POST",
+    headers: { "content-type": contentType, origin: baseUrl },
+    body: new Uint8Array(bytes),
+  });
+  return { status: response.status, body: (await response.json()) as UploadResponse & { error?: string } };
+}
+
+export interface ReceivedEvent {
+  id: string;
+  event: RenderEvent;
+}
+
+/**
+ * Subscribes to render events and collects them until `until` says stop (or the time runs out).
+ * lastEventId resumes after an event already seen.
+ */
+export function collectEvents(
+  studio: StudioClient,
+  input: { jobId?: string; lastEventId?: string | null },
+  until: (events: ReceivedEvent[]) => boolean,
+  timeoutMs = 15_000,
+): Promise<ReceivedEvent[]> {
+  return new Promise((resolve, reject) => {
+    const events: ReceivedEvent[] = [];
+    const timer = setTimeout(() => {
+      subscription.unsubscribe();
+      reject(new Error(`timed out with events: ${JSON.stringify(events.map((e) => e.event.type))}`));
+    }, timeoutMs);
+    const subscription = studio.client.render.events.subscribe(input, {
+      onData(tracked) {
+        events.push({ id: tracked.id, event: tracked.data });
+        if (until(events)) {
+          clearTimeout(timer);
+          subscription.unsubscribe();
+          resolve(events);
+        }
+      },
+      onError(error) {
+        clearTimeout(timer);
+        reject(error);
+      },
+    });
+  });
+}
+
+export const isFinal = (event: RenderEvent) => event.type === "succeeded" || event.type === "failed" || event.type === "canceled";
+
+/** Collects until every one of the jobs has ended. */
+export function untilAllFinal(jobIds: string[]) {
+  return (events: ReceivedEvent[]) => jobIds.every((id) => events.some((e) => e.event.jobId === id && isFinal(e.event)));
+}
