@@ -66,11 +66,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("updated_at", "integer", (col) => col.notNull().defaultTo(now))
     .addCheckConstraint("render_jobs_owner_ck", sql`(user_id IS NULL) <> (visitor_id IS NULL)`)
     .execute();
-  await db.schema.createIndex("render_jobs_status_idx").on("render_jobs").columns(["status", "created_at"]).execute();
+  await db.schema.createIndex("render_jobs_status_idx").on("render_jobs").columns(["status"]).execute();
   await db.schema.createIndex("render_jobs_user_idx").on("render_jobs").columns(["user_id", "created_at"]).execute();
   await db.schema.createIndex("render_jobs_visitor_idx").on("render_jobs").columns(["visitor_id"]).execute();
   await db.schema.createIndex("render_jobs_project_idx").on("render_jobs").columns(["project_id"]).execute();
   await db.schema.createIndex("render_jobs_gallery_idx").on("render_jobs").columns(["shared_in_gallery_at"]).execute();
+
+  // (An index on status alone is ordered by rowid within each status: the queue order.)
 
   // Append-only: the id orders events and is the id a reconnecting client sends back.
   await db.schema

@@ -33,13 +33,19 @@ function imageIdFromUrl(url: string): string | null {
   return /^(?:https?:\/\/[^/]+)?\/files\/uploads\/([a-z2-7]{24})\/(?:original|thumb)$/.exec(url)?.[1] ?? null;
 }
 
+/**
+ * Queue order is insertion order: SQLite's rowid only grows for new rows, so styles chosen
+ * together render in the order they were chosen, even within one millisecond.
+ */
+const queueOrder = sql<number>`render_jobs.rowid`;
+
 /** 1-based place in the queue (oldest first). */
-export async function queuePosition(db: Db, job: Pick<RenderJob, "id" | "created_at">): Promise<number> {
+export async function queuePosition(db: Db, job: Pick<RenderJob, "id">): Promise<number> {
   const row = await db
     .selectFrom("render_jobs")
     .select((eb) => eb.fn.countAll<number>().as("ahead"))
     .where("status", "=", "queued")
-    .where((eb) => eb.or([eb("created_at", "<", job.created_at), eb.and([eb("created_at", "=", job.created_at), eb("id", "<", job.id)])]))
+    .where(queueOrder, "<", db.selectFrom("render_jobs").select(queueOrder.as("seq")).where("id", "=", job.id))
     .executeTakeFirstOrThrow();
   return Number(row.ahead) + 1;
 }
@@ -101,7 +107,7 @@ export async function createRenderJobs(deps: RenderDeps, owner: Owner, input: Re
             created_at: now,
             updated_at: now,
           })
-          .returning(["id", "created_at"])
+          .returning("id")
           .executeTakeFirstOrThrow();
         if (owner.userId !== null) await chargeForJob(trx, owner.userId, id, now);
         else await trx.insertInto("visitor_demo_renders").values({ visitor_id: owner.visitorId, ip_address: ipAddress, job_id: id, created_at: now }).execute();
@@ -238,8 +244,7 @@ export async function announceQueuePositions(deps: Pick<AppDeps, "db" | "renderE
     .selectFrom("render_jobs")
     .select(["id", "user_id", "visitor_id"])
     .where("status", "=", "queued")
-    .orderBy("created_at")
-    .orderBy("id")
+    .orderBy(queueOrder)
     .limit(POSITION_UPDATES)
     .execute();
   if (waiting.length === 0) return;
@@ -260,7 +265,7 @@ export async function claimNextJob(deps: Pick<AppDeps, "db" | "renderEvents">, n
     const claimed = await trx
       .updateTable("render_jobs")
       .set({ status: "preprocessing", started_at: now, updated_at: now, percent: null })
-      .where("id", "=", (eb) => eb.selectFrom("render_jobs").select("id").where("status", "=", "queued").orderBy("created_at").orderBy("id").limit(1))
+      .where("id", "=", (eb) => eb.selectFrom("render_jobs").select("id").where("status", "=", "queued").orderBy(queueOrder).limit(1))
       .where("status", "=", "queued")
       .returningAll()
       .executeTakeFirst();

@@ -1,0 +1,263 @@
+/**
+ * The render worker's promises: transient engine failures retried inside the deadline, a deadline
+ * that fails and refunds, cancel while queued or rendering, events replayed after lastEventId
+ * without loss or duplicates, and jobs that survive a shutdown, a crash (SIGKILL) and a restart.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import { MESSAGES } from "../../src/shared/messages";
+import { openDatabase } from "../../src/server/db/client";
+import { ledgerBalance } from "../../src/server/services/credits";
+import { recoverInterruptedJobs } from "../../src/server/services/render-jobs";
+import { localProvider } from "../../src/server/render/providers/local";
+import { RetryableRenderError, type RenderProvider, type RenderRequest } from "../../src/server/render/providers/provider";
+import { startFakeReplicate, type FakeReplicate } from "../helpers/fake-replicate";
+import { collectEvents, createStudioClient, isFinal, roomPhoto, signedInClient, untilAllFinal, upload, type StudioClient } from "../helpers/render";
+import { startTestServer, type TestServer } from "../helpers/server";
+import { makeTempDir } from "../helpers/test-env";
+
+const failure = (error: unknown) => error as { message: string; data?: { code?: string } };
+
+/** An engine the test steers: each render waits until released, or fails as told. */
+function steeredProvider() {
+  const started: RenderRequest[] = [];
+  let plan: Array<"transient" | "hang" | "ok"> = [];
+  const provider: RenderProvider = {
+    id: "steered",
+    label: "Steered test engine",
+    async render(request) {
+      started.push(request);
+      const step = plan.shift() ?? "ok";
+      if (step === "transient") throw Object.assign(new RetryableRenderError("busy (HTTP 429)"), { retryAfterMs: 5 });
+      if (step === "hang") {
+        await new Promise((_resolve, reject) => request.signal.addEventListener("abort", () => reject(request.signal.reason), { once: true }));
+      }
+      request.onProgress?.(0.5);
+      return localProvider.render(request);
+    },
+  };
+  return { provider, started, plan: (steps: typeof plan) => (plan = steps) };
+}
+
+async function newJob(studio: StudioClient & { userId?: string }, baseUrl: string, style: "modern" | ["modern", "scandinavian"] = "modern") {
+  const uploaded = await upload(baseUrl, studio.jar, await roomPhoto(400, 300));
+  const { jobs } = await studio.client.render.create.mutate({ projectId: uploaded.body.projectId, imageId: uploaded.body.imageId, style });
+  return jobs.map((job) => job.id);
+}
+
+async function until(check: () => Promise<boolean> | boolean, timeoutMs = 15_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error("condition not met in time");
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe("render worker", () => {
+  let server: TestServer;
+  const engine = steeredProvider();
+  beforeAll(async () => {
+    server = await startTestServer({ RENDER_DEADLINE_MS: "1500", RENDER_CONCURRENCY: "1" }, { renderProvider: engine.provider, worker: { retryBaseMs: 5, retryMaxMs: 20 } });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+  const jobRow = (id: string) => server.deps.db.selectFrom("render_jobs").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+
+  it("retries transient engine failures (429) with backoff, then succeeds, charging once", async () => {
+    const user = await signedInClient(server.url);
+    engine.plan(["transient", "transient", "ok"]);
+    const [jobId] = await newJob(user, server.url);
+    const events = await collectEvents(user, { jobId }, (seen) => seen.some((e) => isFinal(e.event)));
+    expect(events.at(-1)!.event.type).toBe("succeeded");
+    expect(events.filter((e) => e.event.type === "rendering").map((e) => (e.event.type === "rendering" ? e.event.attempt : 0))).toEqual(expect.arrayContaining([1, 2, 3]));
+    expect((await jobRow(jobId!)).attempts).toBe(3);
+    expect(await ledgerBalance(server.deps.db, user.userId)).toBe(9);
+  });
+
+  it("fails a render that passes its deadline and refunds it", async () => {
+    const user = await signedInClient(server.url);
+    engine.plan(["hang"]);
+    const [jobId] = await newJob(user, server.url);
+    const events = await collectEvents(user, { jobId }, (seen) => seen.some((e) => isFinal(e.event)));
+    expect(events.at(-1)!.event).toMatchObject({ type: "failed", message: MESSAGES.renderTimedOut, refunded: true });
+    expect(engine.started.at(-1)!.signal.aborted).toBe(true);
+    expect(await ledgerBalance(server.deps.db, user.userId)).toBe(10);
+  });
+
+  it("cancels while rendering (the engine is stopped) and while queued, refunding each once", async () => {
+    const user = await signedInClient(server.url);
+    engine.plan(["hang"]);
+    const [running, waiting] = await newJob(user, server.url, ["modern", "scandinavian"]);
+    await until(async () => (await jobRow(running!)).status === "rendering");
+    expect((await jobRow(waiting!)).status).toBe("queued");
+    expect(await user.client.render.job.query({ id: waiting! })).toMatchObject({ status: "queued", position: 1 });
+
+    expect(await user.client.render.cancel.mutate({ id: waiting! })).toEqual({ status: "canceled" });
+    expect(await user.client.render.cancel.mutate({ id: running! })).toEqual({ status: "canceled" });
+    const events = await collectEvents(user, {}, untilAllFinal([running!, waiting!]));
+    expect(events.filter((e) => isFinal(e.event)).map((e) => e.event)).toEqual(
+      expect.arrayContaining([expect.objectContaining({ jobId: running, type: "canceled", refunded: true }), expect.objectContaining({ jobId: waiting, type: "canceled", refunded: true })]),
+    );
+    expect(engine.started.at(-1)!.signal.aborted).toBe(true);
+    expect(await ledgerBalance(server.deps.db, user.userId)).toBe(10);
+    expect(await user.client.render.cancel.mutate({ id: running! }).catch(failure)).toMatchObject({ message: MESSAGES.renderNotCancelable, data: { code: "CONFLICT" } });
+  });
+
+  it("a client reconnecting with its last event id misses nothing and gets nothing twice", async () => {
+    const user = await signedInClient(server.url);
+    engine.plan(["ok", "ok"]);
+    const jobIds = await newJob(user, server.url, ["modern", "scandinavian"]);
+    // The whole story, from the start.
+    const all = await collectEvents(user, {}, untilAllFinal(jobIds));
+    // A client that saw the first three, disconnected, and came back with the third's id.
+    const firstPart = await collectEvents(user, {}, (seen) => seen.length === 3);
+    const rest = await collectEvents(user, { lastEventId: firstPart.at(-1)!.id }, (seen) => seen.length === all.length - 3);
+    expect([...firstPart, ...rest]).toEqual(all);
+    expect(new Set(all.map((e) => e.id)).size).toBe(all.length);
+    // Ids only grow.
+    expect(all.map((e) => Number(e.id))).toEqual([...all.map((e) => Number(e.id))].sort((a, b) => a - b));
+
+    // Live: subscribed mid-render with the last id seen so far, the client gets exactly what follows.
+    engine.plan(["hang"]);
+    const [hanging] = await newJob(user, server.url);
+    await until(async () => (await jobRow(hanging!)).status === "rendering");
+    const before = await collectEvents(user, { jobId: hanging }, (seen) => seen.some((e) => e.event.type === "rendering"));
+    const after = collectEvents(user, { jobId: hanging, lastEventId: before.at(-1)!.id }, (seen) => seen.some((e) => isFinal(e.event)));
+    await user.client.render.cancel.mutate({ id: hanging! });
+    const afterEvents = await after;
+    expect(afterEvents.map((e) => e.event.type)).toEqual(["canceled"]);
+    expect(afterEvents.every((e) => Number(e.id) > Number(before.at(-1)!.id))).toBe(true);
+  });
+
+  it("another owner cannot subscribe to a job's events", async () => {
+    const ana = await signedInClient(server.url);
+    engine.plan(["ok"]);
+    const [jobId] = await newJob(ana, server.url);
+    await collectEvents(ana, { jobId }, (seen) => seen.some((e) => isFinal(e.event)));
+    const bob = await signedInClient(server.url);
+    await expect(collectEvents(bob, { jobId }, () => true, 5000)).rejects.toMatchObject({ message: MESSAGES.notFound });
+    await expect(collectEvents(createStudioClient(server.url), { jobId }, () => true, 5000)).rejects.toMatchObject({ message: MESSAGES.notFound });
+  });
+
+  it("a job interrupted twice by restarts fails and is refunded, never stranded", async () => {
+    const user = await signedInClient(server.url);
+    engine.plan(["ok"]);
+    const [jobId] = await newJob(user, server.url);
+    await collectEvents(user, { jobId }, (seen) => seen.some((e) => isFinal(e.event)));
+    // As if a crash had left it running after one recovery already.
+    await server.deps.db.updateTable("render_jobs").set({ status: "rendering", recoveries: 1 }).where("id", "=", jobId!).execute();
+    await server.deps.db.deleteFrom("credit_ledger").where("job_id", "=", jobId!).where("kind", "=", "refund").execute();
+    expect(await recoverInterruptedJobs(server.deps, Date.now())).toEqual({ resumed: 0, failed: 1 });
+    expect(await jobRow(jobId!)).toMatchObject({ status: "failed", error: MESSAGES.renderInterrupted });
+    expect(await ledgerBalance(server.deps.db, user.userId)).toBe(10);
+  });
+});
+
+describe("graceful shutdown", () => {
+  it("puts the running job back in the queue; the next start renders it", async () => {
+    const engine = steeredProvider();
+    engine.plan(["hang"]);
+    const first = await startTestServer({}, { renderProvider: engine.provider });
+    const user = await signedInClient(first.url);
+    const [jobId] = await newJob(user, first.url);
+    await until(async () => (await first.deps.db.selectFrom("render_jobs").select("status").where("id", "=", jobId!).executeTakeFirstOrThrow()).status === "rendering");
+    await first.stop();
+    const db = openDatabase(first.deps.env.DATABASE_FILE);
+    expect((await db.selectFrom("render_jobs").select("status").where("id", "=", jobId!).executeTakeFirstOrThrow()).status).toBe("queued");
+    await db.destroy();
+
+    const second = await startTestServer({ DATA_DIR: first.deps.env.DATA_DIR }, { renderProvider: engine.provider, fresh: true });
+    try {
+      const again = createStudioClient(second.url, user.jar);
+      const events = await collectEvents(again, { jobId }, (seen) => seen.some((e) => isFinal(e.event)));
+      expect(events.at(-1)!.event.type).toBe("succeeded");
+      expect(await ledgerBalance(second.deps.db, user.userId)).toBe(9);
+    } finally {
+      await second.stop();
+    }
+  });
+});
+
+describe("crash recovery (SIGKILL)", () => {
+  let fake: FakeReplicate;
+  let child: ChildProcess | undefined;
+  const dataDir = makeTempDir();
+
+  beforeAll(async () => {
+    fake = await startFakeReplicate();
+    fs.copyFileSync(inject("templateDatabase"), path.join(dataDir, "app.db"));
+  });
+  afterEach(() => {
+    child?.kill("SIGKILL");
+  });
+  afterAll(async () => {
+    await fake?.close();
+  });
+
+  /** The real server in its own process, rendering through the fake Replicate. */
+  async function startServerProcess(): Promise<string> {
+    const processEnv = {
+      ...process.env,
+      NODE_ENV: "test",
+      DATA_DIR: dataDir,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "info",
+      RENDER_PROVIDER: "replicate",
+      REPLICATE_API_TOKEN: fake.token,
+      REPLICATE_API_URL: fake.url,
+      RENDER_CONCURRENCY: "1",
+    };
+    const started = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], { env: processEnv, stdio: ["ignore", "pipe", "pipe"] });
+    child = started;
+    return new Promise((resolve, reject) => {
+      let output = "";
+      const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 20_000);
+      const read = (chunk: Buffer) => {
+        output += chunk.toString();
+        const url = /is running at (http:\/\/\S+)/.exec(output)?.[1];
+        if (url) {
+          clearTimeout(timer);
+          resolve(url);
+        }
+      };
+      started.stdout!.on("data", read);
+      started.stderr!.on("data", read);
+      started.on("exit", (code) => reject(new Error(`server exited (${code}):\n${output}`)));
+    });
+  }
+
+  it("resumes the job that was rendering and keeps the queued one, charging each once", async () => {
+    fake.script({ final: "never" });
+    let url = await startServerProcess();
+    const user = await signedInClient(url);
+    const [rendering, queued] = await newJob(user, url, ["modern", "scandinavian"]);
+    await until(() => fake.creates().length === 1);
+
+    child!.kill("SIGKILL");
+    await new Promise((resolve) => child!.once("exit", resolve));
+    const db = openDatabase(path.join(dataDir, "app.db"));
+    try {
+      const statuses = async () => Object.fromEntries((await db.selectFrom("render_jobs").select(["id", "status"]).execute()).map((row) => [row.id, row.status]));
+      expect(await statuses()).toEqual({ [rendering!]: "rendering", [queued!]: "queued" });
+
+      fake.script({ final: "succeeded", processingPolls: 1 });
+      url = await startServerProcess();
+      const again = createStudioClient(url, user.jar);
+      const events = await collectEvents(again, {}, untilAllFinal([rendering!, queued!]), 20_000);
+      expect(events.filter((e) => isFinal(e.event)).map((e) => e.event.type)).toEqual(["succeeded", "succeeded"]);
+      expect(events.some((e) => e.event.jobId === rendering && e.event.type === "queued" && e.event.resumed)).toBe(true);
+      expect(await statuses()).toEqual({ [rendering!]: "succeeded", [queued!]: "succeeded" });
+      const ledger = await db.selectFrom("credit_ledger").select(["kind", "job_id"]).where("user_id", "=", user.userId).where("kind", "in", ["charge", "refund"]).execute();
+      expect(ledger.filter((row) => row.kind === "charge")).toHaveLength(2);
+      expect(ledger.filter((row) => row.kind === "refund")).toHaveLength(0);
+      expect(await ledgerBalance(db, user.userId)).toBe(8);
+      expect((await db.selectFrom("profiles").select("credits_remaining").where("user_id", "=", user.userId).executeTakeFirstOrThrow()).credits_remaining).toBe(8);
+    } finally {
+      await db.destroy();
+    }
+  }, 60_000);
+});
