@@ -22,6 +22,10 @@ export default defineConfig({
     proxy: {
       "/trpc": apiTarget,
       "/healthz": apiTarget,
+      // Uploads, pictures and webhooks are plain HTTP routes of the API server.
+      "/api": apiTarget,
+      "/files": apiTarget,
+      "/webhooks": apiTarget,
     },
   },
 });

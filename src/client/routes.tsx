@@ -6,6 +6,12 @@ const Landing = lazy(() => import("./pages/Landing"));
 const SettingsPage = lazy(() => import("./pages/SettingsPage"));
 const AuthPage = lazy(() => import("./pages/AuthPage"));
 const PlannedPage = lazy(() => import("./pages/PlannedPage"));
+const UploadPage = lazy(() => import("./pages/UploadPage"));
+const BatchUploadPage = lazy(() => import("./pages/BatchUploadPage"));
+const StyleSelectPage = lazy(() => import("./pages/StyleSelectPage"));
+const RenderPage = lazy(() => import("./pages/RenderPage"));
+const DashboardPage = lazy(() => import("./pages/DashboardPage"));
+const GalleryPage = lazy(() => import("./pages/GalleryPage"));
 export const NotFound = lazy(() => import("./pages/NotFound"));
 
 function planned(page: PlannedPageKey): ComponentType {
@@ -18,19 +24,19 @@ function planned(page: PlannedPageKey): ComponentType {
 export const PAGES: Record<AppPath, ComponentType> = {
   "/": Landing,
   "/auth": AuthPage,
-  "/upload": planned("upload"),
-  "/batch-upload": planned("batchUpload"),
-  "/style-select": planned("styleSelect"),
-  "/render": planned("render"),
+  "/upload": UploadPage,
+  "/batch-upload": BatchUploadPage,
+  "/style-select": StyleSelectPage,
+  "/render": RenderPage,
   "/pricing": planned("pricing"),
   "/features": planned("features"),
-  "/gallery": planned("gallery"),
+  "/gallery": GalleryPage,
   "/ai-lab": planned("aiLab"),
   "/test": planned("test"),
   "/performance": planned("performance"),
   "/guide": planned("guide"),
   "/user-guide": planned("userGuide"),
-  "/dashboard": planned("dashboard"),
+  "/dashboard": DashboardPage,
   "/enhanced-dashboard": planned("enhancedDashboard"),
   "/social-hub": planned("socialHub"),
   "/admin": planned("admin"),

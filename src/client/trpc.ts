@@ -1,5 +1,5 @@
 import { QueryClient } from "@tanstack/react-query";
-import { httpBatchLink } from "@trpc/client";
+import { httpBatchLink, httpSubscriptionLink, splitLink } from "@trpc/client";
 import { createTRPCReact } from "@trpc/react-query";
 import superjson from "superjson";
 import { DEFAULT_LANGUAGE, QUERY_CACHE, SERVER_TIME_HEADER, UI_LANGUAGE_HEADER } from "../shared/constants";
@@ -26,16 +26,22 @@ export function createQueryClient(): QueryClient {
 export function createTrpcClient() {
   return trpc.createClient({
     links: [
-      httpBatchLink({
-        url: "/trpc",
-        transformer: superjson,
-        // The server checks the value; it only picks the language of mails.
-        headers: () => ({ [UI_LANGUAGE_HEADER]: i18next.resolvedLanguage ?? DEFAULT_LANGUAGE }),
-        fetch: async (input, init) => {
-          const response = await fetch(input, init);
-          recordServerTime(response.headers.get(SERVER_TIME_HEADER));
-          return response;
-        },
+      // Live render progress comes over server-sent events (it reconnects with the last event id
+      // by itself); everything else goes in batched HTTP requests.
+      splitLink({
+        condition: (op) => op.type === "subscription",
+        true: httpSubscriptionLink({ url: "/trpc", transformer: superjson }),
+        false: httpBatchLink({
+          url: "/trpc",
+          transformer: superjson,
+          // The server checks the value; it only picks the language of mails.
+          headers: () => ({ [UI_LANGUAGE_HEADER]: i18next.resolvedLanguage ?? DEFAULT_LANGUAGE }),
+          fetch: async (input, init) => {
+            const response = await fetch(input, init);
+            recordServerTime(response.headers.get(SERVER_TIME_HEADER));
+            return response;
+          },
+        }),
       }),
     ],
   });

@@ -34,6 +34,7 @@ export const MESSAGES = {
   demoUsed: "Your free demo render has been used. Sign up to get 10 free credits.",
   demoOneStyle: "The free demo renders one style. Sign up to apply several styles.",
   renderNotCancelable: "This render has already finished",
+  renderNotFinished: "This render has not finished yet",
   renderFailed: "The render failed. Your credit was not charged.",
   renderInterrupted: "The render was interrupted by a server restart",
   renderTimedOut: "The render took too long and was stopped",

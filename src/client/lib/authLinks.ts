@@ -8,6 +8,9 @@
 export const AUTH_LINKS = {
   emailConfirmedParam: "emailConfirmed",
   resetParam: "reset",
+  /** /auth?tab=signup opens the sign-up tab (the render flow's "Sign up" calls to action). */
+  tabParam: "tab",
+  signUpTab: "signup",
   resetTokenParam: "token",
   errorParam: "error",
   twoFactorChallengeFragment: "twoFactorChallenge",

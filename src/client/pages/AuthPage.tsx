@@ -32,7 +32,9 @@ type View =
 
 function viewFromSearch(search: string): View {
   const params = new URLSearchParams(search);
-  if (params.get(AUTH_LINKS.resetParam) !== "true") return { name: "tabs", tab: "signIn" };
+  if (params.get(AUTH_LINKS.resetParam) !== "true") {
+    return { name: "tabs", tab: params.get(AUTH_LINKS.tabParam) === AUTH_LINKS.signUpTab ? "signUp" : "signIn" };
+  }
   const token = params.get(AUTH_LINKS.resetTokenParam);
   return token ? { name: "reset", token } : { name: "forgot" };
 }

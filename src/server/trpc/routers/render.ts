@@ -93,7 +93,7 @@ export const renderRouter = router({
     .mutation(async ({ ctx, input }) => {
       const owner = requireOwner(ctx);
       const job = await findOwnedJob(ctx.db, owner, input.id);
-      if (job.status !== "succeeded") throw new TRPCError({ code: "CONFLICT", message: MESSAGES.notFound });
+      if (job.status !== "succeeded") throw new TRPCError({ code: "CONFLICT", message: MESSAGES.renderNotFinished });
       if (input.gallery !== undefined && owner.userId === null) throw new TRPCError({ code: "UNAUTHORIZED", message: MESSAGES.notAuthenticated });
       const shareToken = input.link === undefined ? job.share_token : input.link ? (job.share_token ?? `${generateSecureRandomString()}${generateSecureRandomString()}`) : null;
       const inGallery = input.gallery === undefined ? job.shared_in_gallery_at : input.gallery ? (job.shared_in_gallery_at ?? ctx.clock.now()) : null;

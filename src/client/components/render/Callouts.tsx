@@ -1,0 +1,113 @@
+/** Notes the render flow repeats: the engine in use, the visitor's free demo, sign-up and credits. */
+import { Cpu, Gift, Sparkles, UserPlus } from "lucide-react";
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { Link } from "wouter";
+import { CREDITS } from "../../../shared/constants";
+import type { Allowance } from "../../lib/renderTypes";
+import { buttonClass } from "../ui/buttons";
+
+export const SIGN_UP_HREF = "/auth?tab=signup";
+
+/** The engine's name, and what the Preview engine does and does not do, said plainly. */
+export function EngineNote({ engine }: { engine: Allowance["engine"] }) {
+  const { t } = useTranslation();
+  return (
+    <p className="flex items-start gap-2 text-sm text-slate-600 dark:text-slate-400" data-testid="engine-note">
+      <Cpu className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+      <span>
+        {engine.isAi ? (
+          t("flow.engineAi", { name: engine.label })
+        ) : (
+          <>
+            <span className="font-semibold text-slate-800 dark:text-slate-200">{t("flow.previewEngine")}</span>
+            {" · "}
+            {t("flow.previewEngineNote")}
+          </>
+        )}
+      </span>
+    </p>
+  );
+}
+
+/** A boxed message with an icon, a title, a text and actions. */
+export function Callout({
+  tone = "brand",
+  icon,
+  title,
+  children,
+  actions,
+  testId,
+}: {
+  tone?: "brand" | "amber" | "red";
+  icon?: ReactNode;
+  title: string;
+  children?: ReactNode;
+  actions?: ReactNode;
+  testId?: string;
+}) {
+  const tones = {
+    brand: "border-brand-100 bg-brand-50 text-slate-800 dark:border-brand-700/40 dark:bg-brand-700/15 dark:text-slate-100",
+    amber: "border-amber-200 bg-amber-50 text-amber-950 dark:border-amber-900/60 dark:bg-amber-950/30 dark:text-amber-100",
+    red: "border-red-200 bg-red-50 text-red-950 dark:border-red-900/60 dark:bg-red-950/30 dark:text-red-100",
+  };
+  return (
+    <div className={`rounded-xl border p-4 ${tones[tone]}`} data-testid={testId}>
+      <div className="flex items-start gap-3">
+        {icon ? <span className="mt-0.5 shrink-0">{icon}</span> : null}
+        <div className="min-w-0 flex-1">
+          <p className="font-semibold">{title}</p>
+          {children ? <div className="mt-1 text-sm opacity-90">{children}</div> : null}
+          {actions ? <div className="mt-3 flex flex-wrap gap-2">{actions}</div> : null}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** For a visitor: sign up (10 free credits, saved projects) or sign in. */
+export function SignUpCallout({ title, body, tone = "brand" }: { title: string; body?: string; tone?: "brand" | "amber" }) {
+  const { t } = useTranslation();
+  return (
+    <Callout
+      tone={tone}
+      testId="sign-up-callout"
+      icon={<UserPlus className="size-5 text-brand-600 dark:text-brand-100" aria-hidden="true" />}
+      title={title}
+      actions={
+        <>
+          <Link href={SIGN_UP_HREF} className={buttonClass.primary}>
+            {t("flow.signUp")}
+          </Link>
+          <Link href="/auth" className={buttonClass.secondary}>
+            {t("nav.signIn")}
+          </Link>
+        </>
+      }
+    >
+      {body ?? t("flow.signUpBenefits", { credits: CREDITS.signUpGrant })}
+    </Callout>
+  );
+}
+
+/** Where the user stands: credits left, or the visitor's free demo render. */
+export function AllowanceNote({ allowance }: { allowance: Allowance }) {
+  const { t } = useTranslation();
+  if (allowance.signedIn) {
+    return (
+      <p className="inline-flex flex-wrap items-center gap-x-2 gap-y-1 text-sm" data-testid="credits-left">
+        <Sparkles className="size-4 text-accent-500" aria-hidden="true" />
+        <span className="font-semibold">{t("flow.creditsLeft", { count: allowance.credits ?? 0 })}</span>
+        <Link href="/pricing" className="font-medium text-brand-600 hover:underline dark:text-brand-100">
+          {t("flow.buyCredits")}
+        </Link>
+      </p>
+    );
+  }
+  return (
+    <p className="inline-flex items-center gap-2 text-sm font-semibold" data-testid="credits-left">
+      <Gift className="size-4 text-accent-500" aria-hidden="true" />
+      {allowance.demoAvailable ? t("flow.demoAvailable") : t("flow.demoUsedShort")}
+    </p>
+  );
+}

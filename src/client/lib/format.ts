@@ -1,0 +1,55 @@
+/** Small formatting helpers of the render flow. */
+
+/** "12 s", "1:05", "1:02:03" — an elapsed time, without locale-specific words. */
+export function formatElapsed(ms: number): string {
+  const total = Math.max(0, Math.floor(ms / 1000));
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const seconds = total % 60;
+  if (hours > 0) return `${hours}:${String(minutes).padStart(2, "0")}:${String(seconds).padStart(2, "0")}`;
+  if (minutes > 0) return `${minutes}:${String(seconds).padStart(2, "0")}`;
+  return `${seconds} s`;
+}
+
+export function formatBytes(bytes: number, language: string | undefined): string {
+  const units = ["B", "KB", "MB"] as const;
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${new Intl.NumberFormat(language, { maximumFractionDigits: unit === 0 ? 0 : 1 }).format(value)} ${units[unit]}`;
+}
+
+/** A link the server gave (absolute or a path), as a full URL of this site. */
+export function absoluteUrl(link: string): string {
+  return new URL(link, window.location.origin).href;
+}
+
+/** Copies text; falls back to a selection copy where the Clipboard API is missing (plain HTTP on a LAN). */
+export async function copyText(text: string): Promise<boolean> {
+  try {
+    if (navigator.clipboard && window.isSecureContext) {
+      await navigator.clipboard.writeText(text);
+      return true;
+    }
+  } catch {
+    // Fall through to the old way.
+  }
+  const area = document.createElement("textarea");
+  area.value = text;
+  area.setAttribute("readonly", "");
+  area.style.position = "fixed";
+  area.style.opacity = "0";
+  document.body.appendChild(area);
+  area.select();
+  let copied = false;
+  try {
+    copied = document.execCommand("copy");
+  } catch {
+    copied = false;
+  }
+  area.remove();
+  return copied;
+}

@@ -1,0 +1,190 @@
+/**
+ * /style-select?image=ID&project=PID: the uploaded picture, the styles (one, or several at one
+ * credit each), an optional note, what it costs and what is left, the engine, and Render.
+ */
+import { ImageOff, Sparkles, Wand2 } from "lucide-react";
+import { useState, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, useLocation, useSearch } from "wouter";
+import { CREDITS } from "../../shared/constants";
+import { MESSAGES } from "../../shared/messages";
+import { RENDER } from "../../shared/render";
+import type { DesignStyle } from "../../shared/styles";
+import { inputClass } from "../components/auth/fields";
+import { AllowanceNote, Callout, EngineNote, SignUpCallout } from "../components/render/Callouts";
+import { ErrorText, PageShell } from "../components/render/PageShell";
+import { StylePicker } from "../components/render/StylePicker";
+import { Spinner } from "../components/Spinner";
+import { buttonClass, cardClass, labelClass, linkClass } from "../components/ui/buttons";
+import { errorMessage, friendlyError } from "../lib/friendlyError";
+import { trpc } from "../trpc";
+
+/** A refusal the page answers with its own call to action rather than a line of text. */
+type Refusal = "credits" | "signUp" | null;
+
+function refusalOf(message: string): Refusal {
+  if (message === MESSAGES.notEnoughCredits) return "credits";
+  if (message === MESSAGES.demoUsed || message === MESSAGES.demoOneStyle) return "signUp";
+  return null;
+}
+
+export function MissingPicture({ title, body }: { title: string; body: string }) {
+  const { t } = useTranslation();
+  return (
+    <div className="mx-auto flex max-w-lg flex-col items-center gap-4 px-6 py-16 text-center" data-testid="missing-picture">
+      <span className="flex size-12 items-center justify-center rounded-full bg-slate-100 text-slate-500 dark:bg-slate-800 dark:text-slate-300">
+        <ImageOff className="size-6" aria-hidden="true" />
+      </span>
+      <h1 className="text-2xl font-bold tracking-tight">{title}</h1>
+      <p className="text-slate-600 dark:text-slate-300">{body}</p>
+      <Link href="/upload" className={buttonClass.primary}>
+        {t("styleSelect.goUpload")}
+      </Link>
+    </div>
+  );
+}
+
+export default function StyleSelectPage() {
+  const { t } = useTranslation();
+  const [, navigate] = useLocation();
+  const params = new URLSearchParams(useSearch());
+  const imageId = params.get("image");
+  const projectParam = params.get("project");
+
+  const upload = trpc.render.upload.useQuery({ id: imageId ?? "" }, { enabled: !!imageId, retry: false });
+  const allowance = trpc.render.allowance.useQuery(undefined, { staleTime: 0 });
+  const create = trpc.render.create.useMutation();
+  const utils = trpc.useUtils();
+
+  const [styles, setStyles] = useState<DesignStyle[]>([]);
+  const [multi, setMulti] = useState(false);
+  const [note, setNote] = useState("");
+  const [error, setError] = useState<string>();
+  const [refusal, setRefusal] = useState<Refusal>(null);
+
+  if (!imageId) return <MissingPicture title={t("styleSelect.missingTitle")} body={t("styleSelect.missingBody")} />;
+  if (upload.isLoading) return <Spinner label={t("styleSelect.loadingPicture")} />;
+  if (upload.error || !upload.data) return <MissingPicture title={t("styleSelect.notFoundTitle")} body={friendlyError(upload.error, t)} />;
+
+  const picture = upload.data;
+  const signedIn = allowance.data?.signedIn ?? false;
+  const visitorBlocked = allowance.data && !allowance.data.signedIn && !allowance.data.demoAvailable;
+  const credits = allowance.data?.credits ?? null;
+  const cost = styles.length * CREDITS.perRender;
+  const tooFewCredits = signedIn && credits !== null && cost > credits;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (styles.length === 0) {
+      setError(t("styleSelect.chooseOne"));
+      return;
+    }
+    setError(undefined);
+    setRefusal(null);
+    try {
+      const trimmed = note.trim();
+      const result = await create.mutateAsync({
+        projectId: projectParam ?? picture.projectId,
+        imageId: picture.id,
+        style: styles.length === 1 ? styles[0]! : styles,
+        ...(trimmed ? { note: trimmed } : {}),
+      });
+      await utils.render.allowance.invalidate();
+      navigate(`/render?jobs=${result.jobs.map((job) => encodeURIComponent(job.id)).join(",")}`);
+    } catch (caught) {
+      const kind = refusalOf(errorMessage(caught));
+      setRefusal(kind);
+      if (!kind) setError(friendlyError(caught, t));
+      await utils.render.allowance.invalidate();
+    }
+  };
+
+  return (
+    <PageShell title={t("pages.styleSelect.title")} intro={t("styleSelect.intro")} wide actions={allowance.data ? <AllowanceNote allowance={allowance.data} /> : null}>
+      <form onSubmit={submit} className="grid gap-6 lg:grid-cols-[minmax(0,20rem)_minmax(0,1fr)]" noValidate>
+        <aside className="space-y-4 lg:sticky lg:top-24 lg:self-start">
+          <div className={`${cardClass} overflow-hidden`}>
+            <img
+              src={picture.thumbUrl}
+              alt={t("styleSelect.yourPicture")}
+              className="aspect-[4/3] w-full bg-slate-100 object-cover dark:bg-slate-800"
+              data-testid="uploaded-picture"
+            />
+            <div className="flex items-center justify-between gap-2 px-4 py-3 text-sm">
+              <span className="text-slate-600 dark:text-slate-300">
+                {t(`inputModes.${picture.mode}`)} · {t(`roomTypes.${picture.roomType}`)}
+              </span>
+              <Link href="/upload" className={linkClass}>
+                {t("styleSelect.changePicture")}
+              </Link>
+            </div>
+          </div>
+          {allowance.data ? <EngineNote engine={allowance.data.engine} /> : null}
+        </aside>
+
+        <div className="min-w-0 space-y-6">
+          {visitorBlocked && refusal !== "signUp" ? <SignUpCallout tone="amber" title={t("flow.demoUsedTitle")} /> : null}
+
+          <StylePicker value={styles} onChange={setStyles} multi={multi} onMultiChange={setMulti} multiAllowed={signedIn} />
+
+          <div>
+            <label htmlFor="note" className={labelClass}>
+              {t("styleSelect.noteLabel")}
+            </label>
+            <textarea
+              id="note"
+              rows={3}
+              maxLength={RENDER.noteMax}
+              value={note}
+              onChange={(event) => setNote(event.target.value)}
+              placeholder={t("styleSelect.notePlaceholder")}
+              aria-describedby="note-hint"
+              className={`${inputClass} resize-y`}
+            />
+            <p id="note-hint" className="mt-1.5 flex justify-between gap-3 text-sm text-slate-500 dark:text-slate-400">
+              <span>{allowance.data && !allowance.data.engine.isAi ? t("styleSelect.noteHintPreview") : t("styleSelect.noteHint")}</span>
+              <span className="shrink-0 tabular-nums">
+                {note.length}/{RENDER.noteMax}
+              </span>
+            </p>
+          </div>
+
+          {refusal === "credits" || tooFewCredits ? (
+            <Callout
+              tone="amber"
+              testId="credits-callout"
+              icon={<Sparkles className="size-5" aria-hidden="true" />}
+              title={t("serverMessages.notEnoughCredits")}
+              actions={
+                <Link href="/pricing" className={buttonClass.primary}>
+                  {t("flow.buyCredits")}
+                </Link>
+              }
+            >
+              {t("styleSelect.creditsNeeded", { count: cost, credits: credits ?? 0 })}
+            </Callout>
+          ) : null}
+          {refusal === "signUp" ? (
+            <SignUpCallout tone="amber" title={multi || styles.length > 1 ? t("serverMessages.demoOneStyle") : t("serverMessages.demoUsed")} />
+          ) : null}
+          <ErrorText message={error} />
+
+          <div className="flex flex-col gap-3 border-t border-slate-200 pt-5 sm:flex-row sm:items-center sm:justify-between dark:border-slate-800">
+            <p className="text-sm text-slate-600 dark:text-slate-300">
+              {signedIn ? t("styleSelect.costSummary", { count: cost }) : visitorBlocked ? t("flow.demoUsedShort") : t("styleSelect.costDemo")}
+            </p>
+            <button
+              type="submit"
+              className={`${buttonClass.big} w-full sm:w-auto`}
+              disabled={create.isPending || styles.length === 0 || !!visitorBlocked || tooFewCredits}
+              aria-busy={create.isPending || undefined}
+            >
+              <Wand2 className="size-5" aria-hidden="true" />
+              {create.isPending ? t("styleSelect.starting") : t("styleSelect.render", { count: styles.length || 1 })}
+            </button>
+          </div>
+        </div>
+      </form>
+    </PageShell>
+  );
+}
