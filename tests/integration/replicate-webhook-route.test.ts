@@ -1,0 +1,60 @@
+/**
+ * The whole server rendering through (a fake) Replicate with webhooks: PUBLIC_URL and the signing
+ * secret set, the finished prediction arrives at /webhooks/replicate (raw body, signature checked,
+ * past the CSRF check), and the render ends long before the 5 s fallback poll would have seen it.
+ */
+import net from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { postSignedWebhook, startFakeReplicate, type FakeReplicate } from "../helpers/fake-replicate";
+import { collectEvents, isFinal, roomPhoto, signedInClient, upload } from "../helpers/render";
+import { startTestServer, type TestServer } from "../helpers/server";
+
+const SECRET = `whsec_${Buffer.from("a signing secret of enough length!").toString("base64")}`;
+
+async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+describe("Replicate webhooks through the server", () => {
+  let fake: FakeReplicate;
+  let server: TestServer;
+  beforeAll(async () => {
+    fake = await startFakeReplicate({ webhookSecret: SECRET });
+    const port = await freePort();
+    server = await startTestServer({
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      RENDER_PROVIDER: "replicate",
+      REPLICATE_API_TOKEN: fake.token,
+      REPLICATE_API_URL: fake.url,
+      REPLICATE_WEBHOOK_SECRET: SECRET,
+    });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await fake?.close();
+  });
+
+  it("a render finishes by webhook, before the next poll", async () => {
+    fake.script({ completeAfterMs: 300, final: "succeeded" });
+    const user = await signedInClient(server.url);
+    const uploaded = await upload(server.url, user.jar, await roomPhoto(800, 600));
+    const started = Date.now();
+    const { jobs } = await user.client.render.create.mutate({ projectId: uploaded.body.projectId, imageId: uploaded.body.imageId, style: "japandi" });
+    const events = await collectEvents(user, { jobId: jobs[0]!.id }, (seen) => seen.some((e) => isFinal(e.event)));
+    expect(events.at(-1)!.event.type).toBe("succeeded");
+    expect(Date.now() - started).toBeLessThan(4000);
+    expect(fake.creates()[0]!.json).toMatchObject({ webhook: `${server.deps.env.PUBLIC_URL}/webhooks/replicate`, webhook_events_filter: ["completed"] });
+    expect(fake.webhookDeliveries).toEqual([{ url: `${server.deps.env.PUBLIC_URL}/webhooks/replicate`, status: 200 }]);
+    expect(fake.polls()).toHaveLength(0);
+  });
+
+  it("refuses a webhook signed with another secret", async () => {
+    const other = `whsec_${Buffer.from("somebody else's secret, not ours").toString("base64")}`;
+    expect(await postSignedWebhook(`${server.url}/webhooks/replicate`, JSON.stringify({ id: "x", status: "succeeded" }), other)).toBe(401);
+  });
+});
