@@ -1,11 +1,9 @@
 /** Helpers of the render tests: photos made with sharp, uploads over HTTP, signed-in clients, live events. */
-import { createTRPCClient, httpLink, httpSubscriptionLink, splitLink } from "@trpc/client";
-import { EventSource } from "eventsource";
 import sharp from "sharp";
-import superjson from "superjson";
 import type { RenderEvent, UploadResponse } from "../../src/shared/render";
-import type { AppRouter } from "../../src/server/trpc/root";
-import { CookieJar } from "./trpc-client";
+import { createStudioClient, type CookieJar, type StudioClient } from "../../scripts/lib/studio-client";
+
+export { createStudioClient, type StudioClient };
 
 export const PASSWORD = "Correct-Horse1";
 let counter = 0;
@@ -16,27 +14,6 @@ export function roomPhoto(width = 1200, height = 900): Promise<Buffer> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="#b8a98f"/><rect y="${height * 0.7}" width="100%" height="${height * 0.3}" fill="#7c5f43"/><rect x="${width * 0.1}" y="${height * 0.5}" width="${width * 0.4}" height="${height * 0.2}" rx="20" fill="#6b6f76"/></svg>`;
   return sharp(Buffer.from(svg)).jpeg({ quality: 85 }).toBuffer();
 }
-
-/** A tRPC client over HTTP with its own cookies, that also subscribes over SSE (with the same cookies). */
-export function createStudioClient(baseUrl: string, jar = new CookieJar()) {
-  const client = createTRPCClient<AppRouter>({
-    links: [
-      splitLink({
-        condition: (op) => op.type === "subscription",
-        true: httpSubscriptionLink({
-          url: `${baseUrl}/trpc`,
-          transformer: superjson,
-          EventSource,
-          eventSourceOptions: () => ({ fetch: (input, init) => jar.fetch(input, init) }),
-        }),
-        false: httpLink({ url: `${baseUrl}/trpc`, transformer: superjson, fetch: jar.fetch }),
-      }),
-    ],
-  });
-  return { client, jar };
-}
-
-export type StudioClient = ReturnType<typeof createStudioClient>;
 
 export async function signedInClient(baseUrl: string, email = uniqueEmail()): Promise<StudioClient & { email: string; userId: string }> {
   const studio = createStudioClient(baseUrl);

@@ -16,7 +16,10 @@ export interface Picture {
 
 const readOptions = { limitInputPixels: MAX_INPUT_PIXELS, failOn: "truncated" as const };
 
-async function resizedJpeg(input: Buffer, longEdge: number, quality: number): Promise<Picture> {
+/** A picture's bytes, or the path of a file sharp reads itself. */
+type ImageSource = Buffer | string;
+
+async function resizedJpeg(input: ImageSource, longEdge: number, quality: number): Promise<Picture> {
   const { data, info } = await sharp(input, readOptions)
     .rotate()
     .resize({ width: longEdge, height: longEdge, fit: "inside", withoutEnlargement: true })
@@ -26,7 +29,7 @@ async function resizedJpeg(input: Buffer, longEdge: number, quality: number): Pr
 }
 
 /** What the render engine is given: upright, at most 1024 px on the long edge. */
-export function providerInput(original: Buffer): Promise<Picture> {
+export function providerInput(original: ImageSource): Promise<Picture> {
   return resizedJpeg(original, RENDER.providerInputLongEdge, 90);
 }
 
@@ -39,8 +42,11 @@ export async function resultVariants(result: Buffer): Promise<{ full: Picture; m
   const metadata = await sharp(result, readOptions).metadata();
   const format = metadata.format === "jpeg" || metadata.format === "png" || metadata.format === "webp" ? metadata.format : null;
   if (!format || !metadata.width || !metadata.height) throw new Error("The render engine returned an unexpected answer");
-  const [medium, thumb] = await Promise.all([resizedJpeg(result, RENDER.mediumLongEdge, 85), resizedJpeg(result, RENDER.thumbLongEdge, 80)]);
-  return { full: { data: result, width: metadata.width, height: metadata.height, format }, medium, thumb };
+  const full: Picture = { data: result, width: metadata.width, height: metadata.height, format };
+  // An upright JPEG already within the medium size is its own medium: no second lossy encode.
+  const ownMedium = format === "jpeg" && (metadata.orientation ?? 1) === 1 && Math.max(full.width, full.height) <= RENDER.mediumLongEdge;
+  const [medium, thumb] = await Promise.all([ownMedium ? full : resizedJpeg(result, RENDER.mediumLongEdge, 85), resizedJpeg(result, RENDER.thumbLongEdge, 80)]);
+  return { full, medium, thumb };
 }
 
 /** The result scaled to the original photo's size ("high quality" download). */

@@ -28,6 +28,8 @@ export async function recordRenderEvent(db: Db, owner: string, event: RenderEven
   return { id: row.id, owner, event };
 }
 
+const channel = (owner: string) => `owner:${owner}`;
+
 export class RenderEventBus {
   private readonly emitter = new EventEmitter();
   private readonly closed = new AbortController();
@@ -37,8 +39,9 @@ export class RenderEventBus {
     this.emitter.setMaxListeners(0);
   }
 
+  /** Each owner has a channel of its own, so a stream only wakes for its owner's events. */
   publish(events: readonly StoredRenderEvent[]): void {
-    for (const stored of events) this.emitter.emit("event", stored);
+    for (const stored of events) this.emitter.emit(channel(stored.owner), stored);
   }
 
   /**
@@ -49,7 +52,7 @@ export class RenderEventBus {
   async *stream(db: AppDatabase, filter: { owner: string; jobId?: string; lastEventId?: number }, signal?: AbortSignal): AsyncGenerator<StoredRenderEvent> {
     const stop = AbortSignal.any([this.closed.signal, ...(signal ? [signal] : [])]);
     if (stop.aborted) return;
-    const live = on(this.emitter, "event", { signal: stop });
+    const live = on(this.emitter, channel(filter.owner), { signal: stop });
     let lastId = filter.lastEventId ?? 0;
     try {
       let query = db.selectFrom("render_events").select(["id", "payload"]).where("owner", "=", filter.owner).where("id", ">", lastId).orderBy("id");
@@ -59,7 +62,7 @@ export class RenderEventBus {
         yield { id: row.id, owner: filter.owner, event: JSON.parse(row.payload) as RenderEvent };
       }
       for await (const [stored] of live as AsyncIterable<[StoredRenderEvent]>) {
-        if (stored.owner !== filter.owner || stored.id <= lastId) continue;
+        if (stored.id <= lastId) continue;
         if (filter.jobId && stored.event.jobId !== filter.jobId) continue;
         lastId = stored.id;
         yield stored;
@@ -76,7 +79,8 @@ export class RenderEventBus {
     this.closed.abort();
   }
 
+  /** Open streams, all owners together. */
   get listenerCount(): number {
-    return this.emitter.listenerCount("event");
+    return this.emitter.eventNames().reduce((total, name) => total + this.emitter.listenerCount(name), 0);
   }
 }

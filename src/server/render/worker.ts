@@ -47,6 +47,7 @@ class CanceledByUser extends Error {
 const RUNNING = ["preprocessing", "rendering", "saving"] as const;
 /** Progress is written (and sent) at most this often. */
 const PROGRESS_INTERVAL_MS = 250;
+const QUEUE_ANNOUNCE_INTERVAL_MS = 500;
 
 export class RenderWorker {
   private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
@@ -54,6 +55,7 @@ export class RenderWorker {
   private pumping = false;
   private pumpAgain = false;
   private idleTimer: NodeJS.Timeout | undefined;
+  private announceTimer: NodeJS.Timeout | undefined;
   private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
 
   constructor(
@@ -99,6 +101,8 @@ export class RenderWorker {
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.idleTimer);
+    clearTimeout(this.announceTimer);
+    this.announceTimer = undefined;
     const running = [...this.running.values()];
     for (const { controller } of running) controller.abort(new ShuttingDown("Server shutting down"));
     await Promise.all(running.map(({ done }) => done));
@@ -129,7 +133,21 @@ export class RenderWorker {
     } finally {
       this.pumping = false;
     }
-    if (claimed) await announceQueuePositions(this.deps, this.deps.clock.now());
+    if (claimed) this.scheduleQueueAnnouncement();
+  }
+
+  /**
+   * Waiting jobs learn their new place at most twice a second: when jobs start in quick
+   * succession, one announcement covers them all instead of one per claim.
+   */
+  private scheduleQueueAnnouncement(): void {
+    if (this.announceTimer || this.stopped) return;
+    this.announceTimer = setTimeout(() => {
+      this.announceTimer = undefined;
+      if (this.stopped) return;
+      announceQueuePositions(this.deps, this.deps.clock.now()).catch((error: unknown) => this.deps.log.warn("could not announce queue positions", { error }));
+    }, QUEUE_ANNOUNCE_INTERVAL_MS);
+    this.announceTimer.unref();
   }
 
   private async run(job: RenderJob, controller: AbortController): Promise<void> {
@@ -144,9 +162,14 @@ export class RenderWorker {
     };
     try {
       const upload = await db.selectFrom("uploads").selectAll().where("id", "=", job.upload_id).executeTakeFirst();
-      const original = upload ? await storage.get(UPLOAD_BUCKET, upload.original_key) : null;
+      // On disk, sharp reads the photo itself, off the main thread; other stores hand over bytes.
+      const original = !upload
+        ? null
+        : storage.localFile
+          ? await storage.localFile(UPLOAD_BUCKET, upload.original_key)
+          : ((await storage.get(UPLOAD_BUCKET, upload.original_key))?.data ?? null);
       if (!upload || !original) throw new PermanentRenderError("The uploaded picture is no longer there");
-      const input = await providerInput(original.data);
+      const input = await providerInput(original);
       const inputKey = `renders/${job.id}/input.jpg`;
       await put(inputKey, input.data, "image/jpeg");
       signal.throwIfAborted();

@@ -23,6 +23,11 @@ export interface ObjectStorage {
   remove(bucket: Bucket, key: string): Promise<void>;
   /** Total bytes stored in a bucket (status pages). */
   size(bucket: Bucket): Promise<number>;
+  /**
+   * Where the object lies on this machine's disk, for readers (sharp) that read a file themselves
+   * without passing it through JavaScript; null when missing. Stores without local files leave it out.
+   */
+  localFile?(bucket: Bucket, key: string): Promise<string | null>;
 }
 
 /** Generated keys only: lower-case words, digits, '-', '_', '.', and '/' between segments. */
@@ -57,6 +62,15 @@ export function createDiskStorage(dataDir: string): ObjectStorage {
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
         throw error;
+      }
+    },
+    async localFile(bucket, key) {
+      const file = fileOf(bucket, key);
+      try {
+        await fs.access(file);
+        return file;
+      } catch {
+        return null;
       }
     },
     async remove(bucket, key) {

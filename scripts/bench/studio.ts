@@ -1,0 +1,135 @@
+/**
+ * The benchmark's side of the app: the real server started with startApp on a temporary
+ * DATA_DIR, a zero-latency render engine, a signed-in user with enough credits, uploads over
+ * HTTP, and a probe on the render event bus that sees every event the moment it is published.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { startApp, type StartedApp } from "../../src/server/boot";
+import { parseEnv } from "../../src/server/env";
+import type { StoredRenderEvent } from "../../src/server/render/events";
+import type { RenderProvider } from "../../src/server/render/providers/provider";
+import { grantCredits } from "../../src/server/services/credits";
+import type { UploadResponse } from "../../src/shared/render";
+import { CookieJar, createStudioClient, type StudioClient } from "../lib/studio-client";
+
+export { CookieJar, createStudioClient, type StudioClient };
+
+/** An engine that answers at once with the picture it was given. */
+export const zeroLatencyProvider: RenderProvider = {
+  id: "zero",
+  label: "Zero-latency bench engine",
+  render: async (request) => ({ image: request.image, mime: "image/jpeg", model: "zero" }),
+};
+
+/** Sees every event published on the app's render event bus, at the moment it is published. */
+export class BusProbe {
+  /** performance.now() at publish, by event id, while recording. */
+  readonly publishedAt = new Map<number, number>();
+  recording = false;
+  private readonly finished = new Map<string, { status: string; at: number }>();
+  private readonly waiters = new Map<string, () => void>();
+
+  constructor(app: StartedApp) {
+    const bus = app.deps.renderEvents;
+    const publish = bus.publish.bind(bus);
+    bus.publish = (events: readonly StoredRenderEvent[]) => {
+      const now = performance.now();
+      for (const stored of events) {
+        if (this.recording) this.publishedAt.set(stored.id, now);
+        const { type, jobId } = stored.event;
+        if (type === "succeeded" || type === "failed" || type === "canceled") {
+          this.finished.set(jobId, { status: type, at: now });
+          this.waiters.get(jobId)?.();
+        }
+      }
+      publish(events);
+    };
+  }
+
+  /** Resolves when every job has ended (its final event published), with the latest end time; throws if one did not succeed. */
+  async waitForJobs(jobIds: readonly string[], timeoutMs = 60_000): Promise<number> {
+    const pending = jobIds.filter((jobId) => !this.finished.has(jobId));
+    if (pending.length > 0) {
+      await new Promise<void>((resolve, reject) => {
+        let left = pending.length;
+        const timer = setTimeout(() => reject(new Error(`${left} of ${jobIds.length} renders did not finish within ${timeoutMs} ms`)), timeoutMs);
+        for (const jobId of pending) {
+          this.waiters.set(jobId, () => {
+            this.waiters.delete(jobId);
+            if (--left === 0) {
+              clearTimeout(timer);
+              resolve();
+            }
+          });
+        }
+      });
+    }
+    let last = 0;
+    for (const jobId of jobIds) {
+      const end = this.finished.get(jobId)!;
+      if (end.status !== "succeeded") throw new Error(`render ${jobId} ended ${end.status}`);
+      last = Math.max(last, end.at);
+    }
+    return last;
+  }
+}
+
+export interface BenchApp {
+  app: StartedApp;
+  url: string;
+  probe: BusProbe;
+  close(): Promise<void>;
+}
+
+/** The real app on a loopback port, API only, on a fresh temporary DATA_DIR. */
+export async function startBenchApp(): Promise<BenchApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "roomcanvas-bench-"));
+  try {
+    const env = parseEnv({ NODE_ENV: "test", PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", SHUTDOWN_TIMEOUT_MS: "2000", DATA_DIR: dataDir });
+    const app = await startApp(env, { renderProvider: zeroLatencyProvider, clientDir: path.join(dataDir, "no-client-build") });
+    return {
+      app,
+      url: app.http.url,
+      probe: new BusProbe(app),
+      async close() {
+        try {
+          await app.stop();
+        } finally {
+          fs.rmSync(dataDir, { recursive: true, force: true });
+        }
+      },
+    };
+  } catch (error) {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** Signs up and in through tRPC, then tops the balance up in the ledger (kind admin), like an administrator would. */
+export async function signedInUser(bench: BenchApp, credits: number): Promise<StudioClient & { userId: string }> {
+  const studio = createStudioClient(bench.url);
+  const email = `bench.${Date.now()}@example.com`;
+  const password = "Correct-Horse1";
+  await studio.client.auth.signUp.mutate({ email, password, fullName: "Bench Runner" });
+  await studio.client.auth.signIn.mutate({ email, password });
+  const session = await studio.client.auth.session.query();
+  if (!session.user) throw new Error("sign-in failed");
+  const userId = session.user.id;
+  const { db, clock } = bench.app.deps;
+  await db.transaction().execute((trx) => grantCredits(trx, userId, credits, "admin", clock.now(), { reason: "render benchmark" }));
+  return { ...studio, userId };
+}
+
+/** POST /api/uploads with the user's cookies, as the browser does. */
+export async function uploadPhoto(bench: BenchApp, studio: StudioClient, bytes: Buffer): Promise<UploadResponse> {
+  const response = await studio.jar.fetch(`${bench.url}/api/uploads`, {
+    method: "POST",
+    headers: { "content-type": "image/jpeg", origin: bench.url },
+    body: new Uint8Array(bytes),
+  });
+  const body = (await response.json()) as UploadResponse & { error?: string };
+  if (response.status !== 201) throw new Error(`upload answered ${response.status}: ${body.error ?? ""}`);
+  return body;
+}
