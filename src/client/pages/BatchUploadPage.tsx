@@ -12,7 +12,7 @@ import { CREDITS } from "../../shared/constants";
 import { MESSAGES } from "../../shared/messages";
 import { RENDER } from "../../shared/render";
 import type { DesignStyle, InputMode, RoomType } from "../../shared/styles";
-import { inputClass } from "../components/auth/fields";
+import { NoteField } from "../components/render/NoteField";
 import { AllowanceNote, Callout, EngineNote, SignUpCallout } from "../components/render/Callouts";
 import { DropZone } from "../components/render/DropZone";
 import { ErrorText, PageShell } from "../components/render/PageShell";
@@ -20,7 +20,7 @@ import { ProgressBar } from "../components/render/ProgressBar";
 import { StylePicker } from "../components/render/StylePicker";
 import { ModeChoice, ProjectSelect, RoomTypeSelect, useProjectChoice } from "../components/render/UploadOptions";
 import { Spinner } from "../components/Spinner";
-import { buttonClass, cardClass, labelClass, linkClass } from "../components/ui/buttons";
+import { buttonClass, cardClass, linkClass } from "../components/ui/buttons";
 import { useSession } from "../hooks/useSession";
 import { formatBytes } from "../lib/format";
 import { errorMessage, friendlyError } from "../lib/friendlyError";
@@ -281,27 +281,7 @@ function BatchUploader() {
           {t("batch.step2")}
         </h2>
         <StylePicker value={styles} onChange={setStyles} multi={multi} onMultiChange={setMulti} multiAllowed pictures={Math.max(1, ready.length)} />
-        <div>
-          <label htmlFor="batch-note" className={labelClass}>
-            {t("styleSelect.noteLabel")}
-          </label>
-          <textarea
-            id="batch-note"
-            rows={2}
-            maxLength={RENDER.noteMax}
-            value={note}
-            onChange={(event) => setNote(event.target.value)}
-            placeholder={t("styleSelect.notePlaceholder")}
-            aria-describedby="batch-note-hint"
-            className={`${inputClass} resize-y`}
-          />
-          <p id="batch-note-hint" className="mt-1.5 flex justify-between gap-3 text-sm text-slate-500 dark:text-slate-400">
-            <span>{allowance.data && !allowance.data.engine.isAi ? t("styleSelect.noteHintPreview") : t("batch.noteHint")}</span>
-            <span className="shrink-0 tabular-nums">
-              {note.length}/{RENDER.noteMax}
-            </span>
-          </p>
-        </div>
+        <NoteField id="batch-note" rows={2} value={note} onChange={setNote} previewEngine={!!allowance.data && !allowance.data.engine.isAi} hint={t("batch.noteHint")} />
         {allowance.data ? <EngineNote engine={allowance.data.engine} /> : null}
         {(tooFewCredits && ready.length > 0 && styles.length > 0) || creditsShort ? (
           <Callout

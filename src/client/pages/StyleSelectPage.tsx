@@ -8,14 +8,13 @@ import { useTranslation } from "react-i18next";
 import { Link, useLocation, useSearch } from "wouter";
 import { CREDITS } from "../../shared/constants";
 import { MESSAGES } from "../../shared/messages";
-import { RENDER } from "../../shared/render";
 import type { DesignStyle } from "../../shared/styles";
-import { inputClass } from "../components/auth/fields";
+import { NoteField } from "../components/render/NoteField";
 import { AllowanceNote, Callout, EngineNote, SignUpCallout } from "../components/render/Callouts";
 import { ErrorText, PageShell } from "../components/render/PageShell";
 import { StylePicker } from "../components/render/StylePicker";
 import { Spinner } from "../components/Spinner";
-import { buttonClass, cardClass, labelClass, linkClass } from "../components/ui/buttons";
+import { buttonClass, cardClass, linkClass } from "../components/ui/buttons";
 import { errorMessage, friendlyError } from "../lib/friendlyError";
 import { trpc } from "../trpc";
 
@@ -127,27 +126,7 @@ export default function StyleSelectPage() {
 
           <StylePicker value={styles} onChange={setStyles} multi={multi} onMultiChange={setMulti} multiAllowed={signedIn} />
 
-          <div>
-            <label htmlFor="note" className={labelClass}>
-              {t("styleSelect.noteLabel")}
-            </label>
-            <textarea
-              id="note"
-              rows={3}
-              maxLength={RENDER.noteMax}
-              value={note}
-              onChange={(event) => setNote(event.target.value)}
-              placeholder={t("styleSelect.notePlaceholder")}
-              aria-describedby="note-hint"
-              className={`${inputClass} resize-y`}
-            />
-            <p id="note-hint" className="mt-1.5 flex justify-between gap-3 text-sm text-slate-500 dark:text-slate-400">
-              <span>{allowance.data && !allowance.data.engine.isAi ? t("styleSelect.noteHintPreview") : t("styleSelect.noteHint")}</span>
-              <span className="shrink-0 tabular-nums">
-                {note.length}/{RENDER.noteMax}
-              </span>
-            </p>
-          </div>
+          <NoteField id="note" rows={3} value={note} onChange={setNote} previewEngine={!!allowance.data && !allowance.data.engine.isAi} hint={t("styleSelect.noteHint")} />
 
           {refusal === "credits" || tooFewCredits ? (
             <Callout
