@@ -16,6 +16,7 @@ import { RenderWorker, type RenderWorkerOptions } from "./render/worker";
 import { createRenderProvider } from "./render/providers";
 import type { RenderProvider } from "./render/providers/provider";
 import { PredictionWaiters } from "./render/providers/replicate-webhook";
+import { startHousekeeping } from "./services/housekeeping";
 
 export interface StartedApp {
   deps: AppDeps;
@@ -76,11 +77,13 @@ export async function startApp(env: Env, options: BootOptions = {}): Promise<Sta
   }
   const deps = buildDeps(env, db, log, clock, options);
   if (options.startWorker !== false) await deps.renderWorker.start();
+  const stopHousekeeping = startHousekeeping(deps);
   const app = createApp(deps, options);
   let http: RunningServer;
   try {
     http = await listen(app, env.PORT, env.HOST);
   } catch (error) {
+    stopHousekeeping();
     await deps.renderWorker.stop();
     await db.destroy();
     throw error;
@@ -92,6 +95,7 @@ export async function startApp(env: Env, options: BootOptions = {}): Promise<Sta
       // Open event streams end first, so that HTTP can close without waiting on them.
       deps.renderEvents.close();
       await http.close(env.SHUTDOWN_TIMEOUT_MS);
+      stopHousekeeping();
       await deps.renderWorker.stop();
       deps.mailer.close();
       await db.destroy();

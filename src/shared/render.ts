@@ -24,6 +24,8 @@ export const RENDER = {
   batchMaxFiles: 20,
   /** What stands in for a project when a visitor renders the free demo. */
   demoProjectId: "demo",
+  /** How long a visitor's demo pictures are kept unless they sign in from the same browser. */
+  visitorWorkDays: 7,
 } as const;
 
 /** The URLs of a finished render's pictures (all served only to their owner). */

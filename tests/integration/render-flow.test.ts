@@ -9,6 +9,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MESSAGES } from "../../src/shared/messages";
 import { ledgerBalance } from "../../src/server/services/credits";
+import { runHousekeeping } from "../../src/server/services/housekeeping";
 import { PermanentRenderError, type RenderProvider } from "../../src/server/render/providers/provider";
 import { localProvider } from "../../src/server/render/providers/local";
 import { pngBomb } from "../fixtures/png-bomb";
@@ -101,6 +102,50 @@ describe("render flow", () => {
     expect(await visitor.client.render.allowance.query()).toMatchObject({ demoAvailable: false });
     const second = await visitor.client.render.create.mutate({ projectId: "demo", imageId: uploaded.body.imageId, style: "modern" }).catch(failure);
     expect(second).toMatchObject({ message: MESSAGES.demoUsed, data: { code: "FORBIDDEN" } });
+  });
+
+  it("a visitor's demo render follows them into their account when they sign in", async () => {
+    const visitor = createStudioClient(server.url);
+    const uploaded = await upload(server.url, visitor.jar, await roomPhoto(500, 400));
+    const { jobs } = await visitor.client.render.create.mutate({ projectId: "demo", imageId: uploaded.body.imageId, style: "japandi" });
+    await collectEvents(visitor, { jobId: jobs[0]!.id }, (seen) => seen.some((e) => isFinal(e.event)));
+    const visitorCookie = visitor.jar.cookies.get("visitor")!;
+
+    const email = `adopt.${Date.now()}@example.com`;
+    await visitor.client.auth.signUp.mutate({ email, password: "Correct-Horse1", fullName: "Ana Lima" });
+    await visitor.client.auth.signIn.mutate({ email, password: "Correct-Horse1" });
+    const [job] = await visitor.client.render.list.query({});
+    expect(job).toMatchObject({ id: jobs[0]!.id, status: "succeeded", style: "japandi" });
+    const [project] = await visitor.client.projects.list.query();
+    expect(project).toMatchObject({ id: job!.projectId, renderCount: 1 });
+    expect((await visitor.jar.fetch(`${server.url}${job!.result!.medium}`)).status).toBe(200);
+    // The anonymous cookie alone no longer reaches it.
+    const cookieOnly = new CookieJar();
+    cookieOnly.cookies.set("visitor", visitorCookie);
+    expect((await cookieOnly.fetch(`${server.url}${job!.result!.medium}`)).status).toBe(404);
+    // Its history moved with it: the user's stream replays the job's events.
+    const history = await collectEvents(visitor, { jobId: job!.id }, (seen) => seen.some((e) => isFinal(e.event)));
+    expect(history[0]!.event.type).toBe("queued");
+  });
+
+  it("visitors' demo pictures nobody claimed are removed after 7 days; users' stay", async () => {
+    const visitor = createStudioClient(server.url);
+    const visitorUpload = await upload(server.url, visitor.jar, await roomPhoto(300, 200));
+    const { jobs } = await visitor.client.render.create.mutate({ projectId: "demo", imageId: visitorUpload.body.imageId, style: "coastal" });
+    await collectEvents(visitor, { jobId: jobs[0]!.id }, (seen) => seen.some((e) => isFinal(e.event)));
+    const user = await signedInClient(server.url);
+    const userUpload = await upload(server.url, user.jar, await roomPhoto(300, 200));
+
+    const sixDaysLater = { ...server.deps, clock: { now: () => Date.now() + 6 * 86_400_000 } };
+    await runHousekeeping(sixDaysLater);
+    expect((await visitor.jar.fetch(`${server.url}${visitorUpload.body.url}`)).status).toBe(200);
+
+    const eightDaysLater = { ...server.deps, clock: { now: () => Date.now() + 8 * 86_400_000 } };
+    await runHousekeeping(eightDaysLater);
+    expect((await visitor.jar.fetch(`${server.url}${visitorUpload.body.url}`)).status).toBe(404);
+    expect(fs.existsSync(path.join(server.deps.env.DATA_DIR, "storage/project-uploads/renders", jobs[0]!.id, "medium.jpg"))).toBe(false);
+    expect(fs.readdirSync(path.join(server.deps.env.DATA_DIR, "storage/project-uploads/uploads", visitorUpload.body.imageId))).toEqual([]);
+    expect((await user.jar.fetch(`${server.url}${userUpload.body.url}`)).status).toBe(200);
   });
 
   it("ai-render without its fields answers Missing required fields", async () => {

@@ -7,6 +7,7 @@ import { Files, Gift, Sparkles, X } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation, useSearch } from "wouter";
+import { RENDER } from "../../shared/render";
 import { CREDITS } from "../../shared/constants";
 import type { InputMode, RoomType } from "../../shared/styles";
 import { AllowanceNote, Callout, EngineNote, SIGN_UP_HREF, SignUpCallout } from "../components/render/Callouts";
@@ -100,7 +101,7 @@ export default function UploadPage() {
               </Link>
             }
           >
-            {t("upload.demoBody", { credits: CREDITS.signUpGrant })}
+            {t("upload.demoBody", { credits: CREDITS.signUpGrant, days: RENDER.visitorWorkDays })}
           </Callout>
         ) : (
           <SignUpCallout tone="amber" title={t("flow.demoUsedTitle")} />

@@ -7,6 +7,9 @@ import type { Request, Response } from "express";
 import type { AppDeps } from "../deps";
 import type { Env } from "../env";
 import { createSession, invalidateSession, validateSessionToken, type SessionRequestInfo } from "./sessions";
+import { readVisitorId } from "../render/owner";
+import { adoptVisitorWork } from "../services/visitor-work";
+import { requestLanguage } from "../http/request-language";
 
 const PLAIN_NAME = "session";
 const SECURE_NAME = "__Host-session";
@@ -60,4 +63,7 @@ export async function startBrowserSession(deps: AppDeps, req: Request, res: Resp
   if (previous) await invalidateSession(deps.db, previous.id);
   const { token, session } = await createSession(deps.db, deps.clock, userId, rememberMe, requestInfo(req));
   setSessionCookie(req, res, deps.env, token, session.persistent ? session.expiresAt : undefined);
+  // The free demo render made in this browser before signing in becomes the user's.
+  const visitorId = readVisitorId(req);
+  if (visitorId) await adoptVisitorWork(deps, visitorId, userId, requestLanguage(req));
 }

@@ -15,7 +15,8 @@ import { ensureVisitorId, ownsRow, readVisitorId, userOwner, visitorOwner, type 
 import { replicateWebhookHandler } from "../render/providers/replicate-webhook";
 import { uploadView } from "../render/views";
 import { saveUpload } from "../services/uploads";
-import { requestLanguage, resolveSession } from "../trpc/context";
+import { resolveSession } from "../trpc/context";
+import { requestLanguage } from "./request-language";
 import { RENDER } from "../../shared/render";
 
 /** Private pictures: the browser may keep them an hour (spec: cache control 3600), proxies may not. */

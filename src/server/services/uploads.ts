@@ -27,7 +27,7 @@ const FIRST_PROJECT_NAME: Record<Language, string> = { en: "My first project", e
 
 export type SaveUploadResult = { ok: true; upload: Upload } | { ok: false; status: number; message: MessageName };
 
-async function projectFor(deps: Pick<AppDeps, "db" | "clock">, userId: string, projectId: string | undefined, language: Language): Promise<string | null> {
+export async function projectFor(deps: Pick<AppDeps, "db" | "clock">, userId: string, projectId: string | undefined, language: Language): Promise<string | null> {
   if (projectId) {
     const project = await deps.db.selectFrom("projects").select("id").where("id", "=", projectId).where("user_id", "=", userId).executeTakeFirst();
     return project?.id ?? null;

@@ -3,7 +3,8 @@ import { clearSessionCookie, readSessionToken } from "../auth/cookies";
 import { validateSessionToken, type SessionInfo } from "../auth/sessions";
 import type { AppDeps } from "../deps";
 import { readVisitorId } from "../render/owner";
-import { DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES, UI_LANGUAGE_HEADER, type Language } from "../../shared/constants";
+import { DEFAULT_LANGUAGE, type Language } from "../../shared/constants";
+import { requestLanguage } from "../http/request-language";
 
 /** The signed-in user as procedures see it. */
 export interface SessionUser {
@@ -28,12 +29,6 @@ export function createContextInner(deps: AppDeps, user: SessionUser | null = nul
   return { ...deps, user, session, visitorId, language: DEFAULT_LANGUAGE };
 }
 
-export function requestLanguage(req: Request): Language {
-  const chosen = req.get(UI_LANGUAGE_HEADER);
-  if (chosen && (SUPPORTED_LANGUAGES as readonly string[]).includes(chosen)) return chosen as Language;
-  const accepted = req.acceptsLanguages(...SUPPORTED_LANGUAGES);
-  return typeof accepted === "string" ? (accepted as Language) : DEFAULT_LANGUAGE;
-}
 
 /** Reads the session cookie; an invalid or expired one is cleared. Disabled accounts have no session. */
 export async function resolveSession(deps: AppDeps, req: Request, res: Response): Promise<{ user: SessionUser | null; session: SessionInfo | null }> {
