@@ -8,6 +8,7 @@ import * as m0002 from "./0002-accounts";
 import * as m0003 from "./0003-identities";
 import * as m0004 from "./0004-credit-ledger";
 import * as m0005 from "./0005-rendering";
+import * as m0006 from "./0006-administration";
 
 export const migrations: Record<string, Migration> = {
   "0001-init": m0001,
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   "0003-identities": m0003,
   "0004-credit-ledger": m0004,
   "0005-rendering": m0005,
+  "0006-administration": m0006,
 };

@@ -19,6 +19,7 @@ import { confirmEmail } from "./services/accounts";
 import { createContext } from "./trpc/context";
 import { appRouter } from "./trpc/root";
 import { renderRoutes } from "./http/render-routes";
+import { stripeWebhookRoutes } from "./http/stripe-webhook";
 
 export const DEFAULT_CLIENT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/client");
 
@@ -83,6 +84,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
 
   app.use(googleRoutes(deps));
   app.use(renderRoutes(deps));
+  app.use(stripeWebhookRoutes(deps));
 
   app.use(
     "/trpc",

@@ -17,6 +17,7 @@ import { createRenderProvider } from "./render/providers";
 import type { RenderProvider } from "./render/providers/provider";
 import { PredictionWaiters } from "./render/providers/replicate-webhook";
 import { startHousekeeping } from "./services/housekeeping";
+import { applyAdminEmails } from "./services/roles";
 
 export interface StartedApp {
   deps: AppDeps;
@@ -76,6 +77,7 @@ export async function startApp(env: Env, options: BootOptions = {}): Promise<Sta
     throw error;
   }
   const deps = buildDeps(env, db, log, clock, options);
+  await applyAdminEmails(deps);
   if (options.startWorker !== false) await deps.renderWorker.start();
   const stopHousekeeping = startHousekeeping(deps);
   const app = createApp(deps, options);

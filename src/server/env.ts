@@ -95,6 +95,14 @@ export const envSchema = z.object({
   OPENAI_API_KEY: z.string().min(1, { error: "expected an OpenAI API key" }).optional(),
   OPENAI_MODEL: z.string().min(1, { error: "expected an image model name, e.g. gpt-image-1" }).default("gpt-image-1"),
   OPENAI_API_URL: z.url({ protocol: /^https?$/, error: "expected the http(s) base URL of the OpenAI API" }).default("https://api.openai.com"),
+  ADMIN_EMAILS: z
+    .string()
+    .transform((value) => value.split(",").map((email) => email.trim().toLowerCase()).filter(Boolean))
+    .pipe(z.array(z.email({ error: "expected a comma-separated list of e-mail addresses" })))
+    .default([]),
+  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_\w+$/, { error: "expected a Stripe secret key (sk_test_... or sk_live_...)" }).optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_\w+$/, { error: "expected the webhook signing secret from Stripe (whsec_...)" }).optional(),
+  STRIPE_API_URL: z.url({ protocol: /^https?$/, error: "expected the http(s) base URL of the Stripe API" }).default("https://api.stripe.com"),
 });
 
 export type Env = z.infer<typeof envSchema> & { DATABASE_FILE: string };
@@ -158,4 +166,8 @@ export const ENV_DOCS: Record<keyof z.infer<typeof envSchema>, string> = {
   OPENAI_API_KEY: "OpenAI API key (needed when RENDER_PROVIDER=openai)",
   OPENAI_MODEL: "OpenAI image model for edits (default gpt-image-1)",
   OPENAI_API_URL: "OpenAI API base URL (default https://api.openai.com)",
+  ADMIN_EMAILS: "comma-separated e-mail addresses granted the admin role at start-up (when their accounts exist)",
+  STRIPE_SECRET_KEY: "Stripe secret key for credit purchases (Stripe Checkout); unset, buying answers \"Stripe secret key not configured\"",
+  STRIPE_WEBHOOK_SECRET: "signing secret of the Stripe webhook endpoint <PUBLIC_URL>/webhooks/stripe (needed to grant purchased credits)",
+  STRIPE_API_URL: "Stripe API base URL (default https://api.stripe.com)",
 };

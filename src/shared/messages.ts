@@ -38,6 +38,12 @@ export const MESSAGES = {
   renderFailed: "The render failed. Your credit was not charged.",
   renderInterrupted: "The render was interrupted by a server restart",
   renderTimedOut: "The render took too long and was stopped",
+  // Purchases (spec sections 7 and 8).
+  stripeNotConfigured: "Stripe secret key not configured",
+  unknownCreditPackage: "Unknown credit package",
+  // Administration.
+  roleNotAllowed: "Roles are letters, digits, dashes and underscores, at most 50",
+  cannotChangeOwnAdmin: "You cannot remove your own admin role or disable your own account",
   projectNameRequired: "Project name is required",
   projectNameTooLong: "Project name must be less than 100 characters",
 } as const;

@@ -40,7 +40,7 @@ export class RateLimiter {
   }
 }
 
-export type RateLimitedAction = "signIn" | "signUp" | "passwordReset" | "resendConfirmation" | "upload" | "render";
+export type RateLimitedAction = "signIn" | "signUp" | "passwordReset" | "resendConfirmation" | "upload" | "render" | "analytics";
 
 /** Uploads and render requests per minute per client address: a studio's busiest batch, not a script's loop. */
 export const RENDER_RATE_LIMIT_PER_MINUTE = 120;
@@ -53,5 +53,7 @@ export function createAuthRateLimits(clock: Clock, perMinute: number): Record<Ra
     resendConfirmation: new RateLimiter(clock, perMinute),
     upload: new RateLimiter(clock, RENDER_RATE_LIMIT_PER_MINUTE),
     render: new RateLimiter(clock, RENDER_RATE_LIMIT_PER_MINUTE),
+    // Batches of up to 50 events; a busy tab sends a few a minute.
+    analytics: new RateLimiter(clock, 60),
   };
 }

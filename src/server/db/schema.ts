@@ -211,6 +211,64 @@ export interface VisitorDemoRendersTable {
   created_at: CreatedAt;
 }
 
+export interface CreditPurchasesTable {
+  id: string;
+  user_id: string;
+  package_id: string;
+  credits: number;
+  amount_cents: number;
+  currency: string;
+  checkout_session_id: string | null;
+  payment_intent_id: string | null;
+  status: "pending" | "paid" | "refunded" | "expired";
+  created_at: CreatedAt;
+  paid_at: number | null;
+  refunded_at: number | null;
+}
+
+export interface StripeEventsTable {
+  id: string;
+  type: string;
+  processed_at: CreatedAt;
+}
+
+export interface AnalyticsEventsTable {
+  id: Generated<number>;
+  category: string;
+  action: string;
+  label: string | null;
+  value: number | null;
+  /** JSON object */
+  metadata: string | null;
+  user_id: string | null;
+  session_id: string;
+  occurred_at: number;
+  received_at: CreatedAt;
+}
+
+export interface SelfTestRunsTable {
+  id: string;
+  user_id: string | null;
+  suite: string;
+  source: "browser" | "cli";
+  passed: number;
+  failed: number;
+  /** JSON array of the items */
+  results: string;
+  started_at: number;
+  finished_at: number;
+}
+
+export interface AdminAuditTable {
+  id: Generated<number>;
+  admin_user_id: string | null;
+  action: string;
+  target_user_id: string | null;
+  /** JSON object */
+  details: string | null;
+  created_at: CreatedAt;
+}
+
 export interface Database {
   users: UsersTable;
   profiles: ProfilesTable;
@@ -229,6 +287,11 @@ export interface Database {
   render_jobs: RenderJobsTable;
   render_events: RenderEventsTable;
   visitor_demo_renders: VisitorDemoRendersTable;
+  credit_purchases: CreditPurchasesTable;
+  stripe_events: StripeEventsTable;
+  analytics_events: AnalyticsEventsTable;
+  self_test_runs: SelfTestRunsTable;
+  admin_audit: AdminAuditTable;
 }
 
 export type User = Selectable<UsersTable>;

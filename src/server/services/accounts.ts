@@ -126,9 +126,11 @@ export async function signIn(deps: AppDeps, input: { email: string; password: st
 
   const user = await findUserByEmail(deps, input.email);
   const passwordOk = await verifyPassword(user?.password_hash ?? null, input.password);
-  if (!user || !passwordOk || user.disabled_at !== null) {
+  if (!user || !passwordOk) {
     return attempt.status.isLocked ? { status: "locked", lockout: attempt.status } : { status: "invalid-credentials", lockout: attempt.status };
   }
+  // Only someone who knows the password learns that an admin disabled the account.
+  if (user.disabled_at !== null) throw new TRPCError({ code: "FORBIDDEN", message: MESSAGES.accountDisabled });
   await clearAttempts(deps.db, input.email);
 
   if (deps.env.REQUIRE_EMAIL_VERIFICATION && user.email_confirmed_at === null) return { status: "email-not-confirmed" };

@@ -77,3 +77,37 @@ export async function ledgerBalance(db: Db, userId: string): Promise<number> {
   const row = await db.selectFrom("credit_ledger").select((eb) => eb.fn.coalesce(eb.fn.sum<number>("amount"), eb.lit(0)).as("total")).where("user_id", "=", userId).executeTakeFirstOrThrow();
   return Number(row.total);
 }
+
+/**
+ * Takes back the credits of a refunded purchase, once per reference (e.g. "<checkout session>:refund"),
+ * as a negative "purchase" ledger row. Credits already spent cannot be taken: it takes what is left,
+ * never going below zero, and the ledger row records exactly what was taken (nothing at all when the
+ * balance is zero, since a ledger row is never 0). Returns the credits taken; 0 also when this
+ * reference was reversed already. Call inside the transaction that marks the purchase refunded.
+ */
+export async function reversePurchaseCredits(
+  db: Db,
+  userId: string,
+  credits: number,
+  now: number,
+  details: { reference: string; reason?: string },
+): Promise<number> {
+  const profile = await db.selectFrom("profiles").select("credits_remaining").where("user_id", "=", userId).executeTakeFirst();
+  const take = Math.min(credits, Math.max(0, profile?.credits_remaining ?? 0));
+  if (take <= 0) return 0;
+  const inserted = await db
+    .insertInto("credit_ledger")
+    .values({ id: generateSecureRandomString(), user_id: userId, kind: "purchase", amount: -take, job_id: null, reference: details.reference, reason: details.reason ?? null, created_at: now })
+    .onConflict((conflict) => conflict.columns(["kind", "reference"]).where("reference", "is not", null).doNothing())
+    .executeTakeFirst();
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) return 0;
+  const taken = await db
+    .updateTable("profiles")
+    .set((eb) => ({ credits_remaining: eb("credits_remaining", "-", take), updated_at: now }))
+    .where("user_id", "=", userId)
+    .where("credits_remaining", ">=", take)
+    .executeTakeFirst();
+  // The balance moved between the read and the write (another connection): undo by failing the transaction.
+  if (Number(taken.numUpdatedRows) !== 1) throw new Error("The credit balance changed while a purchase was being reversed");
+  return take;
+}

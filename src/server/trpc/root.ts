@@ -5,6 +5,9 @@ import { twoFactorRouter } from "./routers/two-factor";
 import { systemRouter } from "./routers/system";
 import { renderRouter } from "./routers/render";
 import { projectsRouter } from "./routers/projects";
+import { billingRouter } from "./routers/billing";
+import { adminRouter } from "./routers/admin";
+import { analyticsRouter } from "./routers/analytics";
 
 export const appRouter = router({
   system: systemRouter,
@@ -13,6 +16,9 @@ export const appRouter = router({
   twoFactor: twoFactorRouter,
   render: renderRouter,
   projects: projectsRouter,
+  billing: billingRouter,
+  admin: adminRouter,
+  analytics: analyticsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -28,3 +28,8 @@ export function createRenderProvider(env: Env, waiters: PredictionWaiters): Rend
       return localProvider;
   }
 }
+
+/** How the interface names the engine; only the outside engines are AI. */
+export function engineInfo(provider: RenderProvider): { id: string; label: string; isAi: boolean } {
+  return { id: provider.id, label: provider.label, isAi: provider.id !== localProvider.id };
+}

@@ -7,9 +7,13 @@ import { clearSessionCookie } from "../../auth/cookies";
 import { invalidateOtherSessions, listSessions } from "../../auth/sessions";
 import { changePassword } from "../../services/accounts";
 import { deleteAllImages } from "../../services/projects";
+import { listRoles } from "../../services/roles";
 import { protectedProcedure, router } from "../init";
 
 export const accountRouter = router({
+  /** The user's roles (spec section 7: user_roles, role, by user_id); admin when it holds "admin". */
+  roles: protectedProcedure.query(({ ctx }) => listRoles(ctx.db, ctx.user.id)),
+
   changePassword: protectedProcedure
     .input(z.object({ currentPassword: z.string().max(FIELD_LIMITS.passwordMax), newPassword: newPasswordSchema }))
     .mutation(async ({ ctx, input }) => {

@@ -11,6 +11,7 @@ import { generateSecureRandomString } from "../../auth/tokens";
 import { FILE_ROUTES } from "../../render/links";
 import { ownerKey, userOwner, visitorOwner, type Owner } from "../../render/owner";
 import { exampleGalleryPairs } from "../../render/examples";
+import { engineInfo } from "../../render/providers";
 import { jobView, uploadView } from "../../render/views";
 import { cancelJob, createRenderJobs, deleteJob, findOwnedJob, queuePosition } from "../../services/render-jobs";
 import { findOwnedUpload } from "../../services/uploads";
@@ -34,7 +35,7 @@ function requireOwner(ctx: Pick<Context, "user" | "visitorId">): Owner {
 export const renderRouter = router({
   /** What this visitor or user may render now, and with which engine. */
   allowance: publicProcedure.query(async ({ ctx }) => {
-    const engine = { id: ctx.renderWorker.provider.id, label: ctx.renderWorker.provider.label, isAi: ctx.renderWorker.provider.id !== "local" };
+    const engine = engineInfo(ctx.renderWorker.provider);
     if (ctx.user) {
       const profile = await ctx.db.selectFrom("profiles").select("credits_remaining").where("user_id", "=", ctx.user.id).executeTakeFirst();
       return { signedIn: true, credits: profile?.credits_remaining ?? 0, demoAvailable: false, engine };

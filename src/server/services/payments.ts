@@ -1,0 +1,278 @@
+/**
+ * Credit purchases through Stripe Checkout (spec sections 7 and 9: purchase-credits, refunds within
+ * 30 days). Buying creates a pending credit_purchases row and a Checkout Session; the credits are
+ * granted only by the signed webhook saying the session was paid, once per session however often
+ * and in whatever order Stripe delivers. Every event is recorded in stripe_events in the same
+ * transaction as what it changes, so a redelivered event does nothing and a failed one changes
+ * nothing (and Stripe retries it).
+ *
+ * Events handled:
+ * - checkout.session.completed with payment_status "paid" (cards), and
+ *   checkout.session.async_payment_succeeded (delayed methods: the completed event said "unpaid"):
+ *   mark the purchase paid and grant its credits (ledger reference = the session id).
+ * - charge.refunded, when the charge is fully refunded (charge.refunded true; partial refunds only
+ *   log): within CREDITS.refundWindowDays of payment, take the credits back (what is left of them)
+ *   and mark the purchase refunded; later, mark it refunded and keep the credits.
+ * - checkout.session.expired: a pending purchase becomes expired.
+ * Every other event is acknowledged and ignored.
+ */
+import type { Selectable, Transaction } from "kysely";
+import Stripe from "stripe";
+import { CREDITS } from "../../shared/constants";
+import type { CreditPackage } from "../../shared/billing";
+import type { AppDatabase } from "../db/client";
+import type { CreditPurchasesTable, Database } from "../db/schema";
+import type { Clock } from "../deps";
+import type { Env } from "../env";
+import type { Logger } from "../logger";
+import { generateSecureRandomString } from "../auth/tokens";
+import { grantCredits, reversePurchaseCredits } from "./credits";
+
+const DAY_MS = 86_400_000;
+
+export type CreditPurchase = Selectable<CreditPurchasesTable>;
+type Db = Transaction<Database>;
+
+/** What the refund rule compares against: a purchase paid longer ago keeps its credits. */
+export const REFUND_WINDOW_MS = CREDITS.refundWindowDays * DAY_MS;
+
+const clients = new Map<string, Stripe>();
+
+/** The Stripe SDK pointed at STRIPE_API_URL (tests run a fake there), one per key and URL. */
+export function stripeClient(env: Pick<Env, "STRIPE_SECRET_KEY" | "STRIPE_API_URL">): Stripe {
+  const key = env.STRIPE_SECRET_KEY;
+  if (!key) throw new Error("STRIPE_SECRET_KEY is not set");
+  const cacheKey = `${env.STRIPE_API_URL}\n${key}`;
+  let client = clients.get(cacheKey);
+  if (!client) {
+    const api = new URL(env.STRIPE_API_URL);
+    const protocol = api.protocol === "http:" ? "http" : "https";
+    client = new Stripe(key, {
+      host: api.hostname,
+      port: api.port || (protocol === "http" ? 80 : 443),
+      protocol,
+      // POSTs are retried with an idempotency key, so a retry never creates a second session.
+      maxNetworkRetries: 2,
+      timeout: 20_000,
+    });
+    clients.set(cacheKey, client);
+  }
+  return client;
+}
+
+export interface PurchaseView {
+  id: string;
+  packageId: string;
+  credits: number;
+  amountCents: number;
+  currency: string;
+  status: CreditPurchase["status"];
+  createdAt: number;
+  paidAt: number | null;
+  refundedAt: number | null;
+}
+
+export function purchaseView(row: CreditPurchase): PurchaseView {
+  return {
+    id: row.id,
+    packageId: row.package_id,
+    credits: row.credits,
+    amountCents: row.amount_cents,
+    currency: row.currency,
+    status: row.status,
+    createdAt: row.created_at,
+    paidAt: row.paid_at,
+    refundedAt: row.refunded_at,
+  };
+}
+
+/** The user's purchases, newest first. */
+export async function listPurchases(db: AppDatabase, userId: string, limit = 100): Promise<PurchaseView[]> {
+  const rows = await db.selectFrom("credit_purchases").selectAll().where("user_id", "=", userId).orderBy("created_at", "desc").orderBy("id").limit(limit).execute();
+  return rows.map(purchaseView);
+}
+
+export interface CheckoutDeps {
+  env: Env;
+  db: AppDatabase;
+  clock: Clock;
+}
+
+/**
+ * Starts a purchase: a pending row, then a Checkout Session for it (the row's id travels in the
+ * session's metadata), then the session id on the row. When Stripe refuses or cannot be reached,
+ * the row is removed and the error thrown.
+ */
+export async function createCheckout(
+  deps: CheckoutDeps,
+  user: { id: string; email: string },
+  pack: CreditPackage,
+  baseUrl: string,
+): Promise<{ url: string; purchaseId: string; sessionId: string }> {
+  const stripe = stripeClient(deps.env);
+  const purchaseId = generateSecureRandomString();
+  await deps.db
+    .insertInto("credit_purchases")
+    .values({
+      id: purchaseId,
+      user_id: user.id,
+      package_id: pack.id,
+      credits: pack.credits,
+      amount_cents: pack.priceCents,
+      currency: pack.currency,
+      checkout_session_id: null,
+      payment_intent_id: null,
+      status: "pending",
+      created_at: deps.clock.now(),
+      paid_at: null,
+      refunded_at: null,
+    })
+    .execute();
+  const metadata = { userId: user.id, packageId: pack.id, purchaseId };
+  const base = baseUrl.replace(/\/+$/, "");
+  let session: Stripe.Checkout.Session;
+  try {
+    session = await stripe.checkout.sessions.create(
+      {
+        mode: "payment",
+        line_items: [
+          {
+            price_data: { currency: pack.currency, unit_amount: pack.priceCents, product_data: { name: `${pack.credits} RoomCanvas credits (${pack.id})` } },
+            quantity: 1,
+          },
+        ],
+        client_reference_id: user.id,
+        customer_email: user.email,
+        metadata,
+        payment_intent_data: { metadata },
+        success_url: `${base}/dashboard?purchase=success&session_id={CHECKOUT_SESSION_ID}`,
+        cancel_url: `${base}/pricing?purchase=canceled`,
+      },
+      { idempotencyKey: `checkout-${purchaseId}` },
+    );
+    if (!session.url) throw new Error(`Stripe returned checkout session ${session.id} without a URL`);
+  } catch (error) {
+    await deps.db.deleteFrom("credit_purchases").where("id", "=", purchaseId).execute();
+    throw error;
+  }
+  await deps.db.updateTable("credit_purchases").set({ checkout_session_id: session.id }).where("id", "=", purchaseId).execute();
+  return { url: session.url, purchaseId, sessionId: session.id };
+}
+
+export interface WebhookDeps {
+  db: AppDatabase;
+  clock: Clock;
+  log: Logger;
+}
+
+/** handled: this delivery changed something; duplicate: the event was handled before; ignored: nothing to do. */
+export type StripeEventOutcome = "handled" | "duplicate" | "ignored";
+
+const HANDLED_EVENTS = new Set<string>([
+  "checkout.session.completed",
+  "checkout.session.async_payment_succeeded",
+  "checkout.session.expired",
+  "charge.refunded",
+]);
+
+const idOf = (value: string | { id: string } | null | undefined): string | null => (typeof value === "string" ? value : (value?.id ?? null));
+
+async function findSessionPurchase(trx: Db, session: Stripe.Checkout.Session): Promise<CreditPurchase | undefined> {
+  const bySession = await trx.selectFrom("credit_purchases").selectAll().where("checkout_session_id", "=", session.id).executeTakeFirst();
+  if (bySession) return bySession;
+  // The session was created but its id never reached the row (crash in between): its metadata names the row.
+  const purchaseId = session.metadata?.purchaseId;
+  if (!purchaseId) return undefined;
+  return trx.selectFrom("credit_purchases").selectAll().where("id", "=", purchaseId).where("checkout_session_id", "is", null).executeTakeFirst();
+}
+
+/**
+ * Applies one verified Stripe event, exactly once per event id, in one transaction with the
+ * stripe_events row: redeliveries and concurrent deliveries of the same event do nothing.
+ * Throws on a database failure (the caller answers 500 so Stripe retries; nothing was written).
+ */
+export async function handleStripeEvent(deps: WebhookDeps, event: Stripe.Event): Promise<StripeEventOutcome> {
+  if (!HANDLED_EVENTS.has(event.type)) return "ignored";
+  const now = deps.clock.now();
+  return deps.db.transaction().execute(async (trx) => {
+    // A write first, so this transaction holds SQLite's write lock before it reads anything.
+    const recorded = await trx
+      .insertInto("stripe_events")
+      .values({ id: event.id, type: event.type, processed_at: now })
+      .onConflict((conflict) => conflict.column("id").doNothing())
+      .executeTakeFirst();
+    if (Number(recorded.numInsertedOrUpdatedRows ?? 0) !== 1) return "duplicate";
+
+    switch (event.type) {
+      case "checkout.session.completed":
+      case "checkout.session.async_payment_succeeded":
+        return completePurchase(deps, trx, event.data.object, event.id, now);
+      case "checkout.session.expired":
+        return expirePurchase(trx, event.data.object);
+      case "charge.refunded":
+        return refundPurchase(deps, trx, event.data.object, event.id, now);
+      default:
+        return "ignored";
+    }
+  });
+}
+
+async function completePurchase(deps: WebhookDeps, trx: Db, session: Stripe.Checkout.Session, eventId: string, now: number): Promise<StripeEventOutcome> {
+  if (session.payment_status !== "paid") {
+    // Delayed payment methods: checkout.session.async_payment_succeeded follows when the money arrives.
+    deps.log.info("stripe: checkout completed, payment not yet received", { session: session.id, paymentStatus: session.payment_status });
+    return "ignored";
+  }
+  const purchase = await findSessionPurchase(trx, session);
+  if (!purchase) {
+    deps.log.warn("stripe: paid checkout session matches no purchase of this app", { session: session.id, event: eventId });
+    return "ignored";
+  }
+  if (purchase.status === "paid" || purchase.status === "refunded") return "duplicate";
+  if (session.amount_total !== null && (session.amount_total !== purchase.amount_cents || session.currency !== purchase.currency)) {
+    deps.log.warn("stripe: paid amount differs from the package price", { purchase: purchase.id, paid: session.amount_total, currency: session.currency, price: purchase.amount_cents });
+  }
+  await trx
+    .updateTable("credit_purchases")
+    .set({ status: "paid", paid_at: now, payment_intent_id: idOf(session.payment_intent), checkout_session_id: session.id })
+    .where("id", "=", purchase.id)
+    .execute();
+  await grantCredits(trx, purchase.user_id, purchase.credits, "purchase", now, { reference: session.id, reason: `${purchase.credits} credits (${purchase.package_id})` });
+  deps.log.info("stripe: credits purchased", { purchase: purchase.id, user: purchase.user_id, credits: purchase.credits });
+  return "handled";
+}
+
+async function expirePurchase(trx: Db, session: Stripe.Checkout.Session): Promise<StripeEventOutcome> {
+  const expired = await trx.updateTable("credit_purchases").set({ status: "expired" }).where("checkout_session_id", "=", session.id).where("status", "=", "pending").executeTakeFirst();
+  return Number(expired.numUpdatedRows) > 0 ? "handled" : "ignored";
+}
+
+async function refundPurchase(deps: WebhookDeps, trx: Db, charge: Stripe.Charge, eventId: string, now: number): Promise<StripeEventOutcome> {
+  const paymentIntentId = idOf(charge.payment_intent);
+  const purchase = paymentIntentId
+    ? await trx.selectFrom("credit_purchases").selectAll().where("payment_intent_id", "=", paymentIntentId).executeTakeFirst()
+    : undefined;
+  if (!purchase) {
+    deps.log.info("stripe: refunded charge matches no purchase of this app", { charge: charge.id, event: eventId });
+    return "ignored";
+  }
+  if (!charge.refunded) {
+    deps.log.warn("stripe: partial refund, credits kept (adjust them by hand if needed)", { purchase: purchase.id, refunded: charge.amount_refunded, amount: charge.amount });
+    return "ignored";
+  }
+  if (purchase.status === "refunded") return "duplicate";
+  if (purchase.status !== "paid") return "ignored";
+  const withinWindow = purchase.paid_at !== null && now - purchase.paid_at <= REFUND_WINDOW_MS;
+  let taken = 0;
+  if (withinWindow) {
+    taken = await reversePurchaseCredits(trx, purchase.user_id, purchase.credits, now, {
+      reference: `${purchase.checkout_session_id ?? purchase.id}:refund`,
+      reason: `refund of ${purchase.credits} credits (${purchase.package_id})`,
+    });
+  } else {
+    deps.log.warn(`stripe: refund more than ${CREDITS.refundWindowDays} days after payment, credits kept`, { purchase: purchase.id, paidAt: purchase.paid_at });
+  }
+  await trx.updateTable("credit_purchases").set({ status: "refunded", refunded_at: now }).where("id", "=", purchase.id).execute();
+  deps.log.info("stripe: purchase refunded", { purchase: purchase.id, user: purchase.user_id, credits: purchase.credits, taken });
+  return "handled";
+}

@@ -1,0 +1,50 @@
+/**
+ * Roles (spec sections 3 and 6): rows of user_roles; "admin" opens the Quick Admin bar and /admin.
+ * Granted by `npm run admin -- grant admin EMAIL`, by an admin in /admin, or by ADMIN_EMAILS at start-up.
+ */
+import type { AppDatabase } from "../db/client";
+import type { AppDeps } from "../deps";
+import { ADMIN_ROLE } from "../trpc/init";
+
+export const ROLE_PATTERN = /^[a-z][a-z0-9_-]{0,49}$/;
+
+export async function listRoles(db: AppDatabase, userId: string): Promise<string[]> {
+  const rows = await db.selectFrom("user_roles").select("role").where("user_id", "=", userId).orderBy("role").execute();
+  return rows.map((row) => row.role);
+}
+
+/** true when the role was added (false: the user had it already). */
+export async function grantRole(db: AppDatabase, userId: string, role: string, now: number): Promise<boolean> {
+  const result = await db.insertInto("user_roles").values({ user_id: userId, role, created_at: now }).onConflict((conflict) => conflict.doNothing()).executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+export async function revokeRole(db: AppDatabase, userId: string, role: string): Promise<boolean> {
+  const result = await db.deleteFrom("user_roles").where("user_id", "=", userId).where("role", "=", role).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export async function findUserByEmail(db: AppDatabase, email: string) {
+  // users.email is COLLATE NOCASE: the comparison ignores case and uses the index.
+  return db.selectFrom("users").select(["id", "email"]).where("email", "=", email.trim()).executeTakeFirst();
+}
+
+export async function countAdmins(db: AppDatabase): Promise<number> {
+  const row = await db.selectFrom("user_roles").select((eb) => eb.fn.countAll<number>().as("n")).where("role", "=", ADMIN_ROLE).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** At start-up: ADMIN_EMAILS become admins (those with accounts), and a fresh install says how to make the first one. */
+export async function applyAdminEmails(deps: Pick<AppDeps, "db" | "env" | "log" | "clock">): Promise<void> {
+  for (const email of deps.env.ADMIN_EMAILS) {
+    const user = await findUserByEmail(deps.db, email);
+    if (!user) {
+      deps.log.warn(`ADMIN_EMAILS: no account for ${email} yet; sign up with it, then restart (or run: npm run admin -- grant admin ${email})`);
+      continue;
+    }
+    if (await grantRole(deps.db, user.id, ADMIN_ROLE, deps.clock.now())) deps.log.info(`ADMIN_EMAILS: ${email} is now an admin`);
+  }
+  if ((await countAdmins(deps.db)) === 0) {
+    deps.log.info("No admin yet. Sign up, then make yourself admin with: npm run admin -- grant admin you@example.com (or set ADMIN_EMAILS and restart)");
+  }
+}

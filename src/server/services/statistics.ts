@@ -1,0 +1,100 @@
+/** Measured figures of this installation: render times by provider, renders per day, sign-ups, conversion. */
+import { sql } from "kysely";
+import type { AppDatabase } from "../db/client";
+
+const DAY_MS = 86_400_000;
+
+/** The p-th percentile (0..100) of sorted values, nearest-rank; null for none. */
+export function percentile(sorted: readonly number[], p: number): number | null {
+  if (sorted.length === 0) return null;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))]!;
+}
+
+const day = (column: string) => sql<string>`strftime('%Y-%m-%d', ${sql.ref(column)} / 1000, 'unixepoch')`;
+
+/** Claim-to-done times of the renders that succeeded since `since`, by provider, sorted. */
+export async function renderDurations(db: AppDatabase, since: number): Promise<Map<string, number[]>> {
+  const rows = await db
+    .selectFrom("render_jobs")
+    .select(["provider", "started_at", "finished_at"])
+    .where("status", "=", "succeeded")
+    .where("finished_at", ">=", since)
+    .where("started_at", "is not", null)
+    .execute();
+  const byProvider = new Map<string, number[]>();
+  for (const row of rows) {
+    const list = byProvider.get(row.provider) ?? [];
+    list.push(row.finished_at! - row.started_at!);
+    byProvider.set(row.provider, list);
+  }
+  for (const list of byProvider.values()) list.sort((a, b) => a - b);
+  return byProvider;
+}
+
+export async function performanceFigures(db: AppDatabase, now: number, days = 30) {
+  const since = now - days * DAY_MS;
+  const counts = await db
+    .selectFrom("render_jobs")
+    .select((eb) => [
+      eb.fn.countAll<number>().as("all"),
+      eb.fn.sum<number>(eb.case().when("status", "=", "succeeded").then(1).else(0).end()).as("succeeded"),
+      eb.fn.sum<number>(eb.case().when("status", "=", "failed").then(1).else(0).end()).as("failed"),
+      eb.fn.sum<number>(eb.case().when("status", "=", "queued").then(1).else(0).end()).as("queued"),
+    ])
+    .where("created_at", ">=", since)
+    .executeTakeFirstOrThrow();
+  const all = [...(await renderDurations(db, since)).values()].flat().sort((a, b) => a - b);
+  const queue = await db.selectFrom("render_jobs").select((eb) => eb.fn.countAll<number>().as("n")).where("status", "=", "queued").executeTakeFirstOrThrow();
+  return {
+    days,
+    renders: Number(counts.all),
+    succeeded: Number(counts.succeeded ?? 0),
+    failed: Number(counts.failed ?? 0),
+    renderTimeP50Ms: percentile(all, 50),
+    renderTimeP95Ms: percentile(all, 95),
+    queueLength: Number(queue.n),
+  };
+}
+
+export async function analyticsSummary(db: AppDatabase, now: number, days: number) {
+  const since = now - days * DAY_MS;
+  const renders = await db
+    .selectFrom("render_jobs")
+    .select((eb) => [
+      day("created_at").as("day"),
+      eb.fn.sum<number>(eb.case().when("status", "=", "succeeded").then(1).else(0).end()).as("succeeded"),
+      eb.fn.sum<number>(eb.case().when("status", "=", "failed").then(1).else(0).end()).as("failed"),
+    ])
+    .where("created_at", ">=", since)
+    .groupBy("day")
+    .orderBy("day")
+    .execute();
+  const signUps = await db
+    .selectFrom("users")
+    .select((eb) => [day("created_at").as("day"), eb.fn.countAll<number>().as("count")])
+    .where("created_at", ">=", since)
+    .groupBy("day")
+    .orderBy("day")
+    .execute();
+  const users = await db.selectFrom("users").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  const purchasers = await db.selectFrom("credit_purchases").select(sql<number>`count(DISTINCT user_id)`.as("n")).where("status", "in", ["paid", "refunded"]).executeTakeFirstOrThrow();
+  const events = await db
+    .selectFrom("analytics_events")
+    .select((eb) => ["category", eb.fn.countAll<number>().as("count")])
+    .where("occurred_at", ">=", since)
+    .groupBy("category")
+    .orderBy("count", "desc")
+    .execute();
+  const durations = await renderDurations(db, since);
+  const userCount = Number(users.n);
+  const purchaserCount = Number(purchasers.n);
+  return {
+    days,
+    rendersPerDay: renders.map((row) => ({ day: row.day, succeeded: Number(row.succeeded ?? 0), failed: Number(row.failed ?? 0) })),
+    renderTimeByProvider: [...durations].map(([provider, list]) => ({ provider, count: list.length, p50Ms: percentile(list, 50), p95Ms: percentile(list, 95) })),
+    signUpsPerDay: signUps.map((row) => ({ day: row.day, count: Number(row.count) })),
+    conversion: { users: userCount, purchasers: purchaserCount, rate: userCount === 0 ? 0 : purchaserCount / userCount },
+    eventsByCategory: events.map((row) => ({ category: row.category, count: Number(row.count) })),
+  };
+}
