@@ -8,6 +8,7 @@ import { projectsRouter } from "./routers/projects";
 import { billingRouter } from "./routers/billing";
 import { adminRouter } from "./routers/admin";
 import { analyticsRouter } from "./routers/analytics";
+import { selfTestRouter } from "./routers/self-test";
 
 export const appRouter = router({
   system: systemRouter,
@@ -19,6 +20,7 @@ export const appRouter = router({
   billing: billingRouter,
   admin: adminRouter,
   analytics: analyticsRouter,
+  selfTest: selfTestRouter,
 });
 
 export type AppRouter = typeof appRouter;

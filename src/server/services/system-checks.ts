@@ -1,0 +1,237 @@
+/**
+ * Checks of the machine a self-hosted server runs on, for the self-test's admin checks
+ * (selfTest.check; names and limits in src/shared/self-test/checks.ts). Each answers
+ * { ok, detail } and never throws: what went wrong is the detail. Details may name paths and
+ * hosts (admins only see them), never keys or passwords.
+ */
+import { promises as fs } from "node:fs";
+import { sql } from "kysely";
+import nodemailer from "nodemailer";
+import { UPLOAD_BUCKET } from "../../shared/constants";
+import type { JobStatus } from "../../shared/render";
+import {
+  DISK_SPACE_LIMITS,
+  OUTSIDE_SERVICE_TIMEOUT_MS,
+  RENDER_QUEUE_LIMITS,
+  type ServerCheckName,
+  type ServerCheckResult,
+} from "../../shared/self-test/checks";
+import { generateSecureRandomString } from "../auth/tokens";
+import type { AppDatabase } from "../db/client";
+import type { AppDeps } from "../deps";
+import type { Env } from "../env";
+import type { ObjectStorage } from "../storage/storage";
+
+export type SystemCheckDeps = Pick<AppDeps, "db" | "env" | "clock" | "storage" | "renderWorker">;
+
+const ok = (detail: string): ServerCheckResult => ({ ok: true, detail });
+const notOk = (detail: string): ServerCheckResult => ({ ok: false, detail });
+
+function errorText(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  // fetch wraps the network's reason: "fetch failed" says nothing without it.
+  const cause = error.cause instanceof Error ? error.cause.message : undefined;
+  return cause && !error.message.includes(cause) ? `${error.message} (${cause})` : error.message;
+}
+
+/** SQLite's own check of its file, then foreign keys. */
+export async function checkDatabaseIntegrity(db: AppDatabase): Promise<ServerCheckResult> {
+  const quick = await sql<{ quick_check: string }>`PRAGMA quick_check`.execute(db);
+  const problems = quick.rows.map((row) => row.quick_check).filter((line) => line !== "ok");
+  if (problems.length > 0) return notOk(`quick_check: ${problems.slice(0, 3).join("; ")}${problems.length > 3 ? ` (and ${problems.length - 3} more)` : ""}`);
+  const violations = await sql<{ table: string; rowid: number | null; parent: string }>`PRAGMA foreign_key_check`.execute(db);
+  if (violations.rows.length > 0) {
+    const first = violations.rows.slice(0, 3).map((row) => `${row.table} row ${row.rowid ?? "?"} → ${row.parent}`);
+    const count = violations.rows.length;
+    return notOk(`${count} foreign key violation${count === 1 ? "" : "s"}: ${first.join("; ")}${count > 3 ? " ..." : ""}`);
+  }
+  return ok("quick_check ok, no foreign key violations");
+}
+
+function formatBytes(bytes: number): string {
+  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value >= 10 || unit === 0 ? Math.round(value) : value.toFixed(1)} ${units[unit]}`;
+}
+
+/** Free space (for this unprivileged process) of the file system holding dir. */
+export async function checkDiskSpace(dir: string, limits: { minFreeBytes: number; minFreeFraction: number } = DISK_SPACE_LIMITS): Promise<ServerCheckResult> {
+  const stats = await fs.statfs(dir);
+  const free = stats.bavail * stats.bsize;
+  const total = stats.blocks * stats.bsize;
+  const fraction = total > 0 ? free / total : 0;
+  const summary = `${formatBytes(free)} free of ${formatBytes(total)} (${(fraction * 100).toFixed(1)}%) at ${dir}`;
+  if (free < limits.minFreeBytes || fraction < limits.minFreeFraction) {
+    return notOk(`only ${summary}; needs at least ${formatBytes(limits.minFreeBytes)} and ${Math.round(limits.minFreeFraction * 100)}%`);
+  }
+  return ok(summary);
+}
+
+/** SMTP_URL's server answers and accepts us (nodemailer verify); the built-in outbox always works. */
+export async function checkMailTransport(env: Pick<Env, "SMTP_URL">, timeoutMs = OUTSIDE_SERVICE_TIMEOUT_MS): Promise<ServerCheckResult> {
+  if (!env.SMTP_URL) return ok("Built-in outbox (set SMTP_URL to send mail)");
+  const url = new URL(env.SMTP_URL);
+  const where = `${url.protocol.replace(/:$/, "")}://${url.hostname}:${url.port || (url.protocol === "smtps:" ? "465" : "587")}`;
+  const transport = nodemailer.createTransport({ url: env.SMTP_URL, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs } as Parameters<typeof nodemailer.createTransport>[0]);
+  try {
+    await transport.verify();
+    return ok(`SMTP server ${where} accepted the connection`);
+  } catch (error) {
+    return notOk(`SMTP server ${where}: ${errorText(error)}`);
+  } finally {
+    transport.close();
+  }
+}
+
+async function getJson(url: string, headers: Record<string, string>, timeoutMs: number, fetchImpl: typeof fetch): Promise<{ status: number; body: unknown }> {
+  const response = await fetchImpl(url, { headers, signal: AbortSignal.timeout(timeoutMs) });
+  const text = await response.text();
+  let body: unknown = null;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = null;
+  }
+  return { status: response.status, body };
+}
+
+/** The error text an API put in its answer (OpenAI: error.message; Replicate: detail/title). */
+function apiMessage(body: unknown): string | undefined {
+  if (typeof body !== "object" || body === null) return undefined;
+  const record = body as { error?: { message?: unknown }; detail?: unknown; title?: unknown };
+  const message = record.error?.message ?? record.detail ?? record.title;
+  return typeof message === "string" ? message.slice(0, 200) : undefined;
+}
+
+function reachFailure(service: string, error: unknown, timeoutMs: number): ServerCheckResult {
+  if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) return notOk(`${service} did not answer within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`}`);
+  return notOk(`${service} could not be reached: ${errorText(error)}`);
+}
+
+/**
+ * The render engine answers with its key: Replicate GET /v1/account, OpenAI GET /v1/models/<model>
+ * (both free). The offline Preview engine needs nothing.
+ */
+export async function checkRenderProvider(
+  env: Pick<Env, "RENDER_PROVIDER" | "REPLICATE_API_TOKEN" | "REPLICATE_API_URL" | "REPLICATE_MODEL" | "OPENAI_API_KEY" | "OPENAI_API_URL" | "OPENAI_MODEL">,
+  options: { providerId?: string; timeoutMs?: number; fetch?: typeof fetch } = {},
+): Promise<ServerCheckResult> {
+  const timeoutMs = options.timeoutMs ?? OUTSIDE_SERVICE_TIMEOUT_MS;
+  const fetchImpl = options.fetch ?? globalThis.fetch;
+  const provider = options.providerId ?? env.RENDER_PROVIDER;
+  if (provider === "local") return ok("Preview engine (offline)");
+  if (provider === "replicate") {
+    if (!env.REPLICATE_API_TOKEN) return notOk("REPLICATE_API_TOKEN is not set");
+    try {
+      const { status, body } = await getJson(`${env.REPLICATE_API_URL.replace(/\/+$/, "")}/v1/account`, { Authorization: `Bearer ${env.REPLICATE_API_TOKEN}` }, timeoutMs, fetchImpl);
+      if (status === 401 || status === 403) return notOk(`Replicate refused the API token (HTTP ${status})`);
+      if (status !== 200) return notOk(`Replicate answered HTTP ${status}${apiMessage(body) ? `: ${apiMessage(body)}` : ""}`);
+      const username = (body as { username?: unknown } | null)?.username;
+      return ok(`Replicate reachable${typeof username === "string" ? ` (account ${username})` : ""}, model ${env.REPLICATE_MODEL}`);
+    } catch (error) {
+      return reachFailure("Replicate", error, timeoutMs);
+    }
+  }
+  if (provider === "openai") {
+    if (!env.OPENAI_API_KEY) return notOk("OPENAI_API_KEY is not set");
+    try {
+      const url = `${env.OPENAI_API_URL.replace(/\/+$/, "")}/v1/models/${encodeURIComponent(env.OPENAI_MODEL)}`;
+      const { status, body } = await getJson(url, { Authorization: `Bearer ${env.OPENAI_API_KEY}` }, timeoutMs, fetchImpl);
+      if (status === 401 || status === 403) return notOk(`OpenAI refused the API key (HTTP ${status})`);
+      if (status === 404) return notOk(`OpenAI does not offer the model ${env.OPENAI_MODEL} to this key (HTTP 404)`);
+      if (status !== 200) return notOk(`OpenAI answered HTTP ${status}${apiMessage(body) ? `: ${apiMessage(body)}` : ""}`);
+      return ok(`OpenAI reachable, model ${env.OPENAI_MODEL} available`);
+    } catch (error) {
+      return reachFailure("OpenAI", error, timeoutMs);
+    }
+  }
+  return ok(`${provider} engine (not checked)`);
+}
+
+const RUNNING: JobStatus[] = ["preprocessing", "rendering", "saving"];
+
+const minutes = (ms: number) => `${Math.max(1, Math.round(ms / 60_000))} min`;
+
+/**
+ * Not stuck: no render waiting longer than maxWaitMs while the worker has a free slot (a long
+ * queue behind busy slots is only busy), and none running past its deadline plus a margin.
+ */
+export async function checkRenderQueue(deps: Pick<SystemCheckDeps, "db" | "env" | "clock" | "renderWorker">): Promise<ServerCheckResult> {
+  const now = deps.clock.now();
+  const slots = deps.env.RENDER_CONCURRENCY;
+  const active = deps.renderWorker.activeJobs;
+  const queued = await deps.db
+    .selectFrom("render_jobs")
+    .select((eb) => [eb.fn.countAll<number>().as("count"), eb.fn.min<number | null>("updated_at").as("oldest")])
+    .where("status", "=", "queued")
+    .executeTakeFirstOrThrow();
+  const running = await deps.db
+    .selectFrom("render_jobs")
+    .select((eb) => [eb.fn.countAll<number>().as("count"), eb.fn.min<number | null>("started_at").as("oldest")])
+    .where("status", "in", RUNNING)
+    .executeTakeFirstOrThrow();
+  const waiting = Number(queued.count);
+  const rendering = Number(running.count);
+
+  const runLimit = deps.env.RENDER_DEADLINE_MS + RENDER_QUEUE_LIMITS.runningMarginMs;
+  if (rendering > 0 && running.oldest !== null) {
+    const overdue = await deps.db
+      .selectFrom("render_jobs")
+      .select((eb) => eb.fn.countAll<number>().as("count"))
+      .where("status", "in", RUNNING)
+      .where("started_at", "<", now - runLimit)
+      .executeTakeFirstOrThrow();
+    const count = Number(overdue.count);
+    if (count > 0) {
+      return notOk(`${count} render${count === 1 ? " has" : "s have"} been running for ${minutes(now - Number(running.oldest))}, past the ${minutes(deps.env.RENDER_DEADLINE_MS)} deadline`);
+    }
+  }
+  if (waiting > 0 && queued.oldest !== null && now - Number(queued.oldest) > RENDER_QUEUE_LIMITS.maxWaitMs && active < slots) {
+    return notOk(`${waiting} render${waiting === 1 ? " has" : "s have"} waited ${minutes(now - Number(queued.oldest))} while the worker has ${slots - active} of ${slots} slots free`);
+  }
+  const oldestWait = waiting > 0 && queued.oldest !== null ? `, oldest waiting ${Math.round((now - Number(queued.oldest)) / 1000)} s` : "";
+  return ok(`${waiting} waiting, ${rendering} rendering, ${active} of ${slots} slots busy${oldestWait}`);
+}
+
+/** Writes, reads back and removes a small file in the uploads bucket. */
+export async function checkStorageWrite(storage: ObjectStorage): Promise<ServerCheckResult> {
+  const key = `self-test/probe-${generateSecureRandomString()}.png`;
+  const data = Buffer.from("roomcanvas self-test probe");
+  try {
+    await storage.put(UPLOAD_BUCKET, key, data, "image/png");
+    const back = await storage.get(UPLOAD_BUCKET, key);
+    if (!back || !back.data.equals(data)) return notOk("a file written to the uploads bucket did not read back the same");
+    await storage.remove(UPLOAD_BUCKET, key);
+    return ok(`${UPLOAD_BUCKET} is writable`);
+  } catch (error) {
+    await storage.remove(UPLOAD_BUCKET, key).catch(() => undefined);
+    return notOk(errorText(error));
+  }
+}
+
+/** Runs one named check; an unexpected error is its failure. */
+export async function runSystemCheck(deps: SystemCheckDeps, name: ServerCheckName): Promise<ServerCheckResult> {
+  try {
+    switch (name) {
+      case "database-integrity":
+        return await checkDatabaseIntegrity(deps.db);
+      case "disk-space":
+        return await checkDiskSpace(deps.env.DATA_DIR);
+      case "mail-transport":
+        return await checkMailTransport(deps.env);
+      case "render-provider":
+        return await checkRenderProvider(deps.env, { providerId: deps.renderWorker.providerId });
+      case "render-queue":
+        return await checkRenderQueue(deps);
+      case "storage-write":
+        return await checkStorageWrite(deps.storage);
+    }
+  } catch (error) {
+    return notOk(errorText(error));
+  }
+}

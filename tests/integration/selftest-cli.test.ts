@@ -1,0 +1,147 @@
+/**
+ * `npm run selftest` (scripts/selftest.ts) as its own process against a server started here:
+ * exit 0 and the table when everything passes, non-zero with the storage failure when the uploads
+ * bucket cannot be written (a FILE where its directory was: root ignores chmod), 2 for usage
+ * errors, an unreachable server or a refused sign-in.
+ */
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MESSAGES } from "../../src/shared/messages";
+import { AUTH_TESTS, SYSTEM_TESTS } from "../../src/shared/self-test/suite";
+import { PASSWORD, signedInClient, uniqueEmail } from "../helpers/render";
+import { startTestServer, type TestServer } from "../helpers/server";
+
+interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI asynchronously (the server lives in this process: a sync spawn would starve it). */
+function selftest(args: string[]): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/selftest.ts", ...args], { cwd: path.resolve("."), stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** A loopback port with nothing listening. */
+async function closedPort(): Promise<number> {
+  const listener = http.createServer();
+  await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
+  const port = (listener.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => listener.close(() => resolve()));
+  return port;
+}
+
+describe("npm run selftest", () => {
+  let server: TestServer;
+  let admin: { email: string; userId: string };
+
+  beforeAll(async () => {
+    server = await startTestServer({ STRIPE_SECRET_KEY: "sk_test_selftest", AUTH_RATE_LIMIT_PER_MINUTE: "1000" });
+    admin = await signedInClient(server.url, uniqueEmail());
+    await server.deps.db.insertInto("user_roles").values({ user_id: admin.userId, role: "admin", created_at: Date.now() }).execute();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("exits 0 against a healthy server, prints the table with timings, records both runs and signs out", async () => {
+    const result = await selftest(["--url", server.url, "--email", admin.email, "--password", PASSWORD, "--no-pause"]);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    const lines = result.stdout.split("\n");
+    expect(lines[0]).toBe(`RoomCanvas self-test of ${server.url}: signed in as ${admin.email} (admin)`);
+    expect(lines).toContain("System tests");
+    expect(lines).toContain("Auth tests");
+    expect(lines.filter((line) => /^ {2}STATUS {2}TEST +MS {2}MESSAGE$/.test(line))).toHaveLength(2);
+    for (const test of [...SYSTEM_TESTS, ...AUTH_TESTS]) {
+      expect(lines.some((line) => new RegExp(`^ {2}PASS {4}${test.name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} +\\d+ {2}\\S`).test(line)), test.name).toBe(true);
+    }
+    // Aligned: every result row has its ms column ending at the same place.
+    const rows = lines.filter((line) => /^ {2}(PASS|FAIL) /.test(line));
+    expect(new Set(rows.map((line) => /^ {2}\S+ +.*? +\d+ {2}/.exec(line)![0].length)).size).toBe(1);
+    expect(result.stdout).toContain(`Testing Complete: ${SYSTEM_TESTS.length} passed, 0 failed`);
+    expect(result.stdout).toContain(`Authentication Testing Complete: ${AUTH_TESTS.length} passed, 0 failed`);
+    expect(result.stdout).toContain(`All passed: ${SYSTEM_TESTS.length + AUTH_TESTS.length} passed, 0 failed of ${SYSTEM_TESTS.length + AUTH_TESTS.length}`);
+
+    const runs = await server.deps.db.selectFrom("self_test_runs").selectAll().where("user_id", "=", admin.userId).where("source", "=", "cli").execute();
+    expect(runs.map((run) => [run.suite, run.passed, run.failed]).sort()).toEqual([
+      ["auth", AUTH_TESTS.length, 0],
+      ["system", SYSTEM_TESTS.length, 0],
+    ]);
+    // Nothing left signed in: the sign-in test ended the CLI's first session, and the CLI signed out at the end.
+    const sessions = await server.deps.db.selectFrom("sessions").select("id").where("user_id", "=", admin.userId).execute();
+    expect(sessions).toHaveLength(1); // this test's own (signedInClient)
+  });
+
+  it("exits non-zero when the storage directory cannot be written, naming the storage failure", async () => {
+    const bucket = path.join(server.deps.env.DATA_DIR, "storage", "project-uploads");
+    fs.mkdirSync(bucket, { recursive: true });
+    fs.renameSync(bucket, `${bucket}.aside`);
+    // Tests run as root, which ignores chmod 0555: a file where the directory was stops root too.
+    fs.writeFileSync(bucket, "not a directory");
+    let result: CliResult;
+    try {
+      result = await selftest(["--url", server.url, "--email", admin.email, "--password", PASSWORD, "--no-pause", "--suite", "system"]);
+    } finally {
+      fs.rmSync(bucket, { force: true });
+      fs.renameSync(`${bucket}.aside`, bucket);
+    }
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/^ {2}FAIL {4}Storage upload and removal +\d+ {2}Error: Storage error: upload answered HTTP 500 \(Internal error\): ENOTDIR/m);
+    expect(result.stdout).toContain(`Testing Complete: ${SYSTEM_TESTS.length - 1} passed, 1 failed`);
+    expect(result.stdout).toContain("FAILED: ");
+  });
+
+  it("--json prints the results as JSON", async () => {
+    const result = await selftest(["--url", server.url, "--email", admin.email, "--password", PASSWORD, "--no-pause", "--suite", "auth", "--json"]);
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout) as { passed: number; failed: number; admin: boolean; suites: Array<{ suite: string; items: Array<{ id: string; status: string }> }> };
+    expect(report).toMatchObject({ passed: AUTH_TESTS.length, failed: 0, admin: true });
+    expect(report.suites.map((suite) => suite.suite)).toEqual(["auth"]);
+    expect(report.suites[0]!.items.map((item) => item.id)).toEqual(AUTH_TESTS.map((test) => test.id));
+  });
+
+  it("a non-admin gets the box checks refused (exit 1), with a hint", async () => {
+    const user = await signedInClient(server.url, uniqueEmail());
+    const result = await selftest(["--url", server.url, "--email", user.email, "--password", PASSWORD, "--no-pause", "--suite", "system"]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(`signed in as ${user.email} (not an admin)`);
+    expect(result.stdout).toMatch(new RegExp(`FAIL {4}Database integrity +\\d+ {2}Error: Database integrity error: ${MESSAGES.adminRequired.replace(/\./g, "\\.")}`));
+    expect(result.stdout).toMatch(/PASS {4}Storage upload and removal/);
+    expect(result.stdout).toContain("is not an admin: the box checks need an admin account");
+  });
+
+  it("exits 2 on usage errors, an unreachable server and a refused sign-in", async () => {
+    const port = await closedPort();
+    const [noUrl, badSuite, halfCredentials, unreachable, wrongPassword] = await Promise.all([
+      selftest([]),
+      selftest(["--url", server.url, "--suite", "everything"]),
+      selftest(["--url", server.url, "--email", admin.email]),
+      selftest(["--url", `http://127.0.0.1:${port}`]),
+      selftest(["--url", server.url, "--email", admin.email, "--password", "Wrong-Password1"]),
+    ]);
+    expect(noUrl).toMatchObject({ code: 2, stdout: "" });
+    expect(noUrl.stderr).toContain("--url is required");
+    expect(noUrl.stderr).toContain("Usage: npm run selftest -- --url");
+    expect(badSuite.code).toBe(2);
+    expect(badSuite.stderr).toContain("--suite must be system, auth or all");
+    expect(halfCredentials.code).toBe(2);
+    expect(halfCredentials.stderr).toContain("--email and --password go together");
+    expect(unreachable.code).toBe(2);
+    expect(unreachable.stderr).toMatch(new RegExp(`^selftest: cannot reach http://127\\.0\\.0\\.1:${port}: fetch failed: connect ECONNREFUSED`));
+    expect(wrongPassword.code).toBe(2);
+    expect(wrongPassword.stderr).toBe(`selftest: sign-in as ${admin.email} refused: ${MESSAGES.invalidCredentials}\n`);
+  });
+});
