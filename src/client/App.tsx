@@ -4,12 +4,15 @@ import { Toaster } from "sonner";
 import { Route, Switch, useLocation } from "wouter";
 import { TOASTS } from "../shared/constants";
 import { APP_ROUTES } from "../shared/routes";
+import { QUICK_ADMIN_BAR_PADDING, QuickAdminBar } from "./components/admin/QuickAdminBar";
+import { AnalyticsEffects } from "./components/AnalyticsEffects";
 import { ErrorBoundary } from "./components/ErrorBoundary";
 import { Footer } from "./components/Footer";
 import { NavBar } from "./components/NavBar";
 import { PageLoading } from "./components/PageLoading";
 import { ProtectedRoute } from "./components/ProtectedRoute";
 import { SessionEffects } from "./components/SessionEffects";
+import { useSession } from "./hooks/useSession";
 import { NotFound, PAGES } from "./routes";
 import { ThemeProvider, useTheme } from "./theme";
 import { createQueryClient, createTrpcClient, trpc } from "./trpc";
@@ -44,9 +47,31 @@ function Routes() {
   );
 }
 
-function ThemedToaster() {
+/** Toasts sit above the Quick Admin bar when it is shown. */
+function ThemedToaster({ aboveBar }: { aboveBar: boolean }) {
   const { theme } = useTheme();
-  return <Toaster theme={theme} visibleToasts={TOASTS.visible} duration={TOASTS.durationMs} richColors closeButton />;
+  const offset = aboveBar ? { bottom: 64 } : undefined;
+  return <Toaster theme={theme} visibleToasts={TOASTS.visible} duration={TOASTS.durationMs} offset={offset} mobileOffset={offset} richColors closeButton />;
+}
+
+/** The page, with room at its bottom for the Quick Admin bar of a signed-in user (spec section 2). */
+function Shell() {
+  const { user } = useSession();
+  return (
+    <>
+      <div className={`flex min-h-screen flex-col ${user ? QUICK_ADMIN_BAR_PADDING : ""}`}>
+        <NavBar />
+        <main className="flex-1">
+          <Routes />
+        </main>
+        <Footer />
+      </div>
+      <QuickAdminBar />
+      <ThemedToaster aboveBar={!!user} />
+      <SessionEffects />
+      <AnalyticsEffects />
+    </>
+  );
 }
 
 export function App() {
@@ -56,15 +81,7 @@ export function App() {
     <trpc.Provider client={trpcClient} queryClient={queryClient}>
       <QueryClientProvider client={queryClient}>
         <ThemeProvider>
-          <div className="flex min-h-screen flex-col">
-            <NavBar />
-            <main className="flex-1">
-              <Routes />
-            </main>
-            <Footer />
-          </div>
-          <ThemedToaster />
-          <SessionEffects />
+          <Shell />
         </ThemeProvider>
       </QueryClientProvider>
     </trpc.Provider>

@@ -12,6 +12,9 @@ const StyleSelectPage = lazy(() => import("./pages/StyleSelectPage"));
 const RenderPage = lazy(() => import("./pages/RenderPage"));
 const DashboardPage = lazy(() => import("./pages/DashboardPage"));
 const GalleryPage = lazy(() => import("./pages/GalleryPage"));
+const AdminPage = lazy(() => import("./pages/AdminPage"));
+const PricingPage = lazy(() => import("./pages/PricingPage"));
+const PerformancePage = lazy(() => import("./pages/PerformancePage"));
 export const NotFound = lazy(() => import("./pages/NotFound"));
 
 function planned(page: PlannedPageKey): ComponentType {
@@ -28,18 +31,18 @@ export const PAGES: Record<AppPath, ComponentType> = {
   "/batch-upload": BatchUploadPage,
   "/style-select": StyleSelectPage,
   "/render": RenderPage,
-  "/pricing": planned("pricing"),
+  "/pricing": PricingPage,
   "/features": planned("features"),
   "/gallery": GalleryPage,
   "/ai-lab": planned("aiLab"),
   "/test": planned("test"),
-  "/performance": planned("performance"),
+  "/performance": PerformancePage,
   "/guide": planned("guide"),
   "/user-guide": planned("userGuide"),
   "/dashboard": DashboardPage,
   "/enhanced-dashboard": planned("enhancedDashboard"),
   "/social-hub": planned("socialHub"),
-  "/admin": planned("admin"),
+  "/admin": AdminPage,
   "/teams": planned("teams"),
   "/profile": planned("profile"),
   "/settings": SettingsPage,

@@ -24,6 +24,10 @@ export const STORAGE_KEYS = {
   onboardingCompleted: "roomcanvas.onboardingCompleted",
   /** sessionStorage: where to return after signing in. */
   returnTo: "roomcanvas.returnTo",
+  /** "false" when the user switched analytics off (spec section 4: on by default). */
+  analyticsEnabled: "roomcanvas.analyticsEnabled",
+  /** sessionStorage: the analytics user id (spec section 3). */
+  analyticsUserId: "roomcanvas.analyticsUserId",
 } as const;
 
 const MINUTE_MS = 60_000;

@@ -6,6 +6,8 @@
 import { skipToken } from "@tanstack/react-query";
 import { useCallback, useMemo, useState } from "react";
 import { isFinalStatus, type JobStatus, type RenderEvent, type RenderResultLinks } from "../../shared/render";
+import { PERFORMANCE_ACTIONS } from "../../shared/analytics";
+import { track } from "../lib/analytics";
 import type { JobView } from "../lib/renderTypes";
 import { trpc } from "../trpc";
 
@@ -71,6 +73,17 @@ export function mergeJob(view: JobView, live: LiveJob | undefined): FollowedJob 
   return merged;
 }
 
+/** Jobs whose end was already reported to analytics in this tab (several views may follow one job). */
+const reportedJobs = new Set<string>();
+
+/** Analytics (spec section 4): a render's outcome, and its time when it succeeded. */
+export function reportRenderOutcome(event: RenderEvent): void {
+  if ((event.type !== "succeeded" && event.type !== "failed" && event.type !== "canceled") || reportedJobs.has(event.jobId)) return;
+  reportedJobs.add(event.jobId);
+  track({ category: "ai_processing", action: `render_${event.type}` });
+  if (event.type === "succeeded") track({ category: "performance", action: PERFORMANCE_ACTIONS.render, value: event.elapsedMs });
+}
+
 const POLL_WITH_STREAM_MS = 15_000;
 const POLL_WITHOUT_STREAM_MS = 2_000;
 
@@ -105,6 +118,7 @@ export function useRenderJobs(ids: readonly string[]) {
     (event: RenderEvent) => {
       if (!idSet.has(event.jobId)) return;
       setLive((previous) => ({ ...previous, [event.jobId]: applyEvent(previous[event.jobId], event) }));
+      reportRenderOutcome(event);
       // A finished job's share link, gallery flag and final times come from the job itself.
       if (isFinalStatus(event.type as JobStatus)) void utils.render.job.invalidate({ id: event.jobId });
     },

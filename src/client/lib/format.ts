@@ -12,7 +12,7 @@ export function formatElapsed(ms: number): string {
 }
 
 export function formatBytes(bytes: number, language: string | undefined): string {
-  const units = ["B", "KB", "MB"] as const;
+  const units = ["B", "KB", "MB", "GB", "TB"] as const;
   let value = bytes;
   let unit = 0;
   while (value >= 1024 && unit < units.length - 1) {

@@ -4,7 +4,7 @@
  */
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import { ArrowLeft, Files, FolderOpen, FolderPlus, ImageIcon, MoreVertical, Pencil, ShieldAlert, Sparkles, Trash2, Wand2 } from "lucide-react";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import { Link, useLocation, useSearch } from "wouter";
@@ -16,6 +16,7 @@ import { Spinner } from "../components/Spinner";
 import { buttonClass, cardClass, labelClass, linkClass } from "../components/ui/buttons";
 import { ConfirmDialog, FormDialog } from "../components/ui/Dialog";
 import { useSession } from "../hooks/useSession";
+import { track } from "../lib/analytics";
 import { friendlyError } from "../lib/friendlyError";
 import type { ProjectSummary } from "../lib/renderTypes";
 import { trpc } from "../trpc";
@@ -149,7 +150,8 @@ function ProjectView({ id, onRename, onDelete }: { id: string; onRename(project:
 export default function DashboardPage() {
   const { t } = useTranslation();
   const [, navigate] = useLocation();
-  const openProject = new URLSearchParams(useSearch()).get("project");
+  const search = useSearch();
+  const openProject = new URLSearchParams(search).get("project");
   const { user } = useSession();
   const utils = trpc.useUtils();
   const allowance = trpc.render.allowance.useQuery(undefined, { staleTime: 0 });
@@ -162,6 +164,15 @@ export default function DashboardPage() {
   const [dialog, setDialog] = useState<DialogState>(null);
   const [name, setName] = useState("");
   const [nameError, setNameError] = useState<string>();
+
+  // Back from Stripe Checkout after paying: the credits arrive with the payment's webhook.
+  useEffect(() => {
+    if (new URLSearchParams(search).get("purchase") !== "success") return;
+    toast.success(t("pricing.successToast"), { description: t("pricing.successToastBody") });
+    track({ category: "payment", action: "checkout_returned" });
+    void utils.render.allowance.invalidate();
+    navigate("/dashboard", { replace: true });
+  }, [search, navigate, t, utils]);
 
   const sortedProjects = [...(projects.data ?? [])].sort((a, b) => b.updatedAt - a.updatedAt);
   const totalRenders = sortedProjects.reduce((sum, project) => sum + project.renderCount, 0);

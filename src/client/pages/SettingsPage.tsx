@@ -1,15 +1,17 @@
 /**
  * /settings: password change, two-factor authentication (enrol with a QR code or the secret,
- * backup codes shown once, disable with a current code) and the active sessions.
+ * backup codes shown once, disable with a current code), the active sessions and analytics.
  */
-import { KeyRound, LogOut, Monitor, ShieldCheck } from "lucide-react";
-import { useState, type FormEvent, type ReactNode } from "react";
+import { BarChart3, KeyRound, LogOut, Monitor, ShieldCheck } from "lucide-react";
+import { useState, useSyncExternalStore, type FormEvent, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import { newPasswordSchema } from "../../shared/auth-schemas";
 import { PasswordField, TextField, primaryButtonClass, secondaryButtonClass } from "../components/auth/fields";
 import { PasswordStrengthMeter } from "../components/auth/PasswordStrengthMeter";
+import { Switch } from "../components/ui/Switch";
 import { useSession } from "../hooks/useSession";
+import { analytics, setAnalyticsEnabled, subscribeAnalyticsEnabled } from "../lib/analytics";
 import { friendlyError } from "../lib/friendlyError";
 import { translateMessage } from "../lib/validationMessages";
 import { trpc } from "../trpc";
@@ -249,6 +251,29 @@ function SessionsSection() {
   );
 }
 
+/** Analytics on this device (spec section 4): on by default; switching it back on sends what waits. */
+function AnalyticsSection() {
+  const { t } = useTranslation();
+  const enabled = useSyncExternalStore(subscribeAnalyticsEnabled, () => analytics.isEnabled);
+  const change = (next: boolean) => {
+    setAnalyticsEnabled(next);
+    toast.success(next ? t("settings.analytics.onToast") : t("settings.analytics.offToast"));
+  };
+  return (
+    <div className="space-y-3">
+      <div className="flex items-center justify-between gap-4 rounded-lg bg-slate-50 px-4 py-3 dark:bg-slate-800/60">
+        <span id="analytics-switch-label" className="text-sm font-medium">
+          {t("settings.analytics.toggle")}
+        </span>
+        <Switch checked={enabled} onChange={change} labelledBy="analytics-switch-label" describedBy="analytics-switch-hint" />
+      </div>
+      <p id="analytics-switch-hint" className="text-sm text-slate-600 dark:text-slate-400">
+        {t("settings.analytics.hint")}
+      </p>
+    </div>
+  );
+}
+
 export default function SettingsPage() {
   const { t } = useTranslation();
   const { user } = useSession();
@@ -263,6 +288,9 @@ export default function SettingsPage() {
       </Section>
       <Section icon={<Monitor className="size-5" aria-hidden="true" />} title={t("settings.sessions.title")} description={t("settings.sessions.description")}>
         <SessionsSection />
+      </Section>
+      <Section icon={<BarChart3 className="size-5" aria-hidden="true" />} title={t("settings.analytics.title")} description={t("settings.analytics.description")}>
+        <AnalyticsSection />
       </Section>
     </div>
   );

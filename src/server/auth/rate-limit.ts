@@ -53,7 +53,7 @@ export function createAuthRateLimits(clock: Clock, perMinute: number): Record<Ra
     resendConfirmation: new RateLimiter(clock, perMinute),
     upload: new RateLimiter(clock, RENDER_RATE_LIMIT_PER_MINUTE),
     render: new RateLimiter(clock, RENDER_RATE_LIMIT_PER_MINUTE),
-    // Batches of up to 50 events; a busy tab sends a few a minute.
-    analytics: new RateLimiter(clock, 60),
+    // Batches of up to 50 events; a tab sends a few a minute, and an office shares one address.
+    analytics: new RateLimiter(clock, 300),
   };
 }

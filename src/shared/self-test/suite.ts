@@ -252,7 +252,8 @@ export const SYSTEM_TESTS: readonly SelfTestDefinition[] = [
           if (!removed) await client.projects.delete.mutate({ id: project.id });
         },
       );
-      const gone = await env.fetch(`${env.baseUrl}${uploaded!.url}`);
+      // no-store: a browser would otherwise answer from its cache the picture it just fetched.
+      const gone = await env.fetch(`${env.baseUrl}${uploaded!.url}`, { cache: "no-store" });
       await gone.arrayBuffer().catch(() => undefined);
       if (gone.status !== 404) fail(`Storage error: the test image was still served after its removal (HTTP ${gone.status})`);
       return `${SELF_TEST.testImageSize}x${SELF_TEST.testImageSize} PNG stored, read back and removed`;

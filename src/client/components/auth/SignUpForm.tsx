@@ -3,6 +3,7 @@ import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import { signUpSchema } from "../../../shared/auth-schemas";
+import { track } from "../../lib/analytics";
 import { fieldErrorsOf, serverFieldErrors, type FieldErrors } from "../../lib/formErrors";
 import { friendlyError } from "../../lib/friendlyError";
 import { translateMessage } from "../../lib/validationMessages";
@@ -40,6 +41,7 @@ export function SignUpForm({ onSignedUp }: { onSignedUp(email: string): void }) 
     try {
       const result = await signUp(parsed.data);
       setValues(EMPTY);
+      track({ category: "conversion", action: "sign_up" });
       toast.success(t("toasts.accountCreated"), { description: t("toasts.accountCreatedDescription") });
       onSignedUp(result.email);
     } catch (failure) {

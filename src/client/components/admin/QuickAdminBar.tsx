@@ -1,0 +1,110 @@
+/**
+ * The Quick Admin bar of spec section 2: fixed at the bottom for a signed-in user (nothing for a
+ * visitor), with the "Quick System Testing" panel toggle and the "Full Admin Dashboard" button
+ * (/admin checks the role itself). The panel holds the self-tests for an admin; while the roles
+ * load it says so, and anyone else reads "Access denied. Admin privileges required." (spec
+ * sections 6 and 8).
+ */
+import { ChevronDown, ChevronUp, LayoutDashboard, ShieldAlert, Wrench, X } from "lucide-react";
+import { lazy, Suspense, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, useLocation } from "wouter";
+import { useRoles } from "../../hooks/useRoles";
+import { useSession } from "../../hooks/useSession";
+import { buttonClass } from "../ui/buttons";
+
+// The suite and its runner load when an admin opens the panel, not with every page.
+const SelfTests = lazy(() => import("./SelfTests"));
+
+/** The bar's height, which the page leaves free at its bottom (App pads by it). */
+export const QUICK_ADMIN_BAR_PADDING = "pb-14";
+
+export function AccessDenied({ className = "" }: { className?: string }) {
+  const { t } = useTranslation();
+  return (
+    <p role="alert" className={`flex items-start gap-2 rounded-lg border border-red-200 bg-red-50 px-3 py-2.5 text-sm font-medium text-red-800 dark:border-red-900/60 dark:bg-red-950/40 dark:text-red-200 ${className}`} data-testid="access-denied">
+      <ShieldAlert className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+      {t("admin.accessDenied")}
+    </p>
+  );
+}
+
+export function QuickAdminBar() {
+  const { t } = useTranslation();
+  const { user } = useSession();
+  const [open, setOpen] = useState(false);
+  // Asked when the panel opens, not on every page of every user.
+  const { isAdmin, isLoading } = useRoles({ enabled: open });
+  const [location] = useLocation();
+
+  // Signing out closes the panel (it is gone with the bar anyway).
+  useEffect(() => {
+    if (!user) setOpen(false);
+  }, [user]);
+
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === "Escape") setOpen(false);
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [open]);
+
+  if (!user) return null;
+
+  return (
+    <div
+      role="region"
+      aria-label={t("quickAdmin.label")}
+      className="fixed inset-x-0 bottom-0 z-40 border-t border-slate-200 bg-white/95 shadow-[0_-4px_16px_-8px_rgba(15,23,42,0.25)] backdrop-blur dark:border-slate-800 dark:bg-slate-950/95"
+      data-testid="quick-admin-bar"
+    >
+      {open ? (
+        <div id="quick-admin-panel" className="mx-auto max-h-[min(65vh,36rem)] max-w-6xl overflow-y-auto border-b border-slate-200 px-4 py-4 sm:px-6 dark:border-slate-800" data-testid="quick-admin-panel">
+          <div className="mb-3 flex items-center justify-between gap-3">
+            <h2 className="text-base font-semibold">{t("quickAdmin.panelTitle")}</h2>
+            <button type="button" className={`${buttonClass.icon} size-8`} aria-label={t("common.close")} onClick={() => setOpen(false)}>
+              <X className="size-4" aria-hidden="true" />
+            </button>
+          </div>
+          {isLoading ? (
+            <p role="status" className="flex items-center gap-2 text-sm text-slate-600 dark:text-slate-300">
+              <span className="size-4 animate-spin rounded-full border-2 border-brand-500 border-t-transparent motion-reduce:animate-none" aria-hidden="true" />
+              {t("quickAdmin.loadingAccess")}
+            </p>
+          ) : isAdmin ? (
+            <Suspense fallback={<p className="text-sm text-slate-600 dark:text-slate-300">{t("common.loading")}</p>}>
+              <SelfTests />
+            </Suspense>
+          ) : (
+            <AccessDenied />
+          )}
+        </div>
+      ) : null}
+      <div className="mx-auto flex h-12 max-w-6xl items-center justify-between gap-2 px-2 sm:px-6">
+        <button
+          type="button"
+          className={`${buttonClass.ghost} min-w-0 px-2 py-1 text-xs sm:px-3 sm:py-1.5 sm:text-sm`}
+          aria-expanded={open}
+          aria-controls="quick-admin-panel"
+          onClick={() => setOpen((current) => !current)}
+        >
+          <Wrench className="size-4 text-brand-600 dark:text-brand-100" aria-hidden="true" />
+          {/* On a narrow phone a long translation wraps to two short lines rather than being cut. */}
+          <span className="text-left leading-tight sm:whitespace-nowrap">{t("quickAdmin.toggle")}</span>
+          {open ? <ChevronDown className="hidden size-4 sm:block" aria-hidden="true" /> : <ChevronUp className="hidden size-4 sm:block" aria-hidden="true" />}
+        </button>
+        <Link
+          href="/admin"
+          aria-current={location === "/admin" ? "page" : undefined}
+          className={`${buttonClass.secondary} min-w-0 px-2.5 py-1 text-xs sm:px-3 sm:py-1.5 sm:text-sm`}
+          onClick={() => setOpen(false)}
+        >
+          <LayoutDashboard className="hidden size-4 sm:block" aria-hidden="true" />
+          <span className="text-center leading-tight sm:whitespace-nowrap">{t("quickAdmin.fullDashboard")}</span>
+        </Link>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,81 @@
+/**
+ * /admin (protected; admins only — the server checks the role on every call too): Users,
+ * Render jobs, Mail outbox, System status, Self-test history and Analytics, one tab each; the
+ * open tab is kept in the address (?section=) so it can be linked and reloaded.
+ */
+import { BarChart3, FlaskConical, Images, Mail, Server, Users } from "lucide-react";
+import { useTranslation } from "react-i18next";
+import { useLocation, useSearch } from "wouter";
+import { AccessDenied } from "../components/admin/QuickAdminBar";
+import { AnalyticsSection } from "../components/admin/AnalyticsSection";
+import { JobsSection } from "../components/admin/JobsSection";
+import { OutboxSection, SelfTestSection, SystemSection } from "../components/admin/SystemSections";
+import { UsersSection } from "../components/admin/UsersSection";
+import { PageShell } from "../components/render/PageShell";
+import { Spinner } from "../components/Spinner";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "../components/ui/Tabs";
+import { useRoles } from "../hooks/useRoles";
+
+const SECTIONS = ["users", "jobs", "outbox", "system", "self-tests", "analytics"] as const;
+type Section = (typeof SECTIONS)[number];
+
+export default function AdminPage() {
+  const { t } = useTranslation();
+  const { isAdmin, isLoading } = useRoles();
+  const search = useSearch();
+  const [location, navigate] = useLocation();
+  const requested = new URLSearchParams(search).get("section");
+  const section: Section = SECTIONS.includes(requested as Section) ? (requested as Section) : "users";
+
+  if (isLoading) return <Spinner label={t("quickAdmin.loadingAccess")} />;
+  if (!isAdmin) {
+    return (
+      <PageShell title={t("pages.admin.title")}>
+        <AccessDenied />
+      </PageShell>
+    );
+  }
+
+  const select = (value: string) => navigate(value === "users" ? location : `${location}?section=${value}`, { replace: true });
+  const labels: Record<Section, { label: string; icon: React.ReactNode }> = {
+    users: { label: t("admin.tabs.users"), icon: <Users aria-hidden="true" /> },
+    jobs: { label: t("admin.tabs.jobs"), icon: <Images aria-hidden="true" /> },
+    outbox: { label: t("admin.tabs.outbox"), icon: <Mail aria-hidden="true" /> },
+    system: { label: t("admin.tabs.system"), icon: <Server aria-hidden="true" /> },
+    "self-tests": { label: t("admin.tabs.selfTests"), icon: <FlaskConical aria-hidden="true" /> },
+    analytics: { label: t("admin.tabs.analytics"), icon: <BarChart3 aria-hidden="true" /> },
+  };
+
+  return (
+    <PageShell title={t("pages.admin.title")} intro={t("admin.intro")} wide>
+      <Tabs value={section} onValueChange={select} className="space-y-5">
+        <TabsList label={t("admin.tabs.label")}>
+          {SECTIONS.map((value) => (
+            <TabsTrigger key={value} value={value}>
+              {labels[value].icon}
+              {labels[value].label}
+            </TabsTrigger>
+          ))}
+        </TabsList>
+        <TabsContent value="users">
+          <UsersSection />
+        </TabsContent>
+        <TabsContent value="jobs">
+          <JobsSection />
+        </TabsContent>
+        <TabsContent value="outbox">
+          <OutboxSection />
+        </TabsContent>
+        <TabsContent value="system">
+          <SystemSection />
+        </TabsContent>
+        <TabsContent value="self-tests">
+          <SelfTestSection />
+        </TabsContent>
+        <TabsContent value="analytics">
+          <AnalyticsSection />
+        </TabsContent>
+      </Tabs>
+    </PageShell>
+  );
+}

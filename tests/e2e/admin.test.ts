@@ -1,0 +1,283 @@
+/**
+ * Administration in a browser against the real server: the Quick Admin bar (absent for a visitor,
+ * "Access denied" for a non-admin, the system self-tests for an admin, every item passing and the
+ * "Testing Complete" toast), /admin (users, adjusting credits, the other sections and charts),
+ * /pricing and /performance, with screenshots in light and dark on a phone and a desktop.
+ */
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { collectPageProblems, describeBrowser, launchBrowser, screenshot, type BrowserOptions } from "../helpers/browser";
+import { PASSWORD, roomPhoto, signedInClient, upload } from "../helpers/render";
+import { startTestServer, type TestServer } from "../helpers/server";
+
+const poll = <T,>(check: () => T | Promise<T>, options: { timeout?: number } = {}) => expect.poll(check, { timeout: 10_000, ...options });
+const ACCESS_DENIED = "Access denied. Admin privileges required.";
+
+describeBrowser("administration in a browser", () => {
+  let server: TestServer;
+  let browser: BrowserContext | undefined;
+  let admin: Awaited<ReturnType<typeof signedInClient>>;
+  let member: Awaited<ReturnType<typeof signedInClient>>;
+
+  beforeAll(async () => {
+    // A Stripe key that is never used (no package is bought here): purchases count as set up, so
+    // the purchase-credits self-test passes; the API URL points nowhere.
+    server = await startTestServer({ AUTH_RATE_LIMIT_PER_MINUTE: "1000", STRIPE_SECRET_KEY: "sk_test_selftest", STRIPE_API_URL: "http://127.0.0.1:9" });
+    admin = await signedInClient(server.url);
+    member = await signedInClient(server.url);
+    await server.deps.db.insertInto("user_roles").values({ user_id: admin.userId, role: "admin", created_at: Date.now() }).execute();
+    // Two real renders with the Preview engine, so the jobs list, the charts and /performance have data.
+    const uploaded = await upload(server.url, member.jar, await roomPhoto());
+    const { jobs } = await member.client.render.create.mutate({ projectId: uploaded.body.projectId, imageId: uploaded.body.imageId, style: ["modern", "japandi"] });
+    for (let waited = 0; waited < 20_000; waited += 200) {
+      const states = await Promise.all(jobs.map((job) => member.client.render.job.query({ id: job.id })));
+      if (states.every((job) => job.status === "succeeded")) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  });
+  afterEach(async () => {
+    await browser?.close();
+    browser = undefined;
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  async function open(urlPath: string, options: BrowserOptions = {}): Promise<{ page: Page; problems: string[] }> {
+    browser = await launchBrowser(options);
+    const page = browser.pages()[0] ?? (await browser.newPage());
+    const problems = collectPageProblems(page);
+    await page.goto(`${server.url}${urlPath}`);
+    return { page, problems };
+  }
+
+  const path_ = (page: Page) => new URL(page.url()).pathname;
+  const bar = (page: Page) => page.getByTestId("quick-admin-bar");
+  const toast = (page: Page, text: string) => page.locator("[data-sonner-toast]").filter({ hasText: text });
+
+  async function signIn(page: Page, email: string): Promise<void> {
+    await page.goto(`${server.url}/auth`);
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign In", exact: true }).click();
+    await poll(() => path_(page)).toBe("/dashboard");
+  }
+
+  it("shows no bar to a visitor, and 'Access denied' in the bar and on /admin to a signed-in non-admin", async () => {
+    const { page, problems } = await open("/");
+    await poll(() => page.getByRole("link", { name: "Try Without Signup" }).first().isVisible()).toBe(true);
+    expect(await bar(page).count()).toBe(0);
+
+    await signIn(page, member.email);
+    await poll(() => bar(page).isVisible()).toBe(true);
+    // The page leaves room for the bar: the footer's last line stays above it.
+    const padding = await page.evaluate(() => getComputedStyle(document.querySelector("#root > div")!).paddingBottom);
+    expect(parseFloat(padding)).toBeGreaterThanOrEqual(48);
+    expect(await bar(page).getByRole("link", { name: "Full Admin Dashboard" }).isVisible()).toBe(true);
+    await bar(page).getByRole("button", { name: "Quick System Testing" }).click();
+    await poll(() => page.getByTestId("quick-admin-panel").textContent()).toContain(ACCESS_DENIED);
+    await screenshot(page, "quick-admin-denied");
+
+    await page.goto(`${server.url}/admin`);
+    await poll(() => page.getByTestId("access-denied").first().textContent()).toBe(ACCESS_DENIED);
+    expect(await page.getByRole("tab", { name: "Users" }).count()).toBe(0);
+    await screenshot(page, "admin-denied");
+
+    // Signing out removes the bar.
+    await page.getByRole("button", { name: "Sign Out" }).first().click();
+    await poll(() => bar(page).count()).toBe(0);
+    // The refused admin page logs its 403s; nothing else may fail.
+    expect(problems.filter((problem) => !/status of 403/.test(problem))).toEqual([]);
+  }, 40_000);
+
+  it("runs the system self-tests from the Quick Admin bar for an admin: every item passes, then 'Testing Complete'", async () => {
+    const { page, problems } = await open("/");
+    await signIn(page, admin.email);
+    await bar(page).getByRole("button", { name: "Quick System Testing" }).click();
+    const panel = page.getByTestId("quick-admin-panel");
+    await poll(() => panel.getByRole("tab", { name: "System Tests" }).isVisible()).toBe(true);
+    expect(await panel.getByRole("tab", { name: "Auth Tests" }).isVisible()).toBe(true);
+    // Before the run every item waits.
+    const items = panel.locator("[data-testid=self-test-item]:visible");
+    await poll(() => items.count()).toBeGreaterThan(5);
+    const total = await items.count();
+    expect(await panel.locator("[data-testid=self-test-item][data-status=pending]:visible").count()).toBe(total);
+
+    await panel.getByRole("button", { name: "Run System Tests" }).click();
+    await poll(() => panel.locator("[data-testid=self-test-item][data-status=running]:visible").count()).toBe(1);
+    await poll(() => toast(page, "Testing Complete").isVisible(), { timeout: 40_000 }).toBe(true);
+    const statuses = await items.evaluateAll((elements) => elements.map((element) => `${element.textContent} → ${element.getAttribute("data-status")}`));
+    expect(statuses.filter((status) => !status.endsWith("passed")), statuses.join("\n")).toEqual([]);
+    expect(statuses).toHaveLength(total);
+    await poll(() => panel.getByTestId("system-summary").textContent()).toBe(`${total} passed, 0 failed`);
+    await screenshot(page, "quick-admin-system-tests");
+
+    // The run is in the history on /admin.
+    await bar(page).getByRole("link", { name: "Full Admin Dashboard" }).click();
+    await poll(() => path_(page)).toBe("/admin");
+    await page.getByRole("tab", { name: "Self-test history" }).click();
+    await poll(() => page.getByTestId("self-test-run").count()).toBe(1);
+    expect(await page.getByTestId("self-test-run").textContent()).toContain(`${total} passed, 0 failed`);
+    // The checks ask for refusals on purpose (a visitor, a missing project, a removed image, a
+    // request without fields); the browser logs those statuses itself. Nothing else may fail.
+    expect(problems.filter((problem) => !/Failed to load resource: the server responded with a status of (400|401|404)/.test(problem))).toEqual([]);
+  }, 60_000);
+
+  it("lets an admin find a user on /admin and adjust their credits with a reason", async () => {
+    const { page, problems } = await open("/");
+    await signIn(page, admin.email);
+    await page.goto(`${server.url}/admin`);
+    for (const name of ["Users", "Render jobs", "Mail outbox", "System status", "Self-test history", "Analytics"]) {
+      await poll(() => page.getByRole("tab", { name }).isVisible()).toBe(true);
+    }
+    const users = page.getByTestId("admin-user");
+    await poll(() => users.count()).toBeGreaterThanOrEqual(2);
+    await page.getByLabel("Search users").fill(member.email);
+    await poll(() => users.count()).toBe(1);
+    const row = page.locator(`[data-testid=admin-user][data-email="${member.email}"]`);
+    expect(await row.getByTestId("admin-user-credits").textContent()).toBe("8 credits");
+
+    await row.getByRole("button", { name: `Actions for ${member.email}` }).click();
+    await page.getByRole("menuitem", { name: "Adjust credits" }).click();
+    const dialog = page.getByRole("dialog", { name: "Adjust credits" });
+    await dialog.getByLabel("Credits to add or remove").fill("15");
+    // A reason is required.
+    await dialog.getByRole("button", { name: "Apply" }).click();
+    await poll(() => dialog.getByRole("alert").textContent()).toContain("Give a reason");
+    await dialog.getByLabel("Reason").fill("Goodwill after a failed batch");
+    await dialog.getByRole("button", { name: "Apply" }).click();
+    await poll(() => toast(page, `${member.email} now has 23 credits`).isVisible()).toBe(true);
+    await poll(() => row.getByTestId("admin-user-credits").textContent()).toBe("23 credits");
+    expect(await member.client.render.allowance.query().then((allowance) => allowance.credits)).toBe(23);
+
+    // The other sections answer.
+    await page.getByRole("tab", { name: "System status" }).click();
+    await poll(() => page.getByTestId("system-version").isVisible()).toBe(true);
+    await page.getByRole("tab", { name: "Mail outbox" }).click();
+    await poll(() => page.getByTestId("admin-outbox").isVisible()).toBe(true);
+    await page.getByRole("tab", { name: "Render jobs" }).click();
+    await poll(() => page.getByTestId("admin-jobs").isVisible()).toBe(true);
+    await page.getByRole("tab", { name: "Analytics" }).click();
+    await poll(() => page.getByTestId("chart-renders").isVisible()).toBe(true);
+    expect(await page.getByTestId("conversion").textContent()).toContain("Conversion to purchase");
+    expect(new URL(page.url()).searchParams.get("section")).toBe("analytics");
+    expect(problems).toEqual([]);
+  }, 40_000);
+
+  it("sends analytics events to the server (navigation and page load), and none once switched off", async () => {
+    const { page, problems } = await open("/");
+    await signIn(page, member.email);
+    const count = async () => Number((await server.deps.db.selectFrom("analytics_events").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
+    // Hiding the page sends what waits.
+    await page.goto(`${server.url}/pricing`);
+    await poll(() => page.getByTestId("packages").isVisible()).toBe(true);
+    await page.goto(`${server.url}/performance`);
+    await poll(() => count()).toBeGreaterThan(0);
+    const navigation = await server.deps.db.selectFrom("analytics_events").select(["category", "action", "label"]).where("category", "=", "navigation").execute();
+    expect(navigation.map((event) => event.label)).toContain("/pricing");
+
+    await page.goto(`${server.url}/settings`);
+    const toggle = page.getByRole("switch", { name: "Share usage analytics" });
+    await poll(() => toggle.getAttribute("aria-checked")).toBe("true");
+    await toggle.click();
+    await poll(() => toggle.getAttribute("aria-checked")).toBe("false");
+    expect(await page.evaluate(() => localStorage.getItem("roomcanvas.analyticsEnabled"))).toBe("false");
+    await screenshot(page, "settings-analytics");
+    const before = await count();
+    await page.goto(`${server.url}/pricing`);
+    await poll(() => page.getByTestId("packages").isVisible()).toBe(true);
+    await page.goto(`${server.url}/performance`);
+    await page.waitForTimeout(500);
+    expect(await count()).toBe(before);
+    expect(problems).toEqual([]);
+  }, 40_000);
+
+  it("looks right in light and dark, on a phone and a desktop", async () => {
+    const sizes = [
+      { name: "phone", width: 390, height: 844 },
+      { name: "desktop", width: 1280, height: 800 },
+    ] as const;
+    for (const colorScheme of ["light", "dark"] as const) {
+      for (const size of sizes) {
+        const label = `${size.name}-${colorScheme}`;
+        const { page, problems } = await open("/pricing", { width: size.width, height: size.height, colorScheme });
+        await poll(() => page.getByTestId("package-pro").isVisible()).toBe(true);
+        expect(await page.getByTestId("package-pro").getByTestId("package-price").textContent()).toBe("$29.00");
+        expect(await page.getByTestId("package-pro").getByTestId("package-per-credit").textContent()).toBe("$0.29 per credit");
+        expect(await page.getByTestId("licensing").textContent()).toContain("Free-plan renders are for personal use only; Pro and Studio plans are licensed for commercial use.");
+        await screenshot(page, `pricing-${label}`);
+
+        await page.goto(`${server.url}/performance`);
+        await poll(() => page.getByTestId("measured-note").isVisible()).toBe(true);
+        expect(await page.getByTestId("measured-note").textContent()).toContain("Measured on this server");
+        expect(await page.getByTestId("figure-renders").textContent()).toContain("2 succeeded, 0 failed");
+        expect(await page.getByTestId("figure-p50").textContent()).not.toContain("Not enough data yet");
+        await screenshot(page, `performance-${label}`);
+
+        await signIn(page, admin.email);
+        await bar(page).getByRole("button", { name: "Quick System Testing" }).click();
+        await poll(() => page.getByTestId("quick-admin-panel").getByRole("tab", { name: "System Tests" }).isVisible()).toBe(true);
+        await screenshot(page, `quick-admin-open-${label}`);
+        await bar(page).getByRole("button", { name: "Quick System Testing" }).click();
+
+        await page.goto(`${server.url}/admin`);
+        await poll(() => page.getByTestId("admin-user").count()).toBeGreaterThanOrEqual(2);
+        await screenshot(page, `admin-users-${label}`);
+        await page.getByRole("tab", { name: "Render jobs" }).click();
+        await poll(() => page.getByTestId("admin-job").count()).toBe(2);
+        await screenshot(page, `admin-jobs-${label}`);
+        await page.getByRole("tab", { name: "System status" }).click();
+        await poll(() => page.getByTestId("system-version").isVisible()).toBe(true);
+        await screenshot(page, `admin-system-${label}`);
+        await page.getByRole("tab", { name: "Analytics" }).click();
+        await poll(() => page.getByTestId("chart-renders").isVisible()).toBe(true);
+        await screenshot(page, `admin-analytics-${label}`);
+        if (label === "phone-light") {
+          // The longest texts: French, on a phone.
+          await page.evaluate(() => localStorage.setItem("roomcanvas.language", "fr"));
+          await page.goto(`${server.url}/admin?section=analytics`);
+          await poll(() => page.getByTestId("chart-renders").isVisible()).toBe(true);
+          await bar(page).getByRole("button", { name: "Tests rapides du système" }).click();
+          await poll(() => page.getByTestId("quick-admin-panel").getByRole("tab", { name: "Tests système" }).isVisible()).toBe(true);
+          await screenshot(page, "quick-admin-open-phone-fr");
+        }
+        expect(problems, label).toEqual([]);
+        await browser?.close();
+        browser = undefined;
+      }
+    }
+  }, 180_000);
+});
+
+describeBrowser("pricing without a payment provider", () => {
+  let server: TestServer;
+  let browser: BrowserContext | undefined;
+
+  beforeAll(async () => {
+    server = await startTestServer({ AUTH_RATE_LIMIT_PER_MINUTE: "1000" });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it("says buying is not set up on this server instead of offering a broken button, and shows 'not enough data yet' on /performance", async () => {
+    browser = await launchBrowser();
+    const page = browser.pages()[0] ?? (await browser.newPage());
+    const problems = collectPageProblems(page);
+    await page.goto(`${server.url}/pricing`);
+    await poll(() => page.getByTestId("purchases-disabled").isVisible()).toBe(true);
+    expect(await page.getByTestId("purchases-disabled").textContent()).toContain("Buying credits is not set up on this server");
+    expect(await page.getByRole("button", { name: /^Buy |Sign in to buy/ }).count()).toBe(0);
+    await screenshot(page, "pricing-not-configured");
+
+    await page.goto(`${server.url}/performance`);
+    await poll(() => page.getByTestId("figure-p50").textContent()).toContain("Not enough data yet");
+    await screenshot(page, "performance-no-data");
+
+    await page.goto(`${server.url}/pricing?purchase=canceled`);
+    await poll(() => page.locator("[data-sonner-toast]").filter({ hasText: "Purchase canceled" }).isVisible()).toBe(true);
+    await poll(() => new URL(page.url()).search).toBe("");
+    expect(problems).toEqual([]);
+  }, 30_000);
+});
