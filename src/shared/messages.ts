@@ -44,6 +44,7 @@ export const MESSAGES = {
   // Administration.
   roleNotAllowed: "Roles are letters, digits, dashes and underscores, at most 50",
   cannotChangeOwnAdmin: "You cannot remove your own admin role or disable your own account",
+  deleteConfirmationMismatch: "Type your e-mail address to confirm",
   projectNameRequired: "Project name is required",
   projectNameTooLong: "Project name must be less than 100 characters",
 } as const;

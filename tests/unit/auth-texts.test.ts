@@ -1,9 +1,9 @@
 /** The English texts of spec sections 5 and 8 on the account screens, word for word, as rendered. */
 import i18next from "i18next";
 import { beforeAll, describe, expect, it } from "vitest";
-import en from "../../src/client/i18n/en.json";
-import es from "../../src/client/i18n/es.json";
-import fr from "../../src/client/i18n/fr.json";
+import { translations } from "../../src/client/i18n/resources";
+
+const { en, es, fr } = translations;
 import { AUTH } from "../../src/shared/constants";
 
 const i18n = i18next.createInstance();

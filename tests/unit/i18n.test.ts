@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import en from "../../src/client/i18n/en.json";
-import es from "../../src/client/i18n/es.json";
-import fr from "../../src/client/i18n/fr.json";
+import { translations } from "../../src/client/i18n/resources";
+
+const { en, es, fr } = translations;
 import { MESSAGES } from "../../src/shared/messages";
 
 type Tree = { [key: string]: string | Tree };
@@ -90,5 +90,13 @@ describe("translations", () => {
     expect(languages.en.get("nav.signIn")).toBe("Sign In");
     expect(languages.en.get("landing.tryWithoutSignup")).toBe("Try Without Signup");
     expect(languages.en.get("landing.signUpForMore")).toBe("Sign Up for More");
+  });
+});
+
+describe("texts by area", () => {
+  it("refuses a key defined twice", async () => {
+    const { mergeTexts } = await import("../../src/client/i18n/resources");
+    expect(() => mergeTexts({ help: { title: "Help" } }, { help: { title: "Again" } }, "areas/help/en.json")).toThrow("translation key help.title is defined twice (areas/help/en.json)");
+    expect(mergeTexts({ help: { title: "Help" } }, { help: { search: "Search" } }, "x")).toEqual({ help: { title: "Help", search: "Search" } });
   });
 });

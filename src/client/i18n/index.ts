@@ -6,11 +6,9 @@ import i18n from "i18next";
 import LanguageDetector from "i18next-browser-languagedetector";
 import { initReactI18next } from "react-i18next";
 import { DEFAULT_LANGUAGE, STORAGE_KEYS, SUPPORTED_LANGUAGES, type Language } from "../../shared/constants";
-import en from "./en.json";
-import es from "./es.json";
-import fr from "./fr.json";
+import { translations } from "./resources";
 
-export const resources = { en: { translation: en }, es: { translation: es }, fr: { translation: fr } } as const;
+export const resources = { en: { translation: translations.en }, es: { translation: translations.es }, fr: { translation: translations.fr } } as const;
 
 void i18n
   .use(LanguageDetector)

@@ -1,10 +1,20 @@
 import { PRODUCT_NAME } from "../../../shared/constants";
 import { checkDatabase } from "../../services/health";
-import { performanceFigures } from "../../services/statistics";
+import { performanceFigures, renderDurations } from "../../services/statistics";
 import { engineInfo } from "../../render/providers";
 import { publicProcedure, router } from "../init";
 
 export const systemRouter = router({
+  /** The landing page's figures, as measured here: renders made, and their average time (last 30 days). */
+  landingStats: publicProcedure.query(async ({ ctx }) => {
+    const made = await ctx.db.selectFrom("render_jobs").select((eb) => eb.fn.countAll<number>().as("n")).where("status", "=", "succeeded").executeTakeFirstOrThrow();
+    const durations = [...(await renderDurations(ctx.db, ctx.clock.now() - 30 * 86_400_000)).values()].flat();
+    return {
+      rendersMade: Number(made.n),
+      averageRenderSeconds: durations.length ? durations.reduce((sum, ms) => sum + ms, 0) / durations.length / 1000 : null,
+    };
+  }),
+
   /** The real figures of this installation (the /performance page), not marketing numbers. */
   performance: publicProcedure.query(async ({ ctx }) => {
     const figures = await performanceFigures(ctx.db, ctx.clock.now());
