@@ -15,6 +15,11 @@ const GalleryPage = lazy(() => import("./pages/GalleryPage"));
 const AdminPage = lazy(() => import("./pages/AdminPage"));
 const PricingPage = lazy(() => import("./pages/PricingPage"));
 const PerformancePage = lazy(() => import("./pages/PerformancePage"));
+const FeaturesPage = lazy(() => import("./pages/FeaturesPage"));
+const GuidePage = lazy(() => import("./pages/GuidePage"));
+const AiLabPage = lazy(() => import("./pages/AiLabPage"));
+const StatusPage = lazy(() => import("./pages/StatusPage"));
+const ProfilePage = lazy(() => import("./pages/ProfilePage"));
 export const NotFound = lazy(() => import("./pages/NotFound"));
 
 function planned(page: PlannedPageKey): ComponentType {
@@ -22,6 +27,9 @@ function planned(page: PlannedPageKey): ComponentType {
   Page.displayName = `PlannedPage(${page})`;
   return Page;
 }
+
+const UserGuidePage = () => <GuidePage variant="userGuide" />;
+UserGuidePage.displayName = "GuidePage(userGuide)";
 
 /** The page of each route of spec section 2; every page is loaded lazily. */
 export const PAGES: Record<AppPath, ComponentType> = {
@@ -32,19 +40,19 @@ export const PAGES: Record<AppPath, ComponentType> = {
   "/style-select": StyleSelectPage,
   "/render": RenderPage,
   "/pricing": PricingPage,
-  "/features": planned("features"),
+  "/features": FeaturesPage,
   "/gallery": GalleryPage,
-  "/ai-lab": planned("aiLab"),
-  "/test": planned("test"),
+  "/ai-lab": AiLabPage,
+  "/test": StatusPage,
   "/performance": PerformancePage,
-  "/guide": planned("guide"),
-  "/user-guide": planned("userGuide"),
+  "/guide": GuidePage,
+  "/user-guide": UserGuidePage,
   "/dashboard": DashboardPage,
   "/enhanced-dashboard": planned("enhancedDashboard"),
   "/social-hub": planned("socialHub"),
   "/admin": AdminPage,
   "/teams": planned("teams"),
-  "/profile": planned("profile"),
+  "/profile": ProfilePage,
   "/settings": SettingsPage,
   "/community": planned("community"),
   "/marketplace": planned("marketplace"),

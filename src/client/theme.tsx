@@ -1,15 +1,19 @@
 /**
  * Light and dark themes. Without a stored choice the theme follows the system (and its changes);
- * the toggle stores an explicit choice on the device. public/theme-init.js applies it before paint.
+ * the toggle (and Settings) store an explicit choice on the device; Settings can go back to the system. public/theme-init.js applies it before paint.
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
 import { STORAGE_KEYS } from "../shared/constants";
 
 export type Theme = "light" | "dark";
+/** What the user chose: a theme, or following the system ("system", nothing stored). */
+export type ThemePreference = Theme | "system";
 
 interface ThemeState {
   theme: Theme;
   toggleTheme(): void;
+  preference: ThemePreference;
+  setPreference(preference: ThemePreference): void;
 }
 
 const ThemeContext = createContext<ThemeState | null>(null);
@@ -50,7 +54,17 @@ export function ThemeProvider({ children }: { children: ReactNode }) {
     }
   }, [theme]);
 
-  const value = useMemo(() => ({ theme, toggleTheme }), [theme, toggleTheme]);
+  const setPreference = useCallback((preference: ThemePreference) => {
+    setChoice(preference === "system" ? null : preference);
+    try {
+      if (preference === "system") localStorage.removeItem(STORAGE_KEYS.theme);
+      else localStorage.setItem(STORAGE_KEYS.theme, preference);
+    } catch {
+      // Without storage the choice lasts for this visit only.
+    }
+  }, []);
+
+  const value = useMemo(() => ({ theme, toggleTheme, preference: choice ?? ("system" as const), setPreference }), [theme, toggleTheme, choice, setPreference]);
   return <ThemeContext.Provider value={value}>{children}</ThemeContext.Provider>;
 }
 

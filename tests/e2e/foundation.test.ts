@@ -138,7 +138,7 @@ describeBrowser("the app in a browser", () => {
     await expect.poll(() => page.getByRole("link", { name: "Try Without Signup" }).isVisible()).toBe(true);
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route(/\/assets\/PlannedPage-.*\.js$/, async (route) => {
+    await page.route(/\/assets\/FeaturesPage-.*\.js$/, async (route) => {
       await held;
       await route.continue();
     });
@@ -153,13 +153,13 @@ describeBrowser("the app in a browser", () => {
     const { page } = await open("/");
     await expect.poll(() => page.getByRole("link", { name: "Try Without Signup" }).isVisible()).toBe(true);
     // A deploy that replaced the page chunks under an open tab: the lazy page fails to load.
-    await page.route(/\/assets\/PlannedPage-.*\.js$/, (route) => route.abort());
+    await page.route(/\/assets\/FeaturesPage-.*\.js$/, (route) => route.abort());
     await nav(page).getByRole("link", { name: "Features" }).click();
     await expect.poll(() => page.getByRole("heading", { name: "Something went wrong" }).isVisible()).toBe(true);
     await expect.poll(() => page.getByText("We encountered an unexpected error. Please try refreshing the page.").isVisible()).toBe(true);
     await expect.poll(() => page.locator("pre").textContent()).toMatch(/dynamically imported module|Failed to fetch/);
     await screenshot(page, "error-screen");
-    await page.unroute(/\/assets\/PlannedPage-.*\.js$/);
+    await page.unroute(/\/assets\/FeaturesPage-.*\.js$/);
     await page.getByRole("button", { name: "Refresh Page" }).click();
     await expect.poll(() => page.getByRole("heading", { name: "Features" }).isVisible()).toBe(true);
   });

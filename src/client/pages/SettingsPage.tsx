@@ -1,26 +1,39 @@
 /**
- * /settings: password change, two-factor authentication (enrol with a QR code or the secret,
- * backup codes shown once, disable with a current code), the active sessions and analytics.
+ * /settings: language and theme; password change, two-factor authentication (enrol with a QR
+ * code or the secret, backup codes shown once, disable with a current code), the active sessions
+ * and analytics; and deleting the account with all its data.
  */
-import { BarChart3, KeyRound, LogOut, Monitor, ShieldCheck } from "lucide-react";
+import { BarChart3, Globe, KeyRound, LogOut, Monitor, Palette, ShieldCheck, Trash2, UserRound } from "lucide-react";
 import { useState, useSyncExternalStore, type FormEvent, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
+import { Link } from "wouter";
 import { newPasswordSchema } from "../../shared/auth-schemas";
 import { PasswordField, TextField, primaryButtonClass, secondaryButtonClass } from "../components/auth/fields";
 import { PasswordStrengthMeter } from "../components/auth/PasswordStrengthMeter";
+import { DeleteAccountSection } from "../components/info/DeleteAccount";
+import { ChoiceGroup } from "../components/info/ChoiceGroup";
 import { Switch } from "../components/ui/Switch";
+import { linkClass } from "../components/ui/buttons";
 import { useSession } from "../hooks/useSession";
+import { LANGUAGE_NAMES, SUPPORTED_LANGUAGES, type Language } from "../../shared/constants";
+import { chooseLanguage, currentLanguage } from "../i18n";
+import { useTheme, type ThemePreference } from "../theme";
 import { analytics, setAnalyticsEnabled, subscribeAnalyticsEnabled } from "../lib/analytics";
 import { friendlyError } from "../lib/friendlyError";
 import { translateMessage } from "../lib/validationMessages";
 import { trpc } from "../trpc";
 
-function Section({ icon, title, description, children }: { icon: ReactNode; title: string; description: string; children: ReactNode }) {
+function Section({ icon, title, description, children, tone = "normal", testId }: { icon: ReactNode; title: string; description: string; children: ReactNode; tone?: "normal" | "danger"; testId?: string }) {
   return (
-    <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6 dark:border-slate-800 dark:bg-slate-900">
+    <section
+      className={`rounded-xl border bg-white p-5 shadow-sm sm:p-6 dark:bg-slate-900 ${tone === "danger" ? "border-red-200 dark:border-red-900/60" : "border-slate-200 dark:border-slate-800"}`}
+      data-testid={testId}
+    >
       <div className="flex items-start gap-3">
-        <span className="flex size-9 shrink-0 items-center justify-center rounded-full bg-brand-100 text-brand-700 dark:bg-brand-700/30 dark:text-brand-100">
+        <span
+          className={`flex size-9 shrink-0 items-center justify-center rounded-full ${tone === "danger" ? "bg-red-100 text-red-700 dark:bg-red-950/60 dark:text-red-300" : "bg-brand-100 text-brand-700 dark:bg-brand-700/30 dark:text-brand-100"}`}
+        >
           {icon}
         </span>
         <div>
@@ -274,12 +287,64 @@ function AnalyticsSection() {
   );
 }
 
+/** The interface language, as in the navigation bar's menu (stored on this device). */
+function LanguageSection() {
+  const { t } = useTranslation(); // re-renders when the language changes
+  return (
+    <ChoiceGroup<Language>
+      name="language"
+      label={t("settingsPage.languageTitle")}
+      value={currentLanguage()}
+      onChange={(language) => void chooseLanguage(language)}
+      options={SUPPORTED_LANGUAGES.map((language) => ({ value: language, label: LANGUAGE_NAMES[language], lang: language }))}
+      testId="language-choice"
+    />
+  );
+}
+
+/** Light, dark, or the device's own setting. */
+function ThemeSection() {
+  const { t } = useTranslation();
+  const { theme, preference, setPreference } = useTheme();
+  return (
+    <div className="space-y-2">
+      <ChoiceGroup<ThemePreference>
+        name="theme"
+        label={t("settingsPage.themeTitle")}
+        value={preference}
+        onChange={setPreference}
+        options={(["light", "dark", "system"] as const).map((value) => ({ value, label: t(`settingsPage.themes.${value}`) }))}
+        testId="theme-choice"
+      />
+      {preference === "system" ? (
+        <p className="text-sm text-slate-600 dark:text-slate-400">{t("settingsPage.themeSystemHint", { theme: t(`settingsPage.themes.${theme}`).toLocaleLowerCase() })}</p>
+      ) : null}
+    </div>
+  );
+}
+
 export default function SettingsPage() {
   const { t } = useTranslation();
   const { user } = useSession();
   return (
-    <div className="mx-auto max-w-3xl space-y-6 px-4 py-10 sm:px-6">
-      <h1 className="text-3xl font-bold tracking-tight">{t("pages.settings.title")}</h1>
+    <div className="mx-auto max-w-3xl space-y-6 px-4 py-8 sm:px-6 sm:py-10">
+      <header>
+        <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">{t("pages.settings.title")}</h1>
+        <p className="mt-1.5 text-slate-600 dark:text-slate-300">{t("settingsPage.intro")}</p>
+        <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
+          <UserRound className="mr-1.5 inline size-4 align-[-0.2em]" aria-hidden="true" />
+          {t("settingsPage.profileLink")}{" "}
+          <Link href="/profile" className={linkClass}>
+            {t("settingsPage.openProfile")}
+          </Link>
+        </p>
+      </header>
+      <Section icon={<Globe className="size-5" aria-hidden="true" />} title={t("settingsPage.languageTitle")} description={t("settingsPage.languageDescription")}>
+        <LanguageSection />
+      </Section>
+      <Section icon={<Palette className="size-5" aria-hidden="true" />} title={t("settingsPage.themeTitle")} description={t("settingsPage.themeDescription")}>
+        <ThemeSection />
+      </Section>
       <Section icon={<KeyRound className="size-5" aria-hidden="true" />} title={t("settings.password.title")} description={t("settings.password.description")}>
         <PasswordSection />
       </Section>
@@ -291,6 +356,9 @@ export default function SettingsPage() {
       </Section>
       <Section icon={<BarChart3 className="size-5" aria-hidden="true" />} title={t("settings.analytics.title")} description={t("settings.analytics.description")}>
         <AnalyticsSection />
+      </Section>
+      <Section tone="danger" testId="delete-account" icon={<Trash2 className="size-5" aria-hidden="true" />} title={t("settingsPage.delete.title")} description={t("settingsPage.delete.description")}>
+        <DeleteAccountSection />
       </Section>
     </div>
   );
