@@ -232,6 +232,14 @@ export default function DashboardPage() {
         <div className="min-w-0">
           <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">{t("pages.dashboard.title")}</h1>
           <p className="mt-1 truncate text-slate-600 dark:text-slate-300">{user ? t("dashboard.welcome", { name: user.fullName }) : null}</p>
+          <p className="mt-1 flex gap-4 text-sm">
+            <Link href="/profile" className="font-medium text-brand-700 hover:underline dark:text-brand-100">
+              {t("pages.profile.title")}
+            </Link>
+            <Link href="/settings" className="font-medium text-brand-700 hover:underline dark:text-brand-100">
+              {t("pages.settings.title")}
+            </Link>
+          </p>
         </div>
         <div className="flex flex-col gap-2 sm:flex-row">
           <Link href="/batch-upload" className={buttonClass.secondary}>
