@@ -8,7 +8,9 @@ import { QUICK_ADMIN_BAR_PADDING, QuickAdminBar } from "./components/admin/Quick
 import { AnalyticsEffects } from "./components/AnalyticsEffects";
 import { ErrorBoundary } from "./components/ErrorBoundary";
 import { Footer } from "./components/Footer";
+import { HelpCenter } from "./components/help/HelpCenter";
 import { NavBar } from "./components/NavBar";
+import { OnboardingOverlay } from "./components/onboarding/OnboardingOverlay";
 import { PageLoading } from "./components/PageLoading";
 import { ProtectedRoute } from "./components/ProtectedRoute";
 import { SessionEffects } from "./components/SessionEffects";
@@ -67,6 +69,8 @@ function Shell() {
         <Footer />
       </div>
       <QuickAdminBar />
+      <HelpCenter />
+      <OnboardingOverlay />
       <ThemedToaster aboveBar={!!user} />
       <SessionEffects />
       <AnalyticsEffects />

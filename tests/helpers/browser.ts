@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { describe, it } from "vitest";
+import { STORAGE_KEYS } from "../../src/shared/constants";
 import { makeTempDir } from "./test-env";
 
 export const CHROMIUM_INSTALL_COMMAND = "sudo apt-get install -y chromium";
@@ -42,12 +43,17 @@ export interface BrowserOptions {
   height?: number;
   colorScheme?: "light" | "dark";
   locale?: string;
+  /**
+   * Whether the onboarding tour may open by itself for a signed-in user (default false: the
+   * profile starts with the tour marked completed, so it does not cover what a test clicks).
+   */
+  onboarding?: boolean;
 }
 
 /** A fresh headless Chromium profile (its own user-data-dir). */
 export async function launchBrowser(options: BrowserOptions = {}): Promise<BrowserContext> {
   if (!chromiumPath) throw new Error(`Chromium not found. Install it: ${CHROMIUM_INSTALL_COMMAND}`);
-  return chromium.launchPersistentContext(makeTempDir("roomcanvas-chromium-"), {
+  const context = await chromium.launchPersistentContext(makeTempDir("roomcanvas-chromium-"), {
     executablePath: chromiumPath,
     headless: true,
     args: [
@@ -63,6 +69,16 @@ export async function launchBrowser(options: BrowserOptions = {}): Promise<Brows
     colorScheme: options.colorScheme ?? "light",
     locale: options.locale ?? "en-US",
   });
+  if (!options.onboarding) {
+    await context.addInitScript((key) => {
+      try {
+        localStorage.setItem(key, "true");
+      } catch {
+        // about:blank and other opaque origins have no storage.
+      }
+    }, STORAGE_KEYS.onboardingCompleted);
+  }
+  return context;
 }
 
 /**

@@ -1,0 +1,112 @@
+/**
+ * The help drawer's frequently asked questions (spec section 2): the eleven categories in their
+ * order, the entries of each (their texts live in the help area's translations under
+ * help.faq.<category>.<entry>.{q,a}), and the search over the texts of the language shown.
+ */
+import { AUTH, CREDITS, UPLOAD } from "../../shared/constants";
+
+export const FAQ_CATEGORIES = [
+  "gettingStarted",
+  "upload",
+  "rendering",
+  "credits",
+  "projects",
+  "teams",
+  "billing",
+  "troubleshooting",
+  "mobile",
+  "account",
+  "licensing",
+] as const;
+export type FaqCategory = (typeof FAQ_CATEGORIES)[number];
+
+/** The entries of each category, in the order they are shown. */
+export const FAQ_ENTRIES: Record<FaqCategory, readonly string[]> = {
+  gettingStarted: ["whatIs", "freeDemo", "signUp", "languages"],
+  upload: ["formats", "size", "floorPlans", "privacy"],
+  rendering: ["howLong", "styles", "engine", "downloads"],
+  credits: ["howMany", "perRender", "expire", "failed"],
+  projects: ["what", "delete", "share"],
+  teams: ["available", "roles", "clients"],
+  billing: ["buy", "refunds", "packages"],
+  troubleshooting: ["renderFailed", "poorResult", "uploadRefused", "signIn"],
+  mobile: ["phone", "ar", "tips"],
+  account: ["twoFactor", "password", "deleteData", "theme"],
+  licensing: ["free", "commercial", "ownership"],
+};
+
+/** One entry as shown: its texts already in the current language. */
+export interface FaqEntry {
+  /** "<category>.<entry>", stable across languages. */
+  id: string;
+  category: FaqCategory;
+  categoryLabel: string;
+  question: string;
+  answer: string;
+}
+
+export interface FaqGroup {
+  category: FaqCategory;
+  label: string;
+  entries: FaqEntry[];
+}
+
+/** The values the FAQ texts interpolate: the product's constants, never repeated in the texts. */
+export function faqTextValues(supportEmail: string) {
+  return {
+    email: supportEmail,
+    freeCredits: CREDITS.signUpGrant,
+    perRender: CREDITS.perRender,
+    refundDays: CREDITS.refundWindowDays,
+    demoRenders: CREDITS.visitorDemoRenders,
+    maxMb: Math.round(UPLOAD.maxBytes / (1024 * 1024)),
+    lockAttempts: AUTH.maxFailedAttempts,
+    lockMinutes: AUTH.lockoutMinutes,
+    resetHours: Math.round(AUTH.passwordResetValidityMs / 3_600_000),
+  };
+}
+
+type Translate = (key: string, values?: Record<string, unknown>) => string;
+
+/** Every entry, in category order, with the texts `t` gives for the language shown. */
+export function buildFaqEntries(t: Translate, supportEmail: string): FaqEntry[] {
+  const values = faqTextValues(supportEmail);
+  return FAQ_CATEGORIES.flatMap((category) => {
+    const categoryLabel = t(`help.categories.${category}`);
+    return FAQ_ENTRIES[category].map((entry) => ({
+      id: `${category}.${entry}`,
+      category,
+      categoryLabel,
+      question: t(`help.faq.${category}.${entry}.q`, values),
+      answer: t(`help.faq.${category}.${entry}.a`, values),
+    }));
+  });
+}
+
+/** Lower case without accents: "Créditos" and "creditos" both read "creditos". */
+export function foldForSearch(text: string): string {
+  return text.normalize("NFD").replace(/\p{Diacritic}/gu, "").toLocaleLowerCase();
+}
+
+/**
+ * The entries matching a search term, in their order: every word of the term must appear in the
+ * question, the answer or the category name, ignoring case (and accents). A blank term matches
+ * every entry.
+ */
+export function searchFaqs(entries: readonly FaqEntry[], term: string): FaqEntry[] {
+  const words = foldForSearch(term).split(/\s+/).filter(Boolean);
+  if (words.length === 0) return [...entries];
+  return entries.filter((entry) => {
+    const haystack = foldForSearch(`${entry.question}\n${entry.answer}\n${entry.categoryLabel}`);
+    return words.every((word) => haystack.includes(word));
+  });
+}
+
+/** The entries by category, in category order; categories without entries are left out. */
+export function groupFaqs(entries: readonly FaqEntry[]): FaqGroup[] {
+  return FAQ_CATEGORIES.map((category) => ({
+    category,
+    label: entries.find((entry) => entry.category === category)?.categoryLabel ?? category,
+    entries: entries.filter((entry) => entry.category === category),
+  })).filter((group) => group.entries.length > 0);
+}

@@ -1,0 +1,317 @@
+/**
+ * The help drawer and the onboarding overlay in a browser, on a phone (390×844) and a desktop
+ * (1280×800), in English and in Spanish: the sheet with its title, subtitle, tiles and one
+ * accordion per category, the FAQ search (only matching entries, each with its category; the
+ * no-results text), Escape; the tour opening by itself for a signed-in user, Next / Previous with
+ * "Step N of 5", Get Started completing after 1.5 s (page.clock) and staying done on reload, Skip
+ * on the landing page going to /upload, Escape counting as Skip. Screenshots in light and dark.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import i18next, { type TFunction } from "i18next";
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { translations } from "../../src/client/i18n/resources";
+import { buildFaqEntries, FAQ_CATEGORIES, foldForSearch, searchFaqs, type FaqEntry } from "../../src/client/lib/faq";
+import { ONBOARDING, STORAGE_KEYS, type Language } from "../../src/shared/constants";
+import { collectPageProblems, describeBrowser, launchBrowser, SCREENSHOT_DIR, type BrowserOptions } from "../helpers/browser";
+import { startTestServer, type TestServer } from "../helpers/server";
+import { createBrowserLikeClient } from "../helpers/trpc-client";
+
+const PASSWORD = "Correct-Horse1";
+const SUPPORT_EMAIL = "help@studio.example";
+const poll = <T,>(check: () => T | Promise<T>, options: { timeout?: number } = {}) => expect.poll(check, { timeout: 10_000, ...options });
+let counter = 0;
+const newEmail = () => `tour${++counter}.${Date.now()}@example.com`;
+
+const VIEWPORTS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } } as const;
+const LOCALES: Record<"en" | "es", string> = { en: "en-US", es: "es-ES" };
+/** Each device is seen in both themes: English light, Spanish dark. */
+const THEME: Record<"en" | "es", "light" | "dark"> = { en: "light", es: "dark" };
+const SEARCH_TERM: Record<"en" | "es", string> = { en: "credits", es: "créditos" };
+
+const texts = {} as Record<Language, TFunction>;
+const faqs = {} as Record<Language, FaqEntry[]>;
+
+/** What the viewport shows (the sheet and the overlay are fixed; the page's full length would shrink them). */
+async function screenshot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), animations: "disabled" });
+}
+
+const cases = (["en", "es"] as const).flatMap((language) => (["phone", "desktop"] as const).map((device) => ({ language, device })));
+
+describeBrowser("the help drawer and the onboarding overlay in a browser", () => {
+  let server: TestServer;
+  let browser: BrowserContext | undefined;
+
+  beforeAll(async () => {
+    server = await startTestServer({ AUTH_RATE_LIMIT_PER_MINUTE: "1000", SUPPORT_EMAIL });
+    for (const language of ["en", "es", "fr"] as const) {
+      const instance = i18next.createInstance();
+      await instance.init({ lng: language, resources: { [language]: { translation: translations[language] } }, interpolation: { escapeValue: false } });
+      texts[language] = instance.t as TFunction;
+      faqs[language] = buildFaqEntries(instance.t as TFunction, SUPPORT_EMAIL);
+    }
+  });
+  afterEach(async () => {
+    await browser?.close();
+    browser = undefined;
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  async function launch(options: BrowserOptions): Promise<{ page: Page; problems: string[] }> {
+    browser = await launchBrowser(options);
+    const page = browser.pages()[0] ?? (await browser.newPage());
+    return { page, problems: collectPageProblems(page) };
+  }
+
+  const path_ = (page: Page) => new URL(page.url()).pathname;
+  const storedFlag = (page: Page) => page.evaluate((key) => localStorage.getItem(key), STORAGE_KEYS.onboardingCompleted);
+  const focusInside = (page: Page, testId: string) =>
+    page.evaluate((id) => !!document.activeElement && !!document.querySelector(`[data-testid="${id}"]`)?.contains(document.activeElement), testId);
+
+  /** A new account (through the API), signed in on the page's sign-in form. */
+  async function signIn(page: Page): Promise<void> {
+    const email = newEmail();
+    const { client } = createBrowserLikeClient(server.url);
+    await client.auth.signUp.mutate({ email, password: PASSWORD, fullName: "Ana Lima" });
+    await page.goto(`${server.url}/auth`);
+    await page.locator("form input[name=email]").fill(email);
+    await page.locator("form input[name=password]").fill(PASSWORD);
+    await page.locator("form input[name=password]").press("Enter");
+    await poll(() => path_(page)).toBe("/dashboard");
+  }
+
+  it.each(cases)("opens the help drawer, searches the FAQ and closes with Escape ($language, $device)", async ({ language, device }) => {
+    const t = texts[language];
+    const theme = THEME[language];
+    const { page, problems } = await launch({ ...VIEWPORTS[device], locale: LOCALES[language], colorScheme: theme });
+    await page.goto(`${server.url}/`);
+
+    const button = page.getByRole("button", { name: t("help.button"), exact: true });
+    await poll(() => button.isVisible()).toBe(true);
+    // Bottom right, round, inside the viewport.
+    const box = (await button.boundingBox())!;
+    expect(box.x + box.width).toBeGreaterThan(VIEWPORTS[device].width - 40);
+    expect(box.y + box.height).toBeGreaterThan(VIEWPORTS[device].height - 40);
+    expect(box.y + box.height).toBeLessThanOrEqual(VIEWPORTS[device].height);
+    await button.click();
+
+    const drawer = page.getByRole("dialog", { name: t("help.title") });
+    await poll(() => drawer.isVisible()).toBe(true);
+    expect(await drawer.getByRole("heading", { name: t("help.title") }).textContent()).toBe(language === "en" ? "Help & Support" : "Ayuda y soporte");
+    expect(await drawer.getByText(t("help.subtitle")).isVisible()).toBe(true);
+    if (language === "en") expect(await drawer.getByText("Find answers to common questions or contact our support team").isVisible()).toBe(true);
+    const search = drawer.getByRole("searchbox");
+    expect(await search.getAttribute("placeholder")).toBe(language === "en" ? "Search for help..." : t("help.searchPlaceholder"));
+    expect(await focusInside(page, "help-drawer")).toBe(true);
+
+    // The tiles: the guide in a new tab, and mail to the support mailbox.
+    const guide = drawer.getByTestId("help-user-guide");
+    expect(await guide.textContent()).toContain(t("help.userGuide"));
+    expect(await guide.getAttribute("href")).toBe("/guide");
+    expect(await guide.getAttribute("target")).toBe("_blank");
+    const mail = drawer.getByTestId("help-email-support");
+    expect(await mail.textContent()).toContain(t("help.emailSupport"));
+    await poll(() => mail.getAttribute("href")).toBe(`mailto:${SUPPORT_EMAIL}`);
+    const contact = drawer.getByRole("link", { name: t("help.contactSupport") });
+    expect(await contact.getAttribute("href")).toBe(`mailto:${SUPPORT_EMAIL}`);
+
+    // The FAQ: its title, the 400 px scroll area, one accordion per category, in order.
+    expect(await drawer.getByRole("heading", { name: t("help.faqTitle"), exact: true }).isVisible()).toBe(true);
+    const area = drawer.getByTestId("faq-scroll-area");
+    expect(Math.round((await area.boundingBox())!.height)).toBe(400);
+    expect(await drawer.getByTestId("faq-accordion").count()).toBe(FAQ_CATEGORIES.length);
+    const headings = await drawer.locator("[data-testid^=faq-category-] h4").allTextContents();
+    expect(headings).toEqual(FAQ_CATEGORIES.map((category) => t(`help.categories.${category}`)));
+    expect(await drawer.getByTestId("faq-item").count()).toBe(faqs[language].length);
+    // A question opens its answer, and closes it again.
+    const first = faqs[language][0]!;
+    const question = drawer.getByRole("button", { name: first.question, exact: true });
+    expect(await question.getAttribute("aria-expanded")).toBe("false");
+    await question.click();
+    await poll(() => drawer.getByText(first.answer).isVisible()).toBe(true);
+    expect(await question.getAttribute("aria-expanded")).toBe("true");
+    await screenshot(page, `help-drawer-${language}-${device}-${theme}`);
+    await question.click();
+    await poll(() => question.getAttribute("aria-expanded")).toBe("false");
+
+    // A term: a flat list of the matching entries only, each with its category.
+    const term = SEARCH_TERM[language];
+    await search.fill(term);
+    const expected = searchFaqs(faqs[language], term);
+    expect(expected.length).toBeGreaterThan(3);
+    expect(expected.length).toBeLessThan(faqs[language].length);
+    const results = drawer.getByTestId("faq-result");
+    await poll(() => results.count()).toBe(expected.length);
+    expect(await drawer.getByTestId("faq-accordion").count()).toBe(0);
+    expect(await drawer.getByTestId("faq-question").allTextContents()).toEqual(expected.map((entry) => entry.question));
+    expect(await drawer.getByTestId("faq-badge").allTextContents()).toEqual(expected.map((entry) => entry.categoryLabel));
+    for (const text of await results.allTextContents()) expect(foldForSearch(text)).toContain(foldForSearch(term));
+    // Case does not matter.
+    await search.fill(term.toUpperCase());
+    await poll(() => results.count()).toBe(expected.length);
+    await screenshot(page, `help-drawer-search-${language}-${device}-${theme}`);
+
+    await search.fill("zzz");
+    await poll(() => drawer.getByTestId("faq-no-results").isVisible()).toBe(true);
+    expect(await results.count()).toBe(0);
+    const noResults = await drawer.getByTestId("faq-no-results").textContent();
+    expect(noResults).toContain(t("help.noResults", { term: "zzz" }));
+    expect(noResults).toContain(t("help.noResultsHint"));
+    if (language === "en") {
+      expect(noResults).toContain('No results found for "zzz"');
+      expect(noResults).toContain("Try different keywords or contact support");
+    }
+    await screenshot(page, `help-drawer-no-results-${language}-${device}-${theme}`);
+
+    // Escape closes it and gives the focus back to the button; it opens again with an empty search.
+    await page.keyboard.press("Escape");
+    await poll(() => drawer.isVisible()).toBe(false);
+    await poll(() => button.evaluate((element) => element === document.activeElement)).toBe(true);
+    await button.click();
+    await poll(() => drawer.isVisible()).toBe(true);
+    expect(await drawer.getByRole("searchbox").inputValue()).toBe("");
+    await page.keyboard.press("Escape");
+    await poll(() => drawer.isVisible()).toBe(false);
+
+    // The footer's Help Center opens the same drawer (it shares the open state).
+    if (language === "en") {
+      const helpCenter = page.getByRole("contentinfo").getByRole("button", { name: "Help Center" });
+      await helpCenter.click();
+      await poll(() => drawer.isVisible()).toBe(true);
+      await page.keyboard.press("Escape");
+      await poll(() => drawer.isVisible()).toBe(false);
+      await poll(() => helpCenter.evaluate((element) => element === document.activeElement)).toBe(true);
+    }
+    expect(problems).toEqual([]);
+  }, 60_000);
+
+  it.each(cases)("opens the tour for a signed-in user, walks it and completes it after 1.5 s ($language, $device)", async ({ language, device }) => {
+    const t = texts[language];
+    const theme = THEME[language];
+    const { page, problems } = await launch({ ...VIEWPORTS[device], locale: LOCALES[language], colorScheme: theme, onboarding: true });
+    await page.clock.install();
+    await signIn(page);
+
+    const tour = page.getByTestId("onboarding");
+    const stepText = page.getByTestId("onboarding-step");
+    const next = page.getByRole("button", { name: t("onboarding.next"), exact: true });
+    const previous = page.getByRole("button", { name: t("onboarding.previous"), exact: true });
+    await poll(() => tour.isVisible()).toBe(true);
+    expect(await page.getByRole("dialog").count()).toBe(1);
+    expect(await stepText.textContent()).toBe(t("onboarding.stepOf", { step: 1, total: 5 }));
+    if (language === "en") expect(await stepText.textContent()).toBe("Step 1 of 5");
+    expect(await page.getByRole("progressbar", { name: t("onboarding.progressLabel") }).getAttribute("aria-valuenow")).toBe("20");
+    expect(await page.getByTestId("onboarding-title").textContent()).toBe(t("onboarding.welcome.title", { product: "RoomCanvas" }));
+    expect(await page.getByRole("button", { name: t("onboarding.skip") }).isVisible()).toBe(true);
+    expect(await previous.isVisible()).toBe(false);
+    expect(await focusInside(page, "onboarding")).toBe(true);
+    // The focus stays in the tour.
+    for (let press = 0; press < 12; press++) await page.keyboard.press("Tab");
+    expect(await focusInside(page, "onboarding")).toBe(true);
+
+    await next.click();
+    await poll(() => stepText.textContent()).toBe(t("onboarding.stepOf", { step: 2, total: 5 }));
+    expect(await page.getByTestId("onboarding-title").textContent()).toBe(t("onboarding.arScanning.title"));
+    expect(await page.getByTestId("onboarding-badge").textContent()).toBe(language === "en" ? "Recommended" : t("onboarding.recommended"));
+    // Said as what it is: the phone's own AR app, not a feature of this server.
+    expect(await page.getByTestId("onboarding-ar-note").textContent()).toBe(t("onboarding.arScanning.note", { product: "RoomCanvas" }));
+    await screenshot(page, `onboarding-step2-${language}-${device}-${theme}`);
+
+    await next.click();
+    await poll(() => stepText.textContent()).toBe(t("onboarding.stepOf", { step: 3, total: 5 }));
+    expect(await page.getByTestId("onboarding-title").textContent()).toBe(t("onboarding.howItWorks.title"));
+    await previous.click();
+    await poll(() => stepText.textContent()).toBe(t("onboarding.stepOf", { step: 2, total: 5 }));
+    await next.click();
+    await next.click();
+    await poll(() => stepText.textContent()).toBe(t("onboarding.stepOf", { step: 4, total: 5 }));
+    expect(await page.getByTestId("onboarding-title").textContent()).toBe(t("onboarding.benefits.title"));
+    expect(await page.getByTestId("onboarding-benefit-without").textContent()).toContain(t("onboarding.benefits.withoutAccuracy"));
+    expect(await page.getByTestId("onboarding-benefit-with").textContent()).toContain(t("onboarding.benefits.withAccuracy"));
+    if (language === "en") {
+      expect(await page.getByTestId("onboarding-benefit-without").textContent()).toContain("About 70% accuracy");
+      expect(await page.getByTestId("onboarding-benefit-with").textContent()).toContain("About 95% accuracy");
+    }
+    await screenshot(page, `onboarding-step4-${language}-${device}-${theme}`);
+    await next.click();
+    await poll(() => stepText.textContent()).toBe(t("onboarding.stepOf", { step: 5, total: 5 }));
+    expect(await page.getByTestId("onboarding-title").textContent()).toBe(t("onboarding.allSet.title"));
+    expect(await page.getByRole("progressbar", { name: t("onboarding.progressLabel") }).getAttribute("aria-valuenow")).toBe("100");
+    expect(await next.count()).toBe(0);
+    const getStarted = page.getByRole("button", { name: t("onboarding.getStarted"), exact: true });
+    expect(await getStarted.isVisible()).toBe(true);
+    expect(await storedFlag(page)).toBeNull();
+
+    // Get Started: the flag and the check at once, the end after 1.5 s of the page's clock.
+    const now = await page.evaluate(() => Date.now());
+    await page.clock.pauseAt(now + 1000);
+    await getStarted.click();
+    await poll(() => page.getByTestId("onboarding-completing").isVisible()).toBe(true);
+    expect(await storedFlag(page)).toBe("true");
+    await screenshot(page, `onboarding-completing-${language}-${device}-${theme}`);
+    await page.clock.runFor(ONBOARDING.completionDelayMs - 100);
+    expect(await tour.isVisible()).toBe(true);
+    await page.clock.runFor(100);
+    await poll(() => tour.isVisible()).toBe(false);
+    // Not on the landing page: the user stays where they are.
+    expect(path_(page)).toBe("/dashboard");
+    await page.clock.resume();
+
+    // The help button sits above the Quick Admin bar of a signed-in user.
+    const help = (await page.getByTestId("help-button").boundingBox())!;
+    const bar = (await page.getByTestId("quick-admin-bar").boundingBox())!;
+    expect(help.y + help.height).toBeLessThanOrEqual(bar.y);
+    await screenshot(page, `help-button-signed-in-${language}-${device}-${theme}`);
+
+    // Done once, not shown again.
+    await page.reload();
+    await poll(() => page.getByTestId("help-button").isVisible()).toBe(true);
+    await page.clock.runFor(ONBOARDING.autoOpenDelayMs * 3);
+    expect(await tour.isVisible()).toBe(false);
+    expect(problems).toEqual([]);
+  }, 60_000);
+
+  it.each(cases)("skips the tour on the landing page to /upload, and Escape counts as Skip ($language, $device)", async ({ language, device }) => {
+    const t = texts[language];
+    const { page, problems } = await launch({ ...VIEWPORTS[device], locale: LOCALES[language], colorScheme: THEME[language], onboarding: true });
+    await page.clock.install();
+    await signIn(page);
+    const tour = page.getByTestId("onboarding");
+    await poll(() => tour.isVisible()).toBe(true);
+
+    // Opened on the landing page, after a second.
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000);
+    await page.goto(`${server.url}/`);
+    // The page's clock moves in small steps until the session has answered (the bar shows)...
+    await poll(async () => {
+      await page.clock.runFor(20);
+      return page.getByTestId("quick-admin-bar").isVisible();
+    }).toBe(true);
+    // ...and the tour follows a second later.
+    await page.clock.runFor(ONBOARDING.autoOpenDelayMs - 60);
+    expect(await tour.isVisible()).toBe(false);
+    await page.clock.runFor(60);
+    await poll(() => tour.isVisible()).toBe(true);
+    await page.clock.resume();
+    await page.getByRole("button", { name: t("onboarding.next"), exact: true }).click();
+    await page.getByRole("button", { name: t("onboarding.skip"), exact: true }).click();
+    await poll(() => tour.isVisible()).toBe(false);
+    await poll(() => path_(page)).toBe("/upload");
+    expect(await storedFlag(page)).toBe("true");
+
+    // Escape ends it too, and sets the flag; away from the landing page nothing else moves.
+    await page.evaluate((key) => localStorage.removeItem(key), STORAGE_KEYS.onboardingCompleted);
+    await page.goto(`${server.url}/dashboard`);
+    await poll(() => tour.isVisible()).toBe(true);
+    await page.keyboard.press("Escape");
+    await poll(() => tour.isVisible()).toBe(false);
+    expect(await storedFlag(page)).toBe("true");
+    expect(path_(page)).toBe("/dashboard");
+    expect(problems).toEqual([]);
+  }, 60_000);
+});
