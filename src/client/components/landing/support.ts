@@ -1,0 +1,12 @@
+/** The studio's support mailbox (SUPPORT_EMAIL, from system.info) and mail links to it. */
+import { trpc } from "../../trpc";
+
+/** The support address, or undefined while it is on its way. */
+export function useSupportEmail(): string | undefined {
+  return trpc.system.info.useQuery().data?.supportEmail;
+}
+
+/** mailto: the address, with a subject line when given. */
+export function mailtoHref(email: string, subject?: string): string {
+  return `mailto:${email}${subject ? `?subject=${encodeURIComponent(subject)}` : ""}`;
+}
