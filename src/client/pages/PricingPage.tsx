@@ -19,6 +19,7 @@ import { useSession } from "../hooks/useSession";
 import { track } from "../lib/analytics";
 import { errorMessage, friendlyError } from "../lib/friendlyError";
 import { trpc } from "../trpc";
+import { Pill } from "../components/ui/Pill";
 
 type Licence = "personal" | "commercial";
 
@@ -33,15 +34,13 @@ function formatMoney(cents: number, currency: string, language: string | undefin
 function LicenceBadge({ licence }: { licence: Licence }) {
   const { t } = useTranslation();
   return licence === "commercial" ? (
-    <span className="inline-flex items-center gap-1 rounded-full bg-emerald-100 px-2.5 py-0.5 text-xs font-semibold text-emerald-800 dark:bg-emerald-900/40 dark:text-emerald-200">
-      <Briefcase className="size-3.5" aria-hidden="true" />
+    <Pill tone="emerald" icon={Briefcase}>
       {t("pricing.licence.commercial")}
-    </span>
+    </Pill>
   ) : (
-    <span className="inline-flex items-center gap-1 rounded-full bg-slate-100 px-2.5 py-0.5 text-xs font-semibold text-slate-700 dark:bg-slate-800 dark:text-slate-200">
-      <Home className="size-3.5" aria-hidden="true" />
+    <Pill tone="slate" icon={Home}>
       {t("pricing.licence.personal")}
-    </span>
+    </Pill>
   );
 }
 

@@ -19,6 +19,7 @@ import { authEvents } from "../lib/authEvents";
 import { friendlyError } from "../lib/friendlyError";
 import { translateMessage } from "../lib/validationMessages";
 import { trpc } from "../trpc";
+import { Pill } from "../components/ui/Pill";
 
 const isStyle = (style: string): style is DesignStyle => (DESIGN_STYLES as readonly string[]).includes(style);
 
@@ -115,15 +116,13 @@ export default function ProfilePage() {
                     {data.email}
                   </span>
                   {data.emailConfirmed ? (
-                    <span className="inline-flex items-center gap-1 rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-semibold text-emerald-800 dark:bg-emerald-900/40 dark:text-emerald-200">
-                      <CheckCircle2 className="size-3.5" aria-hidden="true" />
+                    <Pill tone="emerald" icon={CheckCircle2}>
                       {t("profilePage.emailConfirmed")}
-                    </span>
+                    </Pill>
                   ) : (
-                    <span className="inline-flex items-center gap-1 rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900 dark:bg-amber-900/40 dark:text-amber-100">
-                      <TriangleAlert className="size-3.5" aria-hidden="true" />
+                    <Pill tone="amber" icon={TriangleAlert}>
                       {t("profilePage.emailNotConfirmed")}
-                    </span>
+                    </Pill>
                   )}
                 </p>
                 <p className="mt-1 flex items-center gap-2 text-sm text-slate-500 dark:text-slate-400" data-testid="profile-member-since">

@@ -4,6 +4,7 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
 import { cardClass } from "../ui/buttons";
+import { Pill } from "../ui/Pill";
 
 export interface EngineInfo {
   id: string;
@@ -22,15 +23,13 @@ export function engineName(engine: EngineInfo, t: Translate): string {
 export function AiBadge({ isAi }: { isAi: boolean }) {
   const { t } = useTranslation();
   return isAi ? (
-    <span className="inline-flex items-center gap-1 rounded-full bg-violet-100 px-2.5 py-0.5 text-xs font-semibold text-violet-800 dark:bg-violet-900/50 dark:text-violet-100">
-      <Bot className="size-3.5" aria-hidden="true" />
+    <Pill tone="violet" icon={Bot}>
       {t("infoPages.common.ai")}
-    </span>
+    </Pill>
   ) : (
-    <span className="inline-flex items-center gap-1 rounded-full bg-slate-100 px-2.5 py-0.5 text-xs font-semibold text-slate-700 dark:bg-slate-800 dark:text-slate-200">
-      <Palette className="size-3.5" aria-hidden="true" />
+    <Pill tone="slate" icon={Palette}>
       {t("infoPages.common.notAi")}
-    </span>
+    </Pill>
   );
 }
 
