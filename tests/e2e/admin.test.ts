@@ -6,7 +6,7 @@
  */
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
-import { collectPageProblems, describeBrowser, launchBrowser, screenshot, type BrowserOptions } from "../helpers/browser";
+import { collectPageProblems, describeBrowser, launchBrowser, screenshot, type BrowserOptions, launchPage } from "../helpers/browser";
 import { PASSWORD, roomPhoto, signedInClient, upload } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 
@@ -44,11 +44,10 @@ describeBrowser("administration in a browser", () => {
   });
 
   async function open(urlPath: string, options: BrowserOptions = {}): Promise<{ page: Page; problems: string[] }> {
-    browser = await launchBrowser(options);
-    const page = browser.pages()[0] ?? (await browser.newPage());
-    const problems = collectPageProblems(page);
-    await page.goto(`${server.url}${urlPath}`);
-    return { page, problems };
+    const opened = await launchPage(options);
+    browser = opened.browser;
+    await opened.page.goto(`${server.url}${urlPath}`);
+    return opened;
   }
 
   const path_ = (page: Page) => new URL(page.url()).pathname;

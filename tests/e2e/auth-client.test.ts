@@ -9,7 +9,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { totpCode, totpStep } from "../../src/server/auth/two-factor";
 import { AUTH } from "../../src/shared/constants";
-import { collectPageProblems, describeBrowser, launchBrowser, screenshot, type BrowserOptions } from "../helpers/browser";
+import { describeBrowser, screenshot, type BrowserOptions, launchPage } from "../helpers/browser";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { firstLink, startSmtpServer } from "../helpers/smtp";
 import { createBrowserLikeClient } from "../helpers/trpc-client";
@@ -42,14 +42,14 @@ describeBrowser("account screens in a browser", () => {
   });
 
   async function open(path: string, options: BrowserOptions & { fakeClock?: boolean } = {}): Promise<{ page: Page; problems: string[] }> {
-    browser = await launchBrowser(options);
-    const page = browser.pages()[0] ?? (await browser.newPage());
+    const opened = await launchPage(options);
+    browser = opened.browser;
+    const { page, problems } = opened;
     if (options.fakeClock) {
       // Time flows as usual; fastForward() makes it jump (see skip()).
       await page.clock.install();
       await page.clock.resume();
     }
-    const problems = collectPageProblems(page);
     await page.goto(`${server.url}${path}`);
     return { page, problems };
   }

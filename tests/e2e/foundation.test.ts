@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
-import { collectPageProblems, describeBrowser, launchBrowser, screenshot } from "../helpers/browser";
+import { describeBrowser, type BrowserOptions, screenshot, launchPage } from "../helpers/browser";
 import { startTestServer, type TestServer } from "../helpers/server";
 
 describeBrowser("the app in a browser", () => {
@@ -18,12 +18,11 @@ describeBrowser("the app in a browser", () => {
     await server?.stop();
   });
 
-  async function open(path: string, options: Parameters<typeof launchBrowser>[0] = {}): Promise<{ page: Page; problems: string[] }> {
-    browser = await launchBrowser(options);
-    const page = browser.pages()[0] ?? (await browser.newPage());
-    const problems = collectPageProblems(page);
-    await page.goto(`${server.url}${path}`);
-    return { page, problems };
+  async function open(path: string, options: BrowserOptions = {}): Promise<{ page: Page; problems: string[] }> {
+    const opened = await launchPage(options);
+    browser = opened.browser;
+    await opened.page.goto(`${server.url}${path}`);
+    return opened;
   }
 
   const nav = (page: Page) => page.getByRole("navigation", { name: /Main navigation|Navegación principal|Navigation principale/ });

@@ -14,7 +14,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { translations } from "../../src/client/i18n/resources";
 import { buildFaqEntries, FAQ_CATEGORIES, foldForSearch, searchFaqs, type FaqEntry } from "../../src/client/lib/faq";
 import { ONBOARDING, STORAGE_KEYS, type Language } from "../../src/shared/constants";
-import { collectPageProblems, describeBrowser, launchBrowser, SCREENSHOT_DIR, type BrowserOptions } from "../helpers/browser";
+import { describeBrowser, SCREENSHOT_DIR, type BrowserOptions, launchPage } from "../helpers/browser";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { createBrowserLikeClient } from "../helpers/trpc-client";
 
@@ -63,9 +63,9 @@ describeBrowser("the help drawer and the onboarding overlay in a browser", () =>
   });
 
   async function launch(options: BrowserOptions): Promise<{ page: Page; problems: string[] }> {
-    browser = await launchBrowser(options);
-    const page = browser.pages()[0] ?? (await browser.newPage());
-    return { page, problems: collectPageProblems(page) };
+    const opened = await launchPage(options);
+    browser = opened.browser;
+    return opened;
   }
 
   const path_ = (page: Page) => new URL(page.url()).pathname;

@@ -10,7 +10,7 @@ import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { APP_VERSION } from "../../src/server/version";
-import { SCREENSHOT_DIR, collectPageProblems, describeBrowser, launchBrowser, screenshot, type BrowserOptions } from "../helpers/browser";
+import { SCREENSHOT_DIR, describeBrowser, screenshot, type BrowserOptions, launchPage } from "../helpers/browser";
 import { PASSWORD, roomPhoto, signedInClient, upload } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 
@@ -122,13 +122,11 @@ describeBrowser("information pages, profile and settings in a browser", () => {
   });
 
   async function open(urlPath: string, options: BrowserOptions = {}): Promise<{ page: Page; problems: string[] }> {
-    browser = await launchBrowser(options);
-    // The onboarding overlay of signed-in pages stays closed here.
-    await browser.addInitScript(() => localStorage.setItem("roomcanvas.onboardingCompleted", "true"));
-    const page = browser.pages()[0] ?? (await browser.newPage());
-    const problems = collectPageProblems(page);
-    await page.goto(`${server.url}${urlPath}`);
-    return { page, problems };
+    // launchBrowser keeps the onboarding overlay of signed-in pages closed.
+    const opened = await launchPage(options);
+    browser = opened.browser;
+    await opened.page.goto(`${server.url}${urlPath}`);
+    return opened;
   }
 
   const path_ = (page: Page) => new URL(page.url()).pathname;

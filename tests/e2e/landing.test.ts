@@ -8,8 +8,7 @@ import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { translations, type TranslationTree } from "../../src/client/i18n/resources";
-import { STORAGE_KEYS } from "../../src/shared/constants";
-import { collectPageProblems, describeBrowser, launchBrowser, screenshot, SCREENSHOT_DIR, type BrowserOptions } from "../helpers/browser";
+import { describeBrowser, screenshot, SCREENSHOT_DIR, type BrowserOptions, launchPage } from "../helpers/browser";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { createBrowserLikeClient, createHttpClient } from "../helpers/trpc-client";
 
@@ -104,11 +103,10 @@ describeBrowser("the landing page in a browser", () => {
   });
 
   async function launch(options: BrowserOptions): Promise<{ page: Page; problems: string[] }> {
-    browser = await launchBrowser(options);
-    const page = browser.pages()[0] ?? (await browser.newPage());
-    // The onboarding tour opens by itself for a signed-in user; it is tested on its own.
-    await page.addInitScript((key) => localStorage.setItem(key, "true"), STORAGE_KEYS.onboardingCompleted);
-    return { page, problems: collectPageProblems(page) };
+    // launchBrowser keeps the onboarding tour (tested on its own) closed for signed-in users.
+    const opened = await launchPage(options);
+    browser = opened.browser;
+    return opened;
   }
 
   /** Signs a new user up (over the API) and in (through the page, so the browser holds the cookie). */

@@ -11,7 +11,7 @@ import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { localProvider } from "../../src/server/render/providers/local";
 import type { RenderProvider } from "../../src/server/render/providers/provider";
-import { collectPageProblems, describeBrowser, launchBrowser, screenshot, type BrowserOptions } from "../helpers/browser";
+import { describeBrowser, screenshot, type BrowserOptions, launchPage } from "../helpers/browser";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { makeTempDir } from "../helpers/test-env";
 import { createBrowserLikeClient } from "../helpers/trpc-client";
@@ -75,11 +75,10 @@ describeBrowser("the render flow in a browser", () => {
   });
 
   async function open(urlPath: string, options: BrowserOptions = {}): Promise<{ page: Page; problems: string[] }> {
-    browser = await launchBrowser(options);
-    const page = browser.pages()[0] ?? (await browser.newPage());
-    const problems = collectPageProblems(page);
-    await page.goto(`${server.url}${urlPath}`);
-    return { page, problems };
+    const opened = await launchPage(options);
+    browser = opened.browser;
+    await opened.page.goto(`${server.url}${urlPath}`);
+    return opened;
   }
 
   const path_ = (page: Page) => new URL(page.url()).pathname;

@@ -81,6 +81,13 @@ export async function launchBrowser(options: BrowserOptions = {}): Promise<Brows
   return context;
 }
 
+/** A fresh browser with its first page, whose problems (console errors, uncaught exceptions) are collected. */
+export async function launchPage(options: BrowserOptions = {}): Promise<{ browser: BrowserContext; page: Page; problems: string[] }> {
+  const browser = await launchBrowser(options);
+  const page = browser.pages()[0] ?? (await browser.newPage());
+  return { browser, page, problems: collectPageProblems(page) };
+}
+
 /**
  * Collects what the page reports as broken: console errors (CSP violations among them) and
  * uncaught exceptions. Tests assert it stays empty.
