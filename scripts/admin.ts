@@ -14,7 +14,7 @@ const USAGE = `Usage:
 
 async function main(args: string[]): Promise<number> {
   const [command, role, email] = args;
-  if (command !== "list" && (command !== "grant" && command !== "revoke" || !role || !email)) {
+  if (command !== "list" && ((command !== "grant" && command !== "revoke") || !role || !email)) {
     console.error(USAGE);
     return 2;
   }
@@ -23,9 +23,16 @@ async function main(args: string[]): Promise<number> {
   try {
     await migrateToLatest(db);
     if (command === "list") {
-      const rows = await db.selectFrom("user_roles").innerJoin("users", "users.id", "user_roles.user_id").select(["users.email", "user_roles.role", "user_roles.created_at"]).orderBy("users.email").execute();
-      if (rows.length === 0) console.info("No account has a role yet. Make the first admin with: npm run admin -- grant admin you@example.com");
-      for (const row of rows) console.info(`${row.role.padEnd(12)} ${row.email}  (since ${new Date(row.created_at).toISOString().slice(0, 10)})`);
+      const rows = await db
+        .selectFrom("user_roles")
+        .innerJoin("users", "users.id", "user_roles.user_id")
+        .select(["users.email", "user_roles.role", "user_roles.created_at"])
+        .orderBy("users.email")
+        .execute();
+      if (rows.length === 0)
+        console.info("No account has a role yet. Make the first admin with: npm run admin -- grant admin you@example.com");
+      for (const row of rows)
+        console.info(`${row.role.padEnd(12)} ${row.email}  (since ${new Date(row.created_at).toISOString().slice(0, 10)})`);
       return 0;
     }
     if (!ROLE_PATTERN.test(role!)) {

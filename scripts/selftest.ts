@@ -125,8 +125,14 @@ function jarWithTimeout(): CookieJar {
 const STATUS_LABEL: Record<SelfTestItem["status"], string> = { pending: "PEND", running: "RUN", passed: "PASS", failed: "FAIL" };
 
 function tableWriter(write: (line: string) => void) {
-  const nameWidth = Math.max(4, ...Object.values(SELF_TEST_SUITES).flat().map((test) => test.name.length));
-  const row = (status: string, name: string, ms: string, message: string) => `  ${status.padEnd(8)}${name.padEnd(nameWidth + 2)}${ms.padStart(6)}  ${message}`.trimEnd();
+  const nameWidth = Math.max(
+    4,
+    ...Object.values(SELF_TEST_SUITES)
+      .flat()
+      .map((test) => test.name.length),
+  );
+  const row = (status: string, name: string, ms: string, message: string) =>
+    `  ${status.padEnd(8)}${name.padEnd(nameWidth + 2)}${ms.padStart(6)}  ${message}`.trimEnd();
   return {
     header: (title: string) => {
       write("");
@@ -175,7 +181,9 @@ async function main(argv: string[]): Promise<number> {
       let result = await client.auth.signIn.mutate({ email: options.email, password: options.password, rememberMe: false });
       if (result.status === "two-factor-required") {
         if (!options.code) {
-          process.stderr.write("selftest: this account uses two-factor authentication: add --code with a current code (or a backup code)\n");
+          process.stderr.write(
+            "selftest: this account uses two-factor authentication: add --code with a current code (or a backup code)\n",
+          );
           return 2;
         }
         const backup = !/^\d{6}$/.test(options.code);
@@ -183,7 +191,12 @@ async function main(argv: string[]): Promise<number> {
         result = { status: "signed-in" };
       }
       if (result.status !== "signed-in") {
-        const reason = result.status === "locked" ? (result.lockout.message ?? "Account locked") : result.status === "invalid-credentials" ? "Invalid login credentials" : "Email not confirmed";
+        const reason =
+          result.status === "locked"
+            ? (result.lockout.message ?? "Account locked")
+            : result.status === "invalid-credentials"
+              ? "Invalid login credentials"
+              : "Email not confirmed";
         process.stderr.write(`selftest: sign-in as ${options.email} refused: ${reason}\n`);
         return 2;
       }
@@ -196,7 +209,9 @@ async function main(argv: string[]): Promise<number> {
   }
   const isAdmin = roles.includes("admin");
 
-  out(`${productName} self-test of ${options.url}: ${signedInAs ? `signed in as ${signedInAs}${isAdmin ? " (admin)" : " (not an admin)"}` : "not signed in"}`);
+  out(
+    `${productName} self-test of ${options.url}: ${signedInAs ? `signed in as ${signedInAs}${isAdmin ? " (admin)" : " (not an admin)"}` : "not signed in"}`,
+  );
 
   const env: SelfTestEnvironment = {
     client,
@@ -209,7 +224,13 @@ async function main(argv: string[]): Promise<number> {
   };
 
   const table = tableWriter(out);
-  const results: Array<{ suite: SelfTestSuiteName; startedAt: number; finishedAt: number; items: SelfTestItem[]; recordedAs: string | null }> = [];
+  const results: Array<{
+    suite: SelfTestSuiteName;
+    startedAt: number;
+    finishedAt: number;
+    items: SelfTestItem[];
+    recordedAs: string | null;
+  }> = [];
   for (const suite of options.suites) {
     table.header(suite === "system" ? "System tests" : "Auth tests");
     const printed = new Set<string>();
@@ -240,10 +261,14 @@ async function main(argv: string[]): Promise<number> {
   const total = summarize(all);
   out("");
   out(`${total.failed === 0 ? "All passed" : "FAILED"}: ${total.passed} passed, ${total.failed} failed of ${total.total}`);
-  if (!signedInAs && total.failed > 0) out("Most checks need a signed-in user, and the box checks an admin: pass --email and --password of an admin.");
-  else if (signedInAs && !isAdmin && total.failed > 0) out(`${signedInAs} is not an admin: the box checks need an admin account (npm run admin -- grant admin ${signedInAs}).`);
+  if (!signedInAs && total.failed > 0)
+    out("Most checks need a signed-in user, and the box checks an admin: pass --email and --password of an admin.");
+  else if (signedInAs && !isAdmin && total.failed > 0)
+    out(`${signedInAs} is not an admin: the box checks need an admin account (npm run admin -- grant admin ${signedInAs}).`);
   if (options.json) {
-    process.stdout.write(`${JSON.stringify({ url: options.url, signedInAs, admin: isAdmin, passed: total.passed, failed: total.failed, suites: results }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ url: options.url, signedInAs, admin: isAdmin, passed: total.passed, failed: total.failed, suites: results }, null, 2)}\n`,
+    );
   }
 
   if (signedInAs) await client.auth.signOut.mutate().catch(() => undefined);

@@ -11,7 +11,12 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable("users")
     .addColumn("id", "text", (col) => col.primaryKey())
-    .addColumn("email", "text", (col) => col.notNull().unique().modifyEnd(sql`COLLATE NOCASE`))
+    .addColumn("email", "text", (col) =>
+      col
+        .notNull()
+        .unique()
+        .modifyEnd(sql`COLLATE NOCASE`),
+    )
     .addColumn("email_confirmed_at", "integer")
     .addColumn("confirmation_sent_at", "integer")
     .addColumn("password_hash", "text")
@@ -26,7 +31,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("email", "text", (col) => col.notNull())
     .addColumn("full_name", "text", (col) => col.notNull())
     .addColumn("credits_remaining", "integer", (col) =>
-      col.notNull().defaultTo(0).check(sql`credits_remaining >= 0`),
+      col
+        .notNull()
+        .defaultTo(0)
+        .check(sql`credits_remaining >= 0`),
     )
     .addColumn("created_at", "integer", (col) => col.notNull().defaultTo(now))
     .addColumn("updated_at", "integer", (col) => col.notNull().defaultTo(now))
@@ -47,7 +55,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("name", "text", (col) => col.notNull().check(sql`length(name) BETWEEN 1 AND 100`))
     .addColumn("project_type", "text", (col) => col.notNull().defaultTo("room_rendering"))
     .addColumn("settings", "text", (col) =>
-      col.notNull().defaultTo("{}").check(sql`json_valid(settings) AND json_type(settings) = 'object'`),
+      col
+        .notNull()
+        .defaultTo("{}")
+        .check(sql`json_valid(settings) AND json_type(settings) = 'object'`),
     )
     .addColumn("created_at", "integer", (col) => col.notNull().defaultTo(now))
     .addColumn("updated_at", "integer", (col) => col.notNull().defaultTo(now))

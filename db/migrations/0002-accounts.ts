@@ -92,7 +92,15 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see up()
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ["two_factor_challenges", "backup_codes", "two_factor", "mail_outbox", "email_tokens", "login_attempts", "sessions"]) {
+  for (const table of [
+    "two_factor_challenges",
+    "backup_codes",
+    "two_factor",
+    "mail_outbox",
+    "email_tokens",
+    "login_attempts",
+    "sessions",
+  ]) {
     await db.schema.dropTable(table).execute();
   }
 }

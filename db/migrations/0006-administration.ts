@@ -76,5 +76,6 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see up()
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ["admin_audit", "self_test_runs", "analytics_events", "stripe_events", "credit_purchases"]) await db.schema.dropTable(table).execute();
+  for (const table of ["admin_audit", "self_test_runs", "analytics_events", "stripe_events", "credit_purchases"])
+    await db.schema.dropTable(table).execute();
 }

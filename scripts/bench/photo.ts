@@ -59,8 +59,13 @@ const GRAIN_OPACITY = 0.3;
 
 /** The JPEG bytes (takes a few seconds: 12 MP of noise). */
 export async function makeRoomPhoto(width = PHOTO_WIDTH, height = PHOTO_HEIGHT): Promise<Buffer> {
-  const drawing = await sharp(Buffer.from(roomSvg(width, height))).removeAlpha().raw().toBuffer();
-  const grain = await sharp({ create: { width, height, channels: 3, background: "#000000", noise: { type: "gaussian", mean: 128, sigma: 30 } } })
+  const drawing = await sharp(Buffer.from(roomSvg(width, height)))
+    .removeAlpha()
+    .raw()
+    .toBuffer();
+  const grain = await sharp({
+    create: { width, height, channels: 3, background: "#000000", noise: { type: "gaussian", mean: 128, sigma: 30 } },
+  })
     .ensureAlpha(GRAIN_OPACITY)
     .raw()
     .toBuffer();

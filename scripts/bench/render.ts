@@ -61,7 +61,13 @@ async function submit(user: StudioClient, upload: { projectId: string; imageId: 
  * the worker actually decodes), to tell the cost of that copy's encoding from the pipeline's own. The pipeline time is the worker's own claim-to-done time
  * (finished_at − started_at); the first runs of each are warm-ups.
  */
-async function overhead(bench: BenchApp, user: StudioClient, upload: { projectId: string; imageId: string }, photo: Buffer, stored: Buffer) {
+async function overhead(
+  bench: BenchApp,
+  user: StudioClient,
+  upload: { projectId: string; imageId: string },
+  photo: Buffer,
+  stored: Buffer,
+) {
   const baseline: number[] = [];
   const onStored: number[] = [];
   const pipeline: number[] = [];
@@ -75,10 +81,18 @@ async function overhead(bench: BenchApp, user: StudioClient, upload: { projectId
     const alone = await timeSharpAlone(photo);
     const aloneOnStored = await timeSharpAlone(stored);
 
-    const { jobs } = await user.client.render.create.mutate({ projectId: upload.projectId, imageId: upload.imageId, style: styles(1, index)[0] });
+    const { jobs } = await user.client.render.create.mutate({
+      projectId: upload.projectId,
+      imageId: upload.imageId,
+      style: styles(1, index)[0],
+    });
     const jobId = jobs[0]!.id;
     await bench.probe.waitForJobs([jobId]);
-    const row = await bench.app.deps.db.selectFrom("render_jobs").select(["started_at", "finished_at"]).where("id", "=", jobId).executeTakeFirstOrThrow();
+    const row = await bench.app.deps.db
+      .selectFrom("render_jobs")
+      .select(["started_at", "finished_at"])
+      .where("id", "=", jobId)
+      .executeTakeFirstOrThrow();
     if (row.started_at === null || row.finished_at === null) throw new Error(`render ${jobId} has no start or end time`);
     if (index >= WARMUPS) {
       baseline.push(alone);
@@ -101,7 +115,10 @@ async function throughput(bench: BenchApp, user: StudioClient, upload: { project
 /** 200 SSE subscribers of the user's events; the delay of every delivery of every event the renders publish. */
 async function eventDelay(bench: BenchApp, user: StudioClient, upload: { projectId: string; imageId: string }) {
   const { db, renderEvents } = bench.app.deps;
-  const last = await db.selectFrom("render_events").select((eb) => eb.fn.max("id").as("id")).executeTakeFirst();
+  const last = await db
+    .selectFrom("render_events")
+    .select((eb) => eb.fn.max("id").as("id"))
+    .executeTakeFirst();
   const lastEventId = String(last?.id ?? 0);
   const listenersBefore = renderEvents.listenerCount;
   const delays: number[] = [];
@@ -144,7 +161,15 @@ async function eventDelay(bench: BenchApp, user: StudioClient, upload: { project
       if (failure) throw failure;
       await sleep(20);
     }
-    return { subscribers: SUBSCRIBERS, jobs: jobIds.length, events, deliveries: delays.length, p50: percentile(delays, 50), p99: percentile(delays, 99), max: Math.max(...delays) };
+    return {
+      subscribers: SUBSCRIBERS,
+      jobs: jobIds.length,
+      events,
+      deliveries: delays.length,
+      p50: percentile(delays, 50),
+      p99: percentile(delays, 99),
+      max: Math.max(...delays),
+    };
   } finally {
     for (const subscription of subscriptions) subscription.unsubscribe();
   }
@@ -153,7 +178,15 @@ async function eventDelay(bench: BenchApp, user: StudioClient, upload: { project
 async function main() {
   const began = performance.now();
   const cpu = os.cpus()[0]?.model.trim() ?? "unknown CPU";
-  const machine = { cores: os.cpus().length, cpu, loadAverage: round(os.loadavg()[0]!, 2), node: process.version, platform: `${os.platform()} ${os.arch()}`, sharp: sharp.versions.sharp ?? "?", libvips: sharp.versions.vips };
+  const machine = {
+    cores: os.cpus().length,
+    cpu,
+    loadAverage: round(os.loadavg()[0]!, 2),
+    node: process.version,
+    platform: `${os.platform()} ${os.arch()}`,
+    sharp: sharp.versions.sharp ?? "?",
+    libvips: sharp.versions.vips,
+  };
 
   progress("making the 12 MP photo");
   const photo = await makeRoomPhoto();
@@ -163,7 +196,11 @@ async function main() {
   try {
     const user = await signedInUser(bench, 1_000);
     const upload = await uploadPhoto(bench, user, photo);
-    const stored = await bench.app.deps.db.selectFrom("uploads").select("original_key").where("id", "=", upload.imageId).executeTakeFirstOrThrow();
+    const stored = await bench.app.deps.db
+      .selectFrom("uploads")
+      .select("original_key")
+      .where("id", "=", upload.imageId)
+      .executeTakeFirstOrThrow();
     const storedBytes = (await bench.app.deps.storage.get(UPLOAD_BUCKET, stored.original_key))?.data;
     if (!storedBytes) throw new Error("the upload is not stored");
     const storedProgressive = (await sharp(storedBytes).metadata()).isProgressive ?? false;
@@ -174,7 +211,16 @@ async function main() {
     const rate = await throughput(bench, user, upload);
     progress(`event delay: ${SUBSCRIBERS} subscribers, ${EVENT_JOBS} renders`);
     const delay = await eventDelay(bench, user, upload);
-    report = { baseline, onStored, pipeline, rate, delay, storedBytes: storedBytes.length, storedProgressive, concurrency: bench.app.deps.env.RENDER_CONCURRENCY };
+    report = {
+      baseline,
+      onStored,
+      pipeline,
+      rate,
+      delay,
+      storedBytes: storedBytes.length,
+      storedProgressive,
+      concurrency: bench.app.deps.env.RENDER_CONCURRENCY,
+    };
   } finally {
     await bench.close();
   }
@@ -186,17 +232,37 @@ async function main() {
   const storedInfo = `median of ${RUNS}; ${report.storedProgressive ? "progressive" : "baseline"} JPEG, the copy the worker decodes`;
   const totalSeconds = (performance.now() - began) / 1000;
 
-  log(`RoomCanvas render benchmark: ${machine.cores} cores (${cpu}), load ${machine.loadAverage} at start, Node ${machine.node}, sharp ${machine.sharp} / libvips ${machine.libvips}`);
-  log(`Photo: ${PHOTO_WIDTH}×${PHOTO_HEIGHT} JPEG q90, ${photo.length.toLocaleString("en-US")} bytes (${report.storedBytes.toLocaleString("en-US")} bytes as stored after upload)`);
+  log(
+    `RoomCanvas render benchmark: ${machine.cores} cores (${cpu}), load ${machine.loadAverage} at start, Node ${machine.node}, sharp ${machine.sharp} / libvips ${machine.libvips}`,
+  );
+  log(
+    `Photo: ${PHOTO_WIDTH}×${PHOTO_HEIGHT} JPEG q90, ${photo.length.toLocaleString("en-US")} bytes (${report.storedBytes.toLocaleString("en-US")} bytes as stored after upload)`,
+  );
   log();
   log(
     table([
-      ["sharp alone: rotate, resize ≤1024, JPEG q90", ms(baselineMs), `median of ${RUNS}, ${Math.min(...report.baseline).toFixed(1)}–${Math.max(...report.baseline).toFixed(1)}`],
+      [
+        "sharp alone: rotate, resize ≤1024, JPEG q90",
+        ms(baselineMs),
+        `median of ${RUNS}, ${Math.min(...report.baseline).toFixed(1)}–${Math.max(...report.baseline).toFixed(1)}`,
+      ],
       ["sharp alone, same, on the upload as stored", ms(median(report.onStored)), storedInfo],
-      ["pipeline, zero-latency engine (claim → done)", ms(pipelineMs, 0), `median of ${RUNS}, ${Math.min(...report.pipeline)}–${Math.max(...report.pipeline)}`],
+      [
+        "pipeline, zero-latency engine (claim → done)",
+        ms(pipelineMs, 0),
+        `median of ${RUNS}, ${Math.min(...report.pipeline)}–${Math.max(...report.pipeline)}`,
+      ],
       ["overhead ratio, pipeline / sharp alone", `${ratio.toFixed(2)}×`, `goal ≤ ${GOAL_RATIO}: ${goalMet ? "met" : "NOT MET"}`],
-      ["throughput at concurrency " + report.concurrency, `${report.rate.perMinute.toFixed(0)}/min`, `${report.rate.jobs} renders in ${(report.rate.wallMs / 1000).toFixed(2)} s`],
-      [`event delay p50, ${report.delay.subscribers} subscribers`, ms(report.delay.p50, 2), `${report.delay.events} events × ${report.delay.subscribers} = ${report.delay.deliveries.toLocaleString("en-US")} deliveries`],
+      [
+        "throughput at concurrency " + report.concurrency,
+        `${report.rate.perMinute.toFixed(0)}/min`,
+        `${report.rate.jobs} renders in ${(report.rate.wallMs / 1000).toFixed(2)} s`,
+      ],
+      [
+        `event delay p50, ${report.delay.subscribers} subscribers`,
+        ms(report.delay.p50, 2),
+        `${report.delay.events} events × ${report.delay.subscribers} = ${report.delay.deliveries.toLocaleString("en-US")} deliveries`,
+      ],
       [`event delay p99, ${report.delay.subscribers} subscribers`, ms(report.delay.p99, 2), `max ${ms(report.delay.max, 1)}`],
     ]),
   );
@@ -206,10 +272,37 @@ async function main() {
     JSON.stringify({
       bench: "render",
       machine,
-      photo: { width: PHOTO_WIDTH, height: PHOTO_HEIGHT, bytes: photo.length, storedBytes: report.storedBytes, storedProgressive: report.storedProgressive },
-      overhead: { baselineMs: round(baselineMs, 2), storedCopyMs: round(median(report.onStored), 2), pipelineMs, ratio: round(ratio, 3), goal: GOAL_RATIO, goalMet, runs: RUNS },
-      throughput: { concurrency: report.concurrency, jobs: report.rate.jobs, wallMs: round(report.rate.wallMs, 0), rendersPerMinute: round(report.rate.perMinute, 1) },
-      eventDelay: { subscribers: report.delay.subscribers, jobs: report.delay.jobs, events: report.delay.events, deliveries: report.delay.deliveries, p50Ms: round(report.delay.p50, 3), p99Ms: round(report.delay.p99, 3), maxMs: round(report.delay.max, 3) },
+      photo: {
+        width: PHOTO_WIDTH,
+        height: PHOTO_HEIGHT,
+        bytes: photo.length,
+        storedBytes: report.storedBytes,
+        storedProgressive: report.storedProgressive,
+      },
+      overhead: {
+        baselineMs: round(baselineMs, 2),
+        storedCopyMs: round(median(report.onStored), 2),
+        pipelineMs,
+        ratio: round(ratio, 3),
+        goal: GOAL_RATIO,
+        goalMet,
+        runs: RUNS,
+      },
+      throughput: {
+        concurrency: report.concurrency,
+        jobs: report.rate.jobs,
+        wallMs: round(report.rate.wallMs, 0),
+        rendersPerMinute: round(report.rate.perMinute, 1),
+      },
+      eventDelay: {
+        subscribers: report.delay.subscribers,
+        jobs: report.delay.jobs,
+        events: report.delay.events,
+        deliveries: report.delay.deliveries,
+        p50Ms: round(report.delay.p50, 3),
+        p99Ms: round(report.delay.p99, 3),
+        maxMs: round(report.delay.max, 3),
+      },
       totalSeconds: round(totalSeconds, 1),
     }),
   );

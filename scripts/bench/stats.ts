@@ -25,6 +25,8 @@ export function table(rows: ReadonlyArray<readonly [string, string, string?]>, i
   const labelWidth = Math.max(...rows.map(([label]) => label.length));
   const valueWidth = Math.max(...rows.map(([, value]) => value.length));
   return rows
-    .map(([label, value, note]) => `${indent}${label.padEnd(labelWidth)}  ${value.padStart(valueWidth)}${note ? `  ${note}` : ""}`.trimEnd())
+    .map(([label, value, note]) =>
+      `${indent}${label.padEnd(labelWidth)}  ${value.padStart(valueWidth)}${note ? `  ${note}` : ""}`.trimEnd(),
+    )
     .join("\n");
 }

@@ -54,7 +54,10 @@ export class BusProbe {
     if (pending.length > 0) {
       await new Promise<void>((resolve, reject) => {
         let left = pending.length;
-        const timer = setTimeout(() => reject(new Error(`${left} of ${jobIds.length} renders did not finish within ${timeoutMs} ms`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`${left} of ${jobIds.length} renders did not finish within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
         for (const jobId of pending) {
           this.waiters.set(jobId, () => {
             this.waiters.delete(jobId);
@@ -87,7 +90,14 @@ export interface BenchApp {
 export async function startBenchApp(): Promise<BenchApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "roomcanvas-bench-"));
   try {
-    const env = parseEnv({ NODE_ENV: "test", PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", SHUTDOWN_TIMEOUT_MS: "2000", DATA_DIR: dataDir });
+    const env = parseEnv({
+      NODE_ENV: "test",
+      PORT: "0",
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "silent",
+      SHUTDOWN_TIMEOUT_MS: "2000",
+      DATA_DIR: dataDir,
+    });
     const app = await startApp(env, { renderProvider: zeroLatencyProvider, clientDir: path.join(dataDir, "no-client-build") });
     return {
       app,

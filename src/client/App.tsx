@@ -53,7 +53,17 @@ function Routes() {
 function ThemedToaster({ aboveBar }: { aboveBar: boolean }) {
   const { theme } = useTheme();
   const offset = aboveBar ? { bottom: 64 } : undefined;
-  return <Toaster theme={theme} visibleToasts={TOASTS.visible} duration={TOASTS.durationMs} offset={offset} mobileOffset={offset} richColors closeButton />;
+  return (
+    <Toaster
+      theme={theme}
+      visibleToasts={TOASTS.visible}
+      duration={TOASTS.durationMs}
+      offset={offset}
+      mobileOffset={offset}
+      richColors
+      closeButton
+    />
+  );
 }
 
 /** The page, with room at its bottom for the Quick Admin bar of a signed-in user (spec section 2). */

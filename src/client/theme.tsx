@@ -64,7 +64,10 @@ export function ThemeProvider({ children }: { children: ReactNode }) {
     }
   }, []);
 
-  const value = useMemo(() => ({ theme, toggleTheme, preference: choice ?? ("system" as const), setPreference }), [theme, toggleTheme, choice, setPreference]);
+  const value = useMemo(
+    () => ({ theme, toggleTheme, preference: choice ?? ("system" as const), setPreference }),
+    [theme, toggleTheme, choice, setPreference],
+  );
   return <ThemeContext.Provider value={value}>{children}</ThemeContext.Provider>;
 }
 

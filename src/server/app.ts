@@ -58,7 +58,11 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
     }),
   );
   // Server-sent events must reach the browser as they happen, not when a compressed block fills.
-  app.use(compression({ filter: (req, res) => !String(res.getHeader("Content-Type") ?? "").startsWith("text/event-stream") && compression.filter(req, res) }));
+  app.use(
+    compression({
+      filter: (req, res) => !String(res.getHeader("Content-Type") ?? "").startsWith("text/event-stream") && compression.filter(req, res),
+    }),
+  );
   // Tells the client the server's time in milliseconds (its idle timer measures session
   // deadlines with it); from the injected clock, like every deadline the server hands out.
   app.use((_req, res, next) => {
@@ -108,7 +112,10 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
     const indexHtml = fs.readFileSync(indexFile, "utf8");
     app.get("/{*splat}", (req, res) => {
       res.set("Cache-Control", "no-cache");
-      res.status(isAppPath(req.path) ? 200 : 404).type("html").send(indexHtml);
+      res
+        .status(isAppPath(req.path) ? 200 : 404)
+        .type("html")
+        .send(indexHtml);
     });
   } else {
     deps.log.warn("client build not found; serving the API only", { clientDir });
@@ -122,7 +129,9 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
     const status = typeof error === "object" && error !== null && "status" in error ? Number(error.status) : 500;
     if (status >= 500) deps.log.error("request failed", { error });
     if (res.headersSent) return;
-    res.status(status >= 400 && status < 600 ? status : 500).json({ error: status === 404 ? "Not found" : status < 500 ? "Bad request" : "Internal error" });
+    res
+      .status(status >= 400 && status < 600 ? status : 500)
+      .json({ error: status === 404 ? "Not found" : status < 500 ? "Bad request" : "Internal error" });
   };
   app.use(handleError);
 

@@ -38,7 +38,13 @@ export interface BootOptions extends AppOptions {
 }
 
 /** The app's dependencies around an open, migrated database. */
-export function buildDeps(env: Env, db: AppDatabase, log: Logger, clock: Clock, options: Pick<BootOptions, "renderProvider" | "worker"> = {}): AppDeps {
+export function buildDeps(
+  env: Env,
+  db: AppDatabase,
+  log: Logger,
+  clock: Clock,
+  options: Pick<BootOptions, "renderProvider" | "worker"> = {},
+): AppDeps {
   const storage = createDiskStorage(env.DATA_DIR);
   const renderEvents = new RenderEventBus();
   const replicateWaiters = new PredictionWaiters();

@@ -23,26 +23,14 @@ export const envSchema = z.object({
     .max(65535, { error: "expected a port number between 0 and 65535" })
     .default(3000),
   HOST: z.string().min(1, { error: "expected a host name or address to listen on" }).default("0.0.0.0"),
-  DATA_DIR: z
-    .string()
-    .min(1, { error: "expected a directory path for the database and stored images" })
-    .default("./data"),
+  DATA_DIR: z.string().min(1, { error: "expected a directory path for the database and stored images" }).default("./data"),
   PUBLIC_URL: z
     .url({ protocol: /^https?$/, error: "expected the absolute http(s) URL users reach the app at, e.g. https://studio.example.com" })
     .optional(),
-  TRUST_PROXY: z
-    .stringbool({ error: "expected true or false" })
-    .default(false),
-  SUPPORT_EMAIL: z
-    .email({ error: "expected an e-mail address, e.g. support@example.com" })
-    .default("support@roomcanvas.local"),
-  LOG_LEVEL: z
-    .enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(", ")}` })
-    .default("info"),
-  APP_SECRET: z
-    .string()
-    .min(32, { error: "expected a random secret of at least 32 characters (e.g. openssl rand -base64 32)" })
-    .optional(),
+  TRUST_PROXY: z.stringbool({ error: "expected true or false" }).default(false),
+  SUPPORT_EMAIL: z.email({ error: "expected an e-mail address, e.g. support@example.com" }).default("support@roomcanvas.local"),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(", ")}` }).default("info"),
+  APP_SECRET: z.string().min(32, { error: "expected a random secret of at least 32 characters (e.g. openssl rand -base64 32)" }).optional(),
   GOOGLE_CLIENT_ID: z.string().min(1, { error: "expected the OAuth client ID from Google Cloud Console" }).optional(),
   GOOGLE_CLIENT_SECRET: z.string().min(1, { error: "expected the OAuth client secret from Google Cloud Console" }).optional(),
   SMTP_URL: z
@@ -63,9 +51,7 @@ export const envSchema = z.object({
     .int({ error: "expected a whole number of milliseconds" })
     .min(0, { error: "expected a number of milliseconds" })
     .default(10_000),
-  RENDER_PROVIDER: z
-    .enum(RENDER_PROVIDERS, { error: `expected one of ${RENDER_PROVIDERS.join(", ")}` })
-    .default("local"),
+  RENDER_PROVIDER: z.enum(RENDER_PROVIDERS, { error: `expected one of ${RENDER_PROVIDERS.join(", ")}` }).default("local"),
   RENDER_CONCURRENCY: z.coerce
     .number({ error: "expected a whole number of renders at once, 1 to 32" })
     .int({ error: "expected a whole number of renders at once, 1 to 32" })
@@ -87,22 +73,39 @@ export const envSchema = z.object({
     .string()
     .regex(/^[\w.-]+\/[\w.-]+(:[0-9a-f]{64})?$/, { error: "expected owner/name or owner/name:version, e.g. adirik/interior-design" })
     .default("adirik/interior-design"),
-  REPLICATE_API_URL: z.url({ protocol: /^https?$/, error: "expected the http(s) base URL of the Replicate API" }).default("https://api.replicate.com"),
+  REPLICATE_API_URL: z
+    .url({ protocol: /^https?$/, error: "expected the http(s) base URL of the Replicate API" })
+    .default("https://api.replicate.com"),
   REPLICATE_WEBHOOK_SECRET: z
     .string()
     .regex(/^whsec_[A-Za-z0-9+/=]+$/, { error: "expected the signing secret from Replicate (whsec_...)" })
     .optional(),
   OPENAI_API_KEY: z.string().min(1, { error: "expected an OpenAI API key" }).optional(),
   OPENAI_MODEL: z.string().min(1, { error: "expected an image model name, e.g. gpt-image-1" }).default("gpt-image-1"),
-  OPENAI_API_URL: z.url({ protocol: /^https?$/, error: "expected the http(s) base URL of the OpenAI API" }).default("https://api.openai.com"),
+  OPENAI_API_URL: z
+    .url({ protocol: /^https?$/, error: "expected the http(s) base URL of the OpenAI API" })
+    .default("https://api.openai.com"),
   ADMIN_EMAILS: z
     .string()
-    .transform((value) => value.split(",").map((email) => email.trim().toLowerCase()).filter(Boolean))
+    .transform((value) =>
+      value
+        .split(",")
+        .map((email) => email.trim().toLowerCase())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.email({ error: "expected a comma-separated list of e-mail addresses" })))
     .default([]),
-  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_\w+$/, { error: "expected a Stripe secret key (sk_test_... or sk_live_...)" }).optional(),
-  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_\w+$/, { error: "expected the webhook signing secret from Stripe (whsec_...)" }).optional(),
-  STRIPE_API_URL: z.url({ protocol: /^https?$/, error: "expected the http(s) base URL of the Stripe API" }).default("https://api.stripe.com"),
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_(test|live)_\w+$/, { error: "expected a Stripe secret key (sk_test_... or sk_live_...)" })
+    .optional(),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_\w+$/, { error: "expected the webhook signing secret from Stripe (whsec_...)" })
+    .optional(),
+  STRIPE_API_URL: z
+    .url({ protocol: /^https?$/, error: "expected the http(s) base URL of the Stripe API" })
+    .default("https://api.stripe.com"),
 });
 
 export type Env = z.infer<typeof envSchema> & { DATABASE_FILE: string };
@@ -131,7 +134,9 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
         ? "OPENAI_API_KEY"
         : null;
   if (missingKey) {
-    throw new EnvError(`Invalid environment configuration:\n  ${missingKey}: expected a key, because RENDER_PROVIDER=${result.data.RENDER_PROVIDER} needs one (or unset RENDER_PROVIDER for the offline Preview engine)`);
+    throw new EnvError(
+      `Invalid environment configuration:\n  ${missingKey}: expected a key, because RENDER_PROVIDER=${result.data.RENDER_PROVIDER} needs one (or unset RENDER_PROVIDER for the offline Preview engine)`,
+    );
   }
   const dataDir = path.resolve(result.data.DATA_DIR);
   return { ...result.data, DATA_DIR: dataDir, DATABASE_FILE: path.join(dataDir, "app.db") };
@@ -148,7 +153,8 @@ export const ENV_DOCS: Record<keyof z.infer<typeof envSchema>, string> = {
   SUPPORT_EMAIL: "the support mailbox shown in help and the footer",
   LOG_LEVEL: "debug, info (default), warn, error or silent",
   APP_SECRET: "key for secrets encrypted at rest (two-factor keys); unset, one is generated into DATA_DIR/app-secret on first start",
-  GOOGLE_CLIENT_ID: "OAuth client ID for Google sign-in (with GOOGLE_CLIENT_SECRET; unset, the button says Google sign-in is not configured)",
+  GOOGLE_CLIENT_ID:
+    "OAuth client ID for Google sign-in (with GOOGLE_CLIENT_SECRET; unset, the button says Google sign-in is not configured)",
   GOOGLE_CLIENT_SECRET: "OAuth client secret for Google sign-in; the redirect URI to register is <PUBLIC_URL>/auth/google/callback",
   SMTP_URL: "SMTP server for outgoing mail; unset, mail goes to the built-in outbox (stored in the database and printed to the log)",
   MAIL_FROM: "sender of outgoing mail (default RoomCanvas <no-reply@roomcanvas.local>)",
@@ -158,16 +164,18 @@ export const ENV_DOCS: Record<keyof z.infer<typeof envSchema>, string> = {
   RENDER_PROVIDER: "render engine: local (default: the offline Preview engine, colour and tone grading, not AI), replicate or openai",
   RENDER_CONCURRENCY: "renders worked on at once by the in-process worker (default 2)",
   RENDER_DEADLINE_MS: "how long one render may take, retries included, before it fails and its credit is returned (default 120000)",
-  DEMO_RENDERS_PER_IP_PER_DAY: "free demo renders per client address per day, on top of one per visitor (default 3: a household or office behind one address)",
+  DEMO_RENDERS_PER_IP_PER_DAY:
+    "free demo renders per client address per day, on top of one per visitor (default 3: a household or office behind one address)",
   REPLICATE_API_TOKEN: "Replicate API token (needed when RENDER_PROVIDER=replicate)",
   REPLICATE_MODEL: "Replicate model, owner/name or owner/name:version (default adirik/interior-design)",
   REPLICATE_API_URL: "Replicate API base URL (default https://api.replicate.com)",
-  REPLICATE_WEBHOOK_SECRET: "Replicate webhook signing secret (whsec_...); with PUBLIC_URL set, Replicate calls <PUBLIC_URL>/webhooks/replicate instead of being polled as often",
+  REPLICATE_WEBHOOK_SECRET:
+    "Replicate webhook signing secret (whsec_...); with PUBLIC_URL set, Replicate calls <PUBLIC_URL>/webhooks/replicate instead of being polled as often",
   OPENAI_API_KEY: "OpenAI API key (needed when RENDER_PROVIDER=openai)",
   OPENAI_MODEL: "OpenAI image model for edits (default gpt-image-1)",
   OPENAI_API_URL: "OpenAI API base URL (default https://api.openai.com)",
   ADMIN_EMAILS: "comma-separated e-mail addresses granted the admin role at start-up (when their accounts exist)",
-  STRIPE_SECRET_KEY: "Stripe secret key for credit purchases (Stripe Checkout); unset, buying answers \"Stripe secret key not configured\"",
+  STRIPE_SECRET_KEY: 'Stripe secret key for credit purchases (Stripe Checkout); unset, buying answers "Stripe secret key not configured"',
   STRIPE_WEBHOOK_SECRET: "signing secret of the Stripe webhook endpoint <PUBLIC_URL>/webhooks/stripe (needed to grant purchased credits)",
   STRIPE_API_URL: "Stripe API base URL (default https://api.stripe.com)",
 };

@@ -22,8 +22,7 @@ function format(message: string, fields?: Record<string, unknown>): string {
 export function createLogger(level: LogLevel): Logger {
   const enabled = (wanted: LogLevel) => order[wanted] >= order[level];
   const at =
-    (wanted: Exclude<LogLevel, "silent">, write: (line: string) => void) =>
-    (message: string, fields?: Record<string, unknown>) => {
+    (wanted: Exclude<LogLevel, "silent">, write: (line: string) => void) => (message: string, fields?: Record<string, unknown>) => {
       if (enabled(wanted)) write(format(message, fields));
     };
   return {

@@ -4,7 +4,16 @@
  */
 import { z } from "zod";
 
-export const ANALYTICS_CATEGORIES = ["user_action", "ai_processing", "navigation", "error", "performance", "conversion", "social", "payment"] as const;
+export const ANALYTICS_CATEGORIES = [
+  "user_action",
+  "ai_processing",
+  "navigation",
+  "error",
+  "performance",
+  "conversion",
+  "social",
+  "payment",
+] as const;
 export type AnalyticsCategory = (typeof ANALYTICS_CATEGORIES)[number];
 
 /** Performance events of spec section 4 (action names). */

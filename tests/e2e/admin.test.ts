@@ -10,7 +10,7 @@ import { collectPageProblems, describeBrowser, launchBrowser, screenshot, type B
 import { PASSWORD, roomPhoto, signedInClient, upload } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 
-const poll = <T,>(check: () => T | Promise<T>, options: { timeout?: number } = {}) => expect.poll(check, { timeout: 10_000, ...options });
+const poll = <T>(check: () => T | Promise<T>, options: { timeout?: number } = {}) => expect.poll(check, { timeout: 10_000, ...options });
 const ACCESS_DENIED = "Access denied. Admin privileges required.";
 
 describeBrowser("administration in a browser", () => {
@@ -22,13 +22,21 @@ describeBrowser("administration in a browser", () => {
   beforeAll(async () => {
     // A Stripe key that is never used (no package is bought here): purchases count as set up, so
     // the purchase-credits self-test passes; the API URL points nowhere.
-    server = await startTestServer({ AUTH_RATE_LIMIT_PER_MINUTE: "1000", STRIPE_SECRET_KEY: "sk_test_selftest", STRIPE_API_URL: "http://127.0.0.1:9" });
+    server = await startTestServer({
+      AUTH_RATE_LIMIT_PER_MINUTE: "1000",
+      STRIPE_SECRET_KEY: "sk_test_selftest",
+      STRIPE_API_URL: "http://127.0.0.1:9",
+    });
     admin = await signedInClient(server.url);
     member = await signedInClient(server.url);
     await server.deps.db.insertInto("user_roles").values({ user_id: admin.userId, role: "admin", created_at: Date.now() }).execute();
     // Two real renders with the Preview engine, so the jobs list, the charts and /performance have data.
     const uploaded = await upload(server.url, member.jar, await roomPhoto());
-    const { jobs } = await member.client.render.create.mutate({ projectId: uploaded.body.projectId, imageId: uploaded.body.imageId, style: ["modern", "japandi"] });
+    const { jobs } = await member.client.render.create.mutate({
+      projectId: uploaded.body.projectId,
+      imageId: uploaded.body.imageId,
+      style: ["modern", "japandi"],
+    });
     for (let waited = 0; waited < 20_000; waited += 200) {
       const states = await Promise.all(jobs.map((job) => member.client.render.job.query({ id: job.id })));
       if (states.every((job) => job.status === "succeeded")) break;
@@ -105,8 +113,13 @@ describeBrowser("administration in a browser", () => {
     await panel.getByRole("button", { name: "Run System Tests" }).click();
     await poll(() => panel.locator("[data-testid=self-test-item][data-status=running]:visible").count()).toBe(1);
     await poll(() => toast(page, "Testing Complete").isVisible(), { timeout: 40_000 }).toBe(true);
-    const statuses = await items.evaluateAll((elements) => elements.map((element) => `${element.textContent} → ${element.getAttribute("data-status")}`));
-    expect(statuses.filter((status) => !status.endsWith("passed")), statuses.join("\n")).toEqual([]);
+    const statuses = await items.evaluateAll((elements) =>
+      elements.map((element) => `${element.textContent} → ${element.getAttribute("data-status")}`),
+    );
+    expect(
+      statuses.filter((status) => !status.endsWith("passed")),
+      statuses.join("\n"),
+    ).toEqual([]);
     expect(statuses).toHaveLength(total);
     await poll(() => panel.getByTestId("system-summary").textContent()).toBe(`${total} passed, 0 failed`);
     await screenshot(page, "quick-admin-system-tests");
@@ -119,7 +132,9 @@ describeBrowser("administration in a browser", () => {
     expect(await page.getByTestId("self-test-run").textContent()).toContain(`${total} passed, 0 failed`);
     // The checks ask for refusals on purpose (a visitor, a missing project, a removed image, a
     // request without fields); the browser logs those statuses itself. Nothing else may fail.
-    expect(problems.filter((problem) => !/Failed to load resource: the server responded with a status of (400|401|404)/.test(problem))).toEqual([]);
+    expect(
+      problems.filter((problem) => !/Failed to load resource: the server responded with a status of (400|401|404)/.test(problem)),
+    ).toEqual([]);
   }, 60_000);
 
   it("lets an admin find a user on /admin and adjust their credits with a reason", async () => {
@@ -166,13 +181,25 @@ describeBrowser("administration in a browser", () => {
   it("sends analytics events to the server (navigation and page load), and none once switched off", async () => {
     const { page, problems } = await open("/");
     await signIn(page, member.email);
-    const count = async () => Number((await server.deps.db.selectFrom("analytics_events").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
+    const count = async () =>
+      Number(
+        (
+          await server.deps.db
+            .selectFrom("analytics_events")
+            .select((eb) => eb.fn.countAll<number>().as("n"))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     // Hiding the page sends what waits.
     await page.goto(`${server.url}/pricing`);
     await poll(() => page.getByTestId("packages").isVisible()).toBe(true);
     await page.goto(`${server.url}/performance`);
     await poll(() => count()).toBeGreaterThan(0);
-    const navigation = await server.deps.db.selectFrom("analytics_events").select(["category", "action", "label"]).where("category", "=", "navigation").execute();
+    const navigation = await server.deps.db
+      .selectFrom("analytics_events")
+      .select(["category", "action", "label"])
+      .where("category", "=", "navigation")
+      .execute();
     expect(navigation.map((event) => event.label)).toContain("/pricing");
 
     await page.goto(`${server.url}/settings`);
@@ -203,7 +230,9 @@ describeBrowser("administration in a browser", () => {
         await poll(() => page.getByTestId("package-pro").isVisible()).toBe(true);
         expect(await page.getByTestId("package-pro").getByTestId("package-price").textContent()).toBe("$29.00");
         expect(await page.getByTestId("package-pro").getByTestId("package-per-credit").textContent()).toBe("$0.29 per credit");
-        expect(await page.getByTestId("licensing").textContent()).toContain("Free-plan renders are for personal use only; Pro and Studio plans are licensed for commercial use.");
+        expect(await page.getByTestId("licensing").textContent()).toContain(
+          "Free-plan renders are for personal use only; Pro and Studio plans are licensed for commercial use.",
+        );
         await screenshot(page, `pricing-${label}`);
 
         await page.goto(`${server.url}/performance`);

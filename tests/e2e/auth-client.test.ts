@@ -89,7 +89,11 @@ describeBrowser("account screens in a browser", () => {
     await page.getByLabel("Password", { exact: true }).fill("abc");
     await expect.poll(() => page.getByRole("meter").getAttribute("aria-valuetext")).toBe("Weak");
     await page.getByRole("button", { name: "Create Account" }).click();
-    for (const message of ["Name must be at least 2 characters", "Please enter a valid email address", "Password must be at least 8 characters"]) {
+    for (const message of [
+      "Name must be at least 2 characters",
+      "Please enter a valid email address",
+      "Password must be at least 8 characters",
+    ]) {
       await expect.poll(() => visible(page, message)).toBe(true);
     }
     await expect.poll(() => page.getByLabel("Full Name").getAttribute("aria-invalid")).toBe("true");
@@ -155,9 +159,9 @@ describeBrowser("account screens in a browser", () => {
 
     await signIn(page, email, "Wrong-password1");
     await expect.poll(() => toast(page, "Account locked").isVisible()).toBe(true);
-    await expect.poll(() => page.getByRole("alert").filter({ hasText: "Account temporarily locked" }).textContent()).toContain(
-      `Try again in ${AUTH.lockoutMinutes} minutes`,
-    );
+    await expect
+      .poll(() => page.getByRole("alert").filter({ hasText: "Account temporarily locked" }).textContent())
+      .toContain(`Try again in ${AUTH.lockoutMinutes} minutes`);
     await expect.poll(() => page.getByRole("button", { name: "Sign In", exact: true }).isDisabled()).toBe(true);
     await expect.poll(() => page.getByLabel("Password", { exact: true }).isDisabled()).toBe(true);
     await screenshot(page, "auth-locked");
@@ -292,7 +296,12 @@ describeBrowser("account screens in a browser", () => {
     const menu = page.locator("#mobile-menu");
     await expect.poll(() => menu.getByRole("link", { name: "Dashboard" }).isVisible()).toBe(true);
     await expect.poll(() => menu.getByRole("button", { name: "Sign Out" }).isVisible()).toBe(true);
-    expect(await page.locator("[data-sonner-toast]").filter({ hasText: /Session/ }).count()).toBe(0);
+    expect(
+      await page
+        .locator("[data-sonner-toast]")
+        .filter({ hasText: /Session/ })
+        .count(),
+    ).toBe(0);
     await screenshot(page, "menu-phone-signed-in");
     await menu.getByRole("button", { name: "Sign Out" }).click();
     await expect.poll(() => toast(page, "Signed out").isVisible()).toBe(true);

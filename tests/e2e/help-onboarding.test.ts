@@ -20,7 +20,7 @@ import { createBrowserLikeClient } from "../helpers/trpc-client";
 
 const PASSWORD = "Correct-Horse1";
 const SUPPORT_EMAIL = "help@studio.example";
-const poll = <T,>(check: () => T | Promise<T>, options: { timeout?: number } = {}) => expect.poll(check, { timeout: 10_000, ...options });
+const poll = <T>(check: () => T | Promise<T>, options: { timeout?: number } = {}) => expect.poll(check, { timeout: 10_000, ...options });
 let counter = 0;
 const newEmail = () => `tour${++counter}.${Date.now()}@example.com`;
 
@@ -49,7 +49,11 @@ describeBrowser("the help drawer and the onboarding overlay in a browser", () =>
     server = await startTestServer({ AUTH_RATE_LIMIT_PER_MINUTE: "1000", SUPPORT_EMAIL });
     for (const language of ["en", "es", "fr"] as const) {
       const instance = i18next.createInstance();
-      await instance.init({ lng: language, resources: { [language]: { translation: translations[language] } }, interpolation: { escapeValue: false } });
+      await instance.init({
+        lng: language,
+        resources: { [language]: { translation: translations[language] } },
+        interpolation: { escapeValue: false },
+      });
       texts[language] = instance.t as TFunction;
       faqs[language] = buildFaqEntries(instance.t as TFunction, SUPPORT_EMAIL);
     }
@@ -71,7 +75,10 @@ describeBrowser("the help drawer and the onboarding overlay in a browser", () =>
   const path_ = (page: Page) => new URL(page.url()).pathname;
   const storedFlag = (page: Page) => page.evaluate((key) => localStorage.getItem(key), STORAGE_KEYS.onboardingCompleted);
   const focusInside = (page: Page, testId: string) =>
-    page.evaluate((id) => !!document.activeElement && !!document.querySelector(`[data-testid="${id}"]`)?.contains(document.activeElement), testId);
+    page.evaluate(
+      (id) => !!document.activeElement && !!document.querySelector(`[data-testid="${id}"]`)?.contains(document.activeElement),
+      testId,
+    );
 
   /** A new account (through the API), signed in on the page's sign-in form. */
   async function signIn(page: Page): Promise<void> {
@@ -85,233 +92,255 @@ describeBrowser("the help drawer and the onboarding overlay in a browser", () =>
     await poll(() => path_(page)).toBe("/dashboard");
   }
 
-  it.each(cases)("opens the help drawer, searches the FAQ and closes with Escape ($language, $device)", async ({ language, device }) => {
-    const t = texts[language];
-    const theme = THEME[language];
-    const { page, problems } = await launch({ ...VIEWPORTS[device], locale: LOCALES[language], colorScheme: theme });
-    await page.goto(`${server.url}/`);
+  it.each(cases)(
+    "opens the help drawer, searches the FAQ and closes with Escape ($language, $device)",
+    async ({ language, device }) => {
+      const t = texts[language];
+      const theme = THEME[language];
+      const { page, problems } = await launch({ ...VIEWPORTS[device], locale: LOCALES[language], colorScheme: theme });
+      await page.goto(`${server.url}/`);
 
-    const button = page.getByRole("button", { name: t("help.button"), exact: true });
-    await poll(() => button.isVisible()).toBe(true);
-    // Bottom right, round, inside the viewport.
-    const box = (await button.boundingBox())!;
-    expect(box.x + box.width).toBeGreaterThan(VIEWPORTS[device].width - 40);
-    expect(box.y + box.height).toBeGreaterThan(VIEWPORTS[device].height - 40);
-    expect(box.y + box.height).toBeLessThanOrEqual(VIEWPORTS[device].height);
-    await button.click();
+      const button = page.getByRole("button", { name: t("help.button"), exact: true });
+      await poll(() => button.isVisible()).toBe(true);
+      // Bottom right, round, inside the viewport.
+      const box = (await button.boundingBox())!;
+      expect(box.x + box.width).toBeGreaterThan(VIEWPORTS[device].width - 40);
+      expect(box.y + box.height).toBeGreaterThan(VIEWPORTS[device].height - 40);
+      expect(box.y + box.height).toBeLessThanOrEqual(VIEWPORTS[device].height);
+      await button.click();
 
-    const drawer = page.getByRole("dialog", { name: t("help.title") });
-    await poll(() => drawer.isVisible()).toBe(true);
-    expect(await drawer.getByRole("heading", { name: t("help.title") }).textContent()).toBe(language === "en" ? "Help & Support" : "Ayuda y soporte");
-    expect(await drawer.getByText(t("help.subtitle")).isVisible()).toBe(true);
-    if (language === "en") expect(await drawer.getByText("Find answers to common questions or contact our support team").isVisible()).toBe(true);
-    const search = drawer.getByRole("searchbox");
-    expect(await search.getAttribute("placeholder")).toBe(language === "en" ? "Search for help..." : t("help.searchPlaceholder"));
-    expect(await focusInside(page, "help-drawer")).toBe(true);
-
-    // The tiles: the guide in a new tab, and mail to the support mailbox.
-    const guide = drawer.getByTestId("help-user-guide");
-    expect(await guide.textContent()).toContain(t("help.userGuide"));
-    expect(await guide.getAttribute("href")).toBe("/guide");
-    expect(await guide.getAttribute("target")).toBe("_blank");
-    const mail = drawer.getByTestId("help-email-support");
-    expect(await mail.textContent()).toContain(t("help.emailSupport"));
-    await poll(() => mail.getAttribute("href")).toBe(`mailto:${SUPPORT_EMAIL}`);
-    const contact = drawer.getByRole("link", { name: t("help.contactSupport") });
-    expect(await contact.getAttribute("href")).toBe(`mailto:${SUPPORT_EMAIL}`);
-
-    // The FAQ: its title, the 400 px scroll area, one accordion per category, in order.
-    expect(await drawer.getByRole("heading", { name: t("help.faqTitle"), exact: true }).isVisible()).toBe(true);
-    const area = drawer.getByTestId("faq-scroll-area");
-    expect(Math.round((await area.boundingBox())!.height)).toBe(400);
-    expect(await drawer.getByTestId("faq-accordion").count()).toBe(FAQ_CATEGORIES.length);
-    const headings = await drawer.locator("[data-testid^=faq-category-] h4").allTextContents();
-    expect(headings).toEqual(FAQ_CATEGORIES.map((category) => t(`help.categories.${category}`)));
-    expect(await drawer.getByTestId("faq-item").count()).toBe(faqs[language].length);
-    // A question opens its answer, and closes it again.
-    const first = faqs[language][0]!;
-    const question = drawer.getByRole("button", { name: first.question, exact: true });
-    expect(await question.getAttribute("aria-expanded")).toBe("false");
-    await question.click();
-    await poll(() => drawer.getByText(first.answer).isVisible()).toBe(true);
-    expect(await question.getAttribute("aria-expanded")).toBe("true");
-    await screenshot(page, `help-drawer-${language}-${device}-${theme}`);
-    await question.click();
-    await poll(() => question.getAttribute("aria-expanded")).toBe("false");
-
-    // A term: a flat list of the matching entries only, each with its category.
-    const term = SEARCH_TERM[language];
-    await search.fill(term);
-    const expected = searchFaqs(faqs[language], term);
-    expect(expected.length).toBeGreaterThan(3);
-    expect(expected.length).toBeLessThan(faqs[language].length);
-    const results = drawer.getByTestId("faq-result");
-    await poll(() => results.count()).toBe(expected.length);
-    expect(await drawer.getByTestId("faq-accordion").count()).toBe(0);
-    expect(await drawer.getByTestId("faq-question").allTextContents()).toEqual(expected.map((entry) => entry.question));
-    expect(await drawer.getByTestId("faq-badge").allTextContents()).toEqual(expected.map((entry) => entry.categoryLabel));
-    for (const text of await results.allTextContents()) expect(foldForSearch(text)).toContain(foldForSearch(term));
-    // Case does not matter.
-    await search.fill(term.toUpperCase());
-    await poll(() => results.count()).toBe(expected.length);
-    await screenshot(page, `help-drawer-search-${language}-${device}-${theme}`);
-
-    await search.fill("zzz");
-    await poll(() => drawer.getByTestId("faq-no-results").isVisible()).toBe(true);
-    expect(await results.count()).toBe(0);
-    const noResults = await drawer.getByTestId("faq-no-results").textContent();
-    expect(noResults).toContain(t("help.noResults", { term: "zzz" }));
-    expect(noResults).toContain(t("help.noResultsHint"));
-    if (language === "en") {
-      expect(noResults).toContain('No results found for "zzz"');
-      expect(noResults).toContain("Try different keywords or contact support");
-    }
-    await screenshot(page, `help-drawer-no-results-${language}-${device}-${theme}`);
-
-    // Escape closes it and gives the focus back to the button; it opens again with an empty search.
-    await page.keyboard.press("Escape");
-    await poll(() => drawer.isVisible()).toBe(false);
-    await poll(() => button.evaluate((element) => element === document.activeElement)).toBe(true);
-    await button.click();
-    await poll(() => drawer.isVisible()).toBe(true);
-    expect(await drawer.getByRole("searchbox").inputValue()).toBe("");
-    await page.keyboard.press("Escape");
-    await poll(() => drawer.isVisible()).toBe(false);
-
-    // The footer's Help Center opens the same drawer (it shares the open state).
-    if (language === "en") {
-      const helpCenter = page.getByRole("contentinfo").getByRole("button", { name: "Help Center" });
-      await helpCenter.click();
+      const drawer = page.getByRole("dialog", { name: t("help.title") });
       await poll(() => drawer.isVisible()).toBe(true);
+      expect(await drawer.getByRole("heading", { name: t("help.title") }).textContent()).toBe(
+        language === "en" ? "Help & Support" : "Ayuda y soporte",
+      );
+      expect(await drawer.getByText(t("help.subtitle")).isVisible()).toBe(true);
+      if (language === "en")
+        expect(await drawer.getByText("Find answers to common questions or contact our support team").isVisible()).toBe(true);
+      const search = drawer.getByRole("searchbox");
+      expect(await search.getAttribute("placeholder")).toBe(language === "en" ? "Search for help..." : t("help.searchPlaceholder"));
+      expect(await focusInside(page, "help-drawer")).toBe(true);
+
+      // The tiles: the guide in a new tab, and mail to the support mailbox.
+      const guide = drawer.getByTestId("help-user-guide");
+      expect(await guide.textContent()).toContain(t("help.userGuide"));
+      expect(await guide.getAttribute("href")).toBe("/guide");
+      expect(await guide.getAttribute("target")).toBe("_blank");
+      const mail = drawer.getByTestId("help-email-support");
+      expect(await mail.textContent()).toContain(t("help.emailSupport"));
+      await poll(() => mail.getAttribute("href")).toBe(`mailto:${SUPPORT_EMAIL}`);
+      const contact = drawer.getByRole("link", { name: t("help.contactSupport") });
+      expect(await contact.getAttribute("href")).toBe(`mailto:${SUPPORT_EMAIL}`);
+
+      // The FAQ: its title, the 400 px scroll area, one accordion per category, in order.
+      expect(await drawer.getByRole("heading", { name: t("help.faqTitle"), exact: true }).isVisible()).toBe(true);
+      const area = drawer.getByTestId("faq-scroll-area");
+      expect(Math.round((await area.boundingBox())!.height)).toBe(400);
+      expect(await drawer.getByTestId("faq-accordion").count()).toBe(FAQ_CATEGORIES.length);
+      const headings = await drawer.locator("[data-testid^=faq-category-] h4").allTextContents();
+      expect(headings).toEqual(FAQ_CATEGORIES.map((category) => t(`help.categories.${category}`)));
+      expect(await drawer.getByTestId("faq-item").count()).toBe(faqs[language].length);
+      // A question opens its answer, and closes it again.
+      const first = faqs[language][0]!;
+      const question = drawer.getByRole("button", { name: first.question, exact: true });
+      expect(await question.getAttribute("aria-expanded")).toBe("false");
+      await question.click();
+      await poll(() => drawer.getByText(first.answer).isVisible()).toBe(true);
+      expect(await question.getAttribute("aria-expanded")).toBe("true");
+      await screenshot(page, `help-drawer-${language}-${device}-${theme}`);
+      await question.click();
+      await poll(() => question.getAttribute("aria-expanded")).toBe("false");
+
+      // A term: a flat list of the matching entries only, each with its category.
+      const term = SEARCH_TERM[language];
+      await search.fill(term);
+      const expected = searchFaqs(faqs[language], term);
+      expect(expected.length).toBeGreaterThan(3);
+      expect(expected.length).toBeLessThan(faqs[language].length);
+      const results = drawer.getByTestId("faq-result");
+      await poll(() => results.count()).toBe(expected.length);
+      expect(await drawer.getByTestId("faq-accordion").count()).toBe(0);
+      expect(await drawer.getByTestId("faq-question").allTextContents()).toEqual(expected.map((entry) => entry.question));
+      expect(await drawer.getByTestId("faq-badge").allTextContents()).toEqual(expected.map((entry) => entry.categoryLabel));
+      for (const text of await results.allTextContents()) expect(foldForSearch(text)).toContain(foldForSearch(term));
+      // Case does not matter.
+      await search.fill(term.toUpperCase());
+      await poll(() => results.count()).toBe(expected.length);
+      await screenshot(page, `help-drawer-search-${language}-${device}-${theme}`);
+
+      await search.fill("zzz");
+      await poll(() => drawer.getByTestId("faq-no-results").isVisible()).toBe(true);
+      expect(await results.count()).toBe(0);
+      const noResults = await drawer.getByTestId("faq-no-results").textContent();
+      expect(noResults).toContain(t("help.noResults", { term: "zzz" }));
+      expect(noResults).toContain(t("help.noResultsHint"));
+      if (language === "en") {
+        expect(noResults).toContain('No results found for "zzz"');
+        expect(noResults).toContain("Try different keywords or contact support");
+      }
+      await screenshot(page, `help-drawer-no-results-${language}-${device}-${theme}`);
+
+      // Escape closes it and gives the focus back to the button; it opens again with an empty search.
       await page.keyboard.press("Escape");
       await poll(() => drawer.isVisible()).toBe(false);
-      await poll(() => helpCenter.evaluate((element) => element === document.activeElement)).toBe(true);
-    }
-    expect(problems).toEqual([]);
-  }, 60_000);
+      await poll(() => button.evaluate((element) => element === document.activeElement)).toBe(true);
+      await button.click();
+      await poll(() => drawer.isVisible()).toBe(true);
+      expect(await drawer.getByRole("searchbox").inputValue()).toBe("");
+      await page.keyboard.press("Escape");
+      await poll(() => drawer.isVisible()).toBe(false);
 
-  it.each(cases)("opens the tour for a signed-in user, walks it and completes it after 1.5 s ($language, $device)", async ({ language, device }) => {
-    const t = texts[language];
-    const theme = THEME[language];
-    const { page, problems } = await launch({ ...VIEWPORTS[device], locale: LOCALES[language], colorScheme: theme, onboarding: true });
-    await page.clock.install();
-    await signIn(page);
+      // The footer's Help Center opens the same drawer (it shares the open state).
+      if (language === "en") {
+        const helpCenter = page.getByRole("contentinfo").getByRole("button", { name: "Help Center" });
+        await helpCenter.click();
+        await poll(() => drawer.isVisible()).toBe(true);
+        await page.keyboard.press("Escape");
+        await poll(() => drawer.isVisible()).toBe(false);
+        await poll(() => helpCenter.evaluate((element) => element === document.activeElement)).toBe(true);
+      }
+      expect(problems).toEqual([]);
+    },
+    60_000,
+  );
 
-    const tour = page.getByTestId("onboarding");
-    const stepText = page.getByTestId("onboarding-step");
-    const next = page.getByRole("button", { name: t("onboarding.next"), exact: true });
-    const previous = page.getByRole("button", { name: t("onboarding.previous"), exact: true });
-    await poll(() => tour.isVisible()).toBe(true);
-    expect(await page.getByRole("dialog").count()).toBe(1);
-    expect(await stepText.textContent()).toBe(t("onboarding.stepOf", { step: 1, total: 5 }));
-    if (language === "en") expect(await stepText.textContent()).toBe("Step 1 of 5");
-    expect(await page.getByRole("progressbar", { name: t("onboarding.progressLabel") }).getAttribute("aria-valuenow")).toBe("20");
-    expect(await page.getByTestId("onboarding-title").textContent()).toBe(t("onboarding.welcome.title", { product: "RoomCanvas" }));
-    expect(await page.getByRole("button", { name: t("onboarding.skip") }).isVisible()).toBe(true);
-    expect(await previous.isVisible()).toBe(false);
-    expect(await focusInside(page, "onboarding")).toBe(true);
-    // The focus stays in the tour.
-    for (let press = 0; press < 12; press++) await page.keyboard.press("Tab");
-    expect(await focusInside(page, "onboarding")).toBe(true);
+  it.each(cases)(
+    "opens the tour for a signed-in user, walks it and completes it after 1.5 s ($language, $device)",
+    async ({ language, device }) => {
+      const t = texts[language];
+      const theme = THEME[language];
+      const { page, problems } = await launch({ ...VIEWPORTS[device], locale: LOCALES[language], colorScheme: theme, onboarding: true });
+      await page.clock.install();
+      await signIn(page);
 
-    await next.click();
-    await poll(() => stepText.textContent()).toBe(t("onboarding.stepOf", { step: 2, total: 5 }));
-    expect(await page.getByTestId("onboarding-title").textContent()).toBe(t("onboarding.arScanning.title"));
-    expect(await page.getByTestId("onboarding-badge").textContent()).toBe(language === "en" ? "Recommended" : t("onboarding.recommended"));
-    // Said as what it is: the phone's own AR app, not a feature of this server.
-    expect(await page.getByTestId("onboarding-ar-note").textContent()).toBe(t("onboarding.arScanning.note", { product: "RoomCanvas" }));
-    await screenshot(page, `onboarding-step2-${language}-${device}-${theme}`);
+      const tour = page.getByTestId("onboarding");
+      const stepText = page.getByTestId("onboarding-step");
+      const next = page.getByRole("button", { name: t("onboarding.next"), exact: true });
+      const previous = page.getByRole("button", { name: t("onboarding.previous"), exact: true });
+      await poll(() => tour.isVisible()).toBe(true);
+      expect(await page.getByRole("dialog").count()).toBe(1);
+      expect(await stepText.textContent()).toBe(t("onboarding.stepOf", { step: 1, total: 5 }));
+      if (language === "en") expect(await stepText.textContent()).toBe("Step 1 of 5");
+      expect(await page.getByRole("progressbar", { name: t("onboarding.progressLabel") }).getAttribute("aria-valuenow")).toBe("20");
+      expect(await page.getByTestId("onboarding-title").textContent()).toBe(t("onboarding.welcome.title", { product: "RoomCanvas" }));
+      expect(await page.getByRole("button", { name: t("onboarding.skip") }).isVisible()).toBe(true);
+      expect(await previous.isVisible()).toBe(false);
+      expect(await focusInside(page, "onboarding")).toBe(true);
+      // The focus stays in the tour.
+      for (let press = 0; press < 12; press++) await page.keyboard.press("Tab");
+      expect(await focusInside(page, "onboarding")).toBe(true);
 
-    await next.click();
-    await poll(() => stepText.textContent()).toBe(t("onboarding.stepOf", { step: 3, total: 5 }));
-    expect(await page.getByTestId("onboarding-title").textContent()).toBe(t("onboarding.howItWorks.title"));
-    await previous.click();
-    await poll(() => stepText.textContent()).toBe(t("onboarding.stepOf", { step: 2, total: 5 }));
-    await next.click();
-    await next.click();
-    await poll(() => stepText.textContent()).toBe(t("onboarding.stepOf", { step: 4, total: 5 }));
-    expect(await page.getByTestId("onboarding-title").textContent()).toBe(t("onboarding.benefits.title"));
-    expect(await page.getByTestId("onboarding-benefit-without").textContent()).toContain(t("onboarding.benefits.withoutAccuracy"));
-    expect(await page.getByTestId("onboarding-benefit-with").textContent()).toContain(t("onboarding.benefits.withAccuracy"));
-    if (language === "en") {
-      expect(await page.getByTestId("onboarding-benefit-without").textContent()).toContain("About 70% accuracy");
-      expect(await page.getByTestId("onboarding-benefit-with").textContent()).toContain("About 95% accuracy");
-    }
-    await screenshot(page, `onboarding-step4-${language}-${device}-${theme}`);
-    await next.click();
-    await poll(() => stepText.textContent()).toBe(t("onboarding.stepOf", { step: 5, total: 5 }));
-    expect(await page.getByTestId("onboarding-title").textContent()).toBe(t("onboarding.allSet.title"));
-    expect(await page.getByRole("progressbar", { name: t("onboarding.progressLabel") }).getAttribute("aria-valuenow")).toBe("100");
-    expect(await next.count()).toBe(0);
-    const getStarted = page.getByRole("button", { name: t("onboarding.getStarted"), exact: true });
-    expect(await getStarted.isVisible()).toBe(true);
-    expect(await storedFlag(page)).toBeNull();
+      await next.click();
+      await poll(() => stepText.textContent()).toBe(t("onboarding.stepOf", { step: 2, total: 5 }));
+      expect(await page.getByTestId("onboarding-title").textContent()).toBe(t("onboarding.arScanning.title"));
+      expect(await page.getByTestId("onboarding-badge").textContent()).toBe(
+        language === "en" ? "Recommended" : t("onboarding.recommended"),
+      );
+      // Said as what it is: the phone's own AR app, not a feature of this server.
+      expect(await page.getByTestId("onboarding-ar-note").textContent()).toBe(t("onboarding.arScanning.note", { product: "RoomCanvas" }));
+      await screenshot(page, `onboarding-step2-${language}-${device}-${theme}`);
 
-    // Get Started: the flag and the check at once, the end after 1.5 s of the page's clock.
-    const now = await page.evaluate(() => Date.now());
-    await page.clock.pauseAt(now + 1000);
-    await getStarted.click();
-    await poll(() => page.getByTestId("onboarding-completing").isVisible()).toBe(true);
-    expect(await storedFlag(page)).toBe("true");
-    await screenshot(page, `onboarding-completing-${language}-${device}-${theme}`);
-    await page.clock.runFor(ONBOARDING.completionDelayMs - 100);
-    expect(await tour.isVisible()).toBe(true);
-    await page.clock.runFor(100);
-    await poll(() => tour.isVisible()).toBe(false);
-    // Not on the landing page: the user stays where they are.
-    expect(path_(page)).toBe("/dashboard");
-    await page.clock.resume();
+      await next.click();
+      await poll(() => stepText.textContent()).toBe(t("onboarding.stepOf", { step: 3, total: 5 }));
+      expect(await page.getByTestId("onboarding-title").textContent()).toBe(t("onboarding.howItWorks.title"));
+      await previous.click();
+      await poll(() => stepText.textContent()).toBe(t("onboarding.stepOf", { step: 2, total: 5 }));
+      await next.click();
+      await next.click();
+      await poll(() => stepText.textContent()).toBe(t("onboarding.stepOf", { step: 4, total: 5 }));
+      expect(await page.getByTestId("onboarding-title").textContent()).toBe(t("onboarding.benefits.title"));
+      expect(await page.getByTestId("onboarding-benefit-without").textContent()).toContain(t("onboarding.benefits.withoutAccuracy"));
+      expect(await page.getByTestId("onboarding-benefit-with").textContent()).toContain(t("onboarding.benefits.withAccuracy"));
+      if (language === "en") {
+        expect(await page.getByTestId("onboarding-benefit-without").textContent()).toContain("About 70% accuracy");
+        expect(await page.getByTestId("onboarding-benefit-with").textContent()).toContain("About 95% accuracy");
+      }
+      await screenshot(page, `onboarding-step4-${language}-${device}-${theme}`);
+      await next.click();
+      await poll(() => stepText.textContent()).toBe(t("onboarding.stepOf", { step: 5, total: 5 }));
+      expect(await page.getByTestId("onboarding-title").textContent()).toBe(t("onboarding.allSet.title"));
+      expect(await page.getByRole("progressbar", { name: t("onboarding.progressLabel") }).getAttribute("aria-valuenow")).toBe("100");
+      expect(await next.count()).toBe(0);
+      const getStarted = page.getByRole("button", { name: t("onboarding.getStarted"), exact: true });
+      expect(await getStarted.isVisible()).toBe(true);
+      expect(await storedFlag(page)).toBeNull();
 
-    // The help button sits above the Quick Admin bar of a signed-in user.
-    const help = (await page.getByTestId("help-button").boundingBox())!;
-    const bar = (await page.getByTestId("quick-admin-bar").boundingBox())!;
-    expect(help.y + help.height).toBeLessThanOrEqual(bar.y);
-    await screenshot(page, `help-button-signed-in-${language}-${device}-${theme}`);
+      // Get Started: the flag and the check at once, the end after 1.5 s of the page's clock.
+      const now = await page.evaluate(() => Date.now());
+      await page.clock.pauseAt(now + 1000);
+      await getStarted.click();
+      await poll(() => page.getByTestId("onboarding-completing").isVisible()).toBe(true);
+      expect(await storedFlag(page)).toBe("true");
+      await screenshot(page, `onboarding-completing-${language}-${device}-${theme}`);
+      await page.clock.runFor(ONBOARDING.completionDelayMs - 100);
+      expect(await tour.isVisible()).toBe(true);
+      await page.clock.runFor(100);
+      await poll(() => tour.isVisible()).toBe(false);
+      // Not on the landing page: the user stays where they are.
+      expect(path_(page)).toBe("/dashboard");
+      await page.clock.resume();
 
-    // Done once, not shown again.
-    await page.reload();
-    await poll(() => page.getByTestId("help-button").isVisible()).toBe(true);
-    await page.clock.runFor(ONBOARDING.autoOpenDelayMs * 3);
-    expect(await tour.isVisible()).toBe(false);
-    expect(problems).toEqual([]);
-  }, 60_000);
+      // The help button sits above the Quick Admin bar of a signed-in user.
+      const help = (await page.getByTestId("help-button").boundingBox())!;
+      const bar = (await page.getByTestId("quick-admin-bar").boundingBox())!;
+      expect(help.y + help.height).toBeLessThanOrEqual(bar.y);
+      await screenshot(page, `help-button-signed-in-${language}-${device}-${theme}`);
 
-  it.each(cases)("skips the tour on the landing page to /upload, and Escape counts as Skip ($language, $device)", async ({ language, device }) => {
-    const t = texts[language];
-    const { page, problems } = await launch({ ...VIEWPORTS[device], locale: LOCALES[language], colorScheme: THEME[language], onboarding: true });
-    await page.clock.install();
-    await signIn(page);
-    const tour = page.getByTestId("onboarding");
-    await poll(() => tour.isVisible()).toBe(true);
+      // Done once, not shown again.
+      await page.reload();
+      await poll(() => page.getByTestId("help-button").isVisible()).toBe(true);
+      await page.clock.runFor(ONBOARDING.autoOpenDelayMs * 3);
+      expect(await tour.isVisible()).toBe(false);
+      expect(problems).toEqual([]);
+    },
+    60_000,
+  );
 
-    // Opened on the landing page, after a second.
-    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000);
-    await page.goto(`${server.url}/`);
-    // The page's clock moves in small steps until the session has answered (the bar shows)...
-    await poll(async () => {
-      await page.clock.runFor(20);
-      return page.getByTestId("quick-admin-bar").isVisible();
-    }).toBe(true);
-    // ...and the tour follows a second later.
-    await page.clock.runFor(ONBOARDING.autoOpenDelayMs - 60);
-    expect(await tour.isVisible()).toBe(false);
-    await page.clock.runFor(60);
-    await poll(() => tour.isVisible()).toBe(true);
-    await page.clock.resume();
-    await page.getByRole("button", { name: t("onboarding.next"), exact: true }).click();
-    await page.getByRole("button", { name: t("onboarding.skip"), exact: true }).click();
-    await poll(() => tour.isVisible()).toBe(false);
-    await poll(() => path_(page)).toBe("/upload");
-    expect(await storedFlag(page)).toBe("true");
+  it.each(cases)(
+    "skips the tour on the landing page to /upload, and Escape counts as Skip ($language, $device)",
+    async ({ language, device }) => {
+      const t = texts[language];
+      const { page, problems } = await launch({
+        ...VIEWPORTS[device],
+        locale: LOCALES[language],
+        colorScheme: THEME[language],
+        onboarding: true,
+      });
+      await page.clock.install();
+      await signIn(page);
+      const tour = page.getByTestId("onboarding");
+      await poll(() => tour.isVisible()).toBe(true);
 
-    // Escape ends it too, and sets the flag; away from the landing page nothing else moves.
-    await page.evaluate((key) => localStorage.removeItem(key), STORAGE_KEYS.onboardingCompleted);
-    await page.goto(`${server.url}/dashboard`);
-    await poll(() => tour.isVisible()).toBe(true);
-    await page.keyboard.press("Escape");
-    await poll(() => tour.isVisible()).toBe(false);
-    expect(await storedFlag(page)).toBe("true");
-    expect(path_(page)).toBe("/dashboard");
-    expect(problems).toEqual([]);
-  }, 60_000);
+      // Opened on the landing page, after a second.
+      await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000);
+      await page.goto(`${server.url}/`);
+      // The page's clock moves in small steps until the session has answered (the bar shows)...
+      await poll(async () => {
+        await page.clock.runFor(20);
+        return page.getByTestId("quick-admin-bar").isVisible();
+      }).toBe(true);
+      // ...and the tour follows a second later.
+      await page.clock.runFor(ONBOARDING.autoOpenDelayMs - 60);
+      expect(await tour.isVisible()).toBe(false);
+      await page.clock.runFor(60);
+      await poll(() => tour.isVisible()).toBe(true);
+      await page.clock.resume();
+      await page.getByRole("button", { name: t("onboarding.next"), exact: true }).click();
+      await page.getByRole("button", { name: t("onboarding.skip"), exact: true }).click();
+      await poll(() => tour.isVisible()).toBe(false);
+      await poll(() => path_(page)).toBe("/upload");
+      expect(await storedFlag(page)).toBe("true");
+
+      // Escape ends it too, and sets the flag; away from the landing page nothing else moves.
+      await page.evaluate((key) => localStorage.removeItem(key), STORAGE_KEYS.onboardingCompleted);
+      await page.goto(`${server.url}/dashboard`);
+      await poll(() => tour.isVisible()).toBe(true);
+      await page.keyboard.press("Escape");
+      await poll(() => tour.isVisible()).toBe(false);
+      expect(await storedFlag(page)).toBe("true");
+      expect(path_(page)).toBe("/dashboard");
+      expect(problems).toEqual([]);
+    },
+    60_000,
+  );
 });

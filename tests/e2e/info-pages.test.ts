@@ -14,7 +14,7 @@ import { SCREENSHOT_DIR, describeBrowser, screenshot, type BrowserOptions, launc
 import { PASSWORD, roomPhoto, signedInClient, upload } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 
-const poll = <T,>(check: () => T | Promise<T>, options: { timeout?: number } = {}) => expect.poll(check, { timeout: 15_000, ...options });
+const poll = <T>(check: () => T | Promise<T>, options: { timeout?: number } = {}) => expect.poll(check, { timeout: 15_000, ...options });
 
 const SIZES = {
   phone: { width: 390, height: 844 },
@@ -34,7 +34,7 @@ const TEXT = {
     userGuide: "User Guide",
     stepOne: "Upload a photo or a floor plan",
     aiLab: "AI Lab",
-    aiMeans: "What \"AI\" means here",
+    aiMeans: 'What "AI" means here',
     status: "System status",
     allGood: "All systems working",
     engine: "Preview engine",
@@ -106,7 +106,11 @@ describeBrowser("information pages, profile and settings in a browser", () => {
     // A user with one finished render (Preview engine), so the profile has statistics.
     member = await signedInClient(server.url);
     const uploaded = await upload(server.url, member.jar, await roomPhoto());
-    const { jobs } = await member.client.render.create.mutate({ projectId: uploaded.body.projectId, imageId: uploaded.body.imageId, style: ["modern"] });
+    const { jobs } = await member.client.render.create.mutate({
+      projectId: uploaded.body.projectId,
+      imageId: uploaded.body.imageId,
+      style: ["modern"],
+    });
     for (let waited = 0; waited < 20_000; waited += 200) {
       const job = await member.client.render.job.query({ id: jobs[0]!.id });
       if (job.status === "succeeded") break;
@@ -198,7 +202,10 @@ describeBrowser("information pages, profile and settings in a browser", () => {
   }, 180_000);
 
   it("shows a planned area as not open yet, with what to do today instead", async () => {
-    for (const [lang, size] of [["en", "desktop"], ["es", "phone"]] as const) {
+    for (const [lang, size] of [
+      ["en", "desktop"],
+      ["es", "phone"],
+    ] as const) {
       for (const colorScheme of ["light", "dark"] as const) {
         const { page, problems } = await open("/", { ...SIZES[size], colorScheme, locale: LOCALES[lang] });
         await signIn(page, member.email, lang);
@@ -308,7 +315,10 @@ describeBrowser("information pages, profile and settings in a browser", () => {
   }, 90_000);
 
   it("deletes the account after refusing a wrong e-mail, landing on / signed out", async () => {
-    for (const [lang, size, colorScheme] of [["en", "desktop", "light"], ["es", "phone", "dark"]] as const) {
+    for (const [lang, size, colorScheme] of [
+      ["en", "desktop", "light"],
+      ["es", "phone", "dark"],
+    ] as const) {
       const text = TEXT[lang];
       const label = `${size}-${colorScheme}-${lang}`;
       const doomed = await signedInClient(server.url);
@@ -352,7 +362,10 @@ describeBrowser("information pages, profile and settings in a browser", () => {
       await page.goto(`${server.url}/settings`);
       await poll(() => path_(page)).toBe("/auth");
       // The refused attempts answered 400; nothing else may fail.
-      expect(problems.filter((problem) => !/status of 400/.test(problem)), label).toEqual([]);
+      expect(
+        problems.filter((problem) => !/status of 400/.test(problem)),
+        label,
+      ).toEqual([]);
       await browser?.close();
       browser = undefined;
     }

@@ -69,7 +69,7 @@ const STEP_KEYS = ["demo.steps.upload", "demo.steps.style", "demo.steps.magic", 
 
 let counter = 0;
 const newEmail = () => `landing${++counter}.${Date.now()}@example.com`;
-const poll = <T,>(check: () => T | Promise<T>) => expect.poll(check, { timeout: 10_000 });
+const poll = <T>(check: () => T | Promise<T>) => expect.poll(check, { timeout: 10_000 });
 const path_ = (page: Page) => new URL(page.url()).pathname;
 
 /** A screenshot of what the screen shows (a dialog is fixed to it; a full-page one would crop it oddly). */
@@ -171,7 +171,9 @@ describeBrowser("the landing page in a browser", () => {
         expect(await page.getByRole("link", { name: tx("home.audience.viewPricing") }).getAttribute("href")).toBe("/pricing");
         expect(await page.getByRole("link", { name: tx("home.cta.startFreeTrial") }).getAttribute("href")).toBe("/auth?tab=signup");
         const schedule = page.getByRole("link", { name: tx("home.cta.scheduleDemo") });
-        await poll(() => schedule.getAttribute("href")).toBe(`mailto:${SUPPORT_EMAIL}?subject=${encodeURIComponent(tx("home.cta.scheduleDemoSubject"))}`);
+        await poll(() => schedule.getAttribute("href")).toBe(
+          `mailto:${SUPPORT_EMAIL}?subject=${encodeURIComponent(tx("home.cta.scheduleDemoSubject"))}`,
+        );
 
         // The footer: Features and Pricing navigate, Contact writes to the support mailbox,
         // "All rights reserved" is plain text for a visitor.
@@ -192,7 +194,10 @@ describeBrowser("the landing page in a browser", () => {
         await poll(() => path_(page)).toBe("/");
 
         // Help Center opens the help drawer, without leaving the page.
-        await page.locator("footer").getByRole("button", { name: tx("home.footer.helpCenter") }).click();
+        await page
+          .locator("footer")
+          .getByRole("button", { name: tx("home.footer.helpCenter") })
+          .click();
         expect(path_(page)).toBe("/");
         const helpTitle = language === "en" ? "Help & Support" : text(language, "help.title");
         await poll(() => page.getByRole("dialog", { name: helpTitle }).isVisible()).toBe(true);

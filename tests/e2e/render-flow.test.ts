@@ -19,7 +19,7 @@ import { createBrowserLikeClient } from "../helpers/trpc-client";
 const PASSWORD = "Correct-Horse1";
 
 /** expect.poll with room for a page's code to load and a render to finish on a busy machine. */
-const poll = <T,>(check: () => T | Promise<T>, options: { timeout?: number } = {}) => expect.poll(check, { timeout: 10_000, ...options });
+const poll = <T>(check: () => T | Promise<T>, options: { timeout?: number } = {}) => expect.poll(check, { timeout: 10_000, ...options });
 let counter = 0;
 const newEmail = () => `flow${++counter}.${Date.now()}@example.com`;
 
@@ -62,7 +62,10 @@ describeBrowser("the render flow in a browser", () => {
   let photo: string;
 
   beforeAll(async () => {
-    server = await startTestServer({ AUTH_RATE_LIMIT_PER_MINUTE: "1000", DEMO_RENDERS_PER_IP_PER_DAY: "10" }, { renderProvider: pacedPreviewEngine });
+    server = await startTestServer(
+      { AUTH_RATE_LIMIT_PER_MINUTE: "1000", DEMO_RENDERS_PER_IP_PER_DAY: "10" },
+      { renderProvider: pacedPreviewEngine },
+    );
     dir = makeTempDir("roomcanvas-photos-");
     photo = await makeRoomPhoto(path.join(dir, "living-room.jpg"));
   });
@@ -129,7 +132,9 @@ describeBrowser("the render flow in a browser", () => {
     await page.getByLabel("Room type").selectOption("living-room");
     await page.getByTestId("file-input").setInputFiles(photo);
     await poll(() => path_(page)).toBe("/style-select");
-    await poll(() => page.getByTestId("uploaded-picture").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    await poll(() => page.getByTestId("uploaded-picture").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(
+      true,
+    );
     // The twelve styles, Modern, Scandinavian and Industrial first; a visitor renders one.
     const cards = page.locator("[data-testid^=style-]");
     await poll(() => cards.count()).toBe(12);
@@ -148,7 +153,10 @@ describeBrowser("the render flow in a browser", () => {
     const slider = page.getByRole("slider");
     await poll(() => slider.isVisible(), { timeout: 20_000 }).toBe(true);
     const seen = await phases();
-    expect(seen.some((text) => /Waiting in line|Preparing|Rendering/.test(text)), seen.join(" | ")).toBe(true);
+    expect(
+      seen.some((text) => /Waiting in line|Preparing|Rendering/.test(text)),
+      seen.join(" | "),
+    ).toBe(true);
     expect(seen[seen.length - 1]).toBe("Done");
     await poll(() => page.getByTestId("job-card").getAttribute("data-status")).toBe("succeeded");
 
@@ -169,7 +177,10 @@ describeBrowser("the render flow in a browser", () => {
     await poll(() => page.getByTestId("side-by-side").isVisible()).toBe(true);
     await page.getByRole("button", { name: "Side by side" }).click();
 
-    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "High quality (original resolution)" }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: "High quality (original resolution)" }).click(),
+    ]);
     const saved = path.join(dir, "download-high");
     await download.saveAs(saved);
     const metadata = await sharp(saved).metadata();
@@ -184,7 +195,9 @@ describeBrowser("the render flow in a browser", () => {
     await poll(() => path_(page)).toBe("/style-select");
     await poll(() => page.getByTestId("sign-up-callout").isVisible()).toBe(true);
     expect(await page.getByTestId("sign-up-callout").textContent()).toContain("Your free demo render has been used");
-    await poll(() => page.getByTestId("sign-up-callout").getByRole("link", { name: "Sign up free" }).getAttribute("href")).toBe("/auth?tab=signup");
+    await poll(() => page.getByTestId("sign-up-callout").getByRole("link", { name: "Sign up free" }).getAttribute("href")).toBe(
+      "/auth?tab=signup",
+    );
     expect(await page.getByRole("button", { name: "Render", exact: true }).isDisabled()).toBe(true);
     await screenshot(page, "style-select-demo-used");
 
@@ -215,7 +228,9 @@ describeBrowser("the render flow in a browser", () => {
 
     await page.getByRole("button", { name: "Render", exact: true }).click();
     await poll(() => page.getByTestId("sign-up-callout").isVisible()).toBe(true);
-    expect(await page.getByTestId("sign-up-callout").textContent()).toContain("Your free demo render has been used. Sign up to get 10 free credits.");
+    expect(await page.getByTestId("sign-up-callout").textContent()).toContain(
+      "Your free demo render has been used. Sign up to get 10 free credits.",
+    );
     expect(path_(page)).toBe("/style-select");
     await screenshot(page, "style-select-second-demo");
     // The browser logs the refused request's status (403) itself; nothing else may fail.
@@ -262,7 +277,9 @@ describeBrowser("the render flow in a browser", () => {
     await poll(() => page.getByTestId("shared-render").getByRole("slider").isVisible()).toBe(true);
     await poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Industrial makeover");
     await page.goto(`${server.url}/gallery`);
-    await poll(() => page.getByRole("region", { name: "Shared by users" }).getByTestId("gallery-pair").count(), { timeout: 15_000 }).toBe(1);
+    await poll(() => page.getByRole("region", { name: "Shared by users" }).getByTestId("gallery-pair").count(), { timeout: 15_000 }).toBe(
+      1,
+    );
 
     // The dashboard shows the credits left and the project with its three renders.
     await page.getByRole("link", { name: "Dashboard" }).first().click();
@@ -300,7 +317,9 @@ describeBrowser("the render flow in a browser", () => {
         await screenshot(page, `upload-${label}`);
         await page.getByTestId("file-input").setInputFiles(photo);
         await poll(() => path_(page)).toBe("/style-select");
-        await poll(() => page.getByTestId("uploaded-picture").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+        await poll(() =>
+          page.getByTestId("uploaded-picture").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+        ).toBe(true);
         await page.getByRole("switch", { name: "Apply several styles" }).click();
         await page.getByTestId("style-japandi").click();
         await page.getByTestId("style-art-deco").click();

@@ -104,6 +104,8 @@ export function collectPageProblems(page: Page): string[] {
 export async function screenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
   // Pictures still arriving would look like broken ones in the screenshot.
-  await page.waitForFunction(() => [...document.images].every((image) => image.complete), undefined, { timeout: 10_000 }).catch(() => undefined);
+  await page
+    .waitForFunction(() => [...document.images].every((image) => image.complete), undefined, { timeout: 10_000 })
+    .catch(() => undefined);
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
 }

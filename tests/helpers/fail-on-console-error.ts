@@ -15,7 +15,7 @@ beforeEach(() => {
   expected = [];
   unexpected = [];
   vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
-    const line = args.map((arg) => (arg instanceof Error ? arg.stack ?? arg.message : String(arg))).join(" ");
+    const line = args.map((arg) => (arg instanceof Error ? (arg.stack ?? arg.message) : String(arg))).join(" ");
     if (!expected.some((pattern) => pattern.test(line))) unexpected.push(line);
   });
 });

@@ -52,7 +52,9 @@ export async function startFakeOpenAi(options: { apiKey?: string } = {}): Promis
 
   async function answer(size: string): Promise<{ status: number; body: string }> {
     const [width = 1024, height = 1024] = (size === "auto" ? "1024x1024" : size).split("x").map(Number);
-    const jpeg = await sharp({ create: { width, height, channels: 3, background: "#d8cbb5" } }).jpeg({ quality: 70 }).toBuffer();
+    const jpeg = await sharp({ create: { width, height, channels: 3, background: "#d8cbb5" } })
+      .jpeg({ quality: 70 })
+      .toBuffer();
     const data = {
       image: [{ b64_json: jpeg.toString("base64") }],
       "no-data": [],
@@ -61,14 +63,23 @@ export async function startFakeOpenAi(options: { apiKey?: string } = {}): Promis
       "malformed-json": [],
     }[scenario.answer];
     if (scenario.answer === "malformed-json") return { status: 200, body: '{"created": 1700000000, "data": [{"b64_json": "/9j/' };
-    const usage = { total_tokens: 4660, input_tokens: 388, output_tokens: 4272, input_tokens_details: { text_tokens: 65, image_tokens: 323 } };
+    const usage = {
+      total_tokens: 4660,
+      input_tokens: 388,
+      output_tokens: 4272,
+      input_tokens_details: { text_tokens: 65, image_tokens: 323 },
+    };
     return { status: 200, body: JSON.stringify({ created: Math.floor(Date.now() / 1000), data, usage }) };
   }
 
   async function edit(req: http.IncomingMessage, body: Buffer, res: http.ServerResponse) {
     let form: FormData;
     try {
-      form = await new Request("http://fake/v1/images/edits", { method: "POST", headers: { "content-type": req.headers["content-type"] ?? "" }, body: new Uint8Array(body) }).formData();
+      form = await new Request("http://fake/v1/images/edits", {
+        method: "POST",
+        headers: { "content-type": req.headers["content-type"] ?? "" },
+        body: new Uint8Array(body),
+      }).formData();
     } catch {
       return send(res, openAiError(400, "Could not parse multipart form", null, null));
     }
@@ -80,21 +91,50 @@ export async function startFakeOpenAi(options: { apiKey?: string } = {}): Promis
     requests.push(recorded);
 
     if (req.headers.authorization !== `Bearer ${apiKey}`) {
-      return send(res, openAiError(401, "Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.", null, "invalid_api_key"));
+      return send(
+        res,
+        openAiError(
+          401,
+          "Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.",
+          null,
+          "invalid_api_key",
+        ),
+      );
     }
     const reply = scenario.replies.shift();
     if (reply === "hang") return; // The connection stays open until the client gives up or close().
-    if (reply) return send(res, { status: reply.status, body: reply.body ?? JSON.stringify({ error: { message: `HTTP ${reply.status}`, type: "server_error", param: null, code: null } }), headers: reply.headers });
+    if (reply)
+      return send(res, {
+        status: reply.status,
+        body: reply.body ?? JSON.stringify({ error: { message: `HTTP ${reply.status}`, type: "server_error", param: null, code: null } }),
+        headers: reply.headers,
+      });
 
     const { fields, image } = recorded;
     if (!fields.prompt) return send(res, openAiError(400, "Missing required parameter: 'prompt'.", "prompt", "missing_required_parameter"));
     if (!image) return send(res, openAiError(400, "Missing required parameter: 'image'.", "image", "missing_required_parameter"));
     if (!IMAGE_TYPES.includes(image.type)) {
-      return send(res, openAiError(400, `Invalid file 'image': unsupported mimetype ('${image.type}'). Supported file formats are 'image/jpeg', 'image/png', and 'image/webp'.`, "image", "unsupported_file_mimetype"));
+      return send(
+        res,
+        openAiError(
+          400,
+          `Invalid file 'image': unsupported mimetype ('${image.type}'). Supported file formats are 'image/jpeg', 'image/png', and 'image/webp'.`,
+          "image",
+          "unsupported_file_mimetype",
+        ),
+      );
     }
     const size = fields.size ?? "auto";
     if (!SIZES.includes(size)) {
-      return send(res, openAiError(400, `Invalid value: '${size}'. Supported values are: '1024x1024', '1024x1536', '1536x1024', and 'auto'.`, "size", "invalid_value"));
+      return send(
+        res,
+        openAiError(
+          400,
+          `Invalid value: '${size}'. Supported values are: '1024x1024', '1024x1536', '1536x1024', and 'auto'.`,
+          "size",
+          "invalid_value",
+        ),
+      );
     }
     send(res, await answer(size));
   }

@@ -70,7 +70,17 @@ interface FakePrediction {
 }
 
 /** The Standard Webhooks signature Replicate uses: "v1,<base64 HMAC-SHA256 of id.timestamp.body>". */
-export function signReplicateWebhook({ secret, id, timestamp, body }: { secret: string; id: string; timestamp: number | string; body: string | Buffer }): string {
+export function signReplicateWebhook({
+  secret,
+  id,
+  timestamp,
+  body,
+}: {
+  secret: string;
+  id: string;
+  timestamp: number | string;
+  body: string | Buffer;
+}): string {
   const key = Buffer.from(secret.replace(/^whsec_/, ""), "base64");
   const signature = createHmac("sha256", key)
     .update(Buffer.concat([Buffer.from(`${id}.${timestamp}.`), Buffer.isBuffer(body) ? body : Buffer.from(body)]))
@@ -79,7 +89,12 @@ export function signReplicateWebhook({ secret, id, timestamp, body }: { secret: 
 }
 
 /** POSTs a signed webhook; returns the status the receiver answered. */
-export async function postSignedWebhook(url: string, body: string, secret: string, timestampSeconds = Math.floor(Date.now() / 1000)): Promise<number> {
+export async function postSignedWebhook(
+  url: string,
+  body: string,
+  secret: string,
+  timestampSeconds = Math.floor(Date.now() / 1000),
+): Promise<number> {
   const id = `msg_${randomUUID()}`;
   const response = await fetch(url, {
     method: "POST",
@@ -112,8 +127,14 @@ function progressLine(percent: number, elapsed: number): string {
 
 export async function startFakeReplicate(options: { token?: string; webhookSecret?: string } = {}): Promise<FakeReplicate> {
   const token = options.token ?? "r8_fake_token";
-  const image = await sharp({ create: { width: 96, height: 64, channels: 3, background: "#c9b79c", noise: { type: "gaussian", mean: 128, sigma: 20 } } }).jpeg().toBuffer();
-  const controlMap = await sharp({ create: { width: 96, height: 64, channels: 3, background: "#000" } }).png().toBuffer();
+  const image = await sharp({
+    create: { width: 96, height: 64, channels: 3, background: "#c9b79c", noise: { type: "gaussian", mean: 128, sigma: 20 } },
+  })
+    .jpeg()
+    .toBuffer();
+  const controlMap = await sharp({ create: { width: 96, height: 64, channels: 3, background: "#000" } })
+    .png()
+    .toBuffer();
 
   let scenario: ReplicateScenario = { ...DEFAULT_SCENARIO, createReplies: [], pollReplies: [] };
   const requests: RecordedRequest[] = [];
@@ -291,7 +312,11 @@ export async function startFakeReplicate(options: { token?: string; webhookSecre
     token,
     image,
     requests,
-    creates: () => requests.filter((request) => request.method === "POST" && (request.path === "/v1/predictions" || /^\/v1\/models\/.+\/predictions$/.test(request.path))),
+    creates: () =>
+      requests.filter(
+        (request) =>
+          request.method === "POST" && (request.path === "/v1/predictions" || /^\/v1\/models\/.+\/predictions$/.test(request.path)),
+      ),
     polls: () => requests.filter(isPoll),
     cancels: () => requests.filter((request) => request.method === "POST" && request.path.endsWith("/cancel")),
     webhookDeliveries,

@@ -170,7 +170,21 @@ export async function startFakeStripe(options: { secretKey?: string } = {}): Pro
 }
 
 /** An event envelope as Stripe sends it to webhooks. */
-export function stripeEvent(type: string, object: object, options: { id?: string; created?: number } = {}): { id: string; object: "event"; type: string; api_version: string; created: number; livemode: false; pending_webhooks: number; request: { id: null; idempotency_key: null }; data: { object: object } } {
+export function stripeEvent(
+  type: string,
+  object: object,
+  options: { id?: string; created?: number } = {},
+): {
+  id: string;
+  object: "event";
+  type: string;
+  api_version: string;
+  created: number;
+  livemode: false;
+  pending_webhooks: number;
+  request: { id: null; idempotency_key: null };
+  data: { object: object };
+} {
   return {
     id: options.id ?? randomId("evt_test"),
     object: "event",
@@ -185,7 +199,10 @@ export function stripeEvent(type: string, object: object, options: { id?: string
 }
 
 /** The charge of a paid session, as charge.refunded carries it (fully refunded unless amountRefunded says less). */
-export function refundedCharge(session: Pick<FakeCheckoutSession, "payment_intent" | "amount_total" | "currency">, amountRefunded = session.amount_total) {
+export function refundedCharge(
+  session: Pick<FakeCheckoutSession, "payment_intent" | "amount_total" | "currency">,
+  amountRefunded = session.amount_total,
+) {
   return {
     id: randomId("ch_test"),
     object: "charge",
@@ -207,10 +224,17 @@ export async function postStripeWebhook(
   payload: string,
   options: { secret: string; timestamp?: number; signature?: string | null },
 ): Promise<{ status: number; body: unknown }> {
-  const headers: Record<string, string> = { "content-type": "application/json; charset=utf-8", "user-agent": "Stripe/1.0 (+https://stripe.com/docs/webhooks)" };
+  const headers: Record<string, string> = {
+    "content-type": "application/json; charset=utf-8",
+    "user-agent": "Stripe/1.0 (+https://stripe.com/docs/webhooks)",
+  };
   const signature =
     options.signature === undefined
-      ? Stripe.webhooks.generateTestHeaderString({ payload, secret: options.secret, ...(options.timestamp === undefined ? {} : { timestamp: options.timestamp }) })
+      ? Stripe.webhooks.generateTestHeaderString({
+          payload,
+          secret: options.secret,
+          ...(options.timestamp === undefined ? {} : { timestamp: options.timestamp }),
+        })
       : options.signature;
   if (signature !== null) headers["stripe-signature"] = signature;
   const response = await fetch(`${url}/webhooks/stripe`, { method: "POST", headers, body: payload });

@@ -12,9 +12,7 @@ export interface ReceivedMail {
 }
 
 function decodeQuotedPrintable(body: string): string {
-  const bytes = body
-    .replace(/=\r?\n/g, "")
-    .replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  const bytes = body.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16)));
   return Buffer.from(bytes, "latin1").toString("utf8");
 }
 
@@ -27,7 +25,12 @@ function parse(raw: string, from: string, to: string[]): ReceivedMail {
   return { from, to, subject, text: quotedPrintable ? decodeQuotedPrintable(body) : body, raw };
 }
 
-export async function startSmtpServer(): Promise<{ url: string; mails: ReceivedMail[]; waitForMail(to: string): Promise<ReceivedMail>; close(): Promise<void> }> {
+export async function startSmtpServer(): Promise<{
+  url: string;
+  mails: ReceivedMail[];
+  waitForMail(to: string): Promise<ReceivedMail>;
+  close(): Promise<void>;
+}> {
   const mails: ReceivedMail[] = [];
   const waiting: Array<{ to: string; resolve: (mail: ReceivedMail) => void }> = [];
   const server = new SMTPServer({

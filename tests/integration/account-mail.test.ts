@@ -50,7 +50,11 @@ describe("e-mail confirmation", () => {
     const response = await fetch(link, { redirect: "manual" });
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe("/?emailConfirmed=1");
-    const user = await server.deps.db.selectFrom("users").select(["email_confirmed_at"]).where("email", "=", email).executeTakeFirstOrThrow();
+    const user = await server.deps.db
+      .selectFrom("users")
+      .select(["email_confirmed_at"])
+      .where("email", "=", email)
+      .executeTakeFirstOrThrow();
     expect(user.email_confirmed_at).toBe(clock.now());
 
     const again = await fetch(link, { redirect: "manual" });
@@ -100,7 +104,9 @@ describe("password reset", () => {
     expect(await browser.auth.signIn.mutate({ email, password: NEW_PASSWORD })).toEqual({ status: "signed-in" });
     expect((await browser.auth.session.query()).user?.emailConfirmed).toBe(true);
 
-    const reuse = await createBrowserLikeClient(server.url).client.auth.resetPassword.mutate({ token, password: "Another-Pass3" }).catch((e: unknown) => e);
+    const reuse = await createBrowserLikeClient(server.url)
+      .client.auth.resetPassword.mutate({ token, password: "Another-Pass3" })
+      .catch((e: unknown) => e);
     expect((reuse as TRPCClientError<never>).message).toBe(MESSAGES.resetLinkInvalid);
   });
 
@@ -109,20 +115,28 @@ describe("password reset", () => {
     await createBrowserLikeClient(server.url).client.auth.signUp.mutate({ email, password: PASSWORD, fullName: "Ana" });
     const token = await resetToken(email);
     clock.advance(60 * MINUTE);
-    const error = await createBrowserLikeClient(server.url).client.auth.resetPassword.mutate({ token, password: NEW_PASSWORD }).catch((e: unknown) => e);
+    const error = await createBrowserLikeClient(server.url)
+      .client.auth.resetPassword.mutate({ token, password: NEW_PASSWORD })
+      .catch((e: unknown) => e);
     expect((error as TRPCClientError<never>).message).toBe(MESSAGES.resetLinkInvalid);
   });
 
   it("answers ok for an unknown address without sending anything", async () => {
     const email = uniqueEmail();
     const before = smtp.mails.length;
-    await expect(createBrowserLikeClient(server.url).client.auth.requestPasswordReset.mutate({ resetEmail: email })).resolves.toEqual({ ok: true });
+    await expect(createBrowserLikeClient(server.url).client.auth.requestPasswordReset.mutate({ resetEmail: email })).resolves.toEqual({
+      ok: true,
+    });
     expect(smtp.mails.length).toBe(before);
   });
 
   it("applies the sign-up password rules to the new password", async () => {
-    const error = (await createBrowserLikeClient(server.url).client.auth.resetPassword.mutate({ token: "x", password: "weak" }).catch((e: unknown) => e)) as TRPCClientError<AppRouter>;
-    expect((error.data as { zodError: { fieldErrors: Record<string, string[]> } }).zodError.fieldErrors.password).toContain("Password must be at least 8 characters");
+    const error = (await createBrowserLikeClient(server.url)
+      .client.auth.resetPassword.mutate({ token: "x", password: "weak" })
+      .catch((e: unknown) => e)) as TRPCClientError<AppRouter>;
+    expect((error.data as { zodError: { fieldErrors: Record<string, string[]> } }).zodError.fieldErrors.password).toContain(
+      "Password must be at least 8 characters",
+    );
   });
 });
 
@@ -136,7 +150,9 @@ describe("password change and sessions", () => {
     await phone.auth.signIn.mutate({ email, password: PASSWORD });
     expect(await laptop.account.sessions.query()).toHaveLength(2);
 
-    const wrong = await laptop.account.changePassword.mutate({ currentPassword: "Nope-nope1", newPassword: NEW_PASSWORD }).catch((e: unknown) => e);
+    const wrong = await laptop.account.changePassword
+      .mutate({ currentPassword: "Nope-nope1", newPassword: NEW_PASSWORD })
+      .catch((e: unknown) => e);
     expect((wrong as TRPCClientError<never>).message).toBe(MESSAGES.currentPasswordWrong);
 
     await laptop.account.changePassword.mutate({ currentPassword: PASSWORD, newPassword: NEW_PASSWORD });
@@ -150,7 +166,10 @@ describe("password change and sessions", () => {
     const bob = createBrowserLikeClient(server.url).client;
     const anaEmail = uniqueEmail();
     const bobEmail = uniqueEmail();
-    for (const [client, email] of [[ana, anaEmail], [bob, bobEmail]] as const) {
+    for (const [client, email] of [
+      [ana, anaEmail],
+      [bob, bobEmail],
+    ] as const) {
       await client.auth.signUp.mutate({ email, password: PASSWORD, fullName: "Someone" });
       await client.auth.signIn.mutate({ email, password: PASSWORD });
     }
@@ -184,8 +203,15 @@ describe("mail language", () => {
     expect((await smtp.waitForMail(french)).subject).toBe("Confirmez votre compte RoomCanvas");
 
     const other = uniqueEmail();
-    await createBrowserLikeClient(server.url, undefined, { "x-ui-language": "de", "accept-language": "de" }).client.auth.requestPasswordReset.mutate({ resetEmail: french });
-    await createBrowserLikeClient(server.url, undefined, { "x-ui-language": "klingon" }).client.auth.signUp.mutate({ email: other, password: PASSWORD, fullName: "Kim" });
+    await createBrowserLikeClient(server.url, undefined, {
+      "x-ui-language": "de",
+      "accept-language": "de",
+    }).client.auth.requestPasswordReset.mutate({ resetEmail: french });
+    await createBrowserLikeClient(server.url, undefined, { "x-ui-language": "klingon" }).client.auth.signUp.mutate({
+      email: other,
+      password: PASSWORD,
+      fullName: "Kim",
+    });
     expect((await smtp.waitForMail(other)).subject).toBe("Confirm your RoomCanvas account");
     await expect.poll(() => smtp.mails.some((m) => m.to.includes(french) && m.subject === "Reset your RoomCanvas password")).toBe(true);
   });

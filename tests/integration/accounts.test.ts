@@ -31,7 +31,10 @@ async function registered(fullName = "Ana María O'Neil-Ruiz"): Promise<string> 
 function failure(error: unknown) {
   expect(error).toBeInstanceOf(TRPCClientError);
   const e = error as TRPCClientError<AppRouter>;
-  return { message: e.message, data: e.data as { code: string; httpStatus: number; zodError: { fieldErrors: Record<string, string[]> } | null } };
+  return {
+    message: e.message,
+    data: e.data as { code: string; httpStatus: number; zodError: { fieldErrors: Record<string, string[]> } | null },
+  };
 }
 
 describe("sign-up", () => {
@@ -49,20 +52,30 @@ describe("sign-up", () => {
     [{ email: "a@example.com", password: PASSWORD, fullName: "A".repeat(101) }, "fullName", V.nameTooLong],
     [{ email: "a@example.com", password: PASSWORD, fullName: "Ana 2000" }, "fullName", V.nameInvalidCharacters],
   ])("refuses %j with the spec's message on %s", async (input, field, message) => {
-    const { data } = failure(await createBrowserLikeClient(server.url).client.auth.signUp.mutate(input).catch((e: unknown) => e));
+    const { data } = failure(
+      await createBrowserLikeClient(server.url)
+        .client.auth.signUp.mutate(input)
+        .catch((e: unknown) => e),
+    );
     expect(data.code).toBe("BAD_REQUEST");
     expect(data.zodError?.fieldErrors[field]).toContain(message);
   });
 
   it("accepts names in any script", async () => {
     for (const fullName of ["Zoë Saldaña", "Дмитрий Иванов", "李小龍", "Jean-Luc D'Arcy"]) {
-      await expect(createBrowserLikeClient(server.url).client.auth.signUp.mutate({ email: uniqueEmail(), password: PASSWORD, fullName })).resolves.toBeDefined();
+      await expect(
+        createBrowserLikeClient(server.url).client.auth.signUp.mutate({ email: uniqueEmail(), password: PASSWORD, fullName }),
+      ).resolves.toBeDefined();
     }
   });
 
   it("creates a profile with the full name and 10 credits, with the e-mail trimmed", async () => {
     const email = uniqueEmail();
-    await createBrowserLikeClient(server.url).client.auth.signUp.mutate({ email: `  ${email} `, password: PASSWORD, fullName: "  Ana Ruiz " });
+    await createBrowserLikeClient(server.url).client.auth.signUp.mutate({
+      email: `  ${email} `,
+      password: PASSWORD,
+      fullName: "  Ana Ruiz ",
+    });
     const profile = await server.deps.db.selectFrom("profiles").selectAll().where("email", "=", email).executeTakeFirstOrThrow();
     expect(profile).toMatchObject({ full_name: "Ana Ruiz", credits_remaining: 10 });
     const user = await server.deps.db.selectFrom("users").selectAll().where("email", "=", email).executeTakeFirstOrThrow();
@@ -73,7 +86,9 @@ describe("sign-up", () => {
   it("answers an existing e-mail (in any case) with User already registered", async () => {
     const email = await registered();
     const { message, data } = failure(
-      await createBrowserLikeClient(server.url).client.auth.signUp.mutate({ email: email.toUpperCase(), password: PASSWORD, fullName: "Other" }).catch((e: unknown) => e),
+      await createBrowserLikeClient(server.url)
+        .client.auth.signUp.mutate({ email: email.toUpperCase(), password: PASSWORD, fullName: "Other" })
+        .catch((e: unknown) => e),
     );
     expect(message).toBe(MESSAGES.userAlreadyRegistered);
     expect(data.code).toBe("CONFLICT");
@@ -178,7 +193,11 @@ describe("sign-in and sessions", () => {
     const { client, jar } = createBrowserLikeClient(server.url);
     await client.auth.signIn.mutate({ email, password: PASSWORD, rememberMe: true });
     expect(jar.setCookieHeaders.at(-1)).toContain(`Expires=${new Date(clock.now() + 30 * DAY).toUTCString()}`);
-    expect((await client.auth.session.query()).session).toMatchObject({ persistent: true, idleExpiresAt: null, expiresAt: clock.now() + 30 * DAY });
+    expect((await client.auth.session.query()).session).toMatchObject({
+      persistent: true,
+      idleExpiresAt: null,
+      expiresAt: clock.now() + 30 * DAY,
+    });
     clock.advance(30 * DAY - MINUTE);
     expect((await client.auth.session.query()).user?.email).toBe(email);
     clock.advance(MINUTE);
@@ -272,19 +291,27 @@ describe("lockout", () => {
     const row = await server.deps.db.selectFrom("login_attempts").selectAll().where("email", "=", email).executeTakeFirstOrThrow();
     expect(row.failed_count).toBe(5);
     expect(row.locked_until).toBe(clock.now() + 15 * MINUTE);
-    expect(await createBrowserLikeClient(server.url).client.auth.signIn.mutate({ email, password: PASSWORD })).toMatchObject({ status: "locked" });
+    expect(await createBrowserLikeClient(server.url).client.auth.signIn.mutate({ email, password: PASSWORD })).toMatchObject({
+      status: "locked",
+    });
   });
 
   it("treats an unknown address exactly like a wrong password", async () => {
     const { client } = createBrowserLikeClient(server.url);
     const email = uniqueEmail();
-    expect(await client.auth.signIn.mutate({ email, password: PASSWORD })).toMatchObject({ status: "invalid-credentials", lockout: { attemptsRemaining: 4 } });
+    expect(await client.auth.signIn.mutate({ email, password: PASSWORD })).toMatchObject({
+      status: "invalid-credentials",
+      lockout: { attemptsRemaining: 4 },
+    });
   });
 
   it("record-login-attempt counts a reported failure, and a visitor claiming success cannot unlock", async () => {
     const email = await registered();
     const { client } = createBrowserLikeClient(server.url);
-    expect(await client.auth.recordLoginAttempt.mutate({ email, success: false, ipAddress: null, userAgent: "test" })).toMatchObject({ isLocked: false, attemptsRemaining: 4 });
+    expect(await client.auth.recordLoginAttempt.mutate({ email, success: false, ipAddress: null, userAgent: "test" })).toMatchObject({
+      isLocked: false,
+      attemptsRemaining: 4,
+    });
     for (let i = 0; i < 4; i++) await client.auth.recordLoginAttempt.mutate({ email, success: false });
     expect(await client.auth.recordLoginAttempt.mutate({ email, success: true })).toMatchObject({ isLocked: true, attemptsRemaining: 0 });
   });
@@ -312,11 +339,15 @@ describe("request guards", () => {
     try {
       const { client } = createBrowserLikeClient(limited.url);
       for (let i = 0; i < 3; i++) await client.auth.signIn.mutate({ email: `x${i}@example.com`, password: "Whatever1" });
-      const { message, data } = failure(await client.auth.signIn.mutate({ email: "y@example.com", password: "Whatever1" }).catch((e: unknown) => e));
+      const { message, data } = failure(
+        await client.auth.signIn.mutate({ email: "y@example.com", password: "Whatever1" }).catch((e: unknown) => e),
+      );
       expect(message).toBe(MESSAGES.tooManyRequests);
       expect(data.httpStatus).toBe(429);
       clock.advance(MINUTE);
-      await expect(client.auth.signIn.mutate({ email: "z@example.com", password: "Whatever1" })).resolves.toMatchObject({ status: "invalid-credentials" });
+      await expect(client.auth.signIn.mutate({ email: "z@example.com", password: "Whatever1" })).resolves.toMatchObject({
+        status: "invalid-credentials",
+      });
     } finally {
       await limited.stop();
     }

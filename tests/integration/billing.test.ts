@@ -10,7 +10,14 @@ import { CREDIT_PACKAGES } from "../../src/shared/billing";
 import { MESSAGES } from "../../src/shared/messages";
 import type { AppDatabase } from "../../src/server/db/client";
 import { chargeForJob, ledgerBalance } from "../../src/server/services/credits";
-import { postStripeWebhook, refundedCharge, startFakeStripe, stripeEvent, type FakeCheckoutSession, type FakeStripe } from "../helpers/fake-stripe";
+import {
+  postStripeWebhook,
+  refundedCharge,
+  startFakeStripe,
+  stripeEvent,
+  type FakeCheckoutSession,
+  type FakeStripe,
+} from "../helpers/fake-stripe";
 import { createStudioClient, signedInClient } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { DAY, TestClock } from "../helpers/test-clock";
@@ -21,10 +28,18 @@ const SECRET_KEY = "sk_test_x";
 const balance = async (db: AppDatabase, userId: string) =>
   (await db.selectFrom("profiles").select("credits_remaining").where("user_id", "=", userId).executeTakeFirstOrThrow()).credits_remaining;
 
-const purchaseRows = (db: AppDatabase, userId: string) => db.selectFrom("credit_purchases").selectAll().where("user_id", "=", userId).execute();
+const purchaseRows = (db: AppDatabase, userId: string) =>
+  db.selectFrom("credit_purchases").selectAll().where("user_id", "=", userId).execute();
 
 const purchaseLedger = (db: AppDatabase, userId: string) =>
-  db.selectFrom("credit_ledger").select(["kind", "amount", "reference"]).where("user_id", "=", userId).where("kind", "=", "purchase").orderBy("created_at").orderBy("amount", "desc").execute();
+  db
+    .selectFrom("credit_ledger")
+    .select(["kind", "amount", "reference"])
+    .where("user_id", "=", userId)
+    .where("kind", "=", "purchase")
+    .orderBy("created_at")
+    .orderBy("amount", "desc")
+    .execute();
 
 type Buyer = Awaited<ReturnType<typeof signedInClient>>;
 
@@ -63,7 +78,7 @@ describe("buying credits", () => {
     expect(answer.packages.find((pack) => pack.id === "starter")).toMatchObject({ credits: 25 });
   });
 
-  it("purchase-credits without a user answers exactly \"User not authenticated\"", async () => {
+  it('purchase-credits without a user answers exactly "User not authenticated"', async () => {
     const visitor = createStudioClient(server.url);
     await expect(visitor.client.billing.purchaseCredits.mutate({ creditPackage: "starter" })).rejects.toMatchObject({
       message: MESSAGES.notAuthenticated,
@@ -75,7 +90,10 @@ describe("buying credits", () => {
 
   it("refuses a missing or unknown package", async () => {
     const user = await signedInClient(server.url);
-    await expect(user.client.billing.purchaseCredits.mutate({})).rejects.toMatchObject({ message: MESSAGES.missingRequiredFields, data: { code: "BAD_REQUEST" } });
+    await expect(user.client.billing.purchaseCredits.mutate({})).rejects.toMatchObject({
+      message: MESSAGES.missingRequiredFields,
+      data: { code: "BAD_REQUEST" },
+    });
     await expect(user.client.billing.purchaseCredits.mutate({ creditPackage: "platinum" })).rejects.toMatchObject({
       message: MESSAGES.unknownCreditPackage,
       data: { code: "BAD_REQUEST" },
@@ -112,10 +130,19 @@ describe("buying credits", () => {
       success_url: `${server.url}/dashboard?purchase=success&session_id={CHECKOUT_SESSION_ID}`,
       cancel_url: `${server.url}/pricing?purchase=canceled`,
     });
-    expect(row).toMatchObject({ package_id: "starter", credits: 25, amount_cents: 900, currency: "usd", status: "pending", checkout_session_id: url.split("/").at(-1) });
+    expect(row).toMatchObject({
+      package_id: "starter",
+      credits: 25,
+      amount_cents: 900,
+      currency: "usd",
+      status: "pending",
+      checkout_session_id: url.split("/").at(-1),
+    });
 
     const purchases = await user.client.billing.purchases.query();
-    expect(purchases).toEqual([expect.objectContaining({ id: row!.id, packageId: "starter", credits: 25, amountCents: 900, status: "pending", paidAt: null })]);
+    expect(purchases).toEqual([
+      expect.objectContaining({ id: row!.id, packageId: "starter", credits: 25, amountCents: 900, status: "pending", paidAt: null }),
+    ]);
     // Nothing is granted before Stripe says it was paid.
     expect(await balance(db, user.userId)).toBe(10);
   });
@@ -123,7 +150,9 @@ describe("buying credits", () => {
   it("when Stripe fails, answers the generic error and leaves no pending purchase", async () => {
     const user = await signedInClient(server.url);
     fake.failNextCreates({ status: 400, body: { error: { type: "invalid_request_error", message: "Invalid currency" } } });
-    await expect(user.client.billing.purchaseCredits.mutate({ creditPackage: "pro" })).rejects.toMatchObject({ message: MESSAGES.internalError });
+    await expect(user.client.billing.purchaseCredits.mutate({ creditPackage: "pro" })).rejects.toMatchObject({
+      message: MESSAGES.internalError,
+    });
     expect(await purchaseRows(db, user.userId)).toEqual([]);
   });
 
@@ -139,7 +168,9 @@ describe("buying credits", () => {
     expect((await postStripeWebhook(server.url, payload, { secret: WEBHOOK_SECRET, timestamp: tenMinutesAgo })).status).toBe(400);
     // Signed, but a different body than the one signed.
     const signature = (await import("stripe")).default.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
-    expect((await postStripeWebhook(server.url, payload.replace('"paid"', '"paid" '), { secret: WEBHOOK_SECRET, signature })).status).toBe(400);
+    expect((await postStripeWebhook(server.url, payload.replace('"paid"', '"paid" '), { secret: WEBHOOK_SECRET, signature })).status).toBe(
+      400,
+    );
 
     expect(await balance(db, buyer.userId)).toBe(10);
     expect(await db.selectFrom("stripe_events").select("id").execute()).toEqual(eventsBefore);
@@ -215,7 +246,10 @@ describe("buying credits", () => {
   });
 
   it("ignores other events and checkout sessions this app did not create", async () => {
-    expect(await deliver("customer.created", { id: "cus_test_1", object: "customer" })).toEqual({ status: 200, body: { received: true, outcome: "ignored" } });
+    expect(await deliver("customer.created", { id: "cus_test_1", object: "customer" })).toEqual({
+      status: 200,
+      body: { received: true, outcome: "ignored" },
+    });
     const foreign = { ...(await buyAndPay()).session, id: "cs_test_foreign", metadata: {} };
     expect((await deliver("checkout.session.completed", foreign)).body).toMatchObject({ outcome: "ignored" });
   });
@@ -226,7 +260,10 @@ describe("buying credits", () => {
     expect(await balance(db, buyer.userId)).toBe(35);
 
     const refund = JSON.stringify(stripeEvent("charge.refunded", refundedCharge(session)));
-    expect(await postStripeWebhook(server.url, refund, { secret: WEBHOOK_SECRET })).toEqual({ status: 200, body: { received: true, outcome: "handled" } });
+    expect(await postStripeWebhook(server.url, refund, { secret: WEBHOOK_SECRET })).toEqual({
+      status: 200,
+      body: { received: true, outcome: "handled" },
+    });
     expect(await balance(db, buyer.userId)).toBe(10);
     expect(await ledgerBalance(db, buyer.userId)).toBe(10);
     expect(await purchaseLedger(db, buyer.userId)).toEqual([
@@ -260,7 +297,8 @@ describe("buying credits", () => {
     const { buyer, session } = await buyAndPay();
     await deliver("checkout.session.completed", session);
     // 35 credits; 30 spent on renders.
-    for (let index = 0; index < 30; index += 1) await db.transaction().execute((trx) => chargeForJob(trx, buyer.userId, `job-${buyer.userId}-${index}`, Date.now()));
+    for (let index = 0; index < 30; index += 1)
+      await db.transaction().execute((trx) => chargeForJob(trx, buyer.userId, `job-${buyer.userId}-${index}`, Date.now()));
     expect(await balance(db, buyer.userId)).toBe(5);
 
     const answers = await Promise.all(Array.from({ length: 3 }, () => deliver("charge.refunded", refundedCharge(session))));
@@ -277,7 +315,8 @@ describe("buying credits", () => {
   it("a refund when every credit was spent takes nothing and still marks the purchase refunded", async () => {
     const { buyer, session } = await buyAndPay();
     await deliver("checkout.session.completed", session);
-    for (let index = 0; index < 35; index += 1) await db.transaction().execute((trx) => chargeForJob(trx, buyer.userId, `job-${buyer.userId}-${index}`, Date.now()));
+    for (let index = 0; index < 35; index += 1)
+      await db.transaction().execute((trx) => chargeForJob(trx, buyer.userId, `job-${buyer.userId}-${index}`, Date.now()));
     expect((await deliver("charge.refunded", refundedCharge(session))).status).toBe(200);
     expect(await balance(db, buyer.userId)).toBe(0);
     expect(await ledgerBalance(db, buyer.userId)).toBe(0);
@@ -295,16 +334,20 @@ describe("buying credits: configuration", () => {
     await server?.stop();
   });
 
-  it("without STRIPE_SECRET_KEY answers \"Stripe secret key not configured\" (after the user check)", async () => {
+  it('without STRIPE_SECRET_KEY answers "Stripe secret key not configured" (after the user check)', async () => {
     const visitor = createStudioClient(server.url);
-    await expect(visitor.client.billing.purchaseCredits.mutate({ creditPackage: "starter" })).rejects.toMatchObject({ message: MESSAGES.notAuthenticated });
+    await expect(visitor.client.billing.purchaseCredits.mutate({ creditPackage: "starter" })).rejects.toMatchObject({
+      message: MESSAGES.notAuthenticated,
+    });
     const user = await signedInClient(server.url);
     await expect(user.client.billing.purchaseCredits.mutate({ creditPackage: "starter" })).rejects.toMatchObject({
       message: MESSAGES.stripeNotConfigured,
       data: { code: "PRECONDITION_FAILED" },
     });
     // The key is checked before the package.
-    await expect(user.client.billing.purchaseCredits.mutate({ creditPackage: "nope" })).rejects.toMatchObject({ message: MESSAGES.stripeNotConfigured });
+    await expect(user.client.billing.purchaseCredits.mutate({ creditPackage: "nope" })).rejects.toMatchObject({
+      message: MESSAGES.stripeNotConfigured,
+    });
     expect((await visitor.client.billing.packages.query()).purchasesEnabled).toBe(false);
   });
 
@@ -322,7 +365,10 @@ describe("buying credits: the 30-day refund window", () => {
   const clock = new TestClock();
   beforeAll(async () => {
     fake = await startFakeStripe({ secretKey: SECRET_KEY });
-    server = await startTestServer({ STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_URL: fake.url }, { clock });
+    server = await startTestServer(
+      { STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_URL: fake.url },
+      { clock },
+    );
   });
   afterAll(async () => {
     await server?.stop();
@@ -331,7 +377,10 @@ describe("buying credits: the 30-day refund window", () => {
 
   // The server checks the signature's age against its own clock, as Stripe signs at send time.
   const deliverAt = (type: string, object: object) =>
-    postStripeWebhook(server.url, JSON.stringify(stripeEvent(type, object)), { secret: WEBHOOK_SECRET, timestamp: Math.floor(clock.now() / 1000) });
+    postStripeWebhook(server.url, JSON.stringify(stripeEvent(type, object)), {
+      secret: WEBHOOK_SECRET,
+      timestamp: Math.floor(clock.now() / 1000),
+    });
 
   async function paidPurchase() {
     const buyer = await signedInClient(server.url);

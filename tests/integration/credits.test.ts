@@ -22,7 +22,8 @@ async function databaseWithUser(): Promise<AppDatabase> {
 }
 
 const balance = async (database: AppDatabase) =>
-  (await database.selectFrom("profiles").select("credits_remaining").where("user_id", "=", "u1").executeTakeFirstOrThrow()).credits_remaining;
+  (await database.selectFrom("profiles").select("credits_remaining").where("user_id", "=", "u1").executeTakeFirstOrThrow())
+    .credits_remaining;
 
 describe("credits", () => {
   it("a new profile gets its 10 credits through a ledger grant, once", async () => {
@@ -49,7 +50,9 @@ describe("credits", () => {
   it("a job is refunded at most once, even when refunds race", async () => {
     db = await databaseWithUser();
     await db.transaction().execute((trx) => chargeForJob(trx, "u1", "job-1", 5));
-    const refunds = await Promise.all(Array.from({ length: 5 }, () => db.transaction().execute((trx) => refundJob(trx, "u1", "job-1", 6, "provider failed"))));
+    const refunds = await Promise.all(
+      Array.from({ length: 5 }, () => db.transaction().execute((trx) => refundJob(trx, "u1", "job-1", 6, "provider failed"))),
+    );
     expect(refunds.filter(Boolean)).toHaveLength(1);
     expect(await balance(db)).toBe(10);
     expect(await ledgerBalance(db, "u1")).toBe(10);
@@ -81,7 +84,10 @@ describe("credits", () => {
     const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
     expect((await migrator.migrateTo("0003-identities")).error).toBeUndefined();
     await db.insertInto("users").values({ id: "u1", email: "ana@example.com", updated_at: 0 }).execute();
-    await db.insertInto("profiles").values({ user_id: "u1", email: "ana@example.com", full_name: "Ana", credits_remaining: 7, updated_at: 0 }).execute();
+    await db
+      .insertInto("profiles")
+      .values({ user_id: "u1", email: "ana@example.com", full_name: "Ana", credits_remaining: 7, updated_at: 0 })
+      .execute();
     await migrateToLatest(db);
     expect(await ledgerBalance(db, "u1")).toBe(7);
   });

@@ -17,7 +17,10 @@ function idToken(claims: Record<string, unknown>): string {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ GOOGLE_CLIENT_ID: "client-id", GOOGLE_CLIENT_SECRET: "client-secret", PUBLIC_URL: "http://studio.test" }, { clock });
+  server = await startTestServer(
+    { GOOGLE_CLIENT_ID: "client-id", GOOGLE_CLIENT_SECRET: "client-secret", PUBLIC_URL: "http://studio.test" },
+    { clock },
+  );
   previousDispatcher = getGlobalDispatcher();
 });
 afterEach(async () => {
@@ -40,7 +43,9 @@ function fakeGoogle(claims: Record<string, unknown>, status = 200): { sent: () =
     .intercept({ path: "/token", method: "POST" })
     .reply(status, (options) => {
       body = new URLSearchParams(Buffer.from(options.body as Uint8Array).toString("utf8"));
-      return status === 200 ? { access_token: "at", token_type: "Bearer", expires_in: 3600, id_token: idToken(claims) } : { error: "invalid_grant" };
+      return status === 200
+        ? { access_token: "at", token_type: "Bearer", expires_in: 3600, id_token: idToken(claims) }
+        : { error: "invalid_grant" };
     });
   setGlobalDispatcher(agent);
   return { sent: () => body };
@@ -73,7 +78,12 @@ describe("Google sign-in", () => {
     expect(exchange.sent()?.get("code_verifier")).toBeTruthy();
 
     const { client } = createBrowserLikeClient(server.url, jar);
-    expect((await client.auth.session.query()).user).toMatchObject({ email, fullName: "Zoë García", emailConfirmed: true, creditsRemaining: 10 });
+    expect((await client.auth.session.query()).user).toMatchObject({
+      email,
+      fullName: "Zoë García",
+      emailConfirmed: true,
+      creditsRemaining: 10,
+    });
   });
 
   it("links to the existing account with the same address", async () => {
@@ -108,16 +118,16 @@ describe("Google sign-in", () => {
     fakeGoogle({ sub: "y", email: "y@gmail.com", email_verified: false });
     let jar = new CookieJar();
     let state = await startFlow(jar);
-    expect((await jar.fetch(`${server.url}/auth/google/callback?code=c&state=${state}`, { redirect: "manual" })).headers.get("location")).toBe(
-      "/auth?error=google_failed",
-    );
+    expect(
+      (await jar.fetch(`${server.url}/auth/google/callback?code=c&state=${state}`, { redirect: "manual" })).headers.get("location"),
+    ).toBe("/auth?error=google_failed");
     await google?.close();
     fakeGoogle({}, 400);
     jar = new CookieJar();
     state = await startFlow(jar);
-    expect((await jar.fetch(`${server.url}/auth/google/callback?code=c&state=${state}`, { redirect: "manual" })).headers.get("location")).toBe(
-      "/auth?error=google_failed",
-    );
+    expect(
+      (await jar.fetch(`${server.url}/auth/google/callback?code=c&state=${state}`, { redirect: "manual" })).headers.get("location"),
+    ).toBe("/auth?error=google_failed");
   });
 
   it("says it is not configured when the keys are missing", async () => {

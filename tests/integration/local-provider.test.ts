@@ -26,7 +26,11 @@ describe("the local preview engine", () => {
       const result = await localProvider.render({ ...request(image, style), onProgress: (fraction) => progress.push(fraction) });
       expect(result.mime).toBe("image/jpeg");
       const metadata = await sharp(result.image).metadata();
-      expect({ format: metadata.format, width: metadata.width, height: metadata.height }).toEqual({ format: "jpeg", width: 1024, height: 768 });
+      expect({ format: metadata.format, width: metadata.width, height: metadata.height }).toEqual({
+        format: "jpeg",
+        width: 1024,
+        height: 768,
+      });
       expect(progress.at(-1)).toBe(1);
       const stats = await sharp(result.image).stats();
       digests.add(stats.channels.map((channel) => channel.mean.toFixed(1)).join(","));

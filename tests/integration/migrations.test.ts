@@ -7,7 +7,21 @@ import { openDatabase, type AppDatabase } from "../../src/server/db/client";
 import { migrateDownToNothing, migrateToLatest } from "../../src/server/db/migrate";
 import { makeTempDir } from "../helpers/test-env";
 
-const APP_TABLES = ["profiles", "projects", "user_roles", "users", "sessions", "login_attempts", "email_tokens", "mail_outbox", "two_factor", "backup_codes", "two_factor_challenges", "user_identities", "credit_ledger"];
+const APP_TABLES = [
+  "profiles",
+  "projects",
+  "user_roles",
+  "users",
+  "sessions",
+  "login_attempts",
+  "email_tokens",
+  "mail_outbox",
+  "two_factor",
+  "backup_codes",
+  "two_factor_challenges",
+  "user_identities",
+  "credit_ledger",
+];
 
 async function tableNames(db: AppDatabase): Promise<string[]> {
   const result = await sql<{ name: string }>`
@@ -86,9 +100,22 @@ describe("migrations", () => {
     it("project settings must be a JSON object", async () => {
       db = await seededDatabase();
       const project = { id: "p1", user_id: "u1", name: "Living room", project_type: "room_rendering", updated_at: 1 };
-      await expect(db.insertInto("projects").values({ ...project, settings: "not json" }).execute()).rejects.toThrow(/CHECK/);
-      await expect(db.insertInto("projects").values({ ...project, settings: "[1,2]" }).execute()).rejects.toThrow(/CHECK/);
-      await db.insertInto("projects").values({ ...project, settings: JSON.stringify({ style: "modern" }) }).execute();
+      await expect(
+        db
+          .insertInto("projects")
+          .values({ ...project, settings: "not json" })
+          .execute(),
+      ).rejects.toThrow(/CHECK/);
+      await expect(
+        db
+          .insertInto("projects")
+          .values({ ...project, settings: "[1,2]" })
+          .execute(),
+      ).rejects.toThrow(/CHECK/);
+      await db
+        .insertInto("projects")
+        .values({ ...project, settings: JSON.stringify({ style: "modern" }) })
+        .execute();
       const row = await db.selectFrom("projects").selectAll().executeTakeFirstOrThrow();
       expect(JSON.parse(row.settings)).toEqual({ style: "modern" });
       expect(row.created_at).toBeGreaterThan(1_700_000_000_000);
@@ -103,7 +130,10 @@ describe("migrations", () => {
         .execute();
       await db.deleteFrom("users").where("id", "=", "u1").execute();
       for (const table of ["profiles", "user_roles", "projects"] as const) {
-        const { count } = await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow();
+        const { count } = await db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as("count"))
+          .executeTakeFirstOrThrow();
         expect(count, table).toBe(0);
       }
     });

@@ -23,7 +23,12 @@ const testRouter = router({
   whoAmI: protectedProcedure.query(({ ctx }) => ctx.user.email),
   adminOnly: adminProcedure.query(() => "secret"),
   signUpLike: publicProcedure
-    .input(z.object({ email: z.email({ error: "Please enter a valid email address" }), name: z.string().min(2, { error: "Name must be at least 2 characters" }) }))
+    .input(
+      z.object({
+        email: z.email({ error: "Please enter a valid email address" }),
+        name: z.string().min(2, { error: "Name must be at least 2 characters" }),
+      }),
+    )
     .mutation(({ input }) => input.email),
   explode: publicProcedure.query(() => {
     throw new Error("database file /secret/path is corrupt");
@@ -38,7 +43,11 @@ beforeAll(async () => {
   const env = makeTestEnv();
   const db = openDatabase(env.DATABASE_FILE);
   deps = buildDeps(env, db, createLogger("silent"), systemClock);
-  for (const user of [ana, bob]) await db.insertInto("users").values({ ...user, updated_at: 0 }).execute();
+  for (const user of [ana, bob])
+    await db
+      .insertInto("users")
+      .values({ ...user, updated_at: 0 })
+      .execute();
   await db.insertInto("user_roles").values({ user_id: ana.id, role: "admin" }).execute();
   await db.insertInto("user_roles").values({ user_id: bob.id, role: "editor" }).execute();
 });
@@ -89,7 +98,11 @@ describe("over HTTP", () => {
   it("returns zod errors flattened per field, with the schema's messages", async () => {
     const error = await client.signUpLike.mutate({ email: "nope", name: "A" }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(TRPCClientError);
-    const data = (error as TRPCClientError<typeof testRouter>).data as { code: string; httpStatus: number; zodError: { fieldErrors: Record<string, string[]> } };
+    const data = (error as TRPCClientError<typeof testRouter>).data as {
+      code: string;
+      httpStatus: number;
+      zodError: { fieldErrors: Record<string, string[]> };
+    };
     expect(data.code).toBe("BAD_REQUEST");
     expect(data.httpStatus).toBe(400);
     expect(data.zodError.fieldErrors).toEqual({

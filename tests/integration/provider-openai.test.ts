@@ -12,7 +12,9 @@ let room: Buffer;
 let fake: FakeOpenAi;
 
 beforeAll(async () => {
-  room = await sharp({ create: { width: 150, height: 100, channels: 3, background: "#8a6d4b", noise: { type: "gaussian", mean: 110, sigma: 25 } } })
+  room = await sharp({
+    create: { width: 150, height: 100, channels: 3, background: "#8a6d4b", noise: { type: "gaussian", mean: 110, sigma: 25 } },
+  })
     .jpeg()
     .toBuffer();
 });
@@ -64,7 +66,11 @@ describe("the OpenAI adapter", () => {
     expect(result.model).toBe("gpt-image-1");
     expect(result.seed).toBeUndefined();
     const metadata = await sharp(result.image).metadata();
-    expect({ format: metadata.format, width: metadata.width, height: metadata.height }).toEqual({ format: "jpeg", width: 1536, height: 1024 });
+    expect({ format: metadata.format, width: metadata.width, height: metadata.height }).toEqual({
+      format: "jpeg",
+      width: 1536,
+      height: 1024,
+    });
     // Phases only: OpenAI says nothing about how far it is.
     expect(progress).toEqual([0, 1]);
 
@@ -72,7 +78,14 @@ describe("the OpenAI adapter", () => {
     const [edit] = fake.requests;
     expect(edit?.headers.authorization).toBe(`Bearer ${fake.apiKey}`);
     expect(edit?.headers["content-type"]).toMatch(/^multipart\/form-data; boundary=/);
-    expect(edit?.fields).toMatchObject({ model: "gpt-image-1", n: "1", size: "1536x1024", quality: "medium", output_format: "jpeg", input_fidelity: "high" });
+    expect(edit?.fields).toMatchObject({
+      model: "gpt-image-1",
+      n: "1",
+      size: "1536x1024",
+      quality: "medium",
+      output_format: "jpeg",
+      input_fidelity: "high",
+    });
     expect(edit?.fields.prompt).toContain("exposed brick");
     expect(edit?.fields.prompt).toContain("home office");
     expect(edit?.fields.prompt).toMatch(/keep the walls, windows, doors and room layout/i);
@@ -94,7 +107,15 @@ describe("the OpenAI adapter", () => {
   });
 
   it("answers 429 with a retryable error carrying Retry-After, and the retry succeeds", async () => {
-    fake.script({ replies: [{ status: 429, headers: { "retry-after": "20" }, body: JSON.stringify({ error: { message: "Rate limit reached", type: "requests", param: null, code: "rate_limit_exceeded" } }) }] });
+    fake.script({
+      replies: [
+        {
+          status: 429,
+          headers: { "retry-after": "20" },
+          body: JSON.stringify({ error: { message: "Rate limit reached", type: "requests", param: null, code: "rate_limit_exceeded" } }),
+        },
+      ],
+    });
     const openai = provider();
     const error = await rejection(openai.render(renderRequest()));
     expect(error).toBeInstanceOf(RetryableRenderError);
@@ -127,7 +148,16 @@ describe("the OpenAI adapter", () => {
     expect(refused).toBeInstanceOf(PermanentRenderError);
 
     const safety = "Your request was rejected as a result of our safety system.";
-    fake.script({ replies: [{ status: 400, body: JSON.stringify({ error: { message: safety, type: "image_generation_user_error", param: null, code: "moderation_blocked" } }) }] });
+    fake.script({
+      replies: [
+        {
+          status: 400,
+          body: JSON.stringify({
+            error: { message: safety, type: "image_generation_user_error", param: null, code: "moderation_blocked" },
+          }),
+        },
+      ],
+    });
     const rejected = await rejection(provider().render(renderRequest()));
     expect(rejected.message).toBe(`The render engine refused the request: ${safety}`);
     expect(rejected).toBeInstanceOf(PermanentRenderError);

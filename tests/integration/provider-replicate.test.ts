@@ -9,8 +9,20 @@ import express from "express";
 import sharp from "sharp";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { PermanentRenderError, RetryableRenderError, type RenderRequest } from "../../src/server/render/providers/provider";
-import { buildNegativePrompt, buildPrompt, cleanUserNote, MAX_NOTE_LENGTH, STYLE_DESCRIPTIONS } from "../../src/server/render/providers/prompt";
-import { abortableSleep, createReplicateProvider, progressFromLogs, TransientRenderError, type ReplicateProviderOptions } from "../../src/server/render/providers/replicate";
+import {
+  buildNegativePrompt,
+  buildPrompt,
+  cleanUserNote,
+  MAX_NOTE_LENGTH,
+  STYLE_DESCRIPTIONS,
+} from "../../src/server/render/providers/prompt";
+import {
+  abortableSleep,
+  createReplicateProvider,
+  progressFromLogs,
+  TransientRenderError,
+  type ReplicateProviderOptions,
+} from "../../src/server/render/providers/replicate";
 import { PredictionWaiters, replicateWebhookHandler, verifyReplicateSignature } from "../../src/server/render/providers/replicate-webhook";
 import { DESIGN_STYLES } from "../../src/shared/styles";
 import { postSignedWebhook, signReplicateWebhook, startFakeReplicate, type FakeReplicate } from "../helpers/fake-replicate";
@@ -22,7 +34,9 @@ let room: Buffer;
 let fake: FakeReplicate;
 
 beforeAll(async () => {
-  room = await sharp({ create: { width: 120, height: 80, channels: 3, background: "#8a6d4b", noise: { type: "gaussian", mean: 110, sigma: 25 } } })
+  room = await sharp({
+    create: { width: 120, height: 80, channels: 3, background: "#8a6d4b", noise: { type: "gaussian", mean: 110, sigma: 25 } },
+  })
     .jpeg()
     .toBuffer();
 });
@@ -50,7 +64,13 @@ function renderRequest(overrides: Partial<RenderRequest> = {}): RenderRequest {
 }
 
 function provider(overrides: Partial<ReplicateProviderOptions> = {}) {
-  return createReplicateProvider({ token: fake.token, model: "adirik/interior-design", baseUrl: fake.url, pollIntervalMs: 5, ...overrides });
+  return createReplicateProvider({
+    token: fake.token,
+    model: "adirik/interior-design",
+    baseUrl: fake.url,
+    pollIntervalMs: 5,
+    ...overrides,
+  });
 }
 
 /** A sleep that records what the adapter asked for and waits 1 ms instead. */
@@ -134,7 +154,12 @@ describe("the Replicate adapter", () => {
     expect(body.input.prompt).toEqual(expect.stringContaining("light wood"));
     expect(body.input.prompt).toEqual(expect.stringContaining("living room"));
     expect(body.input.prompt).toEqual(expect.stringMatching(/Please add a reading nook by the window$/));
-    expect(body.input).toMatchObject({ negative_prompt: buildNegativePrompt("room-photo"), guidance_scale: 15, prompt_strength: 0.8, num_inference_steps: 50 });
+    expect(body.input).toMatchObject({
+      negative_prompt: buildNegativePrompt("room-photo"),
+      guidance_scale: 15,
+      prompt_strength: 0.8,
+      num_inference_steps: 50,
+    });
 
     expect(fake.polls()).toHaveLength(4);
     expect(fake.cancels()).toHaveLength(0);
@@ -142,7 +167,9 @@ describe("the Replicate adapter", () => {
 
   it("creates by version for owner/name:version, with a floor-plan prompt", async () => {
     fake.script({ processingPolls: 0 });
-    const result = await provider({ model: `adirik/interior-design:${VERSION}` }).render(renderRequest({ mode: "floor-plan", style: "japandi" }));
+    const result = await provider({ model: `adirik/interior-design:${VERSION}` }).render(
+      renderRequest({ mode: "floor-plan", style: "japandi" }),
+    );
     expect(result.model).toBe(`adirik/interior-design:${VERSION}`);
     const create = fake.creates()[0];
     expect(create?.path).toBe("/v1/predictions");
@@ -158,7 +185,10 @@ describe("the Replicate adapter", () => {
     const result = await provider({ model: "jagilley/controlnet-hough" }).render(renderRequest());
     expect(result.mime).toBe("image/jpeg");
     expect(result.image.equals(fake.image)).toBe(true);
-    expect((fake.creates()[0]?.json as { input: Record<string, unknown> }).input).toMatchObject({ ddim_steps: 20, image_resolution: "512" });
+    expect((fake.creates()[0]?.json as { input: Record<string, unknown> }).input).toMatchObject({
+      ddim_steps: 20,
+      image_resolution: "512",
+    });
   });
 
   it("fails for good with the engine's own words when the prediction fails", async () => {
@@ -275,7 +305,11 @@ describe("the Replicate adapter", () => {
     expect(refused.message).toBe("The render engine refused the API token");
     expect(refused).toBeInstanceOf(PermanentRenderError);
 
-    fake.script({ createReplies: [{ status: 422, body: JSON.stringify({ title: "Input validation failed", detail: "input.prompt: String too long", status: 422 }) }] });
+    fake.script({
+      createReplies: [
+        { status: 422, body: JSON.stringify({ title: "Input validation failed", detail: "input.prompt: String too long", status: 422 }) },
+      ],
+    });
     const invalid = await rejection(provider().render(renderRequest()));
     expect(invalid.message).toBe("The render engine refused the request: input.prompt: String too long");
     expect(invalid).toBeInstanceOf(PermanentRenderError);
@@ -327,7 +361,11 @@ describe("the Replicate webhook route", () => {
   beforeEach(async () => {
     const waiters = new PredictionWaiters();
     const server = express();
-    server.post("/webhooks/replicate", express.raw({ type: "*/*", limit: "5mb" }), replicateWebhookHandler({ secret: WEBHOOK_SECRET, waiters, now: Date.now }));
+    server.post(
+      "/webhooks/replicate",
+      express.raw({ type: "*/*", limit: "5mb" }),
+      replicateWebhookHandler({ secret: WEBHOOK_SECRET, waiters, now: Date.now }),
+    );
     const listening = await new Promise<http.Server>((resolve) => {
       const instance = server.listen(0, "127.0.0.1", () => resolve(instance));
     });
@@ -347,7 +385,9 @@ describe("the Replicate webhook route", () => {
 
   it("hands a signed prediction to the render waiting for it", async () => {
     const waiting = app.waiters.wait("p1", new AbortController().signal);
-    expect(await postSignedWebhook(app.url, JSON.stringify({ id: "p1", status: "succeeded", output: "https://x/y.jpg" }), WEBHOOK_SECRET)).toBe(200);
+    expect(
+      await postSignedWebhook(app.url, JSON.stringify({ id: "p1", status: "succeeded", output: "https://x/y.jpg" }), WEBHOOK_SECRET),
+    ).toBe(200);
     expect(await waiting).toMatchObject({ id: "p1", status: "succeeded", output: "https://x/y.jpg" });
     expect(app.waiters.size).toEqual({ waiting: 0, unclaimed: 0 });
   });
@@ -355,8 +395,14 @@ describe("the Replicate webhook route", () => {
   it("refuses bad, stale and missing signatures with 401 and malformed JSON with 400", async () => {
     const otherSecret = `whsec_${randomBytes(24).toString("base64")}`;
     expect(await postSignedWebhook(app.url, '{"id":"p1","status":"succeeded"}', otherSecret)).toBe(401);
-    expect(await postSignedWebhook(app.url, '{"id":"p1","status":"succeeded"}', WEBHOOK_SECRET, Math.floor(Date.now() / 1000) - 600)).toBe(401);
-    const unsigned = await fetch(app.url, { method: "POST", headers: { "content-type": "application/json" }, body: '{"id":"p1","status":"succeeded"}' });
+    expect(await postSignedWebhook(app.url, '{"id":"p1","status":"succeeded"}', WEBHOOK_SECRET, Math.floor(Date.now() / 1000) - 600)).toBe(
+      401,
+    );
+    const unsigned = await fetch(app.url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"id":"p1","status":"succeeded"}',
+    });
     expect(unsigned.status).toBe(401);
     expect(await postSignedWebhook(app.url, '{"id": "p1", "stat', WEBHOOK_SECRET)).toBe(400);
     expect(await postSignedWebhook(app.url, '{"hello": "world"}', WEBHOOK_SECRET)).toBe(400);

@@ -54,7 +54,10 @@ describe("render flow", () => {
     it("removes the GPS position (all metadata) and applies the EXIF orientation before storing", async () => {
       const withGps = await sharp(await roomPhoto(400, 300))
         .withMetadata({ orientation: 6 })
-        .withExifMerge({ IFD0: { Artist: "Ana" }, IFD3: { GPSLatitudeRef: "N", GPSLatitude: "40/1 26/1 4614/100", GPSLongitudeRef: "W", GPSLongitude: "3/1 42/1 1234/100" } })
+        .withExifMerge({
+          IFD0: { Artist: "Ana" },
+          IFD3: { GPSLatitudeRef: "N", GPSLatitude: "40/1 26/1 4614/100", GPSLongitudeRef: "W", GPSLongitude: "3/1 42/1 1234/100" },
+        })
         .jpeg()
         .toBuffer();
       expect((await sharp(withGps).metadata()).exif).toBeDefined();
@@ -78,10 +81,18 @@ describe("render flow", () => {
 
   it("a visitor gets one free demo render, watched live, then is asked to sign up", async () => {
     const visitor = createStudioClient(server.url);
-    expect(await visitor.client.render.allowance.query()).toMatchObject({ signedIn: false, demoAvailable: true, engine: { id: "local", label: "Preview engine", isAi: false } });
+    expect(await visitor.client.render.allowance.query()).toMatchObject({
+      signedIn: false,
+      demoAvailable: true,
+      engine: { id: "local", label: "Preview engine", isAi: false },
+    });
     const uploaded = await upload(server.url, visitor.jar, await roomPhoto(), { mode: "room-photo", roomType: "bedroom" });
     expect(uploaded.status).toBe(201);
-    const { jobs } = await visitor.client.render.create.mutate({ projectId: uploaded.body.projectId, imageId: uploaded.body.imageId, style: "scandinavian" });
+    const { jobs } = await visitor.client.render.create.mutate({
+      projectId: uploaded.body.projectId,
+      imageId: uploaded.body.imageId,
+      style: "scandinavian",
+    });
     expect(jobs).toHaveLength(1);
     const events = await collectEvents(visitor, { jobId: jobs[0]!.id }, (seen) => seen.some((e) => isFinal(e.event)));
     // Each phase in order (rendering may repeat with its percent).
@@ -93,14 +104,18 @@ describe("render flow", () => {
     if (done.type !== "succeeded") return;
     const picture = await visitor.jar.fetch(`${server.url}${done.result.downloadMedium}`);
     expect(picture.status).toBe(200);
-    expect(picture.headers.get("content-disposition")).toMatch(/^attachment; filename="?roomcanvas-scandinavian-[a-z0-9]{8}-medium\.jpg"?$/);
+    expect(picture.headers.get("content-disposition")).toMatch(
+      /^attachment; filename="?roomcanvas-scandinavian-[a-z0-9]{8}-medium\.jpg"?$/,
+    );
     expect((await sharp(Buffer.from(await picture.arrayBuffer())).metadata()).format).toBe("jpeg");
     const high = await visitor.jar.fetch(`${server.url}${done.result.downloadHigh}`);
     const highMeta = await sharp(Buffer.from(await high.arrayBuffer())).metadata();
     expect([highMeta.width, highMeta.height]).toEqual([1200, 900]);
 
     expect(await visitor.client.render.allowance.query()).toMatchObject({ demoAvailable: false });
-    const second = await visitor.client.render.create.mutate({ projectId: "demo", imageId: uploaded.body.imageId, style: "modern" }).catch(failure);
+    const second = await visitor.client.render.create
+      .mutate({ projectId: "demo", imageId: uploaded.body.imageId, style: "modern" })
+      .catch(failure);
     expect(second).toMatchObject({ message: MESSAGES.demoUsed, data: { code: "FORBIDDEN" } });
   });
 
@@ -131,7 +146,11 @@ describe("render flow", () => {
   it("visitors' demo pictures nobody claimed are removed after 7 days; users' stay", async () => {
     const visitor = createStudioClient(server.url);
     const visitorUpload = await upload(server.url, visitor.jar, await roomPhoto(300, 200));
-    const { jobs } = await visitor.client.render.create.mutate({ projectId: "demo", imageId: visitorUpload.body.imageId, style: "coastal" });
+    const { jobs } = await visitor.client.render.create.mutate({
+      projectId: "demo",
+      imageId: visitorUpload.body.imageId,
+      style: "coastal",
+    });
     await collectEvents(visitor, { jobId: jobs[0]!.id }, (seen) => seen.some((e) => isFinal(e.event)));
     const user = await signedInClient(server.url);
     const userUpload = await upload(server.url, user.jar, await roomPhoto(300, 200));
@@ -150,40 +169,81 @@ describe("render flow", () => {
 
   it("ai-render without its fields answers Missing required fields", async () => {
     const user = await signedInClient(server.url);
-    for (const input of [{}, { projectId: "x", style: "modern" as const }, { imageId: "y", style: "modern" as const }, { projectId: "x", imageId: "y" }]) {
-      expect(await user.client.render.create.mutate(input).catch(failure)).toMatchObject({ message: MESSAGES.missingRequiredFields, data: { code: "BAD_REQUEST" } });
+    for (const input of [
+      {},
+      { projectId: "x", style: "modern" as const },
+      { imageId: "y", style: "modern" as const },
+      { projectId: "x", imageId: "y" },
+    ]) {
+      expect(await user.client.render.create.mutate(input).catch(failure)).toMatchObject({
+        message: MESSAGES.missingRequiredFields,
+        data: { code: "BAD_REQUEST" },
+      });
     }
-    expect(await createStudioClient(server.url).client.render.create.mutate({}).catch(failure)).toMatchObject({ message: MESSAGES.missingRequiredFields });
+    expect(await createStudioClient(server.url).client.render.create.mutate({}).catch(failure)).toMatchObject({
+      message: MESSAGES.missingRequiredFields,
+    });
   });
 
   it("30 concurrent render requests with 10 credits: exactly 10 accepted, the ledger balanced", async () => {
     const user = await signedInClient(server.url);
     const uploaded = await upload(server.url, user.jar, await roomPhoto(600, 400));
     const results = await Promise.allSettled(
-      Array.from({ length: 30 }, () => user.client.render.create.mutate({ projectId: uploaded.body.projectId, imageId: uploaded.body.imageId, style: "industrial" })),
+      Array.from({ length: 30 }, () =>
+        user.client.render.create.mutate({ projectId: uploaded.body.projectId, imageId: uploaded.body.imageId, style: "industrial" }),
+      ),
     );
     const accepted = results.filter((r) => r.status === "fulfilled");
     const refused = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
     expect(accepted).toHaveLength(10);
-    for (const r of refused) expect(failure(r.reason)).toMatchObject({ message: MESSAGES.notEnoughCredits, data: { code: "PAYMENT_REQUIRED" } });
+    for (const r of refused)
+      expect(failure(r.reason)).toMatchObject({ message: MESSAGES.notEnoughCredits, data: { code: "PAYMENT_REQUIRED" } });
     const jobIds = accepted.flatMap((r) => (r.status === "fulfilled" ? r.value.jobs.map((j) => j.id) : []));
     await collectEvents(user, {}, untilAllFinal(jobIds), 30_000);
-    const profile = await server.deps.db.selectFrom("profiles").select("credits_remaining").where("user_id", "=", user.userId).executeTakeFirstOrThrow();
+    const profile = await server.deps.db
+      .selectFrom("profiles")
+      .select("credits_remaining")
+      .where("user_id", "=", user.userId)
+      .executeTakeFirstOrThrow();
     expect(profile.credits_remaining).toBe(0);
     expect(await ledgerBalance(server.deps.db, user.userId)).toBe(0);
-    const charges = await server.deps.db.selectFrom("credit_ledger").select("job_id").where("user_id", "=", user.userId).where("kind", "=", "charge").execute();
+    const charges = await server.deps.db
+      .selectFrom("credit_ledger")
+      .select("job_id")
+      .where("user_id", "=", user.userId)
+      .where("kind", "=", "charge")
+      .execute();
     expect(charges.map((c) => c.job_id).sort()).toEqual([...jobIds].sort());
   });
 
   it("applying several styles makes one job per style, one credit each, all or nothing", async () => {
     const user = await signedInClient(server.url);
     const uploaded = await upload(server.url, user.jar, await roomPhoto(600, 400));
-    const several = await user.client.render.create.mutate({ projectId: uploaded.body.projectId, imageId: uploaded.body.imageId, style: ["modern", "japandi", "coastal"], note: "keep the fireplace" });
+    const several = await user.client.render.create.mutate({
+      projectId: uploaded.body.projectId,
+      imageId: uploaded.body.imageId,
+      style: ["modern", "japandi", "coastal"],
+      note: "keep the fireplace",
+    });
     expect(several.jobs.map((j) => j.style)).toEqual(["modern", "japandi", "coastal"]);
     expect(several.credits).toBe(7);
     await server.deps.db.updateTable("profiles").set({ credits_remaining: 2 }).where("user_id", "=", user.userId).execute();
-    await server.deps.db.insertInto("credit_ledger").values({ id: `adj-${user.userId}`, user_id: user.userId, kind: "admin", amount: -5, job_id: null, reference: null, reason: "test", created_at: 1 }).execute();
-    const tooMany = await user.client.render.create.mutate({ projectId: uploaded.body.projectId, imageId: uploaded.body.imageId, style: ["modern", "japandi", "coastal"] }).catch(failure);
+    await server.deps.db
+      .insertInto("credit_ledger")
+      .values({
+        id: `adj-${user.userId}`,
+        user_id: user.userId,
+        kind: "admin",
+        amount: -5,
+        job_id: null,
+        reference: null,
+        reason: "test",
+        created_at: 1,
+      })
+      .execute();
+    const tooMany = await user.client.render.create
+      .mutate({ projectId: uploaded.body.projectId, imageId: uploaded.body.imageId, style: ["modern", "japandi", "coastal"] })
+      .catch(failure);
     expect(tooMany).toMatchObject({ message: MESSAGES.notEnoughCredits });
     expect(await ledgerBalance(server.deps.db, user.userId)).toBe(2);
   });
@@ -192,11 +252,21 @@ describe("render flow", () => {
     const ana = await signedInClient(server.url);
     const bob = await signedInClient(server.url);
     const uploaded = await upload(server.url, ana.jar, await roomPhoto(500, 400));
-    const { jobs } = await ana.client.render.create.mutate({ projectId: uploaded.body.projectId, imageId: uploaded.body.imageId, style: "coastal" });
+    const { jobs } = await ana.client.render.create.mutate({
+      projectId: uploaded.body.projectId,
+      imageId: uploaded.body.imageId,
+      style: "coastal",
+    });
     const jobId = jobs[0]!.id;
     await collectEvents(ana, { jobId }, (seen) => seen.some((e) => isFinal(e.event)));
 
-    for (const url of [uploaded.body.url, uploaded.body.thumbUrl, `/files/renders/${jobId}/medium`, `/files/renders/${jobId}/before`, `/files/renders/${jobId}/download/high`]) {
+    for (const url of [
+      uploaded.body.url,
+      uploaded.body.thumbUrl,
+      `/files/renders/${jobId}/medium`,
+      `/files/renders/${jobId}/before`,
+      `/files/renders/${jobId}/download/high`,
+    ]) {
       expect((await ana.jar.fetch(`${server.url}${url}`)).status, url).toBe(200);
       expect((await bob.jar.fetch(`${server.url}${url}`)).status, url).toBe(404);
       expect((await fetch(`${server.url}${url}`)).status, url).toBe(404);
@@ -212,7 +282,9 @@ describe("render flow", () => {
     expect(await bob.client.projects.delete.mutate({ id: uploaded.body.projectId }).catch(failure)).toMatchObject(notFound);
     // Rendering Ana's upload with Bob's credits: not found, nothing charged.
     const bobProject = await bob.client.projects.create.mutate({ name: "Bob's" });
-    expect(await bob.client.render.create.mutate({ projectId: bobProject.id, imageId: uploaded.body.imageId, style: "modern" }).catch(failure)).toMatchObject(notFound);
+    expect(
+      await bob.client.render.create.mutate({ projectId: bobProject.id, imageId: uploaded.body.imageId, style: "modern" }).catch(failure),
+    ).toMatchObject(notFound);
     expect(await ledgerBalance(server.deps.db, bob.userId)).toBe(10);
     // Bob's event stream says nothing of Ana's job.
     expect(await bob.client.render.list.query({})).toEqual([]);
@@ -236,7 +308,12 @@ describe("render flow", () => {
     const { jobs } = await user.client.render.create.mutate({ projectId: project.id, imageId: uploaded.body.imageId, style: "luxury" });
     await collectEvents(user, { jobId: jobs[0]!.id }, (seen) => seen.some((e) => isFinal(e.event)));
     const listed = await user.client.projects.list.query();
-    expect(listed.find((p) => p.id === project.id)).toMatchObject({ name: "Casa Lima", projectType: "room_rendering", renderCount: 1, thumbs: [expect.stringContaining(jobs[0]!.id)] });
+    expect(listed.find((p) => p.id === project.id)).toMatchObject({
+      name: "Casa Lima",
+      projectType: "room_rendering",
+      renderCount: 1,
+      thumbs: [expect.stringContaining(jobs[0]!.id)],
+    });
     await user.client.projects.rename.mutate({ id: project.id, name: "Casa Lima 2" });
     const storageDir = path.join(server.deps.env.DATA_DIR, "storage/project-uploads");
     expect(fs.existsSync(path.join(storageDir, "renders", jobs[0]!.id))).toBe(true);
@@ -246,7 +323,11 @@ describe("render flow", () => {
     expect((await user.jar.fetch(`${server.url}${uploaded.body.url}`)).status).toBe(404);
 
     const again = await upload(server.url, user.jar, await roomPhoto(300, 200));
-    const { jobs: more } = await user.client.render.create.mutate({ projectId: again.body.projectId, imageId: again.body.imageId, style: "bohemian" });
+    const { jobs: more } = await user.client.render.create.mutate({
+      projectId: again.body.projectId,
+      imageId: again.body.imageId,
+      style: "bohemian",
+    });
     await collectEvents(user, { jobId: more[0]!.id }, (seen) => seen.some((e) => isFinal(e.event)));
     expect(await user.client.account.deleteAllImages.mutate()).toEqual({ deletedRenders: 1, deletedUploads: 1 });
     expect(await user.client.render.list.query({})).toEqual([]);
@@ -265,7 +346,11 @@ describe("render flow", () => {
     }
     const user = await signedInClient(server.url);
     const uploaded = await upload(server.url, user.jar, await roomPhoto(500, 400));
-    const { jobs } = await user.client.render.create.mutate({ projectId: uploaded.body.projectId, imageId: uploaded.body.imageId, style: "farmhouse" });
+    const { jobs } = await user.client.render.create.mutate({
+      projectId: uploaded.body.projectId,
+      imageId: uploaded.body.imageId,
+      style: "farmhouse",
+    });
     await collectEvents(user, { jobId: jobs[0]!.id }, (seen) => seen.some((e) => isFinal(e.event)));
     await user.client.render.setSharing.mutate({ id: jobs[0]!.id, gallery: true });
     const shared = (await visitor.client.render.gallery.query()).shared.find((pair) => pair.id === jobs[0]!.id);
@@ -295,16 +380,26 @@ describe("a failing render engine", () => {
   it("refunds the credit exactly once, in the transaction that marks the job failed", async () => {
     const user = await signedInClient(server.url);
     const uploaded = await upload(server.url, user.jar, await roomPhoto(500, 400));
-    const { jobs, credits } = await user.client.render.create.mutate({ projectId: uploaded.body.projectId, imageId: uploaded.body.imageId, style: ["modern", "traditional"] });
+    const { jobs, credits } = await user.client.render.create.mutate({
+      projectId: uploaded.body.projectId,
+      imageId: uploaded.body.imageId,
+      style: ["modern", "traditional"],
+    });
     expect(credits).toBe(8);
     const events = await collectEvents(user, {}, untilAllFinal(jobs.map((j) => j.id)));
     const failures = events.filter((e) => e.event.type === "failed");
     expect(failures.map((e) => e.event)).toEqual(
-      expect.arrayContaining(jobs.map((j) => expect.objectContaining({ jobId: j.id, message: "The render engine failed: out of GPUs", refunded: true }))),
+      expect.arrayContaining(
+        jobs.map((j) => expect.objectContaining({ jobId: j.id, message: "The render engine failed: out of GPUs", refunded: true })),
+      ),
     );
     expect(failures).toHaveLength(2);
     expect(calls).toBe(2);
-    const ledger = await server.deps.db.selectFrom("credit_ledger").select(["kind", "amount", "job_id"]).where("user_id", "=", user.userId).execute();
+    const ledger = await server.deps.db
+      .selectFrom("credit_ledger")
+      .select(["kind", "amount", "job_id"])
+      .where("user_id", "=", user.userId)
+      .execute();
     expect(ledger.filter((row) => row.kind === "refund")).toHaveLength(2);
     expect(await ledgerBalance(server.deps.db, user.userId)).toBe(10);
     const job = await user.client.render.job.query({ id: jobs[0]!.id });

@@ -14,7 +14,16 @@ import { recoverInterruptedJobs } from "../../src/server/services/render-jobs";
 import { localProvider } from "../../src/server/render/providers/local";
 import { RetryableRenderError, type RenderProvider, type RenderRequest } from "../../src/server/render/providers/provider";
 import { startFakeReplicate, type FakeReplicate } from "../helpers/fake-replicate";
-import { collectEvents, createStudioClient, isFinal, roomPhoto, signedInClient, untilAllFinal, upload, type StudioClient } from "../helpers/render";
+import {
+  collectEvents,
+  createStudioClient,
+  isFinal,
+  roomPhoto,
+  signedInClient,
+  untilAllFinal,
+  upload,
+  type StudioClient,
+} from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { makeTempDir } from "../helpers/test-env";
 
@@ -32,7 +41,9 @@ function steeredProvider() {
       const step = plan.shift() ?? "ok";
       if (step === "transient") throw Object.assign(new RetryableRenderError("busy (HTTP 429)"), { retryAfterMs: 5 });
       if (step === "hang") {
-        await new Promise((_resolve, reject) => request.signal.addEventListener("abort", () => reject(request.signal.reason), { once: true }));
+        await new Promise((_resolve, reject) =>
+          request.signal.addEventListener("abort", () => reject(request.signal.reason), { once: true }),
+        );
       }
       request.onProgress?.(0.5);
       return localProvider.render(request);
@@ -41,7 +52,11 @@ function steeredProvider() {
   return { provider, started, plan: (steps: typeof plan) => (plan = steps) };
 }
 
-async function newJob(studio: StudioClient & { userId?: string }, baseUrl: string, style: "modern" | ["modern", "scandinavian"] = "modern") {
+async function newJob(
+  studio: StudioClient & { userId?: string },
+  baseUrl: string,
+  style: "modern" | ["modern", "scandinavian"] = "modern",
+) {
   const uploaded = await upload(baseUrl, studio.jar, await roomPhoto(400, 300));
   const { jobs } = await studio.client.render.create.mutate({ projectId: uploaded.body.projectId, imageId: uploaded.body.imageId, style });
   return jobs.map((job) => job.id);
@@ -59,7 +74,10 @@ describe("render worker", () => {
   let server: TestServer;
   const engine = steeredProvider();
   beforeAll(async () => {
-    server = await startTestServer({ RENDER_DEADLINE_MS: "1500", RENDER_CONCURRENCY: "1" }, { renderProvider: engine.provider, worker: { retryBaseMs: 5, retryMaxMs: 20 } });
+    server = await startTestServer(
+      { RENDER_DEADLINE_MS: "1500", RENDER_CONCURRENCY: "1" },
+      { renderProvider: engine.provider, worker: { retryBaseMs: 5, retryMaxMs: 20 } },
+    );
   });
   afterAll(async () => {
     await server?.stop();
@@ -72,7 +90,9 @@ describe("render worker", () => {
     const [jobId] = await newJob(user, server.url);
     const events = await collectEvents(user, { jobId }, (seen) => seen.some((e) => isFinal(e.event)));
     expect(events.at(-1)!.event.type).toBe("succeeded");
-    expect(events.filter((e) => e.event.type === "rendering").map((e) => (e.event.type === "rendering" ? e.event.attempt : 0))).toEqual(expect.arrayContaining([1, 2, 3]));
+    expect(events.filter((e) => e.event.type === "rendering").map((e) => (e.event.type === "rendering" ? e.event.attempt : 0))).toEqual(
+      expect.arrayContaining([1, 2, 3]),
+    );
     expect((await jobRow(jobId!)).attempts).toBe(3);
     expect(await ledgerBalance(server.deps.db, user.userId)).toBe(9);
   });
@@ -99,11 +119,17 @@ describe("render worker", () => {
     expect(await user.client.render.cancel.mutate({ id: running! })).toEqual({ status: "canceled" });
     const events = await collectEvents(user, {}, untilAllFinal([running!, waiting!]));
     expect(events.filter((e) => isFinal(e.event)).map((e) => e.event)).toEqual(
-      expect.arrayContaining([expect.objectContaining({ jobId: running, type: "canceled", refunded: true }), expect.objectContaining({ jobId: waiting, type: "canceled", refunded: true })]),
+      expect.arrayContaining([
+        expect.objectContaining({ jobId: running, type: "canceled", refunded: true }),
+        expect.objectContaining({ jobId: waiting, type: "canceled", refunded: true }),
+      ]),
     );
     expect(engine.started.at(-1)!.signal.aborted).toBe(true);
     expect(await ledgerBalance(server.deps.db, user.userId)).toBe(10);
-    expect(await user.client.render.cancel.mutate({ id: running! }).catch(failure)).toMatchObject({ message: MESSAGES.renderNotCancelable, data: { code: "CONFLICT" } });
+    expect(await user.client.render.cancel.mutate({ id: running! }).catch(failure)).toMatchObject({
+      message: MESSAGES.renderNotCancelable,
+      data: { code: "CONFLICT" },
+    });
   });
 
   it("a client reconnecting with its last event id misses nothing and gets nothing twice", async () => {
@@ -139,7 +165,9 @@ describe("render worker", () => {
     await collectEvents(ana, { jobId }, (seen) => seen.some((e) => isFinal(e.event)));
     const bob = await signedInClient(server.url);
     await expect(collectEvents(bob, { jobId }, () => true, 5000)).rejects.toMatchObject({ message: MESSAGES.notFound });
-    await expect(collectEvents(createStudioClient(server.url), { jobId }, () => true, 5000)).rejects.toMatchObject({ message: MESSAGES.notFound });
+    await expect(collectEvents(createStudioClient(server.url), { jobId }, () => true, 5000)).rejects.toMatchObject({
+      message: MESSAGES.notFound,
+    });
   });
 
   it("a job interrupted twice by restarts fails and is refunded, never stranded", async () => {
@@ -163,7 +191,11 @@ describe("graceful shutdown", () => {
     const first = await startTestServer({}, { renderProvider: engine.provider });
     const user = await signedInClient(first.url);
     const [jobId] = await newJob(user, first.url);
-    await until(async () => (await first.deps.db.selectFrom("render_jobs").select("status").where("id", "=", jobId!).executeTakeFirstOrThrow()).status === "rendering");
+    await until(
+      async () =>
+        (await first.deps.db.selectFrom("render_jobs").select("status").where("id", "=", jobId!).executeTakeFirstOrThrow()).status ===
+        "rendering",
+    );
     await first.stop();
     const db = openDatabase(first.deps.env.DATABASE_FILE);
     expect((await db.selectFrom("render_jobs").select("status").where("id", "=", jobId!).executeTakeFirstOrThrow()).status).toBe("queued");
@@ -211,7 +243,10 @@ describe("crash recovery (SIGKILL)", () => {
       REPLICATE_API_URL: fake.url,
       RENDER_CONCURRENCY: "1",
     };
-    const started = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], { env: processEnv, stdio: ["ignore", "pipe", "pipe"] });
+    const started = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], {
+      env: processEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     child = started;
     return new Promise((resolve, reject) => {
       let output = "";
@@ -241,7 +276,8 @@ describe("crash recovery (SIGKILL)", () => {
     await new Promise((resolve) => child!.once("exit", resolve));
     const db = openDatabase(path.join(dataDir, "app.db"));
     try {
-      const statuses = async () => Object.fromEntries((await db.selectFrom("render_jobs").select(["id", "status"]).execute()).map((row) => [row.id, row.status]));
+      const statuses = async () =>
+        Object.fromEntries((await db.selectFrom("render_jobs").select(["id", "status"]).execute()).map((row) => [row.id, row.status]));
       expect(await statuses()).toEqual({ [rendering!]: "rendering", [queued!]: "queued" });
 
       fake.script({ final: "succeeded", processingPolls: 1 });
@@ -251,11 +287,19 @@ describe("crash recovery (SIGKILL)", () => {
       expect(events.filter((e) => isFinal(e.event)).map((e) => e.event.type)).toEqual(["succeeded", "succeeded"]);
       expect(events.some((e) => e.event.jobId === rendering && e.event.type === "queued" && e.event.resumed)).toBe(true);
       expect(await statuses()).toEqual({ [rendering!]: "succeeded", [queued!]: "succeeded" });
-      const ledger = await db.selectFrom("credit_ledger").select(["kind", "job_id"]).where("user_id", "=", user.userId).where("kind", "in", ["charge", "refund"]).execute();
+      const ledger = await db
+        .selectFrom("credit_ledger")
+        .select(["kind", "job_id"])
+        .where("user_id", "=", user.userId)
+        .where("kind", "in", ["charge", "refund"])
+        .execute();
       expect(ledger.filter((row) => row.kind === "charge")).toHaveLength(2);
       expect(ledger.filter((row) => row.kind === "refund")).toHaveLength(0);
       expect(await ledgerBalance(db, user.userId)).toBe(8);
-      expect((await db.selectFrom("profiles").select("credits_remaining").where("user_id", "=", user.userId).executeTakeFirstOrThrow()).credits_remaining).toBe(8);
+      expect(
+        (await db.selectFrom("profiles").select("credits_remaining").where("user_id", "=", user.userId).executeTakeFirstOrThrow())
+          .credits_remaining,
+      ).toBe(8);
     } finally {
       await db.destroy();
     }

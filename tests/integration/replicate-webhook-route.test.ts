@@ -44,11 +44,18 @@ describe("Replicate webhooks through the server", () => {
     const user = await signedInClient(server.url);
     const uploaded = await upload(server.url, user.jar, await roomPhoto(800, 600));
     const started = Date.now();
-    const { jobs } = await user.client.render.create.mutate({ projectId: uploaded.body.projectId, imageId: uploaded.body.imageId, style: "japandi" });
+    const { jobs } = await user.client.render.create.mutate({
+      projectId: uploaded.body.projectId,
+      imageId: uploaded.body.imageId,
+      style: "japandi",
+    });
     const events = await collectEvents(user, { jobId: jobs[0]!.id }, (seen) => seen.some((e) => isFinal(e.event)));
     expect(events.at(-1)!.event.type).toBe("succeeded");
     expect(Date.now() - started).toBeLessThan(4000);
-    expect(fake.creates()[0]!.json).toMatchObject({ webhook: `${server.deps.env.PUBLIC_URL}/webhooks/replicate`, webhook_events_filter: ["completed"] });
+    expect(fake.creates()[0]!.json).toMatchObject({
+      webhook: `${server.deps.env.PUBLIC_URL}/webhooks/replicate`,
+      webhook_events_filter: ["completed"],
+    });
     expect(fake.webhookDeliveries).toEqual([{ url: `${server.deps.env.PUBLIC_URL}/webhooks/replicate`, status: 200 }]);
     expect(fake.polls()).toHaveLength(0);
   });

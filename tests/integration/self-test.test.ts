@@ -37,10 +37,17 @@ async function makeAdmin(server: TestServer): Promise<SignedIn> {
   return studio;
 }
 
-const testPng = () => sharp({ create: { width: 100, height: 100, channels: 3, background: { r: 79, g: 70, b: 229 } } }).png().toBuffer();
+const testPng = () =>
+  sharp({ create: { width: 100, height: 100, channels: 3, background: { r: 79, g: 70, b: 229 } } })
+    .png()
+    .toBuffer();
 
 /** The command line's environment, with the pauses recorded instead of slept. */
-function nodeEnvironment(server: TestServer, studio: StudioClient, extra: Partial<SelfTestEnvironment> = {}): SelfTestEnvironment & { pauses: number[] } {
+function nodeEnvironment(
+  server: TestServer,
+  studio: StudioClient,
+  extra: Partial<SelfTestEnvironment> = {},
+): SelfTestEnvironment & { pauses: number[] } {
   const pauses: number[] = [];
   return {
     client: studio.client,
@@ -61,7 +68,8 @@ async function run(suite: SelfTestSuiteName, env: SelfTestEnvironment, only?: st
   return Object.fromEntries(items.map((item) => [item.id, item]));
 }
 
-const failures = (items: readonly SelfTestItem[]) => items.filter((item) => item.status !== "passed").map((item) => `${item.id}: ${item.message}`);
+const failures = (items: readonly SelfTestItem[]) =>
+  items.filter((item) => item.status !== "passed").map((item) => `${item.id}: ${item.message}`);
 
 /** Moves the real DATA_DIR/storage/project-uploads aside and puts a FILE in its place (root ignores chmod). */
 function breakStorage(server: TestServer): () => void {
@@ -95,7 +103,9 @@ async function startFakeEngineApi(options: { token: string; models: string[]; ha
     if (req.method === "GET" && url.pathname === "/v1/account") return send(200, { type: "user", username: "studio", name: "Studio" });
     const model = /^\/v1\/models\/([^/]+)$/.exec(url.pathname)?.[1];
     if (req.method === "GET" && model) {
-      return options.models.includes(decodeURIComponent(model)) ? send(200, { id: model, object: "model" }) : send(404, { error: { message: `The model '${model}' does not exist` } });
+      return options.models.includes(decodeURIComponent(model))
+        ? send(200, { id: model, object: "model" })
+        : send(404, { error: { message: `The model '${model}' does not exist` } });
     }
     send(404, { detail: "Not found" });
   });
@@ -164,7 +174,9 @@ describe("self-test suite against a healthy server", () => {
     expect(failures(asBrowser)).toEqual([]);
     expect(asBrowser.map((item) => item.id)).toEqual(AUTH_TESTS.map((test) => test.id));
     expect(browser.pauses).toEqual(Array.from({ length: AUTH_TESTS.length - 1 }, () => 1000));
-    expect(asBrowser.find((item) => item.id === "sign-up-existing")!.message).toBe(`Refused: "${MESSAGES.userAlreadyRegistered}" (expected)`);
+    expect(asBrowser.find((item) => item.id === "sign-up-existing")!.message).toBe(
+      `Refused: "${MESSAGES.userAlreadyRegistered}" (expected)`,
+    );
     expect(asBrowser.find((item) => item.id === "sign-in")!.message).toContain("current session");
     expect(asBrowser.find((item) => item.id === "roles-read")!.message).toBe("Roles: admin (admin)");
 
@@ -179,7 +191,12 @@ describe("self-test suite against a healthy server", () => {
     const env = nodeEnvironment(server, admin);
     const items = await runSelfTests("auth", env, undefined, { record: "cli" });
     const later = Date.now() + 60_000;
-    await admin.client.selfTest.recordRun.mutate({ suite: "system", startedAt: later - 1000, finishedAt: later, items: [{ id: "x", name: "X", status: "failed", message: "Error: boom" }] });
+    await admin.client.selfTest.recordRun.mutate({
+      suite: "system",
+      startedAt: later - 1000,
+      finishedAt: later,
+      items: [{ id: "x", name: "X", status: "failed", message: "Error: boom" }],
+    });
     const runs = await admin.client.selfTest.runs.query({ limit: 10 });
     expect(runs[0]).toMatchObject({ suite: "system", source: "browser", passed: 0, failed: 1, userEmail: admin.email });
     const cliRun = runs.find((entry) => entry.source === "cli")!;
@@ -192,7 +209,13 @@ describe("self-test suite against a healthy server", () => {
     for (const call of [
       () => user.client.selfTest.check.mutate({ name: "disk-space" }),
       () => user.client.selfTest.runs.query(),
-      () => user.client.selfTest.recordRun.mutate({ suite: "auth", startedAt: 1, finishedAt: 2, items: [{ id: "x", name: "X", status: "passed" }] }),
+      () =>
+        user.client.selfTest.recordRun.mutate({
+          suite: "auth",
+          startedAt: 1,
+          finishedAt: 2,
+          items: [{ id: "x", name: "X", status: "passed" }],
+        }),
     ]) {
       await expect(call()).rejects.toMatchObject({ message: MESSAGES.adminRequired, data: { code: "FORBIDDEN" } });
     }
@@ -206,28 +229,43 @@ describe("self-test suite against a healthy server", () => {
     }
     expect(items["database-integrity"]!.message).toBe(`Error: Database integrity error: ${SELF_TEST_REPORTS.accessDenied}`);
     expect(items["render-queue"]!.message).toBe(`Error: Render queue error: ${SELF_TEST_REPORTS.accessDenied}`);
-    for (const id of ["profile-read", "project-crud", "route-protection", "storage", "ai-render-validation", "purchase-credits", "unknown-function"]) {
+    for (const id of [
+      "profile-read",
+      "project-crud",
+      "route-protection",
+      "storage",
+      "ai-render-validation",
+      "purchase-credits",
+      "unknown-function",
+    ]) {
       expect(items[id]!.status, `${id}: ${items[id]!.message}`).toBe("passed");
     }
   });
 
   describe("faults", () => {
-    it("profile row missing → \"User profile not found\" and \"Profile not created automatically\"", async () => {
+    it('profile row missing → "User profile not found" and "Profile not created automatically"', async () => {
       const owner = await makeAdmin(server);
       const db = server.deps.db;
       await db.deleteFrom("profiles").where("user_id", "=", owner.userId).execute();
 
-      expect((await run("system", nodeEnvironment(server, owner), ["profile-read"]))["profile-read"]).toMatchObject({ status: "failed", message: `Error: ${SELF_TEST_REPORTS.profileNotFound}` });
+      expect((await run("system", nodeEnvironment(server, owner), ["profile-read"]))["profile-read"]).toMatchObject({
+        status: "failed",
+        message: `Error: ${SELF_TEST_REPORTS.profileNotFound}`,
+      });
       const browser = await run("auth", nodeEnvironment(server, owner), ["sign-in", "sign-in-profile"]);
       expect(browser["sign-in"]!.status).toBe("passed");
       expect(browser["sign-in-profile"]).toMatchObject({ status: "failed", message: `Error: ${SELF_TEST_REPORTS.profileNotCreated}` });
 
       // Signing in creates the missing profile (spec section 4)...
       const credentials = { email: owner.email, password: PASSWORD };
-      expect((await run("auth", nodeEnvironment(server, owner, { credentials }), ["sign-in", "sign-in-profile"]))["sign-in-profile"]!.status).toBe("passed");
+      expect(
+        (await run("auth", nodeEnvironment(server, owner, { credentials }), ["sign-in", "sign-in-profile"]))["sign-in-profile"]!.status,
+      ).toBe("passed");
       // ...unless the database refuses it: then the check says so.
       await db.deleteFrom("profiles").where("user_id", "=", owner.userId).execute();
-      await sql`CREATE TRIGGER self_test_no_profiles BEFORE INSERT ON profiles BEGIN SELECT RAISE(ABORT, 'profiles are read-only'); END`.execute(db);
+      await sql`CREATE TRIGGER self_test_no_profiles BEFORE INSERT ON profiles BEGIN SELECT RAISE(ABORT, 'profiles are read-only'); END`.execute(
+        db,
+      );
       try {
         const cli = await run("auth", nodeEnvironment(server, owner, { credentials }), ["sign-in", "sign-in-profile"]);
         expect(cli["sign-in"]!.status).toBe("passed");
@@ -237,30 +275,42 @@ describe("self-test suite against a healthy server", () => {
       }
     });
 
-    it("the session changes to another user → \"Session/user state mismatch\"; no session → \"Session read error: ...\"", async () => {
+    it('the session changes to another user → "Session/user state mismatch"; no session → "Session read error: ..."', async () => {
       const owner = await makeAdmin(server);
       const other = await signedInClient(server.url, uniqueEmail());
       // Another tab signs in as someone else: the cookie now belongs to `other`.
       await owner.client.auth.signIn.mutate({ email: other.email, password: PASSWORD });
-      const mismatch = await run("auth", nodeEnvironment(server, owner, { expectedUser: { id: owner.userId, email: owner.email } }), ["session-read", "session-user"]);
+      const mismatch = await run("auth", nodeEnvironment(server, owner, { expectedUser: { id: owner.userId, email: owner.email } }), [
+        "session-read",
+        "session-user",
+      ]);
       expect(mismatch["session-read"]!.status).toBe("passed");
       expect(mismatch["session-user"]).toMatchObject({ status: "failed", message: `Error: ${SELF_TEST_REPORTS.sessionMismatch}` });
       expect(mismatch["session-user"]!.detail).toContain(other.email);
 
       await owner.client.auth.signOut.mutate();
       const signedOut = await run("auth", nodeEnvironment(server, owner), ["session-read"]);
-      expect(signedOut["session-read"]).toMatchObject({ status: "failed", message: `Error: Session read error: ${MESSAGES.notAuthenticated}` });
+      expect(signedOut["session-read"]).toMatchObject({
+        status: "failed",
+        message: `Error: Session read error: ${MESSAGES.notAuthenticated}`,
+      });
     });
 
-    it("a wrong password → \"Sign in error: Invalid login credentials\"", async () => {
+    it('a wrong password → "Sign in error: Invalid login credentials"', async () => {
       const owner = await makeAdmin(server);
-      const items = await run("auth", nodeEnvironment(server, owner, { credentials: { email: owner.email, password: "Wrong-Password1" } }), ["sign-in"]);
+      const items = await run(
+        "auth",
+        nodeEnvironment(server, owner, { credentials: { email: owner.email, password: "Wrong-Password1" } }),
+        ["sign-in"],
+      );
       expect(items["sign-in"]).toMatchObject({ status: "failed", message: `Error: Sign in error: ${MESSAGES.invalidCredentials}` });
     });
 
-    it("projects cannot be written → \"Project error: ...\" (and the storage test's project with it)", async () => {
+    it('projects cannot be written → "Project error: ..." (and the storage test\'s project with it)', async () => {
       const db = server.deps.db;
-      await sql`CREATE TRIGGER self_test_no_projects BEFORE INSERT ON projects BEGIN SELECT RAISE(ABORT, 'projects are read-only'); END`.execute(db);
+      await sql`CREATE TRIGGER self_test_no_projects BEFORE INSERT ON projects BEGIN SELECT RAISE(ABORT, 'projects are read-only'); END`.execute(
+        db,
+      );
       try {
         const items = await run("system", nodeEnvironment(server, admin), ["project-crud", "storage"]);
         expect(items["project-crud"]).toMatchObject({ status: "failed", message: `Error: Project error: ${MESSAGES.internalError}` });
@@ -270,7 +320,7 @@ describe("self-test suite against a healthy server", () => {
       }
     });
 
-    it("the uploads bucket is not writable → \"Storage error: ...\" with the server's reason, and nothing left behind", async () => {
+    it('the uploads bucket is not writable → "Storage error: ..." with the server\'s reason, and nothing left behind', async () => {
       const restore = breakStorage(server);
       try {
         const items = await run("system", nodeEnvironment(server, admin), ["storage"]);
@@ -283,14 +333,17 @@ describe("self-test suite against a healthy server", () => {
       expect((await run("system", nodeEnvironment(server, admin), ["storage"]))["storage"]!.status).toBe("passed");
     });
 
-    it("the person testing is signed out → \"Route protection error: User not authenticated\"", async () => {
+    it('the person testing is signed out → "Route protection error: User not authenticated"', async () => {
       const owner = await makeAdmin(server);
       await owner.client.auth.signOut.mutate();
       const items = await run("system", nodeEnvironment(server, owner), ["route-protection"]);
-      expect(items["route-protection"]).toMatchObject({ status: "failed", message: `Error: Route protection error: ${MESSAGES.notAuthenticated}` });
+      expect(items["route-protection"]).toMatchObject({
+        status: "failed",
+        message: `Error: Route protection error: ${MESSAGES.notAuthenticated}`,
+      });
     });
 
-    it("the roles table cannot be read → \"Roles read error: ...\"", async () => {
+    it('the roles table cannot be read → "Roles read error: ..."', async () => {
       const db = server.deps.db;
       await sql`ALTER TABLE user_roles RENAME TO user_roles_hidden`.execute(db);
       try {
@@ -301,28 +354,37 @@ describe("self-test suite against a healthy server", () => {
       }
     });
 
-    it("a broken foreign key in the database → \"Database integrity error: ...\"", async () => {
+    it('a broken foreign key in the database → "Database integrity error: ..."', async () => {
       const db = server.deps.db;
       await sql`PRAGMA foreign_keys = OFF`.execute(db);
-      await sql`INSERT INTO projects (id, user_id, name, project_type, settings, created_at, updated_at) VALUES ('orphanproject', 'no-such-user', 'Orphan', 'room_rendering', '{}', 0, 0)`.execute(db);
+      await sql`INSERT INTO projects (id, user_id, name, project_type, settings, created_at, updated_at) VALUES ('orphanproject', 'no-such-user', 'Orphan', 'room_rendering', '{}', 0, 0)`.execute(
+        db,
+      );
       await sql`PRAGMA foreign_keys = ON`.execute(db);
       try {
         const items = await run("system", nodeEnvironment(server, admin), ["database-integrity"]);
         expect(items["database-integrity"]!.status).toBe("failed");
-        expect(items["database-integrity"]!.message).toMatch(/^Error: Database integrity error: 1 foreign key violation: projects row \d+ → users$/);
+        expect(items["database-integrity"]!.message).toMatch(
+          /^Error: Database integrity error: 1 foreign key violation: projects row \d+ → users$/,
+        );
       } finally {
         await db.deleteFrom("projects").where("id", "=", "orphanproject").execute();
       }
     });
 
-    it("a server that answers every path → \"Non-existent function error: ...\"", async () => {
-      const everything = http.createServer((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ result: { data: { json: null } } })));
+    it('a server that answers every path → "Non-existent function error: ..."', async () => {
+      const everything = http.createServer((_req, res) =>
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ result: { data: { json: null } } })),
+      );
       await new Promise<void>((resolve) => everything.listen(0, "127.0.0.1", resolve));
       try {
         const url = `http://127.0.0.1:${(everything.address() as AddressInfo).port}`;
         const studio = createStudioClient(url);
         const items = await run("system", { ...nodeEnvironment(server, studio), baseUrl: url }, ["unknown-function"]);
-        expect(items["unknown-function"]).toMatchObject({ status: "failed", message: "Error: Non-existent function error: the server answered a procedure that does not exist" });
+        expect(items["unknown-function"]).toMatchObject({
+          status: "failed",
+          message: "Error: Non-existent function error: the server answered a procedure that does not exist",
+        });
       } finally {
         everything.closeAllConnections();
         await new Promise<void>((resolve) => everything.close(() => resolve()));
@@ -364,16 +426,28 @@ describe("self-test suite against a misconfigured server", () => {
     const items = await run("system", nodeEnvironment(server, admin), ["purchase-credits", "mail-transport", "render-provider"]);
     expect(items["purchase-credits"]).toMatchObject({ status: "failed", message: `Error: ${SELF_TEST_REPORTS.stripeNotConfigured}` });
     expect(items["mail-transport"]!.status).toBe("failed");
-    expect(items["mail-transport"]!.message).toMatch(new RegExp(`^Error: Mail error: SMTP server smtp://127\\.0\\.0\\.1:${smtpPort}: .*ECONNREFUSED`));
-    expect(items["render-provider"]).toMatchObject({ status: "failed", message: "Error: Render provider error: Replicate refused the API token (HTTP 401)" });
+    expect(items["mail-transport"]!.message).toMatch(
+      new RegExp(`^Error: Mail error: SMTP server smtp://127\\.0\\.0\\.1:${smtpPort}: .*ECONNREFUSED`),
+    );
+    expect(items["render-provider"]).toMatchObject({
+      status: "failed",
+      message: "Error: Render provider error: Replicate refused the API token (HTTP 401)",
+    });
   });
 
-  it("a render waiting 11 minutes with the worker's slots free, or running past its deadline → \"Render queue error: ...\"", async () => {
+  it('a render waiting 11 minutes with the worker\'s slots free, or running past its deadline → "Render queue error: ..."', async () => {
     const env = nodeEnvironment(server, admin);
     const photo = await upload(server.url, admin.jar, await roomPhoto(400, 300));
     expect(photo.status).toBe(201);
-    const { jobs } = await admin.client.render.create.mutate({ projectId: photo.body.projectId, imageId: photo.body.imageId, style: "modern" });
-    expect((await run("system", env, ["render-queue"]))["render-queue"]).toMatchObject({ status: "passed", message: "1 waiting, 0 rendering, 0 of 2 slots busy, oldest waiting 0 s" });
+    const { jobs } = await admin.client.render.create.mutate({
+      projectId: photo.body.projectId,
+      imageId: photo.body.imageId,
+      style: "modern",
+    });
+    expect((await run("system", env, ["render-queue"]))["render-queue"]).toMatchObject({
+      status: "passed",
+      message: "1 waiting, 0 rendering, 0 of 2 slots busy, oldest waiting 0 s",
+    });
 
     clock.advance(11 * MINUTE);
     expect((await run("system", env, ["render-queue"]))["render-queue"]).toMatchObject({
@@ -382,22 +456,34 @@ describe("self-test suite against a misconfigured server", () => {
     });
 
     const startedAt = clock.now() - server.deps.env.RENDER_DEADLINE_MS - 2 * MINUTE;
-    await server.deps.db.updateTable("render_jobs").set({ status: "rendering", started_at: startedAt }).where("id", "=", jobs[0]!.id).execute();
+    await server.deps.db
+      .updateTable("render_jobs")
+      .set({ status: "rendering", started_at: startedAt })
+      .where("id", "=", jobs[0]!.id)
+      .execute();
     expect((await run("system", env, ["render-queue"]))["render-queue"]).toMatchObject({
       status: "failed",
       message: "Error: Render queue error: 1 render has been running for 4 min, past the 2 min deadline",
     });
-    await server.deps.db.updateTable("render_jobs").set({ status: "failed", finished_at: clock.now() }).where("id", "=", jobs[0]!.id).execute();
+    await server.deps.db
+      .updateTable("render_jobs")
+      .set({ status: "failed", finished_at: clock.now() })
+      .where("id", "=", jobs[0]!.id)
+      .execute();
   });
 
-  it("ai-render answering anything but \"Missing required fields\" → \"AI render validation failed\"; a refused sign-up → \"Sign up error: ...\"", async () => {
+  it('ai-render answering anything but "Missing required fields" → "AI render validation failed"; a refused sign-up → "Sign up error: ..."', async () => {
     // The clock stands still, so emptied rate limits stay empty.
     for (const address of ["127.0.0.1", "::ffff:127.0.0.1"]) {
       while (server.deps.rateLimits.render.take(address));
       while (server.deps.rateLimits.signUp.take(address));
     }
     const system = await run("system", nodeEnvironment(server, admin), ["ai-render-validation"]);
-    expect(system["ai-render-validation"]).toMatchObject({ status: "failed", message: `Error: ${SELF_TEST_REPORTS.aiRenderValidationFailed}`, detail: MESSAGES.tooManyRequests });
+    expect(system["ai-render-validation"]).toMatchObject({
+      status: "failed",
+      message: `Error: ${SELF_TEST_REPORTS.aiRenderValidationFailed}`,
+      detail: MESSAGES.tooManyRequests,
+    });
     const auth = await run("auth", nodeEnvironment(server, admin), ["sign-up-existing"]);
     expect(auth["sign-up-existing"]).toMatchObject({ status: "failed", message: `Error: Sign up error: ${MESSAGES.tooManyRequests}` });
   });
@@ -406,7 +492,10 @@ describe("self-test suite against a misconfigured server", () => {
 describe("box checks", () => {
   it("free disk space: below the limits is a failure naming what is free", async () => {
     const dir = fs.mkdtempSync(path.join((await import("node:os")).tmpdir(), "disk-"));
-    expect(await checkDiskSpace(dir, { minFreeBytes: 0, minFreeFraction: 0 })).toMatchObject({ ok: true, detail: expect.stringMatching(/ free of .* at /) });
+    expect(await checkDiskSpace(dir, { minFreeBytes: 0, minFreeFraction: 0 })).toMatchObject({
+      ok: true,
+      detail: expect.stringMatching(/ free of .* at /),
+    });
     const full = await checkDiskSpace(dir, { minFreeBytes: Number.MAX_SAFE_INTEGER, minFreeFraction: 0 });
     expect(full.ok).toBe(false);
     expect(full.detail).toMatch(/^only .* free of .*; needs at least .* and 0%$/);
@@ -424,15 +513,38 @@ describe("box checks", () => {
 
   it("render provider: Replicate and OpenAI answered with their keys, refusals, unknown model, unreachable, no answer", async () => {
     const api = await startFakeEngineApi({ token: "key_right", models: ["gpt-image-1"] });
-    const base = { REPLICATE_API_URL: api.url, REPLICATE_MODEL: "adirik/interior-design", OPENAI_API_URL: api.url, OPENAI_MODEL: "gpt-image-1", REPLICATE_API_TOKEN: "key_right", OPENAI_API_KEY: "key_right" };
+    const base = {
+      REPLICATE_API_URL: api.url,
+      REPLICATE_MODEL: "adirik/interior-design",
+      OPENAI_API_URL: api.url,
+      OPENAI_MODEL: "gpt-image-1",
+      REPLICATE_API_TOKEN: "key_right",
+      OPENAI_API_KEY: "key_right",
+    };
     try {
       expect(await checkRenderProvider({ ...base, RENDER_PROVIDER: "local" })).toEqual({ ok: true, detail: "Preview engine (offline)" });
-      expect(await checkRenderProvider({ ...base, RENDER_PROVIDER: "replicate" })).toEqual({ ok: true, detail: "Replicate reachable (account studio), model adirik/interior-design" });
-      expect(await checkRenderProvider({ ...base, RENDER_PROVIDER: "openai" })).toEqual({ ok: true, detail: "OpenAI reachable, model gpt-image-1 available" });
-      expect(await checkRenderProvider({ ...base, RENDER_PROVIDER: "openai", OPENAI_API_KEY: "key_wrong" })).toEqual({ ok: false, detail: "OpenAI refused the API key (HTTP 401)" });
-      expect(await checkRenderProvider({ ...base, RENDER_PROVIDER: "openai", OPENAI_MODEL: "dall-e-9" })).toEqual({ ok: false, detail: "OpenAI does not offer the model dall-e-9 to this key (HTTP 404)" });
+      expect(await checkRenderProvider({ ...base, RENDER_PROVIDER: "replicate" })).toEqual({
+        ok: true,
+        detail: "Replicate reachable (account studio), model adirik/interior-design",
+      });
+      expect(await checkRenderProvider({ ...base, RENDER_PROVIDER: "openai" })).toEqual({
+        ok: true,
+        detail: "OpenAI reachable, model gpt-image-1 available",
+      });
+      expect(await checkRenderProvider({ ...base, RENDER_PROVIDER: "openai", OPENAI_API_KEY: "key_wrong" })).toEqual({
+        ok: false,
+        detail: "OpenAI refused the API key (HTTP 401)",
+      });
+      expect(await checkRenderProvider({ ...base, RENDER_PROVIDER: "openai", OPENAI_MODEL: "dall-e-9" })).toEqual({
+        ok: false,
+        detail: "OpenAI does not offer the model dall-e-9 to this key (HTTP 404)",
+      });
       const port = await closedPort();
-      const unreachable = await checkRenderProvider({ ...base, RENDER_PROVIDER: "replicate", REPLICATE_API_URL: `http://127.0.0.1:${port}` });
+      const unreachable = await checkRenderProvider({
+        ...base,
+        RENDER_PROVIDER: "replicate",
+        REPLICATE_API_URL: `http://127.0.0.1:${port}`,
+      });
       expect(unreachable.ok).toBe(false);
       expect(unreachable.detail).toMatch(/^Replicate could not be reached: fetch failed \(connect ECONNREFUSED/);
     } finally {
@@ -440,7 +552,10 @@ describe("box checks", () => {
     }
     const silent = await startFakeEngineApi({ token: "key_right", models: [], hang: true });
     try {
-      expect(await checkRenderProvider({ ...base, RENDER_PROVIDER: "openai", OPENAI_API_URL: silent.url }, { timeoutMs: 300 })).toEqual({ ok: false, detail: "OpenAI did not answer within 300 ms" });
+      expect(await checkRenderProvider({ ...base, RENDER_PROVIDER: "openai", OPENAI_API_URL: silent.url }, { timeoutMs: 300 })).toEqual({
+        ok: false,
+        detail: "OpenAI did not answer within 300 ms",
+      });
     } finally {
       await silent.close();
     }

@@ -24,7 +24,10 @@ interface CliResult {
 /** Runs the CLI asynchronously (the server lives in this process: a sync spawn would starve it). */
 function selftest(args: string[]): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/selftest.ts", ...args], { cwd: path.resolve("."), stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/selftest.ts", ...args], {
+      cwd: path.resolve("."),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -66,16 +69,26 @@ describe("npm run selftest", () => {
     expect(lines).toContain("Auth tests");
     expect(lines.filter((line) => /^ {2}STATUS {2}TEST +MS {2}MESSAGE$/.test(line))).toHaveLength(2);
     for (const test of [...SYSTEM_TESTS, ...AUTH_TESTS]) {
-      expect(lines.some((line) => new RegExp(`^ {2}PASS {4}${test.name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} +\\d+ {2}\\S`).test(line)), test.name).toBe(true);
+      expect(
+        lines.some((line) => new RegExp(`^ {2}PASS {4}${test.name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} +\\d+ {2}\\S`).test(line)),
+        test.name,
+      ).toBe(true);
     }
     // Aligned: every result row has its ms column ending at the same place.
     const rows = lines.filter((line) => /^ {2}(PASS|FAIL) /.test(line));
     expect(new Set(rows.map((line) => /^ {2}\S+ +.*? +\d+ {2}/.exec(line)![0].length)).size).toBe(1);
     expect(result.stdout).toContain(`Testing Complete: ${SYSTEM_TESTS.length} passed, 0 failed`);
     expect(result.stdout).toContain(`Authentication Testing Complete: ${AUTH_TESTS.length} passed, 0 failed`);
-    expect(result.stdout).toContain(`All passed: ${SYSTEM_TESTS.length + AUTH_TESTS.length} passed, 0 failed of ${SYSTEM_TESTS.length + AUTH_TESTS.length}`);
+    expect(result.stdout).toContain(
+      `All passed: ${SYSTEM_TESTS.length + AUTH_TESTS.length} passed, 0 failed of ${SYSTEM_TESTS.length + AUTH_TESTS.length}`,
+    );
 
-    const runs = await server.deps.db.selectFrom("self_test_runs").selectAll().where("user_id", "=", admin.userId).where("source", "=", "cli").execute();
+    const runs = await server.deps.db
+      .selectFrom("self_test_runs")
+      .selectAll()
+      .where("user_id", "=", admin.userId)
+      .where("source", "=", "cli")
+      .execute();
     expect(runs.map((run) => [run.suite, run.passed, run.failed]).sort()).toEqual([
       ["auth", AUTH_TESTS.length, 0],
       ["system", SYSTEM_TESTS.length, 0],
@@ -99,15 +112,33 @@ describe("npm run selftest", () => {
       fs.renameSync(`${bucket}.aside`, bucket);
     }
     expect(result.code).toBe(1);
-    expect(result.stdout).toMatch(/^ {2}FAIL {4}Storage upload and removal +\d+ {2}Error: Storage error: upload answered HTTP 500 \(Internal error\): ENOTDIR/m);
+    expect(result.stdout).toMatch(
+      /^ {2}FAIL {4}Storage upload and removal +\d+ {2}Error: Storage error: upload answered HTTP 500 \(Internal error\): ENOTDIR/m,
+    );
     expect(result.stdout).toContain(`Testing Complete: ${SYSTEM_TESTS.length - 1} passed, 1 failed`);
     expect(result.stdout).toContain("FAILED: ");
   });
 
   it("--json prints the results as JSON", async () => {
-    const result = await selftest(["--url", server.url, "--email", admin.email, "--password", PASSWORD, "--no-pause", "--suite", "auth", "--json"]);
+    const result = await selftest([
+      "--url",
+      server.url,
+      "--email",
+      admin.email,
+      "--password",
+      PASSWORD,
+      "--no-pause",
+      "--suite",
+      "auth",
+      "--json",
+    ]);
     expect(result.code).toBe(0);
-    const report = JSON.parse(result.stdout) as { passed: number; failed: number; admin: boolean; suites: Array<{ suite: string; items: Array<{ id: string; status: string }> }> };
+    const report = JSON.parse(result.stdout) as {
+      passed: number;
+      failed: number;
+      admin: boolean;
+      suites: Array<{ suite: string; items: Array<{ id: string; status: string }> }>;
+    };
     expect(report).toMatchObject({ passed: AUTH_TESTS.length, failed: 0, admin: true });
     expect(report.suites.map((suite) => suite.suite)).toEqual(["auth"]);
     expect(report.suites[0]!.items.map((item) => item.id)).toEqual(AUTH_TESTS.map((test) => test.id));
@@ -118,7 +149,9 @@ describe("npm run selftest", () => {
     const result = await selftest(["--url", server.url, "--email", user.email, "--password", PASSWORD, "--no-pause", "--suite", "system"]);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(`signed in as ${user.email} (not an admin)`);
-    expect(result.stdout).toMatch(new RegExp(`FAIL {4}Database integrity +\\d+ {2}Error: Database integrity error: ${MESSAGES.adminRequired.replace(/\./g, "\\.")}`));
+    expect(result.stdout).toMatch(
+      new RegExp(`FAIL {4}Database integrity +\\d+ {2}Error: Database integrity error: ${MESSAGES.adminRequired.replace(/\./g, "\\.")}`),
+    );
     expect(result.stdout).toMatch(/PASS {4}Storage upload and removal/);
     expect(result.stdout).toContain("is not an admin: the box checks need an admin account");
   });
@@ -140,7 +173,9 @@ describe("npm run selftest", () => {
     expect(halfCredentials.code).toBe(2);
     expect(halfCredentials.stderr).toContain("--email and --password go together");
     expect(unreachable.code).toBe(2);
-    expect(unreachable.stderr).toMatch(new RegExp(`^selftest: cannot reach http://127\\.0\\.0\\.1:${port}: fetch failed: connect ECONNREFUSED`));
+    expect(unreachable.stderr).toMatch(
+      new RegExp(`^selftest: cannot reach http://127\\.0\\.0\\.1:${port}: fetch failed: connect ECONNREFUSED`),
+    );
     expect(wrongPassword.code).toBe(2);
     expect(wrongPassword.stderr).toBe(`selftest: sign-in as ${admin.email} refused: ${MESSAGES.invalidCredentials}\n`);
   });

@@ -75,7 +75,12 @@ describe("server", () => {
   it("sends security headers with a CSP the built app satisfies (no inline script)", async () => {
     const response = await fetch(`${server.url}/`);
     const csp = response.headers.get("content-security-policy") ?? "";
-    const directives = new Map(csp.split(";").map((part) => { const [name, ...values] = part.trim().split(/\s+/); return [name, values.join(" ")]; }));
+    const directives = new Map(
+      csp.split(";").map((part) => {
+        const [name, ...values] = part.trim().split(/\s+/);
+        return [name, values.join(" ")];
+      }),
+    );
     expect(directives.get("script-src")).toBe("'self'");
     expect(directives.get("default-src")).toBe("'self'");
     expect(csp).toContain("frame-ancestors 'none'");

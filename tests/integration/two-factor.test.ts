@@ -55,7 +55,8 @@ describe("two-factor", () => {
     expect(row.secret_encrypted).not.toContain(Buffer.from(key).toString("base64url"));
     const stored = await server.deps.db.selectFrom("backup_codes").select("code_hash").where("user_id", "=", user.id).execute();
     expect(stored).toHaveLength(10);
-    for (const { code_hash } of stored) for (const code of backupCodes) expect(Buffer.from(code_hash).toString("latin1")).not.toContain(code);
+    for (const { code_hash } of stored)
+      for (const code of backupCodes) expect(Buffer.from(code_hash).toString("latin1")).not.toContain(code);
   });
 
   it("issues no session before the second factor, then signs in with a code", async () => {
@@ -66,7 +67,10 @@ describe("two-factor", () => {
     expect((await client.auth.session.query()).user).toBeNull();
     const challengeToken = (first as { challengeToken: string }).challengeToken;
 
-    expect(await client.auth.verifyTwoFactor.mutate({ challengeToken, code: code(), backup: false })).toEqual({ status: "signed-in", usedBackupCode: false });
+    expect(await client.auth.verifyTwoFactor.mutate({ challengeToken, code: code(), backup: false })).toEqual({
+      status: "signed-in",
+      usedBackupCode: false,
+    });
     const { user, session } = await client.auth.session.query();
     expect(user).toMatchObject({ email, twoFactorEnabled: true });
     expect(session?.persistent).toBe(true);
@@ -81,11 +85,15 @@ describe("two-factor", () => {
 
     const b = createBrowserLikeClient(server.url).client;
     const second = (await b.auth.signIn.mutate({ email, password: PASSWORD })) as { challengeToken: string };
-    expect(message(await b.auth.verifyTwoFactor.mutate({ challengeToken: second.challengeToken, code: used, backup: false }).catch((e: unknown) => e))).toBe(
-      MESSAGES.invalidVerificationCode,
-    );
+    expect(
+      message(
+        await b.auth.verifyTwoFactor.mutate({ challengeToken: second.challengeToken, code: used, backup: false }).catch((e: unknown) => e),
+      ),
+    ).toBe(MESSAGES.invalidVerificationCode);
     clock.advance(30_000);
-    expect((await b.auth.verifyTwoFactor.mutate({ challengeToken: second.challengeToken, code: code(), backup: false })).status).toBe("signed-in");
+    expect((await b.auth.verifyTwoFactor.mutate({ challengeToken: second.challengeToken, code: code(), backup: false })).status).toBe(
+      "signed-in",
+    );
   });
 
   it("accepts each backup code once, in any case", async () => {
@@ -105,7 +113,9 @@ describe("two-factor", () => {
     const { client } = createBrowserLikeClient(server.url);
     const { challengeToken } = (await client.auth.signIn.mutate({ email, password: PASSWORD })) as { challengeToken: string };
     const fieldError = async (code: string, backup: boolean) => {
-      const error = (await client.auth.verifyTwoFactor.mutate({ challengeToken, code, backup }).catch((e: unknown) => e)) as TRPCClientError<AppRouter>;
+      const error = (await client.auth.verifyTwoFactor
+        .mutate({ challengeToken, code, backup })
+        .catch((e: unknown) => e)) as TRPCClientError<AppRouter>;
       return (error.data as { zodError: { fieldErrors: Record<string, string[]> } }).zodError.fieldErrors.code?.[0];
     };
     expect(await fieldError("", false)).toBe(VALIDATION_MESSAGES.codeRequired);
@@ -119,13 +129,13 @@ describe("two-factor", () => {
     const { challengeToken } = (await client.auth.signIn.mutate({ email, password: PASSWORD })) as { challengeToken: string };
     const wrong = code() === "000000" ? "111111" : "000000";
     for (let i = 0; i < 5; i++) {
-      expect(message(await client.auth.verifyTwoFactor.mutate({ challengeToken, code: wrong, backup: false }).catch((e: unknown) => e))).toBe(
-        MESSAGES.invalidVerificationCode,
-      );
+      expect(
+        message(await client.auth.verifyTwoFactor.mutate({ challengeToken, code: wrong, backup: false }).catch((e: unknown) => e)),
+      ).toBe(MESSAGES.invalidVerificationCode);
     }
-    expect(message(await client.auth.verifyTwoFactor.mutate({ challengeToken, code: code(), backup: false }).catch((e: unknown) => e))).toBe(
-      MESSAGES.twoFactorChallengeExpired,
-    );
+    expect(
+      message(await client.auth.verifyTwoFactor.mutate({ challengeToken, code: code(), backup: false }).catch((e: unknown) => e)),
+    ).toBe(MESSAGES.twoFactorChallengeExpired);
     expect((await client.auth.session.query()).user).toBeNull();
   });
 

@@ -7,19 +7,28 @@ import { createDiskStorage } from "../../src/server/storage/storage";
 import { pngBomb } from "../fixtures/png-bomb";
 import { makeTempDir } from "../helpers/test-env";
 
-const photo = (width = 64, height = 48) => sharp({ create: { width, height, channels: 3, background: "#8a6d4b" } }).jpeg().toBuffer();
+const photo = (width = 64, height = 48) =>
+  sharp({ create: { width, height, channels: 3, background: "#8a6d4b" } })
+    .jpeg()
+    .toBuffer();
 
 describe("preparing an upload", () => {
   it("accepts a JPEG and a PNG, keeping their format and size", async () => {
     const jpeg = await prepareUpload(await photo());
     expect(jpeg).toMatchObject({ ok: true, format: "jpeg", width: 64, height: 48 });
-    const png = await prepareUpload(await sharp({ create: { width: 30, height: 20, channels: 4, background: "#fff0" } }).png().toBuffer());
+    const png = await prepareUpload(
+      await sharp({ create: { width: 30, height: 20, channels: 4, background: "#fff0" } })
+        .png()
+        .toBuffer(),
+    );
     expect(png).toMatchObject({ ok: true, format: "png", width: 30, height: 20 });
   });
 
   it("refuses a file that is not an image, whatever its name", async () => {
     expect(await prepareUpload(Buffer.from("<html>definitely not a photo</html>"))).toEqual({ ok: false, reason: "unsupported-type" });
-    const webp = await sharp({ create: { width: 10, height: 10, channels: 3, background: "#000" } }).webp().toBuffer();
+    const webp = await sharp({ create: { width: 10, height: 10, channels: 3, background: "#000" } })
+      .webp()
+      .toBuffer();
     expect(await prepareUpload(webp)).toEqual({ ok: false, reason: "unsupported-type" });
   });
 
@@ -38,7 +47,11 @@ describe("preparing an upload", () => {
   });
 
   it("refuses a truncated JPEG", async () => {
-    const whole = await sharp({ create: { width: 400, height: 300, channels: 3, background: "#000", noise: { type: "gaussian", mean: 128, sigma: 40 } } }).jpeg().toBuffer();
+    const whole = await sharp({
+      create: { width: 400, height: 300, channels: 3, background: "#000", noise: { type: "gaussian", mean: 128, sigma: 40 } },
+    })
+      .jpeg()
+      .toBuffer();
     expect(await prepareUpload(whole.subarray(0, Math.floor(whole.length / 2)))).toEqual({ ok: false, reason: "unreadable" });
   });
 

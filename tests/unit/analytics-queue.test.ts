@@ -48,7 +48,14 @@ describe("analytics queue", () => {
     expect(batches).toHaveLength(1);
     expect(analyticsBatchSchema.safeParse({ events: batches[0] }).success).toBe(true);
     const [render, page, error] = batches[0]!;
-    expect(render).toMatchObject({ category: "performance", action: "render_time", value: 1234, sessionId: "s-1", userId: "u-1", timestamp: 1_700_000_000_000 });
+    expect(render).toMatchObject({
+      category: "performance",
+      action: "render_time",
+      value: 1234,
+      sessionId: "s-1",
+      userId: "u-1",
+      timestamp: 1_700_000_000_000,
+    });
     expect(page!.label).toHaveLength(200);
     expect(error!.action).toBe("boom");
   });

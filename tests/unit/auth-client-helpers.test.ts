@@ -73,7 +73,15 @@ describe("returnTo after sign-in (spec section 4)", () => {
   });
 
   it("never leaves the site, and never loops back to /auth", () => {
-    for (const unsafe of ["https://evil.example", "//evil.example", "/\\evil.example", "javascript:alert(1)", "", "/auth", "/auth?reset=true"]) {
+    for (const unsafe of [
+      "https://evil.example",
+      "//evil.example",
+      "/\\evil.example",
+      "javascript:alert(1)",
+      "",
+      "/auth",
+      "/auth?reset=true",
+    ]) {
       expect(safeReturnPath(unsafe), unsafe).toBeNull();
     }
     expect(safeReturnPath("/teams")).toBe("/teams");

@@ -19,13 +19,24 @@ const t = (key: string, options?: Record<string, unknown>) => i18n.t(key, option
 describe("account texts (spec sections 2, 5 and 8)", () => {
   it("has the failure toast titles", () => {
     expect(
-      ["signUpFailed", "signInFailed", "resetFailed", "resendFailed", "googleSignInFailed", "signOutFailed"].map((key) => t(`toasts.${key}`)),
-    ).toEqual(["Sign up failed", "Sign in failed", "Password reset failed", "Failed to resend confirmation", "Google sign in failed", "Sign out failed"]);
+      ["signUpFailed", "signInFailed", "resetFailed", "resendFailed", "googleSignInFailed", "signOutFailed"].map((key) =>
+        t(`toasts.${key}`),
+      ),
+    ).toEqual([
+      "Sign up failed",
+      "Sign in failed",
+      "Password reset failed",
+      "Failed to resend confirmation",
+      "Google sign in failed",
+      "Sign out failed",
+    ]);
   });
 
   it("has the success toasts", () => {
     expect(t("toasts.accountCreated")).toBe("Account created successfully!");
-    expect(t("toasts.accountCreatedDescription")).toBe("Please check your email and click the confirmation link to complete your registration.");
+    expect(t("toasts.accountCreatedDescription")).toBe(
+      "Please check your email and click the confirmation link to complete your registration.",
+    );
     expect(t("toasts.resetSent")).toBe("Password reset sent");
     expect(t("toasts.resetSentDescription")).toBe("Please check your email for password reset instructions.");
     expect(t("toasts.confirmationSent")).toBe("Confirmation email sent");
@@ -65,7 +76,12 @@ describe("account texts (spec sections 2, 5 and 8)", () => {
 
   it.each(["es", "fr"])("renders the plural texts in %s for 1 and for many", async (language) => {
     const other = i18n.cloneInstance({ lng: language });
-    for (const key of ["auth.lock.tryAgainIn", "auth.lock.attemptsRemaining", "session.expiringSoonDescription", "auth.lock.toastDescription"]) {
+    for (const key of [
+      "auth.lock.tryAgainIn",
+      "auth.lock.attemptsRemaining",
+      "session.expiringSoonDescription",
+      "auth.lock.toastDescription",
+    ]) {
       for (const count of [1, 4, 15]) {
         const text = other.t(key, { count });
         expect(text, `${language} ${key} ${count}`).toContain(String(count));

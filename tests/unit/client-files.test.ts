@@ -24,12 +24,33 @@ describe("route table", () => {
   it("has every route of spec section 2 with its access", () => {
     const byAccess = (access: string) => APP_ROUTES.filter((route) => route.access === access).map((route) => route.path);
     expect(byAccess("public")).toEqual([
-      "/", "/auth", "/upload", "/batch-upload", "/style-select", "/render", "/pricing", "/features",
-      "/gallery", "/ai-lab", "/test", "/performance", "/guide", "/user-guide",
+      "/",
+      "/auth",
+      "/upload",
+      "/batch-upload",
+      "/style-select",
+      "/render",
+      "/pricing",
+      "/features",
+      "/gallery",
+      "/ai-lab",
+      "/test",
+      "/performance",
+      "/guide",
+      "/user-guide",
     ]);
     expect(byAccess("protected")).toEqual([
-      "/dashboard", "/enhanced-dashboard", "/social-hub", "/admin", "/teams", "/profile", "/settings",
-      "/community", "/marketplace", "/developers", "/modification-studio",
+      "/dashboard",
+      "/enhanced-dashboard",
+      "/social-hub",
+      "/admin",
+      "/teams",
+      "/profile",
+      "/settings",
+      "/community",
+      "/marketplace",
+      "/developers",
+      "/modification-studio",
     ]);
   });
 

@@ -3,9 +3,19 @@ import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 
 const dockerfile = fs.readFileSync("Dockerfile", "utf8").replace(/\\\n/g, " ");
-const lines = dockerfile.split("\n").map((line) => line.trim()).filter((line) => line && !line.startsWith("#"));
-const packageJson = JSON.parse(fs.readFileSync("package.json", "utf8")) as { scripts: Record<string, string>; dependencies: Record<string, string> };
-const dockerignore = fs.readFileSync(".dockerignore", "utf8").split("\n").map((line) => line.trim()).filter(Boolean);
+const lines = dockerfile
+  .split("\n")
+  .map((line) => line.trim())
+  .filter((line) => line && !line.startsWith("#"));
+const packageJson = JSON.parse(fs.readFileSync("package.json", "utf8")) as {
+  scripts: Record<string, string>;
+  dependencies: Record<string, string>;
+};
+const dockerignore = fs
+  .readFileSync(".dockerignore", "utf8")
+  .split("\n")
+  .map((line) => line.trim())
+  .filter(Boolean);
 
 describe("Dockerfile", () => {
   const stages = lines.filter((line) => line.startsWith("FROM ")).map((line) => line.split(/\s+/));
@@ -34,7 +44,10 @@ describe("Dockerfile", () => {
       const sources = line.split(/\s+/).slice(1, -1);
       for (const source of sources) {
         expect(fs.existsSync(source), `${source} (${line})`).toBe(true);
-        expect(dockerignore.some((ignored) => source === ignored || source.startsWith(`${ignored}/`)), `${source} is in .dockerignore`).toBe(false);
+        expect(
+          dockerignore.some((ignored) => source === ignored || source.startsWith(`${ignored}/`)),
+          `${source} is in .dockerignore`,
+        ).toBe(false);
       }
     }
   });

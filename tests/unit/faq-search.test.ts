@@ -5,7 +5,15 @@
  */
 import i18next, { type TFunction } from "i18next";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildFaqEntries, FAQ_CATEGORIES, FAQ_ENTRIES, foldForSearch, groupFaqs, searchFaqs, type FaqEntry } from "../../src/client/lib/faq";
+import {
+  buildFaqEntries,
+  FAQ_CATEGORIES,
+  FAQ_ENTRIES,
+  foldForSearch,
+  groupFaqs,
+  searchFaqs,
+  type FaqEntry,
+} from "../../src/client/lib/faq";
 import { translations } from "../../src/client/i18n/resources";
 import { SUPPORTED_LANGUAGES, type Language } from "../../src/shared/constants";
 
@@ -15,7 +23,11 @@ const entries = {} as Record<Language, FaqEntry[]>;
 beforeAll(async () => {
   for (const language of SUPPORTED_LANGUAGES) {
     const instance = i18next.createInstance();
-    await instance.init({ lng: language, resources: { [language]: { translation: translations[language] } }, interpolation: { escapeValue: false } });
+    await instance.init({
+      lng: language,
+      resources: { [language]: { translation: translations[language] } },
+      interpolation: { escapeValue: false },
+    });
     entries[language] = buildFaqEntries(instance.t as TFunction, EMAIL);
   }
 });
@@ -24,7 +36,19 @@ const ids = (list: FaqEntry[]) => list.map((entry) => entry.id);
 
 describe("the FAQ entries", () => {
   it("has the spec's eleven categories in order, each with at least two entries", () => {
-    expect(FAQ_CATEGORIES).toEqual(["gettingStarted", "upload", "rendering", "credits", "projects", "teams", "billing", "troubleshooting", "mobile", "account", "licensing"]);
+    expect(FAQ_CATEGORIES).toEqual([
+      "gettingStarted",
+      "upload",
+      "rendering",
+      "credits",
+      "projects",
+      "teams",
+      "billing",
+      "troubleshooting",
+      "mobile",
+      "account",
+      "licensing",
+    ]);
     for (const category of FAQ_CATEGORIES) expect(FAQ_ENTRIES[category].length, category).toBeGreaterThanOrEqual(2);
     expect(groupFaqs(entries.en).map((group) => group.label)).toEqual([
       "Getting Started",

@@ -96,7 +96,11 @@ describe("translations", () => {
 describe("texts by area", () => {
   it("refuses a key defined twice", async () => {
     const { mergeTexts } = await import("../../src/client/i18n/resources");
-    expect(() => mergeTexts({ help: { title: "Help" } }, { help: { title: "Again" } }, "areas/help/en.json")).toThrow("translation key help.title is defined twice (areas/help/en.json)");
-    expect(mergeTexts({ help: { title: "Help" } }, { help: { search: "Search" } }, "x")).toEqual({ help: { title: "Help", search: "Search" } });
+    expect(() => mergeTexts({ help: { title: "Help" } }, { help: { title: "Again" } }, "areas/help/en.json")).toThrow(
+      "translation key help.title is defined twice (areas/help/en.json)",
+    );
+    expect(mergeTexts({ help: { title: "Help" } }, { help: { search: "Search" } }, "x")).toEqual({
+      help: { title: "Help", search: "Search" },
+    });
   });
 });

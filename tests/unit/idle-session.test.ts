@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { EXTEND_INTERVAL_MS, IDLE_WARNING_LEAD_MS, idleState, minutesLeft, nextCheckInMs, shouldExtend } from "../../src/client/lib/idleSession";
+import {
+  EXTEND_INTERVAL_MS,
+  IDLE_WARNING_LEAD_MS,
+  idleState,
+  minutesLeft,
+  nextCheckInMs,
+  shouldExtend,
+} from "../../src/client/lib/idleSession";
 import { AUTH } from "../../src/shared/constants";
 
 const MINUTE = 60_000;

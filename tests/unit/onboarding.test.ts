@@ -43,7 +43,10 @@ describe("onboardingReducer", () => {
     expect(run([{ type: "previous" }], open).step).toBe(0);
     expect(run([{ type: "next" }], open).step).toBe(1);
     expect(run([{ type: "next" }, { type: "next" }, { type: "previous" }], open).step).toBe(1);
-    const end = run(Array.from({ length: 9 }, () => ({ type: "next" }) as const), open);
+    const end = run(
+      Array.from({ length: 9 }, () => ({ type: "next" }) as const),
+      open,
+    );
     expect(end.step).toBe(4);
     expect(end.status).toBe("open");
     expect(run([{ type: "goTo", step: 3 }], open).step).toBe(3);

@@ -17,7 +17,13 @@ import { analytics, pagePath, track } from "../lib/analytics";
  */
 function createAnalyticsClient() {
   return createTRPCClient<AppRouter>({
-    links: [httpLink({ url: "/trpc", transformer: superjson, fetch: (input, init) => fetch(input, { ...(init as RequestInit), keepalive: true }) })],
+    links: [
+      httpLink({
+        url: "/trpc",
+        transformer: superjson,
+        fetch: (input, init) => fetch(input, { ...(init as RequestInit), keepalive: true }),
+      }),
+    ],
   });
 }
 
@@ -33,7 +39,12 @@ function trackLoadTimes(): void {
   const timing = navigationTiming();
   if (!timing) return;
   if (timing.loadEventEnd > 0) {
-    track({ category: "performance", action: PERFORMANCE_ACTIONS.pageLoad, value: Math.round(timing.loadEventEnd - timing.startTime), label: pagePath(window.location.pathname) });
+    track({
+      category: "performance",
+      action: PERFORMANCE_ACTIONS.pageLoad,
+      value: Math.round(timing.loadEventEnd - timing.startTime),
+      label: pagePath(window.location.pathname),
+    });
   }
   if (timing.responseStart > 0) {
     // Until the server's first byte: name lookup, connection and the server's answer.
@@ -41,7 +52,10 @@ function trackLoadTimes(): void {
       category: "performance",
       action: PERFORMANCE_ACTIONS.connection,
       value: Math.round(timing.responseStart - timing.startTime),
-      metadata: { dnsMs: Math.round(timing.domainLookupEnd - timing.domainLookupStart), connectMs: Math.round(timing.connectEnd - timing.connectStart) },
+      metadata: {
+        dnsMs: Math.round(timing.domainLookupEnd - timing.domainLookupStart),
+        connectMs: Math.round(timing.connectEnd - timing.connectStart),
+      },
     });
   }
 }

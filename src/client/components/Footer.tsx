@@ -17,7 +17,8 @@ const linkClass = "rounded-sm text-slate-700 hover:text-slate-950 hover:underlin
 
 /** "3 days 4 hr 5 min", in the interface language; seconds only in the first minute. */
 function formatUptime(totalSeconds: number, language: string): string {
-  const unit = (value: number, name: "day" | "hour" | "minute" | "second") => new Intl.NumberFormat(language, { style: "unit", unit: name, unitDisplay: "short" }).format(value);
+  const unit = (value: number, name: "day" | "hour" | "minute" | "second") =>
+    new Intl.NumberFormat(language, { style: "unit", unit: name, unitDisplay: "short" }).format(value);
   if (totalSeconds < 60) return unit(totalSeconds, "second");
   const days = Math.floor(totalSeconds / 86_400);
   const hours = Math.floor((totalSeconds % 86_400) / 3600);
@@ -35,11 +36,22 @@ function BuildInfo({ id }: { id: string }) {
   const rows: [string, string | undefined][] = [
     [t("home.footer.version"), info.data?.version],
     [t("home.footer.uptime"), info.data ? formatUptime(info.data.uptimeSeconds, i18n.language) : undefined],
-    [t("home.footer.engine"), engine ? (engine.isAi ? t("home.footer.engineAi", { name: engine.label }) : t("home.footer.enginePreview", { name: t("flow.previewEngine") })) : undefined],
+    [
+      t("home.footer.engine"),
+      engine
+        ? engine.isAi
+          ? t("home.footer.engineAi", { name: engine.label })
+          : t("home.footer.enginePreview", { name: t("flow.previewEngine") })
+        : undefined,
+    ],
     [t("home.footer.database"), info.data ? t(info.data.databaseOk ? "home.footer.databaseOk" : "home.footer.databaseDown") : undefined],
   ];
   return (
-    <div id={id} className="mx-auto mt-4 max-w-md rounded-lg border border-slate-200 bg-white px-4 py-3 text-left text-sm dark:border-slate-800 dark:bg-slate-950" data-testid="build-info">
+    <div
+      id={id}
+      className="mx-auto mt-4 max-w-md rounded-lg border border-slate-200 bg-white px-4 py-3 text-left text-sm dark:border-slate-800 dark:bg-slate-950"
+      data-testid="build-info"
+    >
       <p className="font-semibold">{t("home.footer.buildInfo")}</p>
       <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1">
         {rows.map(([label, value]) => (
@@ -112,7 +124,13 @@ export function Footer() {
         <p>
           © {year} {PRODUCT_NAME}.{" "}
           {user ? (
-            <button type="button" onClick={() => setPanelOpen((open) => !open)} aria-expanded={panelOpen} aria-controls={showPanel ? panelId : undefined} className="rounded-sm py-1.5 hover:underline">
+            <button
+              type="button"
+              onClick={() => setPanelOpen((open) => !open)}
+              aria-expanded={panelOpen}
+              aria-controls={showPanel ? panelId : undefined}
+              className="rounded-sm py-1.5 hover:underline"
+            >
               {t("footer.rightsReserved")}
             </button>
           ) : (

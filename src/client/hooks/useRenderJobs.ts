@@ -44,11 +44,26 @@ export function applyEvent(previous: LiveJob | undefined, event: RenderEvent): L
     case "preprocessing":
       return { ...previous, status: "preprocessing", position: null, startedAt: event.startedAt };
     case "rendering":
-      return { ...previous, status: "rendering", position: null, startedAt: event.startedAt, percent: event.percent, attempt: event.attempt };
+      return {
+        ...previous,
+        status: "rendering",
+        position: null,
+        startedAt: event.startedAt,
+        percent: event.percent,
+        attempt: event.attempt,
+      };
     case "saving":
       return { ...previous, status: "saving", startedAt: event.startedAt, percent: 100 };
     case "succeeded":
-      return { ...previous, status: "succeeded", startedAt: event.startedAt, finishedAt: event.at, elapsedMs: event.elapsedMs, result: event.result, percent: 100 };
+      return {
+        ...previous,
+        status: "succeeded",
+        startedAt: event.startedAt,
+        finishedAt: event.at,
+        elapsedMs: event.elapsedMs,
+        result: event.result,
+        percent: 100,
+      };
     case "failed":
       return { ...previous, status: "failed", finishedAt: event.at, error: event.message, refunded: event.refunded };
     case "canceled":
@@ -112,7 +127,9 @@ export function useRenderJobs(ids: readonly string[]) {
   );
 
   // Listening from the first moment (while the jobs load too), so no step is missed.
-  const listening = queries.some((query) => query.isLoading || (query.data && !isFinalStatus(mergeJob(query.data, live[query.data.id]).status)));
+  const listening = queries.some(
+    (query) => query.isLoading || (query.data && !isFinalStatus(mergeJob(query.data, live[query.data.id]).status)),
+  );
 
   const onEvent = useCallback(
     (event: RenderEvent) => {

@@ -8,7 +8,11 @@ import { initReactI18next } from "react-i18next";
 import { DEFAULT_LANGUAGE, STORAGE_KEYS, SUPPORTED_LANGUAGES, type Language } from "../../shared/constants";
 import { translations } from "./resources";
 
-export const resources = { en: { translation: translations.en }, es: { translation: translations.es }, fr: { translation: translations.fr } } as const;
+export const resources = {
+  en: { translation: translations.en },
+  es: { translation: translations.es },
+  fr: { translation: translations.fr },
+} as const;
 
 void i18n
   .use(LanguageDetector)

@@ -48,7 +48,10 @@ function clip(text: string, max: number): string {
 }
 
 /** The event as the server's schema accepts it (or null when it cannot be made valid). */
-export function toEvent(input: TrackInput, base: { timestamp: number; sessionId: string; userId?: string | undefined }): AnalyticsEvent | null {
+export function toEvent(
+  input: TrackInput,
+  base: { timestamp: number; sessionId: string; userId?: string | undefined },
+): AnalyticsEvent | null {
   const action = clip(input.action.trim(), ANALYTICS_LIMITS.actionMax);
   if (!action) return null;
   const event: AnalyticsEvent = {
@@ -62,7 +65,8 @@ export function toEvent(input: TrackInput, base: { timestamp: number; sessionId:
   if (input.metadata) {
     const metadata: Record<string, string | number | boolean | null> = {};
     for (const [key, value] of Object.entries(input.metadata)) {
-      metadata[clip(key, 50)] = typeof value === "string" ? clip(value, 500) : typeof value === "number" && !Number.isFinite(value) ? null : value;
+      metadata[clip(key, 50)] =
+        typeof value === "string" ? clip(value, 500) : typeof value === "number" && !Number.isFinite(value) ? null : value;
     }
     // Too large a metadata object would get the whole batch refused: leave it out instead.
     if (JSON.stringify(metadata).length <= ANALYTICS_LIMITS.metadataMaxBytes) event.metadata = metadata;

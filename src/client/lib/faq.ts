@@ -85,7 +85,10 @@ export function buildFaqEntries(t: Translate, supportEmail: string): FaqEntry[] 
 
 /** Lower case without accents: "Créditos" and "creditos" both read "creditos". */
 export function foldForSearch(text: string): string {
-  return text.normalize("NFD").replace(/\p{Diacritic}/gu, "").toLocaleLowerCase();
+  return text
+    .normalize("NFD")
+    .replace(/\p{Diacritic}/gu, "")
+    .toLocaleLowerCase();
 }
 
 /**

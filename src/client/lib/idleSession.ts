@@ -17,10 +17,7 @@ export const EXTEND_INTERVAL_MS = AUTH.activityUpdateIntervalMs;
 
 export type IdleState =
   /** No idle handling: a remember-me session (idleExpiresAt null). */
-  | { phase: "off" }
-  | { phase: "active"; msUntilWarning: number }
-  | { phase: "warning"; msUntilExpiry: number }
-  | { phase: "expired" };
+  { phase: "off" } | { phase: "active"; msUntilWarning: number } | { phase: "warning"; msUntilExpiry: number } | { phase: "expired" };
 
 export function idleState(now: number, idleExpiresAt: number | null): IdleState {
   if (idleExpiresAt === null) return { phase: "off" };

@@ -10,11 +10,7 @@ export function lockMinutes(minutesRemaining: number | null | undefined): number
 
 /** The "N attempt(s) remaining" banner shows at 1 to 4 attempts left, never before a first failure. */
 export function showsAttemptsBanner(attemptsRemaining: number | null | undefined): boolean {
-  return (
-    typeof attemptsRemaining === "number" &&
-    attemptsRemaining >= 1 &&
-    attemptsRemaining < AUTH.maxFailedAttempts
-  );
+  return typeof attemptsRemaining === "number" && attemptsRemaining >= 1 && attemptsRemaining < AUTH.maxFailedAttempts;
 }
 
 /** Lockout is per e-mail address; addresses are compared the way the server stores them. */

@@ -31,12 +31,21 @@ export default function AiLabPage() {
   const engine = data?.engine;
   const number = new Intl.NumberFormat(language);
   const seconds = (ms: number) =>
-    new Intl.NumberFormat(language, { style: "unit", unit: "second", unitDisplay: "short", maximumFractionDigits: ms < 10_000 ? 1 : 0 }).format(ms / 1000);
+    new Intl.NumberFormat(language, {
+      style: "unit",
+      unit: "second",
+      unitDisplay: "short",
+      maximumFractionDigits: ms < 10_000 ? 1 : 0,
+    }).format(ms / 1000);
   const examples = gallery.data?.examples.slice(0, 3) ?? [];
 
   return (
     <PageShell wide title={t("pages.aiLab.title")} intro={t("infoPages.aiLab.intro")}>
-      <section className={`${cardClass} flex min-h-[8rem] flex-col gap-4 p-5 sm:flex-row sm:items-start sm:p-6`} aria-labelledby="ai-lab-current" data-testid="ai-lab-engine">
+      <section
+        className={`${cardClass} flex min-h-[8rem] flex-col gap-4 p-5 sm:flex-row sm:items-start sm:p-6`}
+        aria-labelledby="ai-lab-current"
+        data-testid="ai-lab-engine"
+      >
         <span className="flex size-12 shrink-0 items-center justify-center rounded-full bg-brand-600 text-white" aria-hidden="true">
           <Cpu className="size-6" />
         </span>
@@ -50,7 +59,9 @@ export default function AiLabPage() {
                 <span data-testid="ai-lab-engine-name">{engineName(engine, t)}</span>
                 <AiBadge isAi={engine.isAi} />
               </p>
-              <p className="mt-2 text-slate-600 dark:text-slate-300">{engine.isAi ? t("infoPages.aiLab.currentAi", { name: engine.label }) : t("infoPages.aiLab.currentPreview")}</p>
+              <p className="mt-2 text-slate-600 dark:text-slate-300">
+                {engine.isAi ? t("infoPages.aiLab.currentAi", { name: engine.label }) : t("infoPages.aiLab.currentPreview")}
+              </p>
             </>
           ) : performance.error ? (
             <p role="alert" className="mt-2 text-slate-600 dark:text-slate-300">
@@ -68,13 +79,33 @@ export default function AiLabPage() {
       <section className="space-y-4" aria-labelledby="ai-lab-live">
         <SectionHeading id="ai-lab-live" title={t("infoPages.aiLab.liveTitle")} icon={<Gauge />} />
         <div className="grid grid-cols-1 gap-3 min-[420px]:grid-cols-3">
-          <FigureCard testId="ai-lab-queue" icon={<ListOrdered />} label={t("infoPages.aiLab.queue")} value={data ? number.format(data.queueLength) : "–"} />
-          <FigureCard testId="ai-lab-renders" icon={<Activity />} label={t("infoPages.aiLab.renders", { count: data?.days ?? 30 })} value={data ? number.format(data.renders) : "–"} />
+          <FigureCard
+            testId="ai-lab-queue"
+            icon={<ListOrdered />}
+            label={t("infoPages.aiLab.queue")}
+            value={data ? number.format(data.queueLength) : "–"}
+          />
+          <FigureCard
+            testId="ai-lab-renders"
+            icon={<Activity />}
+            label={t("infoPages.aiLab.renders", { count: data?.days ?? 30 })}
+            value={data ? number.format(data.renders) : "–"}
+          />
           <FigureCard
             testId="ai-lab-median"
             icon={<Clock />}
             label={t("infoPages.aiLab.medianTime")}
-            value={data ? (data.renderTimeP50Ms === null ? <span className="text-base font-medium text-slate-500 dark:text-slate-400">{t("infoPages.aiLab.notEnoughData")}</span> : seconds(data.renderTimeP50Ms)) : "–"}
+            value={
+              data ? (
+                data.renderTimeP50Ms === null ? (
+                  <span className="text-base font-medium text-slate-500 dark:text-slate-400">{t("infoPages.aiLab.notEnoughData")}</span>
+                ) : (
+                  seconds(data.renderTimeP50Ms)
+                )
+              ) : (
+                "–"
+              )
+            }
           />
         </div>
         <div className="flex flex-wrap gap-2">
@@ -92,7 +123,10 @@ export default function AiLabPage() {
         <ul className="grid gap-4 md:grid-cols-2">
           {HONEST.map((point) => (
             <li key={point.id} className="flex items-start gap-3 text-sm text-slate-700 dark:text-slate-300">
-              <span className="flex size-8 shrink-0 items-center justify-center rounded-full bg-brand-50 text-brand-700 dark:bg-brand-700/25 dark:text-brand-100 [&>svg]:size-4" aria-hidden="true">
+              <span
+                className="flex size-8 shrink-0 items-center justify-center rounded-full bg-brand-50 text-brand-700 dark:bg-brand-700/25 dark:text-brand-100 [&>svg]:size-4"
+                aria-hidden="true"
+              >
                 {point.icon}
               </span>
               <span className="pt-1">{t(`infoPages.aiLab.honest.${point.id}`)}</span>
@@ -113,13 +147,24 @@ export default function AiLabPage() {
             <li key={pair?.id ?? index} className={`${cardClass} overflow-hidden p-2`}>
               {pair ? (
                 <>
-                  <CompareSlider before={pair.before} after={pair.after} subject={`${t(`styles.${pair.style}`)} · ${t(`roomTypes.${pair.roomType}`)}`} width={960} height={640} compact />
+                  <CompareSlider
+                    before={pair.before}
+                    after={pair.after}
+                    subject={`${t(`styles.${pair.style}`)} · ${t(`roomTypes.${pair.roomType}`)}`}
+                    width={960}
+                    height={640}
+                    compact
+                  />
                   <p className="px-1.5 pb-1 pt-2.5 text-sm font-semibold">
-                    {t(`styles.${pair.style}`)} <span className="font-normal text-slate-500 dark:text-slate-400">· {t(`roomTypes.${pair.roomType}`)}</span>
+                    {t(`styles.${pair.style}`)}{" "}
+                    <span className="font-normal text-slate-500 dark:text-slate-400">· {t(`roomTypes.${pair.roomType}`)}</span>
                   </p>
                 </>
               ) : (
-                <div className="aspect-[3/2] animate-pulse rounded-lg bg-slate-200 motion-reduce:animate-none dark:bg-slate-800" aria-hidden="true" />
+                <div
+                  className="aspect-[3/2] animate-pulse rounded-lg bg-slate-200 motion-reduce:animate-none dark:bg-slate-800"
+                  aria-hidden="true"
+                />
               )}
             </li>
           ))}

@@ -25,10 +25,7 @@ import { takeReturnTo } from "../lib/returnTo";
 
 type Tab = "signIn" | "signUp";
 type View =
-  | { name: "tabs"; tab: Tab }
-  | { name: "forgot" }
-  | { name: "reset"; token: string }
-  | { name: "twoFactor"; challengeToken: string };
+  { name: "tabs"; tab: Tab } | { name: "forgot" } | { name: "reset"; token: string } | { name: "twoFactor"; challengeToken: string };
 
 function viewFromSearch(search: string): View {
   const params = new URLSearchParams(search);

@@ -97,7 +97,8 @@ function BatchUploader() {
     [],
   );
 
-  const patch = (key: string, change: Partial<Row>) => setRows((current) => current.map((row) => (row.key === key ? { ...row, ...change } : row)));
+  const patch = (key: string, change: Partial<Row>) =>
+    setRows((current) => current.map((row) => (row.key === key ? { ...row, ...change } : row)));
 
   const send = async (row: Row, target: string) => {
     patch(row.key, { status: "uploading", progress: 0, error: undefined });
@@ -148,12 +149,21 @@ function BatchUploader() {
         setError(friendlyError(caught, t));
       }
       if (!target) {
-        setRows((current) => current.map((row) => (added.some((one) => one.key === row.key) && row.status === "waiting" ? { ...row, status: "failed", error: t("batch.noProject") } : row)));
+        setRows((current) =>
+          current.map((row) =>
+            added.some((one) => one.key === row.key) && row.status === "waiting"
+              ? { ...row, status: "failed", error: t("batch.noProject") }
+              : row,
+          ),
+        );
         return;
       }
       setProjectId(target);
     }
-    await sendAll(added.filter((row) => row.status === "waiting"), target);
+    await sendAll(
+      added.filter((row) => row.status === "waiting"),
+      target,
+    );
   };
 
   const retry = (row: Row) => {
@@ -209,7 +219,12 @@ function BatchUploader() {
   };
 
   return (
-    <PageShell title={t("pages.batchUpload.title")} intro={t("batch.intro")} wide actions={allowance.data ? <AllowanceNote allowance={allowance.data} /> : null}>
+    <PageShell
+      title={t("pages.batchUpload.title")}
+      intro={t("batch.intro")}
+      wide
+      actions={allowance.data ? <AllowanceNote allowance={allowance.data} /> : null}
+    >
       <section className={`${cardClass} space-y-5 p-4 sm:p-6`} aria-labelledby="batch-step-1">
         <h2 id="batch-step-1" className="text-lg font-semibold">
           {t("batch.step1")}
@@ -223,14 +238,19 @@ function BatchUploader() {
         <ErrorText message={error} />
 
         {rows.length > 0 ? (
-          <ul className="divide-y divide-slate-200 rounded-xl border border-slate-200 dark:divide-slate-800 dark:border-slate-800" data-testid="batch-rows">
+          <ul
+            className="divide-y divide-slate-200 rounded-xl border border-slate-200 dark:divide-slate-800 dark:border-slate-800"
+            data-testid="batch-rows"
+          >
             {rows.map((row) => (
               <li key={row.key} className="flex items-center gap-3 p-3" data-testid="batch-row" data-status={row.status}>
                 <img src={row.preview} alt="" className="size-14 shrink-0 rounded-md bg-slate-100 object-cover dark:bg-slate-800" />
                 <div className="min-w-0 flex-1 space-y-1.5">
                   <div className="flex items-baseline justify-between gap-2">
                     <p className="truncate text-sm font-medium">{row.file.name}</p>
-                    <span className="shrink-0 text-xs text-slate-500 dark:text-slate-400">{formatBytes(row.file.size, i18n.resolvedLanguage)}</span>
+                    <span className="shrink-0 text-xs text-slate-500 dark:text-slate-400">
+                      {formatBytes(row.file.size, i18n.resolvedLanguage)}
+                    </span>
                   </div>
                   {row.status === "failed" ? (
                     <p className="flex items-start gap-1.5 text-sm text-red-700 dark:text-red-300">
@@ -239,7 +259,11 @@ function BatchUploader() {
                     </p>
                   ) : (
                     <>
-                      <ProgressBar value={row.status === "waiting" ? 0 : row.progress * 100} label={t("batch.rowProgress", { name: row.file.name })} tone={row.status === "done" ? "success" : "brand"} />
+                      <ProgressBar
+                        value={row.status === "waiting" ? 0 : row.progress * 100}
+                        label={t("batch.rowProgress", { name: row.file.name })}
+                        tone={row.status === "done" ? "success" : "brand"}
+                      />
                       <p className="flex items-center gap-1.5 text-xs text-slate-500 dark:text-slate-400">
                         {row.status === "done" ? (
                           <CheckCircle2 className="size-3.5 text-emerald-500" aria-hidden="true" />
@@ -258,11 +282,23 @@ function BatchUploader() {
                   )}
                 </div>
                 {row.status === "failed" && projectId && !checkFile(row.file) ? (
-                  <button type="button" className={buttonClass.icon} aria-label={t("batch.retry", { name: row.file.name })} title={t("batch.retry", { name: row.file.name })} onClick={() => retry(row)}>
+                  <button
+                    type="button"
+                    className={buttonClass.icon}
+                    aria-label={t("batch.retry", { name: row.file.name })}
+                    title={t("batch.retry", { name: row.file.name })}
+                    onClick={() => retry(row)}
+                  >
                     <RotateCcw className="size-4" aria-hidden="true" />
                   </button>
                 ) : null}
-                <button type="button" className={buttonClass.icon} aria-label={t("batch.remove", { name: row.file.name })} title={t("batch.remove", { name: row.file.name })} onClick={() => removeRow(row)}>
+                <button
+                  type="button"
+                  className={buttonClass.icon}
+                  aria-label={t("batch.remove", { name: row.file.name })}
+                  title={t("batch.remove", { name: row.file.name })}
+                  onClick={() => removeRow(row)}
+                >
                   <Trash2 className="size-4" aria-hidden="true" />
                 </button>
               </li>
@@ -280,8 +316,22 @@ function BatchUploader() {
         <h2 id="batch-step-2" className="text-lg font-semibold">
           {t("batch.step2")}
         </h2>
-        <StylePicker value={styles} onChange={setStyles} multi={multi} onMultiChange={setMulti} multiAllowed pictures={Math.max(1, ready.length)} />
-        <NoteField id="batch-note" rows={2} value={note} onChange={setNote} previewEngine={!!allowance.data && !allowance.data.engine.isAi} hint={t("batch.noteHint")} />
+        <StylePicker
+          value={styles}
+          onChange={setStyles}
+          multi={multi}
+          onMultiChange={setMulti}
+          multiAllowed
+          pictures={Math.max(1, ready.length)}
+        />
+        <NoteField
+          id="batch-note"
+          rows={2}
+          value={note}
+          onChange={setNote}
+          previewEngine={!!allowance.data && !allowance.data.engine.isAi}
+          hint={t("batch.noteHint")}
+        />
         {allowance.data ? <EngineNote engine={allowance.data.engine} /> : null}
         {(tooFewCredits && ready.length > 0 && styles.length > 0) || creditsShort ? (
           <Callout
@@ -300,9 +350,7 @@ function BatchUploader() {
         ) : null}
         <ErrorText message={renderError} />
         <div className="flex flex-col gap-3 border-t border-slate-200 pt-5 sm:flex-row sm:items-center sm:justify-between dark:border-slate-800">
-          <p className="text-sm text-slate-600 dark:text-slate-300">
-            {t("batch.costLine", { count: cost })}
-          </p>
+          <p className="text-sm text-slate-600 dark:text-slate-300">{t("batch.costLine", { count: cost })}</p>
           <button
             type="button"
             className={`${buttonClass.big} w-full sm:w-auto`}

@@ -3,7 +3,19 @@
  * "New render" button, and deleting every image for privacy. ?project=ID opens one project.
  */
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
-import { ArrowLeft, Files, FolderOpen, FolderPlus, ImageIcon, MoreVertical, Pencil, ShieldAlert, Sparkles, Trash2, Wand2 } from "lucide-react";
+import {
+  ArrowLeft,
+  Files,
+  FolderOpen,
+  FolderPlus,
+  ImageIcon,
+  MoreVertical,
+  Pencil,
+  ShieldAlert,
+  Sparkles,
+  Trash2,
+  Wand2,
+} from "lucide-react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
@@ -21,7 +33,12 @@ import { friendlyError } from "../lib/friendlyError";
 import type { ProjectSummary } from "../lib/renderTypes";
 import { trpc } from "../trpc";
 
-type DialogState = { kind: "create" } | { kind: "rename"; project: ProjectSummary } | { kind: "delete"; project: ProjectSummary } | { kind: "deleteAll" } | null;
+type DialogState =
+  | { kind: "create" }
+  | { kind: "rename"; project: ProjectSummary }
+  | { kind: "delete"; project: ProjectSummary }
+  | { kind: "deleteAll" }
+  | null;
 
 function ProjectThumbs({ thumbs }: { thumbs: string[] }) {
   if (thumbs.length === 0) {
@@ -33,9 +50,17 @@ function ProjectThumbs({ thumbs }: { thumbs: string[] }) {
   }
   const shown = thumbs.slice(0, 4);
   return (
-    <div className={`grid aspect-[4/3] gap-0.5 bg-slate-200 dark:bg-slate-800 ${shown.length > 1 ? "grid-cols-2" : ""} ${shown.length > 2 ? "grid-rows-2" : ""}`}>
+    <div
+      className={`grid aspect-[4/3] gap-0.5 bg-slate-200 dark:bg-slate-800 ${shown.length > 1 ? "grid-cols-2" : ""} ${shown.length > 2 ? "grid-rows-2" : ""}`}
+    >
       {shown.map((thumb, index) => (
-        <img key={thumb} src={thumb} alt="" loading="lazy" className={`size-full min-h-0 object-cover ${shown.length === 3 && index === 0 ? "row-span-2" : ""}`} />
+        <img
+          key={thumb}
+          src={thumb}
+          alt=""
+          loading="lazy"
+          className={`size-full min-h-0 object-cover ${shown.length === 3 && index === 0 ? "row-span-2" : ""}`}
+        />
       ))}
     </div>
   );
@@ -64,14 +89,19 @@ function ProjectCard({ project, onRename, onDelete }: { project: ProjectSummary;
 
 function ProjectMenu({ name, onRename, onDelete }: { name: string; onRename(): void; onDelete(): void }) {
   const { t } = useTranslation();
-  const item = "flex cursor-pointer items-center gap-2 rounded px-3 py-2 text-sm outline-none data-[highlighted]:bg-slate-100 dark:data-[highlighted]:bg-slate-800";
+  const item =
+    "flex cursor-pointer items-center gap-2 rounded px-3 py-2 text-sm outline-none data-[highlighted]:bg-slate-100 dark:data-[highlighted]:bg-slate-800";
   return (
     <DropdownMenu.Root modal={false}>
       <DropdownMenu.Trigger className={buttonClass.icon} aria-label={t("dashboard.projectActions", { name })}>
         <MoreVertical className="size-4" aria-hidden="true" />
       </DropdownMenu.Trigger>
       <DropdownMenu.Portal>
-        <DropdownMenu.Content align="end" sideOffset={4} className="z-50 min-w-40 rounded-md border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900">
+        <DropdownMenu.Content
+          align="end"
+          sideOffset={4}
+          className="z-50 min-w-40 rounded-md border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900"
+        >
           <DropdownMenu.Item className={item} onSelect={onRename}>
             <Pencil className="size-4" aria-hidden="true" />
             {t("dashboard.rename")}
@@ -86,7 +116,15 @@ function ProjectMenu({ name, onRename, onDelete }: { name: string; onRename(): v
   );
 }
 
-function ProjectView({ id, onRename, onDelete }: { id: string; onRename(project: ProjectSummary): void; onDelete(project: ProjectSummary): void }) {
+function ProjectView({
+  id,
+  onRename,
+  onDelete,
+}: {
+  id: string;
+  onRename(project: ProjectSummary): void;
+  onDelete(project: ProjectSummary): void;
+}) {
   const { t } = useTranslation();
   const detail = trpc.projects.get.useQuery({ id }, { retry: false });
   const summary = trpc.projects.list.useQuery().data?.find((project) => project.id === id);
@@ -135,7 +173,9 @@ function ProjectView({ id, onRename, onDelete }: { id: string; onRename(project:
         </div>
       </div>
       {renders.length === 0 ? (
-        <p className="rounded-xl border border-dashed border-slate-300 p-8 text-center text-slate-500 dark:border-slate-700 dark:text-slate-400">{t("dashboard.projectEmpty")}</p>
+        <p className="rounded-xl border border-dashed border-slate-300 p-8 text-center text-slate-500 dark:border-slate-700 dark:text-slate-400">
+          {t("dashboard.projectEmpty")}
+        </p>
       ) : (
         <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4">
           {renders.map((job) => (
@@ -217,7 +257,9 @@ export default function DashboardPage() {
         if (openProject === dialog.project.id) navigate("/dashboard", { replace: true });
       } else if (dialog?.kind === "deleteAll") {
         const result = await deleteAll.mutateAsync();
-        toast.success(t("dashboard.deletedAll"), { description: t("dashboard.deletedAllDetail", { renders: result.deletedRenders, uploads: result.deletedUploads }) });
+        toast.success(t("dashboard.deletedAll"), {
+          description: t("dashboard.deletedAllDetail", { renders: result.deletedRenders, uploads: result.deletedUploads }),
+        });
       }
       setDialog(null);
       await refresh();
@@ -231,7 +273,9 @@ export default function DashboardPage() {
       <header className="flex flex-col gap-5 sm:flex-row sm:items-end sm:justify-between">
         <div className="min-w-0">
           <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">{t("pages.dashboard.title")}</h1>
-          <p className="mt-1 truncate text-slate-600 dark:text-slate-300">{user ? t("dashboard.welcome", { name: user.fullName }) : null}</p>
+          <p className="mt-1 truncate text-slate-600 dark:text-slate-300">
+            {user ? t("dashboard.welcome", { name: user.fullName }) : null}
+          </p>
           <p className="mt-1 flex gap-4 text-sm">
             <Link href="/profile" className="font-medium text-brand-700 hover:underline dark:text-brand-100">
               {t("pages.profile.title")}
@@ -282,7 +326,11 @@ export default function DashboardPage() {
       {allowance.data ? <EngineNote engine={allowance.data.engine} /> : null}
 
       {openProject ? (
-        <ProjectView id={openProject} onRename={(project) => openDialog({ kind: "rename", project })} onDelete={(project) => openDialog({ kind: "delete", project })} />
+        <ProjectView
+          id={openProject}
+          onRename={(project) => openDialog({ kind: "rename", project })}
+          onDelete={(project) => openDialog({ kind: "delete", project })}
+        />
       ) : (
         <>
           <section className="space-y-4" aria-labelledby="projects-heading">
@@ -297,11 +345,18 @@ export default function DashboardPage() {
             </div>
             {projects.isLoading ? <Spinner label={t("common.loading")} /> : null}
             {projects.data && sortedProjects.length === 0 ? (
-              <p className="rounded-xl border border-dashed border-slate-300 p-8 text-center text-slate-500 dark:border-slate-700 dark:text-slate-400">{t("dashboard.noProjects")}</p>
+              <p className="rounded-xl border border-dashed border-slate-300 p-8 text-center text-slate-500 dark:border-slate-700 dark:text-slate-400">
+                {t("dashboard.noProjects")}
+              </p>
             ) : null}
             <ul className="grid grid-cols-1 gap-4 min-[420px]:grid-cols-2 lg:grid-cols-4">
               {sortedProjects.map((project) => (
-                <ProjectCard key={project.id} project={project} onRename={() => openDialog({ kind: "rename", project })} onDelete={() => openDialog({ kind: "delete", project })} />
+                <ProjectCard
+                  key={project.id}
+                  project={project}
+                  onRename={() => openDialog({ kind: "rename", project })}
+                  onDelete={() => openDialog({ kind: "delete", project })}
+                />
               ))}
             </ul>
           </section>
@@ -373,7 +428,9 @@ export default function DashboardPage() {
         open={dialog?.kind === "delete" || dialog?.kind === "deleteAll"}
         onOpenChange={closeDialog}
         title={dialog?.kind === "delete" ? t("dashboard.deleteProjectTitle", { name: dialog.project.name }) : t("dashboard.deleteAllTitle")}
-        description={dialog?.kind === "delete" ? t("dashboard.deleteProjectBody", { count: dialog.project.renderCount }) : t("dashboard.deleteAllBody")}
+        description={
+          dialog?.kind === "delete" ? t("dashboard.deleteProjectBody", { count: dialog.project.renderCount }) : t("dashboard.deleteAllBody")
+        }
         confirmLabel={dialog?.kind === "delete" ? t("dashboard.deleteProject") : t("dashboard.deleteAll")}
         busy={deleteProject.isPending || deleteAll.isPending}
         onConfirm={() => void confirmDelete()}

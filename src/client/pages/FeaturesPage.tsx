@@ -3,8 +3,22 @@
  * render engines, with the one this server runs taken from system.performance.
  */
 import {
-  Activity, Cpu, Download, Files, FolderOpen, ImageUp, Languages, Layers, Palette, Server, Share2, ShieldCheck, Sparkles,
-  SplitSquareHorizontal, StickyNote, Trash2,
+  Activity,
+  Cpu,
+  Download,
+  Files,
+  FolderOpen,
+  ImageUp,
+  Languages,
+  Layers,
+  Palette,
+  Server,
+  Share2,
+  ShieldCheck,
+  Sparkles,
+  SplitSquareHorizontal,
+  StickyNote,
+  Trash2,
 } from "lucide-react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
@@ -17,8 +31,21 @@ import { cardClass } from "../components/ui/buttons";
 import { trpc } from "../trpc";
 
 type FeatureId =
-  | "upload" | "batch" | "styles" | "multiStyle" | "note" | "progress" | "compare" | "downloads"
-  | "projects" | "share" | "privacy" | "credits" | "languages" | "twoFactor" | "selfHost";
+  | "upload"
+  | "batch"
+  | "styles"
+  | "multiStyle"
+  | "note"
+  | "progress"
+  | "compare"
+  | "downloads"
+  | "projects"
+  | "share"
+  | "privacy"
+  | "credits"
+  | "languages"
+  | "twoFactor"
+  | "selfHost";
 
 const GROUPS: { id: "render" | "organise" | "account"; features: [FeatureId, ReactNode][] }[] = [
   {
@@ -57,7 +84,10 @@ function FeatureCard({ id, icon }: { id: FeatureId; icon: ReactNode }) {
   const { t } = useTranslation();
   return (
     <li className={`${cardClass} flex gap-3 p-4 sm:p-5`} data-testid={`feature-${id}`}>
-      <span className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-brand-50 text-brand-700 dark:bg-brand-700/25 dark:text-brand-100 [&>svg]:size-5" aria-hidden="true">
+      <span
+        className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-brand-50 text-brand-700 dark:bg-brand-700/25 dark:text-brand-100 [&>svg]:size-5"
+        aria-hidden="true"
+      >
         {icon}
       </span>
       <div className="min-w-0">
@@ -75,7 +105,11 @@ export default function FeaturesPage() {
 
   return (
     <PageShell wide title={t("pages.features.title")} intro={t("infoPages.features.intro")}>
-      <div className={`${cardClass} flex min-h-[7.5rem] gap-4 border-brand-100 p-5 dark:border-brand-700/40`} data-testid="features-engine" aria-live="polite">
+      <div
+        className={`${cardClass} flex min-h-[7.5rem] gap-4 border-brand-100 p-5 dark:border-brand-700/40`}
+        data-testid="features-engine"
+        aria-live="polite"
+      >
         <span className="flex size-11 shrink-0 items-center justify-center rounded-full bg-brand-600 text-white" aria-hidden="true">
           <Cpu className="size-5" />
         </span>
@@ -125,7 +159,11 @@ export default function FeaturesPage() {
         <EngineCards activeId={engine?.id} />
       </section>
 
-      <TryItBand title={t("infoPages.features.ctaTitle")} body={t("infoPages.features.ctaBody")} secondary={{ href: "/guide", label: t("infoPages.common.readGuide") }} />
+      <TryItBand
+        title={t("infoPages.features.ctaTitle")}
+        body={t("infoPages.features.ctaBody")}
+        secondary={{ href: "/guide", label: t("infoPages.common.readGuide") }}
+      />
     </PageShell>
   );
 }

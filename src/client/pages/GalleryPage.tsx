@@ -27,7 +27,21 @@ function PairCard({ pair }: { pair: GalleryPair }) {
   );
 }
 
-function Section({ id, icon, title, intro, pairs, empty }: { id: string; icon: ReactNode; title: string; intro: string; pairs: GalleryPair[]; empty: string }) {
+function Section({
+  id,
+  icon,
+  title,
+  intro,
+  pairs,
+  empty,
+}: {
+  id: string;
+  icon: ReactNode;
+  title: string;
+  intro: string;
+  pairs: GalleryPair[];
+  empty: string;
+}) {
   return (
     <section className="space-y-4" aria-labelledby={id}>
       <div>
@@ -38,7 +52,9 @@ function Section({ id, icon, title, intro, pairs, empty }: { id: string; icon: R
         <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{intro}</p>
       </div>
       {pairs.length === 0 ? (
-        <p className="rounded-xl border border-dashed border-slate-300 p-8 text-center text-slate-500 dark:border-slate-700 dark:text-slate-400">{empty}</p>
+        <p className="rounded-xl border border-dashed border-slate-300 p-8 text-center text-slate-500 dark:border-slate-700 dark:text-slate-400">
+          {empty}
+        </p>
       ) : (
         <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           {pairs.map((pair) => (

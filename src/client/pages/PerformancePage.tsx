@@ -14,7 +14,19 @@ import { buttonClass, cardClass, linkClass } from "../components/ui/buttons";
 import { friendlyError } from "../lib/friendlyError";
 import { trpc } from "../trpc";
 
-function Figure({ icon, label, value, hint, testId }: { icon: ReactNode; label: string; value: string | null; hint?: string; testId: string }) {
+function Figure({
+  icon,
+  label,
+  value,
+  hint,
+  testId,
+}: {
+  icon: ReactNode;
+  label: string;
+  value: string | null;
+  hint?: string;
+  testId: string;
+}) {
   const { t } = useTranslation();
   return (
     <div className={`${cardClass} min-w-0 p-4 sm:p-5`} data-testid={testId}>
@@ -38,7 +50,13 @@ export default function PerformancePage() {
   const figures = trpc.system.performance.useQuery(undefined, { staleTime: 30_000, refetchInterval: 30_000 });
   const data = figures.data;
   const number = new Intl.NumberFormat(language);
-  const seconds = (ms: number) => new Intl.NumberFormat(language, { style: "unit", unit: "second", unitDisplay: "short", maximumFractionDigits: ms < 10_000 ? 1 : 0 }).format(ms / 1000);
+  const seconds = (ms: number) =>
+    new Intl.NumberFormat(language, {
+      style: "unit",
+      unit: "second",
+      unitDisplay: "short",
+      maximumFractionDigits: ms < 10_000 ? 1 : 0,
+    }).format(ms / 1000);
   const percent = new Intl.NumberFormat(language, { style: "percent", maximumFractionDigits: 1 });
   const finished = data ? data.succeeded + data.failed : 0;
 
@@ -61,17 +79,56 @@ export default function PerformancePage() {
       ) : null}
       {data ? (
         <>
-          <p className="inline-flex items-center gap-2 rounded-full bg-brand-50 px-3 py-1 text-sm font-medium text-brand-700 dark:bg-brand-700/20 dark:text-brand-100" data-testid="measured-note">
+          <p
+            className="inline-flex items-center gap-2 rounded-full bg-brand-50 px-3 py-1 text-sm font-medium text-brand-700 dark:bg-brand-700/20 dark:text-brand-100"
+            data-testid="measured-note"
+          >
             <Gauge className="size-4" aria-hidden="true" />
             {t("performance.measured", { count: data.days })}
           </p>
           <div className="grid grid-cols-1 gap-3 min-[420px]:grid-cols-2 lg:grid-cols-3">
-            <Figure testId="figure-renders" icon={<Activity />} label={t("performance.renders", { count: data.days })} value={number.format(data.renders)} hint={t("performance.rendersHint", { succeeded: number.format(data.succeeded), failed: number.format(data.failed) })} />
-            <Figure testId="figure-success" icon={<CheckCircle2 />} label={t("performance.successRate")} value={finished > 0 ? percent.format(data.succeeded / finished) : null} hint={t("performance.successHint")} />
-            <Figure testId="figure-queue" icon={<ListOrdered />} label={t("performance.queue")} value={number.format(data.queueLength)} hint={t("performance.queueHint")} />
-            <Figure testId="figure-p50" icon={<Clock />} label={t("performance.p50")} value={data.renderTimeP50Ms === null ? null : seconds(data.renderTimeP50Ms)} hint={t("performance.p50Hint")} />
-            <Figure testId="figure-p95" icon={<Clock />} label={t("performance.p95")} value={data.renderTimeP95Ms === null ? null : seconds(data.renderTimeP95Ms)} hint={t("performance.p95Hint")} />
-            <Figure testId="figure-engine" icon={<Cpu />} label={t("performance.engine")} value={data.engine.label} hint={data.engine.isAi ? t("performance.engineAi") : t("performance.enginePreview")} />
+            <Figure
+              testId="figure-renders"
+              icon={<Activity />}
+              label={t("performance.renders", { count: data.days })}
+              value={number.format(data.renders)}
+              hint={t("performance.rendersHint", { succeeded: number.format(data.succeeded), failed: number.format(data.failed) })}
+            />
+            <Figure
+              testId="figure-success"
+              icon={<CheckCircle2 />}
+              label={t("performance.successRate")}
+              value={finished > 0 ? percent.format(data.succeeded / finished) : null}
+              hint={t("performance.successHint")}
+            />
+            <Figure
+              testId="figure-queue"
+              icon={<ListOrdered />}
+              label={t("performance.queue")}
+              value={number.format(data.queueLength)}
+              hint={t("performance.queueHint")}
+            />
+            <Figure
+              testId="figure-p50"
+              icon={<Clock />}
+              label={t("performance.p50")}
+              value={data.renderTimeP50Ms === null ? null : seconds(data.renderTimeP50Ms)}
+              hint={t("performance.p50Hint")}
+            />
+            <Figure
+              testId="figure-p95"
+              icon={<Clock />}
+              label={t("performance.p95")}
+              value={data.renderTimeP95Ms === null ? null : seconds(data.renderTimeP95Ms)}
+              hint={t("performance.p95Hint")}
+            />
+            <Figure
+              testId="figure-engine"
+              icon={<Cpu />}
+              label={t("performance.engine")}
+              value={data.engine.label}
+              hint={data.engine.isAi ? t("performance.engineAi") : t("performance.enginePreview")}
+            />
           </div>
           <EngineNote engine={data.engine} />
           <p className="text-sm text-slate-600 dark:text-slate-400">

@@ -10,7 +10,8 @@ import { Link } from "wouter";
 import { UnderConstruction } from "../components/info/Drawings";
 import { cardClass } from "../components/ui/buttons";
 
-export type PlannedPageKey = "enhancedDashboard" | "socialHub" | "teams" | "community" | "marketplace" | "developers" | "modificationStudio";
+export type PlannedPageKey =
+  "enhancedDashboard" | "socialHub" | "teams" | "community" | "marketplace" | "developers" | "modificationStudio";
 
 type LinkKey = "dashboard" | "upload" | "gallery" | "features" | "status" | "performance" | "guide" | "batch";
 
@@ -44,7 +45,10 @@ export default function PlannedPage({ page }: { page: PlannedPageKey }) {
     <div className="mx-auto max-w-5xl px-4 py-8 sm:px-6 sm:py-12" data-testid="planned-page" data-area={page}>
       <div className="grid items-center gap-8 md:grid-cols-[1fr_20rem] lg:grid-cols-[1fr_24rem]">
         <div className="min-w-0">
-          <span className="inline-flex items-center gap-2 rounded-full bg-amber-100 px-3 py-1 text-sm font-medium text-amber-900 dark:bg-amber-900/40 dark:text-amber-100" data-testid="not-open-yet">
+          <span
+            className="inline-flex items-center gap-2 rounded-full bg-amber-100 px-3 py-1 text-sm font-medium text-amber-900 dark:bg-amber-900/40 dark:text-amber-100"
+            data-testid="not-open-yet"
+          >
             <Construction className="size-4" aria-hidden="true" />
             {t("common.notOpenYet")}
           </span>
@@ -88,7 +92,10 @@ export default function PlannedPage({ page }: { page: PlannedPageKey }) {
               </li>
             ))}
             <li>
-              <Link href="/" className="flex items-center justify-between gap-3 rounded-md px-3 py-2.5 text-sm font-medium text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800">
+              <Link
+                href="/"
+                className="flex items-center justify-between gap-3 rounded-md px-3 py-2.5 text-sm font-medium text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
+              >
                 {t("common.backHome")}
               </Link>
             </li>

@@ -104,7 +104,12 @@ export default function PricingPage() {
       ) : null}
 
       {data && !data.purchasesEnabled ? (
-        <Callout tone="amber" icon={<Info className="size-5" aria-hidden="true" />} title={t("pricing.notConfiguredTitle")} testId="purchases-disabled">
+        <Callout
+          tone="amber"
+          icon={<Info className="size-5" aria-hidden="true" />}
+          title={t("pricing.notConfiguredTitle")}
+          testId="purchases-disabled"
+        >
           {t("pricing.notConfiguredBody")}
         </Callout>
       ) : null}
@@ -141,9 +146,15 @@ export default function PricingPage() {
           {data.packages.map((pack) => {
             const featured = pack.id === "pro";
             return (
-              <li key={pack.id} className={`${cardClass} relative flex flex-col p-5 ${featured ? "ring-2 ring-brand-600 dark:ring-brand-500" : ""}`} data-testid={`package-${pack.id}`}>
+              <li
+                key={pack.id}
+                className={`${cardClass} relative flex flex-col p-5 ${featured ? "ring-2 ring-brand-600 dark:ring-brand-500" : ""}`}
+                data-testid={`package-${pack.id}`}
+              >
                 {featured ? (
-                  <span className="absolute -top-3 left-5 rounded-full bg-brand-600 px-2.5 py-0.5 text-xs font-semibold text-white">{t("pricing.popular")}</span>
+                  <span className="absolute -top-3 left-5 rounded-full bg-brand-600 px-2.5 py-0.5 text-xs font-semibold text-white">
+                    {t("pricing.popular")}
+                  </span>
                 ) : null}
                 <div className="flex items-center justify-between gap-2">
                   <h2 className="text-lg font-bold">{t(`pricing.packages.${pack.id}`, { defaultValue: pack.id })}</h2>
@@ -152,7 +163,9 @@ export default function PricingPage() {
                 <p className="mt-3 text-3xl font-bold tabular-nums" data-testid="package-price">
                   {formatMoney(pack.priceCents, pack.currency, language)}
                 </p>
-                <p className="text-sm text-slate-600 dark:text-slate-300">{t("pricing.credits", { count: pack.credits, formatted: new Intl.NumberFormat(language).format(pack.credits) })}</p>
+                <p className="text-sm text-slate-600 dark:text-slate-300">
+                  {t("pricing.credits", { count: pack.credits, formatted: new Intl.NumberFormat(language).format(pack.credits) })}
+                </p>
                 <p className="mt-1 text-xs text-slate-500 dark:text-slate-400" data-testid="package-per-credit">
                   {t("pricing.perCredit", { price: formatMoney(pack.priceCents / pack.credits, pack.currency, language, 2) })}
                 </p>
@@ -175,10 +188,16 @@ export default function PricingPage() {
                     onClick={() => void buy(pack.id)}
                   >
                     <CreditCard className="size-4" aria-hidden="true" />
-                    {buying === pack.id ? t("pricing.redirecting") : user ? t("pricing.buy", { name: t(`pricing.packages.${pack.id}`, { defaultValue: pack.id }) }) : t("pricing.signInToBuy")}
+                    {buying === pack.id
+                      ? t("pricing.redirecting")
+                      : user
+                        ? t("pricing.buy", { name: t(`pricing.packages.${pack.id}`, { defaultValue: pack.id }) })
+                        : t("pricing.signInToBuy")}
                   </button>
                 ) : (
-                  <p className="mt-5 rounded-md bg-slate-100 px-3 py-2 text-center text-sm text-slate-600 dark:bg-slate-800 dark:text-slate-300">{t("pricing.notAvailable")}</p>
+                  <p className="mt-5 rounded-md bg-slate-100 px-3 py-2 text-center text-sm text-slate-600 dark:bg-slate-800 dark:text-slate-300">
+                    {t("pricing.notAvailable")}
+                  </p>
                 )}
               </li>
             );

@@ -24,7 +24,10 @@ import { Pill } from "../components/ui/Pill";
 const isStyle = (style: string): style is DesignStyle => (DESIGN_STYLES as readonly string[]).includes(style);
 
 function initials(name: string): string {
-  const words = name.trim().split(/[\s@.]+/).filter(Boolean);
+  const words = name
+    .trim()
+    .split(/[\s@.]+/)
+    .filter(Boolean);
   return (words.length > 1 ? `${words[0]![0]}${words[words.length - 1]![0]}` : (words[0] ?? "?").slice(0, 2)).toUpperCase();
 }
 
@@ -67,7 +70,12 @@ function NameForm({ current }: { current: string }) {
         onChange={(event) => setName(event.target.value)}
         className="min-w-0 flex-1"
       />
-      <button type="submit" className={`${buttonClass.primary} sm:mt-[1.625rem]`} disabled={update.isPending || name.trim() === current} aria-busy={update.isPending || undefined}>
+      <button
+        type="submit"
+        className={`${buttonClass.primary} sm:mt-[1.625rem]`}
+        disabled={update.isPending || name.trim() === current}
+        aria-busy={update.isPending || undefined}
+      >
         {update.isPending ? t("profilePage.saving") : t("profilePage.save")}
       </button>
     </form>
@@ -102,7 +110,10 @@ export default function ProfilePage() {
         <>
           <section className={`${cardClass} p-5 sm:p-6`} aria-labelledby="profile-name-heading">
             <div className="flex items-start gap-4">
-              <span className="flex size-14 shrink-0 items-center justify-center rounded-full bg-brand-600 text-lg font-bold text-white" aria-hidden="true">
+              <span
+                className="flex size-14 shrink-0 items-center justify-center rounded-full bg-brand-600 text-lg font-bold text-white"
+                aria-hidden="true"
+              >
                 {initials(data.fullName)}
               </span>
               <div className="min-w-0 flex-1">
@@ -127,7 +138,9 @@ export default function ProfilePage() {
                 </p>
                 <p className="mt-1 flex items-center gap-2 text-sm text-slate-500 dark:text-slate-400" data-testid="profile-member-since">
                   <CalendarDays className="size-4 shrink-0" aria-hidden="true" />
-                  {t("profilePage.memberSince", { date: new Intl.DateTimeFormat(language, { dateStyle: "long" }).format(data.memberSince) })}
+                  {t("profilePage.memberSince", {
+                    date: new Intl.DateTimeFormat(language, { dateStyle: "long" }).format(data.memberSince),
+                  })}
                 </p>
               </div>
             </div>
@@ -170,9 +183,24 @@ export default function ProfilePage() {
               {t("profilePage.rendersTitle")}
             </h2>
             <div className="grid grid-cols-3 gap-2 sm:gap-3">
-              <FigureCard testId="profile-renders-total" icon={<ImageIcon />} label={t("profilePage.total")} value={number.format(data.renders.total)} />
-              <FigureCard testId="profile-renders-succeeded" icon={<CheckCircle2 className="text-emerald-600" />} label={t("profilePage.succeeded")} value={number.format(data.renders.succeeded)} />
-              <FigureCard testId="profile-renders-failed" icon={<XCircle className="text-red-600" />} label={t("profilePage.failed")} value={number.format(data.renders.failed)} />
+              <FigureCard
+                testId="profile-renders-total"
+                icon={<ImageIcon />}
+                label={t("profilePage.total")}
+                value={number.format(data.renders.total)}
+              />
+              <FigureCard
+                testId="profile-renders-succeeded"
+                icon={<CheckCircle2 className="text-emerald-600" />}
+                label={t("profilePage.succeeded")}
+                value={number.format(data.renders.succeeded)}
+              />
+              <FigureCard
+                testId="profile-renders-failed"
+                icon={<XCircle className="text-red-600" />}
+                label={t("profilePage.failed")}
+                value={number.format(data.renders.failed)}
+              />
             </div>
             <p className="text-xs text-slate-500 dark:text-slate-400">{t("profilePage.failedHint")}</p>
           </section>
@@ -199,10 +227,15 @@ export default function ProfilePage() {
                       <div className="min-w-0 flex-1">
                         <div className="flex items-baseline justify-between gap-2">
                           <p className="truncate font-semibold">{t(`styles.${style}`, { defaultValue: style })}</p>
-                          <p className="shrink-0 text-sm tabular-nums text-slate-500 dark:text-slate-400">{t("profilePage.styleRenders", { count })}</p>
+                          <p className="shrink-0 text-sm tabular-nums text-slate-500 dark:text-slate-400">
+                            {t("profilePage.styleRenders", { count })}
+                          </p>
                         </div>
                         <div className="mt-1.5 h-2 rounded-full bg-slate-100 dark:bg-slate-800" aria-hidden="true">
-                          <div className="h-2 rounded-full bg-brand-600 dark:bg-brand-500" style={{ width: `${Math.max(6, Math.round((count / top) * 100))}%` }} />
+                          <div
+                            className="h-2 rounded-full bg-brand-600 dark:bg-brand-500"
+                            style={{ width: `${Math.max(6, Math.round((count / top) * 100))}%` }}
+                          />
                         </div>
                       </div>
                     </li>

@@ -24,7 +24,10 @@ function SharedRender({ token }: { token: string }) {
   const { t } = useTranslation();
   const shared = trpc.render.shared.useQuery({ token }, { retry: false });
   if (shared.isLoading) return <Spinner label={t("common.loading")} />;
-  if (!shared.data) return <MissingPicture title={t("share.notFoundTitle")} body={shared.error ? friendlyError(shared.error, t) : t("share.notFoundBody")} />;
+  if (!shared.data)
+    return (
+      <MissingPicture title={t("share.notFoundTitle")} body={shared.error ? friendlyError(shared.error, t) : t("share.notFoundBody")} />
+    );
   const { style, roomType, before, after, width, height } = shared.data;
   const subject = `${t(`styles.${style}`)} · ${t(`roomTypes.${roomType}`)}`;
   return (
@@ -62,7 +65,12 @@ function Jobs({ ids }: { ids: string[] }) {
   };
 
   const title = ids.length > 1 ? t("render.titleMany") : t("pages.render.title");
-  const intro = loaded.length === 0 ? undefined : done === loaded.length ? t("render.allDone", { count: succeeded, total: ids.length }) : t("render.progress", { done, total: ids.length });
+  const intro =
+    loaded.length === 0
+      ? undefined
+      : done === loaded.length
+        ? t("render.allDone", { count: succeeded, total: ids.length })
+        : t("render.progress", { done, total: ids.length });
 
   return (
     <PageShell
@@ -92,11 +100,16 @@ function Jobs({ ids }: { ids: string[] }) {
       {jobs.every((entry) => entry.isLoading) ? <Spinner label={t("render.loadingJobs")} /> : null}
       <div className={`grid gap-6 ${ids.length > 1 ? "lg:grid-cols-2" : ""}`}>
         {jobs.map((entry) =>
-          entry.job ? <JobCard key={entry.id} job={entry.job} signedIn={!!user} projects={projects.data ?? []} onDeleted={onDeleted} /> : null,
+          entry.job ? (
+            <JobCard key={entry.id} job={entry.job} signedIn={!!user} projects={projects.data ?? []} onDeleted={onDeleted} />
+          ) : null,
         )}
       </div>
       {missing.length > 0 ? (
-        <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-900/60 dark:bg-red-950/40 dark:text-red-200">
+        <p
+          role="alert"
+          className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-900/60 dark:bg-red-950/40 dark:text-red-200"
+        >
           {t("render.missing", { count: missing.length })}
         </p>
       ) : null}
@@ -110,7 +123,18 @@ export default function RenderPage() {
   const params = new URLSearchParams(search);
   const share = params.get("share");
   const jobsParam = params.get("jobs") ?? "";
-  const ids = useMemo(() => [...new Set(jobsParam.split(",").map((id) => id.trim()).filter(Boolean))].slice(0, MAX_JOBS_SHOWN), [jobsParam]);
+  const ids = useMemo(
+    () =>
+      [
+        ...new Set(
+          jobsParam
+            .split(",")
+            .map((id) => id.trim())
+            .filter(Boolean),
+        ),
+      ].slice(0, MAX_JOBS_SHOWN),
+    [jobsParam],
+  );
 
   if (share) return <SharedRender token={share} />;
   if (ids.length === 0) return <MissingPicture title={t("render.noJobsTitle")} body={t("render.noJobsBody")} />;

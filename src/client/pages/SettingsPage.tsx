@@ -24,7 +24,21 @@ import { friendlyError } from "../lib/friendlyError";
 import { translateMessage } from "../lib/validationMessages";
 import { trpc } from "../trpc";
 
-function Section({ icon, title, description, children, tone = "normal", testId }: { icon: ReactNode; title: string; description: string; children: ReactNode; tone?: "normal" | "danger"; testId?: string }) {
+function Section({
+  icon,
+  title,
+  description,
+  children,
+  tone = "normal",
+  testId,
+}: {
+  icon: ReactNode;
+  title: string;
+  description: string;
+  children: ReactNode;
+  tone?: "normal" | "danger";
+  testId?: string;
+}) {
   return (
     <section
       className={`rounded-xl border bg-white p-5 shadow-sm sm:p-6 dark:bg-slate-900 ${tone === "danger" ? "border-red-200 dark:border-red-900/60" : "border-slate-200 dark:border-slate-800"}`}
@@ -75,9 +89,20 @@ function PasswordSection() {
 
   return (
     <form onSubmit={submit} className="grid max-w-md gap-4" noValidate>
-      <PasswordField label={t("settings.password.current")} autoComplete="current-password" value={currentPassword} onChange={(e) => setCurrentPassword(e.target.value)} />
+      <PasswordField
+        label={t("settings.password.current")}
+        autoComplete="current-password"
+        value={currentPassword}
+        onChange={(e) => setCurrentPassword(e.target.value)}
+      />
       <div>
-        <PasswordField label={t("settings.password.new")} autoComplete="new-password" value={newPassword} error={error} onChange={(e) => setNewPassword(e.target.value)} />
+        <PasswordField
+          label={t("settings.password.new")}
+          autoComplete="new-password"
+          value={newPassword}
+          error={error}
+          onChange={(e) => setNewPassword(e.target.value)}
+        />
         {newPassword ? <PasswordStrengthMeter password={newPassword} /> : null}
       </div>
       <button type="submit" className={`${primaryButtonClass} sm:w-auto`} disabled={change.isPending}>
@@ -191,7 +216,10 @@ function TwoFactorSection({ enabled }: { enabled: boolean }) {
         </ol>
         <div>
           <p className="text-xs font-semibold uppercase tracking-wide text-slate-500">{t("settings.twoFactor.secret")}</p>
-          <code data-testid="totp-secret" className="mt-1 block break-all rounded-md bg-slate-100 px-3 py-2 font-mono text-sm dark:bg-slate-800">
+          <code
+            data-testid="totp-secret"
+            className="mt-1 block break-all rounded-md bg-slate-100 px-3 py-2 font-mono text-sm dark:bg-slate-800"
+          >
             {enrollment.secret}
           </code>
         </div>
@@ -207,8 +235,26 @@ function TwoFactorSection({ enabled }: { enabled: boolean }) {
 /** A short, readable name for a browser's user agent. */
 function deviceName(userAgent: string | null, unknown: string): string {
   if (!userAgent) return unknown;
-  const browser = /Edg\//.test(userAgent) ? "Edge" : /Chrome\//.test(userAgent) ? "Chrome" : /Firefox\//.test(userAgent) ? "Firefox" : /Safari\//.test(userAgent) ? "Safari" : null;
-  const system = /Android/.test(userAgent) ? "Android" : /iPhone|iPad/.test(userAgent) ? "iOS" : /Windows/.test(userAgent) ? "Windows" : /Mac OS X/.test(userAgent) ? "macOS" : /Linux/.test(userAgent) ? "Linux" : null;
+  const browser = /Edg\//.test(userAgent)
+    ? "Edge"
+    : /Chrome\//.test(userAgent)
+      ? "Chrome"
+      : /Firefox\//.test(userAgent)
+        ? "Firefox"
+        : /Safari\//.test(userAgent)
+          ? "Safari"
+          : null;
+  const system = /Android/.test(userAgent)
+    ? "Android"
+    : /iPhone|iPad/.test(userAgent)
+      ? "iOS"
+      : /Windows/.test(userAgent)
+        ? "Windows"
+        : /Mac OS X/.test(userAgent)
+          ? "macOS"
+          : /Linux/.test(userAgent)
+            ? "Linux"
+            : null;
   return [browser, system].filter(Boolean).join(" · ") || unknown;
 }
 
@@ -228,7 +274,10 @@ function SessionsSection() {
 
   return (
     <div className="space-y-4">
-      <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 dark:divide-slate-800 dark:border-slate-800" data-testid="session-list">
+      <ul
+        className="divide-y divide-slate-200 rounded-lg border border-slate-200 dark:divide-slate-800 dark:border-slate-800"
+        data-testid="session-list"
+      >
         {(sessions.data ?? []).map((session) => (
           <li key={session.id} className="flex flex-wrap items-center justify-between gap-3 px-4 py-3">
             <div className="flex items-center gap-3">
@@ -249,14 +298,23 @@ function SessionsSection() {
               </div>
             </div>
             {session.current ? null : (
-              <button type="button" className="text-sm font-medium text-red-600 hover:underline dark:text-red-400" onClick={() => revoke.mutate({ id: session.id })}>
+              <button
+                type="button"
+                className="text-sm font-medium text-red-600 hover:underline dark:text-red-400"
+                onClick={() => revoke.mutate({ id: session.id })}
+              >
                 {t("settings.sessions.signOut")}
               </button>
             )}
           </li>
         ))}
       </ul>
-      <button type="button" className={`${secondaryButtonClass} sm:w-auto`} disabled={others.length === 0 || revokeOthers.isPending} onClick={() => revokeOthers.mutate()}>
+      <button
+        type="button"
+        className={`${secondaryButtonClass} sm:w-auto`}
+        disabled={others.length === 0 || revokeOthers.isPending}
+        onClick={() => revokeOthers.mutate()}
+      >
         <LogOut className="size-4" aria-hidden="true" />
         {t("settings.sessions.signOutOthers")}
       </button>
@@ -317,7 +375,9 @@ function ThemeSection() {
         testId="theme-choice"
       />
       {preference === "system" ? (
-        <p className="text-sm text-slate-600 dark:text-slate-400">{t("settingsPage.themeSystemHint", { theme: t(`settingsPage.themes.${theme}`).toLocaleLowerCase() })}</p>
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          {t("settingsPage.themeSystemHint", { theme: t(`settingsPage.themes.${theme}`).toLocaleLowerCase() })}
+        </p>
       ) : null}
     </div>
   );
@@ -339,25 +399,55 @@ export default function SettingsPage() {
           </Link>
         </p>
       </header>
-      <Section icon={<Globe className="size-5" aria-hidden="true" />} title={t("settingsPage.languageTitle")} description={t("settingsPage.languageDescription")}>
+      <Section
+        icon={<Globe className="size-5" aria-hidden="true" />}
+        title={t("settingsPage.languageTitle")}
+        description={t("settingsPage.languageDescription")}
+      >
         <LanguageSection />
       </Section>
-      <Section icon={<Palette className="size-5" aria-hidden="true" />} title={t("settingsPage.themeTitle")} description={t("settingsPage.themeDescription")}>
+      <Section
+        icon={<Palette className="size-5" aria-hidden="true" />}
+        title={t("settingsPage.themeTitle")}
+        description={t("settingsPage.themeDescription")}
+      >
         <ThemeSection />
       </Section>
-      <Section icon={<KeyRound className="size-5" aria-hidden="true" />} title={t("settings.password.title")} description={t("settings.password.description")}>
+      <Section
+        icon={<KeyRound className="size-5" aria-hidden="true" />}
+        title={t("settings.password.title")}
+        description={t("settings.password.description")}
+      >
         <PasswordSection />
       </Section>
-      <Section icon={<ShieldCheck className="size-5" aria-hidden="true" />} title={t("settings.twoFactor.title")} description={t("settings.twoFactor.description")}>
+      <Section
+        icon={<ShieldCheck className="size-5" aria-hidden="true" />}
+        title={t("settings.twoFactor.title")}
+        description={t("settings.twoFactor.description")}
+      >
         <TwoFactorSection enabled={user?.twoFactorEnabled ?? false} />
       </Section>
-      <Section icon={<Monitor className="size-5" aria-hidden="true" />} title={t("settings.sessions.title")} description={t("settings.sessions.description")}>
+      <Section
+        icon={<Monitor className="size-5" aria-hidden="true" />}
+        title={t("settings.sessions.title")}
+        description={t("settings.sessions.description")}
+      >
         <SessionsSection />
       </Section>
-      <Section icon={<BarChart3 className="size-5" aria-hidden="true" />} title={t("settings.analytics.title")} description={t("settings.analytics.description")}>
+      <Section
+        icon={<BarChart3 className="size-5" aria-hidden="true" />}
+        title={t("settings.analytics.title")}
+        description={t("settings.analytics.description")}
+      >
         <AnalyticsSection />
       </Section>
-      <Section tone="danger" testId="delete-account" icon={<Trash2 className="size-5" aria-hidden="true" />} title={t("settingsPage.delete.title")} description={t("settingsPage.delete.description")}>
+      <Section
+        tone="danger"
+        testId="delete-account"
+        icon={<Trash2 className="size-5" aria-hidden="true" />}
+        title={t("settingsPage.delete.title")}
+        description={t("settingsPage.delete.description")}
+      >
         <DeleteAccountSection />
       </Section>
     </div>

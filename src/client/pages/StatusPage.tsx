@@ -39,7 +39,10 @@ export default function StatusPage() {
     >
       {info.isLoading || performance.isLoading ? <Spinner label={t("common.loading")} /> : null}
       {error ? (
-        <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-900/60 dark:bg-red-950/40 dark:text-red-200">
+        <p
+          role="alert"
+          className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-900/60 dark:bg-red-950/40 dark:text-red-200"
+        >
           {t("infoPages.common.loadFailed", { message: friendlyError(error, t) })}
         </p>
       ) : null}
@@ -55,7 +58,11 @@ export default function StatusPage() {
           data-testid="status-summary"
         >
           <p className="flex items-center gap-2 font-semibold">
-            {info.data.databaseOk ? <CheckCircle2 className="size-5" aria-hidden="true" /> : <XCircle className="size-5" aria-hidden="true" />}
+            {info.data.databaseOk ? (
+              <CheckCircle2 className="size-5" aria-hidden="true" />
+            ) : (
+              <XCircle className="size-5" aria-hidden="true" />
+            )}
             {info.data.databaseOk ? t("infoPages.status.allGood") : t("infoPages.status.degraded")}
           </p>
           {checkedAt > 0 ? (
@@ -68,7 +75,13 @@ export default function StatusPage() {
 
       {info.data && performance.data ? (
         <div className="grid grid-cols-1 gap-3 min-[420px]:grid-cols-2 lg:grid-cols-3" data-testid="status-figures">
-          <FigureCard testId="status-version" icon={<Tag />} label={t("infoPages.status.version")} value={<span className="font-mono">{info.data.version}</span>} hint={info.data.productName} />
+          <FigureCard
+            testId="status-version"
+            icon={<Tag />}
+            label={t("infoPages.status.version")}
+            value={<span className="font-mono">{info.data.version}</span>}
+            hint={info.data.productName}
+          />
           <FigureCard
             testId="status-engine"
             icon={<Cpu />}
@@ -76,7 +89,13 @@ export default function StatusPage() {
             value={engineName(performance.data.engine, t)}
             hint={<AiBadge isAi={performance.data.engine.isAi} />}
           />
-          <FigureCard testId="status-queue" icon={<ListOrdered />} label={t("infoPages.status.queue")} value={number.format(performance.data.queueLength)} hint={t("infoPages.status.queueHint")} />
+          <FigureCard
+            testId="status-queue"
+            icon={<ListOrdered />}
+            label={t("infoPages.status.queue")}
+            value={number.format(performance.data.queueLength)}
+            hint={t("infoPages.status.queueHint")}
+          />
           <FigureCard
             testId="status-database"
             icon={<Database />}
@@ -87,13 +106,21 @@ export default function StatusPage() {
               </span>
             }
           />
-          <FigureCard testId="status-uptime" icon={<Timer />} label={t("infoPages.status.uptime")} value={formatUptime(info.data.uptimeSeconds, language)} />
+          <FigureCard
+            testId="status-uptime"
+            icon={<Timer />}
+            label={t("infoPages.status.uptime")}
+            value={formatUptime(info.data.uptimeSeconds, language)}
+          />
           <FigureCard
             testId="status-renders"
             icon={<Activity />}
             label={t("infoPages.status.renders", { count: performance.data.days })}
             value={number.format(performance.data.renders)}
-            hint={t("infoPages.status.rendersHint", { succeeded: number.format(performance.data.succeeded), failed: number.format(performance.data.failed) })}
+            hint={t("infoPages.status.rendersHint", {
+              succeeded: number.format(performance.data.succeeded),
+              failed: number.format(performance.data.failed),
+            })}
           />
         </div>
       ) : null}

@@ -99,7 +99,12 @@ export default function StyleSelectPage() {
   };
 
   return (
-    <PageShell title={t("pages.styleSelect.title")} intro={t("styleSelect.intro")} wide actions={allowance.data ? <AllowanceNote allowance={allowance.data} /> : null}>
+    <PageShell
+      title={t("pages.styleSelect.title")}
+      intro={t("styleSelect.intro")}
+      wide
+      actions={allowance.data ? <AllowanceNote allowance={allowance.data} /> : null}
+    >
       <form onSubmit={submit} className="grid gap-6 lg:grid-cols-[minmax(0,20rem)_minmax(0,1fr)]" noValidate>
         <aside className="space-y-4 lg:sticky lg:top-24 lg:self-start">
           <div className={`${cardClass} overflow-hidden`}>
@@ -126,7 +131,14 @@ export default function StyleSelectPage() {
 
           <StylePicker value={styles} onChange={setStyles} multi={multi} onMultiChange={setMulti} multiAllowed={signedIn} />
 
-          <NoteField id="note" rows={3} value={note} onChange={setNote} previewEngine={!!allowance.data && !allowance.data.engine.isAi} hint={t("styleSelect.noteHint")} />
+          <NoteField
+            id="note"
+            rows={3}
+            value={note}
+            onChange={setNote}
+            previewEngine={!!allowance.data && !allowance.data.engine.isAi}
+            hint={t("styleSelect.noteHint")}
+          />
 
           {refusal === "credits" || tooFewCredits ? (
             <Callout
@@ -144,13 +156,20 @@ export default function StyleSelectPage() {
             </Callout>
           ) : null}
           {refusal === "signUp" ? (
-            <SignUpCallout tone="amber" title={multi || styles.length > 1 ? t("serverMessages.demoOneStyle") : t("serverMessages.demoUsed")} />
+            <SignUpCallout
+              tone="amber"
+              title={multi || styles.length > 1 ? t("serverMessages.demoOneStyle") : t("serverMessages.demoUsed")}
+            />
           ) : null}
           <ErrorText message={error} />
 
           <div className="flex flex-col gap-3 border-t border-slate-200 pt-5 sm:flex-row sm:items-center sm:justify-between dark:border-slate-800">
             <p className="text-sm text-slate-600 dark:text-slate-300">
-              {signedIn ? t("styleSelect.costSummary", { count: cost }) : visitorBlocked ? t("flow.demoUsedShort") : t("styleSelect.costDemo")}
+              {signedIn
+                ? t("styleSelect.costSummary", { count: cost })
+                : visitorBlocked
+                  ? t("flow.demoUsedShort")
+                  : t("styleSelect.costDemo")}
             </p>
             <button
               type="submit"

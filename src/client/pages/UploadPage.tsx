@@ -42,9 +42,12 @@ export default function UploadPage() {
 
   // The preview's object URL lives as long as it is shown.
   const preview = sending?.preview;
-  useEffect(() => () => {
-    if (preview) URL.revokeObjectURL(preview);
-  }, [preview]);
+  useEffect(
+    () => () => {
+      if (preview) URL.revokeObjectURL(preview);
+    },
+    [preview],
+  );
   // Leaving the page stops an upload on its way.
   useEffect(() => () => handle.current?.abort(), []);
 
@@ -67,7 +70,9 @@ export default function UploadPage() {
       if (!projectId) return;
     }
     setSending({ name: file.name, preview: URL.createObjectURL(file), progress: 0 });
-    const upload = uploadImage(file, { mode, roomType, projectId }, (progress) => setSending((current) => (current ? { ...current, progress } : current)));
+    const upload = uploadImage(file, { mode, roomType, projectId }, (progress) =>
+      setSending((current) => (current ? { ...current, progress } : current)),
+    );
     handle.current = upload;
     try {
       const uploaded = await upload.promise;
@@ -130,7 +135,10 @@ export default function UploadPage() {
         </div>
 
         {sending ? (
-          <div className="flex items-center gap-4 rounded-xl border border-slate-200 p-4 dark:border-slate-800" data-testid="upload-progress">
+          <div
+            className="flex items-center gap-4 rounded-xl border border-slate-200 p-4 dark:border-slate-800"
+            data-testid="upload-progress"
+          >
             <img src={sending.preview} alt="" className="size-16 shrink-0 rounded-lg object-cover sm:size-20" />
             <div className="min-w-0 flex-1 space-y-2">
               <p className="truncate text-sm font-medium">{sending.name}</p>
@@ -139,7 +147,13 @@ export default function UploadPage() {
                 {sending.progress >= 1 ? t("upload.processing") : t("upload.uploading", { percent: Math.round(sending.progress * 100) })}
               </p>
             </div>
-            <button type="button" className={buttonClass.icon} aria-label={t("upload.cancel")} title={t("upload.cancel")} onClick={() => handle.current?.abort()}>
+            <button
+              type="button"
+              className={buttonClass.icon}
+              aria-label={t("upload.cancel")}
+              title={t("upload.cancel")}
+              onClick={() => handle.current?.abort()}
+            >
               <X className="size-4" aria-hidden="true" />
             </button>
           </div>

@@ -45,7 +45,10 @@ export function setSessionCookie(req: Request, res: Response, env: Env, token: s
 
 export function clearSessionCookie(req: Request, res: Response, env: Env): void {
   const secure = isSecureRequest(req, env);
-  res.append("Set-Cookie", serialize(secure ? SECURE_NAME : PLAIN_NAME, "", { httpOnly: true, sameSite: "lax", path: "/", secure, maxAge: 0 }));
+  res.append(
+    "Set-Cookie",
+    serialize(secure ? SECURE_NAME : PLAIN_NAME, "", { httpOnly: true, sameSite: "lax", path: "/", secure, maxAge: 0 }),
+  );
 }
 
 /** Who is asking: recorded with sessions and failed sign-ins. */

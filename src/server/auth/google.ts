@@ -30,7 +30,10 @@ function client(deps: AppDeps, req: Request): Google {
 }
 
 function setFlowCookie(req: Request, res: Response, deps: AppDeps, name: string, value: string, maxAge: number): void {
-  res.append("Set-Cookie", serialize(name, value, { httpOnly: true, sameSite: "lax", path: "/", secure: isSecureRequest(req, deps.env), maxAge }));
+  res.append(
+    "Set-Cookie",
+    serialize(name, value, { httpOnly: true, sameSite: "lax", path: "/", secure: isSecureRequest(req, deps.env), maxAge }),
+  );
 }
 
 interface GoogleClaims {
@@ -55,13 +58,19 @@ async function userForGoogle(deps: AppDeps, claims: GoogleClaims & { email: stri
   const userId = existing?.id ?? generateSecureRandomString();
   await deps.db.transaction().execute(async (trx) => {
     if (!existing) {
-      await trx.insertInto("users").values({ id: userId, email: claims.email, email_confirmed_at: now, password_hash: null, created_at: now, updated_at: now }).execute();
+      await trx
+        .insertInto("users")
+        .values({ id: userId, email: claims.email, email_confirmed_at: now, password_hash: null, created_at: now, updated_at: now })
+        .execute();
       await createProfile(trx, { id: userId, email: claims.email }, claims.name, now);
     } else if (existing.email_confirmed_at === null) {
       // Google vouches for the address.
       await trx.updateTable("users").set({ email_confirmed_at: now, updated_at: now }).where("id", "=", userId).execute();
     }
-    await trx.insertInto("user_identities").values({ provider: "google", provider_user_id: claims.sub, user_id: userId, email: claims.email, created_at: now }).execute();
+    await trx
+      .insertInto("user_identities")
+      .values({ provider: "google", provider_user_id: claims.sub, user_id: userId, email: claims.email, created_at: now })
+      .execute();
   });
   return userId;
 }
@@ -108,7 +117,11 @@ export function googleRoutes(deps: AppDeps): Router {
 
     try {
       const userId = await userForGoogle(deps, { ...claims, email: claims.email });
-      const user = await deps.db.selectFrom("users").select(["id", "email", "disabled_at"]).where("id", "=", userId).executeTakeFirstOrThrow();
+      const user = await deps.db
+        .selectFrom("users")
+        .select(["id", "email", "disabled_at"])
+        .where("id", "=", userId)
+        .executeTakeFirstOrThrow();
       if (user.disabled_at !== null) return fail("account disabled");
       await ensureProfile(deps, user).catch((error: unknown) => deps.log.error("profile creation at sign-in failed", { userId, error }));
       if (await twoFactorEnabled(deps, userId)) {

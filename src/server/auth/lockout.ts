@@ -35,10 +35,7 @@ function describe(failedCount: number, lockedUntil: number | null, now: number):
     isLocked: false,
     attemptsRemaining,
     minutesRemaining: 0,
-    message:
-      failedCount === 0
-        ? "Account is not locked."
-        : `${attemptsRemaining} attempt(s) remaining before the account is locked.`,
+    message: failedCount === 0 ? "Account is not locked." : `${attemptsRemaining} attempt(s) remaining before the account is locked.`,
   };
 }
 
@@ -51,7 +48,11 @@ function current(row: { failed_count: number; locked_until: number | null } | un
 
 export async function lockoutStatus(db: AppDatabase, clock: Clock, email: string): Promise<LockoutStatus> {
   const now = clock.now();
-  const row = await db.selectFrom("login_attempts").select(["failed_count", "locked_until"]).where("email", "=", normalize(email)).executeTakeFirst();
+  const row = await db
+    .selectFrom("login_attempts")
+    .select(["failed_count", "locked_until"])
+    .where("email", "=", normalize(email))
+    .executeTakeFirst();
   const state = current(row, now);
   return describe(state.failed_count, state.locked_until, now);
 }

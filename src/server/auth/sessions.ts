@@ -27,7 +27,14 @@ export interface SessionRequestInfo {
   ipAddress?: string | null;
 }
 
-function toInfo(row: { id: string; user_id: string; persistent: number; created_at: number; last_active_at: number; expires_at: number }): SessionInfo {
+function toInfo(row: {
+  id: string;
+  user_id: string;
+  persistent: number;
+  created_at: number;
+  last_active_at: number;
+  expires_at: number;
+}): SessionInfo {
   const persistent = row.persistent === 1;
   return {
     id: row.id,

@@ -78,7 +78,14 @@ export function renderRoutes(deps: AppDeps): Router {
         return;
       }
       const view = uploadView(saved.upload, RENDER.demoProjectId);
-      const body: UploadResponse = { imageId: view.id, projectId: view.projectId, width: view.width, height: view.height, url: view.url, thumbUrl: view.thumbUrl };
+      const body: UploadResponse = {
+        imageId: view.id,
+        projectId: view.projectId,
+        width: view.width,
+        height: view.height,
+        url: view.url,
+        thumbUrl: view.thumbUrl,
+      };
       res.status(201).json(body);
     },
   );
@@ -100,7 +107,9 @@ export function renderRoutes(deps: AppDeps): Router {
 
   async function ownedJob(req: Request, res: Response): Promise<RenderJob | null> {
     const owner = await ownerOfRequest(deps, req, res);
-    const job = owner ? await deps.db.selectFrom("render_jobs").selectAll().where("id", "=", String(req.params.id)).executeTakeFirst() : undefined;
+    const job = owner
+      ? await deps.db.selectFrom("render_jobs").selectAll().where("id", "=", String(req.params.id)).executeTakeFirst()
+      : undefined;
     return owner && job && ownsRow(owner, job) ? job : null;
   }
 
@@ -110,7 +119,13 @@ export function renderRoutes(deps: AppDeps): Router {
     if (!job || job.status !== "succeeded" || (quality !== "high" && quality !== "medium")) return notFound(res);
     const name = `roomcanvas-${job.style}-${job.id.slice(0, 8)}-${quality}.jpg`;
     if (quality === "medium") return sendStored(deps, res, job.medium_key, PRIVATE_CACHE, name);
-    await sendStored(deps, res, await highQualityKey(deps, job), PRIVATE_CACHE, name.replace(/\.jpg$/, job.high_key?.endsWith(".png") ? ".png" : ".jpg"));
+    await sendStored(
+      deps,
+      res,
+      await highQualityKey(deps, job),
+      PRIVATE_CACHE,
+      name.replace(/\.jpg$/, job.high_key?.endsWith(".png") ? ".png" : ".jpg"),
+    );
   });
 
   routes.get("/files/renders/:id/:variant", async (req, res) => {
@@ -122,14 +137,28 @@ export function renderRoutes(deps: AppDeps): Router {
 
   routes.get("/files/shared/:token/:variant", async (req, res) => {
     const token = req.params.token;
-    const job = token.length >= 20 ? await deps.db.selectFrom("render_jobs").selectAll().where("share_token", "=", token).where("status", "=", "succeeded").executeTakeFirst() : undefined;
+    const job =
+      token.length >= 20
+        ? await deps.db
+            .selectFrom("render_jobs")
+            .selectAll()
+            .where("share_token", "=", token)
+            .where("status", "=", "succeeded")
+            .executeTakeFirst()
+        : undefined;
     if (!job) return notFound(res);
     const key = req.params.variant === "before" ? job.input_key : req.params.variant === "after" ? job.medium_key : null;
     await sendStored(deps, res, key, PRIVATE_CACHE);
   });
 
   routes.get("/files/gallery/:id/:variant", async (req, res) => {
-    const job = await deps.db.selectFrom("render_jobs").selectAll().where("id", "=", req.params.id).where("shared_in_gallery_at", "is not", null).where("status", "=", "succeeded").executeTakeFirst();
+    const job = await deps.db
+      .selectFrom("render_jobs")
+      .selectAll()
+      .where("id", "=", req.params.id)
+      .where("shared_in_gallery_at", "is not", null)
+      .where("status", "=", "succeeded")
+      .executeTakeFirst();
     if (!job) return notFound(res);
     const key = req.params.variant === "before" ? job.input_key : req.params.variant === "after" ? job.medium_key : null;
     await sendStored(deps, res, key, PUBLIC_CACHE);

@@ -17,7 +17,9 @@ export function stripeWebhookRoutes(deps: AppDeps): Router {
   const routes = Router();
   const secret = deps.env.STRIPE_WEBHOOK_SECRET;
   if (!secret && deps.env.STRIPE_SECRET_KEY) {
-    deps.log.warn(`STRIPE_SECRET_KEY is set but STRIPE_WEBHOOK_SECRET is not: purchases cannot be credited until the webhook ${STRIPE_WEBHOOK_PATH} has its signing secret`);
+    deps.log.warn(
+      `STRIPE_SECRET_KEY is set but STRIPE_WEBHOOK_SECRET is not: purchases cannot be credited until the webhook ${STRIPE_WEBHOOK_PATH} has its signing secret`,
+    );
   }
 
   routes.post(STRIPE_WEBHOOK_PATH, express.raw({ type: "*/*", limit: "1mb" }), async (req, res) => {
@@ -41,7 +43,9 @@ export function stripeWebhookRoutes(deps: AppDeps): Router {
     try {
       event = Stripe.webhooks.constructEvent(body, signature, secret, undefined, undefined, deps.clock.now());
     } catch (error) {
-      deps.log.warn("Stripe webhook refused: invalid signature or payload", { error: error instanceof Error ? error.message : String(error) });
+      deps.log.warn("Stripe webhook refused: invalid signature or payload", {
+        error: error instanceof Error ? error.message : String(error),
+      });
       res.status(400).json({ error: "Invalid Stripe signature" });
       return;
     }

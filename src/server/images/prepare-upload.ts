@@ -13,8 +13,7 @@ export const MAX_INPUT_PIXELS = 40_000_000;
 export type UploadRefusal = "unsupported-type" | "too-large" | "too-many-pixels" | "unreadable";
 
 export type PreparedUpload =
-  | { ok: true; data: Buffer; format: "jpeg" | "png"; width: number; height: number }
-  | { ok: false; reason: UploadRefusal };
+  { ok: true; data: Buffer; format: "jpeg" | "png"; width: number; height: number } | { ok: false; reason: UploadRefusal };
 
 const JPEG_MAGIC = Buffer.from([0xff, 0xd8, 0xff]);
 const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);

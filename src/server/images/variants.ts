@@ -45,13 +45,19 @@ export async function resultVariants(result: Buffer): Promise<{ full: Picture; m
   const full: Picture = { data: result, width: metadata.width, height: metadata.height, format };
   // An upright JPEG already within the medium size is its own medium: no second lossy encode.
   const ownMedium = format === "jpeg" && (metadata.orientation ?? 1) === 1 && Math.max(full.width, full.height) <= RENDER.mediumLongEdge;
-  const [medium, thumb] = await Promise.all([ownMedium ? full : resizedJpeg(result, RENDER.mediumLongEdge, 85), resizedJpeg(result, RENDER.thumbLongEdge, 80)]);
+  const [medium, thumb] = await Promise.all([
+    ownMedium ? full : resizedJpeg(result, RENDER.mediumLongEdge, 85),
+    resizedJpeg(result, RENDER.thumbLongEdge, 80),
+  ]);
   return { full, medium, thumb };
 }
 
 /** The result scaled to the original photo's size ("high quality" download). */
 export async function atOriginalResolution(result: Buffer, width: number, height: number): Promise<Picture> {
-  const { data, info } = await sharp(result, readOptions).resize({ width, height, fit: "fill", kernel: "lanczos3" }).jpeg({ quality: 92 }).toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(result, readOptions)
+    .resize({ width, height, fit: "fill", kernel: "lanczos3" })
+    .jpeg({ quality: 92 })
+    .toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height, format: "jpeg" };
 }
 

@@ -49,13 +49,22 @@ export class RenderEventBus {
    * Listens before reading the table, so an event written in between is not lost; the id check
    * drops the ones seen in both. Ends when the signal aborts or the bus closes (shutdown).
    */
-  async *stream(db: AppDatabase, filter: { owner: string; jobId?: string; lastEventId?: number }, signal?: AbortSignal): AsyncGenerator<StoredRenderEvent> {
+  async *stream(
+    db: AppDatabase,
+    filter: { owner: string; jobId?: string; lastEventId?: number },
+    signal?: AbortSignal,
+  ): AsyncGenerator<StoredRenderEvent> {
     const stop = AbortSignal.any([this.closed.signal, ...(signal ? [signal] : [])]);
     if (stop.aborted) return;
     const live = on(this.emitter, channel(filter.owner), { signal: stop });
     let lastId = filter.lastEventId ?? 0;
     try {
-      let query = db.selectFrom("render_events").select(["id", "payload"]).where("owner", "=", filter.owner).where("id", ">", lastId).orderBy("id");
+      let query = db
+        .selectFrom("render_events")
+        .select(["id", "payload"])
+        .where("owner", "=", filter.owner)
+        .where("id", ">", lastId)
+        .orderBy("id");
       if (filter.jobId) query = query.where("job_id", "=", filter.jobId);
       for (const row of await query.execute()) {
         lastId = row.id;

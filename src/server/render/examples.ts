@@ -38,19 +38,31 @@ const EXAMPLES: Example[] = [
     id: "living-room-scandinavian",
     style: "scandinavian",
     roomType: "living-room",
-    svg: room("#b8a98f", "#7c5f43", `<rect x="90" y="360" width="380" height="120" rx="18" fill="#6b6f76"/><rect x="110" y="320" width="340" height="60" rx="16" fill="#80848c"/><rect x="520" y="430" width="160" height="50" fill="#5b4636"/><circle cx="880" cy="400" r="40" fill="#4d7c4f"/><rect x="872" y="430" width="16" height="50" fill="#3f2d20"/>`),
+    svg: room(
+      "#b8a98f",
+      "#7c5f43",
+      `<rect x="90" y="360" width="380" height="120" rx="18" fill="#6b6f76"/><rect x="110" y="320" width="340" height="60" rx="16" fill="#80848c"/><rect x="520" y="430" width="160" height="50" fill="#5b4636"/><circle cx="880" cy="400" r="40" fill="#4d7c4f"/><rect x="872" y="430" width="16" height="50" fill="#3f2d20"/>`,
+    ),
   },
   {
     id: "bedroom-modern",
     style: "modern",
     roomType: "bedroom",
-    svg: room("#a89f91", "#8a7a66", `<rect x="120" y="340" width="420" height="150" rx="10" fill="#e5e1da"/><rect x="120" y="280" width="420" height="80" rx="10" fill="#5e5448"/><rect x="160" y="320" width="140" height="40" rx="12" fill="#f5f5f4"/><rect x="580" y="400" width="90" height="80" fill="#57534e"/><circle cx="625" cy="375" r="22" fill="#fde68a"/>`),
+    svg: room(
+      "#a89f91",
+      "#8a7a66",
+      `<rect x="120" y="340" width="420" height="150" rx="10" fill="#e5e1da"/><rect x="120" y="280" width="420" height="80" rx="10" fill="#5e5448"/><rect x="160" y="320" width="140" height="40" rx="12" fill="#f5f5f4"/><rect x="580" y="400" width="90" height="80" fill="#57534e"/><circle cx="625" cy="375" r="22" fill="#fde68a"/>`,
+    ),
   },
   {
     id: "kitchen-industrial",
     style: "industrial",
     roomType: "kitchen",
-    svg: room("#c4b9a7", "#6b6358", `<rect x="60" y="330" width="520" height="150" fill="#8d8476"/><rect x="60" y="310" width="520" height="24" fill="#d6d3d1"/><rect x="90" y="130" width="200" height="110" fill="#a39a8c"/><rect x="330" y="130" width="200" height="110" fill="#a39a8c"/><rect x="640" y="380" width="200" height="100" fill="#57534e"/><line x1="740" y1="0" x2="740" y2="200" stroke="#292524" stroke-width="4"/><circle cx="740" cy="215" r="24" fill="#fcd34d"/>`),
+    svg: room(
+      "#c4b9a7",
+      "#6b6358",
+      `<rect x="60" y="330" width="520" height="150" fill="#8d8476"/><rect x="60" y="310" width="520" height="24" fill="#d6d3d1"/><rect x="90" y="130" width="200" height="110" fill="#a39a8c"/><rect x="330" y="130" width="200" height="110" fill="#a39a8c"/><rect x="640" y="380" width="200" height="100" fill="#57534e"/><line x1="740" y1="0" x2="740" y2="200" stroke="#292524" stroke-width="4"/><circle cx="740" cy="215" r="24" fill="#fcd34d"/>`,
+    ),
   },
 ];
 
@@ -88,7 +100,13 @@ export async function exampleGalleryPairs(deps: Pick<AppDeps, "storage">): Promi
     ready.set(deps.storage, making);
   }
   await making;
-  return EXAMPLES.map(({ id, style, roomType }) => ({ id, style, roomType, before: FILE_ROUTES.example(id, "before"), after: FILE_ROUTES.example(id, "after") }));
+  return EXAMPLES.map(({ id, style, roomType }) => ({
+    id,
+    style,
+    roomType,
+    before: FILE_ROUTES.example(id, "before"),
+    after: FILE_ROUTES.example(id, "after"),
+  }));
 }
 
 /** The stored key of an example picture, or null for an unknown one. */

@@ -145,7 +145,9 @@ export class RenderWorker {
     this.announceTimer = setTimeout(() => {
       this.announceTimer = undefined;
       if (this.stopped) return;
-      announceQueuePositions(this.deps, this.deps.clock.now()).catch((error: unknown) => this.deps.log.warn("could not announce queue positions", { error }));
+      announceQueuePositions(this.deps, this.deps.clock.now()).catch((error: unknown) =>
+        this.deps.log.warn("could not announce queue positions", { error }),
+      );
     }, QUEUE_ANNOUNCE_INTERVAL_MS);
     this.announceTimer.unref();
   }
@@ -174,15 +176,36 @@ export class RenderWorker {
       await put(inputKey, input.data, "image/jpeg");
       signal.throwIfAborted();
 
-      const rendering = await transitionJob(this.deps, job.id, ["preprocessing"], "rendering", { input_key: inputKey, attempts: 1 }, () => ({
-        type: "rendering", jobId: job.id, at: clock.now(), startedAt, percent: null, attempt: 1,
-      }), clock.now());
+      const rendering = await transitionJob(
+        this.deps,
+        job.id,
+        ["preprocessing"],
+        "rendering",
+        { input_key: inputKey, attempts: 1 },
+        () => ({
+          type: "rendering",
+          jobId: job.id,
+          at: clock.now(),
+          startedAt,
+          percent: null,
+          attempt: 1,
+        }),
+        clock.now(),
+      );
       if (!rendering) return this.discard(stored);
 
       const result = await this.renderWithRetries(rendering, input, startedAt, signal);
       signal.throwIfAborted();
 
-      const saving = await transitionJob(this.deps, job.id, ["rendering"], "saving", { percent: 100 }, () => ({ type: "saving", jobId: job.id, at: clock.now(), startedAt }), clock.now());
+      const saving = await transitionJob(
+        this.deps,
+        job.id,
+        ["rendering"],
+        "saving",
+        { percent: 100 },
+        () => ({ type: "saving", jobId: job.id, at: clock.now(), startedAt }),
+        clock.now(),
+      );
       if (!saving) return this.discard(stored);
       const variants = await resultVariants(result.image);
       const resultKey = `renders/${job.id}/full.${EXTENSIONS[variants.full.format]}`;
@@ -205,7 +228,14 @@ export class RenderWorker {
           model: result.model,
           finished_at: finishedAt,
         },
-        () => ({ type: "succeeded", jobId: job.id, at: finishedAt, startedAt, elapsedMs: finishedAt - startedAt, result: resultLinks(job.id) }),
+        () => ({
+          type: "succeeded",
+          jobId: job.id,
+          at: finishedAt,
+          startedAt,
+          elapsedMs: finishedAt - startedAt,
+          result: resultLinks(job.id),
+        }),
         finishedAt,
       );
       // Deleted or canceled while saving: what was written belongs to nobody.
@@ -214,9 +244,21 @@ export class RenderWorker {
       await this.discard(stored);
       const now = clock.now();
       if (controller.signal.reason instanceof ShuttingDown) {
-        await transitionJob(this.deps, job.id, RUNNING, "queued", { percent: null, started_at: null }, async (row, trx) => ({
-          type: "queued", jobId: job.id, at: now, position: await queuePosition(trx, row), resumed: true,
-        }), now);
+        await transitionJob(
+          this.deps,
+          job.id,
+          RUNNING,
+          "queued",
+          { percent: null, started_at: null },
+          async (row, trx) => ({
+            type: "queued",
+            jobId: job.id,
+            at: now,
+            position: await queuePosition(trx, row),
+            resumed: true,
+          }),
+          now,
+        );
       } else if (controller.signal.aborted) {
         await markCanceled(this.deps, job.id, RUNNING, now);
       } else if (deadline.aborted) {
@@ -230,12 +272,20 @@ export class RenderWorker {
   }
 
   private async discard(keys: string[]): Promise<void> {
-    await removeJobFiles(this.deps, keys.map((key) => ({ input_key: key, result_key: null, medium_key: null, thumb_key: null, high_key: null })));
+    await removeJobFiles(
+      this.deps,
+      keys.map((key) => ({ input_key: key, result_key: null, medium_key: null, thumb_key: null, high_key: null })),
+    );
     keys.length = 0;
   }
 
   /** The engine call, retried on transient failures until the deadline (the signal) ends it. */
-  private async renderWithRetries(job: RenderJob, input: { data: Buffer; width: number; height: number }, startedAt: number, signal: AbortSignal): Promise<RenderResult> {
+  private async renderWithRetries(
+    job: RenderJob,
+    input: { data: Buffer; width: number; height: number },
+    startedAt: number,
+    signal: AbortSignal,
+  ): Promise<RenderResult> {
     const { clock } = this.deps;
     let lastProgressAt = 0;
     let lastPercent = -1;
@@ -248,8 +298,21 @@ export class RenderWorker {
         lastPercent = percent;
         lastProgressAt = now;
         progressWrites = progressWrites
-          .then(() => transitionJob(this.deps, job.id, ["rendering"], "rendering", { percent }, () => ({ type: "rendering", jobId: job.id, at: now, startedAt, percent, attempt }), now))
-          .then(() => undefined, (error: unknown) => this.deps.log.warn("could not record render progress", { jobId: job.id, error }));
+          .then(() =>
+            transitionJob(
+              this.deps,
+              job.id,
+              ["rendering"],
+              "rendering",
+              { percent },
+              () => ({ type: "rendering", jobId: job.id, at: now, startedAt, percent, attempt }),
+              now,
+            ),
+          )
+          .then(
+            () => undefined,
+            (error: unknown) => this.deps.log.warn("could not record render progress", { jobId: job.id, error }),
+          );
       };
       try {
         const result = await this.provider.render({
@@ -272,9 +335,22 @@ export class RenderWorker {
         const backoff = Math.min(this.options.retryMaxMs ?? 20_000, (this.options.retryBaseMs ?? 1000) * 2 ** (attempt - 1));
         await this.sleep(Math.max(asked, backoff), signal);
         const now = clock.now();
-        await transitionJob(this.deps, job.id, ["rendering"], "rendering", { attempts: attempt + 1, percent: null }, () => ({
-          type: "rendering", jobId: job.id, at: now, startedAt, percent: null, attempt: attempt + 1,
-        }), now);
+        await transitionJob(
+          this.deps,
+          job.id,
+          ["rendering"],
+          "rendering",
+          { attempts: attempt + 1, percent: null },
+          () => ({
+            type: "rendering",
+            jobId: job.id,
+            at: now,
+            startedAt,
+            percent: null,
+            attempt: attempt + 1,
+          }),
+          now,
+        );
       }
     }
   }

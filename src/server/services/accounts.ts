@@ -32,10 +32,22 @@ export async function findUserByEmail(deps: AppDeps, email: string) {
  * Creates a user's profile (the full name falls back to the e-mail) with the sign-up credits,
  * granted through the ledger. Does nothing when the profile exists. Run inside a transaction.
  */
-export async function createProfile(db: AppDatabase | Transaction<Database>, user: { id: string; email: string }, fullName: string | null | undefined, now: number): Promise<void> {
+export async function createProfile(
+  db: AppDatabase | Transaction<Database>,
+  user: { id: string; email: string },
+  fullName: string | null | undefined,
+  now: number,
+): Promise<void> {
   const inserted = await db
     .insertInto("profiles")
-    .values({ user_id: user.id, email: user.email, full_name: fullName?.trim() || user.email, credits_remaining: 0, created_at: now, updated_at: now })
+    .values({
+      user_id: user.id,
+      email: user.email,
+      full_name: fullName?.trim() || user.email,
+      credits_remaining: 0,
+      created_at: now,
+      updated_at: now,
+    })
     .onConflict((conflict) => conflict.column("user_id").doNothing())
     .executeTakeFirst();
   if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) {
@@ -54,7 +66,14 @@ export async function createEmailToken(deps: AppDeps, userId: string, purpose: E
   const now = deps.clock.now();
   await deps.db
     .insertInto("email_tokens")
-    .values({ id: generateSecureRandomString(), user_id: userId, purpose, token_hash: hashSecret(token), created_at: now, expires_at: now + validForMs })
+    .values({
+      id: generateSecureRandomString(),
+      user_id: userId,
+      purpose,
+      token_hash: hashSecret(token),
+      created_at: now,
+      expires_at: now + validForMs,
+    })
     .execute();
   return token;
 }
@@ -82,10 +101,17 @@ export interface MailContext {
   language: Language;
 }
 
-export async function sendConfirmationMail(deps: AppDeps, user: { id: string; email: string }, fullName: string, mail: MailContext): Promise<void> {
+export async function sendConfirmationMail(
+  deps: AppDeps,
+  user: { id: string; email: string },
+  fullName: string,
+  mail: MailContext,
+): Promise<void> {
   const token = await createEmailToken(deps, user.id, "confirm_email", AUTH.emailConfirmationValidityMs);
   await deps.db.updateTable("users").set({ confirmation_sent_at: deps.clock.now() }).where("id", "=", user.id).execute();
-  await deps.mailer.send(confirmSignUpMail(mail.language, user.email, fullName, `${mail.baseUrl}/auth/confirm?token=${encodeURIComponent(token)}`));
+  await deps.mailer.send(
+    confirmSignUpMail(mail.language, user.email, fullName, `${mail.baseUrl}/auth/confirm?token=${encodeURIComponent(token)}`),
+  );
 }
 
 export async function signUp(
@@ -101,7 +127,10 @@ export async function signUp(
   const now = deps.clock.now();
   try {
     await deps.db.transaction().execute(async (trx) => {
-      await trx.insertInto("users").values({ id: userId, email: input.email, password_hash: passwordHash, created_at: now, updated_at: now }).execute();
+      await trx
+        .insertInto("users")
+        .values({ id: userId, email: input.email, password_hash: passwordHash, created_at: now, updated_at: now })
+        .execute();
       await createProfile(trx, { id: userId, email: input.email }, input.fullName, now);
     });
   } catch (error) {
@@ -120,14 +149,20 @@ export async function signUp(
   return { userId, email: input.email };
 }
 
-export async function signIn(deps: AppDeps, input: { email: string; password: string; rememberMe: boolean }, info: AttemptInfo): Promise<SignInResult> {
+export async function signIn(
+  deps: AppDeps,
+  input: { email: string; password: string; rememberMe: boolean },
+  info: AttemptInfo,
+): Promise<SignInResult> {
   const attempt = await countFailedAttempt(deps.db, deps.clock, input.email, info);
   if (!attempt.allowed) return { status: "locked", lockout: attempt.status };
 
   const user = await findUserByEmail(deps, input.email);
   const passwordOk = await verifyPassword(user?.password_hash ?? null, input.password);
   if (!user || !passwordOk) {
-    return attempt.status.isLocked ? { status: "locked", lockout: attempt.status } : { status: "invalid-credentials", lockout: attempt.status };
+    return attempt.status.isLocked
+      ? { status: "locked", lockout: attempt.status }
+      : { status: "invalid-credentials", lockout: attempt.status };
   }
   // Only someone who knows the password learns that an admin disabled the account.
   if (user.disabled_at !== null) throw new TRPCError({ code: "FORBIDDEN", message: MESSAGES.accountDisabled });
@@ -151,7 +186,12 @@ export async function confirmEmail(deps: AppDeps, token: string): Promise<boolea
   const userId = await consumeEmailToken(deps, token, "confirm_email");
   if (!userId) return false;
   const now = deps.clock.now();
-  await deps.db.updateTable("users").set({ email_confirmed_at: now, updated_at: now }).where("id", "=", userId).where("email_confirmed_at", "is", null).execute();
+  await deps.db
+    .updateTable("users")
+    .set({ email_confirmed_at: now, updated_at: now })
+    .where("id", "=", userId)
+    .where("email_confirmed_at", "is", null)
+    .execute();
   return true;
 }
 
@@ -160,7 +200,9 @@ export async function requestPasswordReset(deps: AppDeps, email: string, mail: M
   const user = await findUserByEmail(deps, email);
   if (!user || user.disabled_at !== null) return;
   const token = await createEmailToken(deps, user.id, "reset_password", AUTH.passwordResetValidityMs);
-  await deps.mailer.send(resetPasswordMail(mail.language, user.email, `${mail.baseUrl}/auth?reset=true&token=${encodeURIComponent(token)}`));
+  await deps.mailer.send(
+    resetPasswordMail(mail.language, user.email, `${mail.baseUrl}/auth?reset=true&token=${encodeURIComponent(token)}`),
+  );
 }
 
 /**
@@ -184,11 +226,21 @@ export async function resetPassword(deps: AppDeps, token: string, newPassword: s
 }
 
 /** Changes the password of a signed-in user after checking the current one; other sessions end. */
-export async function changePassword(deps: AppDeps, userId: string, currentSessionId: string | null, currentPassword: string, newPassword: string): Promise<boolean> {
+export async function changePassword(
+  deps: AppDeps,
+  userId: string,
+  currentSessionId: string | null,
+  currentPassword: string,
+  newPassword: string,
+): Promise<boolean> {
   const user = await deps.db.selectFrom("users").select(["password_hash"]).where("id", "=", userId).executeTakeFirstOrThrow();
   // Accounts created with Google have no password yet: they may set one without a current password.
   if (user.password_hash !== null && !(await verifyPassword(user.password_hash, currentPassword))) return false;
-  await deps.db.updateTable("users").set({ password_hash: await hashPassword(newPassword), updated_at: deps.clock.now() }).where("id", "=", userId).execute();
+  await deps.db
+    .updateTable("users")
+    .set({ password_hash: await hashPassword(newPassword), updated_at: deps.clock.now() })
+    .where("id", "=", userId)
+    .execute();
   await invalidateOtherSessions(deps.db, userId, currentSessionId);
   return true;
 }
@@ -199,7 +251,14 @@ export async function createTwoFactorChallenge(deps: AppDeps, userId: string, re
   const now = deps.clock.now();
   await deps.db
     .insertInto("two_factor_challenges")
-    .values({ id, user_id: userId, secret_hash: secretHash, remember_me: rememberMe ? 1 : 0, created_at: now, expires_at: now + AUTH.twoFactorChallengeMs })
+    .values({
+      id,
+      user_id: userId,
+      secret_hash: secretHash,
+      remember_me: rememberMe ? 1 : 0,
+      created_at: now,
+      expires_at: now + AUTH.twoFactorChallengeMs,
+    })
     .execute();
   return token;
 }
@@ -213,7 +272,12 @@ export type TwoFactorResult =
  * Checks the second factor of a pending sign-in. Right: the challenge is consumed. Wrong: counted,
  * and the 5th wrong code in a row ends the pending sign-in (the password must be given again).
  */
-export async function verifyTwoFactorChallenge(deps: AppDeps, challengeToken: string, code: string, backup: boolean): Promise<TwoFactorResult> {
+export async function verifyTwoFactorChallenge(
+  deps: AppDeps,
+  challengeToken: string,
+  code: string,
+  backup: boolean,
+): Promise<TwoFactorResult> {
   const parts = splitToken(challengeToken);
   if (!parts) return { status: "challenge-ended" };
   const challenge = await deps.db.selectFrom("two_factor_challenges").selectAll().where("id", "=", parts.id).executeTakeFirst();

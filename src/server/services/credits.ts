@@ -18,7 +18,15 @@ export class NotEnoughCreditsError extends Error {
 
 async function addLedgerRow(
   db: Db,
-  row: { userId: string; kind: CreditKind; amount: number; jobId?: string | null; reference?: string | null; reason?: string | null; now: number },
+  row: {
+    userId: string;
+    kind: CreditKind;
+    amount: number;
+    jobId?: string | null;
+    reference?: string | null;
+    reason?: string | null;
+    now: number;
+  },
 ): Promise<void> {
   await db
     .insertInto("credit_ledger")
@@ -45,7 +53,11 @@ export async function grantCredits(
   details: { reference?: string; reason?: string } = {},
 ): Promise<void> {
   await addLedgerRow(db, { userId, kind, amount, now, ...details });
-  await db.updateTable("profiles").set((eb) => ({ credits_remaining: eb("credits_remaining", "+", amount), updated_at: now })).where("user_id", "=", userId).execute();
+  await db
+    .updateTable("profiles")
+    .set((eb) => ({ credits_remaining: eb("credits_remaining", "+", amount), updated_at: now }))
+    .where("user_id", "=", userId)
+    .execute();
 }
 
 /** Takes the credit of one render; throws NotEnoughCreditsError at zero. Call inside the transaction that creates the job. */
@@ -64,17 +76,34 @@ export async function chargeForJob(db: Db, userId: string, jobId: string, now: n
 export async function refundJob(db: Db, userId: string, jobId: string, now: number, reason: string): Promise<boolean> {
   const inserted = await db
     .insertInto("credit_ledger")
-    .values({ id: generateSecureRandomString(), user_id: userId, kind: "refund", amount: CREDITS.perRender, job_id: jobId, reference: null, reason, created_at: now })
+    .values({
+      id: generateSecureRandomString(),
+      user_id: userId,
+      kind: "refund",
+      amount: CREDITS.perRender,
+      job_id: jobId,
+      reference: null,
+      reason,
+      created_at: now,
+    })
     .onConflict((conflict) => conflict.columns(["job_id", "kind"]).where("job_id", "is not", null).doNothing())
     .executeTakeFirst();
   if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) return false;
-  await db.updateTable("profiles").set((eb) => ({ credits_remaining: eb("credits_remaining", "+", CREDITS.perRender), updated_at: now })).where("user_id", "=", userId).execute();
+  await db
+    .updateTable("profiles")
+    .set((eb) => ({ credits_remaining: eb("credits_remaining", "+", CREDITS.perRender), updated_at: now }))
+    .where("user_id", "=", userId)
+    .execute();
   return true;
 }
 
 /** The balance the ledger explains (for checks and the admin page). */
 export async function ledgerBalance(db: Db, userId: string): Promise<number> {
-  const row = await db.selectFrom("credit_ledger").select((eb) => eb.fn.coalesce(eb.fn.sum<number>("amount"), eb.lit(0)).as("total")).where("user_id", "=", userId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom("credit_ledger")
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("amount"), eb.lit(0)).as("total"))
+    .where("user_id", "=", userId)
+    .executeTakeFirstOrThrow();
   return Number(row.total);
 }
 
@@ -97,7 +126,16 @@ export async function reversePurchaseCredits(
   if (take <= 0) return 0;
   const inserted = await db
     .insertInto("credit_ledger")
-    .values({ id: generateSecureRandomString(), user_id: userId, kind: "purchase", amount: -take, job_id: null, reference: details.reference, reason: details.reason ?? null, created_at: now })
+    .values({
+      id: generateSecureRandomString(),
+      user_id: userId,
+      kind: "purchase",
+      amount: -take,
+      job_id: null,
+      reference: details.reference,
+      reason: details.reason ?? null,
+      created_at: now,
+    })
     .onConflict((conflict) => conflict.columns(["kind", "reference"]).where("reference", "is not", null).doNothing())
     .executeTakeFirst();
   if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) return 0;

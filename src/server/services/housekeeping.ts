@@ -11,7 +11,10 @@ const DAY_MS = 86_400_000;
 
 export async function runHousekeeping(deps: Pick<AppDeps, "db" | "clock" | "storage" | "log">): Promise<void> {
   await purgeExpiredVisitorWork(deps);
-  await deps.db.deleteFrom("render_events").where("created_at", "<", deps.clock.now() - RENDER.visitorWorkDays * DAY_MS).execute();
+  await deps.db
+    .deleteFrom("render_events")
+    .where("created_at", "<", deps.clock.now() - RENDER.visitorWorkDays * DAY_MS)
+    .execute();
 }
 
 /** Starts the schedule; returns its stop function. */

@@ -88,7 +88,14 @@ export function purchaseView(row: CreditPurchase): PurchaseView {
 
 /** The user's purchases, newest first. */
 export async function listPurchases(db: AppDatabase, userId: string, limit = 100): Promise<PurchaseView[]> {
-  const rows = await db.selectFrom("credit_purchases").selectAll().where("user_id", "=", userId).orderBy("created_at", "desc").orderBy("id").limit(limit).execute();
+  const rows = await db
+    .selectFrom("credit_purchases")
+    .selectAll()
+    .where("user_id", "=", userId)
+    .orderBy("created_at", "desc")
+    .orderBy("id")
+    .limit(limit)
+    .execute();
   return rows.map(purchaseView);
 }
 
@@ -137,7 +144,11 @@ export async function createCheckout(
         mode: "payment",
         line_items: [
           {
-            price_data: { currency: pack.currency, unit_amount: pack.priceCents, product_data: { name: `${pack.credits} RoomCanvas credits (${pack.id})` } },
+            price_data: {
+              currency: pack.currency,
+              unit_amount: pack.priceCents,
+              product_data: { name: `${pack.credits} RoomCanvas credits (${pack.id})` },
+            },
             quantity: 1,
           },
         ],
@@ -175,7 +186,8 @@ const HANDLED_EVENTS = new Set<string>([
   "charge.refunded",
 ]);
 
-const idOf = (value: string | { id: string } | null | undefined): string | null => (typeof value === "string" ? value : (value?.id ?? null));
+const idOf = (value: string | { id: string } | null | undefined): string | null =>
+  typeof value === "string" ? value : (value?.id ?? null);
 
 async function findSessionPurchase(trx: Db, session: Stripe.Checkout.Session): Promise<CreditPurchase | undefined> {
   const bySession = await trx.selectFrom("credit_purchases").selectAll().where("checkout_session_id", "=", session.id).executeTakeFirst();
@@ -183,7 +195,12 @@ async function findSessionPurchase(trx: Db, session: Stripe.Checkout.Session): P
   // The session was created but its id never reached the row (crash in between): its metadata names the row.
   const purchaseId = session.metadata?.purchaseId;
   if (!purchaseId) return undefined;
-  return trx.selectFrom("credit_purchases").selectAll().where("id", "=", purchaseId).where("checkout_session_id", "is", null).executeTakeFirst();
+  return trx
+    .selectFrom("credit_purchases")
+    .selectAll()
+    .where("id", "=", purchaseId)
+    .where("checkout_session_id", "is", null)
+    .executeTakeFirst();
 }
 
 /**
@@ -217,7 +234,13 @@ export async function handleStripeEvent(deps: WebhookDeps, event: Stripe.Event):
   });
 }
 
-async function completePurchase(deps: WebhookDeps, trx: Db, session: Stripe.Checkout.Session, eventId: string, now: number): Promise<StripeEventOutcome> {
+async function completePurchase(
+  deps: WebhookDeps,
+  trx: Db,
+  session: Stripe.Checkout.Session,
+  eventId: string,
+  now: number,
+): Promise<StripeEventOutcome> {
   if (session.payment_status !== "paid") {
     // Delayed payment methods: checkout.session.async_payment_succeeded follows when the money arrives.
     deps.log.info("stripe: checkout completed, payment not yet received", { session: session.id, paymentStatus: session.payment_status });
@@ -230,24 +253,43 @@ async function completePurchase(deps: WebhookDeps, trx: Db, session: Stripe.Chec
   }
   if (purchase.status === "paid" || purchase.status === "refunded") return "duplicate";
   if (session.amount_total !== null && (session.amount_total !== purchase.amount_cents || session.currency !== purchase.currency)) {
-    deps.log.warn("stripe: paid amount differs from the package price", { purchase: purchase.id, paid: session.amount_total, currency: session.currency, price: purchase.amount_cents });
+    deps.log.warn("stripe: paid amount differs from the package price", {
+      purchase: purchase.id,
+      paid: session.amount_total,
+      currency: session.currency,
+      price: purchase.amount_cents,
+    });
   }
   await trx
     .updateTable("credit_purchases")
     .set({ status: "paid", paid_at: now, payment_intent_id: idOf(session.payment_intent), checkout_session_id: session.id })
     .where("id", "=", purchase.id)
     .execute();
-  await grantCredits(trx, purchase.user_id, purchase.credits, "purchase", now, { reference: session.id, reason: `${purchase.credits} credits (${purchase.package_id})` });
+  await grantCredits(trx, purchase.user_id, purchase.credits, "purchase", now, {
+    reference: session.id,
+    reason: `${purchase.credits} credits (${purchase.package_id})`,
+  });
   deps.log.info("stripe: credits purchased", { purchase: purchase.id, user: purchase.user_id, credits: purchase.credits });
   return "handled";
 }
 
 async function expirePurchase(trx: Db, session: Stripe.Checkout.Session): Promise<StripeEventOutcome> {
-  const expired = await trx.updateTable("credit_purchases").set({ status: "expired" }).where("checkout_session_id", "=", session.id).where("status", "=", "pending").executeTakeFirst();
+  const expired = await trx
+    .updateTable("credit_purchases")
+    .set({ status: "expired" })
+    .where("checkout_session_id", "=", session.id)
+    .where("status", "=", "pending")
+    .executeTakeFirst();
   return Number(expired.numUpdatedRows) > 0 ? "handled" : "ignored";
 }
 
-async function refundPurchase(deps: WebhookDeps, trx: Db, charge: Stripe.Charge, eventId: string, now: number): Promise<StripeEventOutcome> {
+async function refundPurchase(
+  deps: WebhookDeps,
+  trx: Db,
+  charge: Stripe.Charge,
+  eventId: string,
+  now: number,
+): Promise<StripeEventOutcome> {
   const paymentIntentId = idOf(charge.payment_intent);
   const purchase = paymentIntentId
     ? await trx.selectFrom("credit_purchases").selectAll().where("payment_intent_id", "=", paymentIntentId).executeTakeFirst()
@@ -257,7 +299,11 @@ async function refundPurchase(deps: WebhookDeps, trx: Db, charge: Stripe.Charge,
     return "ignored";
   }
   if (!charge.refunded) {
-    deps.log.warn("stripe: partial refund, credits kept (adjust them by hand if needed)", { purchase: purchase.id, refunded: charge.amount_refunded, amount: charge.amount });
+    deps.log.warn("stripe: partial refund, credits kept (adjust them by hand if needed)", {
+      purchase: purchase.id,
+      refunded: charge.amount_refunded,
+      amount: charge.amount,
+    });
     return "ignored";
   }
   if (purchase.status === "refunded") return "duplicate";
@@ -270,7 +316,10 @@ async function refundPurchase(deps: WebhookDeps, trx: Db, charge: Stripe.Charge,
       reason: `refund of ${purchase.credits} credits (${purchase.package_id})`,
     });
   } else {
-    deps.log.warn(`stripe: refund more than ${CREDITS.refundWindowDays} days after payment, credits kept`, { purchase: purchase.id, paidAt: purchase.paid_at });
+    deps.log.warn(`stripe: refund more than ${CREDITS.refundWindowDays} days after payment, credits kept`, {
+      purchase: purchase.id,
+      paidAt: purchase.paid_at,
+    });
   }
   await trx.updateTable("credit_purchases").set({ status: "refunded", refunded_at: now }).where("id", "=", purchase.id).execute();
   deps.log.info("stripe: purchase refunded", { purchase: purchase.id, user: purchase.user_id, credits: purchase.credits, taken });

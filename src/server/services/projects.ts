@@ -11,7 +11,10 @@ import { removeUploadFiles } from "./uploads";
 type Deps = Pick<AppDeps, "db" | "storage" | "log" | "renderWorker" | "renderEvents" | "clock">;
 
 /** Deletes uploads and jobs matching the filter (rows first, then files, so nothing serves a half-deleted picture). */
-async function deleteImages(deps: Deps, filter: { userId: string; projectId?: string }): Promise<{ deletedRenders: number; deletedUploads: number }> {
+async function deleteImages(
+  deps: Deps,
+  filter: { userId: string; projectId?: string },
+): Promise<{ deletedRenders: number; deletedUploads: number }> {
   let jobsQuery = deps.db.selectFrom("render_jobs").selectAll().where("user_id", "=", filter.userId);
   let uploadsQuery = deps.db.selectFrom("uploads").selectAll().where("user_id", "=", filter.userId);
   if (filter.projectId) {
@@ -22,7 +25,9 @@ async function deleteImages(deps: Deps, filter: { userId: string; projectId?: st
   const uploads = await uploadsQuery.execute();
   const uploadIds = uploads.map((upload) => upload.id);
   // Jobs of these uploads filed elsewhere (moved to another project) go with their picture.
-  const dependent = uploadIds.length ? await deps.db.selectFrom("render_jobs").selectAll().where("upload_id", "in", uploadIds).execute() : [];
+  const dependent = uploadIds.length
+    ? await deps.db.selectFrom("render_jobs").selectAll().where("upload_id", "in", uploadIds).execute()
+    : [];
   const allJobs = [...new Map([...jobs, ...dependent].map((job) => [job.id, job])).values()];
   // Unfinished renders are canceled and refunded first; a running one would write files after they are gone.
   for (const job of allJobs.filter((row) => !isFinalStatus(row.status))) {
@@ -30,9 +35,13 @@ async function deleteImages(deps: Deps, filter: { userId: string; projectId?: st
     await markCanceled(deps, job.id, ["queued", "preprocessing", "rendering", "saving"], deps.clock.now());
   }
   await deps.db.transaction().execute(async (trx) => {
-    await deleteJobRows(trx, allJobs.map((job) => job.id));
+    await deleteJobRows(
+      trx,
+      allJobs.map((job) => job.id),
+    );
     if (uploadIds.length) await trx.deleteFrom("uploads").where("id", "in", uploadIds).execute();
-    if (filter.projectId) await trx.deleteFrom("projects").where("id", "=", filter.projectId).where("user_id", "=", filter.userId).execute();
+    if (filter.projectId)
+      await trx.deleteFrom("projects").where("id", "=", filter.projectId).where("user_id", "=", filter.userId).execute();
   });
   await removeJobFiles(deps, allJobs);
   await removeUploadFiles(deps, uploads);

@@ -51,11 +51,17 @@ export async function queuePosition(db: Db, job: Pick<RenderJob, "id">): Promise
 }
 
 /** ai-render: one job per style, each charged one credit (or the visitor's one free demo), in one transaction. */
-export async function createRenderJobs(deps: RenderDeps, owner: Owner, input: RenderRequestInput, ipAddress: string): Promise<{ jobs: Array<{ id: string; style: DesignStyle }>; credits: number | null }> {
+export async function createRenderJobs(
+  deps: RenderDeps,
+  owner: Owner,
+  input: RenderRequestInput,
+  ipAddress: string,
+): Promise<{ jobs: Array<{ id: string; style: DesignStyle }>; credits: number | null }> {
   const imageId = input.imageId ?? (input.imageUrl ? imageIdFromUrl(input.imageUrl) : null);
   const styles = input.style === undefined ? [] : [...new Set(Array.isArray(input.style) ? input.style : [input.style])];
   if (!input.projectId || !imageId || styles.length === 0) {
-    if (input.imageUrl && !imageId && input.projectId && styles.length > 0) throw new TRPCError({ code: "NOT_FOUND", message: MESSAGES.notFound });
+    if (input.imageUrl && !imageId && input.projectId && styles.length > 0)
+      throw new TRPCError({ code: "NOT_FOUND", message: MESSAGES.notFound });
     throw new TRPCError({ code: "BAD_REQUEST", message: MESSAGES.missingRequiredFields });
   }
   const upload = await deps.db.selectFrom("uploads").selectAll().where("id", "=", imageId).executeTakeFirst();
@@ -63,7 +69,12 @@ export async function createRenderJobs(deps: RenderDeps, owner: Owner, input: Re
 
   let projectId: string | null = null;
   if (owner.userId !== null) {
-    const project = await deps.db.selectFrom("projects").select("id").where("id", "=", input.projectId).where("user_id", "=", owner.userId).executeTakeFirst();
+    const project = await deps.db
+      .selectFrom("projects")
+      .select("id")
+      .where("id", "=", input.projectId)
+      .where("user_id", "=", owner.userId)
+      .executeTakeFirst();
     if (!project) throw new TRPCError({ code: "NOT_FOUND", message: MESSAGES.notFound });
     projectId = project.id;
   } else {
@@ -79,14 +90,19 @@ export async function createRenderJobs(deps: RenderDeps, owner: Owner, input: Re
   try {
     await deps.db.transaction().execute(async (trx) => {
       if (owner.visitorId !== null) {
-        const used = await trx.selectFrom("visitor_demo_renders").select("visitor_id").where("visitor_id", "=", owner.visitorId).executeTakeFirst();
+        const used = await trx
+          .selectFrom("visitor_demo_renders")
+          .select("visitor_id")
+          .where("visitor_id", "=", owner.visitorId)
+          .executeTakeFirst();
         const fromAddress = await trx
           .selectFrom("visitor_demo_renders")
           .select((eb) => eb.fn.countAll<number>().as("count"))
           .where("ip_address", "=", ipAddress)
           .where("created_at", ">", now - DAY_MS)
           .executeTakeFirstOrThrow();
-        if (used || Number(fromAddress.count) >= deps.env.DEMO_RENDERS_PER_IP_PER_DAY) throw new TRPCError({ code: "FORBIDDEN", message: MESSAGES.demoUsed });
+        if (used || Number(fromAddress.count) >= deps.env.DEMO_RENDERS_PER_IP_PER_DAY)
+          throw new TRPCError({ code: "FORBIDDEN", message: MESSAGES.demoUsed });
       }
       for (const style of styles) {
         const id = generateSecureRandomString();
@@ -110,12 +126,22 @@ export async function createRenderJobs(deps: RenderDeps, owner: Owner, input: Re
           .returning("id")
           .executeTakeFirstOrThrow();
         if (owner.userId !== null) await chargeForJob(trx, owner.userId, id, now);
-        else await trx.insertInto("visitor_demo_renders").values({ visitor_id: owner.visitorId, ip_address: ipAddress, job_id: id, created_at: now }).execute();
-        events.push(await recordRenderEvent(trx, ownerKey(owner), { type: "queued", jobId: id, at: now, position: await queuePosition(trx, job) }));
+        else
+          await trx
+            .insertInto("visitor_demo_renders")
+            .values({ visitor_id: owner.visitorId, ip_address: ipAddress, job_id: id, created_at: now })
+            .execute();
+        events.push(
+          await recordRenderEvent(trx, ownerKey(owner), { type: "queued", jobId: id, at: now, position: await queuePosition(trx, job) }),
+        );
         jobs.push({ id, style });
       }
       if (owner.userId !== null) {
-        const profile = await trx.selectFrom("profiles").select("credits_remaining").where("user_id", "=", owner.userId).executeTakeFirstOrThrow();
+        const profile = await trx
+          .selectFrom("profiles")
+          .select("credits_remaining")
+          .where("user_id", "=", owner.userId)
+          .executeTakeFirstOrThrow();
         credits = profile.credits_remaining;
       }
     });
@@ -137,7 +163,23 @@ export async function transitionJob(
   jobId: string,
   from: readonly JobStatus[],
   to: JobStatus,
-  changes: Partial<Pick<RenderJob, "percent" | "error" | "model" | "input_key" | "result_key" | "medium_key" | "thumb_key" | "result_width" | "result_height" | "started_at" | "finished_at" | "attempts">>,
+  changes: Partial<
+    Pick<
+      RenderJob,
+      | "percent"
+      | "error"
+      | "model"
+      | "input_key"
+      | "result_key"
+      | "medium_key"
+      | "thumb_key"
+      | "result_width"
+      | "result_height"
+      | "started_at"
+      | "finished_at"
+      | "attempts"
+    >
+  >,
   event: (job: RenderJob, trx: Transaction<Database>) => Promise<RenderEvent> | RenderEvent,
   now: number,
 ): Promise<RenderJob | null> {
@@ -169,23 +211,50 @@ async function giveBack(trx: Transaction<Database>, job: RenderJob, now: number,
 }
 
 /** Marks a job failed and refunds it, in one transaction, once. */
-export function failJob(deps: Pick<AppDeps, "db" | "renderEvents">, jobId: string, from: readonly JobStatus[], message: string, now: number): Promise<RenderJob | null> {
-  return transitionJob(deps, jobId, from, "failed", { error: message, finished_at: now, percent: null }, async (job, trx) => ({
-    type: "failed",
+export function failJob(
+  deps: Pick<AppDeps, "db" | "renderEvents">,
+  jobId: string,
+  from: readonly JobStatus[],
+  message: string,
+  now: number,
+): Promise<RenderJob | null> {
+  return transitionJob(
+    deps,
     jobId,
-    at: now,
-    message,
-    refunded: await giveBack(trx, job, now, `render failed: ${message}`),
-  }), now);
+    from,
+    "failed",
+    { error: message, finished_at: now, percent: null },
+    async (job, trx) => ({
+      type: "failed",
+      jobId,
+      at: now,
+      message,
+      refunded: await giveBack(trx, job, now, `render failed: ${message}`),
+    }),
+    now,
+  );
 }
 
-export function markCanceled(deps: Pick<AppDeps, "db" | "renderEvents">, jobId: string, from: readonly JobStatus[], now: number): Promise<RenderJob | null> {
-  return transitionJob(deps, jobId, from, "canceled", { finished_at: now, percent: null }, async (job, trx) => ({
-    type: "canceled",
+export function markCanceled(
+  deps: Pick<AppDeps, "db" | "renderEvents">,
+  jobId: string,
+  from: readonly JobStatus[],
+  now: number,
+): Promise<RenderJob | null> {
+  return transitionJob(
+    deps,
     jobId,
-    at: now,
-    refunded: await giveBack(trx, job, now, "render canceled"),
-  }), now);
+    from,
+    "canceled",
+    { finished_at: now, percent: null },
+    async (job, trx) => ({
+      type: "canceled",
+      jobId,
+      at: now,
+      refunded: await giveBack(trx, job, now, "render canceled"),
+    }),
+    now,
+  );
 }
 
 export async function findOwnedJob(db: Db, owner: Owner, jobId: string): Promise<RenderJob> {
@@ -230,10 +299,16 @@ export async function deleteJobRows(db: Db, jobIds: string[]): Promise<void> {
   await db.deleteFrom("render_jobs").where("id", "in", jobIds).execute();
 }
 
-export async function removeJobFiles(deps: Pick<AppDeps, "storage" | "log">, jobs: Array<Pick<RenderJob, "input_key" | "result_key" | "medium_key" | "thumb_key" | "high_key">>): Promise<void> {
+export async function removeJobFiles(
+  deps: Pick<AppDeps, "storage" | "log">,
+  jobs: Array<Pick<RenderJob, "input_key" | "result_key" | "medium_key" | "thumb_key" | "high_key">>,
+): Promise<void> {
   for (const job of jobs) {
     for (const key of [job.input_key, job.result_key, job.medium_key, job.thumb_key, job.high_key]) {
-      if (key) await deps.storage.remove("project-uploads", key).catch((error: unknown) => deps.log.warn("could not remove a stored file", { key, error }));
+      if (key)
+        await deps.storage
+          .remove("project-uploads", key)
+          .catch((error: unknown) => deps.log.warn("could not remove a stored file", { key, error }));
     }
   }
 }
@@ -270,7 +345,12 @@ export async function claimNextJob(deps: Pick<AppDeps, "db" | "renderEvents">, n
       .returningAll()
       .executeTakeFirst();
     if (!claimed) return null;
-    stored = await recordRenderEvent(trx, ownerKey(jobOwner(claimed)), { type: "preprocessing", jobId: claimed.id, at: now, startedAt: now });
+    stored = await recordRenderEvent(trx, ownerKey(jobOwner(claimed)), {
+      type: "preprocessing",
+      jobId: claimed.id,
+      at: now,
+      startedAt: now,
+    });
     return claimed;
   });
   if (stored) deps.renderEvents.publish([stored]);
@@ -281,16 +361,35 @@ export async function claimNextJob(deps: Pick<AppDeps, "db" | "renderEvents">, n
  * At start-up, jobs a crash left running: put back in the queue once (their input is stored, so
  * the render simply runs again); a job interrupted a second time fails and is refunded.
  */
-export async function recoverInterruptedJobs(deps: Pick<AppDeps, "db" | "renderEvents" | "log">, now: number): Promise<{ resumed: number; failed: number }> {
-  const interrupted = await deps.db.selectFrom("render_jobs").select(["id", "recoveries", "created_at"]).where("status", "in", RUNNING).execute();
+export async function recoverInterruptedJobs(
+  deps: Pick<AppDeps, "db" | "renderEvents" | "log">,
+  now: number,
+): Promise<{ resumed: number; failed: number }> {
+  const interrupted = await deps.db
+    .selectFrom("render_jobs")
+    .select(["id", "recoveries", "created_at"])
+    .where("status", "in", RUNNING)
+    .execute();
   let resumed = 0;
   let failed = 0;
   for (const job of interrupted) {
     if (job.recoveries < 1) {
-      const back = await transitionJob(deps, job.id, RUNNING, "queued", { percent: null, started_at: null }, async (row, trx) => {
-        await trx.updateTable("render_jobs").set({ recoveries: sql`recoveries + 1` }).where("id", "=", row.id).execute();
-        return { type: "queued", jobId: row.id, at: now, position: await queuePosition(trx, row), resumed: true };
-      }, now);
+      const back = await transitionJob(
+        deps,
+        job.id,
+        RUNNING,
+        "queued",
+        { percent: null, started_at: null },
+        async (row, trx) => {
+          await trx
+            .updateTable("render_jobs")
+            .set({ recoveries: sql`recoveries + 1` })
+            .where("id", "=", row.id)
+            .execute();
+          return { type: "queued", jobId: row.id, at: now, position: await queuePosition(trx, row), resumed: true };
+        },
+        now,
+      );
       if (back) resumed++;
     } else if (await failJob(deps, job.id, RUNNING, MESSAGES.renderInterrupted, now)) {
       failed++;

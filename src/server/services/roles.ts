@@ -15,7 +15,11 @@ export async function listRoles(db: AppDatabase, userId: string): Promise<string
 
 /** true when the role was added (false: the user had it already). */
 export async function grantRole(db: AppDatabase, userId: string, role: string, now: number): Promise<boolean> {
-  const result = await db.insertInto("user_roles").values({ user_id: userId, role, created_at: now }).onConflict((conflict) => conflict.doNothing()).executeTakeFirst();
+  const result = await db
+    .insertInto("user_roles")
+    .values({ user_id: userId, role, created_at: now })
+    .onConflict((conflict) => conflict.doNothing())
+    .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
@@ -30,7 +34,11 @@ export async function findUserByEmail(db: AppDatabase, email: string) {
 }
 
 export async function countAdmins(db: AppDatabase): Promise<number> {
-  const row = await db.selectFrom("user_roles").select((eb) => eb.fn.countAll<number>().as("n")).where("role", "=", ADMIN_ROLE).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom("user_roles")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("role", "=", ADMIN_ROLE)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -39,12 +47,16 @@ export async function applyAdminEmails(deps: Pick<AppDeps, "db" | "env" | "log" 
   for (const email of deps.env.ADMIN_EMAILS) {
     const user = await findUserByEmail(deps.db, email);
     if (!user) {
-      deps.log.warn(`ADMIN_EMAILS: no account for ${email} yet; sign up with it, then restart (or run: npm run admin -- grant admin ${email})`);
+      deps.log.warn(
+        `ADMIN_EMAILS: no account for ${email} yet; sign up with it, then restart (or run: npm run admin -- grant admin ${email})`,
+      );
       continue;
     }
     if (await grantRole(deps.db, user.id, ADMIN_ROLE, deps.clock.now())) deps.log.info(`ADMIN_EMAILS: ${email} is now an admin`);
   }
   if ((await countAdmins(deps.db)) === 0) {
-    deps.log.info("No admin yet. Sign up, then make yourself admin with: npm run admin -- grant admin you@example.com (or set ADMIN_EMAILS and restart)");
+    deps.log.info(
+      "No admin yet. Sign up, then make yourself admin with: npm run admin -- grant admin you@example.com (or set ADMIN_EMAILS and restart)",
+    );
   }
 }

@@ -45,7 +45,11 @@ export async function performanceFigures(db: AppDatabase, now: number, days = 30
     .where("created_at", ">=", since)
     .executeTakeFirstOrThrow();
   const all = [...(await renderDurations(db, since)).values()].flat().sort((a, b) => a - b);
-  const queue = await db.selectFrom("render_jobs").select((eb) => eb.fn.countAll<number>().as("n")).where("status", "=", "queued").executeTakeFirstOrThrow();
+  const queue = await db
+    .selectFrom("render_jobs")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("status", "=", "queued")
+    .executeTakeFirstOrThrow();
   return {
     days,
     renders: Number(counts.all),
@@ -77,8 +81,15 @@ export async function analyticsSummary(db: AppDatabase, now: number, days: numbe
     .groupBy("day")
     .orderBy("day")
     .execute();
-  const users = await db.selectFrom("users").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
-  const purchasers = await db.selectFrom("credit_purchases").select(sql<number>`count(DISTINCT user_id)`.as("n")).where("status", "in", ["paid", "refunded"]).executeTakeFirstOrThrow();
+  const users = await db
+    .selectFrom("users")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
+  const purchasers = await db
+    .selectFrom("credit_purchases")
+    .select(sql<number>`count(DISTINCT user_id)`.as("n"))
+    .where("status", "in", ["paid", "refunded"])
+    .executeTakeFirstOrThrow();
   const events = await db
     .selectFrom("analytics_events")
     .select((eb) => ["category", eb.fn.countAll<number>().as("count")])
@@ -92,7 +103,12 @@ export async function analyticsSummary(db: AppDatabase, now: number, days: numbe
   return {
     days,
     rendersPerDay: renders.map((row) => ({ day: row.day, succeeded: Number(row.succeeded ?? 0), failed: Number(row.failed ?? 0) })),
-    renderTimeByProvider: [...durations].map(([provider, list]) => ({ provider, count: list.length, p50Ms: percentile(list, 50), p95Ms: percentile(list, 95) })),
+    renderTimeByProvider: [...durations].map(([provider, list]) => ({
+      provider,
+      count: list.length,
+      p50Ms: percentile(list, 50),
+      p95Ms: percentile(list, 95),
+    })),
     signUpsPerDay: signUps.map((row) => ({ day: row.day, count: Number(row.count) })),
     conversion: { users: userCount, purchasers: purchaserCount, rate: userCount === 0 ? 0 : purchaserCount / userCount },
     eventsByCategory: events.map((row) => ({ category: row.category, count: Number(row.count) })),

@@ -38,7 +38,8 @@ function errorText(error: unknown): string {
 export async function checkDatabaseIntegrity(db: AppDatabase): Promise<ServerCheckResult> {
   const quick = await sql<{ quick_check: string }>`PRAGMA quick_check`.execute(db);
   const problems = quick.rows.map((row) => row.quick_check).filter((line) => line !== "ok");
-  if (problems.length > 0) return notOk(`quick_check: ${problems.slice(0, 3).join("; ")}${problems.length > 3 ? ` (and ${problems.length - 3} more)` : ""}`);
+  if (problems.length > 0)
+    return notOk(`quick_check: ${problems.slice(0, 3).join("; ")}${problems.length > 3 ? ` (and ${problems.length - 3} more)` : ""}`);
   const violations = await sql<{ table: string; rowid: number | null; parent: string }>`PRAGMA foreign_key_check`.execute(db);
   if (violations.rows.length > 0) {
     const first = violations.rows.slice(0, 3).map((row) => `${row.table} row ${row.rowid ?? "?"} → ${row.parent}`);
@@ -60,7 +61,10 @@ function formatBytes(bytes: number): string {
 }
 
 /** Free space (for this unprivileged process) of the file system holding dir. */
-export async function checkDiskSpace(dir: string, limits: { minFreeBytes: number; minFreeFraction: number } = DISK_SPACE_LIMITS): Promise<ServerCheckResult> {
+export async function checkDiskSpace(
+  dir: string,
+  limits: { minFreeBytes: number; minFreeFraction: number } = DISK_SPACE_LIMITS,
+): Promise<ServerCheckResult> {
   const stats = await fs.statfs(dir);
   const free = stats.bavail * stats.bsize;
   const total = stats.blocks * stats.bsize;
@@ -77,7 +81,12 @@ export async function checkMailTransport(env: Pick<Env, "SMTP_URL">, timeoutMs =
   if (!env.SMTP_URL) return ok("Built-in outbox (set SMTP_URL to send mail)");
   const url = new URL(env.SMTP_URL);
   const where = `${url.protocol.replace(/:$/, "")}://${url.hostname}:${url.port || (url.protocol === "smtps:" ? "465" : "587")}`;
-  const transport = nodemailer.createTransport({ url: env.SMTP_URL, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs } as Parameters<typeof nodemailer.createTransport>[0]);
+  const transport = nodemailer.createTransport({
+    url: env.SMTP_URL,
+    connectionTimeout: timeoutMs,
+    greetingTimeout: timeoutMs,
+    socketTimeout: timeoutMs,
+  } as Parameters<typeof nodemailer.createTransport>[0]);
   try {
     await transport.verify();
     return ok(`SMTP server ${where} accepted the connection`);
@@ -88,7 +97,12 @@ export async function checkMailTransport(env: Pick<Env, "SMTP_URL">, timeoutMs =
   }
 }
 
-async function getJson(url: string, headers: Record<string, string>, timeoutMs: number, fetchImpl: typeof fetch): Promise<{ status: number; body: unknown }> {
+async function getJson(
+  url: string,
+  headers: Record<string, string>,
+  timeoutMs: number,
+  fetchImpl: typeof fetch,
+): Promise<{ status: number; body: unknown }> {
   const response = await fetchImpl(url, { headers, signal: AbortSignal.timeout(timeoutMs) });
   const text = await response.text();
   let body: unknown = null;
@@ -109,7 +123,8 @@ function apiMessage(body: unknown): string | undefined {
 }
 
 function reachFailure(service: string, error: unknown, timeoutMs: number): ServerCheckResult {
-  if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) return notOk(`${service} did not answer within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`}`);
+  if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError"))
+    return notOk(`${service} did not answer within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`}`);
   return notOk(`${service} could not be reached: ${errorText(error)}`);
 }
 
@@ -118,7 +133,16 @@ function reachFailure(service: string, error: unknown, timeoutMs: number): Serve
  * (both free). The offline Preview engine needs nothing.
  */
 export async function checkRenderProvider(
-  env: Pick<Env, "RENDER_PROVIDER" | "REPLICATE_API_TOKEN" | "REPLICATE_API_URL" | "REPLICATE_MODEL" | "OPENAI_API_KEY" | "OPENAI_API_URL" | "OPENAI_MODEL">,
+  env: Pick<
+    Env,
+    | "RENDER_PROVIDER"
+    | "REPLICATE_API_TOKEN"
+    | "REPLICATE_API_URL"
+    | "REPLICATE_MODEL"
+    | "OPENAI_API_KEY"
+    | "OPENAI_API_URL"
+    | "OPENAI_MODEL"
+  >,
   options: { providerId?: string; timeoutMs?: number; fetch?: typeof fetch } = {},
 ): Promise<ServerCheckResult> {
   const timeoutMs = options.timeoutMs ?? OUTSIDE_SERVICE_TIMEOUT_MS;
@@ -128,7 +152,12 @@ export async function checkRenderProvider(
   if (provider === "replicate") {
     if (!env.REPLICATE_API_TOKEN) return notOk("REPLICATE_API_TOKEN is not set");
     try {
-      const { status, body } = await getJson(`${env.REPLICATE_API_URL.replace(/\/+$/, "")}/v1/account`, { Authorization: `Bearer ${env.REPLICATE_API_TOKEN}` }, timeoutMs, fetchImpl);
+      const { status, body } = await getJson(
+        `${env.REPLICATE_API_URL.replace(/\/+$/, "")}/v1/account`,
+        { Authorization: `Bearer ${env.REPLICATE_API_TOKEN}` },
+        timeoutMs,
+        fetchImpl,
+      );
       if (status === 401 || status === 403) return notOk(`Replicate refused the API token (HTTP ${status})`);
       if (status !== 200) return notOk(`Replicate answered HTTP ${status}${apiMessage(body) ? `: ${apiMessage(body)}` : ""}`);
       const username = (body as { username?: unknown } | null)?.username;
@@ -188,11 +217,15 @@ export async function checkRenderQueue(deps: Pick<SystemCheckDeps, "db" | "env" 
       .executeTakeFirstOrThrow();
     const count = Number(overdue.count);
     if (count > 0) {
-      return notOk(`${count} render${count === 1 ? " has" : "s have"} been running for ${minutes(now - Number(running.oldest))}, past the ${minutes(deps.env.RENDER_DEADLINE_MS)} deadline`);
+      return notOk(
+        `${count} render${count === 1 ? " has" : "s have"} been running for ${minutes(now - Number(running.oldest))}, past the ${minutes(deps.env.RENDER_DEADLINE_MS)} deadline`,
+      );
     }
   }
   if (waiting > 0 && queued.oldest !== null && now - Number(queued.oldest) > RENDER_QUEUE_LIMITS.maxWaitMs && active < slots) {
-    return notOk(`${waiting} render${waiting === 1 ? " has" : "s have"} waited ${minutes(now - Number(queued.oldest))} while the worker has ${slots - active} of ${slots} slots free`);
+    return notOk(
+      `${waiting} render${waiting === 1 ? " has" : "s have"} waited ${minutes(now - Number(queued.oldest))} while the worker has ${slots - active} of ${slots} slots free`,
+    );
   }
   const oldestWait = waiting > 0 && queued.oldest !== null ? `, oldest waiting ${Math.round((now - Number(queued.oldest)) / 1000)} s` : "";
   return ok(`${waiting} waiting, ${rendering} rendering, ${active} of ${slots} slots busy${oldestWait}`);

@@ -27,16 +27,43 @@ const FIRST_PROJECT_NAME: Record<Language, string> = { en: "My first project", e
 
 export type SaveUploadResult = { ok: true; upload: Upload } | { ok: false; status: number; message: MessageName };
 
-export async function projectFor(deps: Pick<AppDeps, "db" | "clock">, userId: string, projectId: string | undefined, language: Language): Promise<string | null> {
+export async function projectFor(
+  deps: Pick<AppDeps, "db" | "clock">,
+  userId: string,
+  projectId: string | undefined,
+  language: Language,
+): Promise<string | null> {
   if (projectId) {
-    const project = await deps.db.selectFrom("projects").select("id").where("id", "=", projectId).where("user_id", "=", userId).executeTakeFirst();
+    const project = await deps.db
+      .selectFrom("projects")
+      .select("id")
+      .where("id", "=", projectId)
+      .where("user_id", "=", userId)
+      .executeTakeFirst();
     return project?.id ?? null;
   }
-  const latest = await deps.db.selectFrom("projects").select("id").where("user_id", "=", userId).orderBy("updated_at", "desc").limit(1).executeTakeFirst();
+  const latest = await deps.db
+    .selectFrom("projects")
+    .select("id")
+    .where("user_id", "=", userId)
+    .orderBy("updated_at", "desc")
+    .limit(1)
+    .executeTakeFirst();
   if (latest) return latest.id;
   const now = deps.clock.now();
   const id = generateSecureRandomString();
-  await deps.db.insertInto("projects").values({ id, user_id: userId, name: FIRST_PROJECT_NAME[language], project_type: "room_rendering", settings: "{}", created_at: now, updated_at: now }).execute();
+  await deps.db
+    .insertInto("projects")
+    .values({
+      id,
+      user_id: userId,
+      name: FIRST_PROJECT_NAME[language],
+      project_type: "room_rendering",
+      settings: "{}",
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
   return id;
 }
 
@@ -96,10 +123,15 @@ export async function findOwnedUpload(deps: Pick<AppDeps, "db">, owner: Owner, i
   return upload;
 }
 
-export async function removeUploadFiles(deps: Pick<AppDeps, "storage" | "log">, uploads: Array<Pick<Upload, "original_key" | "thumb_key">>): Promise<void> {
+export async function removeUploadFiles(
+  deps: Pick<AppDeps, "storage" | "log">,
+  uploads: Array<Pick<Upload, "original_key" | "thumb_key">>,
+): Promise<void> {
   for (const upload of uploads) {
     for (const key of [upload.original_key, upload.thumb_key]) {
-      await deps.storage.remove(UPLOAD_BUCKET, key).catch((error: unknown) => deps.log.warn("could not remove a stored file", { key, error }));
+      await deps.storage
+        .remove(UPLOAD_BUCKET, key)
+        .catch((error: unknown) => deps.log.warn("could not remove a stored file", { key, error }));
     }
   }
 }

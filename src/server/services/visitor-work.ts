@@ -10,14 +10,31 @@ import { ownerKey, userOwner, visitorOwner } from "../render/owner";
 import { deleteJobRows, removeJobFiles } from "./render-jobs";
 import { projectFor, removeUploadFiles } from "./uploads";
 
-export async function adoptVisitorWork(deps: Pick<AppDeps, "db" | "clock">, visitorId: string, userId: string, language: Language): Promise<number> {
+export async function adoptVisitorWork(
+  deps: Pick<AppDeps, "db" | "clock">,
+  visitorId: string,
+  userId: string,
+  language: Language,
+): Promise<number> {
   const uploads = await deps.db.selectFrom("uploads").select("id").where("visitor_id", "=", visitorId).execute();
   if (uploads.length === 0) return 0;
   const projectId = await projectFor(deps, userId, undefined, language);
   await deps.db.transaction().execute(async (trx) => {
-    await trx.updateTable("uploads").set({ user_id: userId, visitor_id: null, project_id: projectId }).where("visitor_id", "=", visitorId).execute();
-    await trx.updateTable("render_jobs").set({ user_id: userId, visitor_id: null, project_id: projectId }).where("visitor_id", "=", visitorId).execute();
-    await trx.updateTable("render_events").set({ owner: ownerKey(userOwner(userId)) }).where("owner", "=", ownerKey(visitorOwner(visitorId))).execute();
+    await trx
+      .updateTable("uploads")
+      .set({ user_id: userId, visitor_id: null, project_id: projectId })
+      .where("visitor_id", "=", visitorId)
+      .execute();
+    await trx
+      .updateTable("render_jobs")
+      .set({ user_id: userId, visitor_id: null, project_id: projectId })
+      .where("visitor_id", "=", visitorId)
+      .execute();
+    await trx
+      .updateTable("render_events")
+      .set({ owner: ownerKey(userOwner(userId)) })
+      .where("owner", "=", ownerKey(visitorOwner(visitorId)))
+      .execute();
   });
   return uploads.length;
 }
@@ -25,7 +42,12 @@ export async function adoptVisitorWork(deps: Pick<AppDeps, "db" | "clock">, visi
 /** Removes visitors' uploads and renders older than RENDER.visitorWorkDays, with their files. */
 export async function purgeExpiredVisitorWork(deps: Pick<AppDeps, "db" | "clock" | "storage" | "log">): Promise<number> {
   const before = deps.clock.now() - RENDER.visitorWorkDays * 86_400_000;
-  const uploads = await deps.db.selectFrom("uploads").selectAll().where("visitor_id", "is not", null).where("created_at", "<", before).execute();
+  const uploads = await deps.db
+    .selectFrom("uploads")
+    .selectAll()
+    .where("visitor_id", "is not", null)
+    .where("created_at", "<", before)
+    .execute();
   if (uploads.length === 0) return 0;
   const uploadIds = uploads.map((upload) => upload.id);
   // Only finished renders go; a render still running is left for the next purge.
@@ -34,11 +56,27 @@ export async function purgeExpiredVisitorWork(deps: Pick<AppDeps, "db" | "clock"
   const expired = uploads.filter((upload) => !busy.has(upload.id));
   const expiredJobs = jobs.filter((job) => !busy.has(job.upload_id));
   await deps.db.transaction().execute(async (trx) => {
-    await deleteJobRows(trx, expiredJobs.map((job) => job.id));
-    if (expired.length) await trx.deleteFrom("uploads").where("id", "in", expired.map((upload) => upload.id)).execute();
+    await deleteJobRows(
+      trx,
+      expiredJobs.map((job) => job.id),
+    );
+    if (expired.length)
+      await trx
+        .deleteFrom("uploads")
+        .where(
+          "id",
+          "in",
+          expired.map((upload) => upload.id),
+        )
+        .execute();
   });
   await removeJobFiles(deps, expiredJobs);
   await removeUploadFiles(deps, expired);
-  if (expired.length) deps.log.info("removed visitors' demo pictures nobody claimed", { uploads: expired.length, renders: expiredJobs.length, bucket: UPLOAD_BUCKET });
+  if (expired.length)
+    deps.log.info("removed visitors' demo pictures nobody claimed", {
+      uploads: expired.length,
+      renders: expiredJobs.length,
+      bucket: UPLOAD_BUCKET,
+    });
   return expired.length;
 }

@@ -25,18 +25,31 @@ export interface Context extends AppDeps {
 }
 
 /** The context without HTTP: used by tests (createCaller) and by the per-request factory. */
-export function createContextInner(deps: AppDeps, user: SessionUser | null = null, session: SessionInfo | null = null, visitorId: string | null = null): Context {
+export function createContextInner(
+  deps: AppDeps,
+  user: SessionUser | null = null,
+  session: SessionInfo | null = null,
+  visitorId: string | null = null,
+): Context {
   return { ...deps, user, session, visitorId, language: DEFAULT_LANGUAGE };
 }
 
-
 /** Reads the session cookie; an invalid or expired one is cleared. Disabled accounts have no session. */
-export async function resolveSession(deps: AppDeps, req: Request, res: Response): Promise<{ user: SessionUser | null; session: SessionInfo | null }> {
+export async function resolveSession(
+  deps: AppDeps,
+  req: Request,
+  res: Response,
+): Promise<{ user: SessionUser | null; session: SessionInfo | null }> {
   const token = readSessionToken(req, deps.env);
   if (!token) return { user: null, session: null };
   const session = await validateSessionToken(deps.db, deps.clock, token);
   const user = session
-    ? await deps.db.selectFrom("users").select(["id", "email"]).where("id", "=", session.userId).where("disabled_at", "is", null).executeTakeFirst()
+    ? await deps.db
+        .selectFrom("users")
+        .select(["id", "email"])
+        .where("id", "=", session.userId)
+        .where("disabled_at", "is", null)
+        .executeTakeFirst()
     : undefined;
   if (!session || !user) {
     clearSessionCookie(req, res, deps.env);

@@ -17,7 +17,14 @@ import { MESSAGES } from "../messages";
  * - storage-write: a small file is written to, read from and removed from the project-uploads bucket
  *   (the storage test asks for it to explain a failed upload).
  */
-export const SERVER_CHECKS = ["database-integrity", "disk-space", "mail-transport", "render-provider", "render-queue", "storage-write"] as const;
+export const SERVER_CHECKS = [
+  "database-integrity",
+  "disk-space",
+  "mail-transport",
+  "render-provider",
+  "render-queue",
+  "storage-write",
+] as const;
 export type ServerCheckName = (typeof SERVER_CHECKS)[number];
 
 export interface ServerCheckResult {

@@ -241,7 +241,8 @@ export const SYSTEM_TESTS: readonly SelfTestDefinition[] = [
           }
           uploaded = (await response.json()) as UploadResponse;
           const size = SELF_TEST.testImageSize;
-          if (uploaded.width !== size || uploaded.height !== size) fail(`Storage error: stored ${uploaded.width}x${uploaded.height}, expected ${size}x${size}`);
+          if (uploaded.width !== size || uploaded.height !== size)
+            fail(`Storage error: stored ${uploaded.width}x${uploaded.height}, expected ${size}x${size}`);
           const stored = await env.fetch(`${env.baseUrl}${uploaded.url}`);
           const bytes = stored.ok ? (await stored.arrayBuffer()).byteLength : 0;
           if (!stored.ok || bytes === 0) fail(`Storage error: the stored image could not be read back (HTTP ${stored.status})`);
@@ -363,12 +364,16 @@ export const AUTH_TESTS: readonly SelfTestDefinition[] = [
       const { user, session } = await sessionUser(client, "Session");
       if (!user || !session) fail(SELF_TEST_REPORTS.sessionMismatch, user ? "a user without a session" : "a session without a user");
       const expected = env.expectedUser ?? (env.credentials ? { email: env.credentials.email } : undefined);
-      if (expected && (expected.email.trim().toLowerCase() !== user.email.toLowerCase() || (expected.id !== undefined && expected.id !== user.id))) {
+      if (
+        expected &&
+        (expected.email.trim().toLowerCase() !== user.email.toLowerCase() || (expected.id !== undefined && expected.id !== user.id))
+      ) {
         fail(SELF_TEST_REPORTS.sessionMismatch, `expected ${expected.email}, the server's session is ${user.email}`);
       }
       if (state.user && state.user.id !== user.id) fail(SELF_TEST_REPORTS.sessionMismatch, "the session changed user during the test");
       const sessions = await client.account.sessions.query();
-      if (!sessions.some((listed) => listed.current)) fail(SELF_TEST_REPORTS.sessionMismatch, "the session is not among the user's sessions");
+      if (!sessions.some((listed) => listed.current))
+        fail(SELF_TEST_REPORTS.sessionMismatch, "the session is not among the user's sessions");
       state.user = { id: user.id, email: user.email };
       return `Session belongs to ${user.email}`;
     },
@@ -381,7 +386,9 @@ export const AUTH_TESTS: readonly SelfTestDefinition[] = [
     async run({ env, client, visitor, state }) {
       const email = state.user?.email ?? env.credentials?.email ?? (await sessionUser(client, "Sign up")).user?.email;
       if (!email) fail(`Sign up error: ${MESSAGES.notAuthenticated}`);
-      const answer = await refusal(() => visitor.auth.signUp.mutate({ email, password: `Self-test-${randomSuffix()}A1`, fullName: "Self Test" }));
+      const answer = await refusal(() =>
+        visitor.auth.signUp.mutate({ email, password: `Self-test-${randomSuffix()}A1`, fullName: "Self Test" }),
+      );
       if (!answer) fail(`Sign up error: a second account was accepted for ${email}`);
       if (!ALREADY_REGISTERED.test(answer.message)) fail(`Sign up error: ${answer.message}`);
       return `Refused: "${answer.message}" (expected)`;
@@ -400,7 +407,11 @@ export const AUTH_TESTS: readonly SelfTestDefinition[] = [
       }
       // The session in use is replaced by the new one; the old one is ended, not left behind.
       const previous = (await client.account.sessions.query().catch(() => [])).find((listed) => listed.current)?.id;
-      const result = await client.auth.signIn.mutate({ email: env.credentials.email, password: env.credentials.password, rememberMe: false });
+      const result = await client.auth.signIn.mutate({
+        email: env.credentials.email,
+        password: env.credentials.password,
+        rememberMe: false,
+      });
       switch (result.status) {
         case "signed-in": {
           if (previous) await client.account.revokeSession.mutate({ id: previous }).catch(() => undefined);
@@ -452,7 +463,9 @@ export const SELF_TEST_PAUSE_MS: Record<SelfTestSuiteName, number> = { system: S
 
 /** The items of a suite before it runs, all pending (optionally only some ids). */
 export function pendingItems(suite: SelfTestSuiteName, only?: readonly string[]): SelfTestItem[] {
-  return SELF_TEST_SUITES[suite].filter((test) => !only || only.includes(test.id)).map((test) => ({ id: test.id, name: test.name, status: "pending" }));
+  return SELF_TEST_SUITES[suite]
+    .filter((test) => !only || only.includes(test.id))
+    .map((test) => ({ id: test.id, name: test.name, status: "pending" }));
 }
 
 export interface RunSelfTestsOptions {
@@ -496,10 +509,17 @@ export async function runSelfTests(
     } catch (error) {
       const report = error instanceof SelfTestFailure ? error.message : `${test.step} error: ${messageOf(error)}`;
       const detail = error instanceof SelfTestFailure ? error.detail : undefined;
-      update(index, { ...base, status: "failed", message: `${SELF_TEST_ERROR_PREFIX}${report}`, ...(detail ? { detail } : {}), durationMs: Math.round(now() - started) });
+      update(index, {
+        ...base,
+        status: "failed",
+        message: `${SELF_TEST_ERROR_PREFIX}${report}`,
+        ...(detail ? { detail } : {}),
+        durationMs: Math.round(now() - started),
+      });
     }
   }
-  if (options.record) await recordSelfTestRun(env, { suite, source: options.record, items, startedAt, finishedAt: Date.now() }).catch(() => null);
+  if (options.record)
+    await recordSelfTestRun(env, { suite, source: options.record, items, startedAt, finishedAt: Date.now() }).catch(() => null);
   return items;
 }
 
@@ -513,5 +533,9 @@ export function recordSelfTestRun(
 
 /** Counts of a run's items. */
 export function summarize(items: readonly SelfTestItem[]): { passed: number; failed: number; total: number } {
-  return { passed: items.filter((item) => item.status === "passed").length, failed: items.filter((item) => item.status === "failed").length, total: items.length };
+  return {
+    passed: items.filter((item) => item.status === "passed").length,
+    failed: items.filter((item) => item.status === "failed").length,
+    total: items.length,
+  };
 }

@@ -13,7 +13,13 @@ const RANGES = [7, 30, 90] as const;
 const DAY_MS = 86_400_000;
 
 /** Every day of the range (UTC, as the server groups them), oldest first, with the server's values or zeros. */
-export function fillDays<T>(days: number, now: number, rows: ReadonlyArray<{ day: string } & T>, values: (row: T | undefined) => number[], labels: (day: Date) => { label: string; short: string }): DayPoint[] {
+export function fillDays<T>(
+  days: number,
+  now: number,
+  rows: ReadonlyArray<{ day: string } & T>,
+  values: (row: T | undefined) => number[],
+  labels: (day: Date) => { label: string; short: string },
+): DayPoint[] {
   const byDay = new Map(rows.map((row) => [row.day, row]));
   const today = Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth(), new Date(now).getUTCDate());
   const points: DayPoint[] = [];
@@ -45,7 +51,12 @@ export function AnalyticsSection() {
     { name: t("admin.analytics.p50"), fill: "fill-brand-500", swatch: "bg-brand-500" },
     { name: t("admin.analytics.p95"), fill: "fill-amber-500", swatch: "bg-amber-500" },
   ];
-  const signUpSeries: Series = { name: t("admin.analytics.signUpsSeries"), fill: "fill-brand-600 dark:fill-brand-100", stroke: "stroke-brand-600 dark:stroke-brand-100", swatch: "bg-brand-600" };
+  const signUpSeries: Series = {
+    name: t("admin.analytics.signUpsSeries"),
+    fill: "fill-brand-600 dark:fill-brand-100",
+    stroke: "stroke-brand-600 dark:stroke-brand-100",
+    swatch: "bg-brand-600",
+  };
   const eventSeries: Series[] = [{ name: t("admin.analytics.events"), fill: "fill-sky-500", swatch: "bg-sky-500" }];
 
   const renderPoints = data ? fillDays(days, now, data.rendersPerDay, (row) => [row?.succeeded ?? 0, row?.failed ?? 0], labels) : [];
@@ -64,7 +75,12 @@ export function AnalyticsSection() {
           <label htmlFor="analytics-range" className="whitespace-nowrap text-sm font-medium text-slate-700 dark:text-slate-200">
             {t("admin.analytics.range")}
           </label>
-          <select id="analytics-range" className={`${selectClass} w-auto`} value={days} onChange={(event) => setDays(Number(event.target.value))}>
+          <select
+            id="analytics-range"
+            className={`${selectClass} w-auto`}
+            value={days}
+            onChange={(event) => setDays(Number(event.target.value))}
+          >
             {RANGES.map((range) => (
               <option key={range} value={range}>
                 {t("admin.analytics.lastDays", { count: range })}
@@ -122,9 +138,14 @@ export function AnalyticsSection() {
             <HorizontalBarChart
               testId="chart-render-time"
               title={t("admin.analytics.renderTime")}
-              summary={data.renderTimeByProvider.map((row) => `${row.provider}: p50 ${format.duration(row.p50Ms ?? 0)}, p95 ${format.duration(row.p95Ms ?? 0)}`).join("; ")}
+              summary={data.renderTimeByProvider
+                .map((row) => `${row.provider}: p50 ${format.duration(row.p50Ms ?? 0)}, p95 ${format.duration(row.p95Ms ?? 0)}`)
+                .join("; ")}
               series={timeSeries}
-              rows={data.renderTimeByProvider.map((row) => ({ label: `${row.provider} · ${t("admin.analytics.renderCount", { count: row.count })}`, values: [row.p50Ms ?? 0, row.p95Ms ?? 0] }))}
+              rows={data.renderTimeByProvider.map((row) => ({
+                label: `${row.provider} · ${t("admin.analytics.renderCount", { count: row.count })}`,
+                values: [row.p50Ms ?? 0, row.p95Ms ?? 0],
+              }))}
               format={format.duration}
             />
             <HorizontalBarChart
@@ -132,7 +153,10 @@ export function AnalyticsSection() {
               title={t("admin.analytics.eventsByCategory")}
               summary={data.eventsByCategory.map((row) => `${row.category}: ${row.count}`).join("; ")}
               series={eventSeries}
-              rows={data.eventsByCategory.map((row) => ({ label: t(`admin.analytics.categories.${row.category}`, { defaultValue: row.category }), values: [row.count] }))}
+              rows={data.eventsByCategory.map((row) => ({
+                label: t(`admin.analytics.categories.${row.category}`, { defaultValue: row.category }),
+                values: [row.count],
+              }))}
               format={format.number}
             />
           </div>

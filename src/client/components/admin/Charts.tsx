@@ -58,7 +58,9 @@ function DataTable({ headers, rows }: { headers: string[]; rows: ReactNode[][] }
   const { t } = useTranslation();
   return (
     <details className="text-sm">
-      <summary className="cursor-pointer text-xs font-medium text-slate-500 hover:text-slate-800 dark:text-slate-400 dark:hover:text-slate-100">{t("admin.analytics.showData")}</summary>
+      <summary className="cursor-pointer text-xs font-medium text-slate-500 hover:text-slate-800 dark:text-slate-400 dark:hover:text-slate-100">
+        {t("admin.analytics.showData")}
+      </summary>
       <div className="mt-2 max-h-64 overflow-auto">
         <table className="w-full text-left text-xs">
           <thead>
@@ -112,7 +114,9 @@ function ChartFrame({ title, summary, series, headers, rows, empty, children, te
       </figcaption>
       <div ref={ref} className="w-full">
         {empty ? (
-          <p className="rounded-lg border border-dashed border-slate-300 px-4 py-8 text-center text-sm text-slate-500 dark:border-slate-700 dark:text-slate-400">{t("admin.analytics.noData")}</p>
+          <p className="rounded-lg border border-dashed border-slate-300 px-4 py-8 text-center text-sm text-slate-500 dark:border-slate-700 dark:text-slate-400">
+            {t("admin.analytics.noData")}
+          </p>
         ) : width > 0 ? (
           <svg role="img" aria-label={`${title}. ${summary}`} width={width} height={200} className="block overflow-visible">
             {children(width)}
@@ -126,7 +130,21 @@ function ChartFrame({ title, summary, series, headers, rows, empty, children, te
   );
 }
 
-function YAxis({ width, top, height, left, max, format }: { width: number; top: number; height: number; left: number; max: number; format(value: number): string }) {
+function YAxis({
+  width,
+  top,
+  height,
+  left,
+  max,
+  format,
+}: {
+  width: number;
+  top: number;
+  height: number;
+  left: number;
+  max: number;
+  format(value: number): string;
+}) {
   const ticks = [0, max / 2, max];
   return (
     <g>
@@ -171,7 +189,21 @@ export interface DayPoint {
 
 const MARGIN = { top: 8, right: 4, bottom: 24, left: 40 };
 
-export function StackedBarChart({ title, summary, series, points, format = String, testId }: { title: string; summary: string; series: Series[]; points: DayPoint[]; format?(value: number): string; testId?: string }) {
+export function StackedBarChart({
+  title,
+  summary,
+  series,
+  points,
+  format = String,
+  testId,
+}: {
+  title: string;
+  summary: string;
+  series: Series[];
+  points: DayPoint[];
+  format?(value: number): string;
+  testId?: string;
+}) {
   const { t } = useTranslation();
   const total = (point: DayPoint) => point.values.reduce((sum, value) => sum + value, 0);
   const max = niceMax(Math.max(0, ...points.map(total)));
@@ -204,7 +236,17 @@ export function StackedBarChart({ title, summary, series, points, format = Strin
                     const height = (value / max) * plotHeight;
                     const y = MARGIN.top + plotHeight - ((base + value) / max) * plotHeight;
                     base += value;
-                    return value > 0 ? <rect key={seriesIndex} x={x(index) - barWidth / 2} y={y} width={barWidth} height={Math.max(height, 1)} rx={Math.min(3, barWidth / 4)} className={series[seriesIndex]?.fill} /> : null;
+                    return value > 0 ? (
+                      <rect
+                        key={seriesIndex}
+                        x={x(index) - barWidth / 2}
+                        y={y}
+                        width={barWidth}
+                        height={Math.max(height, 1)}
+                        rx={Math.min(3, barWidth / 4)}
+                        className={series[seriesIndex]?.fill}
+                      />
+                    ) : null;
                   })}
                 </g>
               );
@@ -217,7 +259,21 @@ export function StackedBarChart({ title, summary, series, points, format = Strin
   );
 }
 
-export function LineChart({ title, summary, series, points, format = String, testId }: { title: string; summary: string; series: Series; points: DayPoint[]; format?(value: number): string; testId?: string }) {
+export function LineChart({
+  title,
+  summary,
+  series,
+  points,
+  format = String,
+  testId,
+}: {
+  title: string;
+  summary: string;
+  series: Series;
+  points: DayPoint[];
+  format?(value: number): string;
+  testId?: string;
+}) {
   const { t } = useTranslation();
   const max = niceMax(Math.max(0, ...points.map((point) => point.values[0] ?? 0)));
   const empty = points.length === 0 || points.every((point) => (point.values[0] ?? 0) === 0);
@@ -237,7 +293,9 @@ export function LineChart({ title, summary, series, points, format = String, tes
         const slot = plotWidth / points.length;
         const x = (index: number) => MARGIN.left + slot * index + slot / 2;
         const y = (value: number) => MARGIN.top + plotHeight - (value / max) * plotHeight;
-        const path = points.map((point, index) => `${index === 0 ? "M" : "L"}${x(index).toFixed(1)},${y(point.values[0] ?? 0).toFixed(1)}`).join(" ");
+        const path = points
+          .map((point, index) => `${index === 0 ? "M" : "L"}${x(index).toFixed(1)},${y(point.values[0] ?? 0).toFixed(1)}`)
+          .join(" ");
         return (
           <>
             <YAxis width={width - MARGIN.right} top={MARGIN.top} height={plotHeight} left={MARGIN.left} max={max} format={format} />
@@ -261,7 +319,21 @@ export interface BarRow {
 }
 
 /** Horizontal bars, one group per row (e.g. p50 and p95 per provider). */
-export function HorizontalBarChart({ title, summary, series, rows, format = String, testId }: { title: string; summary: string; series: Series[]; rows: BarRow[]; format?(value: number): string; testId?: string }) {
+export function HorizontalBarChart({
+  title,
+  summary,
+  series,
+  rows,
+  format = String,
+  testId,
+}: {
+  title: string;
+  summary: string;
+  series: Series[];
+  rows: BarRow[];
+  format?(value: number): string;
+  testId?: string;
+}) {
   const { t } = useTranslation();
   const max = niceMax(Math.max(0, ...rows.flatMap((row) => row.values)));
   const empty = rows.length === 0;
@@ -273,7 +345,9 @@ export function HorizontalBarChart({ title, summary, series, rows, format = Stri
         <Legend series={series} />
       </figcaption>
       {empty ? (
-        <p className="rounded-lg border border-dashed border-slate-300 px-4 py-8 text-center text-sm text-slate-500 dark:border-slate-700 dark:text-slate-400">{t("admin.analytics.noData")}</p>
+        <p className="rounded-lg border border-dashed border-slate-300 px-4 py-8 text-center text-sm text-slate-500 dark:border-slate-700 dark:text-slate-400">
+          {t("admin.analytics.noData")}
+        </p>
       ) : (
         <>
           <ul className="space-y-3" role="img" aria-label={`${title}. ${summary}`}>
@@ -289,7 +363,9 @@ export function HorizontalBarChart({ title, summary, series, rows, format = Stri
                         <rect x={0} y={0} width={Math.max(value, max / 200)} height={barHeight} className={series[index]?.fill} />
                       </svg>
                     </div>
-                    <span className="w-20 shrink-0 text-right text-xs tabular-nums text-slate-600 dark:text-slate-300">{format(value)}</span>
+                    <span className="w-20 shrink-0 text-right text-xs tabular-nums text-slate-600 dark:text-slate-300">
+                      {format(value)}
+                    </span>
                   </div>
                 ))}
               </li>

@@ -20,7 +20,10 @@ export function JobsSection() {
   const [status, setStatus] = useState<JobStatus | "">("");
   const [offset, setOffset] = useState(0);
   const [cancelId, setCancelId] = useState<string | null>(null);
-  const jobs = trpc.admin.jobs.useQuery({ status: status || undefined, limit: PAGE_SIZE, offset }, { staleTime: 0, refetchInterval: 10_000, placeholderData: (previous) => previous });
+  const jobs = trpc.admin.jobs.useQuery(
+    { status: status || undefined, limit: PAGE_SIZE, offset },
+    { staleTime: 0, refetchInterval: 10_000, placeholderData: (previous) => previous },
+  );
   const retry = trpc.admin.retryJob.useMutation();
   const cancel = trpc.admin.cancelJob.useMutation();
 
@@ -80,15 +83,25 @@ export function JobsSection() {
       {jobs.error ? <ErrorNote>{friendlyError(jobs.error, t)}</ErrorNote> : null}
       {jobs.data && list.length === 0 ? <EmptyNote>{t("admin.jobs.none")}</EmptyNote> : null}
       {list.length > 0 ? (
-        <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 dark:divide-slate-800 dark:border-slate-800" data-testid="admin-job-list">
+        <ul
+          className="divide-y divide-slate-200 rounded-lg border border-slate-200 dark:divide-slate-800 dark:border-slate-800"
+          data-testid="admin-job-list"
+        >
           {list.map((job) => (
-            <li key={job.id} className="flex flex-col gap-2 px-3 py-3 sm:flex-row sm:items-start sm:px-4" data-testid="admin-job" data-status={job.status}>
+            <li
+              key={job.id}
+              className="flex flex-col gap-2 px-3 py-3 sm:flex-row sm:items-start sm:px-4"
+              data-testid="admin-job"
+              data-status={job.status}
+            >
               <div className="min-w-0 flex-1 space-y-1">
                 <div className="flex flex-wrap items-center gap-1.5">
                   <p className="font-medium">{t(`styles.${job.style}`, { defaultValue: job.style })}</p>
                   <Badge tone={jobStatusTone(job.status)}>{t(`admin.jobs.status.${job.status}`, { defaultValue: job.status })}</Badge>
                 </div>
-                <p className="truncate text-sm text-slate-600 dark:text-slate-300">{job.owner === "visitor" ? t("admin.jobs.visitor") : job.owner}</p>
+                <p className="truncate text-sm text-slate-600 dark:text-slate-300">
+                  {job.owner === "visitor" ? t("admin.jobs.visitor") : job.owner}
+                </p>
                 <p className="flex flex-wrap gap-x-3 gap-y-0.5 text-xs text-slate-500 dark:text-slate-400">
                   <span>{t("admin.jobs.provider", { provider: job.provider })}</span>
                   <span>{format.dateTime(job.createdAt)}</span>
@@ -100,7 +113,12 @@ export function JobsSection() {
               </div>
               <div className="flex shrink-0 gap-2">
                 {job.status === "failed" || job.status === "canceled" ? (
-                  <button type="button" className={`${buttonClass.secondary} px-3 py-1.5`} disabled={retry.isPending} onClick={() => void onRetry(job.id)}>
+                  <button
+                    type="button"
+                    className={`${buttonClass.secondary} px-3 py-1.5`}
+                    disabled={retry.isPending}
+                    onClick={() => void onRetry(job.id)}
+                  >
                     <RotateCcw className="size-4" aria-hidden="true" />
                     {t("admin.jobs.retry")}
                   </button>

@@ -22,7 +22,11 @@ export const QUICK_ADMIN_BAR_PADDING = "pb-14";
 export function AccessDenied({ className = "" }: { className?: string }) {
   const { t } = useTranslation();
   return (
-    <p role="alert" className={`flex items-start gap-2 rounded-lg border border-red-200 bg-red-50 px-3 py-2.5 text-sm font-medium text-red-800 dark:border-red-900/60 dark:bg-red-950/40 dark:text-red-200 ${className}`} data-testid="access-denied">
+    <p
+      role="alert"
+      className={`flex items-start gap-2 rounded-lg border border-red-200 bg-red-50 px-3 py-2.5 text-sm font-medium text-red-800 dark:border-red-900/60 dark:bg-red-950/40 dark:text-red-200 ${className}`}
+      data-testid="access-denied"
+    >
       <ShieldAlert className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
       {t("admin.accessDenied")}
     </p>
@@ -61,7 +65,11 @@ export function QuickAdminBar() {
       data-testid="quick-admin-bar"
     >
       {open ? (
-        <div id="quick-admin-panel" className="mx-auto max-h-[min(65vh,36rem)] max-w-6xl overflow-y-auto border-b border-slate-200 px-4 py-4 sm:px-6 dark:border-slate-800" data-testid="quick-admin-panel">
+        <div
+          id="quick-admin-panel"
+          className="mx-auto max-h-[min(65vh,36rem)] max-w-6xl overflow-y-auto border-b border-slate-200 px-4 py-4 sm:px-6 dark:border-slate-800"
+          data-testid="quick-admin-panel"
+        >
           <div className="mb-3 flex items-center justify-between gap-3">
             <h2 className="text-base font-semibold">{t("quickAdmin.panelTitle")}</h2>
             <button type="button" className={`${buttonClass.icon} size-8`} aria-label={t("common.close")} onClick={() => setOpen(false)}>
@@ -70,7 +78,10 @@ export function QuickAdminBar() {
           </div>
           {isLoading ? (
             <p role="status" className="flex items-center gap-2 text-sm text-slate-600 dark:text-slate-300">
-              <span className="size-4 animate-spin rounded-full border-2 border-brand-500 border-t-transparent motion-reduce:animate-none" aria-hidden="true" />
+              <span
+                className="size-4 animate-spin rounded-full border-2 border-brand-500 border-t-transparent motion-reduce:animate-none"
+                aria-hidden="true"
+              />
               {t("quickAdmin.loadingAccess")}
             </p>
           ) : isAdmin ? (
@@ -93,7 +104,11 @@ export function QuickAdminBar() {
           <Wrench className="size-4 text-brand-600 dark:text-brand-100" aria-hidden="true" />
           {/* On a narrow phone a long translation wraps to two short lines rather than being cut. */}
           <span className="text-left leading-tight sm:whitespace-nowrap">{t("quickAdmin.toggle")}</span>
-          {open ? <ChevronDown className="hidden size-4 sm:block" aria-hidden="true" /> : <ChevronUp className="hidden size-4 sm:block" aria-hidden="true" />}
+          {open ? (
+            <ChevronDown className="hidden size-4 sm:block" aria-hidden="true" />
+          ) : (
+            <ChevronUp className="hidden size-4 sm:block" aria-hidden="true" />
+          )}
         </button>
         <Link
           href="/admin"

@@ -66,7 +66,10 @@ function ItemList({ items }: { items: readonly SelfTestItem[] }) {
     failed: t("selfTest.status.failed"),
   };
   return (
-    <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 dark:divide-slate-800 dark:border-slate-800" data-testid="self-test-items">
+    <ul
+      className="divide-y divide-slate-200 rounded-lg border border-slate-200 dark:divide-slate-800 dark:border-slate-800"
+      data-testid="self-test-items"
+    >
       {items.map((item) => (
         <li key={item.id} className="flex items-start gap-2.5 px-3 py-2" data-testid="self-test-item" data-status={item.status}>
           <span className="mt-0.5 shrink-0">
@@ -75,7 +78,10 @@ function ItemList({ items }: { items: readonly SelfTestItem[] }) {
           <div className="min-w-0 flex-1">
             <p className="text-sm font-medium">{t(`selfTest.items.${item.id}`, { defaultValue: item.name })}</p>
             {item.message ? (
-              <p className={`break-words text-xs ${item.status === "failed" ? "text-red-700 dark:text-red-300" : "text-slate-500 dark:text-slate-400"}`} data-testid="self-test-message">
+              <p
+                className={`break-words text-xs ${item.status === "failed" ? "text-red-700 dark:text-red-300" : "text-slate-500 dark:text-slate-400"}`}
+                data-testid="self-test-message"
+              >
                 {item.message}
               </p>
             ) : null}
@@ -83,7 +89,9 @@ function ItemList({ items }: { items: readonly SelfTestItem[] }) {
           </div>
           <span className="shrink-0 text-xs text-slate-500 tabular-nums dark:text-slate-400">
             <span className="sr-only">{statusText[item.status]}</span>
-            {item.durationMs !== undefined && item.status !== "running" ? <span aria-hidden="true">{`${Math.round(item.durationMs)} ms`}</span> : null}
+            {item.durationMs !== undefined && item.status !== "running" ? (
+              <span aria-hidden="true">{`${Math.round(item.durationMs)} ms`}</span>
+            ) : null}
           </span>
         </li>
       ))}
@@ -97,9 +105,22 @@ function SuiteRunner({ suite, state, onRun }: { suite: SelfTestSuiteName; state:
   return (
     <div className="space-y-3">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-        <p className="min-w-0 flex-1 text-sm text-slate-600 dark:text-slate-300">{suite === "system" ? t("selfTest.systemIntro") : t("selfTest.authIntro")}</p>
-        <button type="button" className={`${buttonClass.primary} shrink-0 py-2`} disabled={state.running} aria-busy={state.running || undefined} onClick={onRun} data-testid={`run-${suite}-tests`}>
-          {state.running ? <Loader2 className="size-4 animate-spin motion-reduce:animate-none" aria-hidden="true" /> : <Play className="size-4" aria-hidden="true" />}
+        <p className="min-w-0 flex-1 text-sm text-slate-600 dark:text-slate-300">
+          {suite === "system" ? t("selfTest.systemIntro") : t("selfTest.authIntro")}
+        </p>
+        <button
+          type="button"
+          className={`${buttonClass.primary} shrink-0 py-2`}
+          disabled={state.running}
+          aria-busy={state.running || undefined}
+          onClick={onRun}
+          data-testid={`run-${suite}-tests`}
+        >
+          {state.running ? (
+            <Loader2 className="size-4 animate-spin motion-reduce:animate-none" aria-hidden="true" />
+          ) : (
+            <Play className="size-4" aria-hidden="true" />
+          )}
           {state.running ? t("selfTest.running") : suite === "system" ? t("selfTest.runSystem") : t("selfTest.runAuth")}
         </button>
       </div>

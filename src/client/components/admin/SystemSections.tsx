@@ -47,7 +47,19 @@ export function OutboxSection() {
   );
 }
 
-function Stat({ icon, label, value, detail, testId }: { icon: ReactNode; label: string; value: ReactNode; detail?: ReactNode; testId?: string }) {
+function Stat({
+  icon,
+  label,
+  value,
+  detail,
+  testId,
+}: {
+  icon: ReactNode;
+  label: string;
+  value: ReactNode;
+  detail?: ReactNode;
+  testId?: string;
+}) {
   return (
     <div className={`${cardClass} min-w-0 p-4`} data-testid={testId}>
       <p className="flex items-center gap-2 text-xs font-medium text-slate-500 sm:text-sm dark:text-slate-400">
@@ -130,11 +142,17 @@ export function SelfTestSection() {
               <li key={run.id} data-testid="self-test-run">
                 <details className="group">
                   <summary className="flex cursor-pointer list-none items-center gap-3 px-3 py-3 sm:px-4 [&::-webkit-details-marker]:hidden">
-                    {run.failed > 0 ? <XCircle className="size-5 shrink-0 text-red-600 dark:text-red-400" aria-hidden="true" /> : <CheckCircle2 className="size-5 shrink-0 text-emerald-600 dark:text-emerald-400" aria-hidden="true" />}
+                    {run.failed > 0 ? (
+                      <XCircle className="size-5 shrink-0 text-red-600 dark:text-red-400" aria-hidden="true" />
+                    ) : (
+                      <CheckCircle2 className="size-5 shrink-0 text-emerald-600 dark:text-emerald-400" aria-hidden="true" />
+                    )}
                     <div className="min-w-0 flex-1">
                       <p className="font-medium">
                         {run.suite === "system" ? t("selfTest.systemTab") : t("selfTest.authTab")}
-                        <span className="ml-2 text-sm font-normal text-slate-500 dark:text-slate-400">{t(`admin.selfTests.source.${run.source}`, { defaultValue: run.source })}</span>
+                        <span className="ml-2 text-sm font-normal text-slate-500 dark:text-slate-400">
+                          {t(`admin.selfTests.source.${run.source}`, { defaultValue: run.source })}
+                        </span>
                       </p>
                       <p className="text-xs text-slate-500 dark:text-slate-400">
                         {format.dateTime(run.startedAt)} · {t("selfTest.summary", { passed: run.passed, failed: run.failed })}
@@ -145,11 +163,21 @@ export function SelfTestSection() {
                   <ul className="space-y-1 px-4 pb-3 pl-11">
                     {run.items.map((item) => (
                       <li key={item.id} className="text-sm">
-                        <span className={item.status === "passed" ? "text-emerald-700 dark:text-emerald-300" : item.status === "failed" ? "text-red-700 dark:text-red-300" : ""}>
+                        <span
+                          className={
+                            item.status === "passed"
+                              ? "text-emerald-700 dark:text-emerald-300"
+                              : item.status === "failed"
+                                ? "text-red-700 dark:text-red-300"
+                                : ""
+                          }
+                        >
                           {item.status === "passed" ? "✓" : item.status === "failed" ? "✗" : "•"}
                         </span>{" "}
                         {t(`selfTest.items.${item.id}`, { defaultValue: item.name })}
-                        {item.message ? <span className="block break-words pl-4 text-xs text-slate-500 dark:text-slate-400">{item.message}</span> : null}
+                        {item.message ? (
+                          <span className="block break-words pl-4 text-xs text-slate-500 dark:text-slate-400">{item.message}</span>
+                        ) : null}
                       </li>
                     ))}
                   </ul>

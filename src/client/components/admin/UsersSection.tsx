@@ -41,7 +41,8 @@ function useDebounced<T>(value: T, ms: number): T {
   return debounced;
 }
 
-const menuItem = "flex cursor-pointer items-center gap-2 rounded px-3 py-2 text-sm outline-none data-[highlighted]:bg-slate-100 data-[disabled]:cursor-not-allowed data-[disabled]:opacity-50 dark:data-[highlighted]:bg-slate-800";
+const menuItem =
+  "flex cursor-pointer items-center gap-2 rounded px-3 py-2 text-sm outline-none data-[highlighted]:bg-slate-100 data-[disabled]:cursor-not-allowed data-[disabled]:opacity-50 dark:data-[highlighted]:bg-slate-800";
 
 function UserActions({ user, isSelf, onAction }: { user: AdminUser; isSelf: boolean; onAction(state: DialogState): void }) {
   const { t } = useTranslation();
@@ -51,7 +52,11 @@ function UserActions({ user, isSelf, onAction }: { user: AdminUser; isSelf: bool
         <MoreVertical className="size-4" aria-hidden="true" />
       </DropdownMenu.Trigger>
       <DropdownMenu.Portal>
-        <DropdownMenu.Content align="end" sideOffset={4} className="z-50 min-w-52 rounded-md border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900">
+        <DropdownMenu.Content
+          align="end"
+          sideOffset={4}
+          className="z-50 min-w-52 rounded-md border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900"
+        >
           <DropdownMenu.Item className={menuItem} onSelect={() => onAction({ kind: "credits", user })}>
             <Coins className="size-4" aria-hidden="true" />
             {t("admin.users.adjustCredits")}
@@ -61,7 +66,12 @@ function UserActions({ user, isSelf, onAction }: { user: AdminUser; isSelf: bool
             {t("admin.users.grantRole")}
           </DropdownMenu.Item>
           {user.roles.map((role) => (
-            <DropdownMenu.Item key={role} className={menuItem} disabled={isSelf && role === "admin"} onSelect={() => onAction({ kind: "revoke", user, role })}>
+            <DropdownMenu.Item
+              key={role}
+              className={menuItem}
+              disabled={isSelf && role === "admin"}
+              onSelect={() => onAction({ kind: "revoke", user, role })}
+            >
               <ShieldMinus className="size-4" aria-hidden="true" />
               {t("admin.users.revokeRole", { role })}
             </DropdownMenu.Item>
@@ -79,7 +89,11 @@ function UserActions({ user, isSelf, onAction }: { user: AdminUser; isSelf: bool
               {t("admin.users.enable")}
             </DropdownMenu.Item>
           ) : (
-            <DropdownMenu.Item className={`${menuItem} text-red-700 dark:text-red-300`} disabled={isSelf} onSelect={() => onAction({ kind: "disable", user, disabled: true })}>
+            <DropdownMenu.Item
+              className={`${menuItem} text-red-700 dark:text-red-300`}
+              disabled={isSelf}
+              onSelect={() => onAction({ kind: "disable", user, disabled: true })}
+            >
               <Ban className="size-4" aria-hidden="true" />
               {t("admin.users.disable")}
             </DropdownMenu.Item>
@@ -98,7 +112,10 @@ export function UsersSection() {
   const [search, setSearch] = useState("");
   const [offset, setOffset] = useState(0);
   const term = useDebounced(search.trim(), 300);
-  const users = trpc.admin.users.useQuery({ search: term || undefined, limit: PAGE_SIZE, offset }, { staleTime: 0, placeholderData: (previous) => previous });
+  const users = trpc.admin.users.useQuery(
+    { search: term || undefined, limit: PAGE_SIZE, offset },
+    { staleTime: 0, placeholderData: (previous) => previous },
+  );
   const adjust = trpc.admin.adjustCredits.useMutation();
   const grant = trpc.admin.grantRole.useMutation();
   const revoke = trpc.admin.revokeRole.useMutation();
@@ -165,7 +182,11 @@ export function UsersSection() {
         await done(t("admin.users.unlocked", { email: dialog.user.email }));
       } else if (dialog?.kind === "disable") {
         await setDisabled.mutateAsync({ userId: dialog.user.id, disabled: dialog.disabled });
-        await done(dialog.disabled ? t("admin.users.disabledToast", { email: dialog.user.email }) : t("admin.users.enabledToast", { email: dialog.user.email }));
+        await done(
+          dialog.disabled
+            ? t("admin.users.disabledToast", { email: dialog.user.email })
+            : t("admin.users.enabledToast", { email: dialog.user.email }),
+        );
       }
     } catch (caught) {
       toast.error(friendlyError(caught, t));
@@ -175,13 +196,29 @@ export function UsersSection() {
   const confirmText = (() => {
     switch (dialog?.kind) {
       case "revoke":
-        return { title: t("admin.users.revokeTitle", { role: dialog.role }), body: t("admin.users.revokeBody", { role: dialog.role, email: dialog.user.email }), label: t("admin.users.revokeConfirm") };
+        return {
+          title: t("admin.users.revokeTitle", { role: dialog.role }),
+          body: t("admin.users.revokeBody", { role: dialog.role, email: dialog.user.email }),
+          label: t("admin.users.revokeConfirm"),
+        };
       case "unlock":
-        return { title: t("admin.users.unlockTitle"), body: t("admin.users.unlockBody", { email: dialog.user.email }), label: t("admin.users.unlock") };
+        return {
+          title: t("admin.users.unlockTitle"),
+          body: t("admin.users.unlockBody", { email: dialog.user.email }),
+          label: t("admin.users.unlock"),
+        };
       case "disable":
         return dialog.disabled
-          ? { title: t("admin.users.disableTitle"), body: t("admin.users.disableBody", { email: dialog.user.email }), label: t("admin.users.disable") }
-          : { title: t("admin.users.enableTitle"), body: t("admin.users.enableBody", { email: dialog.user.email }), label: t("admin.users.enable") };
+          ? {
+              title: t("admin.users.disableTitle"),
+              body: t("admin.users.disableBody", { email: dialog.user.email }),
+              label: t("admin.users.disable"),
+            }
+          : {
+              title: t("admin.users.enableTitle"),
+              body: t("admin.users.enableBody", { email: dialog.user.email }),
+              label: t("admin.users.enable"),
+            };
       default:
         return { title: "", body: "", label: "" };
     }
@@ -200,7 +237,14 @@ export function UsersSection() {
             {t("admin.users.search")}
           </label>
           <Search className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-slate-400" aria-hidden="true" />
-          <input id="user-search" type="search" className={`${inputClass} pl-9`} placeholder={t("admin.users.searchPlaceholder")} value={search} onChange={(event) => setSearch(event.target.value)} />
+          <input
+            id="user-search"
+            type="search"
+            className={`${inputClass} pl-9`}
+            placeholder={t("admin.users.searchPlaceholder")}
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+          />
         </div>
       }
     >
@@ -208,7 +252,10 @@ export function UsersSection() {
       {users.error ? <ErrorNote>{friendlyError(users.error, t)}</ErrorNote> : null}
       {users.data && list.length === 0 ? <EmptyNote>{term ? t("admin.users.noMatch", { term }) : t("admin.users.none")}</EmptyNote> : null}
       {list.length > 0 ? (
-        <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 dark:divide-slate-800 dark:border-slate-800" data-testid="admin-user-list">
+        <ul
+          className="divide-y divide-slate-200 rounded-lg border border-slate-200 dark:divide-slate-800 dark:border-slate-800"
+          data-testid="admin-user-list"
+        >
           {list.map((user) => {
             const isSelf = user.id === me?.id;
             return (
@@ -227,14 +274,18 @@ export function UsersSection() {
                     {user.locked ? (
                       <Badge tone="red">
                         <Lock className="size-3" aria-hidden="true" />
-                        {user.lockedUntil ? t("admin.users.lockedUntil", { time: format.dateTime(user.lockedUntil) }) : t("admin.users.locked")}
+                        {user.lockedUntil
+                          ? t("admin.users.lockedUntil", { time: format.dateTime(user.lockedUntil) })
+                          : t("admin.users.locked")}
                       </Badge>
                     ) : null}
                     {user.disabled ? <Badge tone="red">{t("admin.users.disabled")}</Badge> : null}
                   </div>
                   <p className="truncate text-sm text-slate-600 dark:text-slate-300">{user.fullName}</p>
                   <p className="flex flex-wrap gap-x-3 gap-y-0.5 text-xs text-slate-500 dark:text-slate-400">
-                    <span data-testid="admin-user-credits">{t("admin.users.credits", { count: user.credits, formatted: format.number(user.credits) })}</span>
+                    <span data-testid="admin-user-credits">
+                      {t("admin.users.credits", { count: user.credits, formatted: format.number(user.credits) })}
+                    </span>
                     <span>{t("admin.users.renders", { count: user.renders, formatted: format.number(user.renders) })}</span>
                     <span>{t("admin.users.joined", { date: format.date(user.createdAt) })}</span>
                   </p>
@@ -251,7 +302,11 @@ export function UsersSection() {
         open={dialog?.kind === "credits"}
         onOpenChange={close}
         title={t("admin.users.adjustTitle")}
-        description={dialog?.kind === "credits" ? t("admin.users.adjustDescription", { email: dialog.user.email, credits: format.number(dialog.user.credits) }) : undefined}
+        description={
+          dialog?.kind === "credits"
+            ? t("admin.users.adjustDescription", { email: dialog.user.email, credits: format.number(dialog.user.credits) })
+            : undefined
+        }
         submitLabel={t("admin.users.adjustSubmit")}
         busy={adjust.isPending}
         onSubmit={() => void submitCredits()}
@@ -260,7 +315,15 @@ export function UsersSection() {
           <label htmlFor="credit-amount" className={labelClass}>
             {t("admin.users.amount")}
           </label>
-          <input id="credit-amount" className={inputClass} inputMode="numeric" value={amount} onChange={(event) => setAmount(event.target.value.replace(/[^\d-]/g, ""))} aria-describedby="credit-amount-hint" autoComplete="off" />
+          <input
+            id="credit-amount"
+            className={inputClass}
+            inputMode="numeric"
+            value={amount}
+            onChange={(event) => setAmount(event.target.value.replace(/[^\d-]/g, ""))}
+            aria-describedby="credit-amount-hint"
+            autoComplete="off"
+          />
           <p id="credit-amount-hint" className="mt-1 text-xs text-slate-500 dark:text-slate-400">
             {t("admin.users.amountHint")}
           </p>
@@ -269,7 +332,15 @@ export function UsersSection() {
           <label htmlFor="credit-reason" className={labelClass}>
             {t("admin.users.reason")}
           </label>
-          <input id="credit-reason" className={inputClass} value={reason} maxLength={REASON_MAX} onChange={(event) => setReason(event.target.value)} autoComplete="off" placeholder={t("admin.users.reasonPlaceholder")} />
+          <input
+            id="credit-reason"
+            className={inputClass}
+            value={reason}
+            maxLength={REASON_MAX}
+            onChange={(event) => setReason(event.target.value)}
+            autoComplete="off"
+            placeholder={t("admin.users.reasonPlaceholder")}
+          />
         </div>
         {formError ? (
           <p role="alert" className="text-sm text-red-600 dark:text-red-400">
@@ -291,7 +362,14 @@ export function UsersSection() {
           <label htmlFor="grant-role" className={labelClass}>
             {t("admin.users.role")}
           </label>
-          <input id="grant-role" className={inputClass} value={role} maxLength={50} onChange={(event) => setRole(event.target.value)} autoComplete="off" />
+          <input
+            id="grant-role"
+            className={inputClass}
+            value={role}
+            maxLength={50}
+            onChange={(event) => setRole(event.target.value)}
+            autoComplete="off"
+          />
         </div>
         {formError ? (
           <p role="alert" className="text-sm text-red-600 dark:text-red-400">

@@ -18,7 +18,12 @@ export function useFormatters() {
     number: (value: number) => number.format(value),
     percent: (value: number) => percent.format(value),
     bytes: (value: number) => formatBytes(value, language),
-    duration: (ms: number) => (ms < 1000 ? `${number.format(Math.round(ms))} ms` : ms < 60_000 ? `${new Intl.NumberFormat(language, { maximumFractionDigits: 1 }).format(ms / 1000)} s` : formatElapsed(ms)),
+    duration: (ms: number) =>
+      ms < 1000
+        ? `${number.format(Math.round(ms))} ms`
+        : ms < 60_000
+          ? `${new Intl.NumberFormat(language, { maximumFractionDigits: 1 }).format(ms / 1000)} s`
+          : formatElapsed(ms),
     language,
   };
 }
@@ -33,7 +38,11 @@ const TONES = {
 export type Tone = keyof typeof TONES;
 
 export function Badge({ tone = "slate", children }: { tone?: Tone; children: ReactNode }) {
-  return <span className={`inline-flex items-center gap-1 whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-semibold ${TONES[tone]}`}>{children}</span>;
+  return (
+    <span className={`inline-flex items-center gap-1 whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-semibold ${TONES[tone]}`}>
+      {children}
+    </span>
+  );
 }
 
 export function jobStatusTone(status: string): Tone {
@@ -45,7 +54,17 @@ export function jobStatusTone(status: string): Tone {
 }
 
 /** Previous / next over a paged list, with "21–40 of 95". */
-export function Pager({ offset, limit, total, onChange }: { offset: number; limit: number; total: number; onChange(offset: number): void }) {
+export function Pager({
+  offset,
+  limit,
+  total,
+  onChange,
+}: {
+  offset: number;
+  limit: number;
+  total: number;
+  onChange(offset: number): void;
+}) {
   const { t } = useTranslation();
   const { number } = useFormatters();
   if (total <= limit && offset === 0) return null;
@@ -53,13 +72,25 @@ export function Pager({ offset, limit, total, onChange }: { offset: number; limi
   const to = Math.min(offset + limit, total);
   return (
     <nav className="flex items-center justify-between gap-3" aria-label={t("admin.pager.label")}>
-      <p className="text-sm text-slate-600 tabular-nums dark:text-slate-300">{t("admin.pager.range", { from: number(from), to: number(to), total: number(total) })}</p>
+      <p className="text-sm text-slate-600 tabular-nums dark:text-slate-300">
+        {t("admin.pager.range", { from: number(from), to: number(to), total: number(total) })}
+      </p>
       <div className="flex gap-2">
-        <button type="button" className={`${buttonClass.secondary} px-3 py-1.5`} disabled={offset === 0} onClick={() => onChange(Math.max(0, offset - limit))}>
+        <button
+          type="button"
+          className={`${buttonClass.secondary} px-3 py-1.5`}
+          disabled={offset === 0}
+          onClick={() => onChange(Math.max(0, offset - limit))}
+        >
           <ChevronLeft className="size-4" aria-hidden="true" />
           {t("admin.pager.previous")}
         </button>
-        <button type="button" className={`${buttonClass.secondary} px-3 py-1.5`} disabled={offset + limit >= total} onClick={() => onChange(offset + limit)}>
+        <button
+          type="button"
+          className={`${buttonClass.secondary} px-3 py-1.5`}
+          disabled={offset + limit >= total}
+          onClick={() => onChange(offset + limit)}
+        >
           {t("admin.pager.next")}
           <ChevronRight className="size-4" aria-hidden="true" />
         </button>
@@ -69,7 +100,19 @@ export function Pager({ offset, limit, total, onChange }: { offset: number; limi
 }
 
 /** A titled card of the admin page. */
-export function Panel({ title, description, actions, children, testId }: { title: string; description?: string; actions?: ReactNode; children: ReactNode; testId?: string }) {
+export function Panel({
+  title,
+  description,
+  actions,
+  children,
+  testId,
+}: {
+  title: string;
+  description?: string;
+  actions?: ReactNode;
+  children: ReactNode;
+  testId?: string;
+}) {
   return (
     <section className={`${cardClass} space-y-4 p-4 sm:p-5`} aria-label={title} data-testid={testId}>
       <header className="flex flex-wrap items-start justify-between gap-3">
@@ -85,12 +128,19 @@ export function Panel({ title, description, actions, children, testId }: { title
 }
 
 export function EmptyNote({ children }: { children: ReactNode }) {
-  return <p className="rounded-xl border border-dashed border-slate-300 p-6 text-center text-sm text-slate-500 dark:border-slate-700 dark:text-slate-400">{children}</p>;
+  return (
+    <p className="rounded-xl border border-dashed border-slate-300 p-6 text-center text-sm text-slate-500 dark:border-slate-700 dark:text-slate-400">
+      {children}
+    </p>
+  );
 }
 
 export function ErrorNote({ children }: { children: ReactNode }) {
   return (
-    <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-900/60 dark:bg-red-950/40 dark:text-red-200">
+    <p
+      role="alert"
+      className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-900/60 dark:bg-red-950/40 dark:text-red-200"
+    >
       {children}
     </p>
   );

@@ -26,11 +26,15 @@ export function AuthTabs<T extends string>({ label, tabs, selected, onSelect, ch
   function onKeyDown(event: KeyboardEvent<HTMLButtonElement>) {
     const index = tabs.findIndex((tab) => tab.id === selected);
     const target =
-      event.key === "ArrowRight" ? tabs[(index + 1) % tabs.length]
-      : event.key === "ArrowLeft" ? tabs[(index - 1 + tabs.length) % tabs.length]
-      : event.key === "Home" ? tabs[0]
-      : event.key === "End" ? tabs[tabs.length - 1]
-      : undefined;
+      event.key === "ArrowRight"
+        ? tabs[(index + 1) % tabs.length]
+        : event.key === "ArrowLeft"
+          ? tabs[(index - 1 + tabs.length) % tabs.length]
+          : event.key === "Home"
+            ? tabs[0]
+            : event.key === "End"
+              ? tabs[tabs.length - 1]
+              : undefined;
     if (!target) return;
     event.preventDefault();
     onSelect(target.id);

@@ -62,12 +62,7 @@ export function SignUpForm({ onSignedUp }: { onSignedUp(email: string): void }) 
         onChange={change("fullName")}
         error={errorOf("fullName")}
       />
-      <EmailField
-        name="email"
-        value={values.email}
-        onChange={change("email")}
-        error={errorOf("email")}
-      />
+      <EmailField name="email" value={values.email} onChange={change("email")} error={errorOf("email")} />
       <PasswordField
         label={t("auth.password")}
         name="password"

@@ -99,11 +99,30 @@ export function PasswordField(props: Omit<TextFieldProps, "type" | "trailing">) 
 /** The e-mail input every account form uses: label, keyboard, autofill and placeholder. */
 export function EmailField(props: Omit<TextFieldProps, "label" | "type" | "autoComplete" | "inputMode" | "placeholder" | "trailing">) {
   const { t } = useTranslation();
-  return <TextField label={t("auth.email")} type="email" autoComplete="email" inputMode="email" placeholder={t("auth.emailPlaceholder")} {...props} />;
+  return (
+    <TextField
+      label={t("auth.email")}
+      type="email"
+      autoComplete="email"
+      inputMode="email"
+      placeholder={t("auth.emailPlaceholder")}
+      {...props}
+    />
+  );
 }
 
 /** The submit button of a form; shows the busy label (and a small spinner) while the form works. */
-export function SubmitButton({ busy, label, busyLabel, disabled }: { busy: boolean; label: string; busyLabel: string; disabled?: boolean }) {
+export function SubmitButton({
+  busy,
+  label,
+  busyLabel,
+  disabled,
+}: {
+  busy: boolean;
+  label: string;
+  busyLabel: string;
+  disabled?: boolean;
+}) {
   return (
     <button type="submit" disabled={busy || disabled} aria-busy={busy || undefined} className={primaryButtonClass}>
       {busy ? <span className="size-4 animate-spin rounded-full border-2 border-white border-t-transparent" aria-hidden="true" /> : null}

@@ -28,7 +28,11 @@ function StepProgress({ step, playing, durationMs }: { step: number; playing: bo
     const element = bar.current;
     if (!element || !playing || typeof element.animate !== "function") return;
     if (window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
-    const animation = element.animate([{ transform: "scaleX(0)" }, { transform: "scaleX(1)" }], { duration: durationMs, easing: "linear", fill: "forwards" });
+    const animation = element.animate([{ transform: "scaleX(0)" }, { transform: "scaleX(1)" }], {
+      duration: durationMs,
+      easing: "linear",
+      fill: "forwards",
+    });
     return () => animation.cancel();
   }, [step, playing, durationMs]);
   return (
@@ -69,7 +73,9 @@ export function DemoDialog({ children }: { children: ReactNode }) {
               <DemoStage step={step} />
 
               <div aria-live={playing ? "off" : "polite"} data-testid="demo-caption">
-                <p className="text-xs font-semibold uppercase tracking-wide text-brand-600 dark:text-brand-100">{t("demo.stepOf", { step: step + 1, total: stepCount })}</p>
+                <p className="text-xs font-semibold uppercase tracking-wide text-brand-600 dark:text-brand-100">
+                  {t("demo.stepOf", { step: step + 1, total: stepCount })}
+                </p>
                 <h3 className="mt-0.5 text-lg font-semibold">{t(current.title)}</h3>
                 <p className="text-sm text-slate-600 dark:text-slate-400">{t(current.body, { product: PRODUCT_NAME })}</p>
               </div>
@@ -123,7 +129,11 @@ export function DemoDialog({ children }: { children: ReactNode }) {
               </ol>
             </div>
 
-            <aside className="border-t border-slate-200 bg-slate-50 p-4 sm:p-6 lg:border-l lg:border-t-0 dark:border-slate-800 dark:bg-slate-950/40" aria-labelledby="demo-why-title" data-testid="demo-why">
+            <aside
+              className="border-t border-slate-200 bg-slate-50 p-4 sm:p-6 lg:border-l lg:border-t-0 dark:border-slate-800 dark:bg-slate-950/40"
+              aria-labelledby="demo-why-title"
+              data-testid="demo-why"
+            >
               <h3 id="demo-why-title" className="font-bold">
                 {t("demo.whyChoose", { product: PRODUCT_NAME })}
               </h3>
@@ -135,7 +145,9 @@ export function DemoDialog({ children }: { children: ReactNode }) {
                     </span>
                     <span>
                       <span className="block text-sm font-semibold">{t(reason.title)}</span>
-                      <span className="block text-sm text-slate-600 dark:text-slate-400">{t(reason.body, { credits: CREDITS.signUpGrant })}</span>
+                      <span className="block text-sm text-slate-600 dark:text-slate-400">
+                        {t(reason.body, { credits: CREDITS.signUpGrant })}
+                      </span>
                     </span>
                   </li>
                 ))}

@@ -48,7 +48,9 @@ export function DemoStage({ step }: { step: number }) {
                   data-testid="demo-swatch"
                 >
                   <StyleSwatch style={style} />
-                  <p className="px-1 py-1.5 text-center text-[11px] font-semibold leading-tight break-words sm:text-sm">{t(`styles.${style}`)}</p>
+                  <p className="px-1 py-1.5 text-center text-[11px] font-semibold leading-tight break-words sm:text-sm">
+                    {t(`styles.${style}`)}
+                  </p>
                   {chosen ? (
                     <span className="absolute right-1 top-1 inline-flex items-center gap-0.5 rounded-full bg-brand-600 px-1.5 py-0.5 text-[10px] font-semibold text-white sm:text-xs">
                       <Check className="size-3" aria-hidden="true" />
@@ -66,7 +68,11 @@ export function DemoStage({ step }: { step: number }) {
         <div className="relative size-full">
           <RoomBefore className="size-full scale-110 blur-sm" />
           <div className="absolute inset-0 flex flex-col items-center justify-center gap-3 bg-white/70 p-4 text-center dark:bg-slate-950/70">
-            <span className="size-12 animate-spin rounded-full border-4 border-brand-600 border-t-transparent motion-reduce:animate-[spin_3s_linear_infinite]" role="presentation" data-testid="demo-spinner" />
+            <span
+              className="size-12 animate-spin rounded-full border-4 border-brand-600 border-t-transparent motion-reduce:animate-[spin_3s_linear_infinite]"
+              role="presentation"
+              data-testid="demo-spinner"
+            />
             <p className="text-lg font-semibold">{t("demo.steps.magic")}</p>
             <p className="max-w-xs text-sm text-slate-700 dark:text-slate-200">{t("demo.steps.magicBody", { product: PRODUCT_NAME })}</p>
           </div>

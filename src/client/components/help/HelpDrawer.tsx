@@ -132,7 +132,9 @@ export function HelpDrawer() {
 
           <div className="border-t border-slate-200 bg-slate-50 px-5 py-4 dark:border-slate-800 dark:bg-slate-950/40">
             <p className="text-sm font-medium">{t("help.stillNeedHelp")}</p>
-            {supportEmail ? <p className="mt-0.5 text-xs text-slate-600 dark:text-slate-400">{t("help.contactHint", { email: supportEmail })}</p> : null}
+            {supportEmail ? (
+              <p className="mt-0.5 text-xs text-slate-600 dark:text-slate-400">{t("help.contactHint", { email: supportEmail })}</p>
+            ) : null}
             <a href={mailto(supportEmail)} className={`${buttonClass.primary} mt-3 w-full`} data-testid="help-contact-support">
               <Mail className="size-4" aria-hidden="true" />
               {t("help.contactSupport")}
@@ -144,7 +146,21 @@ export function HelpDrawer() {
   );
 }
 
-function Tile({ href, newTab, icon, title, hint, testId }: { href?: string; newTab?: boolean; icon: ReactNode; title: string; hint: string; testId: string }) {
+function Tile({
+  href,
+  newTab,
+  icon,
+  title,
+  hint,
+  testId,
+}: {
+  href?: string;
+  newTab?: boolean;
+  icon: ReactNode;
+  title: string;
+  hint: string;
+  testId: string;
+}) {
   const { t } = useTranslation();
   return (
     <a
@@ -174,7 +190,10 @@ function Tile({ href, newTab, icon, title, hint, testId }: { href?: string; newT
 
 function CategoryBadge({ label }: { label: string }) {
   return (
-    <span className="inline-flex shrink-0 items-center rounded-full bg-brand-50 px-2 py-0.5 text-xs font-medium text-brand-700 ring-1 ring-brand-100 ring-inset dark:bg-brand-700/25 dark:text-brand-100 dark:ring-brand-700/50" data-testid="faq-badge">
+    <span
+      className="inline-flex shrink-0 items-center rounded-full bg-brand-50 px-2 py-0.5 text-xs font-medium text-brand-700 ring-1 ring-brand-100 ring-inset dark:bg-brand-700/25 dark:text-brand-100 dark:ring-brand-700/50"
+      data-testid="faq-badge"
+    >
       {label}
     </span>
   );
@@ -199,13 +218,25 @@ function FaqList({ term, supportEmail }: { term: string; supportEmail: string })
       <p className="sr-only" role="status">
         {searching ? (matches.length ? t("help.resultCount", { count: matches.length }) : t("help.noResults", { term: term.trim() })) : ""}
       </p>
-      <ScrollArea.Root className="h-[400px] overflow-hidden rounded-xl border border-slate-200 dark:border-slate-800" type="auto" data-testid="faq-scroll-area">
+      <ScrollArea.Root
+        className="h-[400px] overflow-hidden rounded-xl border border-slate-200 dark:border-slate-800"
+        type="auto"
+        data-testid="faq-scroll-area"
+      >
         <ScrollArea.Viewport ref={viewport} className="size-full">
           {!searching ? (
             <div className="divide-y divide-slate-200 dark:divide-slate-800">
               {groupFaqs(entries).map((group) => (
-                <section key={group.category} aria-labelledby={`faq-cat-${group.category}`} className="px-3 py-3" data-testid={`faq-category-${group.category}`}>
-                  <h4 id={`faq-cat-${group.category}`} className="mb-1 text-xs font-semibold tracking-wider text-brand-700 uppercase dark:text-brand-100">
+                <section
+                  key={group.category}
+                  aria-labelledby={`faq-cat-${group.category}`}
+                  className="px-3 py-3"
+                  data-testid={`faq-category-${group.category}`}
+                >
+                  <h4
+                    id={`faq-cat-${group.category}`}
+                    className="mb-1 text-xs font-semibold tracking-wider text-brand-700 uppercase dark:text-brand-100"
+                  >
                     {group.label}
                   </h4>
                   <Accordion.Root type="single" collapsible data-testid="faq-accordion">
@@ -258,7 +289,10 @@ function FaqItem({ entry }: { entry: FaqEntry }) {
             }
           >
             {entry.question}
-            <ChevronDown className="mt-0.5 size-4 shrink-0 text-slate-400 transition-transform group-data-[state=open]:rotate-180 motion-reduce:transition-none" aria-hidden="true" />
+            <ChevronDown
+              className="mt-0.5 size-4 shrink-0 text-slate-400 transition-transform group-data-[state=open]:rotate-180 motion-reduce:transition-none"
+              aria-hidden="true"
+            />
           </Accordion.Trigger>
         </h5>
       </Accordion.Header>

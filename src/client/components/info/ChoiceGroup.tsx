@@ -11,14 +11,35 @@ interface Option<T extends string> {
   lang?: string;
 }
 
-export function ChoiceGroup<T extends string>({ name, label, value, onChange, options, testId }: { name: string; label: string; value: T; onChange(value: T): void; options: Option<T>[]; testId?: string }) {
+export function ChoiceGroup<T extends string>({
+  name,
+  label,
+  value,
+  onChange,
+  options,
+  testId,
+}: {
+  name: string;
+  label: string;
+  value: T;
+  onChange(value: T): void;
+  options: Option<T>[];
+  testId?: string;
+}) {
   return (
     <fieldset data-testid={testId}>
       <legend className="sr-only">{label}</legend>
       <div className="grid grid-cols-1 gap-2 min-[400px]:grid-cols-3">
         {options.map((option) => (
           <label key={option.value} className="relative cursor-pointer" lang={option.lang}>
-            <input type="radio" name={name} value={option.value} checked={value === option.value} onChange={() => onChange(option.value)} className="peer sr-only" />
+            <input
+              type="radio"
+              name={name}
+              value={option.value}
+              checked={value === option.value}
+              onChange={() => onChange(option.value)}
+              className="peer sr-only"
+            />
             <span
               className={
                 "flex items-center justify-between gap-2 rounded-lg border border-slate-300 bg-white px-4 py-2.5 text-sm font-medium text-slate-800 transition-colors " +

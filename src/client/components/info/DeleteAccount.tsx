@@ -98,7 +98,12 @@ export function DeleteAccountSection() {
               <AlertDialog.Cancel className={buttonClass.secondary} disabled={remove.isPending}>
                 {t("common.cancel")}
               </AlertDialog.Cancel>
-              <button type="submit" className={buttonClass.danger} disabled={remove.isPending || email.trim() === ""} aria-busy={remove.isPending || undefined}>
+              <button
+                type="submit"
+                className={buttonClass.danger}
+                disabled={remove.isPending || email.trim() === ""}
+                aria-busy={remove.isPending || undefined}
+              >
                 {remove.isPending ? t("settingsPage.delete.deleting") : t("settingsPage.delete.confirm")}
               </button>
             </div>

@@ -13,7 +13,23 @@ const brand = "fill-brand-600 dark:fill-brand-500";
 const soft = "fill-brand-100 dark:fill-brand-700/40";
 
 /** A small room: wall, floor, window and sofa, in the given colours. */
-function Room({ x, y, w, h, wall, floor, sofa }: { x: number; y: number; w: number; h: number; wall: string; floor: string; sofa: string }) {
+function Room({
+  x,
+  y,
+  w,
+  h,
+  wall,
+  floor,
+  sofa,
+}: {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  wall: string;
+  floor: string;
+  sofa: string;
+}) {
   return (
     <g>
       <rect x={x} y={y} width={w} height={h * 0.72} fill={wall} />
@@ -35,7 +51,14 @@ export function UploadDrawing() {
       <rect x="42" y="114" width="40" height="8" rx="4" className="fill-slate-200 dark:fill-slate-600" />
       <rect x="156" y="50" width="58" height="64" rx="8" fill="none" strokeDasharray="5 4" strokeWidth="2" className="stroke-brand-500" />
       <circle cx="185" cy="76" r="14" className={brand} />
-      <path d="M185 84 V69 M178 75 L185 68 L192 75" stroke="#fff" strokeWidth="3" fill="none" strokeLinecap="round" strokeLinejoin="round" />
+      <path
+        d="M185 84 V69 M178 75 L185 68 L192 75"
+        stroke="#fff"
+        strokeWidth="3"
+        fill="none"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
       <text x="185" y="106" textAnchor="middle" fontSize="9" fontWeight="600" className={ink}>
         JPG · PNG
       </text>
@@ -67,7 +90,13 @@ export function ProgressDrawing() {
       {stages.map((cx, index) => (
         <circle key={cx} cx={cx} cy="116" r="6" className={index < 3 ? brand : "fill-slate-300 dark:fill-slate-600"} />
       ))}
-      <path d="M37 116 L39.5 118.5 L43 113.5 M77 116 L79.5 118.5 L83 113.5" stroke="#fff" strokeWidth="1.6" fill="none" strokeLinecap="round" />
+      <path
+        d="M37 116 L39.5 118.5 L43 113.5 M77 116 L79.5 118.5 L83 113.5"
+        stroke="#fff"
+        strokeWidth="1.6"
+        fill="none"
+        strokeLinecap="round"
+      />
     </svg>
   );
 }
@@ -77,14 +106,24 @@ export function KeepDrawing() {
   return (
     <svg viewBox="0 0 240 160" className={frame} aria-hidden="true">
       <rect x="8" y="8" width="224" height="144" rx="14" className={soft} />
-      <path d="M30 46 a6 6 0 0 1 6 -6 h34 l10 10 h60 a6 6 0 0 1 6 6 v70 a6 6 0 0 1 -6 6 h-104 a6 6 0 0 1 -6 -6 z" className="fill-amber-200 dark:fill-amber-700/60" />
+      <path
+        d="M30 46 a6 6 0 0 1 6 -6 h34 l10 10 h60 a6 6 0 0 1 6 6 v70 a6 6 0 0 1 -6 6 h-104 a6 6 0 0 1 -6 -6 z"
+        className="fill-amber-200 dark:fill-amber-700/60"
+      />
       <rect x="40" y="60" width="44" height="34" rx="3" className={paper} />
       <Room x={43} y={63} w={38} h={28} wall="#0f3d3e" floor="#1c1917" sofa="#b8860b" />
       <rect x="90" y="60" width="44" height="34" rx="3" className={paper} />
       <Room x={93} y={63} w={38} h={28} wall="#f5e6c8" floor="#a0522d" sofa="#0f766e" />
       <rect x="40" y="100" width="94" height="8" rx="4" className="fill-amber-100 dark:fill-amber-900/60" />
       <circle cx="184" cy="52" r="20" className={brand} />
-      <path d="M184 42 V60 M176 53 L184 61 L192 53" stroke="#fff" strokeWidth="3" fill="none" strokeLinecap="round" strokeLinejoin="round" />
+      <path
+        d="M184 42 V60 M176 53 L184 61 L192 53"
+        stroke="#fff"
+        strokeWidth="3"
+        fill="none"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
       <circle cx="184" cy="108" r="20" className="fill-emerald-600 dark:fill-emerald-500" />
       {/* The share sign: three dots joined. */}
       <path d="M178 108 L190 101 M178 108 L190 115" stroke="#fff" strokeWidth="2.4" />
@@ -118,7 +157,13 @@ export function UnderConstruction({ icon, label }: { icon: ReactNode; label: str
         {/* Paint roller. */}
         <g>
           <rect x="160" y="74" width="30" height="12" rx="4" className="fill-amber-400" />
-          <path d="M175 86 V96 H186 V118" fill="none" strokeWidth="3" strokeLinecap="round" className="stroke-slate-500 dark:stroke-slate-400" />
+          <path
+            d="M175 86 V96 H186 V118"
+            fill="none"
+            strokeWidth="3"
+            strokeLinecap="round"
+            className="stroke-slate-500 dark:stroke-slate-400"
+          />
         </g>
         {/* Safety stripes. */}
         <g>

@@ -25,7 +25,11 @@ export function EngineCards({ activeId }: { activeId: string | undefined }) {
             <div className="flex flex-wrap items-center gap-2">
               <h3 className="font-semibold">{t(`infoPages.features.engines.${candidate.id}.name`)}</h3>
               <AiBadge isAi={candidate.isAi} />
-              {active ? <span className="rounded-full bg-brand-600 px-2.5 py-0.5 text-xs font-semibold text-white">{t("infoPages.features.activeEngine")}</span> : null}
+              {active ? (
+                <span className="rounded-full bg-brand-600 px-2.5 py-0.5 text-xs font-semibold text-white">
+                  {t("infoPages.features.activeEngine")}
+                </span>
+              ) : null}
             </div>
             <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">{t(`infoPages.features.engines.${candidate.id}.body`)}</p>
           </li>

@@ -47,7 +47,19 @@ export function formatUptime(totalSeconds: number, language: string | undefined)
 }
 
 /** One figure in a card: an icon and label, the value, an optional line under it. */
-export function FigureCard({ icon, label, value, hint, testId }: { icon: ReactNode; label: string; value: ReactNode; hint?: ReactNode; testId?: string }) {
+export function FigureCard({
+  icon,
+  label,
+  value,
+  hint,
+  testId,
+}: {
+  icon: ReactNode;
+  label: string;
+  value: ReactNode;
+  hint?: ReactNode;
+  testId?: string;
+}) {
   return (
     <div className={`${cardClass} min-w-0 p-4 sm:p-5`} data-testid={testId}>
       <p className="flex items-center gap-2 text-sm font-medium text-slate-500 dark:text-slate-400">
@@ -71,7 +83,10 @@ const onBrandSecondary =
 export function TryItBand({ title, body, secondary }: { title: string; body: string; secondary?: { href: string; label: string } }) {
   const { t } = useTranslation();
   return (
-    <section className="rounded-2xl bg-gradient-to-br from-brand-600 to-brand-700 px-5 py-8 text-white shadow-md sm:px-8" aria-labelledby="try-it-heading">
+    <section
+      className="rounded-2xl bg-gradient-to-br from-brand-600 to-brand-700 px-5 py-8 text-white shadow-md sm:px-8"
+      aria-labelledby="try-it-heading"
+    >
       <div className="flex flex-col gap-5 md:flex-row md:items-center md:justify-between">
         <div className="min-w-0">
           <h2 id="try-it-heading" className="text-xl font-bold sm:text-2xl">

@@ -11,7 +11,8 @@ import { useSession } from "../../hooks/useSession";
 import { SIGN_UP_HREF } from "../render/Callouts";
 import { mailtoHref, useSupportEmail } from "./support";
 
-const onBrand = "inline-flex items-center justify-center gap-2 rounded-md px-5 py-3 text-base font-semibold transition-colors [&>svg]:shrink-0";
+const onBrand =
+  "inline-flex items-center justify-center gap-2 rounded-md px-5 py-3 text-base font-semibold transition-colors [&>svg]:shrink-0";
 
 export function ClosingCta() {
   const { t } = useTranslation();
@@ -24,7 +25,9 @@ export function ClosingCta() {
         <h2 id="cta-title" className="text-3xl font-bold tracking-tight text-balance">
           {t("home.cta.title")}
         </h2>
-        <p className="mx-auto mt-3 max-w-2xl text-brand-50">{user ? t("home.cta.bodyUser") : t("home.cta.bodyVisitor", { credits: CREDITS.signUpGrant })}</p>
+        <p className="mx-auto mt-3 max-w-2xl text-brand-50">
+          {user ? t("home.cta.bodyUser") : t("home.cta.bodyVisitor", { credits: CREDITS.signUpGrant })}
+        </p>
         <div className="mt-8 flex flex-wrap justify-center gap-3">
           {user ? (
             <Link href="/dashboard" className={`${onBrand} bg-white text-brand-700 shadow hover:bg-brand-50`}>
@@ -48,7 +51,11 @@ export function ClosingCta() {
         </div>
         {email ? (
           <p className="mt-4 text-sm text-brand-100">
-            <Trans i18nKey="home.cta.scheduleDemoNote" values={{ email }} components={{ email: <span className="whitespace-nowrap font-medium text-white" /> }} />
+            <Trans
+              i18nKey="home.cta.scheduleDemoNote"
+              values={{ email }}
+              components={{ email: <span className="whitespace-nowrap font-medium text-white" /> }}
+            />
           </p>
         ) : (
           <p className="mt-4 h-5" aria-hidden="true" />

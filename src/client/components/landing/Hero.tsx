@@ -14,7 +14,10 @@ export function Hero() {
   const { t } = useTranslation();
   const { user, isLoading } = useSession();
   return (
-    <section className="relative overflow-hidden bg-gradient-to-b from-brand-50 to-white dark:from-slate-900 dark:to-slate-950" aria-labelledby="hero-title">
+    <section
+      className="relative overflow-hidden bg-gradient-to-b from-brand-50 to-white dark:from-slate-900 dark:to-slate-950"
+      aria-labelledby="hero-title"
+    >
       <div className="mx-auto grid max-w-6xl items-center gap-10 px-4 py-12 sm:px-6 md:grid-cols-2 md:py-20 lg:grid-cols-[6fr_5fr]">
         <div className="min-w-0">
           <span className="inline-block rounded-full bg-brand-100 px-3 py-1 text-sm font-medium text-brand-700 dark:bg-brand-700/30 dark:text-brand-100">

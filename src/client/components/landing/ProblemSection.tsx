@@ -23,25 +23,48 @@ export function ProblemSection() {
   const { t } = useTranslation();
   return (
     <section className="mx-auto max-w-6xl px-4 py-16 sm:px-6" aria-labelledby="problem-title">
-      <SectionHeading id="problem-title" eyebrow={t("home.problem.eyebrow")} title={t("home.problem.title")} body={t("home.problem.body")} />
+      <SectionHeading
+        id="problem-title"
+        eyebrow={t("home.problem.eyebrow")}
+        title={t("home.problem.title")}
+        body={t("home.problem.body")}
+      />
       <div className="mt-10 grid gap-4 md:grid-cols-2">
-        <div className="rounded-2xl border border-slate-200 bg-slate-50 p-6 text-slate-800 dark:border-slate-800 dark:bg-slate-900 dark:text-slate-200" data-testid="problem-studio">
+        <div
+          className="rounded-2xl border border-slate-200 bg-slate-50 p-6 text-slate-800 dark:border-slate-800 dark:bg-slate-900 dark:text-slate-200"
+          data-testid="problem-studio"
+        >
           <h3 className="flex items-center gap-2 font-semibold">
             <Hourglass className="size-5 text-slate-500" aria-hidden="true" />
             {t("home.problem.studio")}
           </h3>
           <ul className="mt-5 space-y-4">
-            <Row icon={<Clock className="size-5 text-slate-500" aria-hidden="true" />} value={t("home.problem.studioTime")} label={t("home.problem.studioTimeLabel")} />
-            <Row icon={<Coins className="size-5 text-slate-500" aria-hidden="true" />} value={t("home.problem.studioCost")} label={t("home.problem.studioCostLabel")} />
+            <Row
+              icon={<Clock className="size-5 text-slate-500" aria-hidden="true" />}
+              value={t("home.problem.studioTime")}
+              label={t("home.problem.studioTimeLabel")}
+            />
+            <Row
+              icon={<Coins className="size-5 text-slate-500" aria-hidden="true" />}
+              value={t("home.problem.studioCost")}
+              label={t("home.problem.studioCostLabel")}
+            />
           </ul>
         </div>
-        <div className="rounded-2xl border border-brand-100 bg-brand-50 p-6 text-slate-900 dark:border-brand-700/40 dark:bg-brand-700/20 dark:text-white" data-testid="problem-ours">
+        <div
+          className="rounded-2xl border border-brand-100 bg-brand-50 p-6 text-slate-900 dark:border-brand-700/40 dark:bg-brand-700/20 dark:text-white"
+          data-testid="problem-ours"
+        >
           <h3 className="flex items-center gap-2 font-semibold">
             <Zap className="size-5 text-brand-600 dark:text-brand-100" aria-hidden="true" />
             {t("home.problem.ours", { product: PRODUCT_NAME })}
           </h3>
           <ul className="mt-5 space-y-4">
-            <Row icon={<Clock className="size-5 text-brand-600 dark:text-brand-100" aria-hidden="true" />} value={t("home.problem.oursTime")} label={t("home.problem.oursTimeLabel")} />
+            <Row
+              icon={<Clock className="size-5 text-brand-600 dark:text-brand-100" aria-hidden="true" />}
+              value={t("home.problem.oursTime")}
+              label={t("home.problem.oursTimeLabel")}
+            />
             <Row
               icon={<Coins className="size-5 text-brand-600 dark:text-brand-100" aria-hidden="true" />}
               value={t("home.problem.oursCost")}

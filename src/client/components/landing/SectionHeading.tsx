@@ -1,5 +1,17 @@
 /** A landing section's heading: a small line above, the title, a short text under it. */
-export function SectionHeading({ id, eyebrow, title, body, align = "center" }: { id: string; eyebrow: string; title: string; body?: string; align?: "center" | "left" }) {
+export function SectionHeading({
+  id,
+  eyebrow,
+  title,
+  body,
+  align = "center",
+}: {
+  id: string;
+  eyebrow: string;
+  title: string;
+  body?: string;
+  align?: "center" | "left";
+}) {
   const centered = align === "center";
   return (
     <div className={centered ? "mx-auto max-w-2xl text-center" : "max-w-xl"}>

@@ -56,7 +56,13 @@ export function SolutionSection() {
     <section className="bg-slate-50 dark:bg-slate-900/60" aria-labelledby="solution-title">
       <div className="mx-auto grid max-w-6xl gap-10 px-4 py-16 sm:px-6 lg:grid-cols-[2fr_3fr] lg:items-center">
         <div className="min-w-0">
-          <SectionHeading id="solution-title" align="left" eyebrow={t("home.solution.eyebrow")} title={t("home.solution.title")} body={t("home.solution.body")} />
+          <SectionHeading
+            id="solution-title"
+            align="left"
+            eyebrow={t("home.solution.eyebrow")}
+            title={t("home.solution.title")}
+            body={t("home.solution.body")}
+          />
           <ol className="mt-8 space-y-5">
             {STEPS.map(({ icon: Icon, title, body }, index) => (
               <li key={title} className="flex gap-4">

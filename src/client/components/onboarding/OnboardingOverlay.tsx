@@ -153,7 +153,9 @@ function StepDots({ step, disabled, onGoTo }: { step: number; disabled: boolean;
         >
           <span
             className={`block h-2 rounded-full transition-all motion-reduce:transition-none ${
-              index === step ? "w-5 bg-brand-600 dark:bg-brand-500" : "w-2 bg-slate-300 group-hover:bg-slate-400 dark:bg-slate-700 dark:group-hover:bg-slate-600"
+              index === step
+                ? "w-5 bg-brand-600 dark:bg-brand-500"
+                : "w-2 bg-slate-300 group-hover:bg-slate-400 dark:bg-slate-700 dark:group-hover:bg-slate-600"
             }`}
           />
         </button>
@@ -167,7 +169,11 @@ function StepIcon({ children, tone = "brand" }: { children: ReactNode; tone?: "b
     brand: "bg-brand-50 text-brand-600 ring-brand-100 dark:bg-brand-700/25 dark:text-brand-100 dark:ring-brand-700/50",
     success: "bg-emerald-50 text-emerald-600 ring-emerald-100 dark:bg-emerald-900/30 dark:text-emerald-300 dark:ring-emerald-800/60",
   };
-  return <span className={`inline-flex size-14 items-center justify-center rounded-2xl ring-1 ring-inset [&>svg]:size-7 ${tones[tone]}`}>{children}</span>;
+  return (
+    <span className={`inline-flex size-14 items-center justify-center rounded-2xl ring-1 ring-inset [&>svg]:size-7 ${tones[tone]}`}>
+      {children}
+    </span>
+  );
 }
 
 function StepTitle({ children, badge }: { children: ReactNode; badge?: string }) {
@@ -177,7 +183,10 @@ function StepTitle({ children, badge }: { children: ReactNode; badge?: string })
         {children}
       </Dialog.Title>
       {badge ? (
-        <span className="inline-flex items-center rounded-full bg-accent-500/15 px-2.5 py-0.5 text-xs font-semibold text-amber-800 ring-1 ring-accent-500/40 ring-inset dark:text-amber-200" data-testid="onboarding-badge">
+        <span
+          className="inline-flex items-center rounded-full bg-accent-500/15 px-2.5 py-0.5 text-xs font-semibold text-amber-800 ring-1 ring-accent-500/40 ring-inset dark:text-amber-200"
+          data-testid="onboarding-badge"
+        >
           {badge}
         </span>
       ) : null}
@@ -202,7 +211,9 @@ function StepBody({ step }: { step: number }) {
           <ol className="mt-4 space-y-2">
             {(["point1", "point2", "point3"] as const).map((point, index) => (
               <li key={point} className="flex items-center gap-3 text-sm">
-                <span className="inline-flex size-6 shrink-0 items-center justify-center rounded-full bg-brand-600 text-xs font-semibold text-white">{index + 1}</span>
+                <span className="inline-flex size-6 shrink-0 items-center justify-center rounded-full bg-brand-600 text-xs font-semibold text-white">
+                  {index + 1}
+                </span>
                 {t(`onboarding.welcome.${point}`)}
               </li>
             ))}
@@ -217,7 +228,10 @@ function StepBody({ step }: { step: number }) {
           </StepIcon>
           <StepTitle badge={t("onboarding.recommended")}>{t("onboarding.arScanning.title")}</StepTitle>
           <Dialog.Description className={textClass}>{t("onboarding.arScanning.body")}</Dialog.Description>
-          <p className="mt-4 flex gap-2 rounded-lg border border-slate-200 bg-slate-50 p-3 text-sm text-slate-700 dark:border-slate-700 dark:bg-slate-950/50 dark:text-slate-300" data-testid="onboarding-ar-note">
+          <p
+            className="mt-4 flex gap-2 rounded-lg border border-slate-200 bg-slate-50 p-3 text-sm text-slate-700 dark:border-slate-700 dark:bg-slate-950/50 dark:text-slate-300"
+            data-testid="onboarding-ar-note"
+          >
             <Smartphone className="mt-0.5 size-4 shrink-0 text-brand-600 dark:text-brand-100" aria-hidden="true" />
             {t("onboarding.arScanning.note", { product })}
           </p>
@@ -252,8 +266,20 @@ function StepBody({ step }: { step: number }) {
           <StepTitle>{t("onboarding.benefits.title")}</StepTitle>
           <Dialog.Description className={textClass}>{t("onboarding.benefits.body")}</Dialog.Description>
           <div className="mt-4 grid gap-3 sm:grid-cols-2">
-            <BenefitCard title={t("onboarding.benefits.withoutTitle")} detail={t("onboarding.benefits.withoutDetail")} accuracy={t("onboarding.benefits.withoutAccuracy")} percent={70} tone="muted" />
-            <BenefitCard title={t("onboarding.benefits.withTitle")} detail={t("onboarding.benefits.withDetail")} accuracy={t("onboarding.benefits.withAccuracy")} percent={95} tone="success" />
+            <BenefitCard
+              title={t("onboarding.benefits.withoutTitle")}
+              detail={t("onboarding.benefits.withoutDetail")}
+              accuracy={t("onboarding.benefits.withoutAccuracy")}
+              percent={70}
+              tone="muted"
+            />
+            <BenefitCard
+              title={t("onboarding.benefits.withTitle")}
+              detail={t("onboarding.benefits.withDetail")}
+              accuracy={t("onboarding.benefits.withAccuracy")}
+              percent={95}
+              tone="success"
+            />
           </div>
         </>
       );
@@ -271,7 +297,19 @@ function StepBody({ step }: { step: number }) {
   }
 }
 
-function BenefitCard({ title, detail, accuracy, percent, tone }: { title: string; detail: string; accuracy: string; percent: number; tone: "muted" | "success" }) {
+function BenefitCard({
+  title,
+  detail,
+  accuracy,
+  percent,
+  tone,
+}: {
+  title: string;
+  detail: string;
+  accuracy: string;
+  percent: number;
+  tone: "muted" | "success";
+}) {
   const frame =
     tone === "success"
       ? "border-emerald-200 bg-emerald-50/60 dark:border-emerald-800/60 dark:bg-emerald-950/30"

@@ -65,7 +65,8 @@ export function CompareSlider({ before, after, subject, width, height, compact =
   };
 
   const ratio = width && height ? `${width} / ${height}` : "4 / 3";
-  const badge = "pointer-events-none absolute top-2 rounded bg-slate-950/70 px-2 py-0.5 text-xs font-semibold uppercase tracking-wide text-white";
+  const badge =
+    "pointer-events-none absolute top-2 rounded bg-slate-950/70 px-2 py-0.5 text-xs font-semibold uppercase tracking-wide text-white";
 
   return (
     <div
@@ -98,7 +99,10 @@ export function CompareSlider({ before, after, subject, width, height, compact =
       />
       <span className={`${badge} left-2`}>{t("compare.before")}</span>
       <span className={`${badge} right-2`}>{t("compare.after")}</span>
-      <div className="pointer-events-none absolute inset-y-0 w-0.5 -translate-x-1/2 bg-white shadow-[0_0_4px_rgba(0,0,0,0.5)]" style={{ left: `${position}%` }}>
+      <div
+        className="pointer-events-none absolute inset-y-0 w-0.5 -translate-x-1/2 bg-white shadow-[0_0_4px_rgba(0,0,0,0.5)]"
+        style={{ left: `${position}%` }}
+      >
         <span
           className={`absolute top-1/2 left-1/2 flex -translate-x-1/2 -translate-y-1/2 items-center justify-center rounded-full border-2 border-brand-600 bg-white text-brand-700 shadow ${compact ? "size-7" : "size-9"}`}
         >
@@ -116,7 +120,9 @@ export function SideBySide({ before, after, subject, width, height }: CompareSli
   const figure = (src: string, label: string, alt: string) => (
     <figure className="min-w-0">
       <img src={src} alt={alt} className="w-full rounded-lg bg-slate-100 object-cover dark:bg-slate-800" style={{ aspectRatio: ratio }} />
-      <figcaption className="mt-1.5 text-center text-xs font-semibold uppercase tracking-wide text-slate-500 dark:text-slate-400">{label}</figcaption>
+      <figcaption className="mt-1.5 text-center text-xs font-semibold uppercase tracking-wide text-slate-500 dark:text-slate-400">
+        {label}
+      </figcaption>
     </figure>
   );
   return (
@@ -141,7 +147,11 @@ export function BeforeAfter(props: Omit<CompareSliderProps, "compact">) {
           onClick={() => setSideBySide((on) => !on)}
           className="inline-flex items-center gap-1.5 rounded-md px-2.5 py-1.5 text-sm font-medium text-slate-600 hover:bg-slate-100 aria-pressed:bg-brand-50 aria-pressed:text-brand-700 dark:text-slate-300 dark:hover:bg-slate-800 dark:aria-pressed:bg-slate-800 dark:aria-pressed:text-white"
         >
-          {sideBySide ? <SplitSquareHorizontal className="size-4" aria-hidden="true" /> : <Columns2 className="size-4" aria-hidden="true" />}
+          {sideBySide ? (
+            <SplitSquareHorizontal className="size-4" aria-hidden="true" />
+          ) : (
+            <Columns2 className="size-4" aria-hidden="true" />
+          )}
           {t("compare.sideBySide")}
         </button>
       </div>

@@ -10,7 +10,15 @@ import { buttonClass } from "../ui/buttons";
 
 const ACCEPT = UPLOAD.mimeTypes.join(",");
 
-export function DropZone({ onFiles, multiple = false, disabled = false }: { onFiles(files: File[]): void; multiple?: boolean; disabled?: boolean }) {
+export function DropZone({
+  onFiles,
+  multiple = false,
+  disabled = false,
+}: {
+  onFiles(files: File[]): void;
+  multiple?: boolean;
+  disabled?: boolean;
+}) {
   const { t } = useTranslation();
   const picker = useRef<HTMLInputElement>(null);
   const camera = useRef<HTMLInputElement>(null);
@@ -42,7 +50,9 @@ export function DropZone({ onFiles, multiple = false, disabled = false }: { onFi
       data-testid="drop-zone"
       data-over={over || undefined}
       className={`flex flex-col items-center gap-4 rounded-xl border-2 border-dashed px-4 py-8 text-center transition-colors sm:py-10 ${
-        over ? "border-brand-500 bg-brand-50 dark:bg-brand-700/20" : "border-slate-300 bg-slate-50/60 dark:border-slate-700 dark:bg-slate-900/60"
+        over
+          ? "border-brand-500 bg-brand-50 dark:bg-brand-700/20"
+          : "border-slate-300 bg-slate-50/60 dark:border-slate-700 dark:bg-slate-900/60"
       } ${disabled ? "opacity-60" : ""}`}
     >
       <span className="flex size-12 items-center justify-center rounded-full bg-brand-100 text-brand-700 dark:bg-brand-700/30 dark:text-brand-100">

@@ -3,7 +3,21 @@
  * stopped); when done, the before/after comparison, downloads, another style, saving to a
  * project, sharing and deleting.
  */
-import { AlertCircle, Ban, CheckCircle2, Clock, Copy, Download, FolderInput, Globe, Link2, Loader2, Palette, Trash2, X } from "lucide-react";
+import {
+  AlertCircle,
+  Ban,
+  CheckCircle2,
+  Clock,
+  Copy,
+  Download,
+  FolderInput,
+  Globe,
+  Link2,
+  Loader2,
+  Palette,
+  Trash2,
+  X,
+} from "lucide-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
@@ -86,7 +100,8 @@ export function JobCard({ job, signedIn, projects, onDeleted }: JobCardProps) {
   const remove = trpc.render.delete.useMutation();
   const [confirmDelete, setConfirmDelete] = useState(false);
 
-  const elapsed = job.status === "succeeded" && job.elapsedMs !== undefined ? job.elapsedMs : (final ? (job.finishedAt ?? now) : now) - job.createdAt;
+  const elapsed =
+    job.status === "succeeded" && job.elapsedMs !== undefined ? job.elapsedMs : (final ? (job.finishedAt ?? now) : now) - job.createdAt;
   const styleName = t(`styles.${job.style}`);
   const roomName = t(`roomTypes.${job.roomType}`);
 
@@ -115,7 +130,12 @@ export function JobCard({ job, signedIn, projects, onDeleted }: JobCardProps) {
   const failureSaysCredit = job.error === MESSAGES.renderFailed;
 
   return (
-    <article className={`${cardClass} overflow-hidden`} data-testid="job-card" data-status={job.status} aria-labelledby={`job-${job.id}-title`}>
+    <article
+      className={`${cardClass} overflow-hidden`}
+      data-testid="job-card"
+      data-status={job.status}
+      aria-labelledby={`job-${job.id}-title`}
+    >
       <header className="flex flex-wrap items-start justify-between gap-3 border-b border-slate-200 px-4 py-3 sm:px-5 dark:border-slate-800">
         <div className="flex min-w-0 items-start gap-3">
           <StatusIcon job={job} />
@@ -129,13 +149,22 @@ export function JobCard({ job, signedIn, projects, onDeleted }: JobCardProps) {
           </div>
         </div>
         <div className="flex items-center gap-2">
-          <span className="inline-flex items-center gap-1 text-sm tabular-nums text-slate-500 dark:text-slate-400" title={t("job.elapsedLabel")} data-testid="job-elapsed">
+          <span
+            className="inline-flex items-center gap-1 text-sm tabular-nums text-slate-500 dark:text-slate-400"
+            title={t("job.elapsedLabel")}
+            data-testid="job-elapsed"
+          >
             <Clock className="size-4" aria-hidden="true" />
             <span className="sr-only">{t("job.elapsedLabel")}: </span>
             {formatElapsed(elapsed)}
           </span>
           {CANCELABLE.has(job.status) ? (
-            <button type="button" className={`${buttonClass.secondary} px-3 py-1.5`} onClick={() => void onCancel()} disabled={cancel.isPending}>
+            <button
+              type="button"
+              className={`${buttonClass.secondary} px-3 py-1.5`}
+              onClick={() => void onCancel()}
+              disabled={cancel.isPending}
+            >
               <X className="size-4" aria-hidden="true" />
               {t("job.cancel")}
             </button>
@@ -147,23 +176,36 @@ export function JobCard({ job, signedIn, projects, onDeleted }: JobCardProps) {
         {!final ? (
           <div className="space-y-3">
             <ProgressBar value={progressValue(job)} label={t("job.progressLabel", { style: styleName })} />
-            <img src={job.before} alt={t("compare.beforeAlt", { subject: `${styleName} · ${roomName}` })} className="aspect-[4/3] w-full rounded-lg bg-slate-100 object-cover opacity-70 dark:bg-slate-800" />
+            <img
+              src={job.before}
+              alt={t("compare.beforeAlt", { subject: `${styleName} · ${roomName}` })}
+              className="aspect-[4/3] w-full rounded-lg bg-slate-100 object-cover opacity-70 dark:bg-slate-800"
+            />
             <p className="text-xs text-slate-500 dark:text-slate-400">{t("job.providerLine", { provider: job.providerLabel })}</p>
           </div>
         ) : null}
 
         {job.status === "failed" ? (
-          <div role="alert" className="rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-800 dark:border-red-900/60 dark:bg-red-950/40 dark:text-red-200" data-testid="job-failure">
+          <div
+            role="alert"
+            className="rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-800 dark:border-red-900/60 dark:bg-red-950/40 dark:text-red-200"
+            data-testid="job-failure"
+          >
             <p className="font-medium">{failureText}</p>
             {failureSaysCredit ? null : <p className="mt-1">{signedIn ? t("job.notCharged") : t("job.demoKept")}</p>}
           </div>
         ) : null}
         {job.status === "canceled" ? (
-          <p className="rounded-lg bg-slate-100 p-3 text-sm text-slate-700 dark:bg-slate-800 dark:text-slate-200">{signedIn ? t("job.canceledBody") : t("job.canceledBodyDemo")}</p>
+          <p className="rounded-lg bg-slate-100 p-3 text-sm text-slate-700 dark:bg-slate-800 dark:text-slate-200">
+            {signedIn ? t("job.canceledBody") : t("job.canceledBodyDemo")}
+          </p>
         ) : null}
         {final && job.status !== "succeeded" ? (
           <div className="flex flex-wrap gap-2">
-            <Link href={`/style-select?image=${encodeURIComponent(job.uploadId)}&project=${encodeURIComponent(job.projectId ?? "")}`} className={buttonClass.primary}>
+            <Link
+              href={`/style-select?image=${encodeURIComponent(job.uploadId)}&project=${encodeURIComponent(job.projectId ?? "")}`}
+              className={buttonClass.primary}
+            >
               <Palette className="size-4" aria-hidden="true" />
               {t("job.tryAgain")}
             </Link>
@@ -175,7 +217,14 @@ export function JobCard({ job, signedIn, projects, onDeleted }: JobCardProps) {
         ) : null}
 
         {job.status === "succeeded" && job.result ? (
-          <SucceededPanel job={job} result={job.result} signedIn={signedIn} projects={projects} subject={`${styleName} · ${roomName}`} onDelete={() => setConfirmDelete(true)} />
+          <SucceededPanel
+            job={job}
+            result={job.result}
+            signedIn={signedIn}
+            projects={projects}
+            subject={`${styleName} · ${roomName}`}
+            onDelete={() => setConfirmDelete(true)}
+          />
         ) : null}
       </div>
 
@@ -222,7 +271,10 @@ function SucceededPanel({
         </a>
       </div>
       <div className="flex flex-wrap gap-2">
-        <Link href={`/style-select?image=${encodeURIComponent(job.uploadId)}&project=${encodeURIComponent(job.projectId ?? "")}`} className={buttonClass.secondary}>
+        <Link
+          href={`/style-select?image=${encodeURIComponent(job.uploadId)}&project=${encodeURIComponent(job.projectId ?? "")}`}
+          className={buttonClass.secondary}
+        >
           <Palette className="size-4" aria-hidden="true" />
           {t("job.anotherStyle")}
         </Link>
@@ -278,12 +330,19 @@ function SaveToProject({ job, projects }: { job: FollowedJob; projects: ProjectS
             </option>
           ))}
         </select>
-        <button type="button" className={`${buttonClass.secondary} shrink-0`} disabled={move.isPending || selected === job.projectId} onClick={() => void save()}>
+        <button
+          type="button"
+          className={`${buttonClass.secondary} shrink-0`}
+          disabled={move.isPending || selected === job.projectId}
+          onClick={() => void save()}
+        >
           {t("job.save")}
         </button>
       </div>
       <p className="mt-1.5 text-sm text-slate-500 dark:text-slate-400">
-        {job.projectId && selected === job.projectId ? t("job.inProject", { name: projects.find((project) => project.id === job.projectId)?.name ?? "" }) : t("job.saveHint")}
+        {job.projectId && selected === job.projectId
+          ? t("job.inProject", { name: projects.find((project) => project.id === job.projectId)?.name ?? "" })
+          : t("job.saveHint")}
       </p>
     </div>
   );
@@ -328,13 +387,25 @@ function SharePanel({ job }: { job: FollowedJob }) {
             <label htmlFor={inputId} className="sr-only">
               {t("share.linkLabel")}
             </label>
-            <input id={inputId} readOnly value={shareUrl} onFocus={(event) => event.target.select()} className={`${selectClass} font-mono text-xs`} data-testid="share-url" />
+            <input
+              id={inputId}
+              readOnly
+              value={shareUrl}
+              onFocus={(event) => event.target.select()}
+              className={`${selectClass} font-mono text-xs`}
+              data-testid="share-url"
+            />
             <button type="button" className={`${buttonClass.secondary} shrink-0 px-3`} onClick={() => void copy()}>
               <Copy className="size-4" aria-hidden="true" />
               {t("share.copy")}
             </button>
           </div>
-          <button type="button" className="text-sm font-medium text-red-600 hover:underline dark:text-red-400" disabled={sharing.isPending} onClick={() => void update({ link: false })}>
+          <button
+            type="button"
+            className="text-sm font-medium text-red-600 hover:underline dark:text-red-400"
+            disabled={sharing.isPending}
+            onClick={() => void update({ link: false })}
+          >
             {t("share.stop")}
           </button>
         </div>
@@ -349,7 +420,12 @@ function SharePanel({ job }: { job: FollowedJob }) {
           <Globe className="size-4" aria-hidden="true" />
           {t("share.inGallery")}
         </span>
-        <Switch checked={job.inGallery} onChange={(gallery) => void update({ gallery })} labelledBy={`gallery-${job.id}`} disabled={sharing.isPending} />
+        <Switch
+          checked={job.inGallery}
+          onChange={(gallery) => void update({ gallery })}
+          labelledBy={`gallery-${job.id}`}
+          disabled={sharing.isPending}
+        />
       </div>
       <p className="text-xs text-slate-500 dark:text-slate-400">{t("share.galleryHint")}</p>
     </div>

@@ -7,7 +7,21 @@ import { labelClass } from "../ui/buttons";
  * The optional note added to the prompt, with its character count. With the Preview engine the
  * hint says honestly that the note is kept but not read.
  */
-export function NoteField({ id, value, onChange, rows, previewEngine, hint }: { id: string; value: string; onChange: (note: string) => void; rows: number; previewEngine: boolean; hint: string }) {
+export function NoteField({
+  id,
+  value,
+  onChange,
+  rows,
+  previewEngine,
+  hint,
+}: {
+  id: string;
+  value: string;
+  onChange: (note: string) => void;
+  rows: number;
+  previewEngine: boolean;
+  hint: string;
+}) {
   const { t } = useTranslation();
   return (
     <div>

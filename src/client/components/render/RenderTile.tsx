@@ -20,13 +20,21 @@ export function RenderTile({ job }: { job: JobView }) {
           <img src={picture} alt="" loading="lazy" className={`size-full object-cover ${job.status === "succeeded" ? "" : "opacity-60"}`} />
           {job.status !== "succeeded" ? (
             <span className="absolute left-2 top-2 inline-flex items-center gap-1 rounded-full bg-slate-950/75 px-2 py-0.5 text-xs font-medium text-white">
-              {working ? <Loader2 className="size-3 animate-spin" aria-hidden="true" /> : job.status === "failed" ? <AlertCircle className="size-3" aria-hidden="true" /> : <Ban className="size-3" aria-hidden="true" />}
+              {working ? (
+                <Loader2 className="size-3 animate-spin" aria-hidden="true" />
+              ) : job.status === "failed" ? (
+                <AlertCircle className="size-3" aria-hidden="true" />
+              ) : (
+                <Ban className="size-3" aria-hidden="true" />
+              )}
               {t(`job.status.${job.status}`)}
             </span>
           ) : null}
         </div>
         <div className="px-3 py-2">
-          <p className="truncate text-sm font-semibold group-hover:text-brand-700 dark:group-hover:text-brand-100">{t(`styles.${job.style}`)}</p>
+          <p className="truncate text-sm font-semibold group-hover:text-brand-700 dark:group-hover:text-brand-100">
+            {t(`styles.${job.style}`)}
+          </p>
           <p className="truncate text-xs text-slate-500 dark:text-slate-400">
             {t(`roomTypes.${job.roomType}`)} · {date}
           </p>

@@ -47,14 +47,24 @@ export function StylePicker({ value, onChange, multi, onMultiChange, multiAllowe
           <span id="multi-label" className="text-sm font-medium">
             {t("styleSelect.multiToggle")}
           </span>
-          <Switch checked={multi} onChange={toggleMulti} labelledBy="multi-label" describedBy={multiAllowed ? undefined : "multi-note"} disabled={!multiAllowed} />
+          <Switch
+            checked={multi}
+            onChange={toggleMulti}
+            labelledBy="multi-label"
+            describedBy={multiAllowed ? undefined : "multi-note"}
+            disabled={!multiAllowed}
+          />
         </div>
       </div>
       <p id="multi-note" className="mt-1 text-sm text-slate-500 dark:text-slate-400">
         {multiAllowed ? t("styleSelect.multiHint", { credits: CREDITS.perRender }) : t("styleSelect.multiVisitor")}
       </p>
 
-      <div className="mt-4 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4" role={multi ? "group" : "radiogroup"} aria-label={t("styleSelect.stylesHeading")}>
+      <div
+        className="mt-4 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4"
+        role={multi ? "group" : "radiogroup"}
+        aria-label={t("styleSelect.stylesHeading")}
+      >
         {DESIGN_STYLES.map((style) => {
           const checked = value.includes(style);
           return (

@@ -4,7 +4,8 @@
  */
 import type { DesignStyle } from "../../../shared/styles";
 
-type Detail = "arcLamp" | "plant" | "pendant" | "none" | "sideboard" | "bonsai" | "macrame" | "stripes" | "shiplap" | "frame" | "arch" | "chandelier";
+type Detail =
+  "arcLamp" | "plant" | "pendant" | "none" | "sideboard" | "bonsai" | "macrame" | "stripes" | "shiplap" | "frame" | "arch" | "chandelier";
 
 interface Look {
   wall: string;
@@ -18,18 +19,114 @@ interface Look {
 }
 
 export const STYLE_LOOKS: Record<DesignStyle, Look> = {
-  modern: { wall: "#e5e7eb", floor: "#9ca3af", sofa: "#1f2937", cushion: "#3b82f6", rug: "#d1d5db", detail: "arcLamp", palette: ["#111827", "#e5e7eb", "#3b82f6", "#9ca3af"] },
-  scandinavian: { wall: "#f8f5ef", floor: "#e3c9a0", sofa: "#cbd5e1", cushion: "#f1e3c6", rug: "#ffffff", detail: "plant", palette: ["#f8f5ef", "#e3c9a0", "#cbd5e1", "#6b8f71"] },
-  industrial: { wall: "#8b5e4a", floor: "#44403c", sofa: "#92400e", cushion: "#1c1917", rug: "#57534e", detail: "pendant", palette: ["#8b5e4a", "#44403c", "#92400e", "#1c1917"] },
-  minimalist: { wall: "#fafafa", floor: "#e5e5e5", sofa: "#d4d4d4", cushion: "#fafafa", rug: "#f5f5f5", detail: "none", palette: ["#fafafa", "#e5e5e5", "#a3a3a3", "#171717"] },
-  "mid-century-modern": { wall: "#f5e6c8", floor: "#a0522d", sofa: "#0f766e", cushion: "#ea580c", rug: "#fcd34d", detail: "sideboard", palette: ["#0f766e", "#ea580c", "#fcd34d", "#a0522d"] },
-  japandi: { wall: "#ede4d3", floor: "#b08d6a", sofa: "#d6cbb8", cushion: "#3f3f2e", rug: "#e7dccb", detail: "bonsai", palette: ["#ede4d3", "#b08d6a", "#3f3f2e", "#8a9a5b"] },
-  bohemian: { wall: "#f3d9b1", floor: "#c2703d", sofa: "#b45309", cushion: "#be185d", rug: "#7c2d12", detail: "macrame", palette: ["#b45309", "#be185d", "#15803d", "#f3d9b1"] },
-  coastal: { wall: "#eaf4fb", floor: "#e7d8bd", sofa: "#ffffff", cushion: "#60a5fa", rug: "#bfdbfe", detail: "stripes", palette: ["#eaf4fb", "#60a5fa", "#1e3a8a", "#e7d8bd"] },
-  farmhouse: { wall: "#f4efe6", floor: "#8b6b4a", sofa: "#e7e0d3", cushion: "#4d7c0f", rug: "#d6cfc2", detail: "shiplap", palette: ["#f4efe6", "#8b6b4a", "#4d7c0f", "#e7e0d3"] },
-  traditional: { wall: "#e8dcc4", floor: "#7c4a2d", sofa: "#7f1d1d", cushion: "#b7913f", rug: "#9a3412", detail: "frame", palette: ["#7f1d1d", "#b7913f", "#e8dcc4", "#7c4a2d"] },
-  "art-deco": { wall: "#0f3d3e", floor: "#1c1917", sofa: "#b8860b", cushion: "#0f3d3e", rug: "#292524", detail: "arch", palette: ["#0f3d3e", "#d4af37", "#1c1917", "#f5f0e1"] },
-  luxury: { wall: "#f1ece2", floor: "#d6d3d1", sofa: "#334155", cushion: "#c9a227", rug: "#e7e5e4", detail: "chandelier", palette: ["#334155", "#c9a227", "#f1ece2", "#78716c"] },
+  modern: {
+    wall: "#e5e7eb",
+    floor: "#9ca3af",
+    sofa: "#1f2937",
+    cushion: "#3b82f6",
+    rug: "#d1d5db",
+    detail: "arcLamp",
+    palette: ["#111827", "#e5e7eb", "#3b82f6", "#9ca3af"],
+  },
+  scandinavian: {
+    wall: "#f8f5ef",
+    floor: "#e3c9a0",
+    sofa: "#cbd5e1",
+    cushion: "#f1e3c6",
+    rug: "#ffffff",
+    detail: "plant",
+    palette: ["#f8f5ef", "#e3c9a0", "#cbd5e1", "#6b8f71"],
+  },
+  industrial: {
+    wall: "#8b5e4a",
+    floor: "#44403c",
+    sofa: "#92400e",
+    cushion: "#1c1917",
+    rug: "#57534e",
+    detail: "pendant",
+    palette: ["#8b5e4a", "#44403c", "#92400e", "#1c1917"],
+  },
+  minimalist: {
+    wall: "#fafafa",
+    floor: "#e5e5e5",
+    sofa: "#d4d4d4",
+    cushion: "#fafafa",
+    rug: "#f5f5f5",
+    detail: "none",
+    palette: ["#fafafa", "#e5e5e5", "#a3a3a3", "#171717"],
+  },
+  "mid-century-modern": {
+    wall: "#f5e6c8",
+    floor: "#a0522d",
+    sofa: "#0f766e",
+    cushion: "#ea580c",
+    rug: "#fcd34d",
+    detail: "sideboard",
+    palette: ["#0f766e", "#ea580c", "#fcd34d", "#a0522d"],
+  },
+  japandi: {
+    wall: "#ede4d3",
+    floor: "#b08d6a",
+    sofa: "#d6cbb8",
+    cushion: "#3f3f2e",
+    rug: "#e7dccb",
+    detail: "bonsai",
+    palette: ["#ede4d3", "#b08d6a", "#3f3f2e", "#8a9a5b"],
+  },
+  bohemian: {
+    wall: "#f3d9b1",
+    floor: "#c2703d",
+    sofa: "#b45309",
+    cushion: "#be185d",
+    rug: "#7c2d12",
+    detail: "macrame",
+    palette: ["#b45309", "#be185d", "#15803d", "#f3d9b1"],
+  },
+  coastal: {
+    wall: "#eaf4fb",
+    floor: "#e7d8bd",
+    sofa: "#ffffff",
+    cushion: "#60a5fa",
+    rug: "#bfdbfe",
+    detail: "stripes",
+    palette: ["#eaf4fb", "#60a5fa", "#1e3a8a", "#e7d8bd"],
+  },
+  farmhouse: {
+    wall: "#f4efe6",
+    floor: "#8b6b4a",
+    sofa: "#e7e0d3",
+    cushion: "#4d7c0f",
+    rug: "#d6cfc2",
+    detail: "shiplap",
+    palette: ["#f4efe6", "#8b6b4a", "#4d7c0f", "#e7e0d3"],
+  },
+  traditional: {
+    wall: "#e8dcc4",
+    floor: "#7c4a2d",
+    sofa: "#7f1d1d",
+    cushion: "#b7913f",
+    rug: "#9a3412",
+    detail: "frame",
+    palette: ["#7f1d1d", "#b7913f", "#e8dcc4", "#7c4a2d"],
+  },
+  "art-deco": {
+    wall: "#0f3d3e",
+    floor: "#1c1917",
+    sofa: "#b8860b",
+    cushion: "#0f3d3e",
+    rug: "#292524",
+    detail: "arch",
+    palette: ["#0f3d3e", "#d4af37", "#1c1917", "#f5f0e1"],
+  },
+  luxury: {
+    wall: "#f1ece2",
+    floor: "#d6d3d1",
+    sofa: "#334155",
+    cushion: "#c9a227",
+    rug: "#e7e5e4",
+    detail: "chandelier",
+    palette: ["#334155", "#c9a227", "#f1ece2", "#78716c"],
+  },
 };
 
 function DetailShape({ detail, look }: { detail: Detail; look: Look }) {

@@ -19,7 +19,14 @@ export function ModeChoice({ value, onChange, disabled }: { value: InputMode; on
             key={mode}
             className="cursor-pointer rounded-md px-3 py-2 text-center text-sm font-medium text-slate-600 has-[:checked]:bg-white has-[:checked]:text-slate-900 has-[:checked]:shadow-sm has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand-500 dark:text-slate-300 dark:has-[:checked]:bg-slate-950 dark:has-[:checked]:text-white"
           >
-            <input type="radio" name="input-mode" value={mode} checked={value === mode} onChange={() => onChange(mode)} className="sr-only" />
+            <input
+              type="radio"
+              name="input-mode"
+              value={mode}
+              checked={value === mode}
+              onChange={() => onChange(mode)}
+              className="sr-only"
+            />
             {t(`inputModes.${mode}`)}
           </label>
         ))}
@@ -35,7 +42,13 @@ export function RoomTypeSelect({ value, onChange, disabled }: { value: RoomType;
       <label htmlFor="room-type" className={labelClass}>
         {t("upload.roomTypeLabel")}
       </label>
-      <select id="room-type" className={selectClass} value={value} disabled={disabled} onChange={(event) => onChange(event.target.value as RoomType)}>
+      <select
+        id="room-type"
+        className={selectClass}
+        value={value}
+        disabled={disabled}
+        onChange={(event) => onChange(event.target.value as RoomType)}
+      >
         {ROOM_TYPES.map((room) => (
           <option key={room} value={room}>
             {t(`roomTypes.${room}`)}
@@ -92,7 +105,13 @@ export function ProjectSelect({ choice, disabled }: { choice: ReturnType<typeof 
         <label htmlFor="project" className={labelClass}>
           {t("upload.projectLabel")}
         </label>
-        <select id="project" className={selectClass} value={choice.value} disabled={disabled || choice.isLoading} onChange={(event) => choice.setValue(event.target.value)}>
+        <select
+          id="project"
+          className={selectClass}
+          value={choice.value}
+          disabled={disabled || choice.isLoading}
+          onChange={(event) => choice.setValue(event.target.value)}
+        >
           {choice.projects.map((project) => (
             <option key={project.id} value={project.id}>
               {project.name}

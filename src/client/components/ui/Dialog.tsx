@@ -40,7 +40,9 @@ export function FormDialog({ open, onOpenChange, title, description, submitLabel
               <X className="size-4" aria-hidden="true" />
             </Dialog.Close>
           </div>
-          {description ? <Dialog.Description className="mt-1 text-sm text-slate-600 dark:text-slate-400">{description}</Dialog.Description> : null}
+          {description ? (
+            <Dialog.Description className="mt-1 text-sm text-slate-600 dark:text-slate-400">{description}</Dialog.Description>
+          ) : null}
           <form onSubmit={submit} className="mt-4 space-y-4" noValidate>
             {children}
             <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
@@ -80,13 +82,7 @@ export function ConfirmDialog({ open, onOpenChange, title, description, confirmL
           <AlertDialog.Description className="mt-2 text-sm text-slate-600 dark:text-slate-400">{description}</AlertDialog.Description>
           <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
             <AlertDialog.Cancel className={buttonClass.secondary}>{t("common.cancel")}</AlertDialog.Cancel>
-            <button
-              type="button"
-              className={buttonClass.danger}
-              disabled={busy}
-              aria-busy={busy || undefined}
-              onClick={onConfirm}
-            >
+            <button type="button" className={buttonClass.danger} disabled={busy} aria-busy={busy || undefined} onClick={onConfirm}>
               {confirmLabel}
             </button>
           </div>

@@ -44,7 +44,9 @@ export const localProvider: RenderProvider = {
     const { width, height } = await base.metadata();
     if (!width || !height) throw new Error("The image has no size");
     onProgress?.(0.2);
-    const wash = await sharp({ create: { width, height, channels: 4, background: { ...grade.wash, alpha: grade.washOpacity } } }).png().toBuffer();
+    const wash = await sharp({ create: { width, height, channels: 4, background: { ...grade.wash, alpha: grade.washOpacity } } })
+      .png()
+      .toBuffer();
     throwIfAborted(signal);
     const output = await base
       .modulate({ brightness: grade.brightness, saturation: grade.saturation, hue: grade.hue })

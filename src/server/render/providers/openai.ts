@@ -62,7 +62,11 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): RenderProv
       form.append("model", model);
       form.append("prompt", prompt(request));
       // A copy: Blob takes ArrayBuffer-backed views only, and a Buffer may sit on a shared pool.
-      form.append("image", new Blob([new Uint8Array(request.image)], { type: inputMime }), `image.${inputMime.slice("image/".length).replace("jpeg", "jpg")}`);
+      form.append(
+        "image",
+        new Blob([new Uint8Array(request.image)], { type: inputMime }),
+        `image.${inputMime.slice("image/".length).replace("jpeg", "jpg")}`,
+      );
       form.append("n", "1");
       form.append("size", openAiSizeFor(request.width, request.height));
       form.append("quality", "medium");
@@ -73,7 +77,12 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): RenderProv
       let response: Response;
       let body: string;
       try {
-        response = await fetchImpl(`${baseUrl}/v1/images/edits`, { method: "POST", headers: { Authorization: `Bearer ${apiKey}` }, body: form, signal });
+        response = await fetchImpl(`${baseUrl}/v1/images/edits`, {
+          method: "POST",
+          headers: { Authorization: `Bearer ${apiKey}` },
+          body: form,
+          signal,
+        });
         if (Number(response.headers.get("content-length")) > MAX_ANSWER_BYTES) throw new PermanentRenderError(UNEXPECTED_ANSWER);
         body = await response.text();
       } catch (error) {
@@ -84,9 +93,12 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): RenderProv
 
       const { status } = response;
       if (status === 429 || status >= 500) {
-        throw new TransientRenderError(status === 429 ? "The render engine is busy (HTTP 429)" : `The render engine is unavailable (HTTP ${status})`, {
-          retryAfterMs: parseRetryAfter(response.headers.get("retry-after")),
-        });
+        throw new TransientRenderError(
+          status === 429 ? "The render engine is busy (HTTP 429)" : `The render engine is unavailable (HTTP ${status})`,
+          {
+            retryAfterMs: parseRetryAfter(response.headers.get("retry-after")),
+          },
+        );
       }
       if (status === 401 || status === 403) throw new PermanentRenderError("The render engine refused the API key");
       if (!response.ok) throw new PermanentRenderError(`The render engine refused the request: ${errorMessage(body) ?? `HTTP ${status}`}`);

@@ -55,7 +55,10 @@ export const MAX_NOTE_LENGTH = 500;
 export function cleanUserNote(note: string | undefined): string {
   if (!note) return "";
   // eslint-disable-next-line no-control-regex
-  const oneLine = note.replace(/[\u0000-\u001f\u007f]+/g, " ").replace(/\s+/g, " ").trim();
+  const oneLine = note
+    .replace(/[\u0000-\u001f\u007f]+/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
   return Array.from(oneLine).slice(0, MAX_NOTE_LENGTH).join("").trim();
 }
 

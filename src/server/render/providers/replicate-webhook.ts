@@ -65,9 +65,7 @@ export function verifyReplicateSignature({ id, timestamp, signatureHeader, rawBo
   if (Math.abs(nowMs - Number(timestamp) * 1000) > SIGNATURE_TOLERANCE_MS) return false;
   const key = Buffer.from(secret.startsWith("whsec_") ? secret.slice("whsec_".length) : secret, "base64");
   if (key.length === 0) return false;
-  const expected = Buffer.from(
-    createHmac("sha256", key).update(`${id}.${timestamp}.`).update(rawBody).digest("base64"),
-  );
+  const expected = Buffer.from(createHmac("sha256", key).update(`${id}.${timestamp}.`).update(rawBody).digest("base64"));
   // Several signatures appear while Replicate rotates a secret: one match is enough.
   return signatureHeader.split(" ").some((entry) => {
     const [version, signature] = entry.split(",", 2);

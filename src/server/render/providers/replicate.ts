@@ -8,7 +8,14 @@
  * and creating another would pay twice. What retrying cannot fix (a refused token, a failed
  * prediction, an answer that makes no sense) is a PermanentRenderError, whose message users see.
  */
-import { PermanentRenderError, RetryableRenderError, throwIfAborted, type RenderProvider, type RenderRequest, type RenderResult } from "./provider";
+import {
+  PermanentRenderError,
+  RetryableRenderError,
+  throwIfAborted,
+  type RenderProvider,
+  type RenderRequest,
+  type RenderResult,
+} from "./provider";
 import { buildNegativePrompt, buildPrompt } from "./prompt";
 import { isFinalStatus, parsePrediction, type PredictionWaiters, type ReplicatePrediction } from "./replicate-webhook";
 
@@ -128,7 +135,15 @@ function modelInput(ref: ModelRef, request: RenderRequest): Record<string, unkno
   const negativePrompt = buildNegativePrompt(request.mode);
   if (ref.owner === "jagilley" && ref.name === "controlnet-hough") {
     // Straight-line (MLSD) control keeps walls and windows in place; its output is [control_map, render].
-    return { image, prompt, a_prompt: "best quality, extremely detailed, photorealistic interior", n_prompt: negativePrompt, ddim_steps: 20, image_resolution: "512", scale: 9 };
+    return {
+      image,
+      prompt,
+      a_prompt: "best quality, extremely detailed, photorealistic interior",
+      n_prompt: negativePrompt,
+      ddim_steps: 20,
+      image_resolution: "512",
+      scale: 9,
+    };
   }
   return { image, prompt, negative_prompt: negativePrompt, guidance_scale: 15, prompt_strength: 0.8, num_inference_steps: 50 };
 }
@@ -167,7 +182,9 @@ function refusalDetail(status: number, body: Buffer): string {
   try {
     const parsed: unknown = JSON.parse(body.toString("utf8"));
     if (isRecord(parsed)) {
-      const detail = [parsed.detail, parsed.title, parsed.error].find((value): value is string => typeof value === "string" && value.trim() !== "");
+      const detail = [parsed.detail, parsed.title, parsed.error].find(
+        (value): value is string => typeof value === "string" && value.trim() !== "",
+      );
       if (detail) return detail.trim().slice(0, 300);
     }
   } catch {
@@ -201,7 +218,12 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Rend
     isApiUrl(prediction.urls?.cancel) ? prediction.urls.cancel : `${baseUrl}/v1/predictions/${encodeURIComponent(prediction.id)}/cancel`;
 
   /** One HTTP exchange; network trouble is transient, an abort stays an abort. */
-  async function exchange(url: string, init: RequestInit, signal: AbortSignal, maxBytes: number): Promise<{ response: Response; body: Buffer }> {
+  async function exchange(
+    url: string,
+    init: RequestInit,
+    signal: AbortSignal,
+    maxBytes: number,
+  ): Promise<{ response: Response; body: Buffer }> {
     try {
       const response = await fetchImpl(url, { ...init, signal });
       if (Number(response.headers.get("content-length")) > maxBytes) {
@@ -221,9 +243,12 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Rend
   function httpFailure(response: Response, body: Buffer): Error {
     const { status } = response;
     if (status === 429 || status >= 500) {
-      return new TransientRenderError(status === 429 ? "The render engine is busy (HTTP 429)" : `The render engine is unavailable (HTTP ${status})`, {
-        retryAfterMs: parseRetryAfter(response.headers.get("retry-after")),
-      });
+      return new TransientRenderError(
+        status === 429 ? "The render engine is busy (HTTP 429)" : `The render engine is unavailable (HTTP ${status})`,
+        {
+          retryAfterMs: parseRetryAfter(response.headers.get("retry-after")),
+        },
+      );
     }
     if (status === 401 || status === 403) return new PermanentRenderError("The render engine refused the API token");
     return new PermanentRenderError(`The render engine refused the request: ${refusalDetail(status, body)}`);
@@ -260,7 +285,11 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Rend
   /** Best effort: the prediction keeps costing until canceled, but failing to cancel changes nothing for the user. */
   async function cancel(prediction: ReplicatePrediction): Promise<void> {
     try {
-      const response = await fetchImpl(cancelUrl(prediction), { method: "POST", headers: auth, signal: AbortSignal.timeout(CANCEL_TIMEOUT_MS) });
+      const response = await fetchImpl(cancelUrl(prediction), {
+        method: "POST",
+        headers: auth,
+        signal: AbortSignal.timeout(CANCEL_TIMEOUT_MS),
+      });
       await response.arrayBuffer();
     } catch {
       // Unreachable or too slow: Replicate ends the prediction at its own timeout.
@@ -295,7 +324,11 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Rend
   }
 
   /** Follows the prediction in job until it is final; job always holds the latest state seen. */
-  async function followUntilFinal(job: { prediction: ReplicatePrediction }, request: RenderRequest, report: (fraction: number | undefined) => void): Promise<void> {
+  async function followUntilFinal(
+    job: { prediction: ReplicatePrediction },
+    request: RenderRequest,
+    report: (fraction: number | undefined) => void,
+  ): Promise<void> {
     let failures = 0;
     let retryAfterMs: number | undefined;
     while (!isFinalStatus(job.prediction.status)) {

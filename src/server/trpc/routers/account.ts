@@ -49,7 +49,14 @@ export const accountRouter = router({
     const user = await ctx.db
       .selectFrom("users")
       .leftJoin("profiles", "profiles.user_id", "users.id")
-      .select(["users.email", "users.created_at", "users.email_confirmed_at", "users.password_hash", "profiles.full_name", "profiles.credits_remaining"])
+      .select([
+        "users.email",
+        "users.created_at",
+        "users.email_confirmed_at",
+        "users.password_hash",
+        "profiles.full_name",
+        "profiles.credits_remaining",
+      ])
       .where("users.id", "=", ctx.user.id)
       .executeTakeFirstOrThrow();
     const renders = await ctx.db
@@ -70,7 +77,11 @@ export const accountRouter = router({
       .orderBy("count", "desc")
       .limit(5)
       .execute();
-    const projects = await ctx.db.selectFrom("projects").select((eb) => eb.fn.countAll<number>().as("n")).where("user_id", "=", ctx.user.id).executeTakeFirstOrThrow();
+    const projects = await ctx.db
+      .selectFrom("projects")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("user_id", "=", ctx.user.id)
+      .executeTakeFirstOrThrow();
     return {
       email: user.email,
       fullName: user.full_name ?? user.email,
@@ -85,7 +96,11 @@ export const accountRouter = router({
   }),
 
   updateProfile: protectedProcedure.input(z.object({ fullName: fullNameSchema })).mutation(async ({ ctx, input }) => {
-    await ctx.db.updateTable("profiles").set({ full_name: input.fullName, updated_at: ctx.clock.now() }).where("user_id", "=", ctx.user.id).execute();
+    await ctx.db
+      .updateTable("profiles")
+      .set({ full_name: input.fullName, updated_at: ctx.clock.now() })
+      .where("user_id", "=", ctx.user.id)
+      .execute();
     return { ok: true as const };
   }),
 
@@ -96,8 +111,13 @@ export const accountRouter = router({
   deleteAccount: protectedProcedure
     .input(z.object({ confirmEmail: z.string().max(FIELD_LIMITS.emailMax), password: z.string().max(FIELD_LIMITS.passwordMax).optional() }))
     .mutation(async ({ ctx, input }) => {
-      const user = await ctx.db.selectFrom("users").select(["email", "password_hash"]).where("id", "=", ctx.user.id).executeTakeFirstOrThrow();
-      if (input.confirmEmail.trim().toLowerCase() !== user.email.toLowerCase()) throw new TRPCError({ code: "BAD_REQUEST", message: MESSAGES.deleteConfirmationMismatch });
+      const user = await ctx.db
+        .selectFrom("users")
+        .select(["email", "password_hash"])
+        .where("id", "=", ctx.user.id)
+        .executeTakeFirstOrThrow();
+      if (input.confirmEmail.trim().toLowerCase() !== user.email.toLowerCase())
+        throw new TRPCError({ code: "BAD_REQUEST", message: MESSAGES.deleteConfirmationMismatch });
       if (user.password_hash !== null && !(await verifyPassword(user.password_hash, input.password ?? ""))) {
         throw new TRPCError({ code: "BAD_REQUEST", message: MESSAGES.currentPasswordWrong });
       }

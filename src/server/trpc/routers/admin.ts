@@ -23,8 +23,22 @@ const id = z.string().min(1).max(64);
 const page = { limit: z.number().int().min(1).max(200).default(50), offset: z.number().int().min(0).default(0) };
 const role = z.string().regex(ROLE_PATTERN, { error: MESSAGES.roleNotAllowed });
 
-async function audit(ctx: Context & { user: { id: string } }, action: string, targetUserId: string | null, details: Record<string, unknown> = {}): Promise<void> {
-  await ctx.db.insertInto("admin_audit").values({ admin_user_id: ctx.user.id, action, target_user_id: targetUserId, details: JSON.stringify(details), created_at: ctx.clock.now() }).execute();
+async function audit(
+  ctx: Context & { user: { id: string } },
+  action: string,
+  targetUserId: string | null,
+  details: Record<string, unknown> = {},
+): Promise<void> {
+  await ctx.db
+    .insertInto("admin_audit")
+    .values({
+      admin_user_id: ctx.user.id,
+      action,
+      target_user_id: targetUserId,
+      details: JSON.stringify(details),
+      created_at: ctx.clock.now(),
+    })
+    .execute();
 }
 
 async function existingUser(ctx: Context, userId: string) {
@@ -50,7 +64,10 @@ export const adminRouter = router({
         eb.fn.sum<number>(eb.case().when("status", "in", ["preprocessing", "rendering", "saving"]).then(1).else(0).end()).as("running"),
       ])
       .executeTakeFirstOrThrow();
-    const users = await ctx.db.selectFrom("users").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+    const users = await ctx.db
+      .selectFrom("users")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .executeTakeFirstOrThrow();
     const disk = await fs.statfs(ctx.env.DATA_DIR);
     const databaseBytes = (await fileSize(ctx.env.DATABASE_FILE)) + (await fileSize(`${ctx.env.DATABASE_FILE}-wal`));
     return {
@@ -67,46 +84,80 @@ export const adminRouter = router({
     };
   }),
 
-  users: adminProcedure.input(z.object({ search: z.string().trim().max(255).optional(), ...page }).default({ limit: 50, offset: 0 })).query(async ({ ctx, input }) => {
-    const now = ctx.clock.now();
-    let query = ctx.db.selectFrom("users").leftJoin("profiles", "profiles.user_id", "users.id");
-    if (input.search) {
-      const pattern = `%${input.search.replace(/[\\%_]/g, (match) => `\\${match}`)}%`;
-      query = query.where((eb) => eb.or([eb("users.email", "like", sql<string>`${pattern} ESCAPE '\\'`), eb("profiles.full_name", "like", sql<string>`${pattern} ESCAPE '\\'`)]));
-    }
-    const total = await query.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
-    const rows = await query
-      .select(["users.id", "users.email", "users.created_at", "users.email_confirmed_at", "users.disabled_at", "profiles.full_name", "profiles.credits_remaining"])
-      .orderBy("users.created_at", "desc")
-      .limit(input.limit)
-      .offset(input.offset)
-      .execute();
-    const users = await Promise.all(
-      rows.map(async (row) => {
-        const lock = await ctx.db.selectFrom("login_attempts").select("locked_until").where("email", "=", row.email.toLowerCase()).executeTakeFirst();
-        const renders = await ctx.db.selectFrom("render_jobs").select((eb) => eb.fn.countAll<number>().as("n")).where("user_id", "=", row.id).executeTakeFirstOrThrow();
-        const lockedUntil = lock?.locked_until && lock.locked_until > now ? lock.locked_until : null;
-        return {
-          id: row.id,
-          email: row.email,
-          fullName: row.full_name ?? row.email,
-          credits: row.credits_remaining ?? 0,
-          roles: await listRoles(ctx.db, row.id),
-          createdAt: row.created_at,
-          emailConfirmed: row.email_confirmed_at !== null,
-          disabled: row.disabled_at !== null,
-          locked: lockedUntil !== null,
-          lockedUntil,
-          renders: Number(renders.n),
-        };
-      }),
-    );
-    return { users, total: Number(total.n) };
-  }),
+  users: adminProcedure
+    .input(z.object({ search: z.string().trim().max(255).optional(), ...page }).default({ limit: 50, offset: 0 }))
+    .query(async ({ ctx, input }) => {
+      const now = ctx.clock.now();
+      let query = ctx.db.selectFrom("users").leftJoin("profiles", "profiles.user_id", "users.id");
+      if (input.search) {
+        const pattern = `%${input.search.replace(/[\\%_]/g, (match) => `\\${match}`)}%`;
+        query = query.where((eb) =>
+          eb.or([
+            eb("users.email", "like", sql<string>`${pattern} ESCAPE '\\'`),
+            eb("profiles.full_name", "like", sql<string>`${pattern} ESCAPE '\\'`),
+          ]),
+        );
+      }
+      const total = await query.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+      const rows = await query
+        .select([
+          "users.id",
+          "users.email",
+          "users.created_at",
+          "users.email_confirmed_at",
+          "users.disabled_at",
+          "profiles.full_name",
+          "profiles.credits_remaining",
+        ])
+        .orderBy("users.created_at", "desc")
+        .limit(input.limit)
+        .offset(input.offset)
+        .execute();
+      const users = await Promise.all(
+        rows.map(async (row) => {
+          const lock = await ctx.db
+            .selectFrom("login_attempts")
+            .select("locked_until")
+            .where("email", "=", row.email.toLowerCase())
+            .executeTakeFirst();
+          const renders = await ctx.db
+            .selectFrom("render_jobs")
+            .select((eb) => eb.fn.countAll<number>().as("n"))
+            .where("user_id", "=", row.id)
+            .executeTakeFirstOrThrow();
+          const lockedUntil = lock?.locked_until && lock.locked_until > now ? lock.locked_until : null;
+          return {
+            id: row.id,
+            email: row.email,
+            fullName: row.full_name ?? row.email,
+            credits: row.credits_remaining ?? 0,
+            roles: await listRoles(ctx.db, row.id),
+            createdAt: row.created_at,
+            emailConfirmed: row.email_confirmed_at !== null,
+            disabled: row.disabled_at !== null,
+            locked: lockedUntil !== null,
+            lockedUntil,
+            renders: Number(renders.n),
+          };
+        }),
+      );
+      return { users, total: Number(total.n) };
+    }),
 
   /** A credit adjustment, with its reason, as a ledger row ("admin"). */
   adjustCredits: adminProcedure
-    .input(z.object({ userId: id, amount: z.number().int().min(-100_000).max(100_000).refine((value) => value !== 0), reason: z.string().trim().min(1).max(200) }))
+    .input(
+      z.object({
+        userId: id,
+        amount: z
+          .number()
+          .int()
+          .min(-100_000)
+          .max(100_000)
+          .refine((value) => value !== 0),
+        reason: z.string().trim().min(1).max(200),
+      }),
+    )
     .mutation(async ({ ctx, input }) => {
       await existingUser(ctx, input.userId);
       const now = ctx.clock.now();
@@ -130,7 +181,8 @@ export const adminRouter = router({
 
   revokeRole: adminProcedure.input(z.object({ userId: id, role })).mutation(async ({ ctx, input }) => {
     // An admin cannot lock themself out; another admin can.
-    if (input.userId === ctx.user.id && input.role === ADMIN_ROLE) throw new TRPCError({ code: "BAD_REQUEST", message: MESSAGES.cannotChangeOwnAdmin });
+    if (input.userId === ctx.user.id && input.role === ADMIN_ROLE)
+      throw new TRPCError({ code: "BAD_REQUEST", message: MESSAGES.cannotChangeOwnAdmin });
     await existingUser(ctx, input.userId);
     await revokeRole(ctx.db, input.userId, input.role);
     await audit(ctx, "revoke_role", input.userId, { role: input.role });
@@ -151,40 +203,57 @@ export const adminRouter = router({
     await existingUser(ctx, input.userId);
     const now = ctx.clock.now();
     await ctx.db.transaction().execute(async (trx) => {
-      await trx.updateTable("users").set({ disabled_at: input.disabled ? now : null, updated_at: now }).where("id", "=", input.userId).execute();
+      await trx
+        .updateTable("users")
+        .set({ disabled_at: input.disabled ? now : null, updated_at: now })
+        .where("id", "=", input.userId)
+        .execute();
       if (input.disabled) await trx.deleteFrom("sessions").where("user_id", "=", input.userId).execute();
     });
     await audit(ctx, input.disabled ? "disable" : "enable", input.userId);
     return { ok: true as const };
   }),
 
-  jobs: adminProcedure.input(z.object({ status: z.enum(JOB_STATUSES).optional(), ...page }).default({ limit: 50, offset: 0 })).query(async ({ ctx, input }) => {
-    let query = ctx.db.selectFrom("render_jobs").leftJoin("users", "users.id", "render_jobs.user_id");
-    if (input.status) query = query.where("render_jobs.status", "=", input.status);
-    const total = await query.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
-    const rows = await query
-      .select(["render_jobs.id", "users.email", "render_jobs.style", "render_jobs.status", "render_jobs.provider", "render_jobs.created_at", "render_jobs.started_at", "render_jobs.finished_at", "render_jobs.error", "render_jobs.attempts"])
-      .orderBy("render_jobs.created_at", "desc")
-      .limit(input.limit)
-      .offset(input.offset)
-      .execute();
-    return {
-      total: Number(total.n),
-      jobs: rows.map((row) => ({
-        id: row.id,
-        owner: row.email ?? "visitor",
-        style: row.style,
-        status: row.status,
-        provider: row.provider,
-        createdAt: row.created_at,
-        startedAt: row.started_at,
-        finishedAt: row.finished_at,
-        durationMs: row.started_at !== null && row.finished_at !== null ? row.finished_at - row.started_at : null,
-        error: row.error,
-        attempts: row.attempts,
-      })),
-    };
-  }),
+  jobs: adminProcedure
+    .input(z.object({ status: z.enum(JOB_STATUSES).optional(), ...page }).default({ limit: 50, offset: 0 }))
+    .query(async ({ ctx, input }) => {
+      let query = ctx.db.selectFrom("render_jobs").leftJoin("users", "users.id", "render_jobs.user_id");
+      if (input.status) query = query.where("render_jobs.status", "=", input.status);
+      const total = await query.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+      const rows = await query
+        .select([
+          "render_jobs.id",
+          "users.email",
+          "render_jobs.style",
+          "render_jobs.status",
+          "render_jobs.provider",
+          "render_jobs.created_at",
+          "render_jobs.started_at",
+          "render_jobs.finished_at",
+          "render_jobs.error",
+          "render_jobs.attempts",
+        ])
+        .orderBy("render_jobs.created_at", "desc")
+        .limit(input.limit)
+        .offset(input.offset)
+        .execute();
+      return {
+        total: Number(total.n),
+        jobs: rows.map((row) => ({
+          id: row.id,
+          owner: row.email ?? "visitor",
+          style: row.style,
+          status: row.status,
+          provider: row.provider,
+          createdAt: row.created_at,
+          startedAt: row.started_at,
+          finishedAt: row.finished_at,
+          durationMs: row.started_at !== null && row.finished_at !== null ? row.finished_at - row.started_at : null,
+          error: row.error,
+          attempts: row.attempts,
+        })),
+      };
+    }),
 
   /** Puts a failed or canceled render back in the queue, free of charge (its credit was refunded). */
   retryJob: adminProcedure.input(z.object({ id })).mutation(async ({ ctx, input }) => {
@@ -192,13 +261,28 @@ export const adminRouter = router({
     const stored = await ctx.db.transaction().execute(async (trx) => {
       const job = await trx
         .updateTable("render_jobs")
-        .set({ status: "queued", credits_charged: 0, error: null, percent: null, attempts: 0, recoveries: 0, started_at: null, finished_at: null, updated_at: now })
+        .set({
+          status: "queued",
+          credits_charged: 0,
+          error: null,
+          percent: null,
+          attempts: 0,
+          recoveries: 0,
+          started_at: null,
+          finished_at: null,
+          updated_at: now,
+        })
         .where("id", "=", input.id)
         .where("status", "in", ["failed", "canceled"])
         .returningAll()
         .executeTakeFirst();
       if (!job) return null;
-      return recordRenderEvent(trx, ownerKey(jobOwner(job)), { type: "queued", jobId: job.id, at: now, position: await queuePosition(trx, job) });
+      return recordRenderEvent(trx, ownerKey(jobOwner(job)), {
+        type: "queued",
+        jobId: job.id,
+        at: now,
+        position: await queuePosition(trx, job),
+      });
     });
     if (!stored) throw new TRPCError({ code: "CONFLICT", message: MESSAGES.renderNotCancelable });
     ctx.renderEvents.publish([stored]);
@@ -216,9 +300,24 @@ export const adminRouter = router({
   }),
 
   outbox: adminProcedure.input(z.object({ limit: page.limit }).default({ limit: 50 })).query(async ({ ctx, input }) => {
-    const mails = await ctx.db.selectFrom("mail_outbox").select(["id", "to_address", "subject", "transport", "created_at", "sent_at", "error"]).orderBy("created_at", "desc").limit(input.limit).execute();
-    return mails.map((mail) => ({ id: mail.id, to: mail.to_address, subject: mail.subject, transport: mail.transport, createdAt: mail.created_at, sentAt: mail.sent_at, error: mail.error }));
+    const mails = await ctx.db
+      .selectFrom("mail_outbox")
+      .select(["id", "to_address", "subject", "transport", "created_at", "sent_at", "error"])
+      .orderBy("created_at", "desc")
+      .limit(input.limit)
+      .execute();
+    return mails.map((mail) => ({
+      id: mail.id,
+      to: mail.to_address,
+      subject: mail.subject,
+      transport: mail.transport,
+      createdAt: mail.created_at,
+      sentAt: mail.sent_at,
+      error: mail.error,
+    }));
   }),
 
-  analyticsSummary: adminProcedure.input(z.object({ days: z.number().int().min(1).max(365).default(30) }).default({ days: 30 })).query(({ ctx, input }) => analyticsSummary(ctx.db, ctx.clock.now(), input.days)),
+  analyticsSummary: adminProcedure
+    .input(z.object({ days: z.number().int().min(1).max(365).default(30) }).default({ days: 30 }))
+    .query(({ ctx, input }) => analyticsSummary(ctx.db, ctx.clock.now(), input.days)),
 });

@@ -9,7 +9,8 @@ const CLOCK_SKEW_MS = 24 * 3_600_000;
 
 export const analyticsRouter = router({
   track: publicProcedure.input(analyticsBatchSchema).mutation(async ({ ctx, input }) => {
-    if (!ctx.rateLimits.analytics.take(ctx.req?.ip ?? "local")) throw new TRPCError({ code: "TOO_MANY_REQUESTS", message: MESSAGES.tooManyRequests });
+    if (!ctx.rateLimits.analytics.take(ctx.req?.ip ?? "local"))
+      throw new TRPCError({ code: "TOO_MANY_REQUESTS", message: MESSAGES.tooManyRequests });
     const now = ctx.clock.now();
     await ctx.db
       .insertInto("analytics_events")

@@ -1,7 +1,15 @@
 import { TRPCError } from "@trpc/server";
 import type { Request } from "express";
 import { z } from "zod";
-import { emailOnlySchema, emailSchema, newPasswordSchema, resetRequestSchema, signInSchema, signUpSchema, twoFactorCodeSchema } from "../../../shared/auth-schemas";
+import {
+  emailOnlySchema,
+  emailSchema,
+  newPasswordSchema,
+  resetRequestSchema,
+  signInSchema,
+  signUpSchema,
+  twoFactorCodeSchema,
+} from "../../../shared/auth-schemas";
 import { AUTH } from "../../../shared/constants";
 import { MESSAGES } from "../../../shared/messages";
 import { clearSessionCookie, requestInfo, startBrowserSession } from "../../auth/cookies";
@@ -9,7 +17,16 @@ import { googleConfigured } from "../../auth/google";
 import { clearAttempts, countFailedAttempt, lockoutStatus } from "../../auth/lockout";
 import type { RateLimitedAction } from "../../auth/rate-limit";
 import { extendSession, invalidateSession, type SessionInfo } from "../../auth/sessions";
-import { findUserByEmail, type MailContext, requestPasswordReset, resetPassword, sendConfirmationMail, signIn, signUp, verifyTwoFactorChallenge } from "../../services/accounts";
+import {
+  findUserByEmail,
+  type MailContext,
+  requestPasswordReset,
+  resetPassword,
+  sendConfirmationMail,
+  signIn,
+  signUp,
+  verifyTwoFactorChallenge,
+} from "../../services/accounts";
 import type { Context } from "../context";
 import { protectedProcedure, publicProcedure, router } from "../init";
 
@@ -50,7 +67,14 @@ export const authRouter = router({
       .selectFrom("users")
       .leftJoin("profiles", "profiles.user_id", "users.id")
       .leftJoin("two_factor", "two_factor.user_id", "users.id")
-      .select(["users.id", "users.email", "users.email_confirmed_at", "profiles.full_name", "profiles.credits_remaining", "two_factor.enabled_at"])
+      .select([
+        "users.id",
+        "users.email",
+        "users.email_confirmed_at",
+        "profiles.full_name",
+        "profiles.credits_remaining",
+        "two_factor.enabled_at",
+      ])
       .where("users.id", "=", ctx.user.id)
       .executeTakeFirstOrThrow();
     return {
@@ -109,7 +133,9 @@ export const authRouter = router({
   }),
 
   /** validate-login (spec section 7): the lock state of an address, before signing in. */
-  validateLogin: publicProcedure.input(z.object({ email: emailSchema })).query(({ ctx, input }) => lockoutStatus(ctx.db, ctx.clock, input.email)),
+  validateLogin: publicProcedure
+    .input(z.object({ email: emailSchema }))
+    .query(({ ctx, input }) => lockoutStatus(ctx.db, ctx.clock, input.email)),
 
   /**
    * record-login-attempt (spec section 7). Sign-in already records its own attempts on the server;
@@ -117,7 +143,14 @@ export const authRouter = router({
    * of the address (a visitor cannot unlock an account by claiming success).
    */
   recordLoginAttempt: publicProcedure
-    .input(z.object({ email: emailSchema, success: z.boolean(), ipAddress: z.string().max(100).nullable().optional(), userAgent: z.string().max(500).optional() }))
+    .input(
+      z.object({
+        email: emailSchema,
+        success: z.boolean(),
+        ipAddress: z.string().max(100).nullable().optional(),
+        userAgent: z.string().max(500).optional(),
+      }),
+    )
     .mutation(async ({ ctx, input }) => {
       if (input.success) {
         if (ctx.user && ctx.user.email.toLowerCase() === input.email.toLowerCase()) await clearAttempts(ctx.db, input.email);

@@ -22,7 +22,13 @@ function appBaseUrl(ctx: Context): string {
 
 export const billingRouter = router({
   packages: publicProcedure.query(({ ctx }) => ({
-    packages: CREDIT_PACKAGES.map((pack) => ({ id: pack.id, credits: pack.credits, priceCents: pack.priceCents, currency: pack.currency, licence: pack.licence })),
+    packages: CREDIT_PACKAGES.map((pack) => ({
+      id: pack.id,
+      credits: pack.credits,
+      priceCents: pack.priceCents,
+      currency: pack.currency,
+      licence: pack.licence,
+    })),
     purchasesEnabled: Boolean(ctx.env.STRIPE_SECRET_KEY),
     refundWindowDays: CREDITS.refundWindowDays,
   })),

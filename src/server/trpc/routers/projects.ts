@@ -28,17 +28,31 @@ function projectView(project: Project) {
 }
 
 async function ownedProject(ctx: Context & { user: { id: string } }, projectId: string): Promise<Project> {
-  const project = await ctx.db.selectFrom("projects").selectAll().where("id", "=", projectId).where("user_id", "=", ctx.user.id).executeTakeFirst();
+  const project = await ctx.db
+    .selectFrom("projects")
+    .selectAll()
+    .where("id", "=", projectId)
+    .where("user_id", "=", ctx.user.id)
+    .executeTakeFirst();
   if (!project) throw new TRPCError({ code: "NOT_FOUND", message: MESSAGES.notFound });
   return project;
 }
 
 export const projectsRouter = router({
   list: protectedProcedure.query(async ({ ctx }) => {
-    const projects = await ctx.db.selectFrom("projects").selectAll().where("user_id", "=", ctx.user.id).orderBy("updated_at", "desc").execute();
+    const projects = await ctx.db
+      .selectFrom("projects")
+      .selectAll()
+      .where("user_id", "=", ctx.user.id)
+      .orderBy("updated_at", "desc")
+      .execute();
     return Promise.all(
       projects.map(async (project) => {
-        const count = await ctx.db.selectFrom("render_jobs").select((eb) => eb.fn.countAll<number>().as("n")).where("project_id", "=", project.id).executeTakeFirstOrThrow();
+        const count = await ctx.db
+          .selectFrom("render_jobs")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .where("project_id", "=", project.id)
+          .executeTakeFirstOrThrow();
         const latest = await ctx.db
           .selectFrom("render_jobs")
           .select("id")
@@ -54,20 +68,40 @@ export const projectsRouter = router({
 
   get: protectedProcedure.input(z.object({ id })).query(async ({ ctx, input }) => {
     const project = await ownedProject(ctx, input.id);
-    const jobs = await ctx.db.selectFrom("render_jobs").selectAll().where("project_id", "=", project.id).where("user_id", "=", ctx.user.id).orderBy("created_at", "desc").execute();
-    const renders = await Promise.all(jobs.map(async (job) => jobView(job, ctx.renderWorker.provider.label, job.status === "queued" ? await queuePosition(ctx.db, job) : null)));
+    const jobs = await ctx.db
+      .selectFrom("render_jobs")
+      .selectAll()
+      .where("project_id", "=", project.id)
+      .where("user_id", "=", ctx.user.id)
+      .orderBy("created_at", "desc")
+      .execute();
+    const renders = await Promise.all(
+      jobs.map(async (job) =>
+        jobView(job, ctx.renderWorker.provider.label, job.status === "queued" ? await queuePosition(ctx.db, job) : null),
+      ),
+    );
     return { project: projectView(project), renders };
   }),
 
-  create: protectedProcedure.input(z.object({ name: projectNameSchema, settings: settingsSchema.optional() })).mutation(async ({ ctx, input }) => {
-    const now = ctx.clock.now();
-    const project = await ctx.db
-      .insertInto("projects")
-      .values({ id: generateSecureRandomString(), user_id: ctx.user.id, name: input.name, project_type: "room_rendering", settings: JSON.stringify(input.settings ?? {}), created_at: now, updated_at: now })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return projectView(project);
-  }),
+  create: protectedProcedure
+    .input(z.object({ name: projectNameSchema, settings: settingsSchema.optional() }))
+    .mutation(async ({ ctx, input }) => {
+      const now = ctx.clock.now();
+      const project = await ctx.db
+        .insertInto("projects")
+        .values({
+          id: generateSecureRandomString(),
+          user_id: ctx.user.id,
+          name: input.name,
+          project_type: "room_rendering",
+          settings: JSON.stringify(input.settings ?? {}),
+          created_at: now,
+          updated_at: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return projectView(project);
+    }),
 
   rename: protectedProcedure.input(z.object({ id, name: projectNameSchema })).mutation(async ({ ctx, input }) => {
     const project = await ownedProject(ctx, input.id);
@@ -77,7 +111,11 @@ export const projectsRouter = router({
 
   updateSettings: protectedProcedure.input(z.object({ id, settings: settingsSchema })).mutation(async ({ ctx, input }) => {
     const project = await ownedProject(ctx, input.id);
-    await ctx.db.updateTable("projects").set({ settings: JSON.stringify(input.settings), updated_at: ctx.clock.now() }).where("id", "=", project.id).execute();
+    await ctx.db
+      .updateTable("projects")
+      .set({ settings: JSON.stringify(input.settings), updated_at: ctx.clock.now() })
+      .where("id", "=", project.id)
+      .execute();
     return { ok: true as const };
   }),
 

@@ -58,7 +58,9 @@ export const renderRouter = router({
     const owner = ownerOf(ctx);
     if (!owner) {
       const complete = input.projectId && (input.imageId || input.imageUrl) && input.style !== undefined && [input.style].flat().length > 0;
-      throw new TRPCError(complete ? { code: "NOT_FOUND", message: MESSAGES.notFound } : { code: "BAD_REQUEST", message: MESSAGES.missingRequiredFields });
+      throw new TRPCError(
+        complete ? { code: "NOT_FOUND", message: MESSAGES.notFound } : { code: "BAD_REQUEST", message: MESSAGES.missingRequiredFields },
+      );
     }
     return createRenderJobs(ctx, owner, input, ip);
   }),
@@ -78,10 +80,16 @@ export const renderRouter = router({
       query = owner.userId !== null ? query.where("user_id", "=", owner.userId) : query.where("visitor_id", "=", owner.visitorId);
       if (input.projectId) query = query.where("project_id", "=", input.projectId);
       const jobs = await query.execute();
-      return Promise.all(jobs.map(async (job) => jobView(job, ctx.renderWorker.provider.label, job.status === "queued" ? await queuePosition(ctx.db, job) : null)));
+      return Promise.all(
+        jobs.map(async (job) =>
+          jobView(job, ctx.renderWorker.provider.label, job.status === "queued" ? await queuePosition(ctx.db, job) : null),
+        ),
+      );
     }),
 
-  cancel: publicProcedure.input(z.object({ id })).mutation(async ({ ctx, input }) => ({ status: await cancelJob(ctx, requireOwner(ctx), input.id) })),
+  cancel: publicProcedure
+    .input(z.object({ id }))
+    .mutation(async ({ ctx, input }) => ({ status: await cancelJob(ctx, requireOwner(ctx), input.id) })),
 
   delete: publicProcedure.input(z.object({ id })).mutation(async ({ ctx, input }) => {
     await deleteJob(ctx, requireOwner(ctx), input.id);
@@ -95,17 +103,33 @@ export const renderRouter = router({
       const owner = requireOwner(ctx);
       const job = await findOwnedJob(ctx.db, owner, input.id);
       if (job.status !== "succeeded") throw new TRPCError({ code: "CONFLICT", message: MESSAGES.renderNotFinished });
-      if (input.gallery !== undefined && owner.userId === null) throw new TRPCError({ code: "UNAUTHORIZED", message: MESSAGES.notAuthenticated });
-      const shareToken = input.link === undefined ? job.share_token : input.link ? (job.share_token ?? `${generateSecureRandomString()}${generateSecureRandomString()}`) : null;
-      const inGallery = input.gallery === undefined ? job.shared_in_gallery_at : input.gallery ? (job.shared_in_gallery_at ?? ctx.clock.now()) : null;
-      await ctx.db.updateTable("render_jobs").set({ share_token: shareToken, shared_in_gallery_at: inGallery, updated_at: ctx.clock.now() }).where("id", "=", job.id).execute();
+      if (input.gallery !== undefined && owner.userId === null)
+        throw new TRPCError({ code: "UNAUTHORIZED", message: MESSAGES.notAuthenticated });
+      const shareToken =
+        input.link === undefined
+          ? job.share_token
+          : input.link
+            ? (job.share_token ?? `${generateSecureRandomString()}${generateSecureRandomString()}`)
+            : null;
+      const inGallery =
+        input.gallery === undefined ? job.shared_in_gallery_at : input.gallery ? (job.shared_in_gallery_at ?? ctx.clock.now()) : null;
+      await ctx.db
+        .updateTable("render_jobs")
+        .set({ share_token: shareToken, shared_in_gallery_at: inGallery, updated_at: ctx.clock.now() })
+        .where("id", "=", job.id)
+        .execute();
       return { shareUrl: shareToken ? `/render?share=${shareToken}` : null, inGallery: inGallery !== null };
     }),
 
   /** Files a render under another of the user's projects ("Save to project"). */
   moveToProject: protectedProcedure.input(z.object({ id, projectId: id })).mutation(async ({ ctx, input }) => {
     const job = await findOwnedJob(ctx.db, userOwner(ctx.user.id), input.id);
-    const project = await ctx.db.selectFrom("projects").select("id").where("id", "=", input.projectId).where("user_id", "=", ctx.user.id).executeTakeFirst();
+    const project = await ctx.db
+      .selectFrom("projects")
+      .select("id")
+      .where("id", "=", input.projectId)
+      .where("user_id", "=", ctx.user.id)
+      .executeTakeFirst();
     if (!project) throw new TRPCError({ code: "NOT_FOUND", message: MESSAGES.notFound });
     const now = ctx.clock.now();
     await ctx.db.updateTable("render_jobs").set({ project_id: project.id, updated_at: now }).where("id", "=", job.id).execute();
@@ -115,7 +139,12 @@ export const renderRouter = router({
 
   /** A render opened through its share link (read-only, no owner needed). */
   shared: publicProcedure.input(z.object({ token: z.string().min(20).max(100) })).query(async ({ ctx, input }) => {
-    const job = await ctx.db.selectFrom("render_jobs").selectAll().where("share_token", "=", input.token).where("status", "=", "succeeded").executeTakeFirst();
+    const job = await ctx.db
+      .selectFrom("render_jobs")
+      .selectAll()
+      .where("share_token", "=", input.token)
+      .where("status", "=", "succeeded")
+      .executeTakeFirst();
     if (!job) throw new TRPCError({ code: "NOT_FOUND", message: MESSAGES.notFound });
     return {
       style: job.style,
@@ -159,7 +188,11 @@ export const renderRouter = router({
       const owner = requireOwner(ctx);
       if (input.jobId) await findOwnedJob(ctx.db, owner, input.jobId);
       const lastEventId = Number(input.lastEventId ?? 0);
-      const stream = ctx.renderEvents.stream(ctx.db, { owner: ownerKey(owner), jobId: input.jobId, lastEventId: Number.isSafeInteger(lastEventId) ? lastEventId : 0 }, signal);
+      const stream = ctx.renderEvents.stream(
+        ctx.db,
+        { owner: ownerKey(owner), jobId: input.jobId, lastEventId: Number.isSafeInteger(lastEventId) ? lastEventId : 0 },
+        signal,
+      );
       for await (const stored of stream) yield tracked(String(stored.id), stored.event as RenderEvent);
     }),
 });

@@ -36,18 +36,27 @@ const runSchema = z
 export type SelfTestRunItem = z.infer<typeof itemSchema>;
 
 export const selfTestRouter = router({
-  profile: protectedProcedure.input(z.object({ columns: z.enum(["all", "id"]).default("all") }).default({ columns: "all" })).query(async ({ ctx, input }) => {
-    if (input.columns === "id") {
-      const row = await ctx.db.selectFrom("profiles").select("user_id").where("user_id", "=", ctx.user.id).limit(1).executeTakeFirst();
-      return { profile: row ? { userId: row.user_id } : null };
-    }
-    const row = await ctx.db.selectFrom("profiles").selectAll().where("user_id", "=", ctx.user.id).limit(1).executeTakeFirst();
-    return {
-      profile: row
-        ? { userId: row.user_id, email: row.email, fullName: row.full_name, creditsRemaining: row.credits_remaining, createdAt: row.created_at, updatedAt: row.updated_at }
-        : null,
-    };
-  }),
+  profile: protectedProcedure
+    .input(z.object({ columns: z.enum(["all", "id"]).default("all") }).default({ columns: "all" }))
+    .query(async ({ ctx, input }) => {
+      if (input.columns === "id") {
+        const row = await ctx.db.selectFrom("profiles").select("user_id").where("user_id", "=", ctx.user.id).limit(1).executeTakeFirst();
+        return { profile: row ? { userId: row.user_id } : null };
+      }
+      const row = await ctx.db.selectFrom("profiles").selectAll().where("user_id", "=", ctx.user.id).limit(1).executeTakeFirst();
+      return {
+        profile: row
+          ? {
+              userId: row.user_id,
+              email: row.email,
+              fullName: row.full_name,
+              creditsRemaining: row.credits_remaining,
+              createdAt: row.created_at,
+              updatedAt: row.updated_at,
+            }
+          : null,
+      };
+    }),
 
   /** A mutation: some checks write (a probe file) or call outside services; never cached. */
   check: adminProcedure.input(z.object({ name: z.enum(SERVER_CHECKS) })).mutation(async ({ ctx, input }) => {
@@ -77,26 +86,28 @@ export const selfTestRouter = router({
   }),
 
   /** The latest runs, newest first, with who ran them. */
-  runs: adminProcedure.input(z.object({ limit: z.number().int().min(1).max(100).default(20) }).default({ limit: 20 })).query(async ({ ctx, input }) => {
-    const rows = await ctx.db
-      .selectFrom("self_test_runs")
-      .leftJoin("users", "users.id", "self_test_runs.user_id")
-      .selectAll("self_test_runs")
-      .select("users.email as user_email")
-      .orderBy("self_test_runs.finished_at", "desc")
-      .orderBy("self_test_runs.id")
-      .limit(input.limit)
-      .execute();
-    return rows.map((row) => ({
-      id: row.id,
-      suite: row.suite as "system" | "auth",
-      source: row.source,
-      userEmail: row.user_email ?? null,
-      passed: row.passed,
-      failed: row.failed,
-      items: JSON.parse(row.results) as SelfTestRunItem[],
-      startedAt: row.started_at,
-      finishedAt: row.finished_at,
-    }));
-  }),
+  runs: adminProcedure
+    .input(z.object({ limit: z.number().int().min(1).max(100).default(20) }).default({ limit: 20 }))
+    .query(async ({ ctx, input }) => {
+      const rows = await ctx.db
+        .selectFrom("self_test_runs")
+        .leftJoin("users", "users.id", "self_test_runs.user_id")
+        .selectAll("self_test_runs")
+        .select("users.email as user_email")
+        .orderBy("self_test_runs.finished_at", "desc")
+        .orderBy("self_test_runs.id")
+        .limit(input.limit)
+        .execute();
+      return rows.map((row) => ({
+        id: row.id,
+        suite: row.suite as "system" | "auth",
+        source: row.source,
+        userEmail: row.user_email ?? null,
+        passed: row.passed,
+        failed: row.failed,
+        items: JSON.parse(row.results) as SelfTestRunItem[],
+        startedAt: row.started_at,
+        finishedAt: row.finished_at,
+      }));
+    }),
 });

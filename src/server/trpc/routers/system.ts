@@ -7,7 +7,11 @@ import { publicProcedure, router } from "../init";
 export const systemRouter = router({
   /** The landing page's figures, as measured here: renders made, and their average time (last 30 days). */
   landingStats: publicProcedure.query(async ({ ctx }) => {
-    const made = await ctx.db.selectFrom("render_jobs").select((eb) => eb.fn.countAll<number>().as("n")).where("status", "=", "succeeded").executeTakeFirstOrThrow();
+    const made = await ctx.db
+      .selectFrom("render_jobs")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("status", "=", "succeeded")
+      .executeTakeFirstOrThrow();
     const durations = [...(await renderDurations(ctx.db, ctx.clock.now() - 30 * 86_400_000)).values()].flat();
     return {
       rendersMade: Number(made.n),

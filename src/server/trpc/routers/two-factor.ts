@@ -5,7 +5,12 @@ import { MESSAGES } from "../../../shared/messages";
 import { beginEnrollment, confirmEnrollment, disableTwoFactor } from "../../auth/two-factor";
 import { protectedProcedure, router } from "../init";
 
-const totpInput = z.object({ code: z.string().trim().regex(new RegExp(`^\\d{${FIELD_LIMITS.totpCodeLength}}$`), { error: MESSAGES.invalidVerificationCode }) });
+const totpInput = z.object({
+  code: z
+    .string()
+    .trim()
+    .regex(new RegExp(`^\\d{${FIELD_LIMITS.totpCodeLength}}$`), { error: MESSAGES.invalidVerificationCode }),
+});
 
 export const twoFactorRouter = router({
   /** A new key to scan (QR code) or type (secret); two-factor turns on only after a first right code. */
@@ -23,7 +28,8 @@ export const twoFactorRouter = router({
   }),
 
   disable: protectedProcedure.input(totpInput).mutation(async ({ ctx, input }) => {
-    if (!(await disableTwoFactor(ctx, ctx.user.id, input.code))) throw new TRPCError({ code: "BAD_REQUEST", message: MESSAGES.invalidVerificationCode });
+    if (!(await disableTwoFactor(ctx, ctx.user.id, input.code)))
+      throw new TRPCError({ code: "BAD_REQUEST", message: MESSAGES.invalidVerificationCode });
     return { ok: true as const };
   }),
 });
