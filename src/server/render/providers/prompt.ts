@@ -54,8 +54,8 @@ export const MAX_NOTE_LENGTH = 500;
  */
 export function cleanUserNote(note: string | undefined): string {
   if (!note) return "";
-  // eslint-disable-next-line no-control-regex
   const oneLine = note
+    // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u001f\u007f]+/g, " ")
     .replace(/\s+/g, " ")
     .trim();
