@@ -5,7 +5,8 @@
 import { openDatabase } from "../src/server/db/client";
 import { migrateToLatest } from "../src/server/db/migrate";
 import { EnvError, parseEnv } from "../src/server/env";
-import { findUserByEmail, grantRole, revokeRole, ROLE_PATTERN } from "../src/server/services/roles";
+import { ROLE_PATTERN } from "../src/shared/constants";
+import { findUserByEmail, grantRole, revokeRole } from "../src/server/services/roles";
 
 const USAGE = `Usage:
   npm run admin -- grant <role> <email>    give an account a role (e.g. grant admin ana@example.com)

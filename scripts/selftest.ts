@@ -1,6 +1,6 @@
 /**
  * `npm run selftest -- --url http://localhost:3000 [--email E --password P]`: the self-test suite of
- * the Quick Admin bar (src/shared/self-test/suite.ts), run over HTTP against a running server with
+ * the Quick Admin bar (src/selftest/suite.ts), run over HTTP against a running server with
  * the real tRPC client and cookies (scripts/lib/studio-client.ts), no private shortcuts.
  *
  * Options:
@@ -29,7 +29,7 @@ import {
   type SelfTestEnvironment,
   type SelfTestItem,
   type SelfTestSuiteName,
-} from "../src/shared/self-test/suite";
+} from "../src/selftest/suite";
 import { CookieJar, createStudioClient } from "./lib/studio-client";
 
 const USAGE = `Usage: npm run selftest -- --url http://localhost:3000 [--email E --password P] [--code 123456] [--suite system|auth|all] [--json] [--no-pause]`;

@@ -114,13 +114,14 @@ async function throughput(bench: BenchApp, user: StudioClient, upload: { project
 
 /** 200 SSE subscribers of the user's events; the delay of every delivery of every event the renders publish. */
 async function eventDelay(bench: BenchApp, user: StudioClient, upload: { projectId: string; imageId: string }) {
-  const { db, renderEvents } = bench.app.deps;
+  const { db } = bench.app.deps;
+  const { render } = bench.app.services;
   const last = await db
     .selectFrom("render_events")
     .select((eb) => eb.fn.max("id").as("id"))
     .executeTakeFirst();
   const lastEventId = String(last?.id ?? 0);
-  const listenersBefore = renderEvents.listenerCount;
+  const listenersBefore = render.eventListenerCount;
   const delays: number[] = [];
   const subscriptions: Unsubscribable[] = [];
   // The subscribers share the user's cookies and one tRPC client; each subscription is its own EventSource.
@@ -144,7 +145,7 @@ async function eventDelay(bench: BenchApp, user: StudioClient, upload: { project
       );
     }
     const connectDeadline = performance.now() + 30_000;
-    while (started < SUBSCRIBERS || renderEvents.listenerCount < listenersBefore + SUBSCRIBERS) {
+    while (started < SUBSCRIBERS || render.eventListenerCount < listenersBefore + SUBSCRIBERS) {
       if (failure) throw failure;
       if (performance.now() > connectDeadline) throw new Error(`only ${started} of ${SUBSCRIBERS} subscribers connected`);
       await sleep(20);

@@ -32,9 +32,7 @@ export class BusProbe {
   private readonly waiters = new Map<string, () => void>();
 
   constructor(app: StartedApp) {
-    const bus = app.deps.renderEvents;
-    const publish = bus.publish.bind(bus);
-    bus.publish = (events: readonly StoredRenderEvent[]) => {
+    app.services.render.observeEvents((events: readonly StoredRenderEvent[]) => {
       const now = performance.now();
       for (const stored of events) {
         if (this.recording) this.publishedAt.set(stored.id, now);
@@ -44,8 +42,7 @@ export class BusProbe {
           this.waiters.get(jobId)?.();
         }
       }
-      publish(events);
-    };
+    });
   }
 
   /** Resolves when every job has ended (its final event published), with the latest end time; throws if one did not succeed. */

@@ -11,15 +11,16 @@ import helmet from "helmet";
 import * as trpcExpress from "@trpc/server/adapters/express";
 import { isAppPath } from "../shared/routes";
 import { SERVER_TIME_HEADER } from "../shared/constants";
-import type { AppDeps } from "./deps";
-import { checkDatabase } from "./services/health";
-import { csrfProtection } from "./auth/csrf";
-import { googleRoutes } from "./auth/google";
-import { confirmEmail } from "./services/accounts";
+import type { Services } from "./app-services";
+import { DomainError } from "./errors";
+import { csrfProtection } from "./http/csrf";
+import { googleRoutes } from "./http/google-routes";
+import { identifyRequest } from "./http/identity";
+import { stripeWebhookRoutes } from "./http/stripe-webhook";
+import { uploadRoutes } from "./http/upload-route";
+import type { Infra } from "./infra";
 import { createContext } from "./trpc/context";
 import { appRouter } from "./trpc/root";
-import { renderRoutes } from "./http/render-routes";
-import { stripeWebhookRoutes } from "./http/stripe-webhook";
 
 export const DEFAULT_CLIENT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/client");
 
@@ -28,7 +29,7 @@ export interface AppOptions {
   clientDir?: string;
 }
 
-export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
+export function createApp(deps: Pick<Infra, "env" | "log" | "clock" | "version">, services: Services, options: AppOptions = {}): Express {
   const clientDir = options.clientDir ?? DEFAULT_CLIENT_DIR;
   const app = express();
   app.disable("x-powered-by");
@@ -71,7 +72,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   });
 
   app.get("/healthz", async (_req, res) => {
-    const database = await checkDatabase(deps.db);
+    const database = await services.system.health();
     res.set("Cache-Control", "no-store");
     res.status(database.ok ? 200 : 503).json({ ok: database.ok, db: database.ok ? "ok" : "error", version: deps.version });
   });
@@ -81,22 +82,24 @@ export function createApp(deps: AppDeps, options: AppOptions = {}): Express {
   // The link of the sign-up mail: confirms the address, then lands on the landing page (spec section 2).
   app.get("/auth/confirm", async (req, res) => {
     const token = typeof req.query.token === "string" ? req.query.token : "";
-    const confirmed = await confirmEmail(deps, token);
+    const confirmed = await services.accounts.confirmEmail(token);
     res.set("Cache-Control", "no-store");
     res.redirect(303, confirmed ? "/?emailConfirmed=1" : "/?emailConfirmed=0");
   });
 
-  app.use(googleRoutes(deps));
-  app.use(renderRoutes(deps));
-  app.use(stripeWebhookRoutes(deps));
+  const identity = { sessions: services.sessions, env: deps.env };
+  app.use(googleRoutes({ env: deps.env, log: deps.log, accounts: services.accounts }));
+  app.use(uploadRoutes({ ...identity, render: services.render, rateLimits: services.rateLimits }));
+  app.use(services.render.routes(async (req, res) => (await identifyRequest(identity, req, res)).owner));
+  app.use(stripeWebhookRoutes({ env: deps.env, log: deps.log, clock: deps.clock, payments: services.payments }));
 
   app.use(
     "/trpc",
     trpcExpress.createExpressMiddleware({
       router: appRouter,
-      createContext: ({ req, res }) => createContext(deps, req, res),
+      createContext: ({ req, res }) => createContext(services, deps.env, req, res),
       onError: ({ error, path: procedure }) => {
-        if (error.code === "INTERNAL_SERVER_ERROR") {
+        if (error.code === "INTERNAL_SERVER_ERROR" && !(error.cause instanceof DomainError)) {
           deps.log.error("tRPC procedure failed", { procedure, error: error.cause ?? error });
         }
       },

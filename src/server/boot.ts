@@ -1,59 +1,57 @@
+/**
+ * Start-up and the one place implementations are wired together:
+ * env → database → migrations → adapters (Infra) → capabilities (Services) → worker → HTTP.
+ * Used by main.ts, the integration tests and the benchmark.
+ */
 import { createApp, type AppOptions } from "./app";
-import { openDatabase } from "./db/client";
+import type { Services } from "./app-services";
+import { createSecretBox, loadAppSecret } from "./auth/encryption";
+import { createLockoutService } from "./auth/lockout";
+import { createSessionsService } from "./auth/sessions";
+import { createTwoFactorService } from "./auth/two-factor";
+import { systemClock, type Clock } from "./clock";
+import { openDatabase, type AppDatabase } from "./db/client";
 import { migrateToLatest } from "./db/migrate";
-import { systemClock, type AppDeps, type Clock } from "./deps";
 import type { Env } from "./env";
 import { listen, type RunningServer } from "./http/listen";
+import { createRateLimits } from "./http/rate-limit";
+import type { Infra } from "./infra";
 import { createLogger, type Logger } from "./logger";
-import { APP_VERSION } from "./version";
-import { createAuthRateLimits } from "./auth/rate-limit";
-import type { AppDatabase } from "./db/client";
 import { createMailer } from "./mail/mailer";
-import { createSecretBox, loadAppSecret } from "./auth/encryption";
+import { createRenderModule, type RenderModuleOptions } from "./render";
+import { createAccountsService } from "./services/accounts";
+import { createAdminService } from "./services/admin";
+import { createAnalyticsService } from "./services/analytics";
+import { createPaymentsService } from "./services/payments";
+import { createProjectDirectory, createProjectsService } from "./services/projects";
+import { applyAdminEmails, createRolesService } from "./services/roles";
+import { createSelfTestRunsService } from "./services/self-test-runs";
+import { createSystemService } from "./services/system-checks";
 import { createDiskStorage } from "./storage/storage";
-import { RenderEventBus } from "./render/events";
-import { RenderWorker, type RenderWorkerOptions } from "./render/worker";
-import { createRenderProvider } from "./render/providers";
-import type { RenderProvider } from "./render/providers/provider";
-import { PredictionWaiters } from "./render/providers/replicate-webhook";
-import { startHousekeeping } from "./services/housekeeping";
-import { applyAdminEmails } from "./services/roles";
+import { APP_VERSION } from "./version";
 
 export interface StartedApp {
-  deps: AppDeps;
+  /** The adapters (tests read the database and the environment through it). */
+  deps: Infra;
+  services: Services;
   http: RunningServer;
   /** Graceful stop: close HTTP (in-flight requests finish), then the database. */
   stop(): Promise<void>;
 }
 
 export interface BootOptions extends AppOptions {
+  /** Replaces the engine RENDER_PROVIDER picks (tests, the benchmark). */
+  renderProvider?: RenderModuleOptions["provider"];
+  /** Worker settings beyond RENDER_CONCURRENCY and RENDER_DEADLINE_MS (tests: short backoff). */
+  worker?: RenderModuleOptions["worker"];
   clock?: Clock;
   log?: Logger;
-  /** Replaces the engine RENDER_PROVIDER picks (tests). */
-  renderProvider?: RenderProvider;
-  /** Worker settings beyond RENDER_CONCURRENCY and RENDER_DEADLINE_MS (tests: short backoff). */
-  worker?: Partial<RenderWorkerOptions>;
   /** false: jobs stay queued (tests that look at the queue itself). */
   startWorker?: boolean;
 }
 
-/** The app's dependencies around an open, migrated database. */
-export function buildDeps(
-  env: Env,
-  db: AppDatabase,
-  log: Logger,
-  clock: Clock,
-  options: Pick<BootOptions, "renderProvider" | "worker"> = {},
-): AppDeps {
-  const storage = createDiskStorage(env.DATA_DIR);
-  const renderEvents = new RenderEventBus();
-  const replicateWaiters = new PredictionWaiters();
-  const renderProvider = options.renderProvider ?? createRenderProvider(env, replicateWaiters);
-  const renderWorker = new RenderWorker({ db, clock, log, storage, renderEvents }, renderProvider, {
-    concurrency: env.RENDER_CONCURRENCY,
-    deadlineMs: env.RENDER_DEADLINE_MS,
-    ...options.worker,
-  });
+/** The adapters around an open, migrated database. */
+export function buildInfra(env: Env, db: AppDatabase, log: Logger, clock: Clock): Infra {
   return {
     env,
     db,
@@ -63,11 +61,34 @@ export function buildDeps(
     startedAt: clock.now(),
     mailer: createMailer(env, db, log, clock),
     secretBox: createSecretBox(loadAppSecret(env)),
-    rateLimits: createAuthRateLimits(clock, env.AUTH_RATE_LIMIT_PER_MINUTE),
-    storage,
-    renderEvents,
-    renderWorker,
-    replicateWaiters,
+    storage: createDiskStorage(env.DATA_DIR),
+  };
+}
+
+/** Every capability, wired to the adapters and to each other. */
+export function buildServices(infra: Infra, options: Pick<BootOptions, "renderProvider" | "worker"> = {}): Services {
+  const { db, clock, env } = infra;
+  const render = createRenderModule(infra, {
+    projects: createProjectDirectory(infra),
+    provider: options.renderProvider,
+    worker: options.worker,
+  });
+  const roles = createRolesService(db, clock);
+  const projects = createProjectsService(infra, render);
+  return {
+    accounts: createAccountsService(infra, render, projects),
+    sessions: createSessionsService(db, clock),
+    lockout: createLockoutService(db, clock),
+    twoFactor: createTwoFactorService(infra),
+    roles,
+    projects,
+    render,
+    payments: createPaymentsService(infra),
+    admin: createAdminService(infra, render, roles),
+    analytics: createAnalyticsService(infra, render),
+    selfTestRuns: createSelfTestRunsService(infra),
+    system: createSystemService({ ...infra, render }),
+    rateLimits: createRateLimits(clock, env.AUTH_RATE_LIMIT_PER_MINUTE),
   };
 }
 
@@ -82,17 +103,18 @@ export async function startApp(env: Env, options: BootOptions = {}): Promise<Sta
     await db.destroy();
     throw error;
   }
-  const deps = buildDeps(env, db, log, clock, options);
-  await applyAdminEmails(deps);
-  if (options.startWorker !== false) await deps.renderWorker.start();
-  const stopHousekeeping = startHousekeeping(deps);
-  const app = createApp(deps, options);
+  const infra = buildInfra(env, db, log, clock);
+  const services = buildServices(infra, options);
+  const { render } = services;
+  await applyAdminEmails(infra);
+  if (options.startWorker !== false) await render.startWorker();
+  render.startHousekeeping();
+  const app = createApp(infra, services, options);
   let http: RunningServer;
   try {
     http = await listen(app, env.PORT, env.HOST);
   } catch (error) {
-    stopHousekeeping();
-    await deps.renderWorker.stop();
+    await render.stop();
     await db.destroy();
     throw error;
   }
@@ -101,14 +123,13 @@ export async function startApp(env: Env, options: BootOptions = {}): Promise<Sta
   const stop = () => {
     stopping ??= (async () => {
       // Open event streams end first, so that HTTP can close without waiting on them.
-      deps.renderEvents.close();
+      render.closeEventStreams();
       await http.close(env.SHUTDOWN_TIMEOUT_MS);
-      stopHousekeeping();
-      await deps.renderWorker.stop();
-      deps.mailer.close();
+      await render.stop();
+      infra.mailer.close();
       await db.destroy();
     })();
     return stopping;
   };
-  return { deps, http, stop };
+  return { deps: infra, services, http, stop };
 }

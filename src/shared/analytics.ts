@@ -38,3 +38,4 @@ export const analyticsEventSchema = z.object({
 export type AnalyticsEvent = z.infer<typeof analyticsEventSchema>;
 
 export const analyticsBatchSchema = z.object({ events: z.array(analyticsEventSchema).min(1).max(ANALYTICS_LIMITS.batchMax) });
+export type AnalyticsBatch = z.infer<typeof analyticsBatchSchema>;

@@ -109,3 +109,8 @@ export const ANALYTICS_FLUSH_THRESHOLD = 10;
 
 /** The storage bucket of uploaded and rendered images (spec section 3). */
 export const UPLOAD_BUCKET = "project-uploads";
+
+/** Roles (spec sections 3 and 6): "admin" opens the Quick Admin bar and /admin. */
+export const ADMIN_ROLE = "admin";
+/** Role names an admin may grant: letters, digits, dashes and underscores, at most 50. */
+export const ROLE_PATTERN = /^[a-z][a-z0-9_-]{0,49}$/;

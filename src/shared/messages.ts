@@ -20,6 +20,7 @@ export const MESSAGES = {
   sessionExpired: "Your session has expired. Please sign in again.",
   currentPasswordWrong: "Your current password is incorrect",
   accountDisabled: "This account has been disabled",
+  twoFactorAlreadyEnabled: "Two-factor authentication is already enabled",
   crossSiteRequest: "Cross-site request refused",
   // Uploads (spec sections 5 and 9): each refusal says what to do.
   uploadUnsupportedType: "Only JPEG and PNG images can be uploaded",

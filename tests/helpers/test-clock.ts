@@ -1,4 +1,4 @@
-import type { Clock } from "../../src/server/deps";
+import type { Clock } from "../../src/server/clock";
 
 /** A clock the test moves by hand. */
 export class TestClock implements Clock {

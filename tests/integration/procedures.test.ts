@@ -9,8 +9,10 @@ import superjson from "superjson";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { openDatabase } from "../../src/server/db/client";
-import { buildDeps } from "../../src/server/boot";
-import { systemClock, type AppDeps } from "../../src/server/deps";
+import type { Services } from "../../src/server/app-services";
+import { buildInfra, buildServices } from "../../src/server/boot";
+import { systemClock } from "../../src/server/clock";
+import type { Infra } from "../../src/server/infra";
 import { listen, type RunningServer } from "../../src/server/http/listen";
 import { createLogger } from "../../src/server/logger";
 import { createContextInner, type SessionUser } from "../../src/server/trpc/context";
@@ -35,14 +37,16 @@ const testRouter = router({
   }),
 });
 
-let deps: AppDeps;
+let deps: Infra;
+let services: Services;
 const ana: SessionUser = { id: "ana", email: "ana@example.com" };
 const bob: SessionUser = { id: "bob", email: "bob@example.com" };
 
 beforeAll(async () => {
   const env = makeTestEnv();
   const db = openDatabase(env.DATABASE_FILE);
-  deps = buildDeps(env, db, createLogger("silent"), systemClock);
+  deps = buildInfra(env, db, createLogger("silent"), systemClock);
+  services = buildServices(deps);
   for (const user of [ana, bob])
     await db
       .insertInto("users")
@@ -55,7 +59,7 @@ afterAll(async () => {
   await deps.db.destroy();
 });
 
-const callerAs = (user: SessionUser | null) => createCallerFactory(testRouter)(createContextInner(deps, user));
+const callerAs = (user: SessionUser | null) => createCallerFactory(testRouter)(createContextInner(services, deps.env, { user }));
 
 describe("protectedProcedure", () => {
   it("refuses a visitor with UNAUTHORIZED", async () => {
@@ -87,7 +91,10 @@ describe("over HTTP", () => {
 
   beforeAll(async () => {
     const app = express();
-    app.use("/trpc", trpcExpress.createExpressMiddleware({ router: testRouter, createContext: () => createContextInner(deps, null) }));
+    app.use(
+      "/trpc",
+      trpcExpress.createExpressMiddleware({ router: testRouter, createContext: () => createContextInner(services, deps.env) }),
+    );
     http = await listen(app, 0, "127.0.0.1");
     client = createTRPCClient<typeof testRouter>({ links: [httpBatchLink({ url: `${http.url}/trpc`, transformer: superjson })] });
   });

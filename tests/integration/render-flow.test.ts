@@ -9,7 +9,6 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MESSAGES } from "../../src/shared/messages";
 import { ledgerBalance } from "../../src/server/services/credits";
-import { runHousekeeping } from "../../src/server/services/housekeeping";
 import { PermanentRenderError, type RenderProvider } from "../../src/server/render/providers/provider";
 import { localProvider } from "../../src/server/render/providers/local";
 import { pngBomb } from "../fixtures/png-bomb";
@@ -155,12 +154,10 @@ describe("render flow", () => {
     const user = await signedInClient(server.url);
     const userUpload = await upload(server.url, user.jar, await roomPhoto(300, 200));
 
-    const sixDaysLater = { ...server.deps, clock: { now: () => Date.now() + 6 * 86_400_000 } };
-    await runHousekeeping(sixDaysLater);
+    await server.services.render.runHousekeeping({ now: () => Date.now() + 6 * 86_400_000 });
     expect((await visitor.jar.fetch(`${server.url}${visitorUpload.body.url}`)).status).toBe(200);
 
-    const eightDaysLater = { ...server.deps, clock: { now: () => Date.now() + 8 * 86_400_000 } };
-    await runHousekeeping(eightDaysLater);
+    await server.services.render.runHousekeeping({ now: () => Date.now() + 8 * 86_400_000 });
     expect((await visitor.jar.fetch(`${server.url}${visitorUpload.body.url}`)).status).toBe(404);
     expect(fs.existsSync(path.join(server.deps.env.DATA_DIR, "storage/project-uploads/renders", jobs[0]!.id, "medium.jpg"))).toBe(false);
     expect(fs.readdirSync(path.join(server.deps.env.DATA_DIR, "storage/project-uploads/uploads", visitorUpload.body.imageId))).toEqual([]);

@@ -10,7 +10,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vi
 import { MESSAGES } from "../../src/shared/messages";
 import { openDatabase } from "../../src/server/db/client";
 import { ledgerBalance } from "../../src/server/services/credits";
-import { recoverInterruptedJobs } from "../../src/server/services/render-jobs";
 import { localProvider } from "../../src/server/render/providers/local";
 import { RetryableRenderError, type RenderProvider, type RenderRequest } from "../../src/server/render/providers/provider";
 import { startFakeReplicate, type FakeReplicate } from "../helpers/fake-replicate";
@@ -178,7 +177,7 @@ describe("render worker", () => {
     // As if a crash had left it running after one recovery already.
     await server.deps.db.updateTable("render_jobs").set({ status: "rendering", recoveries: 1 }).where("id", "=", jobId!).execute();
     await server.deps.db.deleteFrom("credit_ledger").where("job_id", "=", jobId!).where("kind", "=", "refund").execute();
-    expect(await recoverInterruptedJobs(server.deps, Date.now())).toEqual({ resumed: 0, failed: 1 });
+    expect(await server.services.render.recoverInterruptedJobs()).toEqual({ resumed: 0, failed: 1 });
     expect(await jobRow(jobId!)).toMatchObject({ status: "failed", error: MESSAGES.renderInterrupted });
     expect(await ledgerBalance(server.deps.db, user.userId)).toBe(10);
   });

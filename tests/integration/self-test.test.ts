@@ -1,5 +1,5 @@
 /**
- * The self-test suite (src/shared/self-test/suite.ts) against the real running server over HTTP,
+ * The self-test suite (src/selftest/suite.ts) against the real running server over HTTP,
  * as the command line runs it (real tRPC client and cookies, a sharp PNG, no pauses): every step
  * passes on a healthy server, and each reports its spec text when its fault is injected by
  * changing the real system (rows, triggers, directories, configuration, the clock), never by
@@ -22,7 +22,7 @@ import {
   type SelfTestEnvironment,
   type SelfTestItem,
   type SelfTestSuiteName,
-} from "../../src/shared/self-test/suite";
+} from "../../src/selftest/suite";
 import { checkDiskSpace, checkMailTransport, checkRenderProvider } from "../../src/server/services/system-checks";
 import { createStudioClient, PASSWORD, roomPhoto, signedInClient, uniqueEmail, upload, type StudioClient } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
@@ -475,8 +475,8 @@ describe("self-test suite against a misconfigured server", () => {
   it('ai-render answering anything but "Missing required fields" → "AI render validation failed"; a refused sign-up → "Sign up error: ..."', async () => {
     // The clock stands still, so emptied rate limits stay empty.
     for (const address of ["127.0.0.1", "::ffff:127.0.0.1"]) {
-      while (server.deps.rateLimits.render.take(address));
-      while (server.deps.rateLimits.signUp.take(address));
+      while (server.services.rateLimits.render.take(address));
+      while (server.services.rateLimits.signUp.take(address));
     }
     const system = await run("system", nodeEnvironment(server, admin), ["ai-render-validation"]);
     expect(system["ai-render-validation"]).toMatchObject({

@@ -11,7 +11,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MESSAGES } from "../../src/shared/messages";
-import { AUTH_TESTS, SYSTEM_TESTS } from "../../src/shared/self-test/suite";
+import { AUTH_TESTS, SYSTEM_TESTS } from "../../src/selftest/suite";
 import { PASSWORD, signedInClient, uniqueEmail } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 

@@ -5,7 +5,7 @@
  */
 import { AUTH } from "../../shared/constants";
 import type { AppDatabase } from "../db/client";
-import type { Clock } from "../deps";
+import type { Clock } from "../clock";
 
 export interface LockoutStatus {
   isLocked: boolean;
@@ -102,3 +102,13 @@ export async function countFailedAttempt(
 export async function clearAttempts(db: AppDatabase, email: string): Promise<void> {
   await db.deleteFrom("login_attempts").where("email", "=", normalize(email)).execute();
 }
+
+export function createLockoutService(db: AppDatabase, clock: Clock) {
+  return {
+    status: (email: string) => lockoutStatus(db, clock, email),
+    countFailedAttempt: (email: string, info: AttemptInfo = {}) => countFailedAttempt(db, clock, email, info),
+    clear: (email: string) => clearAttempts(db, email),
+  };
+}
+
+export type LockoutService = ReturnType<typeof createLockoutService>;

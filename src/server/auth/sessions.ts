@@ -6,7 +6,7 @@
  */
 import { AUTH } from "../../shared/constants";
 import type { AppDatabase } from "../db/client";
-import type { Clock } from "../deps";
+import type { Clock } from "../clock";
 import { createIdAndSecret, secretMatches, splitToken } from "./tokens";
 
 const DAY_MS = 86_400_000;
@@ -130,3 +130,39 @@ export async function listSessions(db: AppDatabase, clock: Clock, userId: string
     .execute();
   return rows.map((row) => ({ ...toInfo(row), userAgent: row.user_agent, ipAddress: row.ip_address }));
 }
+
+/** The session of a cookie token with its user, or null (also when an admin disabled the account). */
+export async function validateSessionWithUser(
+  db: AppDatabase,
+  clock: Clock,
+  token: string,
+): Promise<{ session: SessionInfo; user: { id: string; email: string } } | null> {
+  const session = await validateSessionToken(db, clock, token);
+  if (!session) return null;
+  const user = await db
+    .selectFrom("users")
+    .select(["id", "email"])
+    .where("id", "=", session.userId)
+    .where("disabled_at", "is", null)
+    .executeTakeFirst();
+  return user ? { session, user } : null;
+}
+
+/** Ends one of the user's own sessions (another user's id simply matches nothing). */
+export async function revokeUserSession(db: AppDatabase, userId: string, sessionId: string): Promise<void> {
+  await db.deleteFrom("sessions").where("id", "=", sessionId).where("user_id", "=", userId).execute();
+}
+
+export function createSessionsService(db: AppDatabase, clock: Clock) {
+  return {
+    /** The session of a cookie token with its (enabled) user, or null. */
+    validate: (token: string) => validateSessionWithUser(db, clock, token),
+    extend: (sessionId: string) => extendSession(db, clock, sessionId),
+    invalidate: (sessionId: string) => invalidateSession(db, sessionId),
+    invalidateOthers: (userId: string, keepSessionId: string | null) => invalidateOtherSessions(db, userId, keepSessionId),
+    list: (userId: string) => listSessions(db, clock, userId),
+    revoke: (userId: string, sessionId: string) => revokeUserSession(db, userId, sessionId),
+  };
+}
+
+export type SessionsService = ReturnType<typeof createSessionsService>;

@@ -8,7 +8,9 @@ import { createTOTPKeyURI, generateHOTP } from "@oslojs/otp";
 import { constantTimeEqual } from "@oslojs/crypto/subtle";
 import QRCode from "qrcode";
 import { AUTH, FIELD_LIMITS, PRODUCT_NAME } from "../../shared/constants";
-import type { AppDeps } from "../deps";
+import type { Infra } from "../infra";
+
+type TwoFactorDeps = Pick<Infra, "db" | "clock" | "secretBox">;
 import { generateSecureRandomString, hashSecret } from "./tokens";
 
 const STEP_SECONDS = 30;
@@ -41,7 +43,7 @@ function generateBackupCode(): string {
   return [...bytes].map((byte) => BACKUP_ALPHABET[byte % BACKUP_ALPHABET.length]).join("");
 }
 
-export async function beginEnrollment(deps: AppDeps, user: { id: string; email: string }) {
+export async function beginEnrollment(deps: TwoFactorDeps, user: { id: string; email: string }) {
   const existing = await deps.db.selectFrom("two_factor").select("enabled_at").where("user_id", "=", user.id).executeTakeFirst();
   if (existing?.enabled_at) return null;
   const key = new Uint8Array(20);
@@ -60,7 +62,7 @@ export async function beginEnrollment(deps: AppDeps, user: { id: string; email: 
  * Checks a TOTP code for the user and, when right, remembers its step so it is never accepted
  * again. Runs in one transaction so two requests cannot both use the same code.
  */
-export async function acceptTotp(deps: AppDeps, userId: string, code: string, requireEnabled: boolean): Promise<boolean> {
+export async function acceptTotp(deps: TwoFactorDeps, userId: string, code: string, requireEnabled: boolean): Promise<boolean> {
   return deps.db.transaction().execute(async (trx) => {
     const row = await trx.selectFrom("two_factor").selectAll().where("user_id", "=", userId).executeTakeFirst();
     if (!row || (requireEnabled && row.enabled_at === null)) return false;
@@ -72,7 +74,7 @@ export async function acceptTotp(deps: AppDeps, userId: string, code: string, re
 }
 
 /** Marks a backup code used; false when unknown or already used. */
-export async function acceptBackupCode(deps: AppDeps, userId: string, code: string): Promise<boolean> {
+export async function acceptBackupCode(deps: TwoFactorDeps, userId: string, code: string): Promise<boolean> {
   const result = await deps.db
     .updateTable("backup_codes")
     .set({ used_at: deps.clock.now() })
@@ -83,7 +85,7 @@ export async function acceptBackupCode(deps: AppDeps, userId: string, code: stri
   return Number(result.numUpdatedRows) === 1;
 }
 
-async function replaceBackupCodes(deps: AppDeps, userId: string): Promise<string[]> {
+async function replaceBackupCodes(deps: TwoFactorDeps, userId: string): Promise<string[]> {
   const codes = Array.from({ length: AUTH.backupCodeCount }, generateBackupCode);
   await deps.db.deleteFrom("backup_codes").where("user_id", "=", userId).execute();
   await deps.db
@@ -94,20 +96,32 @@ async function replaceBackupCodes(deps: AppDeps, userId: string): Promise<string
 }
 
 /** The first right code turns two-factor on; returns the backup codes to show once. */
-export async function confirmEnrollment(deps: AppDeps, userId: string, code: string): Promise<string[] | null> {
+export async function confirmEnrollment(deps: TwoFactorDeps, userId: string, code: string): Promise<string[] | null> {
   if (!(await acceptTotp(deps, userId, code, false))) return null;
   await deps.db.updateTable("two_factor").set({ enabled_at: deps.clock.now() }).where("user_id", "=", userId).execute();
   return replaceBackupCodes(deps, userId);
 }
 
-export async function disableTwoFactor(deps: AppDeps, userId: string, code: string): Promise<boolean> {
+export async function disableTwoFactor(deps: TwoFactorDeps, userId: string, code: string): Promise<boolean> {
   if (!(await acceptTotp(deps, userId, code, true))) return false;
   await deps.db.deleteFrom("backup_codes").where("user_id", "=", userId).execute();
   await deps.db.deleteFrom("two_factor").where("user_id", "=", userId).execute();
   return true;
 }
 
-export async function twoFactorEnabled(deps: AppDeps, userId: string): Promise<boolean> {
+export async function twoFactorEnabled(deps: TwoFactorDeps, userId: string): Promise<boolean> {
   const row = await deps.db.selectFrom("two_factor").select("enabled_at").where("user_id", "=", userId).executeTakeFirst();
   return row?.enabled_at != null;
 }
+
+export function createTwoFactorService(deps: TwoFactorDeps) {
+  return {
+    /** A new key to scan; null when two-factor is already on. */
+    beginEnrollment: (user: { id: string; email: string }) => beginEnrollment(deps, user),
+    /** Turns two-factor on with a first right code; returns the backup codes (shown once), or null. */
+    confirmEnrollment: (userId: string, code: string) => confirmEnrollment(deps, userId, code),
+    disable: (userId: string, code: string) => disableTwoFactor(deps, userId, code),
+  };
+}
+
+export type TwoFactorService = ReturnType<typeof createTwoFactorService>;

@@ -8,12 +8,14 @@
  */
 import express, { type ErrorRequestHandler, Router } from "express";
 import Stripe from "stripe";
-import type { AppDeps } from "../deps";
-import { handleStripeEvent } from "../services/payments";
+import type { Clock } from "../clock";
+import type { Env } from "../env";
+import type { Logger } from "../logger";
+import type { PaymentsService } from "../services/payments";
 
 export const STRIPE_WEBHOOK_PATH = "/webhooks/stripe";
 
-export function stripeWebhookRoutes(deps: AppDeps): Router {
+export function stripeWebhookRoutes(deps: { env: Env; log: Logger; clock: Clock; payments: PaymentsService }): Router {
   const routes = Router();
   const secret = deps.env.STRIPE_WEBHOOK_SECRET;
   if (!secret && deps.env.STRIPE_SECRET_KEY) {
@@ -50,7 +52,7 @@ export function stripeWebhookRoutes(deps: AppDeps): Router {
       return;
     }
     try {
-      const outcome = await handleStripeEvent(deps, event);
+      const outcome = await deps.payments.handleEvent(event);
       res.status(200).json({ received: true, outcome });
     } catch (error) {
       deps.log.error("Stripe webhook failed; Stripe will retry", { event: event.id, type: event.type, error });

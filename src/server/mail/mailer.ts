@@ -5,7 +5,7 @@
  */
 import nodemailer, { type Transporter } from "nodemailer";
 import type { AppDatabase } from "../db/client";
-import type { Clock } from "../deps";
+import type { Clock } from "../clock";
 import type { Env } from "../env";
 import type { Logger } from "../logger";
 import { generateSecureRandomString } from "../auth/tokens";

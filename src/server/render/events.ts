@@ -33,6 +33,7 @@ const channel = (owner: string) => `owner:${owner}`;
 export class RenderEventBus {
   private readonly emitter = new EventEmitter();
   private readonly closed = new AbortController();
+  private readonly observers = new Set<(events: readonly StoredRenderEvent[]) => void>();
 
   constructor() {
     // One listener per open subscription: hundreds are normal.
@@ -41,6 +42,7 @@ export class RenderEventBus {
 
   /** Each owner has a channel of its own, so a stream only wakes for its owner's events. */
   publish(events: readonly StoredRenderEvent[]): void {
+    for (const observer of this.observers) observer(events);
     for (const stored of events) this.emitter.emit(channel(stored.owner), stored);
   }
 
@@ -81,6 +83,12 @@ export class RenderEventBus {
     } finally {
       await live.return?.();
     }
+  }
+
+  /** Sees every event as it is published, all owners together (the benchmark's probe); returns the way to stop. */
+  observe(observer: (events: readonly StoredRenderEvent[]) => void): () => void {
+    this.observers.add(observer);
+    return () => this.observers.delete(observer);
   }
 
   /** Ends every open stream (graceful shutdown). */

@@ -5,7 +5,7 @@
 import sharp from "sharp";
 import { UPLOAD_BUCKET } from "../../shared/constants";
 import type { DesignStyle, RoomType } from "../../shared/styles";
-import type { AppDeps } from "../deps";
+import type { RenderContext } from "./context";
 import { FILE_ROUTES } from "./links";
 import { localProvider } from "./providers/local";
 
@@ -71,7 +71,7 @@ const keyOf = (id: string, variant: "before" | "after") => `examples/${id}/${var
 /** Per storage (each test server has its own), made once. */
 const ready = new WeakMap<object, Promise<void>>();
 
-async function makeExamples(deps: Pick<AppDeps, "storage">): Promise<void> {
+async function makeExamples(deps: Pick<RenderContext, "storage">): Promise<void> {
   for (const example of EXAMPLES) {
     if (await deps.storage.get(UPLOAD_BUCKET, keyOf(example.id, "after"))) continue;
     const before = await sharp(Buffer.from(example.svg)).jpeg({ quality: 88 }).toBuffer();
@@ -90,7 +90,7 @@ async function makeExamples(deps: Pick<AppDeps, "storage">): Promise<void> {
 }
 
 /** The example pairs, made on first use (a failure is retried on the next request). */
-export async function exampleGalleryPairs(deps: Pick<AppDeps, "storage">): Promise<GalleryPair[]> {
+export async function exampleGalleryPairs(deps: Pick<RenderContext, "storage">): Promise<GalleryPair[]> {
   let making = ready.get(deps.storage);
   if (!making) {
     making = makeExamples(deps).catch((error: unknown) => {

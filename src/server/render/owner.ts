@@ -1,17 +1,18 @@
 /**
  * Who owns an upload or a render: a signed-in user, or a visitor known only by an anonymous
  * cookie id (the free demo render). Every query for files and jobs filters by the owner.
+ * (The visitor cookie itself is read and written at the edge, in http/cookies.ts.)
  */
-import { parse, serialize } from "cookie";
-import type { Request, Response } from "express";
-import { generateSecureRandomString } from "../auth/tokens";
-import { isSecureRequest } from "../auth/cookies";
-import type { Env } from "../env";
-
 export type Owner = { userId: string; visitorId: null } | { userId: null; visitorId: string };
 
 export const userOwner = (userId: string): Owner => ({ userId, visitorId: null });
 export const visitorOwner = (visitorId: string): Owner => ({ userId: null, visitorId });
+
+/** The signed-in user, else the visitor's anonymous id, else nobody. */
+export function ownerOf(userId: string | null, visitorId: string | null): Owner | null {
+  if (userId !== null) return userOwner(userId);
+  return visitorId !== null ? visitorOwner(visitorId) : null;
+}
 
 /** The key of the owner's event stream ("u:<id>" / "v:<id>"). */
 export function ownerKey(owner: Owner): string {
@@ -23,35 +24,11 @@ export function ownerColumns(owner: Owner): { user_id: string | null; visitor_id
   return { user_id: owner.userId, visitor_id: owner.visitorId };
 }
 
-/** True when the row (uploads, render_jobs) belongs to the owner. */
+/** The owner of a row (uploads, render_jobs). */
+export const rowOwner = (row: { user_id: string | null; visitor_id: string | null }): Owner =>
+  row.user_id !== null ? userOwner(row.user_id) : visitorOwner(row.visitor_id!);
+
+/** True when the row (uploads, render_jobs) belongs to the owner: the one owner check. */
 export function ownsRow(owner: Owner, row: { user_id: string | null; visitor_id: string | null }): boolean {
   return owner.userId !== null ? row.user_id === owner.userId : row.visitor_id === owner.visitorId;
-}
-
-const VISITOR_COOKIE = "visitor";
-const VISITOR_ID_PATTERN = /^[a-z2-7]{24}$/;
-const VISITOR_COOKIE_DAYS = 365;
-
-export function readVisitorId(req: Request): string | null {
-  const header = req.headers.cookie;
-  const value = header ? parse(header)[VISITOR_COOKIE] : undefined;
-  return value && VISITOR_ID_PATTERN.test(value) ? value : null;
-}
-
-/** The visitor's id, issuing the anonymous cookie on the first upload. */
-export function ensureVisitorId(req: Request, res: Response, env: Env): string {
-  const existing = readVisitorId(req);
-  if (existing) return existing;
-  const id = generateSecureRandomString();
-  res.append(
-    "Set-Cookie",
-    serialize(VISITOR_COOKIE, id, {
-      httpOnly: true,
-      sameSite: "lax",
-      path: "/",
-      secure: isSecureRequest(req, env),
-      maxAge: VISITOR_COOKIE_DAYS * 86_400,
-    }),
-  );
-  return id;
 }

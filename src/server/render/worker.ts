@@ -9,7 +9,6 @@ import { setTimeout as delay } from "node:timers/promises";
 import { MESSAGES } from "../../shared/messages";
 import { UPLOAD_BUCKET } from "../../shared/constants";
 import type { RenderJob } from "../db/schema";
-import type { AppDeps } from "../deps";
 import { EXTENSIONS, MIME_TYPES, providerInput, resultVariants } from "../images/variants";
 import {
   announceQueuePositions,
@@ -20,11 +19,12 @@ import {
   recoverInterruptedJobs,
   removeJobFiles,
   transitionJob,
-} from "../services/render-jobs";
+} from "./queue";
+import type { RenderContext } from "./context";
 import { resultLinks } from "./links";
 import { PermanentRenderError, RetryableRenderError, type RenderProvider, type RenderResult } from "./providers/provider";
 
-type WorkerDeps = Pick<AppDeps, "db" | "clock" | "log" | "storage" | "renderEvents">;
+type WorkerDeps = Pick<RenderContext, "db" | "clock" | "log" | "storage" | "events" | "signals">;
 
 export interface RenderWorkerOptions {
   concurrency: number;
@@ -57,6 +57,7 @@ export class RenderWorker {
   private idleTimer: NodeJS.Timeout | undefined;
   private announceTimer: NodeJS.Timeout | undefined;
   private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  private stopListening: (() => void) | undefined;
 
   constructor(
     private readonly deps: WorkerDeps,
@@ -64,33 +65,32 @@ export class RenderWorker {
     private readonly options: RenderWorkerOptions,
   ) {
     this.sleep = options.sleep ?? ((ms, signal) => delay(ms, undefined, { signal }));
-  }
-
-  get providerId(): string {
-    return this.provider.id;
+    // Cancel and delete ask through the module's signals; only a running worker can answer yes.
+    deps.signals.handleAborts((jobId) => this.abort(jobId));
   }
 
   get activeJobs(): number {
     return this.running.size;
   }
 
-  /** Recovers what a crash left running, then starts taking jobs. */
+  /** Recovers what a crash left running, then starts taking jobs (and wakes whenever one is added). */
   async start(): Promise<void> {
     await recoverInterruptedJobs(this.deps, this.deps.clock.now());
     this.stopped = false;
+    this.stopListening = this.deps.signals.onJobAdded(() => this.wake());
     this.idleTimer = setInterval(() => this.wake(), this.options.idlePollMs ?? 2000);
     this.idleTimer.unref();
     this.wake();
   }
 
-  /** Looks at the queue now (called when a job is added). */
-  wake(): void {
+  /** Looks at the queue now. */
+  private wake(): void {
     if (this.stopped) return;
     void this.pump().catch((error: unknown) => this.deps.log.error("render worker could not claim a job", { error }));
   }
 
   /** Stops the engine for a running job; false when this worker is not running it. */
-  abort(jobId: string): boolean {
+  private abort(jobId: string): boolean {
     const entry = this.running.get(jobId);
     if (!entry) return false;
     entry.controller.abort(new CanceledByUser("Render canceled"));
@@ -100,6 +100,7 @@ export class RenderWorker {
   /** Takes no more jobs; running ones stop and go back to the queue for the next start. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopListening?.();
     clearInterval(this.idleTimer);
     clearTimeout(this.announceTimer);
     this.announceTimer = undefined;

@@ -1,11 +1,13 @@
 /**
- * Account rules shared by the auth router, the Google callback and the admin CLI:
- * sign-up (profile with the free credits), sign-in with lockout, e-mail confirmation.
+ * Accounts: sign-up (profile with the free credits), sign-in with lockout and the second factor,
+ * Google sign-in, e-mail confirmation and password reset, the profile, and deleting an account.
+ * Owns the tables users, profiles, user_identities, email_tokens and two_factor_challenges.
  */
-import { TRPCError } from "@trpc/server";
 import { AUTH, CREDITS, type Language } from "../../shared/constants";
-import { MESSAGES } from "../../shared/messages";
-import type { AppDeps } from "../deps";
+import { DomainError } from "../errors";
+import type { Infra } from "../infra";
+import type { RenderModule } from "../render";
+import { createSession, invalidateSession, validateSessionToken, type SessionInfo, type SessionRequestInfo } from "../auth/sessions";
 import { clearAttempts, countFailedAttempt, type AttemptInfo, type LockoutStatus } from "../auth/lockout";
 import { hashPassword, verifyPassword } from "../auth/passwords";
 import { createIdAndSecret, generateSecureRandomString, hashSecret, secretMatches, splitToken } from "../auth/tokens";
@@ -15,7 +17,11 @@ import { confirmSignUpMail, resetPasswordMail } from "../mail/templates";
 import type { Transaction } from "kysely";
 import type { AppDatabase } from "../db/client";
 import type { Database, EmailTokenPurpose } from "../db/schema";
+import { googleConfigured } from "../auth/google";
 import { grantCredits } from "./credits";
+import type { ProjectsService } from "./projects";
+
+type AccountDeps = Pick<Infra, "db" | "clock" | "log" | "env" | "mailer" | "secretBox">;
 
 export type SignInResult =
   | { status: "signed-in"; userId: string }
@@ -24,7 +30,7 @@ export type SignInResult =
   | { status: "locked"; lockout: LockoutStatus }
   | { status: "email-not-confirmed" };
 
-export async function findUserByEmail(deps: AppDeps, email: string) {
+export async function findUserByEmail(deps: AccountDeps, email: string) {
   return deps.db.selectFrom("users").selectAll().where("email", "=", email.trim()).executeTakeFirst();
 }
 
@@ -56,12 +62,12 @@ export async function createProfile(
 }
 
 /** Creates the profile a user must have when it is missing (at sign-in). */
-export async function ensureProfile(deps: AppDeps, user: { id: string; email: string }): Promise<void> {
+export async function ensureProfile(deps: AccountDeps, user: { id: string; email: string }): Promise<void> {
   await deps.db.transaction().execute((trx) => createProfile(trx, user, null, deps.clock.now()));
 }
 
 /** A single-use token mailed to the user; only its hash is stored. */
-export async function createEmailToken(deps: AppDeps, userId: string, purpose: EmailTokenPurpose, validForMs: number): Promise<string> {
+export async function createEmailToken(deps: AccountDeps, userId: string, purpose: EmailTokenPurpose, validForMs: number): Promise<string> {
   const token = `${generateSecureRandomString()}${generateSecureRandomString()}`;
   const now = deps.clock.now();
   await deps.db
@@ -79,7 +85,7 @@ export async function createEmailToken(deps: AppDeps, userId: string, purpose: E
 }
 
 /** Marks a token used and returns its user, or null when it is unknown, used or expired. */
-export async function consumeEmailToken(deps: AppDeps, token: string, purpose: EmailTokenPurpose): Promise<string | null> {
+export async function consumeEmailToken(deps: AccountDeps, token: string, purpose: EmailTokenPurpose): Promise<string | null> {
   if (token.length === 0 || token.length > 200) return null;
   return deps.db.transaction().execute(async (trx) => {
     const now = deps.clock.now();
@@ -102,7 +108,7 @@ export interface MailContext {
 }
 
 export async function sendConfirmationMail(
-  deps: AppDeps,
+  deps: AccountDeps,
   user: { id: string; email: string },
   fullName: string,
   mail: MailContext,
@@ -115,12 +121,12 @@ export async function sendConfirmationMail(
 }
 
 export async function signUp(
-  deps: AppDeps,
+  deps: AccountDeps,
   input: { email: string; password: string; fullName: string },
   mail: MailContext,
 ): Promise<{ userId: string; email: string }> {
   if (await findUserByEmail(deps, input.email)) {
-    throw new TRPCError({ code: "CONFLICT", message: MESSAGES.userAlreadyRegistered });
+    throw new DomainError("conflict", "userAlreadyRegistered");
   }
   const passwordHash = await hashPassword(input.password);
   const userId = generateSecureRandomString();
@@ -136,7 +142,7 @@ export async function signUp(
   } catch (error) {
     // Two sign-ups with the same address at once: the unique index decides.
     if (error instanceof Error && /UNIQUE/.test(error.message)) {
-      throw new TRPCError({ code: "CONFLICT", message: MESSAGES.userAlreadyRegistered });
+      throw new DomainError("conflict", "userAlreadyRegistered");
     }
     throw error;
   }
@@ -150,7 +156,7 @@ export async function signUp(
 }
 
 export async function signIn(
-  deps: AppDeps,
+  deps: AccountDeps,
   input: { email: string; password: string; rememberMe: boolean },
   info: AttemptInfo,
 ): Promise<SignInResult> {
@@ -165,7 +171,7 @@ export async function signIn(
       : { status: "invalid-credentials", lockout: attempt.status };
   }
   // Only someone who knows the password learns that an admin disabled the account.
-  if (user.disabled_at !== null) throw new TRPCError({ code: "FORBIDDEN", message: MESSAGES.accountDisabled });
+  if (user.disabled_at !== null) throw new DomainError("forbidden", "accountDisabled");
   await clearAttempts(deps.db, input.email);
 
   if (deps.env.REQUIRE_EMAIL_VERIFICATION && user.email_confirmed_at === null) return { status: "email-not-confirmed" };
@@ -182,7 +188,7 @@ export async function signIn(
   return { status: "signed-in", userId: user.id };
 }
 
-export async function confirmEmail(deps: AppDeps, token: string): Promise<boolean> {
+export async function confirmEmail(deps: AccountDeps, token: string): Promise<boolean> {
   const userId = await consumeEmailToken(deps, token, "confirm_email");
   if (!userId) return false;
   const now = deps.clock.now();
@@ -196,7 +202,7 @@ export async function confirmEmail(deps: AppDeps, token: string): Promise<boolea
 }
 
 /** Mails a reset link (valid 1 hour, single use) when the address has an account; silent otherwise. */
-export async function requestPasswordReset(deps: AppDeps, email: string, mail: MailContext): Promise<void> {
+export async function requestPasswordReset(deps: AccountDeps, email: string, mail: MailContext): Promise<void> {
   const user = await findUserByEmail(deps, email);
   if (!user || user.disabled_at !== null) return;
   const token = await createEmailToken(deps, user.id, "reset_password", AUTH.passwordResetValidityMs);
@@ -209,7 +215,7 @@ export async function requestPasswordReset(deps: AppDeps, email: string, mail: M
  * Sets a new password from a reset link. Every session of the user ends, the lockout is cleared,
  * and the address counts as confirmed (the link reached its inbox).
  */
-export async function resetPassword(deps: AppDeps, token: string, newPassword: string): Promise<boolean> {
+export async function resetPassword(deps: AccountDeps, token: string, newPassword: string): Promise<boolean> {
   const passwordHash = await hashPassword(newPassword);
   const userId = await consumeEmailToken(deps, token, "reset_password");
   if (!userId) return false;
@@ -227,7 +233,7 @@ export async function resetPassword(deps: AppDeps, token: string, newPassword: s
 
 /** Changes the password of a signed-in user after checking the current one; other sessions end. */
 export async function changePassword(
-  deps: AppDeps,
+  deps: AccountDeps,
   userId: string,
   currentSessionId: string | null,
   currentPassword: string,
@@ -246,7 +252,7 @@ export async function changePassword(
 }
 
 /** A sign-in waiting for its second factor; the token is "<id>.<secret>" like a session's. */
-export async function createTwoFactorChallenge(deps: AppDeps, userId: string, rememberMe: boolean): Promise<string> {
+export async function createTwoFactorChallenge(deps: AccountDeps, userId: string, rememberMe: boolean): Promise<string> {
   const { id, token, secretHash } = createIdAndSecret();
   const now = deps.clock.now();
   await deps.db
@@ -273,7 +279,7 @@ export type TwoFactorResult =
  * and the 5th wrong code in a row ends the pending sign-in (the password must be given again).
  */
 export async function verifyTwoFactorChallenge(
-  deps: AppDeps,
+  deps: AccountDeps,
   challengeToken: string,
   code: string,
   backup: boolean,
@@ -308,3 +314,222 @@ export async function verifyTwoFactorChallenge(
   await deps.db.deleteFrom("two_factor_challenges").where("id", "=", challenge.id).execute();
   return { status: "verified", userId: challenge.user_id, rememberMe: challenge.remember_me === 1, usedBackupCode: backup };
 }
+
+/** A new browser sign-in: where it came from, and what the browser held before. */
+export interface BrowserSignIn {
+  userId: string;
+  rememberMe: boolean;
+  /** The session token the browser held before (that session ends). */
+  previousToken: string | null;
+  /** The anonymous id of this browser's demo work, which becomes the user's. */
+  visitorId: string | null;
+  request: SessionRequestInfo;
+  language: Language;
+}
+
+/**
+ * Every sign-in (password, second factor, Google) gets a new session; the one the browser held
+ * before ends, and the free demo render made in this browser before signing in becomes the user's.
+ * Returns the new session's token for the cookie.
+ */
+export async function completeSignIn(
+  deps: AccountDeps,
+  render: Pick<RenderModule, "adoptVisitorWork">,
+  signIn: BrowserSignIn,
+): Promise<{ token: string; session: SessionInfo }> {
+  const previous = signIn.previousToken ? await validateSessionToken(deps.db, deps.clock, signIn.previousToken) : null;
+  if (previous) await invalidateSession(deps.db, previous.id);
+  const created = await createSession(deps.db, deps.clock, signIn.userId, signIn.rememberMe, signIn.request);
+  if (signIn.visitorId) await render.adoptVisitorWork(signIn.visitorId, signIn.userId, signIn.language);
+  return created;
+}
+
+export interface GoogleIdentity {
+  sub: string;
+  email: string;
+  name?: string;
+}
+
+/** The user for a verified Google identity: linked before, same e-mail, or new. */
+async function userForGoogle(deps: AccountDeps, claims: GoogleIdentity): Promise<string> {
+  const linked = await deps.db
+    .selectFrom("user_identities")
+    .select("user_id")
+    .where("provider", "=", "google")
+    .where("provider_user_id", "=", claims.sub)
+    .executeTakeFirst();
+  if (linked) return linked.user_id;
+
+  const now = deps.clock.now();
+  const existing = await findUserByEmail(deps, claims.email);
+  const userId = existing?.id ?? generateSecureRandomString();
+  await deps.db.transaction().execute(async (trx) => {
+    if (!existing) {
+      await trx
+        .insertInto("users")
+        .values({ id: userId, email: claims.email, email_confirmed_at: now, password_hash: null, created_at: now, updated_at: now })
+        .execute();
+      await createProfile(trx, { id: userId, email: claims.email }, claims.name, now);
+    } else if (existing.email_confirmed_at === null) {
+      // Google vouches for the address.
+      await trx.updateTable("users").set({ email_confirmed_at: now, updated_at: now }).where("id", "=", userId).execute();
+    }
+    await trx
+      .insertInto("user_identities")
+      .values({ provider: "google", provider_user_id: claims.sub, user_id: userId, email: claims.email, created_at: now })
+      .execute();
+  });
+  return userId;
+}
+
+export type GoogleSignInResult =
+  { status: "signed-in"; userId: string } | { status: "two-factor-required"; challengeToken: string } | { status: "disabled" };
+
+/** Google vouched for the identity: link or create the account, then sign in (or ask for the second factor). */
+export async function signInWithGoogle(deps: AccountDeps, identity: GoogleIdentity): Promise<GoogleSignInResult> {
+  const userId = await userForGoogle(deps, identity);
+  const user = await deps.db.selectFrom("users").select(["id", "email", "disabled_at"]).where("id", "=", userId).executeTakeFirstOrThrow();
+  if (user.disabled_at !== null) return { status: "disabled" };
+  await ensureProfile(deps, user).catch((error: unknown) => deps.log.error("profile creation at sign-in failed", { userId, error }));
+  if (await twoFactorEnabled(deps, userId))
+    return { status: "two-factor-required", challengeToken: await createTwoFactorChallenge(deps, userId, false) };
+  return { status: "signed-in", userId };
+}
+
+/** The signed-in user as the app shows them (auth.session). */
+export async function accountSummary(deps: AccountDeps, userId: string) {
+  const row = await deps.db
+    .selectFrom("users")
+    .leftJoin("profiles", "profiles.user_id", "users.id")
+    .leftJoin("two_factor", "two_factor.user_id", "users.id")
+    .select([
+      "users.id",
+      "users.email",
+      "users.email_confirmed_at",
+      "profiles.full_name",
+      "profiles.credits_remaining",
+      "two_factor.enabled_at",
+    ])
+    .where("users.id", "=", userId)
+    .executeTakeFirstOrThrow();
+  return {
+    id: row.id,
+    email: row.email,
+    fullName: row.full_name ?? row.email,
+    emailConfirmed: row.email_confirmed_at !== null,
+    twoFactorEnabled: row.enabled_at !== null && row.enabled_at !== undefined,
+    creditsRemaining: row.credits_remaining ?? 0,
+  };
+}
+
+/** Sends the confirmation mail again: at most once a minute per address; silent for unknown or confirmed addresses. */
+export async function resendConfirmation(deps: AccountDeps, email: string, mail: MailContext): Promise<void> {
+  const user = await findUserByEmail(deps, email);
+  if (!user || user.email_confirmed_at !== null) return;
+  if (user.confirmation_sent_at !== null && deps.clock.now() - user.confirmation_sent_at < AUTH.resendConfirmationIntervalMs) {
+    throw new DomainError("rate-limited", "tooManyRequests");
+  }
+  const profile = await deps.db.selectFrom("profiles").select("full_name").where("user_id", "=", user.id).executeTakeFirst();
+  await sendConfirmationMail(deps, user, profile?.full_name ?? user.email, mail);
+}
+
+/** The profile row as the self-test reads it (spec section 7: all fields at most one row, or id only). */
+export async function profileRow(deps: AccountDeps, userId: string, columns: "all" | "id") {
+  if (columns === "id") {
+    const row = await deps.db.selectFrom("profiles").select("user_id").where("user_id", "=", userId).limit(1).executeTakeFirst();
+    return row ? { userId: row.user_id } : null;
+  }
+  const row = await deps.db.selectFrom("profiles").selectAll().where("user_id", "=", userId).limit(1).executeTakeFirst();
+  return row
+    ? {
+        userId: row.user_id,
+        email: row.email,
+        fullName: row.full_name,
+        creditsRemaining: row.credits_remaining,
+        createdAt: row.created_at,
+        updatedAt: row.updated_at,
+      }
+    : null;
+}
+
+export function createAccountsService(deps: AccountDeps, render: RenderModule, projects: ProjectsService) {
+  return {
+    signUp: (input: { email: string; password: string; fullName: string }, mail: MailContext) => signUp(deps, input, mail),
+    signIn: (input: { email: string; password: string; rememberMe: boolean }, info: AttemptInfo) => signIn(deps, input, info),
+    verifyTwoFactorChallenge: (challengeToken: string, code: string, backup: boolean) =>
+      verifyTwoFactorChallenge(deps, challengeToken, code, backup),
+    signInWithGoogle: (identity: GoogleIdentity) => signInWithGoogle(deps, identity),
+    completeSignIn: (signIn: BrowserSignIn) => completeSignIn(deps, render, signIn),
+    confirmEmail: (token: string) => confirmEmail(deps, token),
+    resendConfirmation: (email: string, mail: MailContext) => resendConfirmation(deps, email, mail),
+    requestPasswordReset: (email: string, mail: MailContext) => requestPasswordReset(deps, email, mail),
+    resetPassword: (token: string, newPassword: string) => resetPassword(deps, token, newPassword),
+    changePassword: (userId: string, currentSessionId: string | null, currentPassword: string, newPassword: string) =>
+      changePassword(deps, userId, currentSessionId, currentPassword, newPassword),
+    summary: (userId: string) => accountSummary(deps, userId),
+    /** True when Google sign-in is set up on this installation. */
+    googleConfigured: () => googleConfigured(deps.env),
+    profileRow: (userId: string, columns: "all" | "id") => profileRow(deps, userId, columns),
+
+    /** /profile: who the user is, their credits, since when, and what they rendered. */
+    async profile(userId: string) {
+      const user = await deps.db
+        .selectFrom("users")
+        .leftJoin("profiles", "profiles.user_id", "users.id")
+        .select([
+          "users.email",
+          "users.created_at",
+          "users.email_confirmed_at",
+          "users.password_hash",
+          "profiles.full_name",
+          "profiles.credits_remaining",
+        ])
+        .where("users.id", "=", userId)
+        .executeTakeFirstOrThrow();
+      const statistics = await render.userRenderStatistics(userId);
+      return {
+        email: user.email,
+        fullName: user.full_name ?? user.email,
+        credits: user.credits_remaining ?? 0,
+        memberSince: user.created_at,
+        emailConfirmed: user.email_confirmed_at !== null,
+        hasPassword: user.password_hash !== null,
+        renders: statistics.renders,
+        favouriteStyles: statistics.favouriteStyles,
+        projects: await projects.count(userId),
+      };
+    },
+
+    async updateFullName(userId: string, fullName: string): Promise<void> {
+      await deps.db
+        .updateTable("profiles")
+        .set({ full_name: fullName, updated_at: deps.clock.now() })
+        .where("user_id", "=", userId)
+        .execute();
+    },
+
+    /**
+     * Deletes the account and everything in it: pictures with their files, projects, sessions,
+     * roles, the ledger. The user types their e-mail address, and their password when they have one.
+     */
+    async deleteAccount(userId: string, confirmEmail: string, password: string | undefined): Promise<void> {
+      const user = await deps.db.selectFrom("users").select(["email", "password_hash"]).where("id", "=", userId).executeTakeFirstOrThrow();
+      if (confirmEmail.trim().toLowerCase() !== user.email.toLowerCase()) throw new DomainError("invalid", "deleteConfirmationMismatch");
+      if (user.password_hash !== null && !(await verifyPassword(user.password_hash, password ?? ""))) {
+        throw new DomainError("invalid", "currentPasswordWrong");
+      }
+      await render.deleteUserImages({ userId });
+      // Everything else hangs off the user row (ON DELETE CASCADE); analytics keep no user id.
+      await deps.db.transaction().execute(async (trx) => {
+        await trx.deleteFrom("login_attempts").where("email", "=", user.email.toLowerCase()).execute();
+        await trx.deleteFrom("users").where("id", "=", userId).execute();
+      });
+      deps.log.info("account deleted at its owner's request", { userId });
+    },
+
+    /** Privacy: every picture the user uploaded or rendered, with its files (projects stay). */
+    deleteAllImages: (userId: string) => render.deleteUserImages({ userId }),
+  };
+}
+
+export type AccountsService = ReturnType<typeof createAccountsService>;

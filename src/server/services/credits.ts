@@ -97,6 +97,12 @@ export async function refundJob(db: Db, userId: string, jobId: string, now: numb
   return true;
 }
 
+/** The user's credits now (0 without a profile). */
+export async function creditBalance(db: Db, userId: string): Promise<number> {
+  const profile = await db.selectFrom("profiles").select("credits_remaining").where("user_id", "=", userId).executeTakeFirst();
+  return profile?.credits_remaining ?? 0;
+}
+
 /** The balance the ledger explains (for checks and the admin page). */
 export async function ledgerBalance(db: Db, userId: string): Promise<number> {
   const row = await db

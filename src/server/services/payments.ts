@@ -19,10 +19,11 @@
 import type { Selectable, Transaction } from "kysely";
 import Stripe from "stripe";
 import { CREDITS } from "../../shared/constants";
-import type { CreditPackage } from "../../shared/billing";
+import { CREDIT_PACKAGES, findCreditPackage, type CreditPackage } from "../../shared/billing";
+import { DomainError } from "../errors";
 import type { AppDatabase } from "../db/client";
 import type { CreditPurchasesTable, Database } from "../db/schema";
-import type { Clock } from "../deps";
+import type { Clock } from "../clock";
 import type { Env } from "../env";
 import type { Logger } from "../logger";
 import { generateSecureRandomString } from "../auth/tokens";
@@ -325,3 +326,51 @@ async function refundPurchase(
   deps.log.info("stripe: purchase refunded", { purchase: purchase.id, user: purchase.user_id, credits: purchase.credits, taken });
   return "handled";
 }
+
+export function createPaymentsService(deps: CheckoutDeps & WebhookDeps) {
+  return {
+    /** The credit packages on sale, and whether buying works on this installation. */
+    packages() {
+      return {
+        packages: CREDIT_PACKAGES.map((pack) => ({
+          id: pack.id,
+          credits: pack.credits,
+          priceCents: pack.priceCents,
+          currency: pack.currency,
+          licence: pack.licence,
+        })),
+        purchasesEnabled: Boolean(deps.env.STRIPE_SECRET_KEY),
+        refundWindowDays: CREDITS.refundWindowDays,
+      };
+    },
+
+    /**
+     * purchase-credits: a Stripe Checkout URL for the package; the credits come with the webhook.
+     * Checked in the spec's order: a user, then the Stripe key, then the package.
+     */
+    async purchaseCredits(
+      user: { id: string; email: string } | null,
+      packageId: string | undefined,
+      baseUrl: string,
+    ): Promise<{ url: string }> {
+      if (!user) throw new DomainError("unauthenticated", "notAuthenticated");
+      if (!deps.env.STRIPE_SECRET_KEY) throw new DomainError("not-configured", "stripeNotConfigured");
+      const id = packageId?.trim();
+      if (!id) throw new DomainError("invalid", "missingRequiredFields");
+      const pack = findCreditPackage(id);
+      if (!pack) throw new DomainError("invalid", "unknownCreditPackage");
+      try {
+        const checkout = await createCheckout(deps, user, pack, baseUrl);
+        return { url: checkout.url };
+      } catch (error) {
+        // An unexpected failure: logged with its cause, shown as the generic internal error.
+        throw new Error("Stripe checkout session could not be created", { cause: error });
+      }
+    },
+
+    purchases: (userId: string) => listPurchases(deps.db, userId),
+    handleEvent: (event: Stripe.Event) => handleStripeEvent(deps, event),
+  };
+}
+
+export type PaymentsService = ReturnType<typeof createPaymentsService>;

@@ -1,57 +1,161 @@
 /**
- * Projects and the user's own data: deleting a project removes its uploads and renders with their
- * files; "delete all my images" does the same for everything the user uploaded or rendered.
- * The credit ledger keeps its rows (it explains the balance), without the pictures.
+ * Projects (spec section 3: name, project_type "room_rendering", settings): the user's folders of
+ * uploads and renders. This service owns the projects table; the render module files pictures in
+ * projects through the ProjectDirectory it is given, and deletes a project's pictures on request.
  */
-import { isFinalStatus } from "../../shared/render";
-import type { AppDeps } from "../deps";
-import { deleteJobRows, markCanceled, removeJobFiles } from "./render-jobs";
-import { removeUploadFiles } from "./uploads";
+import type { Language } from "../../shared/constants";
+import { generateSecureRandomString } from "../auth/tokens";
+import type { Project } from "../db/schema";
+import { notFound } from "../errors";
+import type { Infra } from "../infra";
+import type { ProjectDirectory, RenderModule } from "../render";
 
-type Deps = Pick<AppDeps, "db" | "storage" | "log" | "renderWorker" | "renderEvents" | "clock">;
+type Deps = Pick<Infra, "db" | "clock">;
 
-/** Deletes uploads and jobs matching the filter (rows first, then files, so nothing serves a half-deleted picture). */
-async function deleteImages(
-  deps: Deps,
-  filter: { userId: string; projectId?: string },
-): Promise<{ deletedRenders: number; deletedUploads: number }> {
-  let jobsQuery = deps.db.selectFrom("render_jobs").selectAll().where("user_id", "=", filter.userId);
-  let uploadsQuery = deps.db.selectFrom("uploads").selectAll().where("user_id", "=", filter.userId);
-  if (filter.projectId) {
-    jobsQuery = jobsQuery.where("project_id", "=", filter.projectId);
-    uploadsQuery = uploadsQuery.where("project_id", "=", filter.projectId);
+/** The project a user's upload goes to when none is chosen, named in their language. */
+const FIRST_PROJECT_NAME: Record<Language, string> = { en: "My first project", es: "Mi primer proyecto", fr: "Mon premier projet" };
+
+export interface ProjectSettings {
+  defaultStyle?: string;
+  defaultRoomType?: string;
+}
+
+function projectView(project: Project) {
+  return {
+    id: project.id,
+    name: project.name,
+    projectType: project.project_type,
+    settings: JSON.parse(project.settings) as Record<string, unknown>,
+    createdAt: project.created_at,
+    updatedAt: project.updated_at,
+  };
+}
+
+/** What the render module may ask of projects. */
+export function createProjectDirectory(deps: Deps): ProjectDirectory {
+  return {
+    async projectForUpload(userId, projectId, language) {
+      if (projectId) return (await this.isOwnProject(userId, projectId)) ? projectId : null;
+      const latest = await deps.db
+        .selectFrom("projects")
+        .select("id")
+        .where("user_id", "=", userId)
+        .orderBy("updated_at", "desc")
+        .limit(1)
+        .executeTakeFirst();
+      if (latest) return latest.id;
+      const now = deps.clock.now();
+      const id = generateSecureRandomString();
+      await deps.db
+        .insertInto("projects")
+        .values({
+          id,
+          user_id: userId,
+          name: FIRST_PROJECT_NAME[language],
+          project_type: "room_rendering",
+          settings: "{}",
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+      return id;
+    },
+    async isOwnProject(userId, projectId) {
+      const project = await deps.db
+        .selectFrom("projects")
+        .select("id")
+        .where("id", "=", projectId)
+        .where("user_id", "=", userId)
+        .executeTakeFirst();
+      return project !== undefined;
+    },
+    async touch(projectId, now) {
+      await deps.db.updateTable("projects").set({ updated_at: now }).where("id", "=", projectId).execute();
+    },
+  };
+}
+
+export function createProjectsService(deps: Deps, render: RenderModule) {
+  async function ownedProject(userId: string, projectId: string): Promise<Project> {
+    const project = await deps.db
+      .selectFrom("projects")
+      .selectAll()
+      .where("id", "=", projectId)
+      .where("user_id", "=", userId)
+      .executeTakeFirst();
+    if (!project) throw notFound();
+    return project;
   }
-  const jobs = await jobsQuery.execute();
-  const uploads = await uploadsQuery.execute();
-  const uploadIds = uploads.map((upload) => upload.id);
-  // Jobs of these uploads filed elsewhere (moved to another project) go with their picture.
-  const dependent = uploadIds.length
-    ? await deps.db.selectFrom("render_jobs").selectAll().where("upload_id", "in", uploadIds).execute()
-    : [];
-  const allJobs = [...new Map([...jobs, ...dependent].map((job) => [job.id, job])).values()];
-  // Unfinished renders are canceled and refunded first; a running one would write files after they are gone.
-  for (const job of allJobs.filter((row) => !isFinalStatus(row.status))) {
-    deps.renderWorker.abort(job.id);
-    await markCanceled(deps, job.id, ["queued", "preprocessing", "rendering", "saving"], deps.clock.now());
-  }
-  await deps.db.transaction().execute(async (trx) => {
-    await deleteJobRows(
-      trx,
-      allJobs.map((job) => job.id),
-    );
-    if (uploadIds.length) await trx.deleteFrom("uploads").where("id", "in", uploadIds).execute();
-    if (filter.projectId)
-      await trx.deleteFrom("projects").where("id", "=", filter.projectId).where("user_id", "=", filter.userId).execute();
-  });
-  await removeJobFiles(deps, allJobs);
-  await removeUploadFiles(deps, uploads);
-  return { deletedRenders: allJobs.length, deletedUploads: uploads.length };
+
+  return {
+    /** The user's projects, latest first, each with its render count and latest thumbnails. */
+    async list(userId: string) {
+      const projects = await deps.db
+        .selectFrom("projects")
+        .selectAll()
+        .where("user_id", "=", userId)
+        .orderBy("updated_at", "desc")
+        .execute();
+      const summaries = await render.projectRenderSummaries(projects.map((project) => project.id));
+      return projects.map((project) => ({ ...projectView(project), ...(summaries.get(project.id) ?? { renderCount: 0, thumbs: [] }) }));
+    },
+
+    /** One project with its renders, newest first. */
+    async get(userId: string, projectId: string) {
+      const project = await ownedProject(userId, projectId);
+      const renders = await render.list({ userId, visitorId: null }, { projectId: project.id });
+      return { project: projectView(project), renders };
+    },
+
+    async create(userId: string, name: string, settings: ProjectSettings = {}) {
+      const now = deps.clock.now();
+      const project = await deps.db
+        .insertInto("projects")
+        .values({
+          id: generateSecureRandomString(),
+          user_id: userId,
+          name,
+          project_type: "room_rendering",
+          settings: JSON.stringify(settings),
+          created_at: now,
+          updated_at: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return projectView(project);
+    },
+
+    async rename(userId: string, projectId: string, name: string): Promise<void> {
+      const project = await ownedProject(userId, projectId);
+      await deps.db.updateTable("projects").set({ name, updated_at: deps.clock.now() }).where("id", "=", project.id).execute();
+    },
+
+    async updateSettings(userId: string, projectId: string, settings: ProjectSettings): Promise<void> {
+      const project = await ownedProject(userId, projectId);
+      await deps.db
+        .updateTable("projects")
+        .set({ settings: JSON.stringify(settings), updated_at: deps.clock.now() })
+        .where("id", "=", project.id)
+        .execute();
+    },
+
+    /** Deletes the project with its uploads, renders and their files. */
+    async delete(userId: string, projectId: string) {
+      const project = await ownedProject(userId, projectId);
+      const deleted = await render.deleteUserImages({ userId, projectId: project.id });
+      await deps.db.deleteFrom("projects").where("id", "=", project.id).where("user_id", "=", userId).execute();
+      return deleted;
+    },
+
+    async count(userId: string): Promise<number> {
+      const projects = await deps.db
+        .selectFrom("projects")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("user_id", "=", userId)
+        .executeTakeFirstOrThrow();
+      return Number(projects.n);
+    },
+  };
 }
 
-export function deleteProject(deps: Deps, userId: string, projectId: string) {
-  return deleteImages(deps, { userId, projectId });
-}
-
-export function deleteAllImages(deps: Deps, userId: string) {
-  return deleteImages(deps, { userId });
-}
+export type ProjectsService = ReturnType<typeof createProjectsService>;

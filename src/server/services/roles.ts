@@ -2,11 +2,9 @@
  * Roles (spec sections 3 and 6): rows of user_roles; "admin" opens the Quick Admin bar and /admin.
  * Granted by `npm run admin -- grant admin EMAIL`, by an admin in /admin, or by ADMIN_EMAILS at start-up.
  */
+import { ADMIN_ROLE } from "../../shared/constants";
 import type { AppDatabase } from "../db/client";
-import type { AppDeps } from "../deps";
-import { ADMIN_ROLE } from "../trpc/init";
-
-export const ROLE_PATTERN = /^[a-z][a-z0-9_-]{0,49}$/;
+import type { Infra } from "../infra";
 
 export async function listRoles(db: AppDatabase, userId: string): Promise<string[]> {
   const rows = await db.selectFrom("user_roles").select("role").where("user_id", "=", userId).orderBy("role").execute();
@@ -43,7 +41,7 @@ export async function countAdmins(db: AppDatabase): Promise<number> {
 }
 
 /** At start-up: ADMIN_EMAILS become admins (those with accounts), and a fresh install says how to make the first one. */
-export async function applyAdminEmails(deps: Pick<AppDeps, "db" | "env" | "log" | "clock">): Promise<void> {
+export async function applyAdminEmails(deps: Pick<Infra, "db" | "env" | "log" | "clock">): Promise<void> {
   for (const email of deps.env.ADMIN_EMAILS) {
     const user = await findUserByEmail(deps.db, email);
     if (!user) {
@@ -60,3 +58,20 @@ export async function applyAdminEmails(deps: Pick<AppDeps, "db" | "env" | "log" 
     );
   }
 }
+
+export async function hasRole(db: AppDatabase, userId: string, role: string): Promise<boolean> {
+  const row = await db.selectFrom("user_roles").select("role").where("user_id", "=", userId).where("role", "=", role).executeTakeFirst();
+  return row !== undefined;
+}
+
+export function createRolesService(db: AppDatabase, clock: Pick<Infra["clock"], "now">) {
+  return {
+    list: (userId: string) => listRoles(db, userId),
+    has: (userId: string, role: string) => hasRole(db, userId, role),
+    isAdmin: (userId: string) => hasRole(db, userId, ADMIN_ROLE),
+    grant: (userId: string, role: string) => grantRole(db, userId, role, clock.now()),
+    revoke: (userId: string, role: string) => revokeRole(db, userId, role),
+  };
+}
+
+export type RolesService = ReturnType<typeof createRolesService>;

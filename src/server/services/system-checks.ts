@@ -1,28 +1,23 @@
 /**
  * Checks of the machine a self-hosted server runs on, for the self-test's admin checks
- * (selfTest.check; names and limits in src/shared/self-test/checks.ts). Each answers
+ * (selfTest.check; names and limits in src/shared/self-test-checks.ts). Each answers
  * { ok, detail } and never throws: what went wrong is the detail. Details may name paths and
  * hosts (admins only see them), never keys or passwords.
  */
 import { promises as fs } from "node:fs";
 import { sql } from "kysely";
 import nodemailer from "nodemailer";
-import { UPLOAD_BUCKET } from "../../shared/constants";
-import type { JobStatus } from "../../shared/render";
-import {
-  DISK_SPACE_LIMITS,
-  OUTSIDE_SERVICE_TIMEOUT_MS,
-  RENDER_QUEUE_LIMITS,
-  type ServerCheckName,
-  type ServerCheckResult,
-} from "../../shared/self-test/checks";
+import { PRODUCT_NAME, UPLOAD_BUCKET } from "../../shared/constants";
+import { checkDatabase } from "./health";
+import { DISK_SPACE_LIMITS, OUTSIDE_SERVICE_TIMEOUT_MS, type ServerCheckName, type ServerCheckResult } from "../../shared/self-test-checks";
 import { generateSecureRandomString } from "../auth/tokens";
 import type { AppDatabase } from "../db/client";
-import type { AppDeps } from "../deps";
+import type { Infra } from "../infra";
+import type { RenderModule } from "../render";
 import type { Env } from "../env";
 import type { ObjectStorage } from "../storage/storage";
 
-export type SystemCheckDeps = Pick<AppDeps, "db" | "env" | "clock" | "storage" | "renderWorker">;
+export type SystemCheckDeps = Pick<Infra, "db" | "env" | "storage"> & { render: Pick<RenderModule, "engine" | "checkQueue"> };
 
 const ok = (detail: string): ServerCheckResult => ({ ok: true, detail });
 const notOk = (detail: string): ServerCheckResult => ({ ok: false, detail });
@@ -182,55 +177,6 @@ export async function checkRenderProvider(
   return ok(`${provider} engine (not checked)`);
 }
 
-const RUNNING: JobStatus[] = ["preprocessing", "rendering", "saving"];
-
-const minutes = (ms: number) => `${Math.max(1, Math.round(ms / 60_000))} min`;
-
-/**
- * Not stuck: no render waiting longer than maxWaitMs while the worker has a free slot (a long
- * queue behind busy slots is only busy), and none running past its deadline plus a margin.
- */
-export async function checkRenderQueue(deps: Pick<SystemCheckDeps, "db" | "env" | "clock" | "renderWorker">): Promise<ServerCheckResult> {
-  const now = deps.clock.now();
-  const slots = deps.env.RENDER_CONCURRENCY;
-  const active = deps.renderWorker.activeJobs;
-  const queued = await deps.db
-    .selectFrom("render_jobs")
-    .select((eb) => [eb.fn.countAll<number>().as("count"), eb.fn.min<number | null>("updated_at").as("oldest")])
-    .where("status", "=", "queued")
-    .executeTakeFirstOrThrow();
-  const running = await deps.db
-    .selectFrom("render_jobs")
-    .select((eb) => [eb.fn.countAll<number>().as("count"), eb.fn.min<number | null>("started_at").as("oldest")])
-    .where("status", "in", RUNNING)
-    .executeTakeFirstOrThrow();
-  const waiting = Number(queued.count);
-  const rendering = Number(running.count);
-
-  const runLimit = deps.env.RENDER_DEADLINE_MS + RENDER_QUEUE_LIMITS.runningMarginMs;
-  if (rendering > 0 && running.oldest !== null) {
-    const overdue = await deps.db
-      .selectFrom("render_jobs")
-      .select((eb) => eb.fn.countAll<number>().as("count"))
-      .where("status", "in", RUNNING)
-      .where("started_at", "<", now - runLimit)
-      .executeTakeFirstOrThrow();
-    const count = Number(overdue.count);
-    if (count > 0) {
-      return notOk(
-        `${count} render${count === 1 ? " has" : "s have"} been running for ${minutes(now - Number(running.oldest))}, past the ${minutes(deps.env.RENDER_DEADLINE_MS)} deadline`,
-      );
-    }
-  }
-  if (waiting > 0 && queued.oldest !== null && now - Number(queued.oldest) > RENDER_QUEUE_LIMITS.maxWaitMs && active < slots) {
-    return notOk(
-      `${waiting} render${waiting === 1 ? " has" : "s have"} waited ${minutes(now - Number(queued.oldest))} while the worker has ${slots - active} of ${slots} slots free`,
-    );
-  }
-  const oldestWait = waiting > 0 && queued.oldest !== null ? `, oldest waiting ${Math.round((now - Number(queued.oldest)) / 1000)} s` : "";
-  return ok(`${waiting} waiting, ${rendering} rendering, ${active} of ${slots} slots busy${oldestWait}`);
-}
-
 /** Writes, reads back and removes a small file in the uploads bucket. */
 export async function checkStorageWrite(storage: ObjectStorage): Promise<ServerCheckResult> {
   const key = `self-test/probe-${generateSecureRandomString()}.png`;
@@ -258,9 +204,9 @@ export async function runSystemCheck(deps: SystemCheckDeps, name: ServerCheckNam
       case "mail-transport":
         return await checkMailTransport(deps.env);
       case "render-provider":
-        return await checkRenderProvider(deps.env, { providerId: deps.renderWorker.providerId });
+        return await checkRenderProvider(deps.env, { providerId: deps.render.engine.id });
       case "render-queue":
-        return await checkRenderQueue(deps);
+        return await deps.render.checkQueue();
       case "storage-write":
         return await checkStorageWrite(deps.storage);
     }
@@ -268,3 +214,24 @@ export async function runSystemCheck(deps: SystemCheckDeps, name: ServerCheckNam
     return notOk(errorText(error));
   }
 }
+
+export function createSystemService(deps: SystemCheckDeps & Pick<Infra, "clock" | "version" | "startedAt">) {
+  return {
+    runCheck: (name: ServerCheckName) => runSystemCheck(deps, name),
+    /** What any visitor may know about this installation. */
+    async info() {
+      const database = await checkDatabase(deps.db);
+      return {
+        productName: PRODUCT_NAME,
+        version: deps.version,
+        uptimeSeconds: Math.floor((deps.clock.now() - deps.startedAt) / 1000),
+        databaseOk: database.ok,
+        supportEmail: deps.env.SUPPORT_EMAIL,
+      };
+    },
+    /** GET /healthz: a real database query. */
+    health: () => checkDatabase(deps.db),
+  };
+}
+
+export type SystemService = ReturnType<typeof createSystemService>;

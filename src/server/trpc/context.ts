@@ -1,64 +1,88 @@
+/**
+ * What every procedure receives: who is asking (user, session, owner), the request's language,
+ * address and base URL, the browser's session cookie when there is a browser, and the services
+ * it may call. Procedures hold no database and no adapters: they call capabilities.
+ */
 import type { Request, Response } from "express";
-import { clearSessionCookie, readSessionToken } from "../auth/cookies";
-import { validateSessionToken, type SessionInfo } from "../auth/sessions";
-import type { AppDeps } from "../deps";
-import { readVisitorId } from "../render/owner";
 import { DEFAULT_LANGUAGE, type Language } from "../../shared/constants";
+import type { Services } from "../app-services";
+import type { SessionInfo, SessionRequestInfo } from "../auth/sessions";
+import type { Env } from "../env";
+import { clearSessionCookie, readSessionToken, setSessionCookie } from "../http/cookies";
+import { clientAddress, identifyRequest, requestBaseUrl, type SessionUser } from "../http/identity";
+import { requestInfo } from "../http/request-info";
 import { requestLanguage } from "../http/request-language";
+import { ownerOf, type Owner } from "../render";
 
-/** The signed-in user as procedures see it. */
-export interface SessionUser {
-  id: string;
-  email: string;
+export type { SessionUser } from "../http/identity";
+
+/** The browser's session cookie, as procedures that sign in or out use it. */
+export interface SessionCookie {
+  /** The token the browser holds now (its session ends when a new one starts). */
+  readonly current: string | null;
+  /** persistentUntil: a date for remember-me sessions; undefined makes a browser-session cookie. */
+  set(token: string, persistentUntil?: number): void;
+  clear(): void;
 }
 
-export interface Context extends AppDeps {
+export interface Context {
   user: SessionUser | null;
-  /** The interface language the request came from (for mails): the client's header, else Accept-Language, else en. */
-  language: Language;
   session: SessionInfo | null;
   /** The anonymous id of a visitor's free demo render (cookie), when there is one. */
   visitorId: string | null;
-  /** Present for HTTP calls; absent for createCaller in tests and scripts. */
-  req?: Request;
-  res?: Response;
+  /** The user, else the visitor, else nobody: whose uploads and renders this request may see. */
+  owner: Owner | null;
+  /** The interface language the request came from (for mails): the client's header, else Accept-Language, else en. */
+  language: Language;
+  /** The request's address, for per-address limits. */
+  clientAddress: string;
+  /** Who is asking (user agent and address), recorded with sessions and failed sign-ins. */
+  requestInfo: SessionRequestInfo;
+  /** Where links for this request point (mails, Stripe's return address). */
+  baseUrl: string;
+  /** Null without a browser (createCaller in tests and scripts): no session cookie is set then. */
+  sessionCookie: SessionCookie | null;
+  services: Services;
+}
+
+export interface InnerContextOptions {
+  user?: SessionUser | null;
+  session?: SessionInfo | null;
+  visitorId?: string | null;
+  language?: Language;
 }
 
 /** The context without HTTP: used by tests (createCaller) and by the per-request factory. */
-export function createContextInner(
-  deps: AppDeps,
-  user: SessionUser | null = null,
-  session: SessionInfo | null = null,
-  visitorId: string | null = null,
-): Context {
-  return { ...deps, user, session, visitorId, language: DEFAULT_LANGUAGE };
+export function createContextInner(services: Services, env: Pick<Env, "PUBLIC_URL" | "PORT">, options: InnerContextOptions = {}): Context {
+  const user = options.user ?? null;
+  const visitorId = options.visitorId ?? null;
+  return {
+    user,
+    session: options.session ?? null,
+    visitorId,
+    owner: ownerOf(user?.id ?? null, visitorId),
+    language: options.language ?? DEFAULT_LANGUAGE,
+    clientAddress: clientAddress(undefined),
+    requestInfo: requestInfo(undefined),
+    baseUrl: requestBaseUrl(undefined, env),
+    sessionCookie: null,
+    services,
+  };
 }
 
-/** Reads the session cookie; an invalid or expired one is cleared. Disabled accounts have no session. */
-export async function resolveSession(
-  deps: AppDeps,
-  req: Request,
-  res: Response,
-): Promise<{ user: SessionUser | null; session: SessionInfo | null }> {
-  const token = readSessionToken(req, deps.env);
-  if (!token) return { user: null, session: null };
-  const session = await validateSessionToken(deps.db, deps.clock, token);
-  const user = session
-    ? await deps.db
-        .selectFrom("users")
-        .select(["id", "email"])
-        .where("id", "=", session.userId)
-        .where("disabled_at", "is", null)
-        .executeTakeFirst()
-    : undefined;
-  if (!session || !user) {
-    clearSessionCookie(req, res, deps.env);
-    return { user: null, session: null };
-  }
-  return { user, session };
-}
-
-export async function createContext(deps: AppDeps, req: Request, res: Response): Promise<Context> {
-  const { user, session } = await resolveSession(deps, req, res);
-  return { ...createContextInner(deps, user, session, readVisitorId(req)), language: requestLanguage(req), req, res };
+export async function createContext(services: Services, env: Env, req: Request, res: Response): Promise<Context> {
+  const identity = await identifyRequest({ sessions: services.sessions, env }, req, res);
+  return {
+    ...identity,
+    language: requestLanguage(req),
+    clientAddress: clientAddress(req),
+    requestInfo: requestInfo(req),
+    baseUrl: requestBaseUrl(req, env),
+    sessionCookie: {
+      current: readSessionToken(req, env) ?? null,
+      set: (token, persistentUntil) => setSessionCookie(req, res, env, token, persistentUntil),
+      clear: () => clearSessionCookie(req, res, env),
+    },
+    services,
+  };
 }

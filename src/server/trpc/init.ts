@@ -3,20 +3,53 @@
  * - publicProcedure: anyone.
  * - protectedProcedure: a signed-in user; narrows ctx.user to non-null.
  * - adminProcedure: a signed-in user holding the "admin" role, read from user_roles on every call.
- * Validation errors carry zod's flattened errors in error.data.zodError so forms show field messages;
+ * Domain errors thrown by services become tRPC errors here, once (DOMAIN_ERROR_CODES). Validation
+ * errors carry zod's flattened errors in error.data.zodError so forms show field messages;
  * unexpected errors are logged and answered with a generic message, never a stack trace.
  */
-import { initTRPC, TRPCError } from "@trpc/server";
+import { initTRPC, TRPCError, type TRPC_ERROR_CODE_KEY } from "@trpc/server";
+import { getHTTPStatusCodeFromError } from "@trpc/server/http";
+import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
 import superjson from "superjson";
 import { ZodError, z } from "zod";
 import { MESSAGES } from "../../shared/messages";
+import { DomainError, type DomainErrorKind } from "../errors";
 import type { Context } from "./context";
+
+export const DOMAIN_ERROR_CODES: Record<DomainErrorKind, TRPC_ERROR_CODE_KEY> = {
+  invalid: "BAD_REQUEST",
+  unauthenticated: "UNAUTHORIZED",
+  forbidden: "FORBIDDEN",
+  "not-found": "NOT_FOUND",
+  conflict: "CONFLICT",
+  "payment-required": "PAYMENT_REQUIRED",
+  "too-large": "PAYLOAD_TOO_LARGE",
+  "unsupported-media": "UNSUPPORTED_MEDIA_TYPE",
+  "rate-limited": "TOO_MANY_REQUESTS",
+  "not-configured": "PRECONDITION_FAILED",
+  unavailable: "SERVICE_UNAVAILABLE",
+};
+
+/** A domain error as the tRPC error the client receives (same message, the kind's code). */
+export function toTRPCError(error: DomainError): TRPCError {
+  return new TRPCError({ code: DOMAIN_ERROR_CODES[error.kind], message: error.message, cause: error });
+}
 
 const t = initTRPC.context<Context>().create({
   transformer: superjson,
   isDev: false,
   errorFormatter({ shape, error }) {
     const zodError = error.cause instanceof ZodError ? z.flattenError(error.cause) : null;
+    // A domain error thrown while a subscription streams never passes the middleware below.
+    if (error.cause instanceof DomainError && error.code === "INTERNAL_SERVER_ERROR") {
+      const mapped = toTRPCError(error.cause);
+      return {
+        ...shape,
+        code: TRPC_ERROR_CODES_BY_KEY[mapped.code],
+        message: mapped.message,
+        data: { ...shape.data, code: mapped.code, httpStatus: getHTTPStatusCodeFromError(mapped), zodError },
+      };
+    }
     const message = error.code === "INTERNAL_SERVER_ERROR" ? MESSAGES.internalError : shape.message;
     return { ...shape, message, data: { ...shape.data, zodError } };
   },
@@ -26,22 +59,21 @@ export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 export const middleware = t.middleware;
 
-export const publicProcedure = t.procedure;
+/** Every procedure: a DomainError from a capability leaves as its tRPC error. */
+const mapDomainErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && result.error.cause instanceof DomainError) throw toTRPCError(result.error.cause);
+  return result;
+});
 
-export const protectedProcedure = t.procedure.use(({ ctx, next }) => {
+export const publicProcedure = t.procedure.use(mapDomainErrors);
+
+export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.user) throw new TRPCError({ code: "UNAUTHORIZED", message: MESSAGES.notAuthenticated });
   return next({ ctx: { ...ctx, user: ctx.user } });
 });
 
-export const ADMIN_ROLE = "admin";
-
 export const adminProcedure = protectedProcedure.use(async ({ ctx, next }) => {
-  const role = await ctx.db
-    .selectFrom("user_roles")
-    .select("role")
-    .where("user_id", "=", ctx.user.id)
-    .where("role", "=", ADMIN_ROLE)
-    .executeTakeFirst();
-  if (!role) throw new TRPCError({ code: "FORBIDDEN", message: MESSAGES.adminRequired });
+  if (!(await ctx.services.roles.isAdmin(ctx.user.id))) throw new TRPCError({ code: "FORBIDDEN", message: MESSAGES.adminRequired });
   return next();
 });

@@ -1,6 +1,6 @@
 /**
  * The self-test runner of spec sections 4 and 8, shared by the Quick Admin bar and /admin: two
- * tabs (System Tests, Auth Tests); Run goes through the suite of src/shared/self-test against
+ * tabs (System Tests, Auth Tests); Run goes through the suite of src/selftest against
  * this server's real API, each item going pending → running → passed or failed, then the spec's
  * toast, and the run is recorded on the server (selfTest.recordRun).
  */
@@ -9,8 +9,8 @@ import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import { SELF_TEST } from "../../../shared/constants";
-import { pendingItems, runSelfTests, summarize } from "../../../shared/self-test/suite";
-import type { SelfTestEnvironment, SelfTestItem, SelfTestStatus, SelfTestSuiteName } from "../../../shared/self-test/types";
+import { pendingItems, runSelfTests, summarize } from "../../../selftest/suite";
+import type { SelfTestEnvironment, SelfTestItem, SelfTestStatus, SelfTestSuiteName } from "../../../selftest/types";
 import { useSession } from "../../hooks/useSession";
 import { friendlyError } from "../../lib/friendlyError";
 import { trpc } from "../../trpc";

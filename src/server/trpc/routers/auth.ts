@@ -1,5 +1,5 @@
+/** Sign-up, sign-in (with lockout and the second factor), sign-out, sessions, confirmation and password reset. */
 import { TRPCError } from "@trpc/server";
-import type { Request } from "express";
 import { z } from "zod";
 import {
   emailOnlySchema,
@@ -10,49 +10,36 @@ import {
   signUpSchema,
   twoFactorCodeSchema,
 } from "../../../shared/auth-schemas";
-import { AUTH } from "../../../shared/constants";
 import { MESSAGES } from "../../../shared/messages";
-import { clearSessionCookie, requestInfo, startBrowserSession } from "../../auth/cookies";
-import { googleConfigured } from "../../auth/google";
-import { clearAttempts, countFailedAttempt, lockoutStatus } from "../../auth/lockout";
-import type { RateLimitedAction } from "../../auth/rate-limit";
-import { extendSession, invalidateSession, type SessionInfo } from "../../auth/sessions";
-import {
-  findUserByEmail,
-  type MailContext,
-  requestPasswordReset,
-  resetPassword,
-  sendConfirmationMail,
-  signIn,
-  signUp,
-  verifyTwoFactorChallenge,
-} from "../../services/accounts";
+import type { SessionInfo } from "../../auth/sessions";
+import type { RateLimitedAction } from "../../http/rate-limit";
+import type { MailContext } from "../../services/accounts";
 import type { Context } from "../context";
 import { protectedProcedure, publicProcedure, router } from "../init";
 
 /** Links in mails point at PUBLIC_URL, else the address this request came to; in the user's language. */
 function mailContextFor(ctx: Context): MailContext {
-  const baseUrl = ctx.env.PUBLIC_URL
-    ? ctx.env.PUBLIC_URL.replace(/\/+$/, "")
-    : ctx.req
-      ? `${ctx.req.protocol}://${ctx.req.get("host")}`
-      : `http://localhost:${ctx.env.PORT}`;
-  return { baseUrl, language: ctx.language };
-}
-
-function clientAddress(req: Request | undefined): string {
-  return req?.ip ?? "local";
+  return { baseUrl: ctx.baseUrl, language: ctx.language };
 }
 
 function enforceRateLimit(ctx: Context, action: RateLimitedAction): void {
-  if (!ctx.rateLimits[action].take(clientAddress(ctx.req))) {
+  if (!ctx.services.rateLimits[action].take(ctx.clientAddress)) {
     throw new TRPCError({ code: "TOO_MANY_REQUESTS", message: MESSAGES.tooManyRequests });
   }
 }
 
 /** A session only means something as a browser's cookie: without HTTP (scripts, tests) none is made. */
 async function startSession(ctx: Context, userId: string, rememberMe: boolean): Promise<void> {
-  if (ctx.req && ctx.res) await startBrowserSession(ctx, ctx.req, ctx.res, userId, rememberMe);
+  if (!ctx.sessionCookie) return;
+  const { token, session } = await ctx.services.accounts.completeSignIn({
+    userId,
+    rememberMe,
+    previousToken: ctx.sessionCookie.current,
+    visitorId: ctx.visitorId,
+    request: ctx.requestInfo,
+    language: ctx.language,
+  });
+  ctx.sessionCookie.set(token, session.persistent ? session.expiresAt : undefined);
 }
 
 function publicSession(session: SessionInfo) {
@@ -63,45 +50,21 @@ export const authRouter = router({
   /** The signed-in user and their session's timers, or nulls for a visitor. */
   session: publicProcedure.query(async ({ ctx }) => {
     if (!ctx.user || !ctx.session) return { user: null, session: null };
-    const row = await ctx.db
-      .selectFrom("users")
-      .leftJoin("profiles", "profiles.user_id", "users.id")
-      .leftJoin("two_factor", "two_factor.user_id", "users.id")
-      .select([
-        "users.id",
-        "users.email",
-        "users.email_confirmed_at",
-        "profiles.full_name",
-        "profiles.credits_remaining",
-        "two_factor.enabled_at",
-      ])
-      .where("users.id", "=", ctx.user.id)
-      .executeTakeFirstOrThrow();
-    return {
-      user: {
-        id: row.id,
-        email: row.email,
-        fullName: row.full_name ?? row.email,
-        emailConfirmed: row.email_confirmed_at !== null,
-        twoFactorEnabled: row.enabled_at !== null && row.enabled_at !== undefined,
-        creditsRemaining: row.credits_remaining ?? 0,
-      },
-      session: publicSession(ctx.session),
-    };
+    return { user: await ctx.services.accounts.summary(ctx.user.id), session: publicSession(ctx.session) };
   }),
 
   /** Which outside sign-in providers this installation has configured. */
-  providers: publicProcedure.query(({ ctx }) => ({ google: googleConfigured(ctx) })),
+  providers: publicProcedure.query(({ ctx }) => ({ google: ctx.services.accounts.googleConfigured() })),
 
   signUp: publicProcedure.input(signUpSchema).mutation(async ({ ctx, input }) => {
     enforceRateLimit(ctx, "signUp");
-    const { email } = await signUp(ctx, input, mailContextFor(ctx));
+    const { email } = await ctx.services.accounts.signUp(input, mailContextFor(ctx));
     return { email };
   }),
 
   signIn: publicProcedure.input(signInSchema).mutation(async ({ ctx, input }) => {
     enforceRateLimit(ctx, "signIn");
-    const result = await signIn(ctx, input, requestInfo(ctx.req));
+    const result = await ctx.services.accounts.signIn(input, ctx.requestInfo);
     if (result.status !== "signed-in") return result;
     await startSession(ctx, result.userId, input.rememberMe);
     return { status: "signed-in" as const };
@@ -112,7 +75,7 @@ export const authRouter = router({
     .input(z.object({ challengeToken: z.string().min(1).max(200) }).and(twoFactorCodeSchema))
     .mutation(async ({ ctx, input }) => {
       enforceRateLimit(ctx, "signIn");
-      const result = await verifyTwoFactorChallenge(ctx, input.challengeToken, input.code, input.backup);
+      const result = await ctx.services.accounts.verifyTwoFactorChallenge(input.challengeToken, input.code, input.backup);
       if (result.status === "challenge-ended") throw new TRPCError({ code: "UNAUTHORIZED", message: MESSAGES.twoFactorChallengeExpired });
       if (result.status === "invalid-code") throw new TRPCError({ code: "BAD_REQUEST", message: MESSAGES.invalidVerificationCode });
       await startSession(ctx, result.userId, result.rememberMe);
@@ -120,14 +83,14 @@ export const authRouter = router({
     }),
 
   signOut: publicProcedure.mutation(async ({ ctx }) => {
-    if (ctx.session) await invalidateSession(ctx.db, ctx.session.id);
-    if (ctx.req && ctx.res) clearSessionCookie(ctx.req, ctx.res, ctx.env);
+    if (ctx.session) await ctx.services.sessions.invalidate(ctx.session.id);
+    ctx.sessionCookie?.clear();
     return { ok: true as const };
   }),
 
   /** "Stay signed in" from the idle warning. */
   extendSession: protectedProcedure.mutation(async ({ ctx }) => {
-    const session = ctx.session ? await extendSession(ctx.db, ctx.clock, ctx.session.id) : null;
+    const session = ctx.session ? await ctx.services.sessions.extend(ctx.session.id) : null;
     if (!session) throw new TRPCError({ code: "UNAUTHORIZED", message: MESSAGES.sessionExpired });
     return publicSession(session);
   }),
@@ -135,7 +98,7 @@ export const authRouter = router({
   /** validate-login (spec section 7): the lock state of an address, before signing in. */
   validateLogin: publicProcedure
     .input(z.object({ email: emailSchema }))
-    .query(({ ctx, input }) => lockoutStatus(ctx.db, ctx.clock, input.email)),
+    .query(({ ctx, input }) => ctx.services.lockout.status(input.email)),
 
   /**
    * record-login-attempt (spec section 7). Sign-in already records its own attempts on the server;
@@ -153,31 +116,28 @@ export const authRouter = router({
     )
     .mutation(async ({ ctx, input }) => {
       if (input.success) {
-        if (ctx.user && ctx.user.email.toLowerCase() === input.email.toLowerCase()) await clearAttempts(ctx.db, input.email);
+        if (ctx.user && ctx.user.email.toLowerCase() === input.email.toLowerCase()) await ctx.services.lockout.clear(input.email);
       } else {
-        await countFailedAttempt(ctx.db, ctx.clock, input.email, { ipAddress: ctx.req?.ip ?? null, userAgent: input.userAgent ?? null });
+        await ctx.services.lockout.countFailedAttempt(input.email, {
+          ipAddress: ctx.requestInfo.ipAddress,
+          userAgent: input.userAgent ?? null,
+        });
       }
-      const status = await lockoutStatus(ctx.db, ctx.clock, input.email);
+      const status = await ctx.services.lockout.status(input.email);
       return { isLocked: status.isLocked, attemptsRemaining: status.attemptsRemaining, message: status.message };
     }),
 
   /** Sends the confirmation mail again: at most once a minute per address; silent for unknown addresses. */
   resendConfirmation: publicProcedure.input(emailOnlySchema).mutation(async ({ ctx, input }) => {
     enforceRateLimit(ctx, "resendConfirmation");
-    const user = await findUserByEmail(ctx, input.email);
-    if (!user || user.email_confirmed_at !== null) return { ok: true as const };
-    if (user.confirmation_sent_at !== null && ctx.clock.now() - user.confirmation_sent_at < AUTH.resendConfirmationIntervalMs) {
-      throw new TRPCError({ code: "TOO_MANY_REQUESTS", message: MESSAGES.tooManyRequests });
-    }
-    const profile = await ctx.db.selectFrom("profiles").select("full_name").where("user_id", "=", user.id).executeTakeFirst();
-    await sendConfirmationMail(ctx, user, profile?.full_name ?? user.email, mailContextFor(ctx));
+    await ctx.services.accounts.resendConfirmation(input.email, mailContextFor(ctx));
     return { ok: true as const };
   }),
 
   /** Always answers ok, so the form cannot tell which addresses have accounts. */
   requestPasswordReset: publicProcedure.input(resetRequestSchema).mutation(async ({ ctx, input }) => {
     enforceRateLimit(ctx, "passwordReset");
-    await requestPasswordReset(ctx, input.resetEmail, mailContextFor(ctx));
+    await ctx.services.accounts.requestPasswordReset(input.resetEmail, mailContextFor(ctx));
     return { ok: true as const };
   }),
 
@@ -185,7 +145,7 @@ export const authRouter = router({
     .input(z.object({ token: z.string().min(1).max(200), password: newPasswordSchema }))
     .mutation(async ({ ctx, input }) => {
       enforceRateLimit(ctx, "passwordReset");
-      if (!(await resetPassword(ctx, input.token, input.password))) {
+      if (!(await ctx.services.accounts.resetPassword(input.token, input.password))) {
         throw new TRPCError({ code: "BAD_REQUEST", message: MESSAGES.resetLinkInvalid });
       }
       return { ok: true as const };

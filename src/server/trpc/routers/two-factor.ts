@@ -2,7 +2,6 @@ import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { FIELD_LIMITS } from "../../../shared/constants";
 import { MESSAGES } from "../../../shared/messages";
-import { beginEnrollment, confirmEnrollment, disableTwoFactor } from "../../auth/two-factor";
 import { protectedProcedure, router } from "../init";
 
 const totpInput = z.object({
@@ -15,20 +14,20 @@ const totpInput = z.object({
 export const twoFactorRouter = router({
   /** A new key to scan (QR code) or type (secret); two-factor turns on only after a first right code. */
   beginEnrollment: protectedProcedure.mutation(async ({ ctx }) => {
-    const enrollment = await beginEnrollment(ctx, ctx.user);
-    if (!enrollment) throw new TRPCError({ code: "CONFLICT", message: "Two-factor authentication is already enabled" });
+    const enrollment = await ctx.services.twoFactor.beginEnrollment(ctx.user);
+    if (!enrollment) throw new TRPCError({ code: "CONFLICT", message: MESSAGES.twoFactorAlreadyEnabled });
     return enrollment;
   }),
 
   /** Turns two-factor on; the backup codes are returned this once and stored only as hashes. */
   confirmEnrollment: protectedProcedure.input(totpInput).mutation(async ({ ctx, input }) => {
-    const backupCodes = await confirmEnrollment(ctx, ctx.user.id, input.code);
+    const backupCodes = await ctx.services.twoFactor.confirmEnrollment(ctx.user.id, input.code);
     if (!backupCodes) throw new TRPCError({ code: "BAD_REQUEST", message: MESSAGES.invalidVerificationCode });
     return { backupCodes };
   }),
 
   disable: protectedProcedure.input(totpInput).mutation(async ({ ctx, input }) => {
-    if (!(await disableTwoFactor(ctx, ctx.user.id, input.code)))
+    if (!(await ctx.services.twoFactor.disable(ctx.user.id, input.code)))
       throw new TRPCError({ code: "BAD_REQUEST", message: MESSAGES.invalidVerificationCode });
     return { ok: true as const };
   }),

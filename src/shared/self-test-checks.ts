@@ -3,7 +3,8 @@
  * about its own machine (selfTest.check, admin only), the limits they apply, and the report texts
  * of spec section 8, word for word.
  */
-import { MESSAGES } from "../messages";
+import { z } from "zod";
+import { MESSAGES } from "./messages";
 
 /**
  * Checks of the box the server runs on (src/server/services/system-checks.ts):
@@ -59,3 +60,27 @@ export const SELF_TEST_COMPLETE = { system: "Testing Complete", auth: "Authentic
 
 /** A failed item's message is this prefix and the report (spec section 4: "Error: ..."). */
 export const SELF_TEST_ERROR_PREFIX = "Error: ";
+
+/** A finished run as the suite reports it for the history (selfTest.recordRun). */
+export const selfTestItemSchema = z.object({
+  id: z.string().min(1).max(64),
+  name: z.string().min(1).max(200),
+  status: z.enum(["pending", "running", "passed", "failed"]),
+  message: z.string().max(2000).optional(),
+  detail: z.string().max(2000).optional(),
+  durationMs: z.number().min(0).max(86_400_000).optional(),
+});
+
+export const selfTestRunSchema = z
+  .object({
+    suite: z.enum(["system", "auth"]),
+    /** Who ran it; the browser's Quick Admin bar leaves it out. */
+    source: z.enum(["browser", "cli"]).default("browser"),
+    items: z.array(selfTestItemSchema).min(1).max(50),
+    startedAt: z.number().int().min(0),
+    finishedAt: z.number().int().min(0),
+  })
+  .refine((run) => run.finishedAt >= run.startedAt, { error: "finishedAt is before startedAt", path: ["finishedAt"] });
+
+export type SelfTestRunItem = z.infer<typeof selfTestItemSchema>;
+export type SelfTestRunInput = z.infer<typeof selfTestRunSchema>;

@@ -24,14 +24,14 @@
  */
 import { createTRPCClient, httpLink } from "@trpc/client";
 import superjson from "superjson";
-import type { AppRouter } from "../../server/trpc/root";
-import { SELF_TEST } from "../constants";
-import { MESSAGES } from "../messages";
-import { UPLOAD_ENDPOINT, type UploadResponse } from "../render";
-import { SELF_TEST_ERROR_PREFIX, SELF_TEST_REPORTS, type ServerCheckName } from "./checks";
+import type { AppRouter } from "../server/trpc/root";
+import { SELF_TEST } from "../shared/constants";
+import { MESSAGES } from "../shared/messages";
+import { UPLOAD_ENDPOINT, type UploadResponse } from "../shared/render";
+import { SELF_TEST_ERROR_PREFIX, SELF_TEST_REPORTS, type ServerCheckName } from "../shared/self-test-checks";
 import type { SelfTestClient, SelfTestEnvironment, SelfTestItem, SelfTestListener, SelfTestSource, SelfTestSuiteName } from "./types";
 
-export * from "./checks";
+export * from "../shared/self-test-checks";
 export type * from "./types";
 
 /** What one check gets while it runs. */

@@ -4,7 +4,7 @@
  * command line — both over the real HTTP API.
  */
 import type { createTRPCClient } from "@trpc/client";
-import type { AppRouter } from "../../server/trpc/root";
+import type { AppRouter } from "../server/trpc/root";
 
 export type SelfTestStatus = "pending" | "running" | "passed" | "failed";
 export type SelfTestSuiteName = "system" | "auth";

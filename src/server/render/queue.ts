@@ -1,9 +1,8 @@
 /**
- * Render jobs: creation with its charge in one transaction, and every later change of state with
- * its event (and, on failure or cancel, its refund) in one transaction. Both the tRPC router and
- * the worker go through here, so a job is charged once and given back at most once.
+ * The render queue: creation with its charge in one transaction, and every later change of state
+ * with its event (and, on failure or cancel, its refund) in one transaction. The module's public
+ * functions and the worker both go through here, so a job is charged once and given back at most once.
  */
-import { TRPCError } from "@trpc/server";
 import { sql, type Transaction } from "kysely";
 import { MESSAGES } from "../../shared/messages";
 import { RENDER, type JobStatus, type RenderEvent, type RenderRequestInput } from "../../shared/render";
@@ -12,21 +11,19 @@ import { CREDITS } from "../../shared/constants";
 import { generateSecureRandomString } from "../auth/tokens";
 import type { AppDatabase } from "../db/client";
 import type { Database, RenderJob } from "../db/schema";
-import type { AppDeps } from "../deps";
-import { recordRenderEvent, type StoredRenderEvent } from "../render/events";
-import { ownerColumns, ownerKey, ownsRow, type Owner } from "../render/owner";
-import { chargeForJob, NotEnoughCreditsError, refundJob } from "./credits";
+import { DomainError, notFound } from "../errors";
+import { creditBalance, chargeForJob, NotEnoughCreditsError, refundJob } from "../services/credits";
+import type { RenderContext } from "./context";
+import { recordRenderEvent, type StoredRenderEvent } from "./events";
+import { ownerColumns, ownerKey, ownsRow, rowOwner, type Owner } from "./owner";
 
 type Db = AppDatabase | Transaction<Database>;
-type RenderDeps = Pick<AppDeps, "db" | "clock" | "env" | "storage" | "renderEvents" | "renderWorker" | "log">;
+type EventDeps = Pick<RenderContext, "db" | "events">;
 
-const RUNNING: JobStatus[] = ["preprocessing", "rendering", "saving"];
+export const RUNNING: readonly JobStatus[] = ["preprocessing", "rendering", "saving"];
 const DAY_MS = 86_400_000;
 /** How many waiting jobs are told their new place when the queue moves. */
 const POSITION_UPDATES = 20;
-
-export const jobOwner = (job: Pick<RenderJob, "user_id" | "visitor_id">): Owner =>
-  job.user_id !== null ? { userId: job.user_id, visitorId: null } : { userId: null, visitorId: job.visitor_id! };
 
 /** The id of one of our own upload links (/files/uploads/<id>/...); no outside URL is ever fetched. */
 function imageIdFromUrl(url: string): string | null {
@@ -52,7 +49,7 @@ export async function queuePosition(db: Db, job: Pick<RenderJob, "id">): Promise
 
 /** ai-render: one job per style, each charged one credit (or the visitor's one free demo), in one transaction. */
 export async function createRenderJobs(
-  deps: RenderDeps,
+  deps: RenderContext,
   owner: Owner,
   input: RenderRequestInput,
   ipAddress: string,
@@ -60,26 +57,19 @@ export async function createRenderJobs(
   const imageId = input.imageId ?? (input.imageUrl ? imageIdFromUrl(input.imageUrl) : null);
   const styles = input.style === undefined ? [] : [...new Set(Array.isArray(input.style) ? input.style : [input.style])];
   if (!input.projectId || !imageId || styles.length === 0) {
-    if (input.imageUrl && !imageId && input.projectId && styles.length > 0)
-      throw new TRPCError({ code: "NOT_FOUND", message: MESSAGES.notFound });
-    throw new TRPCError({ code: "BAD_REQUEST", message: MESSAGES.missingRequiredFields });
+    if (input.imageUrl && !imageId && input.projectId && styles.length > 0) throw notFound();
+    throw new DomainError("invalid", "missingRequiredFields");
   }
   const upload = await deps.db.selectFrom("uploads").selectAll().where("id", "=", imageId).executeTakeFirst();
-  if (!upload || !ownsRow(owner, upload)) throw new TRPCError({ code: "NOT_FOUND", message: MESSAGES.notFound });
+  if (!upload || !ownsRow(owner, upload)) throw notFound();
 
   let projectId: string | null = null;
   if (owner.userId !== null) {
-    const project = await deps.db
-      .selectFrom("projects")
-      .select("id")
-      .where("id", "=", input.projectId)
-      .where("user_id", "=", owner.userId)
-      .executeTakeFirst();
-    if (!project) throw new TRPCError({ code: "NOT_FOUND", message: MESSAGES.notFound });
-    projectId = project.id;
+    if (!(await deps.projects.isOwnProject(owner.userId, input.projectId))) throw notFound();
+    projectId = input.projectId;
   } else {
-    if (input.projectId !== RENDER.demoProjectId) throw new TRPCError({ code: "NOT_FOUND", message: MESSAGES.notFound });
-    if (styles.length > 1) throw new TRPCError({ code: "FORBIDDEN", message: MESSAGES.demoOneStyle });
+    if (input.projectId !== RENDER.demoProjectId) throw notFound();
+    if (styles.length > 1) throw new DomainError("forbidden", "demoOneStyle");
   }
 
   const now = deps.clock.now();
@@ -101,8 +91,7 @@ export async function createRenderJobs(
           .where("ip_address", "=", ipAddress)
           .where("created_at", ">", now - DAY_MS)
           .executeTakeFirstOrThrow();
-        if (used || Number(fromAddress.count) >= deps.env.DEMO_RENDERS_PER_IP_PER_DAY)
-          throw new TRPCError({ code: "FORBIDDEN", message: MESSAGES.demoUsed });
+        if (used || Number(fromAddress.count) >= deps.env.DEMO_RENDERS_PER_IP_PER_DAY) throw new DomainError("forbidden", "demoUsed");
       }
       for (const style of styles) {
         const id = generateSecureRandomString();
@@ -117,7 +106,7 @@ export async function createRenderJobs(
             room_type: upload.room_type,
             mode: upload.mode,
             note,
-            provider: deps.renderWorker.providerId,
+            provider: deps.providerId,
             status: "queued",
             credits_charged: owner.userId !== null ? CREDITS.perRender : 0,
             created_at: now,
@@ -136,21 +125,14 @@ export async function createRenderJobs(
         );
         jobs.push({ id, style });
       }
-      if (owner.userId !== null) {
-        const profile = await trx
-          .selectFrom("profiles")
-          .select("credits_remaining")
-          .where("user_id", "=", owner.userId)
-          .executeTakeFirstOrThrow();
-        credits = profile.credits_remaining;
-      }
+      if (owner.userId !== null) credits = await creditBalance(trx, owner.userId);
     });
   } catch (error) {
-    if (error instanceof NotEnoughCreditsError) throw new TRPCError({ code: "PAYMENT_REQUIRED", message: MESSAGES.notEnoughCredits });
+    if (error instanceof NotEnoughCreditsError) throw new DomainError("payment-required", "notEnoughCredits");
     throw error;
   }
-  deps.renderEvents.publish(events);
-  deps.renderWorker.wake();
+  deps.events.publish(events);
+  deps.signals.jobAdded();
   return { jobs, credits };
 }
 
@@ -159,7 +141,7 @@ export async function createRenderJobs(
  * one of those states (someone else moved it first), so each transition happens once.
  */
 export async function transitionJob(
-  deps: Pick<AppDeps, "db" | "renderEvents">,
+  deps: EventDeps,
   jobId: string,
   from: readonly JobStatus[],
   to: JobStatus,
@@ -193,10 +175,10 @@ export async function transitionJob(
       .returningAll()
       .executeTakeFirst();
     if (!updated) return null;
-    stored = await recordRenderEvent(trx, ownerKey(jobOwner(updated)), await event(updated, trx));
+    stored = await recordRenderEvent(trx, ownerKey(rowOwner(updated)), await event(updated, trx));
     return updated;
   });
-  if (stored) deps.renderEvents.publish([stored]);
+  if (stored) deps.events.publish([stored]);
   return job;
 }
 
@@ -212,7 +194,7 @@ async function giveBack(trx: Transaction<Database>, job: RenderJob, now: number,
 
 /** Marks a job failed and refunds it, in one transaction, once. */
 export function failJob(
-  deps: Pick<AppDeps, "db" | "renderEvents">,
+  deps: EventDeps,
   jobId: string,
   from: readonly JobStatus[],
   message: string,
@@ -235,12 +217,7 @@ export function failJob(
   );
 }
 
-export function markCanceled(
-  deps: Pick<AppDeps, "db" | "renderEvents">,
-  jobId: string,
-  from: readonly JobStatus[],
-  now: number,
-): Promise<RenderJob | null> {
+export function markCanceled(deps: EventDeps, jobId: string, from: readonly JobStatus[], now: number): Promise<RenderJob | null> {
   return transitionJob(
     deps,
     jobId,
@@ -259,12 +236,12 @@ export function markCanceled(
 
 export async function findOwnedJob(db: Db, owner: Owner, jobId: string): Promise<RenderJob> {
   const job = await db.selectFrom("render_jobs").selectAll().where("id", "=", jobId).executeTakeFirst();
-  if (!job || !ownsRow(owner, job)) throw new TRPCError({ code: "NOT_FOUND", message: MESSAGES.notFound });
+  if (!job || !ownsRow(owner, job)) throw notFound();
   return job;
 }
 
 /** Cancel while queued (at once) or while running (the worker stops the engine, then marks it). */
-export async function cancelJob(deps: RenderDeps, owner: Owner, jobId: string): Promise<JobStatus> {
+export async function cancelJob(deps: RenderContext, owner: Owner, jobId: string): Promise<JobStatus> {
   const job = await findOwnedJob(deps.db, owner, jobId);
   if (job.status === "queued") {
     const canceled = await markCanceled(deps, jobId, ["queued"], deps.clock.now());
@@ -275,18 +252,18 @@ export async function cancelJob(deps: RenderDeps, owner: Owner, jobId: string): 
   }
   if (RUNNING.includes(job.status) || job.status === "queued") {
     // Claimed in between: the worker owns it now.
-    if (deps.renderWorker.abort(jobId)) return "canceled";
+    if (deps.signals.abortRunning(jobId)) return "canceled";
     const canceled = await markCanceled(deps, jobId, ["queued", ...RUNNING], deps.clock.now());
     if (canceled) return "canceled";
   }
-  throw new TRPCError({ code: "CONFLICT", message: MESSAGES.renderNotCancelable });
+  throw new DomainError("conflict", "renderNotCancelable");
 }
 
 /** Removes a job's row, events and pictures (canceling and refunding it first when it is not finished). */
-export async function deleteJob(deps: RenderDeps, owner: Owner, jobId: string): Promise<void> {
+export async function deleteJob(deps: RenderContext, owner: Owner, jobId: string): Promise<void> {
   const job = await findOwnedJob(deps.db, owner, jobId);
   if (job.status === "queued" || RUNNING.includes(job.status)) {
-    deps.renderWorker.abort(jobId);
+    deps.signals.abortRunning(jobId);
     await markCanceled(deps, jobId, ["queued", ...RUNNING], deps.clock.now());
   }
   await deleteJobRows(deps.db, [jobId]);
@@ -300,7 +277,7 @@ export async function deleteJobRows(db: Db, jobIds: string[]): Promise<void> {
 }
 
 export async function removeJobFiles(
-  deps: Pick<AppDeps, "storage" | "log">,
+  deps: Pick<RenderContext, "storage" | "log">,
   jobs: Array<Pick<RenderJob, "input_key" | "result_key" | "medium_key" | "thumb_key" | "high_key">>,
 ): Promise<void> {
   for (const job of jobs) {
@@ -314,7 +291,7 @@ export async function removeJobFiles(
 }
 
 /** Tells the first waiting jobs their new place (after a job left the queue). */
-export async function announceQueuePositions(deps: Pick<AppDeps, "db" | "renderEvents">, now: number): Promise<void> {
+export async function announceQueuePositions(deps: EventDeps, now: number): Promise<void> {
   const waiting = await deps.db
     .selectFrom("render_jobs")
     .select(["id", "user_id", "visitor_id"])
@@ -326,15 +303,15 @@ export async function announceQueuePositions(deps: Pick<AppDeps, "db" | "renderE
   const events = await deps.db.transaction().execute(async (trx) => {
     const stored: StoredRenderEvent[] = [];
     for (const [index, job] of waiting.entries()) {
-      stored.push(await recordRenderEvent(trx, ownerKey(jobOwner(job)), { type: "queued", jobId: job.id, at: now, position: index + 1 }));
+      stored.push(await recordRenderEvent(trx, ownerKey(rowOwner(job)), { type: "queued", jobId: job.id, at: now, position: index + 1 }));
     }
     return stored;
   });
-  deps.renderEvents.publish(events);
+  deps.events.publish(events);
 }
 
 /** Oldest queued job, claimed atomically (the status moves in the same statement). */
-export async function claimNextJob(deps: Pick<AppDeps, "db" | "renderEvents">, now: number): Promise<RenderJob | null> {
+export async function claimNextJob(deps: EventDeps, now: number): Promise<RenderJob | null> {
   let stored: StoredRenderEvent | undefined;
   const job = await deps.db.transaction().execute(async (trx) => {
     const claimed = await trx
@@ -345,7 +322,7 @@ export async function claimNextJob(deps: Pick<AppDeps, "db" | "renderEvents">, n
       .returningAll()
       .executeTakeFirst();
     if (!claimed) return null;
-    stored = await recordRenderEvent(trx, ownerKey(jobOwner(claimed)), {
+    stored = await recordRenderEvent(trx, ownerKey(rowOwner(claimed)), {
       type: "preprocessing",
       jobId: claimed.id,
       at: now,
@@ -353,7 +330,7 @@ export async function claimNextJob(deps: Pick<AppDeps, "db" | "renderEvents">, n
     });
     return claimed;
   });
-  if (stored) deps.renderEvents.publish([stored]);
+  if (stored) deps.events.publish([stored]);
   return job ?? null;
 }
 
@@ -362,7 +339,7 @@ export async function claimNextJob(deps: Pick<AppDeps, "db" | "renderEvents">, n
  * the render simply runs again); a job interrupted a second time fails and is refunded.
  */
 export async function recoverInterruptedJobs(
-  deps: Pick<AppDeps, "db" | "renderEvents" | "log">,
+  deps: EventDeps & Pick<RenderContext, "log">,
   now: number,
 ): Promise<{ resumed: number; failed: number }> {
   const interrupted = await deps.db
@@ -397,4 +374,39 @@ export async function recoverInterruptedJobs(
   }
   if (resumed + failed > 0) deps.log.warn("render jobs interrupted by a restart", { resumed, failed });
   return { resumed, failed };
+}
+
+/** Puts a failed or canceled render back in the queue, free of charge (its credit was refunded); false when it is in another state. */
+export async function retryJob(deps: RenderContext, jobId: string): Promise<boolean> {
+  const now = deps.clock.now();
+  const stored = await deps.db.transaction().execute(async (trx) => {
+    const job = await trx
+      .updateTable("render_jobs")
+      .set({
+        status: "queued",
+        credits_charged: 0,
+        error: null,
+        percent: null,
+        attempts: 0,
+        recoveries: 0,
+        started_at: null,
+        finished_at: null,
+        updated_at: now,
+      })
+      .where("id", "=", jobId)
+      .where("status", "in", ["failed", "canceled"])
+      .returningAll()
+      .executeTakeFirst();
+    if (!job) return null;
+    return recordRenderEvent(trx, ownerKey(rowOwner(job)), {
+      type: "queued",
+      jobId: job.id,
+      at: now,
+      position: await queuePosition(trx, job),
+    });
+  });
+  if (!stored) return false;
+  deps.events.publish([stored]);
+  deps.signals.jobAdded();
+  return true;
 }

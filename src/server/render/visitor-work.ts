@@ -5,20 +5,20 @@
  */
 import { UPLOAD_BUCKET, type Language } from "../../shared/constants";
 import { RENDER } from "../../shared/render";
-import type { AppDeps } from "../deps";
-import { ownerKey, userOwner, visitorOwner } from "../render/owner";
-import { deleteJobRows, removeJobFiles } from "./render-jobs";
-import { projectFor, removeUploadFiles } from "./uploads";
+import type { RenderContext } from "./context";
+import { ownerKey, userOwner, visitorOwner } from "./owner";
+import { deleteJobRows, removeJobFiles } from "./queue";
+import { removeUploadFiles } from "./uploads";
 
 export async function adoptVisitorWork(
-  deps: Pick<AppDeps, "db" | "clock">,
+  deps: Pick<RenderContext, "db" | "projects">,
   visitorId: string,
   userId: string,
   language: Language,
 ): Promise<number> {
   const uploads = await deps.db.selectFrom("uploads").select("id").where("visitor_id", "=", visitorId).execute();
   if (uploads.length === 0) return 0;
-  const projectId = await projectFor(deps, userId, undefined, language);
+  const projectId = await deps.projects.projectForUpload(userId, undefined, language);
   await deps.db.transaction().execute(async (trx) => {
     await trx
       .updateTable("uploads")
@@ -40,7 +40,7 @@ export async function adoptVisitorWork(
 }
 
 /** Removes visitors' uploads and renders older than RENDER.visitorWorkDays, with their files. */
-export async function purgeExpiredVisitorWork(deps: Pick<AppDeps, "db" | "clock" | "storage" | "log">): Promise<number> {
+export async function purgeExpiredVisitorWork(deps: Pick<RenderContext, "db" | "clock" | "storage" | "log">): Promise<number> {
   const before = deps.clock.now() - RENDER.visitorWorkDays * 86_400_000;
   const uploads = await deps.db
     .selectFrom("uploads")

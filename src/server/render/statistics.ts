@@ -1,6 +1,6 @@
-/** Measured figures of this installation: render times by provider, renders per day, sign-ups, conversion. */
-import { sql } from "kysely";
+/** Measured figures of the renders made here: times by engine, counts, renders per day. */
 import type { AppDatabase } from "../db/client";
+import { utcDay } from "../db/sql-helpers";
 
 const DAY_MS = 86_400_000;
 
@@ -10,8 +10,6 @@ export function percentile(sorted: readonly number[], p: number): number | null 
   const rank = Math.ceil((p / 100) * sorted.length);
   return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))]!;
 }
-
-const day = (column: string) => sql<string>`strftime('%Y-%m-%d', ${sql.ref(column)} / 1000, 'unixepoch')`;
 
 /** Claim-to-done times of the renders that succeeded since `since`, by provider, sorted. */
 export async function renderDurations(db: AppDatabase, since: number): Promise<Map<string, number[]>> {
@@ -32,6 +30,7 @@ export async function renderDurations(db: AppDatabase, since: number): Promise<M
   return byProvider;
 }
 
+/** The /performance page's figures for the last `days`. */
 export async function performanceFigures(db: AppDatabase, now: number, days = 30) {
   const since = now - days * DAY_MS;
   const counts = await db
@@ -61,12 +60,12 @@ export async function performanceFigures(db: AppDatabase, now: number, days = 30
   };
 }
 
-export async function analyticsSummary(db: AppDatabase, now: number, days: number) {
-  const since = now - days * DAY_MS;
+/** Renders asked for since `since`, per day, by outcome. */
+export async function rendersPerDay(db: AppDatabase, since: number) {
   const renders = await db
     .selectFrom("render_jobs")
     .select((eb) => [
-      day("created_at").as("day"),
+      utcDay("created_at").as("day"),
       eb.fn.sum<number>(eb.case().when("status", "=", "succeeded").then(1).else(0).end()).as("succeeded"),
       eb.fn.sum<number>(eb.case().when("status", "=", "failed").then(1).else(0).end()).as("failed"),
     ])
@@ -74,43 +73,5 @@ export async function analyticsSummary(db: AppDatabase, now: number, days: numbe
     .groupBy("day")
     .orderBy("day")
     .execute();
-  const signUps = await db
-    .selectFrom("users")
-    .select((eb) => [day("created_at").as("day"), eb.fn.countAll<number>().as("count")])
-    .where("created_at", ">=", since)
-    .groupBy("day")
-    .orderBy("day")
-    .execute();
-  const users = await db
-    .selectFrom("users")
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .executeTakeFirstOrThrow();
-  const purchasers = await db
-    .selectFrom("credit_purchases")
-    .select(sql<number>`count(DISTINCT user_id)`.as("n"))
-    .where("status", "in", ["paid", "refunded"])
-    .executeTakeFirstOrThrow();
-  const events = await db
-    .selectFrom("analytics_events")
-    .select((eb) => ["category", eb.fn.countAll<number>().as("count")])
-    .where("occurred_at", ">=", since)
-    .groupBy("category")
-    .orderBy("count", "desc")
-    .execute();
-  const durations = await renderDurations(db, since);
-  const userCount = Number(users.n);
-  const purchaserCount = Number(purchasers.n);
-  return {
-    days,
-    rendersPerDay: renders.map((row) => ({ day: row.day, succeeded: Number(row.succeeded ?? 0), failed: Number(row.failed ?? 0) })),
-    renderTimeByProvider: [...durations].map(([provider, list]) => ({
-      provider,
-      count: list.length,
-      p50Ms: percentile(list, 50),
-      p95Ms: percentile(list, 95),
-    })),
-    signUpsPerDay: signUps.map((row) => ({ day: row.day, count: Number(row.count) })),
-    conversion: { users: userCount, purchasers: purchaserCount, rate: userCount === 0 ? 0 : purchaserCount / userCount },
-    eventsByCategory: events.map((row) => ({ category: row.category, count: Number(row.count) })),
-  };
+  return renders.map((row) => ({ day: row.day, succeeded: Number(row.succeeded ?? 0), failed: Number(row.failed ?? 0) }));
 }

@@ -2,7 +2,7 @@
  * Token buckets per client address and action (sign-in, sign-up, reset, resend): generous enough
  * for people, a wall for scripts. In memory: one process serves the app.
  */
-import type { Clock } from "../deps";
+import type { Clock } from "../clock";
 
 interface Bucket {
   tokens: number;
@@ -45,7 +45,9 @@ export type RateLimitedAction = "signIn" | "signUp" | "passwordReset" | "resendC
 /** Uploads and render requests per minute per client address: a studio's busiest batch, not a script's loop. */
 export const RENDER_RATE_LIMIT_PER_MINUTE = 120;
 
-export function createAuthRateLimits(clock: Clock, perMinute: number): Record<RateLimitedAction, RateLimiter> {
+export type RateLimits = Record<RateLimitedAction, RateLimiter>;
+
+export function createRateLimits(clock: Clock, perMinute: number): RateLimits {
   return {
     signIn: new RateLimiter(clock, perMinute),
     signUp: new RateLimiter(clock, perMinute),

@@ -1,0 +1,34 @@
+/**
+ * The capabilities a request may call, as the tRPC context and the plain routes receive them.
+ * Built once in boot.ts (the only place implementations are wired together).
+ */
+import type { LockoutService } from "./auth/lockout";
+import type { SessionsService } from "./auth/sessions";
+import type { TwoFactorService } from "./auth/two-factor";
+import type { RateLimits } from "./http/rate-limit";
+import type { RenderModule } from "./render";
+import type { AccountsService } from "./services/accounts";
+import type { AdminService } from "./services/admin";
+import type { AnalyticsService } from "./services/analytics";
+import type { PaymentsService } from "./services/payments";
+import type { ProjectsService } from "./services/projects";
+import type { RolesService } from "./services/roles";
+import type { SelfTestRunsService } from "./services/self-test-runs";
+import type { SystemService } from "./services/system-checks";
+
+export interface Services {
+  accounts: AccountsService;
+  sessions: SessionsService;
+  lockout: LockoutService;
+  twoFactor: TwoFactorService;
+  roles: RolesService;
+  projects: ProjectsService;
+  render: RenderModule;
+  payments: PaymentsService;
+  admin: AdminService;
+  analytics: AnalyticsService;
+  selfTestRuns: SelfTestRunsService;
+  system: SystemService;
+  /** Per-address request budgets, enforced at the edge. */
+  rateLimits: RateLimits;
+}

@@ -1,0 +1,53 @@
+/** The self-test's render-queue check: is anything stuck? */
+import { RENDER_QUEUE_LIMITS, type ServerCheckResult } from "../../shared/self-test-checks";
+import type { RenderContext } from "./context";
+import { RUNNING } from "./queue";
+
+const ok = (detail: string): ServerCheckResult => ({ ok: true, detail });
+const notOk = (detail: string): ServerCheckResult => ({ ok: false, detail });
+const minutes = (ms: number) => `${Math.max(1, Math.round(ms / 60_000))} min`;
+
+/**
+ * Not stuck: no render waiting longer than maxWaitMs while the worker has a free slot (a long
+ * queue behind busy slots is only busy), and none running past its deadline plus a margin.
+ */
+export async function checkRenderQueue(deps: Pick<RenderContext, "db" | "env" | "clock">, activeJobs: number): Promise<ServerCheckResult> {
+  const now = deps.clock.now();
+  const slots = deps.env.RENDER_CONCURRENCY;
+  const active = activeJobs;
+  const queued = await deps.db
+    .selectFrom("render_jobs")
+    .select((eb) => [eb.fn.countAll<number>().as("count"), eb.fn.min<number | null>("updated_at").as("oldest")])
+    .where("status", "=", "queued")
+    .executeTakeFirstOrThrow();
+  const running = await deps.db
+    .selectFrom("render_jobs")
+    .select((eb) => [eb.fn.countAll<number>().as("count"), eb.fn.min<number | null>("started_at").as("oldest")])
+    .where("status", "in", RUNNING)
+    .executeTakeFirstOrThrow();
+  const waiting = Number(queued.count);
+  const rendering = Number(running.count);
+
+  const runLimit = deps.env.RENDER_DEADLINE_MS + RENDER_QUEUE_LIMITS.runningMarginMs;
+  if (rendering > 0 && running.oldest !== null) {
+    const overdue = await deps.db
+      .selectFrom("render_jobs")
+      .select((eb) => eb.fn.countAll<number>().as("count"))
+      .where("status", "in", RUNNING)
+      .where("started_at", "<", now - runLimit)
+      .executeTakeFirstOrThrow();
+    const count = Number(overdue.count);
+    if (count > 0) {
+      return notOk(
+        `${count} render${count === 1 ? " has" : "s have"} been running for ${minutes(now - Number(running.oldest))}, past the ${minutes(deps.env.RENDER_DEADLINE_MS)} deadline`,
+      );
+    }
+  }
+  if (waiting > 0 && queued.oldest !== null && now - Number(queued.oldest) > RENDER_QUEUE_LIMITS.maxWaitMs && active < slots) {
+    return notOk(
+      `${waiting} render${waiting === 1 ? " has" : "s have"} waited ${minutes(now - Number(queued.oldest))} while the worker has ${slots - active} of ${slots} slots free`,
+    );
+  }
+  const oldestWait = waiting > 0 && queued.oldest !== null ? `, oldest waiting ${Math.round((now - Number(queued.oldest)) / 1000)} s` : "";
+  return ok(`${waiting} waiting, ${rendering} rendering, ${active} of ${slots} slots busy${oldestWait}`);
+}

@@ -1,0 +1,221 @@
+/**
+ * The render module: the whole life of a render behind one surface. Uploads are checked and
+ * stored; ai-render makes jobs and charges them in one transaction; the in-process worker claims
+ * them, runs the engine and stores the pictures; every change is an event, stored then streamed;
+ * failures and cancels refund once; the pictures are served only to their owner. Nobody outside
+ * holds the worker: it wakes on the module's own "job added" signal.
+ *
+ * Routers and HTTP routes call the functions of RenderModule only; the module owns the tables
+ * uploads, render_jobs, render_events and visitor_demo_renders.
+ */
+import type { Router } from "express";
+import type { Language } from "../../shared/constants";
+import { RENDER, type RenderRequestInput } from "../../shared/render";
+import type { ServerCheckResult } from "../../shared/self-test-checks";
+import type { Clock } from "../clock";
+import type { Infra } from "../infra";
+import { creditBalance } from "../services/credits";
+import type { ProjectDirectory, RenderContext } from "./context";
+import { RenderEventBus, type StoredRenderEvent } from "./events";
+import { exampleGalleryPairs } from "./examples";
+import { checkRenderQueue } from "./health";
+import { runHousekeeping, startHousekeeping } from "./housekeeping";
+import {
+  demoAvailable,
+  gallerySharedRenders,
+  jobOwnerOf,
+  listAllJobs,
+  listOwnedJobs,
+  moveToProject,
+  ownedJobView,
+  projectRenderSummaries,
+  queueCounts,
+  rendersMade,
+  setSharing,
+  sharedRender,
+  userRenderCount,
+  userRenderStatistics,
+} from "./jobs";
+import { ownerKey, rowOwner, type Owner } from "./owner";
+import { createRenderProvider, engineInfo } from "./providers";
+import type { RenderProvider } from "./providers/provider";
+import { PredictionWaiters } from "./providers/replicate-webhook";
+import { cancelJob, createRenderJobs, deleteJob, findOwnedJob, recoverInterruptedJobs, retryJob } from "./queue";
+import { deleteUserImages } from "./removal";
+import { renderRoutes, type OwnerOfRequest } from "./routes";
+import { RenderSignals } from "./signals";
+import { performanceFigures, percentile, renderDurations, rendersPerDay } from "./statistics";
+import { findOwnedUpload, saveUpload, type UploadChoices } from "./uploads";
+import { uploadView, type JobView, type UploadView } from "./views";
+import { adoptVisitorWork } from "./visitor-work";
+import { RenderWorker, type RenderWorkerOptions } from "./worker";
+import { notFound } from "../errors";
+
+export type { Owner } from "./owner";
+export { ownerOf, userOwner, visitorOwner } from "./owner";
+export type { ProjectDirectory } from "./context";
+export type { JobView, UploadView } from "./views";
+export type { RenderProvider, RenderRequest, RenderResult } from "./providers/provider";
+export type { RenderWorkerOptions } from "./worker";
+export type { StoredRenderEvent } from "./events";
+export type { AdminJobRow } from "./jobs";
+export { percentile } from "./statistics";
+
+export interface RenderModuleOptions {
+  /** Where uploads are filed and whose projects a render may name. */
+  projects: ProjectDirectory;
+  /** Replaces the engine RENDER_PROVIDER picks (tests, the benchmark). */
+  provider?: RenderProvider;
+  /** Worker settings beyond RENDER_CONCURRENCY and RENDER_DEADLINE_MS (tests: short backoff). */
+  worker?: Partial<RenderWorkerOptions>;
+}
+
+const DAY_MS = 86_400_000;
+
+export function createRenderModule(infra: Pick<Infra, "db" | "clock" | "env" | "storage" | "log">, options: RenderModuleOptions) {
+  const replicateWaiters = new PredictionWaiters();
+  const provider = options.provider ?? createRenderProvider(infra.env, replicateWaiters);
+  const deps: RenderContext = {
+    db: infra.db,
+    clock: infra.clock,
+    env: infra.env,
+    storage: infra.storage,
+    log: infra.log,
+    events: new RenderEventBus(),
+    signals: new RenderSignals(),
+    providerId: provider.id,
+    projects: options.projects,
+  };
+  const worker = new RenderWorker(deps, provider, {
+    concurrency: infra.env.RENDER_CONCURRENCY,
+    deadlineMs: infra.env.RENDER_DEADLINE_MS,
+    ...options.worker,
+  });
+  let stopHousekeeping: (() => void) | undefined;
+
+  return {
+    /** The engine this server renders with; only the outside engines are AI. */
+    engine: engineInfo(provider),
+
+    /** Recovers what a crash left running, then starts taking jobs. */
+    startWorker: () => worker.start(),
+    /** Removes unclaimed visitor pictures and old events now and every few hours. */
+    startHousekeeping(): void {
+      stopHousekeeping ??= startHousekeeping(deps);
+    },
+    /** One housekeeping pass now; `clock` lets a test run it as if days had passed. */
+    runHousekeeping: (clock: Clock = deps.clock) => runHousekeeping({ ...deps, clock }),
+    /** What start-up does after a crash: jobs left running are queued again once, or failed and refunded. */
+    recoverInterruptedJobs: () => recoverInterruptedJobs(deps, deps.clock.now()),
+    /** Ends every open event stream (first step of a graceful shutdown). */
+    closeEventStreams: () => deps.events.close(),
+    /** Stops housekeeping and the worker; running jobs go back to the queue. */
+    async stop(): Promise<void> {
+      stopHousekeeping?.();
+      await worker.stop();
+    },
+
+    /** What this visitor or user may render now, and with which engine. */
+    async allowance(owner: Owner | null) {
+      if (owner?.userId)
+        return { signedIn: true, credits: await creditBalance(deps.db, owner.userId), demoAvailable: false, engine: engineInfo(provider) };
+      return {
+        signedIn: false,
+        credits: null,
+        demoAvailable: await demoAvailable(deps, owner?.visitorId ?? null),
+        engine: engineInfo(provider),
+      };
+    },
+
+    /** Checks and stores an uploaded file; refusals are DomainErrors (type, size, pixels, unreadable, empty). */
+    async saveUpload(owner: Owner, bytes: Buffer, choices: UploadChoices, language: Language): Promise<UploadView> {
+      return uploadView(await saveUpload(deps, owner, bytes, choices, language), RENDER.demoProjectId);
+    },
+    async upload(owner: Owner, uploadId: string): Promise<UploadView> {
+      return uploadView(await findOwnedUpload(deps, owner, uploadId), RENDER.demoProjectId);
+    },
+
+    /** ai-render: one job per style, each charged (or the visitor's free demo), all in one transaction. */
+    create: (owner: Owner, input: RenderRequestInput, ipAddress: string) => createRenderJobs(deps, owner, input, ipAddress),
+    job: (owner: Owner, jobId: string): Promise<JobView> => ownedJobView(deps, owner, jobId, provider.label),
+    list: (owner: Owner, filter: { projectId?: string; limit?: number }): Promise<JobView[]> =>
+      listOwnedJobs(deps, owner, filter, provider.label),
+    cancel: (owner: Owner, jobId: string) => cancelJob(deps, owner, jobId),
+    delete: (owner: Owner, jobId: string) => deleteJob(deps, owner, jobId),
+    setSharing: (owner: Owner, jobId: string, choice: { link?: boolean; gallery?: boolean }) => setSharing(deps, owner, jobId, choice),
+    moveToProject: (userId: string, jobId: string, projectId: string) => moveToProject(deps, userId, jobId, projectId),
+    shared: (token: string) => sharedRender(deps, token),
+    /** Renders users chose to show, and example pairs the app made itself. */
+    async gallery() {
+      return { examples: await exampleGalleryPairs(deps), shared: await gallerySharedRenders(deps) };
+    },
+
+    /**
+     * The owner's events (of one job, or all), after lastEventId: stored ones, then live ones.
+     * The job's owner is checked before the stream starts.
+     */
+    async events(
+      owner: Owner,
+      filter: { jobId?: string; lastEventId?: number },
+      signal?: AbortSignal,
+    ): Promise<AsyncGenerator<StoredRenderEvent>> {
+      if (filter.jobId) await findOwnedJob(deps.db, owner, filter.jobId);
+      return deps.events.stream(deps.db, { owner: ownerKey(owner), jobId: filter.jobId, lastEventId: filter.lastEventId }, signal);
+    },
+    /** Sees every event as it is published (the benchmark's probe); returns the way to stop. */
+    observeEvents: (observer: (events: readonly StoredRenderEvent[]) => void) => deps.events.observe(observer),
+    /** Open event streams, all owners together (the benchmark watches it). */
+    get eventListenerCount(): number {
+      return deps.events.listenerCount;
+    },
+
+    /** The pictures' routes; `ownerOfRequest` says who is asking (resolved at the edge). */
+    routes: (ownerOfRequest: OwnerOfRequest): Router => renderRoutes(deps, ownerOfRequest, replicateWaiters),
+
+    /** A visitor's demo work becomes the user's when they sign in from the same browser. */
+    adoptVisitorWork: (visitorId: string, userId: string, language: Language) => adoptVisitorWork(deps, visitorId, userId, language),
+    /** Deletes the user's uploads and renders (of one project, or all), with their files. */
+    deleteUserImages: (filter: { userId: string; projectId?: string }) => deleteUserImages(deps, filter),
+
+    projectRenderSummaries: (projectIds: string[]) => projectRenderSummaries(deps, projectIds),
+    userRenderStatistics: (userId: string) => userRenderStatistics(deps, userId),
+    userRenderCount: (userId: string) => userRenderCount(deps, userId),
+
+    // Administration.
+    queueCounts: () => queueCounts(deps),
+    listAllJobs: (filter: Parameters<typeof listAllJobs>[1]) => listAllJobs(deps, filter),
+    /** Puts a failed or canceled render back in the queue, free of charge; false in any other state. */
+    retry: (jobId: string) => retryJob(deps, jobId),
+    /** Cancels anyone's render; returns its owner's user id (null for a visitor). */
+    async cancelAny(jobId: string) {
+      const job = await jobOwnerOf(deps, jobId);
+      if (!job) throw notFound();
+      return { status: await cancelJob(deps, rowOwner(job), jobId), userId: job.user_id };
+    },
+    /** The self-test's check that no render is stuck. */
+    checkQueue: (): Promise<ServerCheckResult> => checkRenderQueue(deps, worker.activeJobs),
+
+    // Measured figures.
+    /** Renders made, and their average time over the last 30 days (the landing page). */
+    async landingFigures() {
+      const durations = [...(await renderDurations(deps.db, deps.clock.now() - 30 * DAY_MS)).values()].flat();
+      return {
+        rendersMade: await rendersMade(deps),
+        averageRenderSeconds: durations.length ? durations.reduce((sum, ms) => sum + ms, 0) / durations.length / 1000 : null,
+      };
+    },
+    performanceFigures: () => performanceFigures(deps.db, deps.clock.now()),
+    rendersPerDay: (since: number) => rendersPerDay(deps.db, since),
+    /** Claim-to-done times since `since`, by engine: count, p50 and p95. */
+    async renderTimeByProvider(since: number) {
+      return [...(await renderDurations(deps.db, since))].map(([providerId, list]) => ({
+        provider: providerId,
+        count: list.length,
+        p50Ms: percentile(list, 50),
+        p95Ms: percentile(list, 95),
+      }));
+    },
+  };
+}
+
+export type RenderModule = ReturnType<typeof createRenderModule>;

@@ -1,0 +1,260 @@
+/**
+ * Reading and filing renders: the owner's jobs as views, sharing (link and gallery), moving a
+ * render to another project, and the summaries other capabilities show (project cards, profile
+ * statistics, the admin's lists). All reads of render_jobs outside the queue live here.
+ */
+import { DomainError, notFound } from "../errors";
+import { generateSecureRandomString } from "../auth/tokens";
+import type { JobStatus } from "../../shared/render";
+import type { DesignStyle, RoomType } from "../../shared/styles";
+import type { RenderContext } from "./context";
+import { FILE_ROUTES } from "./links";
+import type { Owner } from "./owner";
+import { findOwnedJob, queuePosition, RUNNING } from "./queue";
+import { jobView, shareUrlOf, type JobView } from "./views";
+
+type Deps = Pick<RenderContext, "db" | "clock">;
+
+/** The job as its owner sees it, with its place in the queue while it waits. */
+export async function ownedJobView(deps: Deps, owner: Owner, jobId: string, providerLabel: string): Promise<JobView> {
+  const job = await findOwnedJob(deps.db, owner, jobId);
+  return jobView(job, providerLabel, job.status === "queued" ? await queuePosition(deps.db, job) : null);
+}
+
+/** The owner's renders, newest first (optionally of one project). */
+export async function listOwnedJobs(
+  deps: Deps,
+  owner: Owner,
+  filter: { projectId?: string; limit?: number },
+  providerLabel: string,
+): Promise<JobView[]> {
+  let query = deps.db.selectFrom("render_jobs").selectAll().orderBy("created_at", "desc").orderBy("id", "desc");
+  query = owner.userId !== null ? query.where("user_id", "=", owner.userId) : query.where("visitor_id", "=", owner.visitorId);
+  if (filter.projectId) query = query.where("project_id", "=", filter.projectId);
+  if (filter.limit !== undefined) query = query.limit(filter.limit);
+  const jobs = await query.execute();
+  return Promise.all(
+    jobs.map(async (job) => jobView(job, providerLabel, job.status === "queued" ? await queuePosition(deps.db, job) : null)),
+  );
+}
+
+/** A share link anyone may open, and/or a place in the public gallery (signed-in users only). */
+export async function setSharing(
+  deps: Deps,
+  owner: Owner,
+  jobId: string,
+  choice: { link?: boolean; gallery?: boolean },
+): Promise<{ shareUrl: string | null; inGallery: boolean }> {
+  const job = await findOwnedJob(deps.db, owner, jobId);
+  if (job.status !== "succeeded") throw new DomainError("conflict", "renderNotFinished");
+  if (choice.gallery !== undefined && owner.userId === null) throw new DomainError("unauthenticated", "notAuthenticated");
+  const shareToken =
+    choice.link === undefined
+      ? job.share_token
+      : choice.link
+        ? (job.share_token ?? `${generateSecureRandomString()}${generateSecureRandomString()}`)
+        : null;
+  const inGallery =
+    choice.gallery === undefined ? job.shared_in_gallery_at : choice.gallery ? (job.shared_in_gallery_at ?? deps.clock.now()) : null;
+  await deps.db
+    .updateTable("render_jobs")
+    .set({ share_token: shareToken, shared_in_gallery_at: inGallery, updated_at: deps.clock.now() })
+    .where("id", "=", job.id)
+    .execute();
+  return { shareUrl: shareToken ? shareUrlOf(shareToken) : null, inGallery: inGallery !== null };
+}
+
+/** Files a render under another of the user's projects ("Save to project"). */
+export async function moveToProject(
+  deps: Pick<RenderContext, "db" | "clock" | "projects">,
+  userId: string,
+  jobId: string,
+  projectId: string,
+) {
+  const job = await findOwnedJob(deps.db, { userId, visitorId: null }, jobId);
+  if (!(await deps.projects.isOwnProject(userId, projectId))) throw notFound();
+  const now = deps.clock.now();
+  await deps.db.updateTable("render_jobs").set({ project_id: projectId, updated_at: now }).where("id", "=", job.id).execute();
+  await deps.projects.touch(projectId, now);
+}
+
+/** A render opened through its share link (read-only, no owner needed). */
+export async function sharedRender(deps: Deps, token: string) {
+  const job = await deps.db
+    .selectFrom("render_jobs")
+    .selectAll()
+    .where("share_token", "=", token)
+    .where("status", "=", "succeeded")
+    .executeTakeFirst();
+  if (!job) throw notFound();
+  return {
+    style: job.style,
+    roomType: job.room_type,
+    before: FILE_ROUTES.shared(token, "before"),
+    after: FILE_ROUTES.shared(token, "after"),
+    width: job.result_width,
+    height: job.result_height,
+  };
+}
+
+/** Renders users chose to show in the public gallery, newest first. */
+export async function gallerySharedRenders(
+  deps: Deps,
+): Promise<Array<{ id: string; style: DesignStyle; roomType: RoomType; before: string; after: string }>> {
+  const shared = await deps.db
+    .selectFrom("render_jobs")
+    .select(["id", "style", "room_type"])
+    .where("shared_in_gallery_at", "is not", null)
+    .where("status", "=", "succeeded")
+    .orderBy("shared_in_gallery_at", "desc")
+    .limit(60)
+    .execute();
+  return shared.map((job) => ({
+    id: job.id,
+    style: job.style,
+    roomType: job.room_type,
+    before: FILE_ROUTES.gallery(job.id, "before"),
+    after: FILE_ROUTES.gallery(job.id, "after"),
+  }));
+}
+
+/** True when this visitor's free demo render is still available. */
+export async function demoAvailable(deps: Deps, visitorId: string | null): Promise<boolean> {
+  if (!visitorId) return true;
+  const used = await deps.db.selectFrom("visitor_demo_renders").select("visitor_id").where("visitor_id", "=", visitorId).executeTakeFirst();
+  return !used;
+}
+
+/** For project cards: how many renders each project holds, and the thumbnails of its latest four. */
+export async function projectRenderSummaries(
+  deps: Deps,
+  projectIds: string[],
+): Promise<Map<string, { renderCount: number; thumbs: string[] }>> {
+  const summaries = new Map<string, { renderCount: number; thumbs: string[] }>();
+  for (const projectId of projectIds) {
+    const count = await deps.db
+      .selectFrom("render_jobs")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("project_id", "=", projectId)
+      .executeTakeFirstOrThrow();
+    const latest = await deps.db
+      .selectFrom("render_jobs")
+      .select("id")
+      .where("project_id", "=", projectId)
+      .where("status", "=", "succeeded")
+      .orderBy("finished_at", "desc")
+      .limit(4)
+      .execute();
+    summaries.set(projectId, { renderCount: Number(count.n), thumbs: latest.map((job) => FILE_ROUTES.render(job.id, "thumb")) });
+  }
+  return summaries;
+}
+
+/** For /profile: the user's renders by outcome, and the styles they used most. */
+export async function userRenderStatistics(deps: Deps, userId: string) {
+  const renders = await deps.db
+    .selectFrom("render_jobs")
+    .select((eb) => [
+      eb.fn.countAll<number>().as("total"),
+      eb.fn.sum<number>(eb.case().when("status", "=", "succeeded").then(1).else(0).end()).as("succeeded"),
+      eb.fn.sum<number>(eb.case().when("status", "=", "failed").then(1).else(0).end()).as("failed"),
+    ])
+    .where("user_id", "=", userId)
+    .executeTakeFirstOrThrow();
+  const styles = await deps.db
+    .selectFrom("render_jobs")
+    .select((eb) => ["style", eb.fn.countAll<number>().as("count")])
+    .where("user_id", "=", userId)
+    .where("status", "=", "succeeded")
+    .groupBy("style")
+    .orderBy("count", "desc")
+    .limit(5)
+    .execute();
+  return {
+    renders: { total: Number(renders.total), succeeded: Number(renders.succeeded ?? 0), failed: Number(renders.failed ?? 0) },
+    favouriteStyles: styles.map((row) => ({ style: row.style, count: Number(row.count) })),
+  };
+}
+
+/** For the admin's user list: how many renders the user asked for. */
+export async function userRenderCount(deps: Deps, userId: string): Promise<number> {
+  const renders = await deps.db
+    .selectFrom("render_jobs")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("user_id", "=", userId)
+    .executeTakeFirstOrThrow();
+  return Number(renders.n);
+}
+
+/** Jobs waiting and running now. */
+export async function queueCounts(deps: Deps): Promise<{ queued: number; running: number }> {
+  const queue = await deps.db
+    .selectFrom("render_jobs")
+    .select((eb) => [
+      eb.fn.sum<number>(eb.case().when("status", "=", "queued").then(1).else(0).end()).as("queued"),
+      eb.fn.sum<number>(eb.case().when("status", "in", RUNNING).then(1).else(0).end()).as("running"),
+    ])
+    .executeTakeFirstOrThrow();
+  return { queued: Number(queue.queued ?? 0), running: Number(queue.running ?? 0) };
+}
+
+export interface AdminJobRow {
+  id: string;
+  userId: string | null;
+  style: DesignStyle;
+  status: JobStatus;
+  provider: string;
+  createdAt: number;
+  startedAt: number | null;
+  finishedAt: number | null;
+  durationMs: number | null;
+  error: string | null;
+  attempts: number;
+}
+
+/** Every owner's jobs, newest first, for /admin. */
+export async function listAllJobs(
+  deps: Deps,
+  filter: { status?: JobStatus; limit: number; offset: number },
+): Promise<{ total: number; jobs: AdminJobRow[] }> {
+  let query = deps.db.selectFrom("render_jobs");
+  if (filter.status) query = query.where("status", "=", filter.status);
+  const total = await query.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  const rows = await query
+    .select(["id", "user_id", "style", "status", "provider", "created_at", "started_at", "finished_at", "error", "attempts"])
+    .orderBy("created_at", "desc")
+    .limit(filter.limit)
+    .offset(filter.offset)
+    .execute();
+  return {
+    total: Number(total.n),
+    jobs: rows.map((row) => ({
+      id: row.id,
+      userId: row.user_id,
+      style: row.style,
+      status: row.status,
+      provider: row.provider,
+      createdAt: row.created_at,
+      startedAt: row.started_at,
+      finishedAt: row.finished_at,
+      durationMs: row.started_at !== null && row.finished_at !== null ? row.finished_at - row.started_at : null,
+      error: row.error,
+      attempts: row.attempts,
+    })),
+  };
+}
+
+/** The owner of any job (admin actions); null when there is no such job. */
+export async function jobOwnerOf(deps: Deps, jobId: string): Promise<{ user_id: string | null; visitor_id: string | null } | null> {
+  return (await deps.db.selectFrom("render_jobs").select(["user_id", "visitor_id"]).where("id", "=", jobId).executeTakeFirst()) ?? null;
+}
+
+/** Succeeded renders of all time (the landing page's figure). */
+export async function rendersMade(deps: Deps): Promise<number> {
+  const made = await deps.db
+    .selectFrom("render_jobs")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("status", "=", "succeeded")
+    .executeTakeFirstOrThrow();
+  return Number(made.n);
+}

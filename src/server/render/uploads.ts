@@ -1,0 +1,98 @@
+/**
+ * Storing an upload: checked and cleaned by prepareUpload (content, size, pixels, metadata),
+ * kept with a thumbnail under generated keys, and filed in the user's project (a visitor's
+ * upload belongs to their anonymous id).
+ */
+import { UPLOAD_BUCKET, type Language } from "../../shared/constants";
+import type { MessageName } from "../../shared/messages";
+import { RENDER } from "../../shared/render";
+import type { InputMode, RoomType } from "../../shared/styles";
+import { generateSecureRandomString } from "../auth/tokens";
+import type { Upload } from "../db/schema";
+import { DomainError, notFound, type DomainErrorKind } from "../errors";
+import { prepareUpload, type UploadRefusal } from "../images/prepare-upload";
+import { thumbnail } from "../images/variants";
+import type { RenderContext } from "./context";
+import { ownerColumns, ownsRow, type Owner } from "./owner";
+
+const REFUSALS: Record<UploadRefusal, { kind: DomainErrorKind; message: MessageName }> = {
+  "unsupported-type": { kind: "unsupported-media", message: "uploadUnsupportedType" },
+  "too-large": { kind: "too-large", message: "uploadTooLarge" },
+  "too-many-pixels": { kind: "unsupported-media", message: "uploadTooManyPixels" },
+  unreadable: { kind: "unsupported-media", message: "uploadUnreadable" },
+};
+
+export interface UploadChoices {
+  mode: InputMode;
+  roomType: RoomType;
+  projectId?: string;
+}
+
+/** Checks, cleans and stores the file; a refusal is a DomainError naming what is wrong with it. */
+export async function saveUpload(
+  deps: Pick<RenderContext, "db" | "clock" | "storage" | "projects">,
+  owner: Owner,
+  bytes: Buffer,
+  choices: UploadChoices,
+  language: Language,
+): Promise<Upload> {
+  if (bytes.length === 0) throw new DomainError("invalid", "uploadEmpty");
+  let projectId: string | null = null;
+  if (owner.userId !== null) {
+    projectId = await deps.projects.projectForUpload(owner.userId, choices.projectId, language);
+    if (!projectId) throw notFound();
+  } else if (choices.projectId && choices.projectId !== RENDER.demoProjectId) {
+    throw notFound();
+  }
+
+  const prepared = await prepareUpload(bytes);
+  if (!prepared.ok) throw new DomainError(REFUSALS[prepared.reason].kind, REFUSALS[prepared.reason].message);
+  const thumb = await thumbnail(prepared.data);
+
+  const id = generateSecureRandomString();
+  const extension = prepared.format === "jpeg" ? "jpg" : "png";
+  const originalKey = `uploads/${id}/original.${extension}`;
+  const thumbKey = `uploads/${id}/thumb.jpg`;
+  await deps.storage.put(UPLOAD_BUCKET, originalKey, prepared.data, `image/${prepared.format}`);
+  await deps.storage.put(UPLOAD_BUCKET, thumbKey, thumb.data, "image/jpeg");
+  const now = deps.clock.now();
+  const upload = await deps.db
+    .insertInto("uploads")
+    .values({
+      id,
+      ...ownerColumns(owner),
+      project_id: projectId,
+      mode: choices.mode,
+      room_type: choices.roomType,
+      format: prepared.format,
+      original_key: originalKey,
+      thumb_key: thumbKey,
+      width: prepared.width,
+      height: prepared.height,
+      bytes: prepared.data.length,
+      created_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  if (projectId) await deps.projects.touch(projectId, now);
+  return upload;
+}
+
+export async function findOwnedUpload(deps: Pick<RenderContext, "db">, owner: Owner, id: string): Promise<Upload> {
+  const upload = await deps.db.selectFrom("uploads").selectAll().where("id", "=", id).executeTakeFirst();
+  if (!upload || !ownsRow(owner, upload)) throw notFound();
+  return upload;
+}
+
+export async function removeUploadFiles(
+  deps: Pick<RenderContext, "storage" | "log">,
+  uploads: Array<Pick<Upload, "original_key" | "thumb_key">>,
+): Promise<void> {
+  for (const upload of uploads) {
+    for (const key of [upload.original_key, upload.thumb_key]) {
+      await deps.storage
+        .remove(UPLOAD_BUCKET, key)
+        .catch((error: unknown) => deps.log.warn("could not remove a stored file", { key, error }));
+    }
+  }
+}

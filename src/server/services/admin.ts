@@ -1,0 +1,223 @@
+/**
+ * /admin (spec sections 4 and 6): what an admin sees and does, each action written to admin_audit.
+ * The router checks the admin role; this service owns admin_audit and reads the other capabilities'
+ * figures through them.
+ */
+import { promises as fs } from "node:fs";
+import path from "node:path";
+import { sql } from "kysely";
+import { ADMIN_ROLE, UPLOAD_BUCKET } from "../../shared/constants";
+import type { JobStatus } from "../../shared/render";
+import { DomainError, notFound } from "../errors";
+import type { Infra } from "../infra";
+import type { RenderModule } from "../render";
+import { grantCredits } from "./credits";
+import type { RolesService } from "./roles";
+
+type Deps = Pick<Infra, "db" | "clock" | "env" | "storage" | "version" | "startedAt">;
+
+/** Who acts: the signed-in admin. */
+export interface Admin {
+  id: string;
+  email: string;
+}
+
+async function fileSize(file: string): Promise<number> {
+  try {
+    return (await fs.stat(file)).size;
+  } catch {
+    return 0;
+  }
+}
+
+export function createAdminService(deps: Deps, render: RenderModule, roles: RolesService) {
+  const { db, clock } = deps;
+
+  async function audit(admin: Admin, action: string, targetUserId: string | null, details: Record<string, unknown> = {}): Promise<void> {
+    await db
+      .insertInto("admin_audit")
+      .values({ admin_user_id: admin.id, action, target_user_id: targetUserId, details: JSON.stringify(details), created_at: clock.now() })
+      .execute();
+  }
+
+  async function existingUser(userId: string) {
+    const user = await db.selectFrom("users").select(["id", "email"]).where("id", "=", userId).executeTakeFirst();
+    if (!user) throw notFound();
+    return user;
+  }
+
+  return {
+    async overview() {
+      const users = await db
+        .selectFrom("users")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .executeTakeFirstOrThrow();
+      const disk = await fs.statfs(deps.env.DATA_DIR);
+      const databaseBytes = (await fileSize(deps.env.DATABASE_FILE)) + (await fileSize(`${deps.env.DATABASE_FILE}-wal`));
+      return {
+        version: deps.version,
+        uptimeSeconds: Math.floor((clock.now() - deps.startedAt) / 1000),
+        provider: { id: render.engine.id, label: render.engine.label },
+        queue: await render.queueCounts(),
+        users: Number(users.n),
+        dataDir: path.resolve(deps.env.DATA_DIR),
+        databaseBytes,
+        storageBytes: await deps.storage.size(UPLOAD_BUCKET),
+        diskFreeBytes: disk.bavail * disk.bsize,
+        diskTotalBytes: disk.blocks * disk.bsize,
+      };
+    },
+
+    async users(filter: { search?: string; limit: number; offset: number }) {
+      const now = clock.now();
+      let query = db.selectFrom("users").leftJoin("profiles", "profiles.user_id", "users.id");
+      if (filter.search) {
+        const pattern = `%${filter.search.replace(/[\\%_]/g, (match) => `\\${match}`)}%`;
+        query = query.where((eb) =>
+          eb.or([
+            eb("users.email", "like", sql<string>`${pattern} ESCAPE '\\'`),
+            eb("profiles.full_name", "like", sql<string>`${pattern} ESCAPE '\\'`),
+          ]),
+        );
+      }
+      const total = await query.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+      const rows = await query
+        .select([
+          "users.id",
+          "users.email",
+          "users.created_at",
+          "users.email_confirmed_at",
+          "users.disabled_at",
+          "profiles.full_name",
+          "profiles.credits_remaining",
+        ])
+        .orderBy("users.created_at", "desc")
+        .limit(filter.limit)
+        .offset(filter.offset)
+        .execute();
+      const users = await Promise.all(
+        rows.map(async (row) => {
+          const lock = await db
+            .selectFrom("login_attempts")
+            .select("locked_until")
+            .where("email", "=", row.email.toLowerCase())
+            .executeTakeFirst();
+          const lockedUntil = lock?.locked_until && lock.locked_until > now ? lock.locked_until : null;
+          return {
+            id: row.id,
+            email: row.email,
+            fullName: row.full_name ?? row.email,
+            credits: row.credits_remaining ?? 0,
+            roles: await roles.list(row.id),
+            createdAt: row.created_at,
+            emailConfirmed: row.email_confirmed_at !== null,
+            disabled: row.disabled_at !== null,
+            locked: lockedUntil !== null,
+            lockedUntil,
+            renders: await render.userRenderCount(row.id),
+          };
+        }),
+      );
+      return { users, total: Number(total.n) };
+    },
+
+    /** A credit adjustment, with its reason, as a ledger row ("admin"); never below zero. */
+    async adjustCredits(admin: Admin, userId: string, amount: number, reason: string): Promise<{ credits: number }> {
+      await existingUser(userId);
+      const now = clock.now();
+      const credits = await db.transaction().execute(async (trx) => {
+        const profile = await trx.selectFrom("profiles").select("credits_remaining").where("user_id", "=", userId).executeTakeFirst();
+        if (!profile) throw notFound();
+        if (profile.credits_remaining + amount < 0) throw new DomainError("invalid", "notEnoughCredits");
+        await grantCredits(trx, userId, amount, "admin", now, { reason: `${reason} (by ${admin.email})` });
+        return profile.credits_remaining + amount;
+      });
+      await audit(admin, "adjust_credits", userId, { amount, reason });
+      return { credits };
+    },
+
+    async grantRole(admin: Admin, userId: string, role: string): Promise<{ roles: string[] }> {
+      await existingUser(userId);
+      await roles.grant(userId, role);
+      await audit(admin, "grant_role", userId, { role });
+      return { roles: await roles.list(userId) };
+    },
+
+    /** An admin cannot lock themself out; another admin can. */
+    async revokeRole(admin: Admin, userId: string, role: string): Promise<{ roles: string[] }> {
+      if (userId === admin.id && role === ADMIN_ROLE) throw new DomainError("invalid", "cannotChangeOwnAdmin");
+      await existingUser(userId);
+      await roles.revoke(userId, role);
+      await audit(admin, "revoke_role", userId, { role });
+      return { roles: await roles.list(userId) };
+    },
+
+    /** Ends a sign-in lockout now. */
+    async unlockAccount(admin: Admin, userId: string): Promise<void> {
+      const user = await existingUser(userId);
+      await db.deleteFrom("login_attempts").where("email", "=", user.email.toLowerCase()).execute();
+      await audit(admin, "unlock", userId);
+    },
+
+    /** A disabled account cannot sign in, and its sessions end at once. */
+    async setDisabled(admin: Admin, userId: string, disabled: boolean): Promise<void> {
+      if (userId === admin.id) throw new DomainError("invalid", "cannotChangeOwnAdmin");
+      await existingUser(userId);
+      const now = clock.now();
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable("users")
+          .set({ disabled_at: disabled ? now : null, updated_at: now })
+          .where("id", "=", userId)
+          .execute();
+        if (disabled) await trx.deleteFrom("sessions").where("user_id", "=", userId).execute();
+      });
+      await audit(admin, disabled ? "disable" : "enable", userId);
+    },
+
+    /** Every owner's render jobs, newest first, with the owner's e-mail ("visitor" for visitors). */
+    async jobs(filter: { status?: JobStatus; limit: number; offset: number }) {
+      const { total, jobs } = await render.listAllJobs(filter);
+      const userIds = [...new Set(jobs.map((job) => job.userId).filter((id): id is string => id !== null))];
+      const users = userIds.length ? await db.selectFrom("users").select(["id", "email"]).where("id", "in", userIds).execute() : [];
+      const emails = new Map(users.map((user) => [user.id, user.email]));
+      return {
+        total,
+        jobs: jobs.map(({ userId, ...job }) => ({ ...job, owner: (userId !== null ? emails.get(userId) : undefined) ?? "visitor" })),
+      };
+    },
+
+    /** Puts a failed or canceled render back in the queue, free of charge (its credit was refunded). */
+    async retryJob(admin: Admin, jobId: string): Promise<{ status: "queued" }> {
+      if (!(await render.retry(jobId))) throw new DomainError("conflict", "renderNotCancelable");
+      await audit(admin, "retry_job", null, { jobId });
+      return { status: "queued" };
+    },
+
+    async cancelJob(admin: Admin, jobId: string) {
+      const { status, userId } = await render.cancelAny(jobId);
+      await audit(admin, "cancel_job", userId, { jobId });
+      return { status };
+    },
+
+    async outbox(limit: number) {
+      const mails = await db
+        .selectFrom("mail_outbox")
+        .select(["id", "to_address", "subject", "transport", "created_at", "sent_at", "error"])
+        .orderBy("created_at", "desc")
+        .limit(limit)
+        .execute();
+      return mails.map((mail) => ({
+        id: mail.id,
+        to: mail.to_address,
+        subject: mail.subject,
+        transport: mail.transport,
+        createdAt: mail.created_at,
+        sentAt: mail.sent_at,
+        error: mail.error,
+      }));
+    },
+  };
+}
+
+export type AdminService = ReturnType<typeof createAdminService>;

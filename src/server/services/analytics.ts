@@ -1,0 +1,82 @@
+/**
+ * Analytics (spec section 4): batches of the client's queued events, stored with the server's idea
+ * of the user; and the admin's summary of what happened here (renders, sign-ups, conversion, events).
+ * Owns analytics_events.
+ */
+import { sql } from "kysely";
+import type { AnalyticsBatch } from "../../shared/analytics";
+import type { Infra } from "../infra";
+import { utcDay } from "../db/sql-helpers";
+import type { RenderModule } from "../render";
+
+type Deps = Pick<Infra, "db" | "clock">;
+
+const DAY_MS = 86_400_000;
+/** Event times the client claims are kept within this of the server's clock. */
+const CLOCK_SKEW_MS = 24 * 3_600_000;
+
+export function createAnalyticsService(deps: Deps, render: RenderModule) {
+  const { db, clock } = deps;
+  return {
+    /** Stores a batch; the signed-in user as the server knows them (the client's own id is not trusted). */
+    async track(batch: AnalyticsBatch, userId: string | null): Promise<{ accepted: number }> {
+      const now = clock.now();
+      await db
+        .insertInto("analytics_events")
+        .values(
+          batch.events.map((event) => ({
+            category: event.category,
+            action: event.action,
+            label: event.label ?? null,
+            value: event.value ?? null,
+            metadata: event.metadata ? JSON.stringify(event.metadata) : null,
+            user_id: userId,
+            session_id: event.sessionId,
+            occurred_at: Math.min(now, Math.max(now - CLOCK_SKEW_MS, event.timestamp)),
+            received_at: now,
+          })),
+        )
+        .execute();
+      return { accepted: batch.events.length };
+    },
+
+    async summary(days: number) {
+      const since = clock.now() - days * DAY_MS;
+      const signUps = await db
+        .selectFrom("users")
+        .select((eb) => [utcDay("created_at").as("day"), eb.fn.countAll<number>().as("count")])
+        .where("created_at", ">=", since)
+        .groupBy("day")
+        .orderBy("day")
+        .execute();
+      const users = await db
+        .selectFrom("users")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .executeTakeFirstOrThrow();
+      const purchasers = await db
+        .selectFrom("credit_purchases")
+        .select(sql<number>`count(DISTINCT user_id)`.as("n"))
+        .where("status", "in", ["paid", "refunded"])
+        .executeTakeFirstOrThrow();
+      const events = await db
+        .selectFrom("analytics_events")
+        .select((eb) => ["category", eb.fn.countAll<number>().as("count")])
+        .where("occurred_at", ">=", since)
+        .groupBy("category")
+        .orderBy("count", "desc")
+        .execute();
+      const userCount = Number(users.n);
+      const purchaserCount = Number(purchasers.n);
+      return {
+        days,
+        rendersPerDay: await render.rendersPerDay(since),
+        renderTimeByProvider: await render.renderTimeByProvider(since),
+        signUpsPerDay: signUps.map((row) => ({ day: row.day, count: Number(row.count) })),
+        conversion: { users: userCount, purchasers: purchaserCount, rate: userCount === 0 ? 0 : purchaserCount / userCount },
+        eventsByCategory: events.map((row) => ({ category: row.category, count: Number(row.count) })),
+      };
+    },
+  };
+}
+
+export type AnalyticsService = ReturnType<typeof createAnalyticsService>;
