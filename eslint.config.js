@@ -28,4 +28,9 @@ export default tseslint.config(
     files: ["src/client/public/**/*.js"],
     languageOptions: { globals: { ...globals.browser }, sourceType: "script" },
   },
+  {
+    // Tool configuration in CommonJS (.dependency-cruiser.cjs).
+    files: ["**/*.cjs"],
+    languageOptions: { globals: { ...globals.node }, sourceType: "commonjs" },
+  },
 );
