@@ -28,4 +28,24 @@ export default tseslint.config(
     files: ["src/client/public/**/*.js"],
     languageOptions: { globals: { ...globals.browser }, sourceType: "script" },
   },
+  {
+    // Tool configuration in CommonJS (.dependency-cruiser.cjs).
+    files: ["**/*.cjs"],
+    languageOptions: { globals: { ...globals.node }, sourceType: "commonjs" },
+  },
+  {
+    // Type-aware rules where a forgotten await loses an error or races a shutdown: server, self-test
+    // suite and scripts. Types come from tsconfig.json (projectService), which includes these files.
+    files: ["src/server/**/*.ts", "src/selftest/**/*.ts", "scripts/**/*.ts"],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      // Default options (checksVoidReturn fully on). Async Express handlers are not reported and need no
+      // exception: Express 5 forwards a handler's rejected promise to next(err) (expressjs.com, "Error
+      // handling"; router's layer.js), and @types/express 5 declares handlers as returning `unknown`, not
+      // `void`, so passing an async function is not a misuse. Callbacks typed `() => void` elsewhere
+      // (timers, event emitters, server.close) still are, which is what this rule is for.
+      "@typescript-eslint/no-misused-promises": "error",
+    },
+  },
 );

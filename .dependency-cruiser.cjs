@@ -1,0 +1,143 @@
+/**
+ * Module boundaries, checked by `npm run lint` (depcruise src scripts --config .dependency-cruiser.cjs).
+ * tests/unit/boundaries.test.ts plants one violation per rule in a temporary tree and checks it is reported.
+ * depcruise exits with the number of errors, which the shell truncates to 8 bits (256 errors exit 0), so the
+ * lint script also requires the reporter's "no dependency violations found".
+ *
+ * Paths are relative to the directory depcruise runs in (the repository root). Packages are matched
+ * wherever node_modules lives, `(^|/)node_modules/`: resolution follows symlinks, so a worktree whose
+ * node_modules links elsewhere reports them as e.g. ../main/node_modules/kysely/...; an unresolvable
+ * package is reported by its bare name, which the patterns also match.
+ */
+
+/** kysely: the query builder. Whoever imports it can run queries. */
+const KYSELY = "(^|/)node_modules/kysely/|^kysely(/|$)";
+/** @trpc/server and any of its subpaths (@trpc/server/observable, /adapters/express, ...). */
+const TRPC_SERVER = "(^|/)node_modules/@trpc/server/|^@trpc/server(/|$)";
+/**
+ * Dependencies that exist only for the type checker and vanish from the emitted JavaScript:
+ * `import type { X }`, `import { type X }` (every specifier a type), `export type { X } from`
+ * ("type-only") and `import("./x").X` in a type position ("type-import").
+ */
+const TYPES_ONLY = ["type-only", "type-import"];
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      severity: "error",
+      comment:
+        "No import cycles in src. Type-only imports count too: a cycle of types is still a cycle for a reader " +
+        "(neither module can be understood without the other) and becomes a runtime cycle the day one import " +
+        "gains a value. Break it by moving the shared part into a third module both import.",
+      from: { path: "^src/" },
+      to: { circular: true },
+    },
+    {
+      name: "shared-is-leaf",
+      severity: "error",
+      comment:
+        "src/shared is code both the browser and the server run: it must depend on nothing of theirs (not even " +
+        "types), or the client bundle and the shared code's meaning drag in the server. Move what it needs into " +
+        "src/shared, or move the code that needs the server into src/server or src/selftest.",
+      from: { path: "^src/shared/" },
+      to: { path: "^src/(server|client|selftest)/" },
+    },
+    {
+      name: "client-imports-server-types-only",
+      severity: "error",
+      comment:
+        "The browser bundle must not contain server code: src/client may import src/server only with " +
+        "`import type` (e.g. `import type { AppRouter } from '../server/trpc/root'`), which TypeScript erases. " +
+        "Values both sides need belong in src/shared.",
+      from: { path: "^src/client/" },
+      to: { path: "^src/server/", dependencyTypesNot: TYPES_ONLY },
+    },
+    {
+      name: "selftest-imports-server-types-only",
+      severity: "error",
+      comment:
+        "The self-test suite drives a running studio from outside (CLI and admin page): it may use src/shared " +
+        "and the server's types (`import type { AppRouter }`), never server code, which would make it test " +
+        "itself instead of the deployed server.",
+      from: { path: "^src/selftest/" },
+      to: { path: "^src/server/", dependencyTypesNot: TYPES_ONLY },
+    },
+    {
+      name: "selftest-not-client",
+      severity: "error",
+      comment:
+        "The self-test suite runs in Node (CLI) as well as in the browser: it must not import src/client " +
+        "(React, browser globals). What both need belongs in src/shared.",
+      from: { path: "^src/selftest/" },
+      to: { path: "^src/client/" },
+    },
+    {
+      name: "edges-run-no-queries",
+      severity: "error",
+      comment:
+        "tRPC routers (src/server/trpc/routers) and HTTP routes (src/server/http) translate requests into " +
+        "service calls and service results into responses; they run no queries. So they import neither the " +
+        "database module (src/server/db/**) nor kysely. This includes type-only imports of src/server/db/schema: " +
+        "table row types are the storage format, not the API; routes get the views services return. " +
+        "This sees imports only: a query written against ctx.db (the deps object) is not caught here.",
+      from: { path: "^src/server/(trpc/routers|http)/" },
+      to: { path: ["^src/server/db/", KYSELY] },
+    },
+    {
+      name: "trpc-context-no-db",
+      severity: "error",
+      comment:
+        "The tRPC context and init (src/server/trpc/context.ts, init.ts) are transport too: they hand services " +
+        "to procedures and must not reach the database or kysely themselves (type-only imports included); " +
+        "session lookup and the like are service calls.",
+      from: { path: "^src/server/trpc/(context|init)\\.ts$" },
+      to: { path: ["^src/server/db/", KYSELY] },
+    },
+    {
+      name: "render-not-router",
+      severity: "error",
+      comment:
+        "The render lifecycle (src/server/render) is called by the transport, not the other way round: it must " +
+        "not import src/server/trpc (routers, context, init). Its own file routes may live in render/.",
+      from: { path: "^src/server/render/" },
+      to: { path: "^src/server/trpc/" },
+    },
+    {
+      name: "services-not-transport",
+      severity: "error",
+      comment:
+        "Services and the modules under them (services, render, auth, mail, images, storage) are independent " +
+        "of the transport: they throw domain errors, which the tRPC layer maps to TRPCError. So no import of " +
+        "@trpc/server or any of its subpaths, not even types.",
+      from: { path: "^src/server/(services|render|auth|mail|images|storage)/" },
+      to: { path: TRPC_SERVER },
+    },
+    {
+      name: "render-jobs-owned-by-render",
+      severity: "error",
+      comment:
+        "The render module owns its internals (worker, events, providers, ...): server code outside " +
+        "src/server/render imports only its public surface, src/server/render/index.ts. src/server/boot.ts, " +
+        "which wires the worker and providers together, is the one exception (tests are not cruised).",
+      from: { path: "^src/server/(?!render/|boot\\.ts$)" },
+      to: { path: "^src/server/render/(?!index\\.ts$)" },
+    },
+  ],
+  options: {
+    // Cruise the code, not the packages: record an import of a package, don't read the package.
+    doNotFollow: { path: "(^|/)node_modules/" },
+    exclude: { path: "^tests/" },
+    // Read TypeScript before compilation, so type-only imports are dependencies (marked "type-only").
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    // Resolve packages as Node does for ESM (the "import" condition first), and find .d.ts-only packages.
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default", "types"],
+      mainFields: ["module", "main", "types", "typings"],
+    },
+    skipAnalysisNotInRules: true,
+  },
+};

@@ -1,0 +1,187 @@
+/**
+ * The module boundaries in .dependency-cruiser.cjs bite: small trees planted in a temporary directory,
+ * cruised by the project's own depcruise binary and config as `npm run lint` runs it. One tree plants
+ * one violation per rule (each must be reported by its rule name, exit non-zero); the other holds only
+ * the allowed forms (type-only server imports from the client and self-test, boot.ts wiring the render
+ * internals, services using kysely and the render index) and must pass.
+ */
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const repo = path.resolve(".");
+const depcruise = path.join(repo, "node_modules/.bin/depcruise");
+const config = path.join(repo, ".dependency-cruiser.cjs");
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+type Tree = Record<string, string>;
+
+/** Stand-ins for the packages the rules name, so they resolve inside the planted tree as in the real one. */
+const PACKAGES: Tree = {
+  "node_modules/@trpc/server/package.json": '{ "name": "@trpc/server", "version": "0.0.0", "main": "index.js" }',
+  "node_modules/@trpc/server/index.js": "export class TRPCError extends Error {}\n",
+  "node_modules/@trpc/server/observable.js": "export function observable() {}\n",
+  "node_modules/kysely/package.json": '{ "name": "kysely", "version": "0.0.0", "main": "index.js" }',
+  "node_modules/kysely/index.js": "export const sql = () => {};\n",
+};
+
+/** One planted violation (or two) per rule. */
+const VIOLATING: Tree = {
+  ...PACKAGES,
+  // shared-is-leaf
+  "src/shared/a.ts": 'import { b } from "../server/b";\nexport const a = b;\n',
+  "src/server/b.ts": "export const b = 1;\n",
+  // no-circular, through type-only imports
+  "src/server/p.ts": 'import type { Q } from "./q";\nexport interface P { q?: Q }\n',
+  "src/server/q.ts": 'import type { P } from "./p";\nexport interface Q { p?: P }\n',
+  // edges-run-no-queries: a router importing the database module, an HTTP route importing kysely and schema types
+  "src/server/db/client.ts": "export const db = {};\n",
+  "src/server/db/schema.ts": "export interface Row { id: string }\n",
+  "src/server/trpc/routers/r.ts": 'import { db } from "../../db/client";\nexport const r = db;\n',
+  "src/server/http/h.ts": 'import { sql } from "kysely";\nimport type { Row } from "../db/schema";\nexport const h = (row: Row) => sql;\n',
+  // trpc-context-no-db
+  "src/server/trpc/context.ts": 'import { db } from "../db/client";\nexport const context = { db };\n',
+  "src/server/trpc/init.ts": 'import type { sql } from "kysely";\nexport type Sql = typeof sql;\n',
+  "src/server/trpc/root.ts": "export const appRouter = {};\n",
+  // services-not-transport: a value import, and a type-only import of a subpath
+  "src/server/services/s.ts": 'import { TRPCError } from "@trpc/server";\nexport const fail = () => new TRPCError();\n',
+  "src/server/render/sse.ts": 'import type { observable } from "@trpc/server/observable";\nexport type O = typeof observable;\n',
+  // render-not-router
+  "src/server/render/routes.ts": 'import { appRouter } from "../trpc/root";\nexport const routes = appRouter;\n',
+  // render-jobs-owned-by-render
+  "src/server/render/index.ts": 'export { worker } from "./worker";\n',
+  "src/server/render/worker.ts": "export const worker = 1;\n",
+  "src/server/services/jobs.ts": 'import { worker } from "../render/worker";\nexport const jobs = worker;\n',
+  // client-imports-server-types-only
+  "src/server/y.ts": "export const y = 1;\n",
+  "src/client/x.ts": 'import { y } from "../server/y";\nexport const x = y;\n',
+  // selftest-imports-server-types-only, selftest-not-client (even a type)
+  "src/selftest/t.ts": 'import { y } from "../server/y";\nimport type { x } from "../client/x";\nexport const t: typeof x = y;\n',
+};
+
+/**
+ * Rule, from, to (for a cycle: the modules around it, reported once), as depcruise's err reporter
+ * prints them, sorted.
+ */
+const EXPECTED_VIOLATIONS = [
+  "client-imports-server-types-only: src/client/x.ts → src/server/y.ts",
+  "edges-run-no-queries: src/server/http/h.ts → node_modules/kysely/index.js",
+  "edges-run-no-queries: src/server/http/h.ts → src/server/db/schema.ts",
+  "edges-run-no-queries: src/server/trpc/routers/r.ts → src/server/db/client.ts",
+  "no-circular: src/server/p.ts → src/server/q.ts → src/server/p.ts",
+  "render-jobs-owned-by-render: src/server/services/jobs.ts → src/server/render/worker.ts",
+  "render-not-router: src/server/render/routes.ts → src/server/trpc/root.ts",
+  "selftest-imports-server-types-only: src/selftest/t.ts → src/server/y.ts",
+  "selftest-not-client: src/selftest/t.ts → src/client/x.ts",
+  "services-not-transport: src/server/render/sse.ts → node_modules/@trpc/server/observable.js",
+  "services-not-transport: src/server/services/s.ts → node_modules/@trpc/server/index.js",
+  "shared-is-leaf: src/shared/a.ts → src/server/b.ts",
+  "trpc-context-no-db: src/server/trpc/context.ts → src/server/db/client.ts",
+  "trpc-context-no-db: src/server/trpc/init.ts → node_modules/kysely/index.js",
+];
+
+/** Everything the rules allow. */
+const CLEAN: Tree = {
+  ...PACKAGES,
+  "src/shared/constants.ts": "export const LIMIT = 3;\n",
+  "src/server/db/client.ts": "export const db = {};\n",
+  "src/server/db/schema.ts": "export interface Row { id: string }\n",
+  "src/server/trpc/root.ts":
+    'import { LIMIT } from "../../shared/constants";\nimport { jobsRouter } from "./routers/jobs";\n' +
+    "export const appRouter = { LIMIT, jobsRouter };\nexport type AppRouter = typeof appRouter;\n",
+  "src/server/trpc/init.ts": 'import { TRPCError } from "@trpc/server";\nexport const fail = () => new TRPCError();\n',
+  "src/server/trpc/routers/jobs.ts":
+    'import { TRPCError } from "@trpc/server";\nimport { listJobs, type JobView } from "../../services/jobs";\n' +
+    "export const jobsRouter = (): JobView[] => listJobs() ?? [new TRPCError()].map(() => ({ id: '' }));\n",
+  "src/server/services/jobs.ts":
+    'import { sql } from "kysely";\nimport { db } from "../db/client";\nimport type { Row } from "../db/schema";\n' +
+    'import { startWorker } from "../render";\n' +
+    "export interface JobView { id: string }\nexport const listJobs = (): JobView[] => [db, sql, startWorker].map((): Row => ({ id: '' }));\n",
+  "src/server/render/index.ts": 'export { startWorker } from "./worker";\n',
+  "src/server/render/worker.ts": 'import { local } from "./providers/local";\nexport const startWorker = () => local;\n',
+  "src/server/render/providers/local.ts": "export const local = 1;\n",
+  "src/server/boot.ts":
+    'import { startWorker } from "./render/worker";\nimport { local } from "./render/providers/local";\nexport const boot = [startWorker, local];\n',
+  "src/client/a.ts": 'import type { AppRouter } from "../server/trpc/root";\nexport type A = AppRouter;\n',
+  "src/client/b.ts": 'import { type AppRouter } from "../server/trpc/root";\nexport type B = AppRouter;\n',
+  "src/client/c.ts": 'export type C = import("../server/trpc/root").AppRouter;\n',
+  "src/selftest/suite.ts":
+    'import type { AppRouter } from "../server/trpc/root";\nimport { LIMIT } from "../shared/constants";\n' +
+    "export type Suite = { router?: AppRouter; limit: typeof LIMIT };\n",
+};
+
+let root: string;
+
+function plant(name: string, tree: Tree): string {
+  const dir = path.join(root, name);
+  // The repository's compiler options, as depcruise reads them from tsconfig.json.
+  fs.mkdirSync(dir, { recursive: true });
+  fs.copyFileSync(path.join(repo, "tsconfig.json"), path.join(dir, "tsconfig.json"));
+  for (const [file, text] of Object.entries(tree)) {
+    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    fs.writeFileSync(path.join(dir, file), text);
+  }
+  return dir;
+}
+
+function cruise(cwd: string): Promise<Run> {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1" };
+  delete env.FORCE_COLOR;
+  return new Promise((resolve) => {
+    execFile(depcruise, ["src", "--config", config], { cwd, env }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** The err reporter's violations, one string each: "rule: from → to" (a cycle's continuation lines joined). */
+function violations(stdout: string): string[] {
+  const found: string[] = [];
+  for (const line of stdout.split("\n")) {
+    const start = line.match(/^\s*error (.*)$/);
+    if (start) found.push(start[1]!.trim());
+    else if (/^\s{4,}\S/.test(line) && found.length > 0) found[found.length - 1] += " " + line.trim();
+  }
+  return found.map((violation) => violation.replace(/\s+/g, " ").replace(/ →$/, "")).sort();
+}
+
+let violating: Promise<Run>;
+let clean: Promise<Run>;
+
+beforeAll(() => {
+  root = fs.mkdtempSync(path.join(fs.realpathSync(os.tmpdir()), "boundaries-"));
+  // Both cruises at once: each is mostly Node and TypeScript starting up.
+  violating = cruise(plant("violating", VIOLATING));
+  clean = cruise(plant("clean", CLEAN));
+});
+
+afterAll(() => {
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+describe("dependency-cruiser boundaries (.dependency-cruiser.cjs)", () => {
+  it("reports each planted violation by its rule name, and nothing else, and exits non-zero", async () => {
+    const run = await violating;
+    expect(run.stderr).toBe("");
+    expect(violations(run.stdout)).toEqual(EXPECTED_VIOLATIONS);
+    // depcruise exits with the number of errors.
+    expect(run.code).toBe(EXPECTED_VIOLATIONS.length);
+  });
+
+  it("passes a tree holding only allowed imports", async () => {
+    const run = await clean;
+    expect(run.stderr).toBe("");
+    expect(violations(run.stdout)).toEqual([]);
+    // The phrase `npm run lint` looks for to pass (depcruise's exit status alone wraps at 256 errors).
+    expect(run.stdout).toContain("no dependency violations found");
+    expect(run.code).toBe(0);
+  });
+});
