@@ -6,7 +6,7 @@ import { openDatabase } from "../src/server/db/client";
 import { migrateToLatest } from "../src/server/db/migrate";
 import { EnvError, parseEnv } from "../src/server/env";
 import { ROLE_PATTERN } from "../src/shared/constants";
-import { findUserByEmail, grantRole, revokeRole } from "../src/server/services/roles";
+import { findUserByEmail, grantRole, listRoleHolders, revokeRole } from "../src/server/services/roles";
 
 const USAGE = `Usage:
   npm run admin -- grant <role> <email>    give an account a role (e.g. grant admin ana@example.com)
@@ -24,16 +24,11 @@ async function main(args: string[]): Promise<number> {
   try {
     await migrateToLatest(db);
     if (command === "list") {
-      const rows = await db
-        .selectFrom("user_roles")
-        .innerJoin("users", "users.id", "user_roles.user_id")
-        .select(["users.email", "user_roles.role", "user_roles.created_at"])
-        .orderBy("users.email")
-        .execute();
+      const rows = await listRoleHolders(db);
       if (rows.length === 0)
         console.info("No account has a role yet. Make the first admin with: npm run admin -- grant admin you@example.com");
       for (const row of rows)
-        console.info(`${row.role.padEnd(12)} ${row.email}  (since ${new Date(row.created_at).toISOString().slice(0, 10)})`);
+        console.info(`${row.role.padEnd(12)} ${row.email}  (since ${new Date(row.since).toISOString().slice(0, 10)})`);
       return 0;
     }
     if (!ROLE_PATTERN.test(role!)) {

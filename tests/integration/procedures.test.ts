@@ -2,7 +2,9 @@
  * The procedure builders every later router uses: protected and admin procedures are enforced on
  * the server, input errors come back flattened for forms, unexpected errors never leak details.
  */
-import { createTRPCClient, httpBatchLink, TRPCClientError } from "@trpc/client";
+import { createTRPCClient, httpBatchLink, httpSubscriptionLink, TRPCClientError } from "@trpc/client";
+import { tracked } from "@trpc/server";
+import { EventSource } from "eventsource";
 import * as trpcExpress from "@trpc/server/adapters/express";
 import express from "express";
 import superjson from "superjson";
@@ -16,10 +18,14 @@ import type { Infra } from "../../src/server/infra";
 import { listen, type RunningServer } from "../../src/server/http/listen";
 import { createLogger } from "../../src/server/logger";
 import { createContextInner, type SessionUser } from "../../src/server/trpc/context";
-import { adminProcedure, createCallerFactory, protectedProcedure, publicProcedure, router } from "../../src/server/trpc/init";
+import { DomainError, type DomainErrorKind } from "../../src/server/errors";
+import { HTTP_STATUS } from "../../src/server/http/errors";
+import { adminProcedure, createCallerFactory, DOMAIN_ERROR_CODES, protectedProcedure, publicProcedure, router } from "../../src/server/trpc/init";
 import { MESSAGES } from "../../src/shared/messages";
 import { makeTestEnv } from "../helpers/test-env";
 import { expectConsoleError } from "../helpers/fail-on-console-error";
+
+const DOMAIN_ERROR_KINDS = Object.keys(DOMAIN_ERROR_CODES) as [DomainErrorKind, ...DomainErrorKind[]];
 
 const testRouter = router({
   whoAmI: protectedProcedure.query(({ ctx }) => ctx.user.email),
@@ -34,6 +40,15 @@ const testRouter = router({
     .mutation(({ input }) => input.email),
   explode: publicProcedure.query(() => {
     throw new Error("database file /secret/path is corrupt");
+  }),
+  /** A capability's refusal, of the kind named. */
+  refuse: publicProcedure.input(z.enum(DOMAIN_ERROR_KINDS)).query(({ input }) => {
+    throw new DomainError(input, "notEnoughCredits");
+  }),
+  /** The same refusal thrown while a subscription streams. */
+  refuseLater: publicProcedure.subscription(async function* () {
+    yield tracked("1", "first");
+    throw new DomainError("not-found", "notFound");
   }),
 });
 
@@ -124,6 +139,48 @@ describe("over HTTP", () => {
     expect(error.message).toBe(MESSAGES.internalError);
     expect(JSON.stringify(error.shape)).not.toContain("/secret/path");
     expect((error.data as { stack?: string }).stack).toBeUndefined();
+  });
+
+  it("maps each domain error once: its tRPC code, the HTTP status the plain routes use for it too, and its message", async () => {
+    const expected: Record<DomainErrorKind, [string, number]> = {
+      invalid: ["BAD_REQUEST", 400],
+      unauthenticated: ["UNAUTHORIZED", 401],
+      forbidden: ["FORBIDDEN", 403],
+      "not-found": ["NOT_FOUND", 404],
+      conflict: ["CONFLICT", 409],
+      "payment-required": ["PAYMENT_REQUIRED", 402],
+      "too-large": ["PAYLOAD_TOO_LARGE", 413],
+      "unsupported-media": ["UNSUPPORTED_MEDIA_TYPE", 415],
+      "rate-limited": ["TOO_MANY_REQUESTS", 429],
+      "not-configured": ["PRECONDITION_FAILED", 412],
+      unavailable: ["SERVICE_UNAVAILABLE", 503],
+    };
+    for (const kind of DOMAIN_ERROR_KINDS) {
+      const error = (await client.refuse.query(kind).catch((caught: unknown) => caught)) as TRPCClientError<typeof testRouter>;
+      const data = error.data as { code: string; httpStatus: number };
+      expect([data.code, data.httpStatus], kind).toEqual(expected[kind]);
+      expect(HTTP_STATUS[kind], kind).toBe(expected[kind][1]);
+      expect(error.message).toBe(MESSAGES.notEnoughCredits);
+    }
+  });
+
+  it("maps a domain error thrown inside a subscription's stream too (not an internal error)", async () => {
+    const subscriber = createTRPCClient<typeof testRouter>({
+      links: [httpSubscriptionLink({ url: `${http.url}/trpc`, transformer: superjson, EventSource })],
+    });
+    const received: unknown[] = [];
+    const failure = await new Promise<TRPCClientError<typeof testRouter>>((resolve) => {
+      const subscription = subscriber.refuseLater.subscribe(undefined, {
+        onData: (data) => received.push(data),
+        onError: (error) => {
+          subscription.unsubscribe();
+          resolve(error);
+        },
+      });
+    });
+    expect(received.map((item) => (item as { data: unknown }).data)).toEqual(["first"]);
+    expect(failure.message).toBe(MESSAGES.notFound);
+    expect((failure.data as { code: string }).code).toBe("NOT_FOUND");
   });
 
   it("refuses the protected procedure to a visitor with 401", async () => {

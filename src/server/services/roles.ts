@@ -59,6 +59,17 @@ export async function applyAdminEmails(deps: Pick<Infra, "db" | "env" | "log" | 
   }
 }
 
+/** Every account that holds a role, by e-mail (the admin CLI's list). */
+export async function listRoleHolders(db: AppDatabase): Promise<Array<{ email: string; role: string; since: number }>> {
+  const rows = await db
+    .selectFrom("user_roles")
+    .innerJoin("users", "users.id", "user_roles.user_id")
+    .select(["users.email", "user_roles.role", "user_roles.created_at"])
+    .orderBy("users.email")
+    .execute();
+  return rows.map((row) => ({ email: row.email, role: row.role, since: row.created_at }));
+}
+
 export async function hasRole(db: AppDatabase, userId: string, role: string): Promise<boolean> {
   const row = await db.selectFrom("user_roles").select("role").where("user_id", "=", userId).where("role", "=", role).executeTakeFirst();
   return row !== undefined;
