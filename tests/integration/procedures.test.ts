@@ -20,7 +20,14 @@ import { createLogger } from "../../src/server/logger";
 import { createContextInner, type SessionUser } from "../../src/server/trpc/context";
 import { DomainError, type DomainErrorKind } from "../../src/server/errors";
 import { HTTP_STATUS } from "../../src/server/http/errors";
-import { adminProcedure, createCallerFactory, DOMAIN_ERROR_CODES, protectedProcedure, publicProcedure, router } from "../../src/server/trpc/init";
+import {
+  adminProcedure,
+  createCallerFactory,
+  DOMAIN_ERROR_CODES,
+  protectedProcedure,
+  publicProcedure,
+  router,
+} from "../../src/server/trpc/init";
 import { MESSAGES } from "../../src/shared/messages";
 import { makeTestEnv } from "../helpers/test-env";
 import { expectConsoleError } from "../helpers/fail-on-console-error";

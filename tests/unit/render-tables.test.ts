@@ -8,7 +8,10 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 const RENDER_TABLES = ["uploads", "render_jobs", "render_events", "visitor_demo_renders"];
-const QUERY = new RegExp(`\\b(selectFrom|insertInto|updateTable|deleteFrom|innerJoin|leftJoin|rightJoin|with)\\(\\s*"(${RENDER_TABLES.join("|")})[". ]`, "g");
+const QUERY = new RegExp(
+  `\\b(selectFrom|insertInto|updateTable|deleteFrom|innerJoin|leftJoin|rightJoin|with)\\(\\s*"(${RENDER_TABLES.join("|")})[". ]`,
+  "g",
+);
 const OWNERS = [/^src\/server\/render\//, /^src\/server\/db\//];
 
 function sourceFiles(dir: string): string[] {
@@ -27,7 +30,10 @@ function renderTableQueriesOutsideRender(files: Array<{ file: string; source: st
 
 describe("render tables", () => {
   it("are queried only inside src/server/render", () => {
-    const files = sourceFiles("src/server").map((file) => ({ file: file.split(path.sep).join("/"), source: fs.readFileSync(file, "utf8") }));
+    const files = sourceFiles("src/server").map((file) => ({
+      file: file.split(path.sep).join("/"),
+      source: fs.readFileSync(file, "utf8"),
+    }));
     expect(files.length).toBeGreaterThan(50);
     expect(renderTableQueriesOutsideRender(files)).toEqual([]);
   });
