@@ -33,9 +33,19 @@ function projectView(project: Project) {
 
 /** What the render module may ask of projects. */
 export function createProjectDirectory(deps: Deps): ProjectDirectory {
+  async function isOwnProject(userId: string, projectId: string): Promise<boolean> {
+    const project = await deps.db
+      .selectFrom("projects")
+      .select("id")
+      .where("id", "=", projectId)
+      .where("user_id", "=", userId)
+      .executeTakeFirst();
+    return project !== undefined;
+  }
   return {
+    isOwnProject,
     async projectForUpload(userId, projectId, language) {
-      if (projectId) return (await this.isOwnProject(userId, projectId)) ? projectId : null;
+      if (projectId) return (await isOwnProject(userId, projectId)) ? projectId : null;
       const latest = await deps.db
         .selectFrom("projects")
         .select("id")
@@ -59,15 +69,6 @@ export function createProjectDirectory(deps: Deps): ProjectDirectory {
         })
         .execute();
       return id;
-    },
-    async isOwnProject(userId, projectId) {
-      const project = await deps.db
-        .selectFrom("projects")
-        .select("id")
-        .where("id", "=", projectId)
-        .where("user_id", "=", userId)
-        .executeTakeFirst();
-      return project !== undefined;
     },
     async touch(projectId, now) {
       await deps.db.updateTable("projects").set({ updated_at: now }).where("id", "=", projectId).execute();
