@@ -6,8 +6,8 @@
  */
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
-import { collectPageProblems, describeBrowser, launchBrowser, screenshot, type BrowserOptions, launchPage } from "../helpers/browser";
-import { PASSWORD, roomPhoto, signedInClient, upload } from "../helpers/render";
+import { describeBrowser, screenshot, type BrowserOptions, launchPage, signIn } from "../helpers/browser";
+import { roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 
 const poll = <T>(check: () => T | Promise<T>, options: { timeout?: number } = {}) => expect.poll(check, { timeout: 10_000, ...options });
@@ -37,11 +37,8 @@ describeBrowser("administration in a browser", () => {
       imageId: uploaded.body.imageId,
       style: ["modern", "japandi"],
     });
-    for (let waited = 0; waited < 20_000; waited += 200) {
-      const states = await Promise.all(jobs.map((job) => member.client.render.job.query({ id: job.id })));
-      if (states.every((job) => job.status === "succeeded")) break;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    const jobIds = jobs.map((job) => job.id);
+    await waitForRenders(member, jobIds);
   });
   afterEach(async () => {
     await browser?.close();
@@ -62,20 +59,12 @@ describeBrowser("administration in a browser", () => {
   const bar = (page: Page) => page.getByTestId("quick-admin-bar");
   const toast = (page: Page, text: string) => page.locator("[data-sonner-toast]").filter({ hasText: text });
 
-  async function signIn(page: Page, email: string): Promise<void> {
-    await page.goto(`${server.url}/auth`);
-    await page.getByLabel("Email").fill(email);
-    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-    await page.getByRole("button", { name: "Sign In", exact: true }).click();
-    await poll(() => path_(page)).toBe("/dashboard");
-  }
-
   it("shows no bar to a visitor, and 'Access denied' in the bar and on /admin to a signed-in non-admin", async () => {
     const { page, problems } = await open("/");
     await poll(() => page.getByRole("link", { name: "Try Without Signup" }).first().isVisible()).toBe(true);
     expect(await bar(page).count()).toBe(0);
 
-    await signIn(page, member.email);
+    await signIn(page, server.url, member.email);
     await poll(() => bar(page).isVisible()).toBe(true);
     // The page leaves room for the bar: the footer's last line stays above it.
     const padding = await page.evaluate(() => getComputedStyle(document.querySelector("#root > div")!).paddingBottom);
@@ -99,7 +88,7 @@ describeBrowser("administration in a browser", () => {
 
   it("runs the system self-tests from the Quick Admin bar for an admin: every item passes, then 'Testing Complete'", async () => {
     const { page, problems } = await open("/");
-    await signIn(page, admin.email);
+    await signIn(page, server.url, admin.email);
     await bar(page).getByRole("button", { name: "Quick System Testing" }).click();
     const panel = page.getByTestId("quick-admin-panel");
     await poll(() => panel.getByRole("tab", { name: "System Tests" }).isVisible()).toBe(true);
@@ -139,7 +128,7 @@ describeBrowser("administration in a browser", () => {
 
   it("lets an admin find a user on /admin and adjust their credits with a reason", async () => {
     const { page, problems } = await open("/");
-    await signIn(page, admin.email);
+    await signIn(page, server.url, admin.email);
     await page.goto(`${server.url}/admin`);
     for (const name of ["Users", "Render jobs", "Mail outbox", "System status", "Self-test history", "Analytics"]) {
       await poll(() => page.getByRole("tab", { name }).isVisible()).toBe(true);
@@ -180,7 +169,7 @@ describeBrowser("administration in a browser", () => {
 
   it("sends analytics events to the server (navigation and page load), and none once switched off", async () => {
     const { page, problems } = await open("/");
-    await signIn(page, member.email);
+    await signIn(page, server.url, member.email);
     const count = async () =>
       Number(
         (
@@ -242,7 +231,7 @@ describeBrowser("administration in a browser", () => {
         expect(await page.getByTestId("figure-p50").textContent()).not.toContain("Not enough data yet");
         await screenshot(page, `performance-${label}`);
 
-        await signIn(page, admin.email);
+        await signIn(page, server.url, admin.email);
         await bar(page).getByRole("button", { name: "Quick System Testing" }).click();
         await poll(() => page.getByTestId("quick-admin-panel").getByRole("tab", { name: "System Tests" }).isVisible()).toBe(true);
         await screenshot(page, `quick-admin-open-${label}`);
@@ -290,9 +279,9 @@ describeBrowser("pricing without a payment provider", () => {
   });
 
   it("says buying is not set up on this server instead of offering a broken button, and shows 'not enough data yet' on /performance", async () => {
-    browser = await launchBrowser();
-    const page = browser.pages()[0] ?? (await browser.newPage());
-    const problems = collectPageProblems(page);
+    const opened = await launchPage();
+    browser = opened.browser;
+    const { page, problems } = opened;
     await page.goto(`${server.url}/pricing`);
     await poll(() => page.getByTestId("purchases-disabled").isVisible()).toBe(true);
     expect(await page.getByTestId("purchases-disabled").textContent()).toContain("Buying credits is not set up on this server");

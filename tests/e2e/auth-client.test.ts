@@ -9,7 +9,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { totpCode, totpStep } from "../../src/server/auth/two-factor";
 import { AUTH } from "../../src/shared/constants";
-import { describeBrowser, screenshot, type BrowserOptions, launchPage } from "../helpers/browser";
+import { describeBrowser, screenshot, type BrowserOptions, launchPage, signUp } from "../helpers/browser";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { firstLink, startSmtpServer } from "../helpers/smtp";
 import { createBrowserLikeClient } from "../helpers/trpc-client";
@@ -62,11 +62,6 @@ describeBrowser("account screens in a browser", () => {
   const nav = (page: Page) => page.getByRole("navigation", { name: "Main navigation" });
   const toast = (page: Page, text: string) => page.locator("[data-sonner-toast]").filter({ hasText: text });
   const visible = (page: Page, text: string | RegExp) => page.getByText(text).first().isVisible();
-
-  async function signUpThroughApi(email: string): Promise<void> {
-    const { client } = createBrowserLikeClient(server.url);
-    await client.auth.signUp.mutate({ email, password: PASSWORD, fullName: "Ana Lima" });
-  }
 
   async function signIn(page: Page, email: string, password = PASSWORD): Promise<void> {
     await page.getByLabel("Email").fill(email);
@@ -142,7 +137,7 @@ describeBrowser("account screens in a browser", () => {
 
   it("shows only the first sign-in error, then the attempts banners, then the lock", async () => {
     const email = newEmail();
-    await signUpThroughApi(email);
+    await signUp(server.url, { email });
     const { page, problems } = await open("/auth");
     await page.getByRole("button", { name: "Sign In", exact: true }).click();
     await expect.poll(() => visible(page, "Email is required")).toBe(true);
@@ -178,7 +173,7 @@ describeBrowser("account screens in a browser", () => {
 
   it("returns to the protected page that sent the visitor to sign in", async () => {
     const email = newEmail();
-    await signUpThroughApi(email);
+    await signUp(server.url, { email });
     const { page, problems } = await open("/teams");
     await expect.poll(() => new URL(page.url()).pathname).toBe("/auth");
     await signIn(page, email);
@@ -218,7 +213,7 @@ describeBrowser("account screens in a browser", () => {
 
   it("enrolls two-factor in /settings from the shown secret, then signs in with a generated code and with a backup code", async () => {
     const email = newEmail();
-    await signUpThroughApi(email);
+    await signUp(server.url, { email });
     const { page, problems } = await open("/auth");
     await signIn(page, email);
     await expect.poll(() => new URL(page.url()).pathname).toBe("/dashboard");
@@ -263,7 +258,7 @@ describeBrowser("account screens in a browser", () => {
 
   it("warns at 25 idle minutes, extends on request, and signs out at 30", async () => {
     const email = newEmail();
-    await signUpThroughApi(email);
+    await signUp(server.url, { email });
     const { page, problems } = await open("/auth", { fakeClock: true });
     await signIn(page, email);
     await expect.poll(() => new URL(page.url()).pathname).toBe("/dashboard");
@@ -286,7 +281,7 @@ describeBrowser("account screens in a browser", () => {
 
   it("keeps a remember-me session without idle warnings, and shows Dashboard and Sign Out in the phone menu", async () => {
     const email = newEmail();
-    await signUpThroughApi(email);
+    await signUp(server.url, { email });
     const { page, problems } = await open("/auth", { fakeClock: true, width: 390, height: 844 });
     await page.getByLabel("Remember me for 30 days").check();
     await signIn(page, email);

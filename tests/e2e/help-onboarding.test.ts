@@ -14,15 +14,11 @@ import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { translations } from "../../src/client/i18n/resources";
 import { buildFaqEntries, FAQ_CATEGORIES, foldForSearch, searchFaqs, type FaqEntry } from "../../src/client/lib/faq";
 import { ONBOARDING, STORAGE_KEYS, type Language } from "../../src/shared/constants";
-import { describeBrowser, SCREENSHOT_DIR, type BrowserOptions, launchPage } from "../helpers/browser";
+import { describeBrowser, SCREENSHOT_DIR, type BrowserOptions, launchPage, signUpAndSignIn } from "../helpers/browser";
 import { startTestServer, type TestServer } from "../helpers/server";
-import { createBrowserLikeClient } from "../helpers/trpc-client";
 
-const PASSWORD = "Correct-Horse1";
 const SUPPORT_EMAIL = "help@studio.example";
 const poll = <T>(check: () => T | Promise<T>, options: { timeout?: number } = {}) => expect.poll(check, { timeout: 10_000, ...options });
-let counter = 0;
-const newEmail = () => `tour${++counter}.${Date.now()}@example.com`;
 
 const VIEWPORTS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } } as const;
 const LOCALES: Record<"en" | "es", string> = { en: "en-US", es: "es-ES" };
@@ -79,18 +75,6 @@ describeBrowser("the help drawer and the onboarding overlay in a browser", () =>
       (id) => !!document.activeElement && !!document.querySelector(`[data-testid="${id}"]`)?.contains(document.activeElement),
       testId,
     );
-
-  /** A new account (through the API), signed in on the page's sign-in form. */
-  async function signIn(page: Page): Promise<void> {
-    const email = newEmail();
-    const { client } = createBrowserLikeClient(server.url);
-    await client.auth.signUp.mutate({ email, password: PASSWORD, fullName: "Ana Lima" });
-    await page.goto(`${server.url}/auth`);
-    await page.locator("form input[name=email]").fill(email);
-    await page.locator("form input[name=password]").fill(PASSWORD);
-    await page.locator("form input[name=password]").press("Enter");
-    await poll(() => path_(page)).toBe("/dashboard");
-  }
 
   it.each(cases)(
     "opens the help drawer, searches the FAQ and closes with Escape ($language, $device)",
@@ -211,7 +195,7 @@ describeBrowser("the help drawer and the onboarding overlay in a browser", () =>
       const theme = THEME[language];
       const { page, problems } = await launch({ ...VIEWPORTS[device], locale: LOCALES[language], colorScheme: theme, onboarding: true });
       await page.clock.install();
-      await signIn(page);
+      await signUpAndSignIn(page, server.url, { language });
 
       const tour = page.getByTestId("onboarding");
       const stepText = page.getByTestId("onboarding-step");
@@ -307,7 +291,7 @@ describeBrowser("the help drawer and the onboarding overlay in a browser", () =>
         onboarding: true,
       });
       await page.clock.install();
-      await signIn(page);
+      await signUpAndSignIn(page, server.url, { language });
       const tour = page.getByTestId("onboarding");
       await poll(() => tour.isVisible()).toBe(true);
 

@@ -10,8 +10,8 @@ import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { APP_VERSION } from "../../src/server/version";
-import { SCREENSHOT_DIR, describeBrowser, screenshot, type BrowserOptions, launchPage } from "../helpers/browser";
-import { PASSWORD, roomPhoto, signedInClient, upload } from "../helpers/render";
+import { SCREENSHOT_DIR, describeBrowser, screenshot, type BrowserOptions, launchPage, signIn } from "../helpers/browser";
+import { PASSWORD, roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 
 const poll = <T>(check: () => T | Promise<T>, options: { timeout?: number } = {}) => expect.poll(check, { timeout: 15_000, ...options });
@@ -55,7 +55,6 @@ const TEXT = {
     mismatch: "Type your e-mail address to confirm",
     wrongPassword: "Your current password is incorrect",
     deleted: "Your account has been deleted",
-    signIn: "Sign In",
     dark: "Dark",
     light: "Light",
     system: "System",
@@ -89,7 +88,6 @@ const TEXT = {
     mismatch: "Escribe tu dirección de correo para confirmar",
     wrongPassword: "Tu contraseña actual no es correcta",
     deleted: "Tu cuenta se ha eliminado",
-    signIn: "Iniciar sesión",
     dark: "Oscuro",
     light: "Claro",
     system: "Sistema",
@@ -111,11 +109,7 @@ describeBrowser("information pages, profile and settings in a browser", () => {
       imageId: uploaded.body.imageId,
       style: ["modern"],
     });
-    for (let waited = 0; waited < 20_000; waited += 200) {
-      const job = await member.client.render.job.query({ id: jobs[0]!.id });
-      if (job.status === "succeeded") break;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    await waitForRenders(member, [jobs[0]!.id]);
   });
   afterEach(async () => {
     await browser?.close();
@@ -136,14 +130,6 @@ describeBrowser("information pages, profile and settings in a browser", () => {
   const path_ = (page: Page) => new URL(page.url()).pathname;
   const heading = (page: Page, name: string) => page.getByRole("heading", { level: 1, name, exact: true });
   const toast = (page: Page, text: string) => page.locator("[data-sonner-toast]").filter({ hasText: text });
-
-  async function signIn(page: Page, email: string, lang: Lang = "en"): Promise<void> {
-    await page.goto(`${server.url}/auth`);
-    await page.getByLabel(lang === "es" ? "Correo electrónico" : "Email").fill(email);
-    await page.getByLabel(lang === "es" ? "Contraseña" : "Password", { exact: true }).fill(PASSWORD);
-    await page.getByRole("button", { name: TEXT[lang].signIn, exact: true }).click();
-    await poll(() => path_(page)).toBe("/dashboard");
-  }
 
   async function checkPublicPages(page: Page, lang: Lang, label: string): Promise<void> {
     const text = TEXT[lang];
@@ -208,7 +194,7 @@ describeBrowser("information pages, profile and settings in a browser", () => {
     ] as const) {
       for (const colorScheme of ["light", "dark"] as const) {
         const { page, problems } = await open("/", { ...SIZES[size], colorScheme, locale: LOCALES[lang] });
-        await signIn(page, member.email, lang);
+        await signIn(page, server.url, member.email, { language: lang });
         await page.goto(`${server.url}/teams`);
         await poll(() => heading(page, TEXT[lang].teams).isVisible()).toBe(true);
         expect(await page.getByTestId("not-open-yet").textContent()).toBe(TEXT[lang].notOpenYet);
@@ -236,7 +222,7 @@ describeBrowser("information pages, profile and settings in a browser", () => {
       const text = TEXT[lang];
       const label = `${size}-${colorScheme}-${lang}`;
       const { page, problems } = await open("/", { ...SIZES[size], colorScheme, locale: LOCALES[lang] });
-      await signIn(page, member.email, lang);
+      await signIn(page, server.url, member.email, { language: lang });
       await page.goto(`${server.url}/profile`);
       await poll(() => heading(page, text.profile).isVisible()).toBe(true);
       await poll(() => page.getByTestId("profile-email").textContent()).toBe(member.email);
@@ -274,7 +260,7 @@ describeBrowser("information pages, profile and settings in a browser", () => {
   it("switches the language and the theme on /settings", async () => {
     for (const size of ["phone", "desktop"] as const) {
       const { page, problems } = await open("/", { ...SIZES[size], colorScheme: "light", locale: LOCALES.en });
-      await signIn(page, member.email);
+      await signIn(page, server.url, member.email);
       await page.goto(`${server.url}/settings`);
       await poll(() => heading(page, TEXT.en.settings).isVisible()).toBe(true);
       await screenshot(page, `settings-${size}-light-en`);
@@ -323,7 +309,7 @@ describeBrowser("information pages, profile and settings in a browser", () => {
       const label = `${size}-${colorScheme}-${lang}`;
       const doomed = await signedInClient(server.url);
       const { page, problems } = await open("/", { ...SIZES[size], colorScheme, locale: LOCALES[lang] });
-      await signIn(page, doomed.email, lang);
+      await signIn(page, server.url, doomed.email, { language: lang });
       await page.goto(`${server.url}/settings`);
       await poll(() => heading(page, text.settings).isVisible()).toBe(true);
       await page.getByTestId("delete-account").getByRole("button", { name: text.deleteButton }).click();

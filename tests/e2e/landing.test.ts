@@ -8,12 +8,11 @@ import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { translations, type TranslationTree } from "../../src/client/i18n/resources";
-import { describeBrowser, screenshot, SCREENSHOT_DIR, type BrowserOptions, launchPage } from "../helpers/browser";
+import { describeBrowser, screenshot, SCREENSHOT_DIR, type BrowserOptions, launchPage, signUpAndSignIn } from "../helpers/browser";
 import { startTestServer, type TestServer } from "../helpers/server";
-import { createBrowserLikeClient, createHttpClient } from "../helpers/trpc-client";
+import { createHttpClient } from "../helpers/trpc-client";
 
 const SUPPORT_EMAIL = "studio-help@example.com";
-const PASSWORD = "Correct-Horse1";
 const SIZES = [
   { name: "phone", width: 390, height: 844 },
   { name: "desktop", width: 1280, height: 800 },
@@ -67,8 +66,6 @@ const SPEC_ENGLISH: Record<string, string> = {
 
 const STEP_KEYS = ["demo.steps.upload", "demo.steps.style", "demo.steps.magic", "demo.steps.results"] as const;
 
-let counter = 0;
-const newEmail = () => `landing${++counter}.${Date.now()}@example.com`;
 const poll = <T>(check: () => T | Promise<T>) => expect.poll(check, { timeout: 10_000 });
 const path_ = (page: Page) => new URL(page.url()).pathname;
 
@@ -107,25 +104,6 @@ describeBrowser("the landing page in a browser", () => {
     const opened = await launchPage(options);
     browser = opened.browser;
     return opened;
-  }
-
-  /** Signs a new user up (over the API) and in (through the page, so the browser holds the cookie). */
-  async function signIn(page: Page): Promise<void> {
-    const email = newEmail();
-    await createBrowserLikeClient(server.url).client.auth.signUp.mutate({ email, password: PASSWORD, fullName: "Lena Park" });
-    const status = await page.evaluate(
-      async ({ email, password }) => {
-        const response = await fetch("/trpc/auth.signIn", {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ json: { email, password, rememberMe: false } }),
-        });
-        return response.status;
-      },
-      { email, password: PASSWORD },
-    );
-    expect(status).toBe(200);
-    await page.reload();
   }
 
   const step = (page: Page) => page.getByTestId("demo-stage").getAttribute("data-step");
@@ -315,8 +293,9 @@ describeBrowser("the landing page in a browser", () => {
 
       it(`shows a signed-in user Go to Dashboard instead of Sign Up for More, and the build panel under "All rights reserved" (${label})`, async () => {
         const { page, problems } = await launch({ width: size.width, height: size.height, locale });
+        // A new user, signed in on the sign-in form (the browser holds the cookie), back on the landing page.
+        await signUpAndSignIn(page, server.url, { fullName: "Lena Park", language });
         await page.goto(`${server.url}/`);
-        await signIn(page);
 
         const dashboard = page.getByRole("link", { name: tx("home.hero.goToDashboard") }).first();
         await poll(() => dashboard.getAttribute("href")).toBe("/dashboard");

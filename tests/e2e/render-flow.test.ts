@@ -11,17 +11,12 @@ import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { localProvider } from "../../src/server/render/providers/local";
 import type { RenderProvider } from "../../src/server/render/providers/provider";
-import { describeBrowser, screenshot, type BrowserOptions, launchPage } from "../helpers/browser";
+import { describeBrowser, screenshot, type BrowserOptions, launchPage, signUpAndSignIn, waitForRender } from "../helpers/browser";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { makeTempDir } from "../helpers/test-env";
-import { createBrowserLikeClient } from "../helpers/trpc-client";
-
-const PASSWORD = "Correct-Horse1";
 
 /** expect.poll with room for a page's code to load and a render to finish on a busy machine. */
 const poll = <T>(check: () => T | Promise<T>, options: { timeout?: number } = {}) => expect.poll(check, { timeout: 10_000, ...options });
-let counter = 0;
-const newEmail = () => `flow${++counter}.${Date.now()}@example.com`;
 
 /** The Preview engine, reporting progress over about a second and a half before it grades the photo. */
 const pacedPreviewEngine: RenderProvider = {
@@ -103,18 +98,6 @@ describeBrowser("the render flow in a browser", () => {
     return () => page.evaluate(() => (window as unknown as { __phases: string[] }).__phases);
   }
 
-  async function signUpAndSignIn(page: Page): Promise<string> {
-    const email = newEmail();
-    const { client } = createBrowserLikeClient(server.url);
-    await client.auth.signUp.mutate({ email, password: PASSWORD, fullName: "Ana Lima" });
-    await page.goto(`${server.url}/auth`);
-    await page.getByLabel("Email").fill(email);
-    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-    await page.getByRole("button", { name: "Sign In", exact: true }).click();
-    await poll(() => path_(page)).toBe("/dashboard");
-    return email;
-  }
-
   it("takes a visitor from the landing page through a free demo render to the download, then asks to sign up for a second", async () => {
     const { page, problems } = await open("/");
     await page.getByRole("link", { name: "Try Without Signup" }).first().click();
@@ -158,7 +141,7 @@ describeBrowser("the render flow in a browser", () => {
       seen.join(" | "),
     ).toBe(true);
     expect(seen[seen.length - 1]).toBe("Done");
-    await poll(() => page.getByTestId("job-card").getAttribute("data-status")).toBe("succeeded");
+    await waitForRender(page);
 
     expect(await slider.getAttribute("aria-valuenow")).toBe("50");
     await slider.focus();
@@ -243,7 +226,7 @@ describeBrowser("the render flow in a browser", () => {
     await poll(() => page.getByTestId("sign-up-callout").isVisible()).toBe(true);
     await screenshot(page, "batch-visitor");
 
-    await signUpAndSignIn(page);
+    await signUpAndSignIn(page, server.url);
     await page.goto(`${server.url}/batch-upload`);
     const files = await Promise.all(
       ["#e7e5e4", "#dbeafe", "#fde68a"].map((wall, index) => makeRoomPhoto(path.join(dir, `batch-${index + 1}.jpg`), 1200, 900, wall)),
@@ -261,7 +244,7 @@ describeBrowser("the render flow in a browser", () => {
     await poll(() => path_(page)).toBe("/render");
     expect(new URL(page.url()).searchParams.get("jobs")!.split(",")).toHaveLength(3);
     await poll(() => page.getByTestId("job-card").count()).toBe(3);
-    await poll(() => page.locator("[data-testid=job-card][data-status=succeeded]").count(), { timeout: 30_000 }).toBe(3);
+    await waitForRender(page, { count: 3, timeoutMs: 30_000 });
     await poll(() => page.getByRole("slider").count()).toBe(3);
     await poll(() => visible(page, "All finished: 3 of 3 succeeded")).toBe(true);
     await screenshot(page, "render-batch-desktop-light");
@@ -309,7 +292,7 @@ describeBrowser("the render flow in a browser", () => {
       for (const size of sizes) {
         const label = `${size.name}-${colorScheme}`;
         const { page, problems } = await open("/", { width: size.width, height: size.height, colorScheme });
-        await signUpAndSignIn(page);
+        await signUpAndSignIn(page, server.url);
         await screenshot(page, `dashboard-empty-${label}`);
 
         await page.goto(`${server.url}/upload`);
@@ -326,7 +309,7 @@ describeBrowser("the render flow in a browser", () => {
         await poll(() => page.getByTestId("cost-line").textContent()).toBe("2 renderings selected");
         await screenshot(page, `style-select-${label}`);
         await page.getByRole("button", { name: "Render 2 styles" }).click();
-        await poll(() => page.locator("[data-testid=job-card][data-status=succeeded]").count(), { timeout: 20_000 }).toBe(2);
+        await waitForRender(page, { count: 2 });
         await screenshot(page, `render-result-${label}`);
 
         await page.goto(`${server.url}/dashboard`);

@@ -1,14 +1,19 @@
 /**
  * Browser tests drive Debian's Chromium with playwright-core (never a downloaded browser).
  * Without Chromium they are skipped with the install command, except under CI=true, where a
- * missing Chromium fails the run.
+ * missing Chromium fails the run. Here too is what every browser test shares: opening a page,
+ * signing up and in, and waiting for a render on the page.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { describe, it } from "vitest";
-import { STORAGE_KEYS } from "../../src/shared/constants";
+import { translations } from "../../src/client/i18n/resources";
+import { STORAGE_KEYS, type Language } from "../../src/shared/constants";
+import { PASSWORD, uniqueEmail } from "./render";
 import { makeTempDir } from "./test-env";
+import { createBrowserLikeClient } from "./trpc-client";
+import { waitUntil } from "./wait";
 
 export const CHROMIUM_INSTALL_COMMAND = "sudo apt-get install -y chromium";
 export const SCREENSHOT_DIR = path.resolve("tests/.artifacts/screenshots");
@@ -99,6 +104,84 @@ export function collectPageProblems(page: Page): string[] {
   });
   page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
   return problems;
+}
+
+/** A label of the sign-in form, as the page shows it in that language. */
+function signInText(language: Language, key: "email" | "password" | "signInButton"): string {
+  const auth = translations[language].auth;
+  const text = typeof auth === "object" ? auth[key] : undefined;
+  if (typeof text !== "string") throw new Error(`no text auth.${key} in ${language}`);
+  return text;
+}
+
+export interface SignUpOptions {
+  /** Default: a new unique address. */
+  email?: string;
+  fullName?: string;
+  password?: string;
+}
+
+/** Creates an account over the API, as the sign-up form would; returns its e-mail address. */
+export async function signUp(baseUrl: string, options: SignUpOptions = {}): Promise<string> {
+  const email = options.email ?? uniqueEmail();
+  const { client } = createBrowserLikeClient(baseUrl);
+  await client.auth.signUp.mutate({ email, password: options.password ?? PASSWORD, fullName: options.fullName ?? "Ana Lima" });
+  return email;
+}
+
+export interface SignInOptions {
+  password?: string;
+  /** The language the page shows, whose labels the form is filled by (default "en"). */
+  language?: Language;
+  /** How long the dashboard may take to appear (default 15 s). */
+  timeoutMs?: number;
+}
+
+/**
+ * Signs in on the /auth page's form as a person would (labels, the Sign In button), so the browser
+ * holds the session cookie, and waits for the dashboard. Fails naming the address and the page it
+ * stayed on.
+ */
+export async function signIn(page: Page, baseUrl: string, email: string, options: SignInOptions = {}): Promise<void> {
+  const language = options.language ?? "en";
+  await page.goto(`${baseUrl}/auth`);
+  await page.getByLabel(signInText(language, "email")).fill(email);
+  await page.getByLabel(signInText(language, "password"), { exact: true }).fill(options.password ?? PASSWORD);
+  await page.getByRole("button", { name: signInText(language, "signInButton"), exact: true }).click();
+  await waitUntil(() => new URL(page.url()).pathname, {
+    message: `${email} to be signed in and on /dashboard`,
+    until: (pathname) => pathname === "/dashboard",
+    timeoutMs: options.timeoutMs ?? 15_000,
+    intervalMs: 100,
+  });
+}
+
+/** A new account (over the API), signed in on the page's form; returns its e-mail address. */
+export async function signUpAndSignIn(page: Page, baseUrl: string, options: SignUpOptions & SignInOptions = {}): Promise<string> {
+  const email = await signUp(baseUrl, options);
+  await signIn(page, baseUrl, email, options);
+  return email;
+}
+
+/**
+ * Waits until the page shows `count` render cards (default 1), every one succeeded. Throws with the
+ * cards' statuses when that does not come in time, and at once when a render on the page failed
+ * or was canceled.
+ */
+export async function waitForRender(page: Page, options: { count?: number; timeoutMs?: number } = {}): Promise<void> {
+  const count = options.count ?? 1;
+  const statuses = await waitUntil(
+    () => page.locator("[data-testid=job-card]").evaluateAll((cards) => cards.map((card) => card.getAttribute("data-status"))),
+    {
+      message: `${count} render card${count === 1 ? "" : "s"} to show succeeded`,
+      until: (seen) =>
+        (seen.length === count && seen.every((status) => status === "succeeded")) ||
+        seen.some((status) => status === "failed" || status === "canceled"),
+      timeoutMs: options.timeoutMs ?? 20_000,
+      intervalMs: 100,
+    },
+  );
+  if (statuses.some((status) => status !== "succeeded")) throw new Error(`a render on the page did not succeed: ${statuses.join(", ")}`);
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {

@@ -1,7 +1,8 @@
-/** Helpers of the render tests: photos made with sharp, uploads over HTTP, signed-in clients, live events. */
+/** Helpers of the render tests: photos made with sharp, uploads over HTTP, signed-in clients, live events, waiting for renders. */
 import sharp from "sharp";
 import type { RenderEvent, UploadResponse } from "../../src/shared/render";
 import { createStudioClient, type CookieJar, type StudioClient } from "../../scripts/lib/studio-client";
+import { waitUntil } from "./wait";
 
 export { createStudioClient, type StudioClient };
 
@@ -82,4 +83,31 @@ export const isFinal = (event: RenderEvent) => event.type === "succeeded" || eve
 /** Collects until every one of the jobs has ended. */
 export function untilAllFinal(jobIds: string[]) {
   return (events: ReceivedEvent[]) => jobIds.every((id) => events.some((e) => e.event.jobId === id && isFinal(e.event)));
+}
+
+const FINAL_STATUSES = ["succeeded", "failed", "canceled"];
+
+/**
+ * Waits until every one of the owner's jobs has ended (by asking render.job, as a page would) and
+ * throws unless each one succeeded. The error names the jobs that did not, with their status and error.
+ */
+export async function waitForRenders(studio: StudioClient, jobIds: string[], options: { timeoutMs?: number } = {}): Promise<void> {
+  const read = () =>
+    Promise.all(
+      jobIds.map(async (id) => {
+        const { status, percent, error } = await studio.client.render.job.query({ id });
+        return { id, status, percent, error };
+      }),
+    );
+  const jobs = await waitUntil(read, {
+    message: `${jobIds.length === 1 ? "the render" : `${jobIds.length} renders`} to end`,
+    until: (all) => all.every((job) => FINAL_STATUSES.includes(job.status)),
+    timeoutMs: options.timeoutMs ?? 20_000,
+    intervalMs: 100,
+  });
+  const unsuccessful = jobs.filter((job) => job.status !== "succeeded");
+  if (unsuccessful.length > 0) {
+    const list = unsuccessful.map((job) => `${job.id} ${job.status}${job.error ? ` (${job.error})` : ""}`).join(", ");
+    throw new Error(`expected every render to succeed; these did not: ${list}`);
+  }
 }

@@ -28,7 +28,8 @@ function parse(raw: string, from: string, to: string[]): ReceivedMail {
 export async function startSmtpServer(): Promise<{
   url: string;
   mails: ReceivedMail[];
-  waitForMail(to: string): Promise<ReceivedMail>;
+  /** The first mail to `to`; fails after timeoutMs (default 15 s) naming the address and the mails that did arrive. */
+  waitForMail(to: string, timeoutMs?: number): Promise<ReceivedMail>;
   close(): Promise<void>;
 }> {
   const mails: ReceivedMail[] = [];
@@ -60,10 +61,24 @@ export async function startSmtpServer(): Promise<{
   return {
     url: `smtp://127.0.0.1:${port}`,
     mails,
-    waitForMail(to) {
+    waitForMail(to, timeoutMs = 15_000) {
       const found = mails.find((mail) => mail.to.includes(to));
       if (found) return Promise.resolve(found);
-      return new Promise((resolve) => waiting.push({ to, resolve }));
+      return new Promise((resolve, reject) => {
+        const waiter = {
+          to,
+          resolve: (mail: ReceivedMail) => {
+            clearTimeout(timer);
+            resolve(mail);
+          },
+        };
+        const timer = setTimeout(() => {
+          waiting.splice(waiting.indexOf(waiter), 1);
+          const received = mails.map((mail) => `${mail.to.join(", ")}: ${mail.subject}`);
+          reject(new Error(`no mail to ${to} arrived within ${timeoutMs} ms; mails received: ${JSON.stringify(received)}`));
+        }, timeoutMs);
+        waiting.push(waiter);
+      });
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -63,9 +63,15 @@ describe("sign-up", () => {
 
   it("accepts names in any script", async () => {
     for (const fullName of ["Zoë Saldaña", "Дмитрий Иванов", "李小龍", "Jean-Luc D'Arcy"]) {
-      await expect(
-        createBrowserLikeClient(server.url).client.auth.signUp.mutate({ email: uniqueEmail(), password: PASSWORD, fullName }),
-      ).resolves.toBeDefined();
+      const email = uniqueEmail();
+      await expect(createBrowserLikeClient(server.url).client.auth.signUp.mutate({ email, password: PASSWORD, fullName })).resolves.toEqual(
+        {
+          email,
+        },
+      );
+      // Stored as written.
+      const profile = await server.deps.db.selectFrom("profiles").select("full_name").where("email", "=", email).executeTakeFirstOrThrow();
+      expect(profile.full_name).toBe(fullName);
     }
   });
 

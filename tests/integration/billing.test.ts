@@ -111,8 +111,9 @@ describe("buying credits", () => {
     expect(creates).toHaveLength(before + 1);
     const request = creates.at(-1)!;
     expect(request.headers.authorization).toBe(`Bearer ${SECRET_KEY}`);
-    expect(request.headers["idempotency-key"]).toBeTruthy();
     const [row] = await purchaseRows(db, user.userId);
+    // One key per purchase: a retried request cannot create a second session.
+    expect(request.headers["idempotency-key"]).toBe(`checkout-${row!.id}`);
     expect(request.form).toMatchObject({
       mode: "payment",
       "line_items[0][price_data][currency]": "usd",

@@ -42,7 +42,10 @@ describe("credits", () => {
     expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(10);
     const refused = results.filter((result): result is PromiseRejectedResult => result.status === "rejected");
     expect(refused).toHaveLength(20);
-    for (const refusal of refused) expect(refusal.reason).toBeInstanceOf(NotEnoughCreditsError);
+    for (const refusal of refused) {
+      expect(refusal.reason).toBeInstanceOf(NotEnoughCreditsError);
+      expect(refusal.reason).toMatchObject({ message: "Not enough credits" });
+    }
     expect(await balance(db)).toBe(0);
     expect(await ledgerBalance(db, "u1")).toBe(0);
   });
@@ -66,7 +69,7 @@ describe("credits", () => {
         await refundJob(trx, "u1", "job-1", 6, "provider failed");
         throw new Error("marking the job failed did not work");
       }),
-    ).rejects.toThrow();
+    ).rejects.toThrow("marking the job failed did not work");
     expect(await balance(db)).toBe(9);
     expect(await db.transaction().execute((trx) => refundJob(trx, "u1", "job-1", 7, "retry"))).toBe(true);
     expect(await balance(db)).toBe(10);

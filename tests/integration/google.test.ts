@@ -1,4 +1,5 @@
 /** Google sign-in against Google's token endpoint faked at the HTTP layer (undici MockAgent). */
+import { createHash } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getGlobalDispatcher, MockAgent, setGlobalDispatcher, type Dispatcher } from "undici";
 import { startTestServer, type TestServer } from "../helpers/server";
@@ -51,8 +52,8 @@ function fakeGoogle(claims: Record<string, unknown>, status = 200): { sent: () =
   return { sent: () => body };
 }
 
-/** Starts the flow like a browser: follows /auth/google and returns what Google would get. */
-async function startFlow(jar: CookieJar) {
+/** Starts the flow like a browser: follows /auth/google and returns what Google would get (the state and the PKCE challenge). */
+async function startFlow(jar: CookieJar): Promise<{ state: string; codeChallenge: string }> {
   const response = await jar.fetch(`${server.url}/auth/google`, { redirect: "manual" });
   expect(response.status).toBe(302);
   const location = new URL(response.headers.get("location")!);
@@ -62,7 +63,7 @@ async function startFlow(jar: CookieJar) {
   expect(location.searchParams.get("scope")).toBe("openid profile email");
   const cookies = response.headers.getSetCookie();
   expect(cookies.every((cookie) => /HttpOnly/.test(cookie) && /Max-Age=600/.test(cookie))).toBe(true);
-  return location.searchParams.get("state")!;
+  return { state: location.searchParams.get("state")!, codeChallenge: location.searchParams.get("code_challenge")! };
 }
 
 describe("Google sign-in", () => {
@@ -71,11 +72,14 @@ describe("Google sign-in", () => {
     const email = `g${counter}.${Date.now()}@gmail.com`;
     const exchange = fakeGoogle({ sub: `google-${counter}`, email, email_verified: true, name: "Zoë García" });
     const jar = new CookieJar();
-    const state = await startFlow(jar);
+    const { state, codeChallenge } = await startFlow(jar);
     const callback = await jar.fetch(`${server.url}/auth/google/callback?code=the-code&state=${state}`, { redirect: "manual" });
     expect(callback.headers.get("location")).toBe("/dashboard");
     expect(exchange.sent()?.get("code")).toBe("the-code");
-    expect(exchange.sent()?.get("code_verifier")).toBeTruthy();
+    // PKCE (S256): the verifier sent to the token endpoint is the one whose SHA-256 the authorization request carried.
+    const verifier = exchange.sent()?.get("code_verifier") ?? "";
+    expect(verifier).toMatch(/^[A-Za-z0-9._~-]{43,128}$/);
+    expect(createHash("sha256").update(verifier).digest("base64url")).toBe(codeChallenge);
 
     const { client } = createBrowserLikeClient(server.url, jar);
     expect((await client.auth.session.query()).user).toMatchObject({
@@ -95,7 +99,7 @@ describe("Google sign-in", () => {
     // Signed in with the password first: the Google sign-in replaces that session.
     await createBrowserLikeClient(server.url, jar).client.auth.signIn.mutate({ email, password: "Correct-Horse1" });
     const passwordSessionId = jar.cookies.get("session")!.split(".")[0]!;
-    const state = await startFlow(jar);
+    const { state } = await startFlow(jar);
     await jar.fetch(`${server.url}/auth/google/callback?code=c&state=${state}`, { redirect: "manual" });
     expect(jar.cookies.get("session")!.split(".")[0]).not.toBe(passwordSessionId);
     expect(await server.deps.db.selectFrom("sessions").select("id").where("id", "=", passwordSessionId).executeTakeFirst()).toBeUndefined();
@@ -117,14 +121,14 @@ describe("Google sign-in", () => {
   it("refuses an unverified address and a failed code exchange", async () => {
     fakeGoogle({ sub: "y", email: "y@gmail.com", email_verified: false });
     let jar = new CookieJar();
-    let state = await startFlow(jar);
+    let { state } = await startFlow(jar);
     expect(
       (await jar.fetch(`${server.url}/auth/google/callback?code=c&state=${state}`, { redirect: "manual" })).headers.get("location"),
     ).toBe("/auth?error=google_failed");
     await google?.close();
     fakeGoogle({}, 400);
     jar = new CookieJar();
-    state = await startFlow(jar);
+    ({ state } = await startFlow(jar));
     expect(
       (await jar.fetch(`${server.url}/auth/google/callback?code=c&state=${state}`, { redirect: "manual" })).headers.get("location"),
     ).toBe("/auth?error=google_failed");

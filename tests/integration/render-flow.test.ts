@@ -59,7 +59,9 @@ describe("render flow", () => {
         })
         .jpeg()
         .toBuffer();
-      expect((await sharp(withGps).metadata()).exif).toBeDefined();
+      const sent = await sharp(withGps).metadata();
+      expect(sent.orientation).toBe(6);
+      expect(sent.exif?.length).toBeGreaterThan(0);
       expect(withGps.includes(Buffer.from("Ana"))).toBe(true);
       const jar = new CookieJar();
       const result = await upload(server.url, jar, withGps);
@@ -351,7 +353,12 @@ describe("render flow", () => {
     await collectEvents(user, { jobId: jobs[0]!.id }, (seen) => seen.some((e) => isFinal(e.event)));
     await user.client.render.setSharing.mutate({ id: jobs[0]!.id, gallery: true });
     const shared = (await visitor.client.render.gallery.query()).shared.find((pair) => pair.id === jobs[0]!.id);
-    expect(shared).toBeDefined();
+    expect(shared).toMatchObject({
+      id: jobs[0]!.id,
+      style: "farmhouse",
+      before: `/files/gallery/${jobs[0]!.id}/before`,
+      after: `/files/gallery/${jobs[0]!.id}/after`,
+    });
     expect((await fetch(`${server.url}${shared!.after}`)).status).toBe(200);
   });
 });

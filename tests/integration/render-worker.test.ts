@@ -25,6 +25,7 @@ import {
 } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { makeTempDir } from "../helpers/test-env";
+import { waitUntil } from "../helpers/wait";
 
 const failure = (error: unknown) => error as { message: string; data?: { code?: string } };
 
@@ -61,12 +62,9 @@ async function newJob(
   return jobs.map((job) => job.id);
 }
 
-async function until(check: () => Promise<boolean> | boolean, timeoutMs = 15_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+/** Polls a job's status (as read) until it is `status`; fails naming the job and the last status seen. */
+function untilStatus(jobId: string, status: string, read: () => Promise<string>): Promise<string> {
+  return waitUntil(read, { until: (seen) => seen === status, message: `job ${jobId} to be ${status}`, timeoutMs: 15_000, intervalMs: 25 });
 }
 
 describe("render worker", () => {
@@ -110,7 +108,7 @@ describe("render worker", () => {
     const user = await signedInClient(server.url);
     engine.plan(["hang"]);
     const [running, waiting] = await newJob(user, server.url, ["modern", "scandinavian"]);
-    await until(async () => (await jobRow(running!)).status === "rendering");
+    await untilStatus(running!, "rendering", async () => (await jobRow(running!)).status);
     expect((await jobRow(waiting!)).status).toBe("queued");
     expect(await user.client.render.job.query({ id: waiting! })).toMatchObject({ status: "queued", position: 1 });
 
@@ -148,7 +146,7 @@ describe("render worker", () => {
     // Live: subscribed mid-render with the last id seen so far, the client gets exactly what follows.
     engine.plan(["hang"]);
     const [hanging] = await newJob(user, server.url);
-    await until(async () => (await jobRow(hanging!)).status === "rendering");
+    await untilStatus(hanging!, "rendering", async () => (await jobRow(hanging!)).status);
     const before = await collectEvents(user, { jobId: hanging }, (seen) => seen.some((e) => e.event.type === "rendering"));
     const after = collectEvents(user, { jobId: hanging, lastEventId: before.at(-1)!.id }, (seen) => seen.some((e) => isFinal(e.event)));
     await user.client.render.cancel.mutate({ id: hanging! });
@@ -190,10 +188,11 @@ describe("graceful shutdown", () => {
     const first = await startTestServer({}, { renderProvider: engine.provider });
     const user = await signedInClient(first.url);
     const [jobId] = await newJob(user, first.url);
-    await until(
+    await untilStatus(
+      jobId!,
+      "rendering",
       async () =>
-        (await first.deps.db.selectFrom("render_jobs").select("status").where("id", "=", jobId!).executeTakeFirstOrThrow()).status ===
-        "rendering",
+        (await first.deps.db.selectFrom("render_jobs").select("status").where("id", "=", jobId!).executeTakeFirstOrThrow()).status,
     );
     await first.stop();
     const db = openDatabase(first.deps.env.DATABASE_FILE);
@@ -269,7 +268,12 @@ describe("crash recovery (SIGKILL)", () => {
     let url = await startServerProcess();
     const user = await signedInClient(url);
     const [rendering, queued] = await newJob(user, url, ["modern", "scandinavian"]);
-    await until(() => fake.creates().length === 1);
+    await waitUntil(() => fake.creates().length, {
+      until: (creates) => creates === 1,
+      message: "the fake Replicate to receive exactly one prediction",
+      timeoutMs: 15_000,
+      intervalMs: 25,
+    });
 
     child!.kill("SIGKILL");
     await new Promise((resolve) => child!.once("exit", resolve));

@@ -4,7 +4,6 @@
  * bucket cannot be written (a FILE where its directory was: root ignores chmod), 2 for usage
  * errors, an unreachable server or a refused sign-in.
  */
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -13,29 +12,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MESSAGES } from "../../src/shared/messages";
 import { AUTH_TESTS, SYSTEM_TESTS } from "../../src/selftest/suite";
 import { PASSWORD, signedInClient, uniqueEmail } from "../helpers/render";
+import { runScript, type CliResult } from "../helpers/cli";
 import { startTestServer, type TestServer } from "../helpers/server";
 
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs the CLI asynchronously (the server lives in this process: a sync spawn would starve it). */
-function selftest(args: string[]): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/selftest.ts", ...args], {
-      cwd: path.resolve("."),
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const selftest = (args: string[]): Promise<CliResult> => runScript("scripts/selftest.ts", args);
 
 /** A loopback port with nothing listening. */
 async function closedPort(): Promise<number> {

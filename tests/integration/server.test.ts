@@ -58,7 +58,7 @@ describe("server", () => {
   it("caches hashed assets for a year and index.html never", async () => {
     const html = await (await fetch(`${server.url}/`)).text();
     const asset = html.match(/src="(\/assets\/[^"]+\.js)"/)?.[1];
-    expect(asset).toBeDefined();
+    expect(asset).toMatch(/^\/assets\/index-[\w-]+\.js$/);
     const response = await fetch(`${server.url}${asset}`);
     expect(response.status).toBe(200);
     expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");

@@ -15,8 +15,10 @@ describe("secrets at rest", () => {
     const [version, iv, body, tag] = sealed.split(".");
     const flipped = Buffer.from(body!, "base64url");
     flipped[0] = flipped[0]! ^ 1;
-    expect(() => box.decrypt([version, iv, flipped.toString("base64url"), tag].join("."))).toThrow();
-    expect(() => createSecretBox("y".repeat(32)).decrypt(sealed)).toThrow();
+    // Refused by the authentication tag, not by some other failure.
+    const unauthenticated = "Unsupported state or unable to authenticate data";
+    expect(() => box.decrypt([version, iv, flipped.toString("base64url"), tag].join("."))).toThrow(unauthenticated);
+    expect(() => createSecretBox("y".repeat(32)).decrypt(sealed)).toThrow(unauthenticated);
   });
 
   it("generates an owner-only app secret into DATA_DIR once, and prefers APP_SECRET", () => {
