@@ -9,6 +9,7 @@ import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import type { inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "../../../server/trpc/root";
+import { ROLE_PATTERN } from "../../../shared/constants";
 import { useSession } from "../../hooks/useSession";
 import { friendlyError } from "../../lib/friendlyError";
 import { trpc } from "../../trpc";
@@ -30,7 +31,6 @@ type DialogState =
 
 const PAGE_SIZE = 25;
 const REASON_MAX = 200;
-const ROLE_PATTERN = /^[A-Za-z0-9_-]{1,50}$/;
 
 function useDebounced<T>(value: T, ms: number): T {
   const [debounced, setDebounced] = useState(value);
