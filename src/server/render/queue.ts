@@ -7,7 +7,7 @@ import { sql, type Transaction } from "kysely";
 import { MESSAGES } from "../../shared/messages";
 import { RENDER, type JobStatus, type RenderEvent, type RenderRequestInput } from "../../shared/render";
 import type { DesignStyle } from "../../shared/styles";
-import { CREDITS } from "../../shared/constants";
+import { CREDITS, UPLOAD_BUCKET } from "../../shared/constants";
 import { generateSecureRandomString } from "../auth/tokens";
 import type { AppDatabase } from "../db/client";
 import type { Database, RenderJob } from "../db/schema";
@@ -284,7 +284,7 @@ export async function removeJobFiles(
     for (const key of [job.input_key, job.result_key, job.medium_key, job.thumb_key, job.high_key]) {
       if (key)
         await deps.storage
-          .remove("project-uploads", key)
+          .remove(UPLOAD_BUCKET, key)
           .catch((error: unknown) => deps.log.warn("could not remove a stored file", { key, error }));
     }
   }
