@@ -9,6 +9,7 @@ import * as m0003 from "./0003-identities";
 import * as m0004 from "./0004-credit-ledger";
 import * as m0005 from "./0005-rendering";
 import * as m0006 from "./0006-administration";
+import * as m0007 from "./0007-render-provenance";
 
 export const migrations: Record<string, Migration> = {
   "0001-init": m0001,
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   "0004-credit-ledger": m0004,
   "0005-rendering": m0005,
   "0006-administration": m0006,
+  "0007-render-provenance": m0007,
 };

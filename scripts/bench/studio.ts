@@ -9,6 +9,7 @@ import path from "node:path";
 import { startApp, type StartedApp } from "../../src/server/boot";
 import { parseEnv } from "../../src/server/env";
 import type { RenderProvider, StoredRenderEvent } from "../../src/server/render";
+import { PREVIEW_CAPABILITIES } from "../../src/server/render/providers/local";
 import { grantCredits } from "../../src/server/services/credits";
 import type { UploadResponse } from "../../src/shared/render";
 import { CookieJar, createStudioClient, type StudioClient } from "../lib/studio-client";
@@ -19,6 +20,7 @@ export { CookieJar, createStudioClient, type StudioClient };
 export const zeroLatencyProvider: RenderProvider = {
   id: "zero",
   label: "Zero-latency bench engine",
+  capabilities: PREVIEW_CAPABILITIES,
   render: async (request) => ({ image: request.image, mime: "image/jpeg", model: "zero" }),
 };
 

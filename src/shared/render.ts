@@ -26,7 +26,50 @@ export const RENDER = {
   demoProjectId: "demo",
   /** How long a visitor's demo pictures are kept unless they sign in from the same browser. */
   visitorWorkDays: 7,
+  /** Variations of each style in one request (one credit each). */
+  maxVariations: 4,
+  /** Largest seed an engine is given (fits every engine's integer seed). */
+  maxSeed: 2_147_483_647,
+  /** Below this "structure kept" score (0..1) a render is flagged: walls or windows may have moved. */
+  structureWarningBelow: 0.6,
 } as const;
+
+/**
+ * What a render does with the room: redesign it in the style (structure kept), stage an empty room
+ * (furnish it in the style), or declutter (remove loose items, keep everything else).
+ */
+export const RENDER_MODES = ["redesign", "stage", "declutter"] as const;
+export type RenderMode = (typeof RENDER_MODES)[number];
+
+/** How strongly the engine holds the room's lines; "strong" is the re-render offered after a low structure score. */
+export const STRUCTURE_STRENGTHS = ["normal", "strong"] as const;
+export type StructureStrength = (typeof STRUCTURE_STRENGTHS)[number];
+
+/** What the configured engine can do; the interface offers only this. */
+export interface EngineCapabilities {
+  /** True for the AI engines; the Preview engine is not AI and nothing may say it is. */
+  isAi: boolean;
+  modes: readonly RenderMode[];
+  /** Long edge of the largest picture the engine makes natively. */
+  maxOutputLongEdge: number;
+  /** A seed can be asked for (re-render with the same seed gives the same picture). */
+  seeds: boolean;
+  /** The engine reports how far it is (else only the phases are shown). */
+  percentProgress: boolean;
+  /** Targeted edits of a painted region (the modification studio). */
+  masks: boolean;
+  /** An AI upscale to the photo's size is available. */
+  upscale: boolean;
+  /** A stronger structure setting exists for a re-render after a low structure score. */
+  structureStrength: boolean;
+}
+
+export interface EngineInfo {
+  id: string;
+  label: string;
+  isAi: boolean;
+  capabilities: EngineCapabilities;
+}
 
 /** The URLs of a finished render's pictures (all served only to their owner). */
 export interface RenderResultLinks {
@@ -74,6 +117,13 @@ export const renderRequestSchema = z.object({
   imageUrl: z.string().max(300).optional(),
   style: z.union([designStyleSchema, z.array(designStyleSchema).max(RENDER.maxStylesPerRequest)]).optional(),
   note: z.string().max(RENDER.noteMax).optional(),
+  /** Redesign (default), stage an empty room, or declutter. */
+  renderMode: z.enum(RENDER_MODES).optional(),
+  /** Variations of each style, 1 (default) to RENDER.maxVariations, one credit each. */
+  variations: z.number().int().min(1).max(RENDER.maxVariations).optional(),
+  /** Render with this seed (engines with seeds); without it each render gets a new one. */
+  seed: z.number().int().min(0).max(RENDER.maxSeed).optional(),
+  structure: z.enum(STRUCTURE_STRENGTHS).optional(),
 });
 export type RenderRequestInput = z.infer<typeof renderRequestSchema>;
 

@@ -22,6 +22,7 @@ const poll = <T>(check: () => T | Promise<T>, options: { timeout?: number } = {}
 const pacedPreviewEngine: RenderProvider = {
   id: localProvider.id,
   label: localProvider.label,
+  capabilities: localProvider.capabilities,
   async render(request) {
     for (let step = 1; step <= 4; step++) {
       await new Promise((resolve) => setTimeout(resolve, 350));

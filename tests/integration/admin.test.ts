@@ -3,6 +3,7 @@
  * visitors (UNAUTHORIZED); what admins do to accounts and jobs; roles from ADMIN_EMAILS and the
  * `npm run admin` CLI; analytics batches validated and stored.
  */
+import { PREVIEW_CAPABILITIES } from "../../src/server/render/providers/local";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MESSAGES } from "../../src/shared/messages";
 import { appRouter } from "../../src/server/trpc/root";
@@ -20,6 +21,7 @@ let failNext = false;
 const flakyProvider: RenderProvider = {
   id: "flaky",
   label: "Flaky test engine",
+  capabilities: PREVIEW_CAPABILITIES,
   async render(request) {
     if (failNext) {
       failNext = false;

@@ -3,6 +3,7 @@
  * by content, the visitor's one demo render, credits charged once and refunded once, live events,
  * and owners only.
  */
+import { PREVIEW_CAPABILITIES } from "../../src/server/render/providers/local";
 import fs from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
@@ -369,6 +370,7 @@ describe("a failing render engine", () => {
   const failing: RenderProvider = {
     id: "test-failing",
     label: "Failing engine",
+    capabilities: PREVIEW_CAPABILITIES,
     async render() {
       calls++;
       throw new PermanentRenderError("The render engine failed: out of GPUs");

@@ -3,6 +3,7 @@
  * that fails and refunds, cancel while queued or rendering, events replayed after lastEventId
  * without loss or duplicates, and jobs that survive a shutdown, a crash (SIGKILL) and a restart.
  */
+import { PREVIEW_CAPABILITIES } from "../../src/server/render/providers/local";
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -36,6 +37,7 @@ function steeredProvider() {
   const provider: RenderProvider = {
     id: "steered",
     label: "Steered test engine",
+    capabilities: PREVIEW_CAPABILITIES,
     async render(request) {
       started.push(request);
       const step = plan.shift() ?? "ok";

@@ -3,7 +3,7 @@
  * JSON columns are TEXT holding JSON. Keep in step with db/migrations.
  */
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
-import type { JobStatus } from "../../shared/render";
+import type { JobStatus, RenderMode, StructureStrength } from "../../shared/render";
 import type { DesignStyle, InputMode, RoomType } from "../../shared/styles";
 
 /** A column the database fills in on insert and that is never updated. */
@@ -185,6 +185,26 @@ export interface RenderJobsTable {
   high_key: string | null;
   result_width: number | null;
   result_height: number | null;
+  render_mode: Generated<RenderMode>;
+  structure: Generated<StructureStrength>;
+  /** The seed the user asked for (re-render with this seed); null lets the engine or worker choose. */
+  requested_seed: number | null;
+  /** The seed the engine used, when it has seeds. */
+  seed: number | null;
+  model_version: string | null;
+  /** The exact prompt sent to the engine. */
+  prompt: string | null;
+  /** JSON of the engine parameters sent. */
+  parameters: string | null;
+  engine_started_at: number | null;
+  engine_finished_at: number | null;
+  /** 0..1: how much of the room's lines the result kept. */
+  structure_score: number | null;
+  /** An AI upscale to the photo's size, made on request. */
+  upscaled_key: string | null;
+  upscaled_width: number | null;
+  upscaled_height: number | null;
+  upscale_model: string | null;
   share_token: string | null;
   shared_in_gallery_at: number | null;
   created_at: CreatedAt;

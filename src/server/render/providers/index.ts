@@ -1,4 +1,5 @@
 /** The render engine chosen by RENDER_PROVIDER (the offline Preview engine unless told otherwise). */
+import type { EngineInfo } from "../../../shared/render";
 import type { Env } from "../../env";
 import { localProvider } from "./local";
 import { createOpenAiProvider } from "./openai";
@@ -29,7 +30,7 @@ export function createRenderProvider(env: Env, waiters: PredictionWaiters): Rend
   }
 }
 
-/** How the interface names the engine; only the outside engines are AI. */
-export function engineInfo(provider: RenderProvider): { id: string; label: string; isAi: boolean } {
-  return { id: provider.id, label: provider.label, isAi: provider.id !== localProvider.id };
+/** How the interface names the engine and what it offers; only the AI engines say AI. */
+export function engineInfo(provider: RenderProvider): EngineInfo {
+  return { id: provider.id, label: provider.label, isAi: provider.capabilities.isAi, capabilities: provider.capabilities };
 }

@@ -5,6 +5,7 @@
  */
 import sharp from "sharp";
 import type { DesignStyle } from "../../../shared/styles";
+import { RENDER, type EngineCapabilities } from "../../../shared/render";
 import { throwIfAborted, type RenderProvider } from "./provider";
 
 interface Grade {
@@ -34,9 +35,25 @@ const GRADES: Record<DesignStyle, Grade> = {
   luxury: { brightness: 1.0, saturation: 1.0, hue: 0, contrast: 1.15, wash: { r: 200, g: 165, b: 90 }, washOpacity: 0.2 },
 };
 
+/**
+ * The Preview engine grades colours: it can only "redesign" (in the sense of a colour mood), makes
+ * the prepared photo's size, has no seeds, masks or upscaler, and is not AI.
+ */
+export const PREVIEW_CAPABILITIES: EngineCapabilities = {
+  isAi: false,
+  modes: ["redesign"],
+  maxOutputLongEdge: RENDER.providerInputLongEdge,
+  seeds: false,
+  percentProgress: false,
+  masks: false,
+  upscale: false,
+  structureStrength: false,
+};
+
 export const localProvider: RenderProvider = {
   id: "local",
   label: "Preview engine",
+  capabilities: PREVIEW_CAPABILITIES,
   async render({ image, style, signal, onProgress }) {
     throwIfAborted(signal);
     const grade = GRADES[style];

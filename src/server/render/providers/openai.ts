@@ -3,7 +3,7 @@
  * answer. Nothing pins the room's structure, so the prompt asks for it and input_fidelity is
  * high. OpenAI says nothing about progress or seeds, so neither is reported.
  */
-import { PermanentRenderError, throwIfAborted, type RenderProvider, type RenderRequest } from "./provider";
+import { PermanentRenderError, throwIfAborted, type EngineCapabilities, type RenderProvider, type RenderRequest } from "./provider";
 import { buildNegativePrompt, buildPrompt } from "./prompt";
 // The HTTP engines share one retryable error (with retryAfterMs) and the image sniffing.
 import { abortError, parseRetryAfter, sniffImageMime, TransientRenderError, UNEXPECTED_ANSWER } from "./replicate";
@@ -28,6 +28,18 @@ export function openAiSizeFor(width: number, height: number): OpenAiImageSize {
 
 const MAX_ANSWER_BYTES = 60 * 1024 * 1024;
 
+/** gpt-image-1 edits: every mode through the prompt, 1536 px at most, no seeds, no progress. */
+export const OPENAI_CAPABILITIES: EngineCapabilities = {
+  isAi: true,
+  modes: ["redesign", "stage", "declutter"],
+  maxOutputLongEdge: 1536,
+  seeds: false,
+  percentProgress: false,
+  masks: false,
+  upscale: false,
+  structureStrength: false,
+};
+
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 function errorMessage(body: string): string | undefined {
@@ -42,8 +54,14 @@ function errorMessage(body: string): string | undefined {
 
 function prompt(request: RenderRequest): string {
   // The edits endpoint has no negative prompt field: the things to avoid go into the text.
-  const positive = buildPrompt({ style: request.style, roomType: request.roomType, mode: request.mode, note: request.prompt });
-  return `${positive} Avoid: ${buildNegativePrompt(request.mode)}.`;
+  const positive = buildPrompt({
+    style: request.style,
+    roomType: request.roomType,
+    mode: request.mode,
+    renderMode: request.renderMode,
+    note: request.prompt,
+  });
+  return `${positive} Avoid: ${buildNegativePrompt(request.mode, request.renderMode)}.`;
 }
 
 export function createOpenAiProvider(options: OpenAiProviderOptions): RenderProvider {
@@ -54,6 +72,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): RenderProv
   return {
     id: "openai",
     label: `OpenAI (${model})`,
+    capabilities: OPENAI_CAPABILITIES,
     async render(request) {
       const { signal } = request;
       throwIfAborted(signal);

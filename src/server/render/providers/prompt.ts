@@ -3,6 +3,7 @@
  * words, so a render can be explained and repeated. Every prompt asks the engine to leave the
  * walls, windows, doors and layout where they are, the thing users of these apps ask for most.
  */
+import type { RenderMode } from "../../../shared/render";
 import type { DesignStyle, InputMode, RoomType } from "../../../shared/styles";
 
 /** How each style looks, in the words an image model understands. */
@@ -65,25 +66,45 @@ export function cleanUserNote(note: string | undefined): string {
 export interface PromptChoices {
   style: DesignStyle;
   roomType: RoomType;
+  /** What the picture shows: a room photo or a floor plan. */
   mode: InputMode;
+  /** What to do with the room (default redesign). */
+  renderMode?: RenderMode;
   /** The user's optional note. */
   note?: string;
 }
 
+const KEEP_STRUCTURE = "Keep the walls, windows, doors and room layout exactly where they are, from the same camera angle and perspective.";
+
+/** What to draw, by input and render mode. */
+function subject(room: string, look: string, mode: InputMode, renderMode: RenderMode): string[] {
+  if (mode === "floor-plan") {
+    // A plan has no camera: the picture is the plan's room as if standing inside it, furnished.
+    return [
+      `A photorealistic interior render of the ${room} described by this floor plan, seen at eye level as if standing inside it, furnished in ${look}.`,
+      "Keep the walls, windows, doors and room layout where the plan puts them, with realistic proportions and ceiling height.",
+    ];
+  }
+  switch (renderMode) {
+    case "stage":
+      return [
+        `A photorealistic photo of this empty ${room}, virtually staged: furnished and decorated in ${look}.`,
+        `${KEEP_STRUCTURE} Keep the floor, ceiling and wall finishes; add furniture, rugs, lighting, plants and decor only.`,
+      ];
+    case "declutter":
+      // Decluttering removes, it does not restyle: the style stays out of the prompt.
+      return [
+        `The same photo of this ${room} with the clutter removed: take away loose items, boxes, cables, laundry, personal belongings and mess.`,
+        `Leave the furniture, finishes, lighting and decor that belong to the room as they are. ${KEEP_STRUCTURE}`,
+      ];
+    case "redesign":
+      return [`A photorealistic photo of this ${room}, redesigned in ${look}.`, KEEP_STRUCTURE];
+  }
+}
+
 /** The positive prompt: what to draw and what to keep. */
-export function buildPrompt({ style, roomType, mode, note }: PromptChoices): string {
-  const room = ROOM_TYPE_NAMES[roomType];
-  const look = STYLE_DESCRIPTIONS[style];
-  const parts =
-    mode === "floor-plan"
-      ? [
-          `A photorealistic interior render of the ${room} described by this floor plan, seen at eye level as if standing inside it, furnished in ${look}.`,
-          "Keep the walls, windows, doors and room layout where the plan puts them, with realistic proportions and ceiling height.",
-        ]
-      : [
-          `A photorealistic photo of this ${room}, redesigned in ${look}.`,
-          "Keep the walls, windows, doors and room layout exactly where they are, from the same camera angle and perspective.",
-        ];
+export function buildPrompt({ style, roomType, mode, renderMode = "redesign", note }: PromptChoices): string {
+  const parts = subject(ROOM_TYPE_NAMES[roomType], STYLE_DESCRIPTIONS[style], mode, renderMode);
   parts.push("Professional interior design photography, natural light, realistic materials, high detail.");
   const cleanNote = cleanUserNote(note);
   if (cleanNote) parts.push(`The client also asks: ${cleanNote}`);
@@ -91,7 +112,7 @@ export function buildPrompt({ style, roomType, mode, note }: PromptChoices): str
 }
 
 /** What the engine should avoid: the usual image defects, and anything that moves the structure. */
-export function buildNegativePrompt(mode: InputMode): string {
+export function buildNegativePrompt(mode: InputMode, renderMode: RenderMode = "redesign"): string {
   const common = [
     "blurry",
     "low quality",
@@ -110,5 +131,10 @@ export function buildNegativePrompt(mode: InputMode): string {
   ];
   // A plan-to-room render tends to copy the drawing itself unless told not to.
   const planOnly = ["floor plan", "blueprint", "top-down view", "line drawing", "diagram", "dimensions"];
-  return (mode === "floor-plan" ? [...common, ...planOnly] : common).join(", ");
+  const byMode: Record<RenderMode, string[]> = {
+    redesign: [],
+    stage: ["empty room", "bare floor"],
+    declutter: ["clutter", "mess", "boxes", "new furniture", "different style"],
+  };
+  return [...common, ...(mode === "floor-plan" ? planOnly : []), ...byMode[renderMode]].join(", ");
 }

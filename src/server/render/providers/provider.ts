@@ -3,7 +3,10 @@
  * progress through a callback, cancellation through an AbortSignal. Transient failures are
  * reported as RetryableRenderError so the worker retries them within its deadline.
  */
+import type { EngineCapabilities, RenderMode, StructureStrength } from "../../../shared/render";
 import type { DesignStyle, InputMode, RoomType } from "../../../shared/styles";
+
+export type { EngineCapabilities } from "../../../shared/render";
 
 export interface RenderRequest {
   image: Buffer;
@@ -11,9 +14,16 @@ export interface RenderRequest {
   height: number;
   style: DesignStyle;
   roomType: RoomType;
+  /** What the picture shows: a room photo or a floor plan. */
   mode: InputMode;
+  /** What to do with the room (default redesign); only modes in the engine's capabilities are asked for. */
+  renderMode?: RenderMode;
   /** The user's optional note, added to the prompt. */
   prompt?: string;
+  /** Render with this seed (engines with seeds); without it the engine picks one and reports it. */
+  seed?: number;
+  /** How strongly the room's lines are held (default normal). */
+  structure?: StructureStrength;
   signal: AbortSignal;
   /** 0..1 where the engine says how far it is. */
   onProgress?: (fraction: number) => void;
@@ -22,16 +32,36 @@ export interface RenderRequest {
 export interface RenderResult {
   image: Buffer;
   mime: "image/jpeg" | "image/png" | "image/webp";
+  /** The model that made it (e.g. "black-forest-labs/flux-kontext-pro", a checkpoint file name). */
   model: string;
+  /** The model's version, when the engine says (a Replicate version id, a checkpoint hash). */
+  modelVersion?: string;
   seed?: number;
+  /** The prompt exactly as the engine received it. */
+  prompt?: string;
+  /** The other parameters sent (strengths, steps, sizes), for the render's details. */
+  parameters?: Record<string, unknown>;
+}
+
+/** An upscale of a finished render to (about) the photo's size. */
+export interface UpscaleRequest {
+  image: Buffer;
+  width: number;
+  height: number;
+  targetWidth: number;
+  targetHeight: number;
+  signal: AbortSignal;
 }
 
 export interface RenderProvider {
-  /** "local", "replicate", "openai". */
+  /** "local", "comfyui", "replicate", "openai". */
   readonly id: string;
   /** How the interface names the engine; the local one is never called AI. */
   readonly label: string;
+  readonly capabilities: EngineCapabilities;
   render(request: RenderRequest): Promise<RenderResult>;
+  /** Present when capabilities.upscale is true. */
+  upscale?(request: UpscaleRequest): Promise<RenderResult>;
 }
 
 /** 429, 5xx, network trouble: worth trying again. */

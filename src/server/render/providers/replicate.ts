@@ -12,6 +12,7 @@ import {
   PermanentRenderError,
   RetryableRenderError,
   throwIfAborted,
+  type EngineCapabilities,
   type RenderProvider,
   type RenderRequest,
   type RenderResult,
@@ -110,6 +111,18 @@ export interface ReplicateProviderOptions {
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
+/** adirik/interior-design (Stable Diffusion with ControlNet): every mode through the prompt, seeds, progress from its logs. */
+export const REPLICATE_INTERIOR_CAPABILITIES: EngineCapabilities = {
+  isAi: true,
+  modes: ["redesign", "stage", "declutter"],
+  maxOutputLongEdge: 1024,
+  seeds: true,
+  percentProgress: true,
+  masks: false,
+  upscale: false,
+  structureStrength: false,
+};
+
 const MAX_POLL_BACKOFF_MS = 30_000;
 /** Canceling happens after the deadline: it gets its own short one. */
 const CANCEL_TIMEOUT_MS = 5_000;
@@ -131,8 +144,14 @@ function parseModel(model: string): ModelRef {
 /** The model's inputs. Each model names them differently; adirik/interior-design is the default. */
 function modelInput(ref: ModelRef, request: RenderRequest): Record<string, unknown> {
   const image = `data:${sniffImageMime(request.image) ?? "image/jpeg"};base64,${request.image.toString("base64")}`;
-  const prompt = buildPrompt({ style: request.style, roomType: request.roomType, mode: request.mode, note: request.prompt });
-  const negativePrompt = buildNegativePrompt(request.mode);
+  const prompt = buildPrompt({
+    style: request.style,
+    roomType: request.roomType,
+    mode: request.mode,
+    renderMode: request.renderMode,
+    note: request.prompt,
+  });
+  const negativePrompt = buildNegativePrompt(request.mode, request.renderMode);
   if (ref.owner === "jagilley" && ref.name === "controlnet-hough") {
     // Straight-line (MLSD) control keeps walls and windows in place; its output is [control_map, render].
     return {
@@ -392,6 +411,7 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Rend
   return {
     id: "replicate",
     label: `Replicate AI (${model})`,
+    capabilities: REPLICATE_INTERIOR_CAPABILITIES,
     async render(request) {
       const { signal, onProgress } = request;
       throwIfAborted(signal);
