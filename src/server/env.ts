@@ -7,7 +7,7 @@ import path from "node:path";
 import { z } from "zod";
 
 const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
-export const RENDER_PROVIDERS = ["local", "replicate", "openai"] as const;
+export const RENDER_PROVIDERS = ["local", "comfyui", "replicate", "openai"] as const;
 export type RenderProviderName = (typeof RENDER_PROVIDERS)[number];
 
 export const envSchema = z.object({
@@ -68,6 +68,22 @@ export const envSchema = z.object({
     .int({ error: "expected a whole number of free demo renders per address per day" })
     .min(0, { error: "expected a whole number of free demo renders per address per day" })
     .default(3),
+  COMFYUI_URL: z.url({ protocol: /^https?$/, error: "expected the http(s) address of the ComfyUI server, e.g. http://gpu-box:8188" }).optional(),
+  COMFYUI_TOKEN: z.string().min(1, { error: "expected a token the proxy in front of ComfyUI accepts" }).optional(),
+  COMFYUI_WORKFLOW_DIR: z.string().min(1, { error: "expected a directory of exported API-format workflows" }).optional(),
+  COMFYUI_CHECKPOINT: z.string().min(1, { error: "expected a checkpoint file name known to ComfyUI" }).default("sd_xl_base_1.0.safetensors"),
+  COMFYUI_CONTROLNET_DEPTH: z
+    .string()
+    .min(1, { error: "expected a depth ControlNet file name known to ComfyUI" })
+    .default("controlnet-depth-sdxl-1.0.safetensors"),
+  COMFYUI_CONTROLNET_LINES: z
+    .string()
+    .min(1, { error: "expected a line (MLSD/lineart) ControlNet file name known to ComfyUI" })
+    .default("controlnet-mlsd-sdxl-1.0.safetensors"),
+  COMFYUI_INPAINT_CHECKPOINT: z
+    .string()
+    .min(1, { error: "expected an inpainting checkpoint file name known to ComfyUI" })
+    .default("sd_xl_base_1.0_inpainting_0.1.safetensors"),
   REPLICATE_API_TOKEN: z.string().min(1, { error: "expected the API token from replicate.com/account/api-tokens" }).optional(),
   REPLICATE_MODEL: z
     .string()
@@ -127,15 +143,17 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     });
     throw new EnvError(`Invalid environment configuration:\n${lines.join("\n")}`);
   }
-  const missingKey =
+  const missing =
     result.data.RENDER_PROVIDER === "replicate" && !result.data.REPLICATE_API_TOKEN
-      ? "REPLICATE_API_TOKEN"
+      ? { name: "REPLICATE_API_TOKEN", what: "a key" }
       : result.data.RENDER_PROVIDER === "openai" && !result.data.OPENAI_API_KEY
-        ? "OPENAI_API_KEY"
-        : null;
-  if (missingKey) {
+        ? { name: "OPENAI_API_KEY", what: "a key" }
+        : result.data.RENDER_PROVIDER === "comfyui" && !result.data.COMFYUI_URL
+          ? { name: "COMFYUI_URL", what: "the address of the ComfyUI server" }
+          : null;
+  if (missing) {
     throw new EnvError(
-      `Invalid environment configuration:\n  ${missingKey}: expected a key, because RENDER_PROVIDER=${result.data.RENDER_PROVIDER} needs one (or unset RENDER_PROVIDER for the offline Preview engine)`,
+      `Invalid environment configuration:\n  ${missing.name}: expected ${missing.what}, because RENDER_PROVIDER=${result.data.RENDER_PROVIDER} needs one (or unset RENDER_PROVIDER for the offline Preview engine)`,
     );
   }
   const dataDir = path.resolve(result.data.DATA_DIR);
@@ -161,11 +179,20 @@ export const ENV_DOCS: Record<keyof z.infer<typeof envSchema>, string> = {
   REQUIRE_EMAIL_VERIFICATION: "true refuses sign-in until the e-mail address is confirmed (default false: signed in, with a banner)",
   AUTH_RATE_LIMIT_PER_MINUTE: "sign-in, sign-up, reset and resend requests allowed per minute per client address, per action (default 20)",
   SHUTDOWN_TIMEOUT_MS: "how long in-flight requests may finish after SIGTERM before connections are cut (default 10000)",
-  RENDER_PROVIDER: "render engine: local (default: the offline Preview engine, colour and tone grading, not AI), replicate or openai",
+  RENDER_PROVIDER:
+    "render engine: local (default: the offline Preview engine, colour and tone grading, not AI), comfyui (a studio's own GPU box), replicate or openai",
   RENDER_CONCURRENCY: "renders worked on at once by the in-process worker (default 2)",
   RENDER_DEADLINE_MS: "how long one render may take, retries included, before it fails and its credit is returned (default 120000)",
   DEMO_RENDERS_PER_IP_PER_DAY:
     "free demo renders per client address per day, on top of one per visitor (default 3: a household or office behind one address)",
+  COMFYUI_URL: "address of the studio's ComfyUI server, e.g. http://gpu-box:8188 (needed when RENDER_PROVIDER=comfyui)",
+  COMFYUI_TOKEN: "sent as a Bearer token to ComfyUI, for a box behind an authenticating proxy (optional)",
+  COMFYUI_WORKFLOW_DIR:
+    "a directory of your own API-format workflows (restyle.json, stage.json, inpaint.json) with the same placeholders; unset, the shipped ones are used",
+  COMFYUI_CHECKPOINT: "the Stable Diffusion checkpoint file the workflows load (default sd_xl_base_1.0.safetensors)",
+  COMFYUI_CONTROLNET_DEPTH: "the depth ControlNet file that holds the room's shape (default controlnet-depth-sdxl-1.0.safetensors)",
+  COMFYUI_CONTROLNET_LINES: "the line (MLSD) ControlNet file that holds walls and windows straight (default controlnet-mlsd-sdxl-1.0.safetensors)",
+  COMFYUI_INPAINT_CHECKPOINT: "the inpainting checkpoint for targeted edits (default sd_xl_base_1.0_inpainting_0.1.safetensors)",
   REPLICATE_API_TOKEN: "Replicate API token (needed when RENDER_PROVIDER=replicate)",
   REPLICATE_MODEL: "Replicate model, owner/name or owner/name:version (default adirik/interior-design)",
   REPLICATE_API_URL: "Replicate API base URL (default https://api.replicate.com)",

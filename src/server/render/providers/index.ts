@@ -1,6 +1,7 @@
 /** The render engine chosen by RENDER_PROVIDER (the offline Preview engine unless told otherwise). */
 import type { EngineInfo } from "../../../shared/render";
 import type { Env } from "../../env";
+import { comfyUiOptionsFromEnv, createComfyUiProvider } from "./comfyui";
 import { localProvider } from "./local";
 import { createOpenAiProvider } from "./openai";
 import type { RenderProvider } from "./provider";
@@ -25,6 +26,8 @@ export function createRenderProvider(env: Env, waiters: PredictionWaiters): Rend
       });
     case "openai":
       return createOpenAiProvider({ apiKey: env.OPENAI_API_KEY!, model: env.OPENAI_MODEL, baseUrl: env.OPENAI_API_URL });
+    case "comfyui":
+      return createComfyUiProvider(comfyUiOptionsFromEnv(env));
     case "local":
       return localProvider;
   }
