@@ -21,7 +21,6 @@ import { exampleGalleryPairs } from "./examples";
 import { checkRenderQueue } from "./health";
 import { runHousekeeping, startHousekeeping } from "./housekeeping";
 import {
-  demoAvailable,
   gallerySharedRenders,
   jobOwnerOf,
   listAllJobs,
@@ -40,7 +39,7 @@ import { ownerKey, rowOwner, type Owner } from "./owner";
 import { createRenderProvider, engineInfo } from "./providers";
 import type { RenderProvider } from "./providers/provider";
 import { PredictionWaiters } from "./providers/replicate-webhook";
-import { cancelJob, createRenderJobs, deleteJob, findOwnedJob, recoverInterruptedJobs, retryJob } from "./queue";
+import { cancelJob, createRenderJobs, deleteJob, demoRefusal, findOwnedJob, recoverInterruptedJobs, retryJob } from "./queue";
 import { deleteUserImages } from "./removal";
 import { renderRoutes, type OwnerOfRequest } from "./routes";
 import { RenderSignals } from "./signals";
@@ -115,16 +114,16 @@ export function createRenderModule(infra: Pick<Infra, "db" | "clock" | "env" | "
       await worker.stop();
     },
 
-    /** What this visitor or user may render now, and with which engine. */
-    async allowance(owner: Owner | null) {
+    /**
+     * What this visitor or user may render now, and with which engine. A visitor learns before
+     * uploading whether the free demo is still theirs (this browser, and this address today).
+     */
+    async allowance(owner: Owner | null, ipAddress: string) {
+      const engine = engineInfo(provider);
       if (owner?.userId)
-        return { signedIn: true, credits: await creditBalance(deps.db, owner.userId), demoAvailable: false, engine: engineInfo(provider) };
-      return {
-        signedIn: false,
-        credits: null,
-        demoAvailable: await demoAvailable(deps, owner?.visitorId ?? null),
-        engine: engineInfo(provider),
-      };
+        return { signedIn: true, credits: await creditBalance(deps.db, owner.userId), demoAvailable: false, demoRefusal: null, engine };
+      const refusal = await demoRefusal(deps, owner?.visitorId ?? null, ipAddress);
+      return { signedIn: false, credits: null, demoAvailable: refusal === null, demoRefusal: refusal, engine };
     },
 
     /** Checks and stores an uploaded file; refusals are DomainErrors (type, size, pixels, unreadable, empty). */

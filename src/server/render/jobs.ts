@@ -118,13 +118,6 @@ export async function gallerySharedRenders(
   }));
 }
 
-/** True when this visitor's free demo render is still available. */
-export async function demoAvailable(deps: Deps, visitorId: string | null): Promise<boolean> {
-  if (!visitorId) return true;
-  const used = await deps.db.selectFrom("visitor_demo_renders").select("visitor_id").where("visitor_id", "=", visitorId).executeTakeFirst();
-  return !used;
-}
-
 /** For project cards: how many renders each project holds, and the thumbnails of its latest four. */
 export async function projectRenderSummaries(
   deps: Deps,

@@ -47,6 +47,36 @@ export async function queuePosition(db: Db, job: Pick<RenderJob, "id">): Promise
   return Number(row.ahead) + 1;
 }
 
+/** Why a visitor may not have a free demo render now: used in this browser, or the address's daily limit reached. */
+export type DemoRefusal = "used" | "address-limit";
+
+/**
+ * Whether this visitor's free demo render is still available: the same two rules ai-render applies
+ * (one per visitor cookie, DEMO_RENDERS_PER_IP_PER_DAY per address per day), so the page can say
+ * so before the visitor uploads anything.
+ */
+export async function demoRefusal(
+  deps: Pick<RenderContext, "db" | "clock" | "env">,
+  visitorId: string | null,
+  ipAddress: string,
+): Promise<DemoRefusal | null> {
+  if (visitorId) {
+    const used = await deps.db
+      .selectFrom("visitor_demo_renders")
+      .select("visitor_id")
+      .where("visitor_id", "=", visitorId)
+      .executeTakeFirst();
+    if (used) return "used";
+  }
+  const fromAddress = await deps.db
+    .selectFrom("visitor_demo_renders")
+    .select((eb) => eb.fn.countAll<number>().as("count"))
+    .where("ip_address", "=", ipAddress)
+    .where("created_at", ">", deps.clock.now() - DAY_MS)
+    .executeTakeFirstOrThrow();
+  return Number(fromAddress.count) >= deps.env.DEMO_RENDERS_PER_IP_PER_DAY ? "address-limit" : null;
+}
+
 /** ai-render: one job per style, each charged one credit (or the visitor's one free demo), in one transaction. */
 export async function createRenderJobs(
   deps: RenderContext,
@@ -79,19 +109,9 @@ export async function createRenderJobs(
   let credits: number | null = null;
   try {
     await deps.db.transaction().execute(async (trx) => {
-      if (owner.visitorId !== null) {
-        const used = await trx
-          .selectFrom("visitor_demo_renders")
-          .select("visitor_id")
-          .where("visitor_id", "=", owner.visitorId)
-          .executeTakeFirst();
-        const fromAddress = await trx
-          .selectFrom("visitor_demo_renders")
-          .select((eb) => eb.fn.countAll<number>().as("count"))
-          .where("ip_address", "=", ipAddress)
-          .where("created_at", ">", now - DAY_MS)
-          .executeTakeFirstOrThrow();
-        if (used || Number(fromAddress.count) >= deps.env.DEMO_RENDERS_PER_IP_PER_DAY) throw new DomainError("forbidden", "demoUsed");
+      // Checked inside the transaction that records the demo, so two requests cannot both take it.
+      if (owner.visitorId !== null && (await demoRefusal({ ...deps, db: trx }, owner.visitorId, ipAddress))) {
+        throw new DomainError("forbidden", "demoUsed");
       }
       for (const style of styles) {
         const id = generateSecureRandomString();

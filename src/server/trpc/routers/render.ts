@@ -20,7 +20,7 @@ function requireOwner(ctx: Pick<Context, "owner">): Owner {
 
 export const renderRouter = router({
   /** What this visitor or user may render now, and with which engine. */
-  allowance: publicProcedure.query(({ ctx }) => ctx.services.render.allowance(ctx.owner)),
+  allowance: publicProcedure.query(({ ctx }) => ctx.services.render.allowance(ctx.owner, ctx.clientAddress)),
 
   upload: publicProcedure.input(z.object({ id })).query(({ ctx, input }) => ctx.services.render.upload(requireOwner(ctx), input.id)),
 
