@@ -68,10 +68,15 @@ export const envSchema = z.object({
     .int({ error: "expected a whole number of free demo renders per address per day" })
     .min(0, { error: "expected a whole number of free demo renders per address per day" })
     .default(3),
-  COMFYUI_URL: z.url({ protocol: /^https?$/, error: "expected the http(s) address of the ComfyUI server, e.g. http://gpu-box:8188" }).optional(),
+  COMFYUI_URL: z
+    .url({ protocol: /^https?$/, error: "expected the http(s) address of the ComfyUI server, e.g. http://gpu-box:8188" })
+    .optional(),
   COMFYUI_TOKEN: z.string().min(1, { error: "expected a token the proxy in front of ComfyUI accepts" }).optional(),
   COMFYUI_WORKFLOW_DIR: z.string().min(1, { error: "expected a directory of exported API-format workflows" }).optional(),
-  COMFYUI_CHECKPOINT: z.string().min(1, { error: "expected a checkpoint file name known to ComfyUI" }).default("sd_xl_base_1.0.safetensors"),
+  COMFYUI_CHECKPOINT: z
+    .string()
+    .min(1, { error: "expected a checkpoint file name known to ComfyUI" })
+    .default("sd_xl_base_1.0.safetensors"),
   COMFYUI_CONTROLNET_DEPTH: z
     .string()
     .min(1, { error: "expected a depth ControlNet file name known to ComfyUI" })
@@ -191,7 +196,8 @@ export const ENV_DOCS: Record<keyof z.infer<typeof envSchema>, string> = {
     "a directory of your own API-format workflows (restyle.json, stage.json, inpaint.json) with the same placeholders; unset, the shipped ones are used",
   COMFYUI_CHECKPOINT: "the Stable Diffusion checkpoint file the workflows load (default sd_xl_base_1.0.safetensors)",
   COMFYUI_CONTROLNET_DEPTH: "the depth ControlNet file that holds the room's shape (default controlnet-depth-sdxl-1.0.safetensors)",
-  COMFYUI_CONTROLNET_LINES: "the line (MLSD) ControlNet file that holds walls and windows straight (default controlnet-mlsd-sdxl-1.0.safetensors)",
+  COMFYUI_CONTROLNET_LINES:
+    "the line (MLSD) ControlNet file that holds walls and windows straight (default controlnet-mlsd-sdxl-1.0.safetensors)",
   COMFYUI_INPAINT_CHECKPOINT: "the inpainting checkpoint for targeted edits (default sd_xl_base_1.0_inpainting_0.1.safetensors)",
   REPLICATE_API_TOKEN: "Replicate API token (needed when RENDER_PROVIDER=replicate)",
   REPLICATE_MODEL: "Replicate model, owner/name or owner/name:version (default adirik/interior-design)",

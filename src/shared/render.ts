@@ -45,6 +45,27 @@ export type RenderMode = (typeof RENDER_MODES)[number];
 export const STRUCTURE_STRENGTHS = ["normal", "strong"] as const;
 export type StructureStrength = (typeof STRUCTURE_STRENGTHS)[number];
 
+/** The engines that are AI (the Preview engine, "local", is not). Renders record which engine made them. */
+export const AI_ENGINE_IDS: readonly string[] = ["comfyui", "replicate", "openai"];
+
+/** The downloads of a finished render, each labelled with what it is. */
+export type DownloadKind = "rendered" | "upscaled" | "medium";
+
+export interface RenderDownload {
+  kind: DownloadKind;
+  url: string;
+  width: number;
+  height: number;
+}
+
+/** How long each phase of a render took (null while unknown). */
+export interface RenderDurations {
+  queuedMs: number | null;
+  preprocessingMs: number | null;
+  engineMs: number | null;
+  savingMs: number | null;
+}
+
 /** What the configured engine can do; the interface offers only this. */
 export interface EngineCapabilities {
   /** True for the AI engines; the Preview engine is not AI and nothing may say it is. */

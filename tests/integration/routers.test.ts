@@ -4,6 +4,7 @@
  * message. Real services, real SQLite.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PREVIEW_CAPABILITIES } from "../../src/server/render/providers/local";
 import { ledgerBalance } from "../../src/server/services/credits";
 import { MESSAGES } from "../../src/shared/messages";
 import { callerWorld, type CallerWorld } from "../helpers/callers";
@@ -56,12 +57,14 @@ describe("render", () => {
       signedIn: true,
       credits: 10,
       demoAvailable: false,
-      engine: { id: "local", label: expect.any(String), isAi: false },
+      demoRefusal: null,
+      engine: { id: "local", label: "Preview engine", isAi: false, capabilities: PREVIEW_CAPABILITIES },
     });
     expect(await world.as({ visitorId: "a".repeat(24) }).render.allowance()).toMatchObject({
       signedIn: false,
       credits: null,
       demoAvailable: true,
+      demoRefusal: null,
     });
   });
 

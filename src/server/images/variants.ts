@@ -1,7 +1,6 @@
 /**
  * The pictures made around a render with sharp: the engine's input (upright, long edge 1024),
- * and from its result the medium and thumbnail variants, and on demand the result at the
- * original photo's resolution.
+ * and from its result the medium and thumbnail variants.
  */
 import sharp from "sharp";
 import { RENDER } from "../../shared/render";
@@ -50,15 +49,6 @@ export async function resultVariants(result: Buffer): Promise<{ full: Picture; m
     resizedJpeg(result, RENDER.thumbLongEdge, 80),
   ]);
   return { full, medium, thumb };
-}
-
-/** The result scaled to the original photo's size ("high quality" download). */
-export async function atOriginalResolution(result: Buffer, width: number, height: number): Promise<Picture> {
-  const { data, info } = await sharp(result, readOptions)
-    .resize({ width, height, fit: "fill", kernel: "lanczos3" })
-    .jpeg({ quality: 92 })
-    .toBuffer({ resolveWithObject: true });
-  return { data, width: info.width, height: info.height, format: "jpeg" };
 }
 
 export const EXTENSIONS: Record<Picture["format"], string> = { jpeg: "jpg", png: "png", webp: "webp" };

@@ -3,6 +3,7 @@
  * between queue and worker, the engine's id, and the projects directory the module is given.
  */
 import type { Language } from "../../shared/constants";
+import type { EngineCapabilities } from "../../shared/render";
 import type { Infra } from "../infra";
 import type { RenderEventBus } from "./events";
 import type { RenderSignals } from "./signals";
@@ -23,7 +24,8 @@ export interface ProjectDirectory {
 export interface RenderContext extends Pick<Infra, "db" | "clock" | "env" | "storage" | "log"> {
   events: RenderEventBus;
   signals: RenderSignals;
-  /** The engine new jobs are recorded with. */
+  /** The engine new jobs are recorded with, and what it can do (the rules ai-render checks). */
   providerId: string;
+  capabilities: EngineCapabilities;
   projects: ProjectDirectory;
 }

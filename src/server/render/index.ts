@@ -10,7 +10,7 @@
  */
 import type { Router } from "express";
 import type { Language } from "../../shared/constants";
-import { RENDER, type RenderRequestInput } from "../../shared/render";
+import { RENDER, type RenderRequestInput, type StructureStrength } from "../../shared/render";
 import type { ServerCheckResult } from "../../shared/self-test-checks";
 import type { Clock } from "../clock";
 import type { Infra } from "../infra";
@@ -39,7 +39,8 @@ import { ownerKey, rowOwner, type Owner } from "./owner";
 import { createRenderProvider, engineInfo } from "./providers";
 import type { RenderProvider } from "./providers/provider";
 import { PredictionWaiters } from "./providers/replicate-webhook";
-import { cancelJob, createRenderJobs, deleteJob, demoRefusal, findOwnedJob, recoverInterruptedJobs, retryJob } from "./queue";
+import { cancelJob, createRenderJobs, deleteJob, demoRefusal, findOwnedJob, recoverInterruptedJobs, rerenderJob, retryJob } from "./queue";
+import { upscaleJob } from "./upscale";
 import { deleteUserImages } from "./removal";
 import { renderRoutes, type OwnerOfRequest } from "./routes";
 import { RenderSignals } from "./signals";
@@ -83,6 +84,7 @@ export function createRenderModule(infra: Pick<Infra, "db" | "clock" | "env" | "
     events: new RenderEventBus(),
     signals: new RenderSignals(),
     providerId: provider.id,
+    capabilities: provider.capabilities,
     projects: options.projects,
   };
   const worker = new RenderWorker(deps, provider, {
@@ -143,6 +145,11 @@ export function createRenderModule(infra: Pick<Infra, "db" | "clock" | "env" | "
     delete: (owner: Owner, jobId: string) => deleteJob(deps, owner, jobId),
     setSharing: (owner: Owner, jobId: string, choice: { link?: boolean; gallery?: boolean }) => setSharing(deps, owner, jobId, choice),
     moveToProject: (userId: string, jobId: string, projectId: string) => moveToProject(deps, userId, jobId, projectId),
+    /** A new render of a finished one: new seed (re-roll), same seed, or a stronger structure setting; charged like any render. */
+    rerender: (owner: Owner, jobId: string, choice: { seed: "new" | "same"; structure?: StructureStrength }, ipAddress: string) =>
+      rerenderJob(deps, owner, jobId, choice, ipAddress),
+    /** The optional AI upscale to the photo's size (engines with an upscaler), made once and kept. */
+    upscale: (owner: Owner, jobId: string) => upscaleJob(deps, provider, owner, jobId),
     shared: (token: string) => sharedRender(deps, token),
     /** Renders users chose to show, and example pairs the app made itself. */
     async gallery() {

@@ -1,10 +1,10 @@
 /** The URLs under which stored pictures are served (each checks its owner, or a share token). */
-import type { RenderResultLinks } from "../../shared/render";
+import type { DownloadKind, RenderResultLinks } from "../../shared/render";
 
 export const FILE_ROUTES = {
   upload: (id: string, variant: "original" | "thumb") => `/files/uploads/${id}/${variant}`,
   render: (id: string, variant: "before" | "full" | "medium" | "thumb") => `/files/renders/${id}/${variant}`,
-  download: (id: string, quality: "high" | "medium") => `/files/renders/${id}/download/${quality}`,
+  download: (id: string, quality: "high" | DownloadKind) => `/files/renders/${id}/download/${quality}`,
   shared: (token: string, variant: "before" | "after") => `/files/shared/${token}/${variant}`,
   example: (id: string, variant: "before" | "after") => `/files/examples/${id}/${variant}`,
   gallery: (jobId: string, variant: "before" | "after") => `/files/gallery/${jobId}/${variant}`,

@@ -5,7 +5,14 @@
  */
 import { sql, type Transaction } from "kysely";
 import { MESSAGES } from "../../shared/messages";
-import { RENDER, type JobStatus, type RenderEvent, type RenderRequestInput } from "../../shared/render";
+import {
+  FINAL_JOB_STATUSES,
+  RENDER,
+  type JobStatus,
+  type RenderEvent,
+  type RenderRequestInput,
+  type StructureStrength,
+} from "../../shared/render";
 import type { DesignStyle } from "../../shared/styles";
 import { CREDITS, UPLOAD_BUCKET } from "../../shared/constants";
 import { generateSecureRandomString } from "../auth/tokens";
@@ -83,7 +90,7 @@ export async function createRenderJobs(
   owner: Owner,
   input: RenderRequestInput,
   ipAddress: string,
-): Promise<{ jobs: Array<{ id: string; style: DesignStyle }>; credits: number | null }> {
+): Promise<{ jobs: Array<{ id: string; style: DesignStyle; variation: number }>; credits: number | null }> {
   const imageId = input.imageId ?? (input.imageUrl ? imageIdFromUrl(input.imageUrl) : null);
   const styles = input.style === undefined ? [] : [...new Set(Array.isArray(input.style) ? input.style : [input.style])];
   if (!input.projectId || !imageId || styles.length === 0) {
@@ -100,12 +107,24 @@ export async function createRenderJobs(
   } else {
     if (input.projectId !== RENDER.demoProjectId) throw notFound();
     if (styles.length > 1) throw new DomainError("forbidden", "demoOneStyle");
+    if ((input.variations ?? 1) > 1) throw new DomainError("forbidden", "demoOneVariation");
   }
+  const renderMode = input.renderMode ?? "redesign";
+  const structure = input.structure ?? "normal";
+  // The interface offers only what the engine can do; the server holds the same line.
+  if (
+    !deps.capabilities.modes.includes(renderMode) ||
+    (input.seed !== undefined && !deps.capabilities.seeds) ||
+    (structure === "strong" && !deps.capabilities.structureStrength)
+  ) {
+    throw new DomainError("invalid", "engineCannot");
+  }
+  const variations = input.variations ?? 1;
 
   const now = deps.clock.now();
   const note = input.note?.trim() || null;
   const events: StoredRenderEvent[] = [];
-  const jobs: Array<{ id: string; style: DesignStyle }> = [];
+  const jobs: Array<{ id: string; style: DesignStyle; variation: number }> = [];
   let credits: number | null = null;
   try {
     await deps.db.transaction().execute(async (trx) => {
@@ -113,7 +132,9 @@ export async function createRenderJobs(
       if (owner.visitorId !== null && (await demoRefusal({ ...deps, db: trx }, owner.visitorId, ipAddress))) {
         throw new DomainError("forbidden", "demoUsed");
       }
-      for (const style of styles) {
+      for (const [style, variation] of styles.flatMap((style) =>
+        Array.from({ length: variations }, (_, index) => [style, index + 1] as const),
+      )) {
         const id = generateSecureRandomString();
         const job = await trx
           .insertInto("render_jobs")
@@ -126,6 +147,10 @@ export async function createRenderJobs(
             room_type: upload.room_type,
             mode: upload.mode,
             note,
+            render_mode: renderMode,
+            structure,
+            // Variations of one request with a chosen seed get neighbouring seeds, so each differs and each can be repeated.
+            requested_seed: input.seed === undefined ? null : (input.seed + variation - 1) % (RENDER.maxSeed + 1),
             provider: deps.providerId,
             status: "queued",
             credits_charged: owner.userId !== null ? CREDITS.perRender : 0,
@@ -143,7 +168,7 @@ export async function createRenderJobs(
         events.push(
           await recordRenderEvent(trx, ownerKey(owner), { type: "queued", jobId: id, at: now, position: await queuePosition(trx, job) }),
         );
-        jobs.push({ id, style });
+        jobs.push({ id, style, variation });
       }
       if (owner.userId !== null) credits = await creditBalance(trx, owner.userId);
     });
@@ -180,6 +205,13 @@ export async function transitionJob(
       | "started_at"
       | "finished_at"
       | "attempts"
+      | "engine_started_at"
+      | "engine_finished_at"
+      | "seed"
+      | "model_version"
+      | "prompt"
+      | "parameters"
+      | "structure_score"
     >
   >,
   event: (job: RenderJob, trx: Transaction<Database>) => Promise<RenderEvent> | RenderEvent,
@@ -429,4 +461,35 @@ export async function retryJob(deps: RenderContext, jobId: string): Promise<bool
   deps.events.publish([stored]);
   deps.signals.jobAdded();
   return true;
+}
+
+/**
+ * Renders one of the owner's finished renders again, as a new job charged like any other: with a
+ * new seed (re-roll), with the same seed (engines with seeds), or at a stronger structure setting
+ * (after a low structure score, engines that have one). The photo, style, mode and note are kept.
+ */
+export async function rerenderJob(
+  deps: RenderContext,
+  owner: Owner,
+  jobId: string,
+  choice: { seed: "new" | "same"; structure?: StructureStrength },
+  ipAddress: string,
+) {
+  const job = await findOwnedJob(deps.db, owner, jobId);
+  if (!FINAL_JOB_STATUSES.includes(job.status)) throw new DomainError("conflict", "renderNotFinished");
+  if (choice.seed === "same" && job.seed === null) throw new DomainError("invalid", "engineCannot");
+  return createRenderJobs(
+    deps,
+    owner,
+    {
+      projectId: job.project_id ?? RENDER.demoProjectId,
+      imageId: job.upload_id,
+      style: job.style,
+      note: job.note ?? undefined,
+      renderMode: job.render_mode,
+      structure: choice.structure ?? job.structure,
+      ...(choice.seed === "same" && job.seed !== null ? { seed: job.seed } : {}),
+    },
+    ipAddress,
+  );
 }

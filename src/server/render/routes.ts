@@ -7,8 +7,9 @@
 import express, { type Request, type Response, Router } from "express";
 import { UPLOAD_BUCKET } from "../../shared/constants";
 import { MESSAGES } from "../../shared/messages";
+import { AI_ENGINE_IDS } from "../../shared/render";
 import type { RenderJob } from "../db/schema";
-import { atOriginalResolution } from "../images/variants";
+import { withAiProvenance } from "../images/provenance";
 import type { RenderContext } from "./context";
 import { exampleKey } from "./examples";
 import { ownsRow, type Owner } from "./owner";
@@ -54,18 +55,34 @@ export function renderRoutes(deps: RenderContext, ownerOfRequest: OwnerOfRequest
     await sendStored(res, variant === "original" ? upload.original_key : upload.thumb_key, PRIVATE_CACHE);
   });
 
+  /**
+   * Downloads, each what its label says: "rendered" (the engine's own output, its true size),
+   * "upscaled" (an AI upscale, once made), "medium"; "high" is the largest there is. Files of AI
+   * renders carry the XMP DigitalSourceType of a photo edited with AI and name the engine; the
+   * Preview engine's carry no AI claim.
+   */
   routes.get("/files/renders/:id/download/:quality", async (req, res) => {
     const job = await ownedJob(req, res);
     const quality = req.params.quality;
-    if (!job || job.status !== "succeeded" || (quality !== "high" && quality !== "medium")) return notFound(res);
-    const name = `roomcanvas-${job.style}-${job.id.slice(0, 8)}-${quality}.jpg`;
-    if (quality === "medium") return sendStored(res, job.medium_key, PRIVATE_CACHE, name);
-    await sendStored(
-      res,
-      await highQualityKey(deps, job),
-      PRIVATE_CACHE,
-      name.replace(/\.jpg$/, job.high_key?.endsWith(".png") ? ".png" : ".jpg"),
-    );
+    if (!job || job.status !== "succeeded") return notFound(res);
+    const key =
+      quality === "rendered"
+        ? job.result_key
+        : quality === "upscaled"
+          ? job.upscaled_key
+          : quality === "medium"
+            ? job.medium_key
+            : quality === "high"
+              ? (job.upscaled_key ?? job.result_key)
+              : null;
+    const stored = key ? await deps.storage.get(UPLOAD_BUCKET, key) : null;
+    if (!key || !stored) return notFound(res);
+    const extension = EXTENSIONS_BY_MIME[stored.contentType] ?? "jpg";
+    const data = AI_ENGINE_IDS.includes(job.provider) ? await withAiProvenance(stored.data, provenanceDescription(job)) : stored.data;
+    res.set("Cache-Control", PRIVATE_CACHE);
+    res.type(stored.contentType);
+    res.attachment(`roomcanvas-${job.style}-${job.id.slice(0, 8)}-${quality}.${extension}`);
+    res.send(data);
   });
 
   routes.get("/files/renders/:id/:variant", async (req, res) => {
@@ -119,17 +136,10 @@ export function renderRoutes(deps: RenderContext, ownerOfRequest: OwnerOfRequest
   return routes;
 }
 
-/** The result at the original photo's resolution: made on first download, then kept. */
-async function highQualityKey(deps: Pick<RenderContext, "db" | "storage">, job: RenderJob): Promise<string | null> {
-  if (job.high_key) return job.high_key;
-  const upload = await deps.db.selectFrom("uploads").select(["width", "height"]).where("id", "=", job.upload_id).executeTakeFirst();
-  const result = job.result_key ? await deps.storage.get(UPLOAD_BUCKET, job.result_key) : null;
-  if (!upload || !result || !job.result_width || !job.result_height) return job.result_key;
-  // Already as large as the photo: the engine's output is the high-quality file.
-  if (job.result_width >= upload.width && job.result_height >= upload.height) return job.result_key;
-  const high = await atOriginalResolution(result.data, upload.width, upload.height);
-  const key = `renders/${job.id}/high.jpg`;
-  await deps.storage.put(UPLOAD_BUCKET, key, high.data, "image/jpeg");
-  await deps.db.updateTable("render_jobs").set({ high_key: key }).where("id", "=", job.id).execute();
-  return key;
+const EXTENSIONS_BY_MIME: Record<string, string> = { "image/jpeg": "jpg", "image/png": "png", "image/webp": "webp" };
+
+/** The description written into a downloaded AI render: what made it, from what. */
+function provenanceDescription(job: RenderJob): string {
+  const model = job.model ? `, model ${job.model}${job.model_version ? ` (${job.model_version})` : ""}` : "";
+  return `Room photo edited with AI: ${job.style} ${job.render_mode} by the ${job.provider} engine${model}${job.upscale_model ? `; upscaled by ${job.upscale_model}` : ""}.`;
 }

@@ -1,5 +1,14 @@
 /** What clients see of uploads and jobs: links instead of storage keys, never another owner's data. */
-import type { JobStatus, RenderResultLinks } from "../../shared/render";
+import {
+  AI_ENGINE_IDS,
+  RENDER,
+  type JobStatus,
+  type RenderDownload,
+  type RenderDurations,
+  type RenderMode,
+  type RenderResultLinks,
+  type StructureStrength,
+} from "../../shared/render";
 import type { DesignStyle, InputMode, RoomType } from "../../shared/styles";
 import type { RenderJob, Upload } from "../db/schema";
 import { FILE_ROUTES, resultLinks } from "./links";
@@ -30,6 +39,24 @@ export interface JobView {
   error: string | null;
   providerLabel: string;
   attempts: number;
+  renderMode: RenderMode;
+  structure: StructureStrength;
+  /** Provenance: which engine and model made it, with which seed, prompt and parameters. */
+  engine: { id: string; isAi: boolean };
+  model: string | null;
+  modelVersion: string | null;
+  seed: number | null;
+  prompt: string | null;
+  parameters: Record<string, unknown> | null;
+  durations: RenderDurations;
+  /** 0..1: how much of the room's lines the result kept; null until measured. */
+  structureScore: number | null;
+  /** True when the score is below RENDER.structureWarningBelow: walls or windows may have moved. */
+  structureFlagged: boolean;
+  resultWidth: number | null;
+  resultHeight: number | null;
+  /** What can be downloaded, each with its true size. */
+  downloads: RenderDownload[];
   createdAt: number;
   startedAt: number | null;
   finishedAt: number | null;
@@ -57,6 +84,37 @@ export function shareUrlOf(token: string): string {
   return `/render?share=${token}`;
 }
 
+const between = (from: number | null, to: number | null) => (from !== null && to !== null ? Math.max(0, to - from) : null);
+
+/** The medium variant's size: the result fitted inside RENDER.mediumLongEdge, never enlarged. */
+function mediumSize(width: number, height: number): { width: number; height: number } {
+  const scale = Math.min(1, RENDER.mediumLongEdge / Math.max(width, height));
+  return { width: Math.round(width * scale), height: Math.round(height * scale) };
+}
+
+function downloads(job: RenderJob): RenderDownload[] {
+  if (job.status !== "succeeded" || !job.result_width || !job.result_height) return [];
+  const list: RenderDownload[] = [
+    { kind: "rendered", url: FILE_ROUTES.download(job.id, "rendered"), width: job.result_width, height: job.result_height },
+  ];
+  if (job.upscaled_key && job.upscaled_width && job.upscaled_height) {
+    list.push({ kind: "upscaled", url: FILE_ROUTES.download(job.id, "upscaled"), width: job.upscaled_width, height: job.upscaled_height });
+  }
+  const medium = mediumSize(job.result_width, job.result_height);
+  if (medium.width < job.result_width) list.push({ kind: "medium", url: FILE_ROUTES.download(job.id, "medium"), ...medium });
+  return list;
+}
+
+function parseParameters(text: string | null): Record<string, unknown> | null {
+  if (!text) return null;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
 export function jobView(job: RenderJob, providerLabel: string, position: number | null): JobView {
   return {
     id: job.id,
@@ -72,6 +130,25 @@ export function jobView(job: RenderJob, providerLabel: string, position: number 
     error: job.error,
     providerLabel,
     attempts: job.attempts,
+    renderMode: job.render_mode,
+    structure: job.structure,
+    engine: { id: job.provider, isAi: AI_ENGINE_IDS.includes(job.provider) },
+    model: job.model,
+    modelVersion: job.model_version,
+    seed: job.seed,
+    prompt: job.prompt,
+    parameters: parseParameters(job.parameters),
+    durations: {
+      queuedMs: between(job.created_at, job.started_at),
+      preprocessingMs: between(job.started_at, job.engine_started_at),
+      engineMs: between(job.engine_started_at, job.engine_finished_at),
+      savingMs: between(job.engine_finished_at, job.finished_at),
+    },
+    structureScore: job.structure_score,
+    structureFlagged: job.structure_score !== null && job.structure_score < RENDER.structureWarningBelow,
+    resultWidth: job.result_width,
+    resultHeight: job.result_height,
+    downloads: downloads(job),
     createdAt: job.created_at,
     startedAt: job.started_at,
     finishedAt: job.finished_at,

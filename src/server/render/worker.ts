@@ -182,7 +182,7 @@ export class RenderWorker {
         job.id,
         ["preprocessing"],
         "rendering",
-        { input_key: inputKey, attempts: 1 },
+        { input_key: inputKey, attempts: 1, engine_started_at: clock.now() },
         () => ({
           type: "rendering",
           jobId: job.id,
@@ -197,13 +197,14 @@ export class RenderWorker {
 
       const result = await this.renderWithRetries(rendering, input, startedAt, signal);
       signal.throwIfAborted();
+      const engineFinishedAt = clock.now();
 
       const saving = await transitionJob(
         this.deps,
         job.id,
         ["rendering"],
         "saving",
-        { percent: 100 },
+        { percent: 100, engine_finished_at: engineFinishedAt },
         () => ({ type: "saving", jobId: job.id, at: clock.now(), startedAt }),
         clock.now(),
       );
@@ -227,6 +228,10 @@ export class RenderWorker {
           result_width: variants.full.width,
           result_height: variants.full.height,
           model: result.model,
+          model_version: result.modelVersion ?? null,
+          seed: result.seed ?? null,
+          prompt: result.prompt ?? null,
+          parameters: result.parameters ? JSON.stringify(result.parameters) : null,
           finished_at: finishedAt,
         },
         () => ({
@@ -323,7 +328,10 @@ export class RenderWorker {
           style: job.style,
           roomType: job.room_type,
           mode: job.mode,
+          renderMode: job.render_mode,
           prompt: job.note ?? undefined,
+          ...(job.requested_seed === null ? {} : { seed: job.requested_seed }),
+          structure: job.structure,
           signal,
           onProgress,
         });

@@ -6,7 +6,7 @@
 import { TRPCError, tracked } from "@trpc/server";
 import { z } from "zod";
 import { MESSAGES } from "../../../shared/messages";
-import { renderRequestSchema, type RenderEvent } from "../../../shared/render";
+import { renderRequestSchema, STRUCTURE_STRENGTHS, type RenderEvent } from "../../../shared/render";
 import type { Owner } from "../../render";
 import type { Context } from "../context";
 import { protectedProcedure, publicProcedure, router } from "../init";
@@ -59,6 +59,22 @@ export const renderRouter = router({
     .mutation(({ ctx, input }) =>
       ctx.services.render.setSharing(requireOwner(ctx), input.id, { link: input.link, gallery: input.gallery }),
     ),
+
+  /** Renders a finished render again: a new seed (re-roll), the same seed, or a stronger structure setting. One credit. */
+  rerender: publicProcedure
+    .input(z.object({ id, seed: z.enum(["new", "same"]).default("new"), structure: z.enum(STRUCTURE_STRENGTHS).optional() }))
+    .mutation(async ({ ctx, input }) => {
+      if (!ctx.services.rateLimits.render.take(ctx.clientAddress))
+        throw new TRPCError({ code: "TOO_MANY_REQUESTS", message: MESSAGES.tooManyRequests });
+      return ctx.services.render.rerender(requireOwner(ctx), input.id, { seed: input.seed, structure: input.structure }, ctx.clientAddress);
+    }),
+
+  /** The optional AI upscale of a render to the photo's size, where the engine has an upscaler. */
+  upscale: publicProcedure.input(z.object({ id })).mutation(async ({ ctx, input }) => {
+    if (!ctx.services.rateLimits.render.take(ctx.clientAddress))
+      throw new TRPCError({ code: "TOO_MANY_REQUESTS", message: MESSAGES.tooManyRequests });
+    return ctx.services.render.upscale(requireOwner(ctx), input.id);
+  }),
 
   /** Files a render under another of the user's projects ("Save to project"). */
   moveToProject: protectedProcedure.input(z.object({ id, projectId: id })).mutation(async ({ ctx, input }) => {
