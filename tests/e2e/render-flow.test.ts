@@ -163,13 +163,15 @@ describeBrowser("the render flow in a browser", () => {
 
     const [download] = await Promise.all([
       page.waitForEvent("download"),
-      page.getByRole("link", { name: "High quality (original resolution)" }).click(),
+      page.getByRole("link", { name: "As rendered · 1024 × 768" }).click(),
     ]);
-    const saved = path.join(dir, "download-high");
+    const saved = path.join(dir, "download-rendered");
     await download.saveAs(saved);
     const metadata = await sharp(saved).metadata();
     expect(metadata.format).toBe("jpeg");
-    expect([metadata.width, metadata.height]).toEqual([1600, 1200]);
+    // The Preview engine's picture as it made it: no enlargement passed off as the original resolution, no AI mark.
+    expect([metadata.width, metadata.height]).toEqual([1024, 768]);
+    expect(metadata.xmp).toBeUndefined();
 
     await poll(() => page.getByTestId("sign-up-callout").isVisible()).toBe(true);
     await screenshot(page, "render-result-visitor-desktop-light");

@@ -118,7 +118,12 @@ describe("render flow", () => {
     expect(highMeta.xmp).toBeUndefined();
     const view = await visitor.client.render.job.query({ id: jobs[0]!.id });
     expect(view.downloads).toEqual([{ kind: "rendered", url: `/files/renders/${view.id}/download/rendered`, width: 1024, height: 768 }]);
-    expect(view).toMatchObject({ renderMode: "redesign", engine: { id: "local", isAi: false }, model: "preview-grade:scandinavian", resultWidth: 1024 });
+    expect(view).toMatchObject({
+      renderMode: "redesign",
+      engine: { id: "local", isAi: false },
+      model: "preview-grade:scandinavian",
+      resultWidth: 1024,
+    });
 
     expect(await visitor.client.render.allowance.query()).toMatchObject({ demoAvailable: false });
     const second = await visitor.client.render.create

@@ -6,12 +6,12 @@ import { ImageOff, Sparkles, Wand2 } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation, useSearch } from "wouter";
-import { CREDITS } from "../../shared/constants";
 import { MESSAGES } from "../../shared/messages";
 import type { DesignStyle } from "../../shared/styles";
 import { NoteField } from "../components/render/NoteField";
 import { AllowanceNote, Callout, EngineNote, SignUpCallout } from "../components/render/Callouts";
 import { ErrorText, PageShell } from "../components/render/PageShell";
+import { RenderOptions, renderCost, type RenderChoices } from "../components/render/RenderOptions";
 import { StylePicker } from "../components/render/StylePicker";
 import { Spinner } from "../components/Spinner";
 import { buttonClass, cardClass, linkClass } from "../components/ui/buttons";
@@ -23,7 +23,7 @@ type Refusal = "credits" | "signUp" | null;
 
 function refusalOf(message: string): Refusal {
   if (message === MESSAGES.notEnoughCredits) return "credits";
-  if (message === MESSAGES.demoUsed || message === MESSAGES.demoOneStyle) return "signUp";
+  if (message === MESSAGES.demoUsed || message === MESSAGES.demoOneStyle || message === MESSAGES.demoOneVariation) return "signUp";
   return null;
 }
 
@@ -58,6 +58,7 @@ export default function StyleSelectPage() {
   const [styles, setStyles] = useState<DesignStyle[]>([]);
   const [multi, setMulti] = useState(false);
   const [note, setNote] = useState("");
+  const [choices, setChoices] = useState<RenderChoices>({ renderMode: "redesign", variations: 1 });
   const [error, setError] = useState<string>();
   const [refusal, setRefusal] = useState<Refusal>(null);
 
@@ -69,7 +70,8 @@ export default function StyleSelectPage() {
   const signedIn = allowance.data?.signedIn ?? false;
   const visitorBlocked = allowance.data && !allowance.data.signedIn && !allowance.data.demoAvailable;
   const credits = allowance.data?.credits ?? null;
-  const cost = styles.length * CREDITS.perRender;
+  const variations = signedIn ? choices.variations : 1;
+  const cost = renderCost(styles.length, variations);
   const tooFewCredits = signedIn && credits !== null && cost > credits;
 
   const submit = async (event: FormEvent) => {
@@ -87,6 +89,8 @@ export default function StyleSelectPage() {
         imageId: picture.id,
         style: styles.length === 1 ? styles[0]! : styles,
         ...(trimmed ? { note: trimmed } : {}),
+        renderMode: choices.renderMode,
+        ...(variations > 1 ? { variations } : {}),
       });
       await utils.render.allowance.invalidate();
       navigate(`/render?jobs=${result.jobs.map((job) => encodeURIComponent(job.id)).join(",")}`);
@@ -139,6 +143,16 @@ export default function StyleSelectPage() {
             previewEngine={!!allowance.data && !allowance.data.engine.isAi}
             hint={t("styleSelect.noteHint")}
           />
+
+          {allowance.data ? (
+            <RenderOptions
+              capabilities={allowance.data.engine.capabilities}
+              signedIn={signedIn}
+              styleCount={styles.length}
+              value={choices}
+              onChange={setChoices}
+            />
+          ) : null}
 
           {refusal === "credits" || tooFewCredits ? (
             <Callout

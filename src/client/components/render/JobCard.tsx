@@ -3,21 +3,7 @@
  * stopped); when done, the before/after comparison, downloads, another style, saving to a
  * project, sharing and deleting.
  */
-import {
-  AlertCircle,
-  Ban,
-  CheckCircle2,
-  Clock,
-  Copy,
-  Download,
-  FolderInput,
-  Globe,
-  Link2,
-  Loader2,
-  Palette,
-  Trash2,
-  X,
-} from "lucide-react";
+import { AlertCircle, Ban, CheckCircle2, Clock, Copy, FolderInput, Globe, Link2, Loader2, Palette, Trash2, X } from "lucide-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
@@ -36,6 +22,7 @@ import { Switch } from "../ui/Switch";
 import { BeforeAfter } from "./BeforeAfter";
 import { SignUpCallout } from "./Callouts";
 import { ProgressBar } from "./ProgressBar";
+import { RenderDetails, RenderDownloads, RerenderActions, StructureScore } from "./RenderResultTools";
 
 const CANCELABLE = new Set(["queued", "preprocessing", "rendering"]);
 
@@ -257,19 +244,13 @@ function SucceededPanel({
   onDelete(): void;
 }) {
   const { t } = useTranslation();
+  const engine = trpc.render.allowance.useQuery().data?.engine;
   return (
     <div className="space-y-5">
       <BeforeAfter before={result.before} after={result.medium} subject={subject} />
-      <div className="grid gap-2 sm:grid-cols-2">
-        <a href={result.downloadHigh} download className={buttonClass.primary} data-testid="download-high">
-          <Download className="size-4" aria-hidden="true" />
-          {t("job.downloadHigh")}
-        </a>
-        <a href={result.downloadMedium} download className={buttonClass.secondary} data-testid="download-medium">
-          <Download className="size-4" aria-hidden="true" />
-          {t("job.downloadMedium")}
-        </a>
-      </div>
+      <StructureScore job={job} />
+      <RenderDownloads job={job} />
+      <RerenderActions job={job} engine={engine} />
       <div className="flex flex-wrap gap-2">
         <Link
           href={`/style-select?image=${encodeURIComponent(job.uploadId)}&project=${encodeURIComponent(job.projectId ?? "")}`}
@@ -283,6 +264,7 @@ function SucceededPanel({
           {t("job.delete")}
         </button>
       </div>
+      <RenderDetails job={job} />
       {signedIn ? (
         <div className="grid gap-5 border-t border-slate-200 pt-5 md:grid-cols-2 dark:border-slate-800">
           <SaveToProject job={job} projects={projects} />

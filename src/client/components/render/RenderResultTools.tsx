@@ -1,0 +1,198 @@
+/**
+ * Around a finished render: its downloads, each labelled with its true size; the structure check's
+ * score; re-rendering (new seed, same seed, holding the structure harder) and the AI upscale where
+ * the engine can; and the render's details (engine, model, seed, prompt, parameters, times).
+ */
+import { Dices, Download, Info, Landmark, Maximize2, Repeat } from "lucide-react";
+import { useTranslation } from "react-i18next";
+import { toast } from "sonner";
+import { useLocation, useSearch } from "wouter";
+import type { EngineInfo } from "../../../shared/render";
+import type { FollowedJob } from "../../hooks/useRenderJobs";
+import { friendlyError } from "../../lib/friendlyError";
+import { trpc } from "../../trpc";
+import { buttonClass } from "../ui/buttons";
+
+const seconds = (ms: number | null) => (ms === null ? null : (ms / 1000).toFixed(ms < 10_000 ? 1 : 0));
+
+export function RenderDownloads({ job }: { job: FollowedJob }) {
+  const { t } = useTranslation();
+  return (
+    <div className="space-y-2">
+      <div className="grid gap-2 sm:grid-cols-2" data-testid="downloads">
+        {job.downloads.map((download, index) => (
+          <a
+            key={download.kind}
+            href={download.url}
+            download
+            className={index === 0 ? buttonClass.primary : buttonClass.secondary}
+            data-testid={`download-${download.kind}`}
+          >
+            <Download className="size-4" aria-hidden="true" />
+            {t(`renderOptions.downloadKinds.${download.kind}`, { width: download.width, height: download.height })}
+          </a>
+        ))}
+      </div>
+      {job.engine.isAi ? <p className="text-xs text-slate-500 dark:text-slate-400">{t("renderOptions.aiMarked")}</p> : null}
+    </div>
+  );
+}
+
+/** "Walls and windows kept: 91 %", flagged below the warning threshold. */
+export function StructureScore({ job }: { job: FollowedJob }) {
+  const { t } = useTranslation();
+  if (job.structureScore === null) return null;
+  const percent = Math.round(job.structureScore * 100);
+  return (
+    <p
+      className={`flex items-start gap-2 rounded-lg p-3 text-sm ${
+        job.structureFlagged
+          ? "border border-amber-300 bg-amber-50 text-amber-900 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-100"
+          : "bg-emerald-50 text-emerald-900 dark:bg-emerald-950/40 dark:text-emerald-100"
+      }`}
+      data-testid="structure-score"
+      data-flagged={job.structureFlagged}
+    >
+      <Landmark className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+      <span>
+        <span className="font-semibold">{t("renderOptions.structureKept", { percent })}</span>
+        {job.structureFlagged ? ` · ${t("renderOptions.structureFlagged")}` : null}
+      </span>
+    </p>
+  );
+}
+
+export function RerenderActions({ job, engine }: { job: FollowedJob; engine: EngineInfo | undefined }) {
+  const { t } = useTranslation();
+  const [, navigate] = useLocation();
+  const search = useSearch();
+  const utils = trpc.useUtils();
+  const rerender = trpc.render.rerender.useMutation();
+  const upscale = trpc.render.upscale.useMutation();
+  if (!engine?.isAi) return null;
+  const capabilities = engine.capabilities;
+
+  const start = async (choice: { seed: "new" | "same"; structure?: "strong" }) => {
+    try {
+      const created = await rerender.mutateAsync({ id: job.id, ...choice });
+      toast.success(t("renderOptions.rerenderStarted"));
+      await utils.render.allowance.invalidate();
+      const shown = new URLSearchParams(search).get("jobs")?.split(",").filter(Boolean) ?? [job.id];
+      navigate(`/render?jobs=${[...shown, ...created.jobs.map((created) => created.id)].map(encodeURIComponent).join(",")}`);
+    } catch (caught) {
+      toast.error(friendlyError(caught, t));
+    }
+  };
+
+  const onUpscale = async () => {
+    try {
+      const size = await upscale.mutateAsync({ id: job.id });
+      toast.success(t("renderOptions.upscaled", size));
+      await utils.render.job.invalidate({ id: job.id });
+    } catch (caught) {
+      toast.error(friendlyError(caught, t));
+    }
+  };
+
+  const canHoldStructure = capabilities.structureStrength && job.structure !== "strong";
+  return (
+    <div className="flex flex-wrap gap-2" data-testid="rerender-actions">
+      {job.structureFlagged && canHoldStructure ? (
+        <button
+          type="button"
+          className={buttonClass.primary}
+          disabled={rerender.isPending}
+          onClick={() => void start({ seed: "new", structure: "strong" })}
+        >
+          <Landmark className="size-4" aria-hidden="true" />
+          {t("renderOptions.holdStructure")}
+        </button>
+      ) : null}
+      <button
+        type="button"
+        className={buttonClass.secondary}
+        disabled={rerender.isPending}
+        onClick={() => void start({ seed: "new" })}
+        title={t("renderOptions.rerenderCost")}
+      >
+        <Dices className="size-4" aria-hidden="true" />
+        {t("renderOptions.reroll")}
+      </button>
+      {capabilities.seeds && job.seed !== null ? (
+        <button
+          type="button"
+          className={buttonClass.secondary}
+          disabled={rerender.isPending}
+          onClick={() => void start({ seed: "same" })}
+          title={t("renderOptions.rerenderCost")}
+        >
+          <Repeat className="size-4" aria-hidden="true" />
+          {t("renderOptions.sameSeed")}
+        </button>
+      ) : null}
+      {capabilities.upscale && !job.downloads.some((download) => download.kind === "upscaled") ? (
+        <button type="button" className={buttonClass.secondary} disabled={upscale.isPending} onClick={() => void onUpscale()}>
+          <Maximize2 className="size-4" aria-hidden="true" />
+          {upscale.isPending ? t("renderOptions.upscaling") : t("renderOptions.upscale")}
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+export function RenderDetails({ job }: { job: FollowedJob }) {
+  const { t } = useTranslation();
+  const rows: Array<[string, string | null]> = [
+    [
+      t("renderOptions.engine"),
+      t(job.engine.isAi ? "renderOptions.engineAi" : "renderOptions.enginePreview", { label: job.providerLabel }),
+    ],
+    [t("renderOptions.model"), job.model],
+    [t("renderOptions.modelVersion"), job.modelVersion],
+    [t("renderOptions.mode"), t(`renderOptions.modes.${job.renderMode}`)],
+    [t("renderOptions.seed"), job.seed === null ? null : String(job.seed)],
+    [t("renderOptions.structureSetting"), t(`renderOptions.structureSettings.${job.structure}`)],
+    [t("renderOptions.prompt"), job.prompt],
+    [
+      t("renderOptions.parameters"),
+      job.parameters
+        ? Object.entries(job.parameters)
+            .map(([key, value]) => `${key}: ${JSON.stringify(value)}`)
+            .join(", ")
+        : null,
+    ],
+  ];
+  const phases: Array<[string, number | null]> = [
+    [t("renderOptions.queued"), job.durations.queuedMs],
+    [t("renderOptions.preprocessing"), job.durations.preprocessingMs],
+    [t("renderOptions.engineTime"), job.durations.engineMs],
+    [t("renderOptions.saving"), job.durations.savingMs],
+  ];
+  return (
+    <details className="rounded-lg border border-slate-200 text-sm dark:border-slate-800" data-testid="render-details">
+      <summary className="flex cursor-pointer items-center gap-2 px-3 py-2 font-medium">
+        <Info className="size-4" aria-hidden="true" />
+        {t("renderOptions.details")}
+      </summary>
+      <dl className="grid gap-x-4 gap-y-1.5 border-t border-slate-200 px-3 py-3 sm:grid-cols-[max-content_minmax(0,1fr)] dark:border-slate-800">
+        {rows
+          .filter((row): row is [string, string] => row[1] !== null && row[1] !== "")
+          .map(([label, value]) => (
+            <div key={label} className="contents">
+              <dt className="text-slate-500 dark:text-slate-400">{label}</dt>
+              <dd className="break-words">{value}</dd>
+            </div>
+          ))}
+        <dt className="text-slate-500 dark:text-slate-400">{t("renderOptions.durations")}</dt>
+        <dd>
+          {phases
+            .map(
+              ([label, ms]) =>
+                `${label} ${ms === null ? t("renderOptions.notRecorded") : t("renderOptions.seconds", { value: seconds(ms) })}`,
+            )
+            .join(" · ")}
+        </dd>
+      </dl>
+    </details>
+  );
+}
