@@ -44,7 +44,7 @@ import { upscaleJob } from "./upscale";
 import { deleteUserImages } from "./removal";
 import { renderRoutes, type OwnerOfRequest } from "./routes";
 import { RenderSignals } from "./signals";
-import { performanceFigures, percentile, renderDurations, rendersPerDay } from "./statistics";
+import { performanceFigures, percentile, renderDurations, rendersPerDay, structureByEngine } from "./statistics";
 import { findOwnedUpload, saveUpload, type UploadChoices } from "./uploads";
 import { uploadView, type JobView, type UploadView } from "./views";
 import { adoptVisitorWork } from "./visitor-work";
@@ -212,6 +212,8 @@ export function createRenderModule(infra: Pick<Infra, "db" | "clock" | "env" | "
     },
     performanceFigures: () => performanceFigures(deps.db, deps.clock.now()),
     rendersPerDay: (since: number) => rendersPerDay(deps.db, since),
+    /** The average "structure kept" score by engine and model (admin analytics). */
+    structureByEngine: (since: number) => structureByEngine(deps.db, since),
     /** Claim-to-done times since `since`, by engine: count, p50 and p95. */
     async renderTimeByProvider(since: number) {
       return [...(await renderDurations(deps.db, since))].map(([providerId, list]) => ({

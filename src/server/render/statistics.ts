@@ -60,6 +60,26 @@ export async function performanceFigures(db: AppDatabase, now: number, days = 30
   };
 }
 
+/** The structure check by engine and model: how many renders were scored since `since`, and their average score. */
+export async function structureByEngine(db: AppDatabase, since: number) {
+  const rows = await db
+    .selectFrom("render_jobs")
+    .select((eb) => ["provider", "model", eb.fn.countAll<number>().as("count"), eb.fn.avg<number>("structure_score").as("average")])
+    .where("status", "=", "succeeded")
+    .where("finished_at", ">=", since)
+    .where("structure_score", "is not", null)
+    .groupBy(["provider", "model"])
+    .orderBy("provider")
+    .orderBy("model")
+    .execute();
+  return rows.map((row) => ({
+    provider: row.provider,
+    model: row.model ?? "",
+    count: Number(row.count),
+    averageScore: Number(row.average),
+  }));
+}
+
 /** Renders asked for since `since`, per day, by outcome. */
 export async function rendersPerDay(db: AppDatabase, since: number) {
   const renders = await db

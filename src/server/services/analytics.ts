@@ -71,6 +71,7 @@ export function createAnalyticsService(deps: Deps, render: RenderModule) {
         days,
         rendersPerDay: await render.rendersPerDay(since),
         renderTimeByProvider: await render.renderTimeByProvider(since),
+        structureByEngine: await render.structureByEngine(since),
         signUpsPerDay: signUps.map((row) => ({ day: row.day, count: Number(row.count) })),
         conversion: { users: userCount, purchasers: purchaserCount, rate: userCount === 0 ? 0 : purchaserCount / userCount },
         eventsByCategory: events.map((row) => ({ category: row.category, count: Number(row.count) })),

@@ -58,6 +58,7 @@ export function AnalyticsSection() {
     swatch: "bg-brand-600",
   };
   const eventSeries: Series[] = [{ name: t("admin.analytics.events"), fill: "fill-sky-500", swatch: "bg-sky-500" }];
+  const structureSeries: Series[] = [{ name: t("admin.analytics.structureAverage"), fill: "fill-emerald-500", swatch: "bg-emerald-500" }];
 
   const renderPoints = data ? fillDays(days, now, data.rendersPerDay, (row) => [row?.succeeded ?? 0, row?.failed ?? 0], labels) : [];
   const signUpPoints = data ? fillDays(days, now, data.signUpsPerDay, (row) => [row?.count ?? 0], labels) : [];
@@ -147,6 +148,21 @@ export function AnalyticsSection() {
                 values: [row.p50Ms ?? 0, row.p95Ms ?? 0],
               }))}
               format={format.duration}
+            />
+            <HorizontalBarChart
+              testId="chart-structure"
+              title={t("admin.analytics.structure")}
+              summary={
+                data.structureByEngine.length === 0
+                  ? t("admin.analytics.structureNone")
+                  : data.structureByEngine.map((row) => `${row.provider} ${row.model}: ${Math.round(row.averageScore * 100)} %`).join("; ")
+              }
+              series={structureSeries}
+              rows={data.structureByEngine.map((row) => ({
+                label: `${row.provider} · ${row.model} · ${t("admin.analytics.renderCount", { count: row.count })}`,
+                values: [row.averageScore * 100],
+              }))}
+              format={(value) => `${Math.round(value)} %`}
             />
             <HorizontalBarChart
               testId="chart-events"
