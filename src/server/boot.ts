@@ -104,7 +104,15 @@ export async function startApp(env: Env, options: BootOptions = {}): Promise<Sta
     throw error;
   }
   const infra = buildInfra(env, db, log, clock);
-  const services = buildServices(infra, options);
+  let services: Services;
+  try {
+    services = buildServices(infra, options);
+  } catch (error) {
+    // A refusal at start (such as a REPLICATE_MODEL without a preset) ends here, with the database closed.
+    infra.mailer.close();
+    await db.destroy();
+    throw error;
+  }
   const { render } = services;
   await applyAdminEmails(infra);
   if (options.startWorker !== false) await render.startWorker();

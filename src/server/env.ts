@@ -200,7 +200,8 @@ export const ENV_DOCS: Record<keyof z.infer<typeof envSchema>, string> = {
     "the line (MLSD) ControlNet file that holds walls and windows straight (default controlnet-mlsd-sdxl-1.0.safetensors)",
   COMFYUI_INPAINT_CHECKPOINT: "the inpainting checkpoint for targeted edits (default sd_xl_base_1.0_inpainting_0.1.safetensors)",
   REPLICATE_API_TOKEN: "Replicate API token (needed when RENDER_PROVIDER=replicate)",
-  REPLICATE_MODEL: "Replicate model, owner/name or owner/name:version (default adirik/interior-design)",
+  REPLICATE_MODEL:
+    "Replicate render preset, owner/name or owner/name:version (default adirik/interior-design; the presets are listed in docs/decisions/033-replicate-presets.md); a model without a preset is refused at start",
   REPLICATE_API_URL: "Replicate API base URL (default https://api.replicate.com)",
   REPLICATE_WEBHOOK_SECRET:
     "Replicate webhook signing secret (whsec_...); with PUBLIC_URL set, Replicate calls <PUBLIC_URL>/webhooks/replicate instead of being polled as often",

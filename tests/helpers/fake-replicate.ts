@@ -4,6 +4,16 @@
  * progress in their logs) → a scripted final state, cancel, output files served by the fake
  * itself (a real JPEG), and signed webhooks. Every request is recorded; each test scripts the
  * scenario it needs.
+ *
+ * Models named in `communityModels` behave as community models do on Replicate: creating one by
+ * model path answers 404 (only official models run by name), GET /v1/models/{owner}/{name} names
+ * its latest version, and creating by that version works. Any other model is accepted by name,
+ * as an official model. The models this studio has presets for are checked against the input
+ * schemas on their API pages (MODEL_SCHEMAS): a missing or misnamed field, a wrong type or a value
+ * out of range is refused with 422 as Replicate refuses it (the fake is stricter in one way:
+ * Replicate may ignore a field it does not know; the fake refuses it, to catch misspellings).
+ * Each answers in its own output shape, and nightmareai/real-esrgan really upscales the input.
+ * GET /v1/account answers as for a user named "fake".
  */
 import { createHmac, randomUUID } from "node:crypto";
 import http from "node:http";
@@ -21,8 +31,12 @@ export interface ReplicateScenario {
   final: "succeeded" | "failed" | "canceled" | "never";
   /** The prediction's error text when final is "failed". */
   error: string;
-  /** url: one image URL; url-list: [control map PNG, render JPEG]; the rest are broken answers. */
-  output: "url" | "url-list" | "not-a-url" | "missing" | "not-an-image";
+  /**
+   * url: one image URL (a PNG when the input asked for output_format "png"; real-esrgan's upscale of
+   * the input); one-item-list: [that URL]; url-list: [control map PNG, render JPEG]; the rest are
+   * broken answers.
+   */
+  output: "url" | "one-item-list" | "url-list" | "not-a-url" | "missing" | "not-an-image";
   /** Printed in the logs as "Using seed: N". */
   seed?: number;
   /** Given, in order, to the first create calls instead of creating. */
@@ -45,8 +59,14 @@ export interface FakeReplicate {
   token: string;
   /** The JPEG served as the render. */
   image: Buffer;
+  /** The same picture as a PNG, served when the input asked for output_format "png". */
+  imagePng: Buffer;
+  /** The PNG served as the control map of [control map, render] answers. */
+  controlMap: Buffer;
   requests: RecordedRequest[];
   creates(): RecordedRequest[];
+  /** GET /v1/models/{owner}/{name} (the latest-version look-ups). */
+  modelLookups(): RecordedRequest[];
   polls(): RecordedRequest[];
   cancels(): RecordedRequest[];
   /** Webhooks the fake sent, with the status each got. */
@@ -110,6 +130,147 @@ export async function postSignedWebhook(
   return response.status;
 }
 
+type FieldSpec =
+  | { type: "uri" }
+  | { type: "uri[]"; maxItems?: number }
+  | { type: "string"; choices?: readonly string[] }
+  | { type: "integer" | "number"; min?: number; max?: number }
+  | { type: "boolean" };
+
+interface ModelSchema {
+  required: readonly string[];
+  fields: Record<string, FieldSpec>;
+  /** A rule across fields, as the model's page states it. */
+  check?: (input: Record<string, unknown>) => string | null;
+}
+
+const OUTPUT_FORMATS = ["jpg", "png"] as const;
+
+/**
+ * The input schemas of the models with presets, as their API pages on replicate.com show them
+ * (sources in src/server/render/providers/replicate-presets.ts). Choices of enumerated fields are
+ * listed only as far as the pages show them.
+ */
+export const MODEL_SCHEMAS: Record<string, ModelSchema> = {
+  "adirik/interior-design": {
+    required: ["image", "prompt"],
+    fields: {
+      image: { type: "uri" },
+      prompt: { type: "string" },
+      negative_prompt: { type: "string" },
+      num_inference_steps: { type: "integer", min: 1, max: 500 },
+      guidance_scale: { type: "number", min: 1, max: 50 },
+      prompt_strength: { type: "number", min: 0, max: 1 },
+      seed: { type: "integer" },
+    },
+  },
+  "jagilley/controlnet-hough": {
+    required: ["image", "prompt"],
+    fields: {
+      image: { type: "uri" },
+      prompt: { type: "string" },
+      a_prompt: { type: "string" },
+      n_prompt: { type: "string" },
+      ddim_steps: { type: "integer" },
+      image_resolution: { type: "string" },
+      num_samples: { type: "string" },
+      scale: { type: "number", min: 0.1, max: 30 },
+      seed: { type: "integer" },
+      eta: { type: "number" },
+      value_threshold: { type: "number" },
+      distance_threshold: { type: "number" },
+      detect_resolution: { type: "integer", min: 128, max: 1024 },
+    },
+  },
+  "black-forest-labs/flux-kontext-pro": {
+    required: ["prompt"],
+    fields: {
+      prompt: { type: "string" },
+      input_image: { type: "uri" },
+      aspect_ratio: { type: "string" },
+      prompt_upsampling: { type: "boolean" },
+      seed: { type: "integer" },
+      output_format: { type: "string", choices: OUTPUT_FORMATS },
+      safety_tolerance: { type: "integer", min: 0, max: 6 },
+    },
+    check: (input) =>
+      input.input_image !== undefined && typeof input.safety_tolerance === "number" && input.safety_tolerance > 2
+        ? "safety_tolerance: 2 is currently the maximum allowed when input images are used"
+        : null,
+  },
+  "google/nano-banana": {
+    required: ["prompt"],
+    fields: { prompt: { type: "string" }, image_input: { type: "uri[]" }, output_format: { type: "string", choices: OUTPUT_FORMATS } },
+  },
+  "google/nano-banana-2": {
+    required: ["prompt"],
+    fields: {
+      prompt: { type: "string" },
+      image_input: { type: "uri[]", maxItems: 14 },
+      aspect_ratio: { type: "string" },
+      resolution: { type: "string" },
+      google_search: { type: "boolean" },
+      image_search: { type: "boolean" },
+      output_format: { type: "string", choices: OUTPUT_FORMATS },
+    },
+  },
+  "black-forest-labs/flux-fill-pro": {
+    required: ["image"],
+    fields: {
+      prompt: { type: "string" },
+      image: { type: "uri" },
+      mask: { type: "uri" },
+      outpaint: { type: "string" },
+      seed: { type: "integer" },
+      steps: { type: "integer", min: 1, max: 50 },
+      prompt_upsampling: { type: "boolean" },
+      guidance: { type: "number", min: 2, max: 5 },
+      safety_tolerance: { type: "integer", min: 1, max: 6 },
+      output_format: { type: "string", choices: OUTPUT_FORMATS },
+    },
+  },
+  "nightmareai/real-esrgan": {
+    required: ["image"],
+    fields: { image: { type: "uri" }, scale: { type: "number", min: 0, max: 10 }, face_enhance: { type: "boolean" } },
+  },
+};
+
+const DATA_URI = /^data:image\/(jpeg|png|webp);base64,[A-Za-z0-9+/]+=*$/;
+const isUri = (value: unknown) => typeof value === "string" && (DATA_URI.test(value) || /^https?:\/\/\S+$/.test(value));
+
+/** Why the input does not fit the schema, in Replicate's words ("input.x: ..."), or null. */
+function schemaProblem(schema: ModelSchema, input: Record<string, unknown>): string | null {
+  for (const name of schema.required) if (input[name] === undefined) return `input: ${name} is required`;
+  for (const [name, value] of Object.entries(input)) {
+    const spec = schema.fields[name];
+    if (!spec) return `input.${name}: not a field of this model`;
+    switch (spec.type) {
+      case "uri":
+        if (!isUri(value)) return `input.${name}: expected a URI`;
+        break;
+      case "uri[]":
+        if (!Array.isArray(value) || !value.every(isUri)) return `input.${name}: expected an array of URIs`;
+        if (spec.maxItems !== undefined && value.length > spec.maxItems) return `input.${name}: at most ${spec.maxItems} items`;
+        break;
+      case "string":
+        if (typeof value !== "string") return `input.${name}: expected a string`;
+        if (spec.choices && !spec.choices.includes(value)) return `input.${name}: must be one of ${spec.choices.join(", ")}`;
+        break;
+      case "integer":
+      case "number":
+        if (typeof value !== "number" || (spec.type === "integer" && !Number.isInteger(value)))
+          return `input.${name}: expected ${spec.type === "integer" ? "an integer" : "a number"}`;
+        if (spec.min !== undefined && value < spec.min) return `input.${name}: must be greater than or equal to ${spec.min}`;
+        if (spec.max !== undefined && value > spec.max) return `input.${name}: must be less than or equal to ${spec.max}`;
+        break;
+      case "boolean":
+        if (typeof value !== "boolean") return `input.${name}: expected a boolean`;
+        break;
+    }
+  }
+  return schema.check?.(input) ?? null;
+}
+
 const DEFAULT_SCENARIO: ReplicateScenario = {
   processingPolls: 3,
   final: "succeeded",
@@ -125,13 +286,23 @@ function progressLine(percent: number, elapsed: number): string {
   return `${String(percent).padStart(3)}%|${bar}| ${Math.round(percent / 2)}/50 [00:0${elapsed}<00:05,  9.80it/s]\n`;
 }
 
-export async function startFakeReplicate(options: { token?: string; webhookSecret?: string } = {}): Promise<FakeReplicate> {
+export async function startFakeReplicate(
+  options: {
+    token?: string;
+    webhookSecret?: string;
+    /** Community models ("owner/name" → latest version id): refused by model path, run by version. */
+    communityModels?: Record<string, string>;
+  } = {},
+): Promise<FakeReplicate> {
   const token = options.token ?? "r8_fake_token";
+  const communityModels = options.communityModels ?? {};
+  const modelOfVersion = new Map(Object.entries(communityModels).map(([model, version]) => [version, model]));
   const image = await sharp({
     create: { width: 96, height: 64, channels: 3, background: "#c9b79c", noise: { type: "gaussian", mean: 128, sigma: 20 } },
   })
     .jpeg()
     .toBuffer();
+  const imagePng = await sharp(image).png().toBuffer();
   const controlMap = await sharp({ create: { width: 96, height: 64, channels: 3, background: "#000" } })
     .png()
     .toBuffer();
@@ -178,8 +349,13 @@ export async function startFakeReplicate(options: { token?: string; webhookSecre
       prediction.status = "succeeded";
       prediction.logs += progressLine(100, 5);
       const files = `${baseUrl}/files/${prediction.id}`;
+      const render =
+        prediction.model === "nightmareai/real-esrgan"
+          ? `${files}/upscaled.png`
+          : `${files}/output.${prediction.input.output_format === "png" ? "png" : "jpg"}`;
       prediction.output = {
-        url: `${files}/output.jpg`,
+        url: render,
+        "one-item-list": [render],
         "url-list": [`${files}/control.png`, `${files}/output.jpg`],
         "not-a-url": "a lovely living room",
         missing: null,
@@ -197,13 +373,22 @@ export async function startFakeReplicate(options: { token?: string; webhookSecre
     if (model !== null && version !== undefined) return problem(res, 422, "Invalid input", "version is not allowed when creating by model");
     if (typeof input !== "object" || input === null) return problem(res, 422, "Invalid input", "input is required");
     const inputs = input as Record<string, unknown>;
-    if (typeof inputs.image !== "string" || !/^data:image\/(jpeg|png|webp);base64,[A-Za-z0-9+/]+=*$/.test(inputs.image)) {
+    const ran = model ?? (typeof version === "string" ? modelOfVersion.get(version) : undefined);
+    if (model !== null && model in communityModels) {
+      // Only official models run by name; Replicate answers a community model's path with 404.
+      return problem(res, 404, "Not found", "The requested resource could not be found");
+    }
+    const schema = ran === undefined ? undefined : MODEL_SCHEMAS[ran];
+    if (schema) {
+      const wrong = schemaProblem(schema, inputs);
+      if (wrong) return problem(res, 422, "Input validation failed", wrong);
+    } else if (typeof inputs.image !== "string" || !DATA_URI.test(inputs.image)) {
       return problem(res, 422, "Invalid input", "input.image: expected a URI");
     }
     const id = randomUUID().replace(/-/g, "").slice(0, 26);
     const prediction: FakePrediction = {
       id,
-      model: model ?? "owner/versioned",
+      model: ran ?? "owner/versioned",
       version: typeof version === "string" ? version : null,
       input: inputs,
       status: "starting",
@@ -245,14 +430,42 @@ export async function startFakeReplicate(options: { token?: string; webhookSecre
     send(res, 200, prediction);
   }
 
-  function files(res: http.ServerResponse, name: string) {
+  /** real-esrgan's answer: the input image resized by input.scale. */
+  async function upscaled(id: string): Promise<Buffer | null> {
+    const input = predictions.get(id)?.prediction.input;
+    const uri = input?.image;
+    if (typeof uri !== "string" || !DATA_URI.test(uri) || typeof input?.scale !== "number") return null;
+    const source = sharp(Buffer.from(uri.slice(uri.indexOf(",") + 1), "base64"));
+    const { width = 0, height = 0 } = await source.metadata();
+    return source
+      .resize(Math.round(width * input.scale), Math.round(height * input.scale))
+      .png()
+      .toBuffer();
+  }
+
+  function files(res: http.ServerResponse, id: string, name: string) {
     if (name === "output.jpg") {
       res.writeHead(200, { "content-type": "image/jpeg", "content-length": String(image.length) });
       return res.end(image);
     }
+    if (name === "output.png") {
+      res.writeHead(200, { "content-type": "image/png", "content-length": String(imagePng.length) });
+      return res.end(imagePng);
+    }
     if (name === "control.png") {
       res.writeHead(200, { "content-type": "image/png" });
       return res.end(controlMap);
+    }
+    if (name === "upscaled.png") {
+      void upscaled(id).then(
+        (bytes) => {
+          if (!bytes) return problem(res, 404, "Not found", "Nothing was upscaled");
+          res.writeHead(200, { "content-type": "image/png", "content-length": String(bytes.length) });
+          res.end(bytes);
+        },
+        () => problem(res, 500, "Internal error", "The upscale failed"),
+      );
+      return;
     }
     res.writeHead(200, { "content-type": "text/html" });
     res.end("<html><body>Nothing to see</body></html>");
@@ -273,10 +486,18 @@ export async function startFakeReplicate(options: { token?: string; webhookSecre
       const recorded: RecordedRequest = { method: req.method ?? "", path, headers: req.headers, body, json };
       requests.push(recorded);
 
-      const file = /^\/files\/[\w-]+\/([\w.]+)$/.exec(path);
-      if (req.method === "GET" && file?.[1]) return files(res, file[1]);
+      const file = /^\/files\/([\w-]+)\/([\w.]+)$/.exec(path);
+      if (req.method === "GET" && file?.[1] && file[2]) return files(res, file[1], file[2]);
       if (req.headers.authorization !== `Bearer ${token}`) {
         return problem(res, 401, "Unauthenticated", "You did not pass a valid authentication token");
+      }
+      if (req.method === "GET" && path === "/v1/account") return send(res, 200, { type: "user", username: "fake", name: "Fake Studio" });
+      const modelInfo = /^\/v1\/models\/([\w.-]+)\/([\w.-]+)$/.exec(path);
+      if (req.method === "GET" && modelInfo) {
+        const name = `${modelInfo[1]}/${modelInfo[2]}`;
+        const latest = communityModels[name];
+        if (latest === undefined) return problem(res, 404, "Not found", "The requested resource could not be found");
+        return send(res, 200, { owner: modelInfo[1], name: modelInfo[2], visibility: "public", latest_version: { id: latest } });
       }
       const byModel = /^\/v1\/models\/([\w.-]+)\/([\w.-]+)\/predictions$/.exec(path);
       const byId = /^\/v1\/predictions\/([\w-]+)$/.exec(path);
@@ -311,12 +532,15 @@ export async function startFakeReplicate(options: { token?: string; webhookSecre
     url: baseUrl,
     token,
     image,
+    imagePng,
+    controlMap,
     requests,
     creates: () =>
       requests.filter(
         (request) =>
           request.method === "POST" && (request.path === "/v1/predictions" || /^\/v1\/models\/.+\/predictions$/.test(request.path)),
       ),
+    modelLookups: () => requests.filter((request) => request.method === "GET" && /^\/v1\/models\/[\w.-]+\/[\w.-]+$/.test(request.path)),
     polls: () => requests.filter(isPoll),
     cancels: () => requests.filter((request) => request.method === "POST" && request.path.endsWith("/cancel")),
     webhookDeliveries,

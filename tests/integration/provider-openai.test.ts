@@ -94,6 +94,20 @@ describe("the OpenAI adapter", () => {
     expect(edit?.image?.bytes.equals(room)).toBe(true);
   });
 
+  it("reports what it sent with the picture: the prompt, the size, quality and input fidelity, and the model", async () => {
+    const result = await provider().render(renderRequest({ renderMode: "stage", width: 900, height: 1600 }));
+    const [edit] = fake.requests;
+    expect(result.model).toBe("gpt-image-1");
+    expect(result.prompt).toBe(edit?.fields.prompt);
+    expect(result.prompt).toContain("virtually staged");
+    expect(result.prompt).toContain("The client also asks: A standing desk facing the window");
+    expect(result.prompt).toMatch(/ Avoid: .*empty room, bare floor\.$/);
+    expect(result.parameters).toEqual({ size: "1024x1536", quality: "medium", input_fidelity: "high" });
+    expect(edit?.fields).toMatchObject({ size: "1024x1536", quality: "medium", input_fidelity: "high" });
+    expect(result.seed).toBeUndefined();
+    expect(result.modelVersion).toBeUndefined();
+  });
+
   it("picks the output size from the photo's shape", async () => {
     expect(openAiSizeFor(1000, 1000)).toBe("1024x1024");
     expect(openAiSizeFor(1080, 1000)).toBe("1024x1024");

@@ -163,6 +163,14 @@ describe("the Replicate adapter", () => {
 
     expect(fake.polls()).toHaveLength(4);
     expect(fake.cancels()).toHaveLength(0);
+    // Provenance: the prompt exactly as sent, the other inputs without the image.
+    expect(result.prompt).toBe(body.input.prompt);
+    expect(result.parameters).toEqual({
+      negative_prompt: buildNegativePrompt("room-photo"),
+      guidance_scale: 15,
+      prompt_strength: 0.8,
+      num_inference_steps: 50,
+    });
   });
 
   it("creates by version for owner/name:version, with a floor-plan prompt", async () => {
@@ -170,7 +178,8 @@ describe("the Replicate adapter", () => {
     const result = await provider({ model: `adirik/interior-design:${VERSION}` }).render(
       renderRequest({ mode: "floor-plan", style: "japandi" }),
     );
-    expect(result.model).toBe(`adirik/interior-design:${VERSION}`);
+    // Provenance: the model as owner/name, the version it ran as its own field.
+    expect(result).toMatchObject({ model: "adirik/interior-design", modelVersion: VERSION });
     const create = fake.creates()[0];
     expect(create?.path).toBe("/v1/predictions");
     const body = create?.json as { version: string; input: { prompt: string; negative_prompt: string } };

@@ -60,6 +60,7 @@ export type { RenderWorkerOptions } from "./worker";
 export type { StoredRenderEvent } from "./events";
 export type { AdminJobRow } from "./jobs";
 export { percentile } from "./statistics";
+export { renderPresetFor, REPLICATE_RENDER_MODELS } from "./providers/replicate-presets";
 
 export interface RenderModuleOptions {
   /** Where uploads are filed and whose projects a render may name. */

@@ -13,7 +13,7 @@ import { DISK_SPACE_LIMITS, OUTSIDE_SERVICE_TIMEOUT_MS, type ServerCheckName, ty
 import { generateSecureRandomString } from "../auth/tokens";
 import type { AppDatabase } from "../db/client";
 import type { Infra } from "../infra";
-import type { RenderModule } from "../render";
+import { renderPresetFor, type RenderModule } from "../render";
 import type { Env } from "../env";
 import type { ObjectStorage } from "../storage/storage";
 
@@ -146,6 +146,14 @@ export async function checkRenderProvider(
   if (provider === "local") return ok("Preview engine (offline)");
   if (provider === "replicate") {
     if (!env.REPLICATE_API_TOKEN) return notOk("REPLICATE_API_TOKEN is not set");
+    // The preset whose model is checked; a model without one is refused with the list of those there are.
+    let presetModel: string;
+    try {
+      presetModel = renderPresetFor(env.REPLICATE_MODEL).model;
+    } catch (error) {
+      return notOk(errorText(error));
+    }
+    const version = env.REPLICATE_MODEL.split(":")[1];
     try {
       const { status, body } = await getJson(
         `${env.REPLICATE_API_URL.replace(/\/+$/, "")}/v1/account`,
@@ -156,7 +164,9 @@ export async function checkRenderProvider(
       if (status === 401 || status === 403) return notOk(`Replicate refused the API token (HTTP ${status})`);
       if (status !== 200) return notOk(`Replicate answered HTTP ${status}${apiMessage(body) ? `: ${apiMessage(body)}` : ""}`);
       const username = (body as { username?: unknown } | null)?.username;
-      return ok(`Replicate reachable${typeof username === "string" ? ` (account ${username})` : ""}, model ${env.REPLICATE_MODEL}`);
+      return ok(
+        `Replicate reachable${typeof username === "string" ? ` (account ${username})` : ""}, model ${presetModel}${version ? ` (version ${version.slice(0, 12)})` : ""}`,
+      );
     } catch (error) {
       return reachFailure("Replicate", error, timeoutMs);
     }

@@ -4,7 +4,7 @@
  * high. OpenAI says nothing about progress or seeds, so neither is reported.
  */
 import { PermanentRenderError, throwIfAborted, type EngineCapabilities, type RenderProvider, type RenderRequest } from "./provider";
-import { buildNegativePrompt, buildPrompt } from "./prompt";
+import { buildInstructionPrompt } from "./prompt";
 // The HTTP engines share one retryable error (with retryAfterMs) and the image sniffing.
 import { abortError, parseRetryAfter, sniffImageMime, TransientRenderError, UNEXPECTED_ANSWER } from "./replicate";
 
@@ -54,14 +54,13 @@ function errorMessage(body: string): string | undefined {
 
 function prompt(request: RenderRequest): string {
   // The edits endpoint has no negative prompt field: the things to avoid go into the text.
-  const positive = buildPrompt({
+  return buildInstructionPrompt({
     style: request.style,
     roomType: request.roomType,
     mode: request.mode,
     renderMode: request.renderMode,
     note: request.prompt,
   });
-  return `${positive} Avoid: ${buildNegativePrompt(request.mode, request.renderMode)}.`;
 }
 
 export function createOpenAiProvider(options: OpenAiProviderOptions): RenderProvider {
@@ -77,9 +76,12 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): RenderProv
       const { signal } = request;
       throwIfAborted(signal);
       const inputMime = sniffImageMime(request.image) ?? "image/jpeg";
+      const sentPrompt = prompt(request);
+      // The choices that shape the picture, recorded with it (the render's details).
+      const parameters = { size: openAiSizeFor(request.width, request.height), quality: "medium", input_fidelity: "high" } as const;
       const form = new FormData();
       form.append("model", model);
-      form.append("prompt", prompt(request));
+      form.append("prompt", sentPrompt);
       // A copy: Blob takes ArrayBuffer-backed views only, and a Buffer may sit on a shared pool.
       form.append(
         "image",
@@ -87,10 +89,10 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): RenderProv
         `image.${inputMime.slice("image/".length).replace("jpeg", "jpg")}`,
       );
       form.append("n", "1");
-      form.append("size", openAiSizeFor(request.width, request.height));
-      form.append("quality", "medium");
+      form.append("size", parameters.size);
+      form.append("quality", parameters.quality);
       form.append("output_format", "jpeg");
-      form.append("input_fidelity", "high");
+      form.append("input_fidelity", parameters.input_fidelity);
       request.onProgress?.(0);
 
       let response: Response;
@@ -135,7 +137,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): RenderProv
       const mime = sniffImageMime(image);
       if (!mime) throw new PermanentRenderError(UNEXPECTED_ANSWER);
       request.onProgress?.(1);
-      return { image, mime, model };
+      return { image, mime, model, prompt: sentPrompt, parameters: { ...parameters } };
     },
   };
 }

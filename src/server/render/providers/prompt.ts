@@ -138,3 +138,22 @@ export function buildNegativePrompt(mode: InputMode, renderMode: RenderMode = "r
   };
   return [...common, ...(mode === "floor-plan" ? planOnly : []), ...byMode[renderMode]].join(", ");
 }
+
+/**
+ * For engines without a negative prompt field (instruction editors such as gpt-image-1,
+ * FLUX.1 Kontext, Gemini): the positive prompt, then what to avoid, in words.
+ */
+export function buildInstructionPrompt(choices: PromptChoices): string {
+  return `${buildPrompt(choices)} Avoid: ${buildNegativePrompt(choices.mode, choices.renderMode)}.`;
+}
+
+/**
+ * A targeted edit of a painted region: what the client asked for there (cleaned like a note), to
+ * fit the rest of the photo. Without a wish the region is filled in as if the object had never
+ * been there.
+ */
+export function buildInpaintPrompt(wish: string | undefined): string {
+  const fit = "photorealistic, matching the perspective, lighting and materials of the rest of the room";
+  const clean = cleanUserNote(wish);
+  return clean ? `${clean}, ${fit}.` : `The same room with this area filled in naturally, as if nothing had been there, ${fit}.`;
+}

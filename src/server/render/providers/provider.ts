@@ -53,6 +53,18 @@ export interface UpscaleRequest {
   signal: AbortSignal;
 }
 
+/** A targeted edit of a painted region (the modification studio): white in the mask is changed, black is kept. */
+export interface InpaintRequest {
+  image: Buffer;
+  /** The same size as image; white = change, black = keep. */
+  mask: Buffer;
+  /** What the client wants in the painted region; empty = fill it in naturally (to remove an object). */
+  prompt: string;
+  seed?: number;
+  signal: AbortSignal;
+  onProgress?: (fraction: number) => void;
+}
+
 export interface RenderProvider {
   /** "local", "comfyui", "replicate", "openai". */
   readonly id: string;
@@ -62,6 +74,8 @@ export interface RenderProvider {
   render(request: RenderRequest): Promise<RenderResult>;
   /** Present when capabilities.upscale is true. */
   upscale?(request: UpscaleRequest): Promise<RenderResult>;
+  /** Present when capabilities.masks is true. */
+  inpaint?(request: InpaintRequest): Promise<RenderResult>;
 }
 
 /** 429, 5xx, network trouble: worth trying again. */

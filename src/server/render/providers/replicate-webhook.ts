@@ -13,6 +13,8 @@ export interface ReplicatePrediction {
   id: string;
   /** starting | processing | succeeded | failed | canceled */
   status: string;
+  /** The model version that ran, when Replicate says (predictions created by version always do). */
+  version?: string;
   input?: Record<string, unknown>;
   output?: unknown;
   error?: unknown;
@@ -30,6 +32,7 @@ export function parsePrediction(value: unknown): ReplicatePrediction | null {
   return {
     id: value.id,
     status: value.status,
+    version: optionalString(value.version) || undefined,
     input: isRecord(value.input) ? value.input : undefined,
     output: value.output,
     error: value.error,

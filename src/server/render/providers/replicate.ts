@@ -2,22 +2,35 @@
  * Replicate (replicate.com), over its HTTP API: create a prediction, follow it until it is final
  * (polling, or woken early by a webhook), download the image. The request's AbortSignal is the
  * only deadline: the worker aborts it, and then the prediction is canceled so it stops costing.
+ * What each model takes and answers is its preset (replicate-presets.ts): REPLICATE_MODEL picks
+ * the render preset, and the same machinery runs the upscaler and the inpainting model.
  *
  * Transient trouble when creating is thrown as TransientRenderError for the worker to retry (a new
  * prediction); transient trouble after that is retried here, since the prediction already runs
  * and creating another would pay twice. What retrying cannot fix (a refused token, a failed
  * prediction, an answer that makes no sense) is a PermanentRenderError, whose message users see.
  */
+import sharp from "sharp";
 import {
   PermanentRenderError,
   RetryableRenderError,
   throwIfAborted,
   type EngineCapabilities,
+  type InpaintRequest,
   type RenderProvider,
-  type RenderRequest,
   type RenderResult,
+  type UpscaleRequest,
 } from "./provider";
-import { buildNegativePrompt, buildPrompt } from "./prompt";
+import {
+  DEFAULT_REPLICATE_INPAINT_MODEL,
+  DEFAULT_REPLICATE_UPSCALE_MODEL,
+  inpaintPresetFor,
+  outputUrl,
+  renderPresetFor,
+  upscalePresetFor,
+  type PresetCall,
+  type ReplicatePreset,
+} from "./replicate-presets";
 import { isFinalStatus, parsePrediction, type PredictionWaiters, type ReplicatePrediction } from "./replicate-webhook";
 
 export const UNEXPECTED_ANSWER = "The render engine returned an unexpected answer";
@@ -96,7 +109,10 @@ export function progressFromLogs(logs: string | undefined): number | undefined {
 
 export interface ReplicateProviderOptions {
   token: string;
-  /** "owner/name" (an official model, latest version) or "owner/name:version". */
+  /**
+   * The render preset: "owner/name" or "owner/name:version" of a model in replicate-presets.ts.
+   * Any other model is refused here, at start (UnknownReplicateModelError, listing the known ones).
+   */
   model: string;
   /** e.g. https://api.replicate.com */
   baseUrl: string;
@@ -109,25 +125,19 @@ export interface ReplicateProviderOptions {
   fetch?: typeof fetch;
   /** Must reject when the signal aborts. */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** The upscale preset (default nightmareai/real-esrgan); null: no AI upscale. */
+  upscaleModel?: string | null;
+  /** The inpainting preset (default black-forest-labs/flux-fill-pro); null: no targeted edits. */
+  inpaintModel?: string | null;
 }
-
-/** adirik/interior-design (Stable Diffusion with ControlNet): every mode through the prompt, seeds, progress from its logs. */
-export const REPLICATE_INTERIOR_CAPABILITIES: EngineCapabilities = {
-  isAi: true,
-  modes: ["redesign", "stage", "declutter"],
-  maxOutputLongEdge: 1024,
-  seeds: true,
-  percentProgress: true,
-  masks: false,
-  upscale: false,
-  structureStrength: false,
-};
 
 const MAX_POLL_BACKOFF_MS = 30_000;
 /** Canceling happens after the deadline: it gets its own short one. */
 const CANCEL_TIMEOUT_MS = 5_000;
 const MAX_JSON_BYTES = 20 * 1024 * 1024;
 const MAX_OUTPUT_BYTES = 50 * 1024 * 1024;
+/** An upscale to a large photo's size, as PNG, is bigger than a render. */
+const MAX_UPSCALE_OUTPUT_BYTES = 150 * 1024 * 1024;
 
 interface ModelRef {
   owner: string;
@@ -141,33 +151,12 @@ function parseModel(model: string): ModelRef {
   return { owner: match[1], name: match[2], version: match[3] };
 }
 
-/** The model's inputs. Each model names them differently; adirik/interior-design is the default. */
-function modelInput(ref: ModelRef, request: RenderRequest): Record<string, unknown> {
-  const image = `data:${sniffImageMime(request.image) ?? "image/jpeg"};base64,${request.image.toString("base64")}`;
-  const prompt = buildPrompt({
-    style: request.style,
-    roomType: request.roomType,
-    mode: request.mode,
-    renderMode: request.renderMode,
-    note: request.prompt,
-  });
-  const negativePrompt = buildNegativePrompt(request.mode, request.renderMode);
-  if (ref.owner === "jagilley" && ref.name === "controlnet-hough") {
-    // Straight-line (MLSD) control keeps walls and windows in place; its output is [control_map, render].
-    return {
-      image,
-      prompt,
-      a_prompt: "best quality, extremely detailed, photorealistic interior",
-      n_prompt: negativePrompt,
-      ddim_steps: 20,
-      image_resolution: "512",
-      scale: 9,
-    };
-  }
-  return { image, prompt, negative_prompt: negativePrompt, guidance_scale: 15, prompt_strength: 0.8, num_inference_steps: 50 };
-}
-
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The picture as the models take it: a data URI (no upload, no URL the model must reach). */
+function dataUri(image: Buffer): string {
+  return `data:${sniffImageMime(image) ?? "image/jpeg"};base64,${image.toString("base64")}`;
+}
 
 function seedOf(prediction: ReplicatePrediction): number | undefined {
   const candidates = [prediction.input?.seed, isRecord(prediction.output) ? prediction.output.seed : undefined];
@@ -176,19 +165,6 @@ function seedOf(prediction: ReplicatePrediction): number | undefined {
   // Cog models that pick a random seed usually print "Using seed: 1234".
   const fromLogs = prediction.logs?.match(/\bseed\b\W{0,3}(\d{1,15})\b/i)?.[1];
   return fromLogs === undefined ? undefined : Number(fromLogs);
-}
-
-/** The image URL in the output: a string, or a list whose last item is the render. */
-function outputUrl(output: unknown): string | null {
-  const candidate: unknown = Array.isArray(output) ? output.at(-1) : output;
-  if (typeof candidate !== "string") return null;
-  if (candidate.startsWith("data:")) return candidate;
-  try {
-    const { protocol } = new URL(candidate);
-    return protocol === "https:" || protocol === "http:" ? candidate : null;
-  } catch {
-    return null;
-  }
 }
 
 function errorText(error: unknown): string {
@@ -212,15 +188,53 @@ function refusalDetail(status: number, body: Buffer): string {
   return `HTTP ${status}`;
 }
 
+/** The provenance a result carries: the prompt and the other inputs sent, the model and its version. */
+function provenance(preset: ReplicatePreset, sent: PresetCall, version: string | undefined, seed: number | undefined) {
+  return {
+    model: preset.model,
+    ...(version ? { modelVersion: version } : {}),
+    ...(seed === undefined ? {} : { seed }),
+    ...(sent.prompt === undefined ? {} : { prompt: sent.prompt }),
+    parameters: sent.parameters,
+  };
+}
+
+/** A mask that is not the picture's size would paint the wrong place; Replicate's models refuse it anyway. */
+async function checkMaskFits(image: Buffer, mask: Buffer): Promise<void> {
+  const size = async (bytes: Buffer) => {
+    try {
+      const { width, height } = await sharp(bytes).metadata();
+      return width && height ? { width, height } : null;
+    } catch {
+      return null;
+    }
+  };
+  const [picture, painted] = await Promise.all([size(image), size(mask)]);
+  if (!picture || !painted) throw new PermanentRenderError("The picture or its mask is not an image");
+  if (picture.width !== painted.width || picture.height !== painted.height) {
+    throw new PermanentRenderError(
+      `The mask (${painted.width}×${painted.height}) must be the same size as the picture (${picture.width}×${picture.height})`,
+    );
+  }
+}
+
 export function createReplicateProvider(options: ReplicateProviderOptions): RenderProvider {
-  const { token, model, webhookUrl, waiters } = options;
-  const ref = parseModel(model);
+  const { token, webhookUrl, waiters } = options;
+  const ref = parseModel(options.model);
+  // Refused here, at start: a model whose inputs are unknown would fail (or ignore the photo) on every render.
+  const renderPreset = renderPresetFor(options.model);
+  const upscaler = options.upscaleModel === null ? null : upscalePresetFor(options.upscaleModel ?? DEFAULT_REPLICATE_UPSCALE_MODEL);
+  const inpainter = options.inpaintModel === null ? null : inpaintPresetFor(options.inpaintModel ?? DEFAULT_REPLICATE_INPAINT_MODEL);
+  const capabilities: EngineCapabilities = { ...renderPreset.capabilities, masks: inpainter !== null, upscale: upscaler !== null };
+
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
   const apiOrigin = new URL(baseUrl).origin;
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const sleep = options.sleep ?? abortableSleep;
   const pollIntervalMs = options.pollIntervalMs ?? (webhookUrl ? 5_000 : 1_000);
   const auth = { Authorization: `Bearer ${token}` };
+  /** The latest versions of community models, looked up once when Replicate refused to run them by name. */
+  const latestVersions = new Map<string, string>();
 
   // The token only ever goes to the configured API origin, whatever URL an answer names.
   const isApiUrl = (url: string | undefined): url is string => {
@@ -235,6 +249,7 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Rend
     isApiUrl(prediction.urls?.get) ? prediction.urls.get : `${baseUrl}/v1/predictions/${encodeURIComponent(prediction.id)}`;
   const cancelUrl = (prediction: ReplicatePrediction) =>
     isApiUrl(prediction.urls?.cancel) ? prediction.urls.cancel : `${baseUrl}/v1/predictions/${encodeURIComponent(prediction.id)}/cancel`;
+  const modelUrl = (model: string) => `${baseUrl}/v1/models/${model.split("/").map(encodeURIComponent).join("/")}`;
 
   /** One HTTP exchange; network trouble is transient, an abort stays an abort. */
   async function exchange(
@@ -273,32 +288,79 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Rend
     return new PermanentRenderError(`The render engine refused the request: ${refusalDetail(status, body)}`);
   }
 
-  async function callApi(url: string, init: RequestInit, signal: AbortSignal): Promise<ReplicatePrediction> {
+  /** A JSON answer; null for a 404 when notFoundIsNull (the caller has a next step for it). */
+  async function callJson(url: string, init: RequestInit, signal: AbortSignal, notFoundIsNull = false): Promise<unknown> {
     const { response, body } = await exchange(url, init, signal, MAX_JSON_BYTES);
+    if (response.status === 404 && notFoundIsNull) return null;
     if (!response.ok) throw httpFailure(response, body);
-    let parsed: unknown;
     try {
-      parsed = JSON.parse(body.toString("utf8"));
+      return JSON.parse(body.toString("utf8"));
     } catch {
       throw new PermanentRenderError(UNEXPECTED_ANSWER);
     }
+  }
+
+  async function callApi(url: string, init: RequestInit, signal: AbortSignal): Promise<ReplicatePrediction> {
+    const prediction = parsePrediction(await callJson(url, init, signal));
+    if (!prediction) throw new PermanentRenderError(UNEXPECTED_ANSWER);
+    return prediction;
+  }
+
+  /** POSTs a new prediction; by model path a 404 gives null (the model is not run by name). */
+  async function postPrediction(url: string, body: Record<string, unknown>, signal: AbortSignal): Promise<ReplicatePrediction | null> {
+    const payload = { ...body, ...(webhookUrl ? { webhook: webhookUrl, webhook_events_filter: ["completed"] } : {}) };
+    // Prefer: wait=5 lets a fast model answer within the create call and saves a poll.
+    const headers = { ...auth, "Content-Type": "application/json", Prefer: "wait=5" };
+    const byName = !("version" in body);
+    const parsed = await callJson(url, { method: "POST", headers, body: JSON.stringify(payload) }, signal, byName);
+    if (parsed === null) return null;
     const prediction = parsePrediction(parsed);
     if (!prediction) throw new PermanentRenderError(UNEXPECTED_ANSWER);
     return prediction;
   }
 
-  function create(request: RenderRequest): Promise<ReplicatePrediction> {
-    const url = ref.version
-      ? `${baseUrl}/v1/predictions`
-      : `${baseUrl}/v1/models/${encodeURIComponent(ref.owner)}/${encodeURIComponent(ref.name)}/predictions`;
-    const body = {
-      ...(ref.version ? { version: ref.version } : {}),
-      input: modelInput(ref, request),
-      ...(webhookUrl ? { webhook: webhookUrl, webhook_events_filter: ["completed"] } : {}),
+  /** GET /v1/models/{owner}/{name}: its latest_version.id. */
+  async function latestVersionOf(model: string, signal: AbortSignal): Promise<string> {
+    const answer = await callJson(modelUrl(model), { headers: auth }, signal, true);
+    if (answer === null) throw new PermanentRenderError(`The render engine has no model ${model}`);
+    const id = isRecord(answer) && isRecord(answer.latest_version) ? answer.latest_version.id : undefined;
+    if (typeof id !== "string" || !/^[\w.-]+$/.test(id))
+      throw new PermanentRenderError(`The render engine offers no version of ${model} to run`);
+    return id;
+  }
+
+  /**
+   * Creates the prediction. A pinned version runs by version; otherwise by name, which Replicate
+   * allows for official models only: for a community model (404) the latest version is looked up
+   * once, remembered, and run by version.
+   */
+  async function create(
+    preset: ReplicatePreset,
+    pinned: string | undefined,
+    input: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<{ prediction: ReplicatePrediction; version?: string }> {
+    const byVersion = async (version: string) => {
+      const prediction = await postPrediction(`${baseUrl}/v1/predictions`, { version, input }, signal);
+      if (!prediction) throw new PermanentRenderError(UNEXPECTED_ANSWER);
+      return { prediction, version };
     };
-    // Prefer: wait=5 lets a fast model answer within the create call and saves a poll.
-    const headers = { ...auth, "Content-Type": "application/json", Prefer: "wait=5" };
-    return callApi(url, { method: "POST", headers, body: JSON.stringify(body) }, request.signal);
+    if (pinned) return byVersion(pinned);
+    const remembered = latestVersions.get(preset.model);
+    if (remembered) {
+      try {
+        return await byVersion(remembered);
+      } catch (error) {
+        // The version may have been withdrawn since: look it up again next time.
+        if (error instanceof PermanentRenderError) latestVersions.delete(preset.model);
+        throw error;
+      }
+    }
+    const prediction = await postPrediction(`${modelUrl(preset.model)}/predictions`, { input }, signal);
+    if (prediction) return { prediction };
+    const latest = await latestVersionOf(preset.model, signal);
+    latestVersions.set(preset.model, latest);
+    return byVersion(latest);
   }
 
   /** Best effort: the prediction keeps costing until canceled, but failing to cancel changes nothing for the user. */
@@ -345,31 +407,31 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Rend
   /** Follows the prediction in job until it is final; job always holds the latest state seen. */
   async function followUntilFinal(
     job: { prediction: ReplicatePrediction },
-    request: RenderRequest,
+    signal: AbortSignal,
     report: (fraction: number | undefined) => void,
   ): Promise<void> {
     let failures = 0;
     let retryAfterMs: number | undefined;
     while (!isFinalStatus(job.prediction.status)) {
       report(progressFromLogs(job.prediction.logs));
-      const delivered = await pause(failures === 0 ? pollIntervalMs : backoffMs(failures, retryAfterMs), job.prediction.id, request.signal);
+      const delivered = await pause(failures === 0 ? pollIntervalMs : backoffMs(failures, retryAfterMs), job.prediction.id, signal);
       if (delivered) {
         job.prediction = { ...delivered, urls: delivered.urls ?? job.prediction.urls };
         continue;
       }
       try {
-        job.prediction = await callApi(predictionUrl(job.prediction), { headers: auth }, request.signal);
+        job.prediction = await callApi(predictionUrl(job.prediction), { headers: auth }, signal);
         failures = 0;
         retryAfterMs = undefined;
       } catch (error) {
-        if (!(error instanceof TransientRenderError) || request.signal.aborted) throw error;
+        if (!(error instanceof TransientRenderError) || signal.aborted) throw error;
         failures += 1;
         retryAfterMs = error.retryAfterMs;
       }
     }
   }
 
-  async function download(url: string, signal: AbortSignal): Promise<{ image: Buffer; mime: RenderResult["mime"] }> {
+  async function download(url: string, signal: AbortSignal, maxBytes: number): Promise<{ image: Buffer; mime: RenderResult["mime"] }> {
     if (url.startsWith("data:")) {
       const match = /^data:([^;,]*)(;base64)?,(.*)$/s.exec(url);
       const image = match?.[2] ? Buffer.from(match[3] ?? "", "base64") : null;
@@ -380,7 +442,7 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Rend
     // The image is finished and paid for: a hiccup while fetching it is retried here, not re-rendered.
     for (let failures = 0; ; failures += 1) {
       try {
-        const { response, body } = await exchange(url, { headers: isApiUrl(url) ? auth : {} }, signal, MAX_OUTPUT_BYTES);
+        const { response, body } = await exchange(url, { headers: isApiUrl(url) ? auth : {} }, signal, maxBytes);
         if (!response.ok) {
           const failure = httpFailure(response, body);
           if (failure instanceof TransientRenderError) throw failure;
@@ -398,42 +460,95 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Rend
     }
   }
 
-  async function result(prediction: ReplicatePrediction, request: RenderRequest): Promise<RenderResult> {
-    if (prediction.status === "failed") throw new PermanentRenderError(`The render engine failed: ${errorText(prediction.error)}`);
-    if (prediction.status === "canceled") throw new PermanentRenderError("The render was canceled by the render engine");
-    const url = outputUrl(prediction.output);
-    if (!url) throw new PermanentRenderError(UNEXPECTED_ANSWER);
-    const { image, mime } = await download(url, request.signal);
-    const seed = seedOf(prediction);
-    return { image, mime, model, ...(seed === undefined ? {} : { seed }) };
+  /**
+   * One prediction of a preset, start to finish: create, follow (progress from the logs where the
+   * preset says they carry it), download the image its output names. Whatever stops it, a
+   * prediction left running is canceled.
+   */
+  async function predict(
+    preset: ReplicatePreset,
+    pinned: string | undefined,
+    input: Record<string, unknown>,
+    run: { signal: AbortSignal; onProgress?: (fraction: number) => void; logsCarryProgress: boolean; maxBytes: number },
+  ): Promise<{ prediction: ReplicatePrediction; version?: string; image: Buffer; mime: RenderResult["mime"] }> {
+    const { signal, onProgress } = run;
+    throwIfAborted(signal);
+    let reported = -1;
+    // Only forward: logs of a second progress bar would otherwise move the bar backwards.
+    const report = (fraction: number | undefined) => {
+      if (fraction === undefined || fraction <= reported) return;
+      reported = fraction;
+      onProgress?.(fraction);
+    };
+    const created = await create(preset, pinned, input, signal);
+    const job = { prediction: created.prediction };
+    try {
+      await followUntilFinal(job, signal, run.logsCarryProgress ? report : () => undefined);
+      const { prediction } = job;
+      if (prediction.status === "failed") throw new PermanentRenderError(`The render engine failed: ${errorText(prediction.error)}`);
+      if (prediction.status === "canceled") throw new PermanentRenderError("The render was canceled by the render engine");
+      const url = outputUrl(preset.output, prediction.output);
+      if (!url) throw new PermanentRenderError(UNEXPECTED_ANSWER);
+      const { image, mime } = await download(url, signal, run.maxBytes);
+      report(1);
+      return { prediction, version: prediction.version ?? created.version, image, mime };
+    } catch (error) {
+      // Whatever stopped us, a prediction left running keeps costing money and a GPU.
+      if (!isFinalStatus(job.prediction.status)) await cancel(job.prediction);
+      if (signal.aborted) throw abortError(signal);
+      throw error;
+    }
   }
 
-  return {
+  const provider: RenderProvider = {
     id: "replicate",
-    label: `Replicate AI (${model})`,
-    capabilities: REPLICATE_INTERIOR_CAPABILITIES,
+    label: `Replicate AI (${renderPreset.model})`,
+    capabilities,
     async render(request) {
-      const { signal, onProgress } = request;
-      throwIfAborted(signal);
-      let reported = -1;
-      // Only forward: logs of a second progress bar would otherwise move the bar backwards.
-      const report = (fraction: number | undefined) => {
-        if (fraction === undefined || fraction <= reported) return;
-        reported = fraction;
-        onProgress?.(fraction);
-      };
-      const job = { prediction: await create(request) };
-      try {
-        await followUntilFinal(job, request, report);
-        const rendered = await result(job.prediction, request);
-        report(1);
-        return rendered;
-      } catch (error) {
-        // Whatever stopped us, a prediction left running keeps costing money and a GPU.
-        if (!isFinalStatus(job.prediction.status)) await cancel(job.prediction);
-        if (signal.aborted) throw abortError(signal);
-        throw error;
+      throwIfAborted(request.signal);
+      const { modes } = renderPreset.capabilities;
+      if (request.renderMode && !modes.includes(request.renderMode)) {
+        // The interface offers only the preset's modes; a render asked otherwise would come back as something else.
+        throw new PermanentRenderError(
+          `This render engine cannot ${request.renderMode} a room (${renderPreset.model}: ${modes.join(", ")})`,
+        );
       }
+      const sent = renderPreset.input(request, dataUri(request.image));
+      const done = await predict(renderPreset, ref.version, sent.input, {
+        signal: request.signal,
+        onProgress: request.onProgress,
+        logsCarryProgress: renderPreset.capabilities.percentProgress,
+        maxBytes: MAX_OUTPUT_BYTES,
+      });
+      const seed = renderPreset.capabilities.seeds ? (request.seed ?? seedOf(done.prediction)) : undefined;
+      return { image: done.image, mime: done.mime, ...provenance(renderPreset, sent, done.version, seed) };
     },
   };
+  if (upscaler) {
+    provider.upscale = async (request: UpscaleRequest) => {
+      throwIfAborted(request.signal);
+      const sent = upscaler.input(request, dataUri(request.image));
+      const done = await predict(upscaler, undefined, sent.input, {
+        signal: request.signal,
+        logsCarryProgress: false,
+        maxBytes: MAX_UPSCALE_OUTPUT_BYTES,
+      });
+      return { image: done.image, mime: done.mime, ...provenance(upscaler, sent, done.version, undefined) };
+    };
+  }
+  if (inpainter) {
+    provider.inpaint = async (request: InpaintRequest) => {
+      throwIfAborted(request.signal);
+      await checkMaskFits(request.image, request.mask);
+      const sent = inpainter.input(request, { image: dataUri(request.image), mask: dataUri(request.mask) });
+      const done = await predict(inpainter, undefined, sent.input, {
+        signal: request.signal,
+        onProgress: request.onProgress,
+        logsCarryProgress: false,
+        maxBytes: MAX_OUTPUT_BYTES,
+      });
+      return { image: done.image, mime: done.mime, ...provenance(inpainter, sent, done.version, request.seed ?? seedOf(done.prediction)) };
+    };
+  }
+  return provider;
 }
