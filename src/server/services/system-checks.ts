@@ -125,7 +125,7 @@ function reachFailure(service: string, error: unknown, timeoutMs: number): Serve
 
 /**
  * The render engine answers with its key: Replicate GET /v1/account, OpenAI GET /v1/models/<model>
- * (both free). The offline Preview engine needs nothing.
+ * (both free), ComfyUI GET /system_stats (its GPU and free VRAM). The offline Preview engine needs nothing.
  */
 export async function checkRenderProvider(
   env: Pick<
@@ -137,6 +137,8 @@ export async function checkRenderProvider(
     | "OPENAI_API_KEY"
     | "OPENAI_API_URL"
     | "OPENAI_MODEL"
+    | "COMFYUI_URL"
+    | "COMFYUI_TOKEN"
   >,
   options: { providerId?: string; timeoutMs?: number; fetch?: typeof fetch } = {},
 ): Promise<ServerCheckResult> {
@@ -182,6 +184,34 @@ export async function checkRenderProvider(
       return ok(`OpenAI reachable, model ${env.OPENAI_MODEL} available`);
     } catch (error) {
       return reachFailure("OpenAI", error, timeoutMs);
+    }
+  }
+  if (provider === "comfyui") {
+    if (!env.COMFYUI_URL) return notOk("COMFYUI_URL is not set");
+    try {
+      const { status, body } = await getJson(
+        `${env.COMFYUI_URL.replace(/\/+$/, "")}/system_stats`,
+        env.COMFYUI_TOKEN ? { Authorization: `Bearer ${env.COMFYUI_TOKEN}` } : {},
+        timeoutMs,
+        fetchImpl,
+      );
+      if (status === 401 || status === 403) {
+        return notOk(
+          env.COMFYUI_TOKEN
+            ? `ComfyUI refused the token (HTTP ${status})`
+            : `ComfyUI asked for a token (HTTP ${status}); set COMFYUI_TOKEN`,
+        );
+      }
+      if (status !== 200) return notOk(`ComfyUI answered HTTP ${status}`);
+      const devices = (body as { devices?: unknown } | null)?.devices;
+      const device: unknown = Array.isArray(devices) ? devices[0] : undefined;
+      if (typeof device !== "object" || device === null) return notOk("ComfyUI answered /system_stats without a device");
+      const { name, vram_free: vramFree } = device as { name?: unknown; vram_free?: unknown };
+      const deviceName = typeof name === "string" && name.trim() ? name.trim() : "unnamed device";
+      const free = typeof vramFree === "number" && Number.isFinite(vramFree) ? `${formatBytes(vramFree)} VRAM free` : "free VRAM unknown";
+      return ok(`ComfyUI reachable (${deviceName}, ${free})`);
+    } catch (error) {
+      return reachFailure("ComfyUI", error, timeoutMs);
     }
   }
   return ok(`${provider} engine (not checked)`);
