@@ -412,7 +412,9 @@ describe("ComfyUI adapter", () => {
 
   it("inpaints: uploads the photo and the mask, queues inpaint.json with the inpainting checkpoint and denoise 1", async () => {
     const comfy = provider();
-    const result = await comfy.inpaint({ ...renderRequest({ seed: 7 }), mask });
+    const request = renderRequest({ seed: 7 });
+    const result = await comfy.inpaint({ image: request.image, mask, prompt: "a green velvet sofa", seed: 7, signal: request.signal });
+    expect(result.prompt).toMatch(/^a green velvet sofa, photorealistic/);
     expect(result.image.equals(fake.image)).toBe(true);
     expect(result).toMatchObject({ model: INPAINT_CHECKPOINT, seed: 7, parameters: { template: "inpaint", denoise: 1 } });
     const [photo, maskUpload] = fake.uploadsReceived;
@@ -424,7 +426,7 @@ describe("ComfyUI adapter", () => {
     expect(graph["2"]!.inputs.image).toBe(`roomcanvas/${photo!.name}`);
     expect(graph["3"]).toMatchObject({ class_type: "LoadImageMask", inputs: { image: `roomcanvas/${maskUpload!.name}`, channel: "red" } });
     expect(graph["7"]!.inputs).toMatchObject({ seed: 7, denoise: 1 });
-    expect(graph["4"]!.inputs.text).toMatch(/Please add a reading nook by the window$/);
+    expect(graph["4"]!.inputs.text).toBe(result.prompt);
   });
 
   it("capabilities and label: AI, all three modes, seeds, percent progress, structure strength, 1024 px, no masks or upscale yet", () => {

@@ -31,11 +31,12 @@ import {
   PermanentRenderError,
   throwIfAborted,
   type EngineCapabilities,
+  type InpaintRequest,
   type RenderProvider,
   type RenderRequest,
   type RenderResult,
 } from "./provider";
-import { buildNegativePrompt, buildPrompt } from "./prompt";
+import { buildInpaintPrompt, buildNegativePrompt, buildPrompt } from "./prompt";
 // The HTTP engines share one retryable error (with retryAfterMs), the image sniffing and the abortable sleep.
 import { abortableSleep, abortError, parseRetryAfter, sniffImageMime, TransientRenderError } from "./replicate";
 
@@ -133,10 +134,6 @@ export const COMFYUI_RENDER_SETTINGS: Record<RenderMode, Record<StructureStrengt
 export const COMFYUI_INPAINT_DENOISE = 1;
 
 /** A targeted edit: the photo, a mask (white = change, same size), and what to put there (the user's note). */
-export interface InpaintRequest extends Omit<RenderRequest, "renderMode" | "structure"> {
-  mask: Buffer;
-}
-
 export interface ComfyUiProvider extends RenderProvider {
   /** The templates in use, as read at creation. */
   readonly workflows: Workflows;
@@ -682,8 +679,9 @@ export function createComfyUiProvider(options: ComfyUiProviderOptions): ComfyUiP
     async inpaint(request) {
       const workflow = workflows.inpaint;
       const seed = request.seed ?? randomInt(0, RENDER.maxSeed + 1);
-      const prompt = buildPrompt({ style: request.style, roomType: request.roomType, mode: request.mode, note: request.prompt });
-      const negativePrompt = buildNegativePrompt(request.mode);
+      // The wish for the painted region, in the one prompt builder; empty = fill the region in naturally.
+      const prompt = buildInpaintPrompt(request.prompt);
+      const negativePrompt = buildNegativePrompt("room-photo");
       const { image, mime, graph } = await run({
         workflow,
         uploads: [
