@@ -33,7 +33,6 @@ import {
   type EngineCapabilities,
   type InpaintRequest,
   type RenderProvider,
-  type RenderRequest,
   type RenderResult,
 } from "./provider";
 import { buildInpaintPrompt, buildNegativePrompt, buildPrompt } from "./prompt";
