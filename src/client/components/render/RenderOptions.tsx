@@ -81,8 +81,8 @@ export function RenderOptions({
             <p className="mt-1 text-sm font-medium text-slate-800 dark:text-slate-200" data-testid="render-price">
               {t("renderOptions.price", {
                 count: renderCost(styleCount, value.variations),
-                styles: styleCount,
-                variations: value.variations,
+                styles: t("renderOptions.styleCount", { count: styleCount }),
+                variations: t("renderOptions.variationCount", { count: value.variations }),
               })}
             </p>
           ) : null}

@@ -1,0 +1,143 @@
+/**
+ * A studio with its own GPU box: the app on RENDER_PROVIDER=comfyui against a fake ComfyUI that
+ * speaks the protocol (tests/helpers/fake-comfyui.ts). In English, a visitor's free demo render
+ * finishes with live percent progress, provenance in the details panel and honestly labelled
+ * downloads carrying the AI mark; in Spanish, a user stages an empty room in two variations at the
+ * price shown, then re-rolls one. Screenshots at phone and desktop width, light and dark.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import type { BrowserContext, Page } from "playwright-core";
+import sharp from "sharp";
+import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { DIGITAL_SOURCE_TYPE_EDITED_WITH_AI } from "../../src/server/images/provenance";
+import { describeBrowser, launchPage, screenshot, signUpAndSignIn, waitForRender, type BrowserOptions } from "../helpers/browser";
+import { startFakeComfyUi, type FakeComfyUi } from "../helpers/fake-comfyui";
+import { startTestServer, type TestServer } from "../helpers/server";
+import { makeTempDir } from "../helpers/test-env";
+
+const poll = <T>(check: () => T | Promise<T>, options: { timeout?: number } = {}) => expect.poll(check, { timeout: 15_000, ...options });
+
+async function roomPhoto(file: string): Promise<string> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1600" height="1200">
+    <rect width="1600" height="1200" fill="#d6cfc2"/><rect y="850" width="1600" height="350" fill="#8b6b4a"/>
+    <rect x="980" y="180" width="420" height="380" fill="#cfe8f7" stroke="#f5f5f4" stroke-width="24"/>
+    <line x1="1190" y1="180" x2="1190" y2="560" stroke="#f5f5f4" stroke-width="12"/>
+    <rect x="180" y="600" width="640" height="220" rx="40" fill="#6b6f76"/></svg>`;
+  await sharp(Buffer.from(svg)).jpeg({ quality: 88 }).toFile(file);
+  return file;
+}
+
+describeBrowser("renders on a studio's own ComfyUI box", () => {
+  let comfy: FakeComfyUi;
+  let server: TestServer;
+  let browser: BrowserContext | undefined;
+  let photo: string;
+  let dir: string;
+
+  beforeAll(async () => {
+    comfy = await startFakeComfyUi();
+    // Slow enough that the page sees the percent move, fast enough for a test.
+    comfy.script({ steps: 5, stepDelayMs: 250 });
+    server = await startTestServer({
+      RENDER_PROVIDER: "comfyui",
+      COMFYUI_URL: comfy.url,
+      AUTH_RATE_LIMIT_PER_MINUTE: "1000",
+      DEMO_RENDERS_PER_IP_PER_DAY: "10",
+    });
+    dir = makeTempDir("roomcanvas-engines-");
+    photo = await roomPhoto(path.join(dir, "room.jpg"));
+  });
+  afterEach(async () => {
+    await browser?.close();
+    browser = undefined;
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await comfy?.close();
+  });
+
+  async function open(urlPath: string, options: BrowserOptions = {}): Promise<{ page: Page; problems: string[] }> {
+    const opened = await launchPage(options);
+    browser = opened.browser;
+    await opened.page.goto(`${server.url}${urlPath}`);
+    return opened;
+  }
+
+  /** Every phase text the job cards show from now on. */
+  async function recordPhases(page: Page): Promise<() => Promise<string[]>> {
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { __phases: string[] }).__phases = seen;
+      new MutationObserver(() => {
+        for (const element of document.querySelectorAll("[data-testid=job-phase]")) {
+          const text = element.textContent ?? "";
+          if (text && !seen.includes(text)) seen.push(text);
+        }
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+    return () => page.evaluate(() => (window as unknown as { __phases: string[] }).__phases);
+  }
+
+  it("in English: a visitor's demo render shows live percent, its details, and AI-marked downloads at their true size", async () => {
+    const { page, problems } = await open("/upload", { width: 1280, height: 900 });
+    await poll(() => page.getByTestId("engine-note").textContent()).toContain("ComfyUI");
+    await page.getByTestId("file-input").setInputFiles(photo);
+    await poll(() => new URL(page.url()).pathname).toBe("/style-select");
+    // The engine offers three modes: a visitor may pick one; variations are for accounts.
+    await poll(() => page.getByRole("radio", { name: "Stage an empty room" }).isVisible()).toBe(true);
+    expect(await page.getByLabel("Variations of each style").count()).toBe(0);
+    await page.getByTestId("style-japandi").click();
+    const phases = await recordPhases(page);
+    await page.getByRole("button", { name: "Render", exact: true }).click();
+    await waitForRender(page, { timeoutMs: 30_000 });
+    expect((await phases()).filter((text) => /Rendering\.\.\. \d+%/.test(text)).length).toBeGreaterThanOrEqual(2);
+
+    await page.getByText("Render details").click();
+    const details = page.getByTestId("render-details");
+    await poll(() => details.textContent()).toContain("sd_xl_base_1.0.safetensors");
+    const text = (await details.textContent()) ?? "";
+    expect(text).toMatch(/ComfyUI .*\(AI\)/);
+    expect(text).toMatch(/Seed\d+/);
+    expect(text).toContain("Japandi style");
+    await screenshot(page, "engines-visitor-result-desktop-light");
+
+    // The label says the file's true size (whatever the engine made), and the file is that size.
+    const label = (await page.getByTestId("download-rendered").textContent()) ?? "";
+    const size = /^As rendered · (\d+) × (\d+)$/.exec(label);
+    expect(size, label).not.toBeNull();
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("download-rendered").click()]);
+    const saved = path.join(dir, "rendered.jpg");
+    await download.saveAs(saved);
+    const metadata = await sharp(fs.readFileSync(saved)).metadata();
+    expect([metadata.width, metadata.height]).toEqual([Number(size![1]), Number(size![2])]);
+    expect(metadata.xmp?.toString("utf8")).toContain(DIGITAL_SOURCE_TYPE_EDITED_WITH_AI);
+    expect(problems).toEqual([]);
+  });
+
+  it("en español: staging an empty room in two variations at the price shown, then a re-roll", async () => {
+    for (const [size, colorScheme] of [
+      [{ width: 390, height: 844 }, "dark"],
+      [{ width: 1280, height: 900 }, "light"],
+    ] as const) {
+      const { page, problems } = await open("/upload", { ...size, colorScheme, locale: "es-ES" });
+      await signUpAndSignIn(page, server.url, { language: "es" });
+      await page.goto(`${server.url}/upload`);
+      await page.getByTestId("file-input").setInputFiles(photo);
+      await poll(() => new URL(page.url()).pathname).toBe("/style-select");
+      await page.getByRole("radio", { name: "Amueblar una habitación vacía" }).check();
+      await page.getByLabel("Variaciones de cada estilo").selectOption("2");
+      await page.getByTestId("style-scandinavian").click();
+      await poll(() => page.getByTestId("render-price").textContent()).toBe("Usará 2 créditos (1 estilo × 2 variaciones).");
+      await page.getByRole("button", { name: "Renderizar", exact: true }).click();
+      await waitForRender(page, { count: 2, timeoutMs: 40_000 });
+      await screenshot(page, `engines-variations-${size.width}-${colorScheme}-es`);
+
+      await page.getByRole("button", { name: "Repetir (nueva semilla)" }).first().click();
+      await waitForRender(page, { count: 3, timeoutMs: 40_000 });
+      expect(problems).toEqual([]);
+      await browser?.close();
+      browser = undefined;
+    }
+  });
+});
