@@ -10,7 +10,7 @@ import { CREDITS } from "../../shared/constants";
 import { MESSAGES } from "../../shared/messages";
 import type { DesignStyle } from "../../shared/styles";
 import { NoteField } from "../components/render/NoteField";
-import { AllowanceNote, Callout, EngineNote, SignUpCallout } from "../components/render/Callouts";
+import { AllowanceNote, Callout, DemoRefusedCallout, EngineNote, SignUpCallout } from "../components/render/Callouts";
 import { ErrorText, PageShell } from "../components/render/PageShell";
 import { StylePicker } from "../components/render/StylePicker";
 import { Spinner } from "../components/Spinner";
@@ -67,7 +67,10 @@ export default function StyleSelectPage() {
 
   const picture = upload.data;
   const signedIn = allowance.data?.signedIn ?? false;
-  const visitorBlocked = allowance.data && !allowance.data.signedIn && !allowance.data.demoAvailable;
+  /** Why this visitor's free demo is not theirs now (null: it is, or they are signed in). */
+  const demoRefusal =
+    allowance.data && !allowance.data.signedIn && !allowance.data.demoAvailable ? (allowance.data.demoRefusal ?? "used") : null;
+  const visitorBlocked = demoRefusal !== null;
   const credits = allowance.data?.credits ?? null;
   const cost = styles.length * CREDITS.perRender;
   const tooFewCredits = signedIn && credits !== null && cost > credits;
@@ -111,7 +114,8 @@ export default function StyleSelectPage() {
             <img
               src={picture.thumbUrl}
               alt={t("styleSelect.yourPicture")}
-              className="aspect-[4/3] w-full bg-slate-100 object-cover dark:bg-slate-800"
+              className="max-h-[50vh] w-full bg-slate-100 object-contain dark:bg-slate-800"
+              style={{ aspectRatio: picture.width && picture.height ? `${picture.width} / ${picture.height}` : "4 / 3" }}
               data-testid="uploaded-picture"
             />
             <div className="flex items-center justify-between gap-2 px-4 py-3 text-sm">
@@ -127,7 +131,7 @@ export default function StyleSelectPage() {
         </aside>
 
         <div className="min-w-0 space-y-6">
-          {visitorBlocked && refusal !== "signUp" ? <SignUpCallout tone="amber" title={t("flow.demoUsedTitle")} /> : null}
+          {demoRefusal && refusal !== "signUp" ? <DemoRefusedCallout refusal={demoRefusal} /> : null}
 
           <StylePicker value={styles} onChange={setStyles} multi={multi} onMultiChange={setMulti} multiAllowed={signedIn} />
 
@@ -167,14 +171,16 @@ export default function StyleSelectPage() {
             <p className="text-sm text-slate-600 dark:text-slate-300">
               {signedIn
                 ? t("styleSelect.costSummary", { count: cost })
-                : visitorBlocked
-                  ? t("flow.demoUsedShort")
-                  : t("styleSelect.costDemo")}
+                : demoRefusal === "address-limit"
+                  ? t("flow.demoAddressLimitShort")
+                  : demoRefusal
+                    ? t("flow.demoUsedShort")
+                    : t("styleSelect.costDemo")}
             </p>
             <button
               type="submit"
               className={`${buttonClass.big} w-full sm:w-auto`}
-              disabled={create.isPending || styles.length === 0 || !!visitorBlocked || tooFewCredits}
+              disabled={create.isPending || styles.length === 0 || visitorBlocked || tooFewCredits}
               aria-busy={create.isPending || undefined}
             >
               <Wand2 className="size-5" aria-hidden="true" />
