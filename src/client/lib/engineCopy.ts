@@ -18,6 +18,7 @@ export const PREVIEW_ALTERNATIVES = {
   "demo.reasons.fastBody": "demo.preview.fastBody",
   "demo.reasons.quality": "demo.preview.quality",
   "demo.reasons.qualityBody": "demo.preview.qualityBody",
+  "home.audience.agentsBody": "home.audiencePreview.agentsBody",
   "help.faq.gettingStarted.whatIs.a": "help.faqPreview.whatIs",
   "help.faq.rendering.howLong.a": "help.faqPreview.howLong",
   "help.faq.rendering.engine.a": "help.faqPreview.engine",

@@ -336,14 +336,7 @@ function BatchUploader() {
           multiAllowed
           pictures={Math.max(1, ready.length)}
         />
-        <NoteField
-          id="batch-note"
-          rows={2}
-          value={note}
-          onChange={setNote}
-          previewEngine={!!allowance.data && !allowance.data.engine.isAi}
-          hint={t("batch.noteHint")}
-        />
+        <NoteField id="batch-note" rows={2} value={note} onChange={setNote} hint={t("batch.noteHint")} />
         {allowance.data ? <EngineNote engine={allowance.data.engine} /> : null}
         {(tooFewCredits && ready.length > 0 && styles.length > 0) || creditsShort ? (
           <Callout

@@ -135,14 +135,7 @@ export default function StyleSelectPage() {
 
           <StylePicker value={styles} onChange={setStyles} multi={multi} onMultiChange={setMulti} multiAllowed={signedIn} />
 
-          <NoteField
-            id="note"
-            rows={3}
-            value={note}
-            onChange={setNote}
-            previewEngine={!!allowance.data && !allowance.data.engine.isAi}
-            hint={t("styleSelect.noteHint")}
-          />
+          <NoteField id="note" rows={3} value={note} onChange={setNote} hint={t("styleSelect.noteHint")} />
 
           {refusal === "credits" || tooFewCredits ? (
             <Callout
