@@ -89,7 +89,8 @@ describe("the FAQ entries", () => {
     expect(answer("licensing.free")).toContain("personal use only");
     expect(answer("licensing.commercial")).toMatch(/Pro and Studio/);
     expect(answer("account.twoFactor")).toContain("Settings");
-    expect(answer("rendering.engine")).toContain("Preview engine is not AI");
+    // Built without an engine: the Preview engine's answer (nothing claims AI before the server says so).
+    expect(answer("rendering.engine")).toContain("Preview engine, which is not AI");
     expect(answer("troubleshooting.renderFailed")).toMatch(/poor-quality image and network problems/);
     expect(answer("gettingStarted.languages")).toMatch(/English, Spanish and French/);
   });

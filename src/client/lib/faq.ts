@@ -4,6 +4,7 @@
  * help.faq.<category>.<entry>.{q,a}), and the search over the texts of the language shown.
  */
 import { AUTH, CREDITS, UPLOAD } from "../../shared/constants";
+import { engineTextKey } from "./engineCopy";
 
 export const FAQ_CATEGORIES = [
   "gettingStarted",
@@ -68,8 +69,12 @@ export function faqTextValues(supportEmail: string) {
 
 type Translate = (key: string, values?: Record<string, unknown>) => string;
 
-/** Every entry, in category order, with the texts `t` gives for the language shown. */
-export function buildFaqEntries(t: Translate, supportEmail: string): FaqEntry[] {
+/**
+ * Every entry, in category order, with the texts `t` gives for the language shown. An answer that
+ * depends on the engine (is it AI, how long it takes) is the one for this server's engine: the
+ * Preview engine's unless `isAi` (engineCopy's rule).
+ */
+export function buildFaqEntries(t: Translate, supportEmail: string, isAi?: boolean): FaqEntry[] {
   const values = faqTextValues(supportEmail);
   return FAQ_CATEGORIES.flatMap((category) => {
     const categoryLabel = t(`help.categories.${category}`);
@@ -78,7 +83,7 @@ export function buildFaqEntries(t: Translate, supportEmail: string): FaqEntry[] 
       category,
       categoryLabel,
       question: t(`help.faq.${category}.${entry}.q`, values),
-      answer: t(`help.faq.${category}.${entry}.a`, values),
+      answer: t(engineTextKey(`help.faq.${category}.${entry}.a`, isAi), values),
     }));
   });
 }

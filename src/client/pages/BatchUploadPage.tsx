@@ -13,7 +13,7 @@ import { MESSAGES } from "../../shared/messages";
 import { RENDER } from "../../shared/render";
 import type { DesignStyle, InputMode, RoomType } from "../../shared/styles";
 import { NoteField } from "../components/render/NoteField";
-import { AllowanceNote, Callout, EngineNote, SignUpCallout } from "../components/render/Callouts";
+import { AllowanceNote, Callout, DemoRefusedLine, EngineNote, SignUpCallout } from "../components/render/Callouts";
 import { DropZone } from "../components/render/DropZone";
 import { ErrorText, PageShell } from "../components/render/PageShell";
 import { ProgressBar } from "../components/render/ProgressBar";
@@ -52,16 +52,28 @@ export default function BatchUploadPage() {
     return (
       <PageShell title={t("pages.batchUpload.title")} intro={t("batch.intro")}>
         <SignUpCallout title={t("batch.visitorTitle")} body={t("batch.visitorBody", { credits: CREDITS.signUpGrant })} />
-        <p className="text-sm text-slate-600 dark:text-slate-300">
-          {t("batch.visitorDemo")}{" "}
-          <Link href="/upload" className={linkClass}>
-            {t("batch.visitorDemoLink")}
-          </Link>
-        </p>
+        <VisitorDemo />
       </PageShell>
     );
   }
   return <BatchUploader />;
+}
+
+/** A visitor's free demo, said before anything is uploaded: still theirs (one photo, on /upload), or why not. */
+function VisitorDemo() {
+  const { t } = useTranslation();
+  const allowance = trpc.render.allowance.useQuery(undefined, { staleTime: 0 });
+  const data = allowance.data;
+  if (!data || data.signedIn) return null;
+  if (!data.demoAvailable) return <DemoRefusedLine refusal={data.demoRefusal ?? "used"} />;
+  return (
+    <p className="text-sm text-slate-600 dark:text-slate-300" data-testid="demo-note">
+      {t("batch.visitorDemo")}{" "}
+      <Link href="/upload" className={linkClass}>
+        {t("batch.visitorDemoLink")}
+      </Link>
+    </p>
+  );
 }
 
 function BatchUploader() {
@@ -324,14 +336,7 @@ function BatchUploader() {
           multiAllowed
           pictures={Math.max(1, ready.length)}
         />
-        <NoteField
-          id="batch-note"
-          rows={2}
-          value={note}
-          onChange={setNote}
-          previewEngine={!!allowance.data && !allowance.data.engine.isAi}
-          hint={t("batch.noteHint")}
-        />
+        <NoteField id="batch-note" rows={2} value={note} onChange={setNote} hint={t("batch.noteHint")} />
         {allowance.data ? <EngineNote engine={allowance.data.engine} /> : null}
         {(tooFewCredits && ready.length > 0 && styles.length > 0) || creditsShort ? (
           <Callout

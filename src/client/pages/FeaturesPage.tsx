@@ -1,6 +1,6 @@
 /**
  * /features (public): what the studio does today, and only that; the twelve styles drawn; the
- * render engines, with the one this server runs taken from system.performance.
+ * render engines, with the one this server runs (useEngine).
  */
 import {
   Activity,
@@ -28,7 +28,7 @@ import { EngineCards } from "../components/info/Engines";
 import { PageShell } from "../components/render/PageShell";
 import { StyleSwatch } from "../components/render/StyleSwatch";
 import { cardClass } from "../components/ui/buttons";
-import { trpc } from "../trpc";
+import { useEngine } from "../hooks/useEngine";
 
 type FeatureId =
   | "upload"
@@ -100,8 +100,7 @@ function FeatureCard({ id, icon }: { id: FeatureId; icon: ReactNode }) {
 
 export default function FeaturesPage() {
   const { t } = useTranslation();
-  const performance = trpc.system.performance.useQuery(undefined, { staleTime: 60_000 });
-  const engine = performance.data?.engine;
+  const { engine } = useEngine();
 
   return (
     <PageShell wide title={t("pages.features.title")} intro={t("infoPages.features.intro")}>

@@ -9,7 +9,7 @@ import { Link, useLocation, useSearch } from "wouter";
 import { MESSAGES } from "../../shared/messages";
 import type { DesignStyle } from "../../shared/styles";
 import { NoteField } from "../components/render/NoteField";
-import { AllowanceNote, Callout, EngineNote, SignUpCallout } from "../components/render/Callouts";
+import { AllowanceNote, Callout, DemoRefusedCallout, EngineNote, SignUpCallout } from "../components/render/Callouts";
 import { ErrorText, PageShell } from "../components/render/PageShell";
 import { RenderOptions, renderCost, type RenderChoices } from "../components/render/RenderOptions";
 import { StylePicker } from "../components/render/StylePicker";
@@ -68,7 +68,10 @@ export default function StyleSelectPage() {
 
   const picture = upload.data;
   const signedIn = allowance.data?.signedIn ?? false;
-  const visitorBlocked = allowance.data && !allowance.data.signedIn && !allowance.data.demoAvailable;
+  /** Why this visitor's free demo is not theirs now (null: it is, or they are signed in). */
+  const demoRefusal =
+    allowance.data && !allowance.data.signedIn && !allowance.data.demoAvailable ? (allowance.data.demoRefusal ?? "used") : null;
+  const visitorBlocked = demoRefusal !== null;
   const credits = allowance.data?.credits ?? null;
   const variations = signedIn ? choices.variations : 1;
   const cost = renderCost(styles.length, variations);
@@ -115,7 +118,8 @@ export default function StyleSelectPage() {
             <img
               src={picture.thumbUrl}
               alt={t("styleSelect.yourPicture")}
-              className="aspect-[4/3] w-full bg-slate-100 object-cover dark:bg-slate-800"
+              className="max-h-[50vh] w-full bg-slate-100 object-contain dark:bg-slate-800"
+              style={{ aspectRatio: picture.width && picture.height ? `${picture.width} / ${picture.height}` : "4 / 3" }}
               data-testid="uploaded-picture"
             />
             <div className="flex items-center justify-between gap-2 px-4 py-3 text-sm">
@@ -131,18 +135,11 @@ export default function StyleSelectPage() {
         </aside>
 
         <div className="min-w-0 space-y-6">
-          {visitorBlocked && refusal !== "signUp" ? <SignUpCallout tone="amber" title={t("flow.demoUsedTitle")} /> : null}
+          {demoRefusal && refusal !== "signUp" ? <DemoRefusedCallout refusal={demoRefusal} /> : null}
 
           <StylePicker value={styles} onChange={setStyles} multi={multi} onMultiChange={setMulti} multiAllowed={signedIn} />
 
-          <NoteField
-            id="note"
-            rows={3}
-            value={note}
-            onChange={setNote}
-            previewEngine={!!allowance.data && !allowance.data.engine.isAi}
-            hint={t("styleSelect.noteHint")}
-          />
+          <NoteField id="note" rows={3} value={note} onChange={setNote} hint={t("styleSelect.noteHint")} />
 
           {allowance.data ? (
             <RenderOptions
@@ -181,14 +178,16 @@ export default function StyleSelectPage() {
             <p className="text-sm text-slate-600 dark:text-slate-300">
               {signedIn
                 ? t("styleSelect.costSummary", { count: cost })
-                : visitorBlocked
-                  ? t("flow.demoUsedShort")
-                  : t("styleSelect.costDemo")}
+                : demoRefusal === "address-limit"
+                  ? t("flow.demoAddressLimitShort")
+                  : demoRefusal
+                    ? t("flow.demoUsedShort")
+                    : t("styleSelect.costDemo")}
             </p>
             <button
               type="submit"
               className={`${buttonClass.big} w-full sm:w-auto`}
-              disabled={create.isPending || styles.length === 0 || !!visitorBlocked || tooFewCredits}
+              disabled={create.isPending || styles.length === 0 || visitorBlocked || tooFewCredits}
               aria-busy={create.isPending || undefined}
             >
               <Wand2 className="size-5" aria-hidden="true" />

@@ -2,6 +2,11 @@
  * /upload: what the picture shows, the room, the project (signed in) or the free demo (visitors),
  * then the picture itself: dropped, chosen or taken with the camera. The upload shows its
  * progress; each refusal says why. Then on to /style-select.
+ *
+ * A visitor learns before uploading whether the free demo render is still theirs (render.allowance);
+ * once it is used in this browser, or this network's demos are used up for today, the page leads
+ * to sign-up instead of taking a picture it could not render. Until the allowance has arrived the
+ * drop zone takes nothing.
  */
 import { Files, Gift, Sparkles, X } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
@@ -10,7 +15,7 @@ import { Link, useLocation, useSearch } from "wouter";
 import { RENDER } from "../../shared/render";
 import { CREDITS } from "../../shared/constants";
 import type { InputMode, RoomType } from "../../shared/styles";
-import { AllowanceNote, Callout, EngineNote, SIGN_UP_HREF, SignUpCallout } from "../components/render/Callouts";
+import { AllowanceNote, Callout, DemoRefusedCallout, EngineNote, SIGN_UP_HREF } from "../components/render/Callouts";
 import { DropZone } from "../components/render/DropZone";
 import { ErrorText, PageShell } from "../components/render/PageShell";
 import { ProgressBar } from "../components/render/ProgressBar";
@@ -51,8 +56,13 @@ export default function UploadPage() {
   // Leaving the page stops an upload on its way.
   useEffect(() => () => handle.current?.abort(), []);
 
+  const visitor = allowance.data && !allowance.data.signedIn ? allowance.data : null;
+  /** Why this visitor cannot render a free demo now (null: they can, or they are signed in). */
+  const demoRefusal = visitor && !visitor.demoAvailable ? (visitor.demoRefusal ?? "used") : null;
+  const outOfCredits = allowance.data?.signedIn && (allowance.data.credits ?? 0) < CREDITS.perRender;
+
   const start = async ([file]: File[]) => {
-    if (!file || sending) return;
+    if (!file || sending || demoRefusal || allowance.isPending) return;
     setError(undefined);
     const refused = checkFile(file);
     if (refused) {
@@ -85,9 +95,6 @@ export default function UploadPage() {
     }
   };
 
-  const visitor = allowance.data && !allowance.data.signedIn ? allowance.data : null;
-  const outOfCredits = allowance.data?.signedIn && (allowance.data.credits ?? 0) < CREDITS.perRender;
-
   return (
     <PageShell
       title={t("pages.upload.title")}
@@ -109,7 +116,7 @@ export default function UploadPage() {
             {t("upload.demoBody", { credits: CREDITS.signUpGrant, days: RENDER.visitorWorkDays })}
           </Callout>
         ) : (
-          <SignUpCallout tone="amber" title={t("flow.demoUsedTitle")} />
+          <DemoRefusedCallout refusal={demoRefusal ?? "used"} />
         )
       ) : null}
       {outOfCredits ? (
@@ -127,42 +134,44 @@ export default function UploadPage() {
         </Callout>
       ) : null}
 
-      <div className={`${cardClass} space-y-5 p-4 sm:p-6`}>
-        <div className={`grid gap-4 ${user ? "md:grid-cols-3" : "md:grid-cols-2"}`}>
-          <ModeChoice value={mode} onChange={setMode} disabled={!!sending} />
-          <RoomTypeSelect value={roomType} onChange={setRoomType} disabled={!!sending} />
-          {user ? <ProjectSelect choice={projectChoice} disabled={!!sending} /> : null}
-        </div>
-
-        {sending ? (
-          <div
-            className="flex items-center gap-4 rounded-xl border border-slate-200 p-4 dark:border-slate-800"
-            data-testid="upload-progress"
-          >
-            <img src={sending.preview} alt="" className="size-16 shrink-0 rounded-lg object-cover sm:size-20" />
-            <div className="min-w-0 flex-1 space-y-2">
-              <p className="truncate text-sm font-medium">{sending.name}</p>
-              <ProgressBar value={sending.progress * 100} label={t("upload.progressLabel")} />
-              <p className="text-sm text-slate-500 dark:text-slate-400" aria-live="polite">
-                {sending.progress >= 1 ? t("upload.processing") : t("upload.uploading", { percent: Math.round(sending.progress * 100) })}
-              </p>
-            </div>
-            <button
-              type="button"
-              className={buttonClass.icon}
-              aria-label={t("upload.cancel")}
-              title={t("upload.cancel")}
-              onClick={() => handle.current?.abort()}
-            >
-              <X className="size-4" aria-hidden="true" />
-            </button>
+      {demoRefusal ? null : (
+        <div className={`${cardClass} space-y-5 p-4 sm:p-6`} data-testid="upload-card">
+          <div className={`grid gap-4 ${user ? "md:grid-cols-3" : "md:grid-cols-2"}`}>
+            <ModeChoice value={mode} onChange={setMode} disabled={!!sending} />
+            <RoomTypeSelect value={roomType} onChange={setRoomType} disabled={!!sending} />
+            {user ? <ProjectSelect choice={projectChoice} disabled={!!sending} /> : null}
           </div>
-        ) : (
-          <DropZone onFiles={(files) => void start(files)} />
-        )}
-        <ErrorText message={error} />
-        <p className="text-sm text-slate-500 dark:text-slate-400">{t("upload.privacy")}</p>
-      </div>
+
+          {sending ? (
+            <div
+              className="flex items-center gap-4 rounded-xl border border-slate-200 p-4 dark:border-slate-800"
+              data-testid="upload-progress"
+            >
+              <img src={sending.preview} alt="" className="size-16 shrink-0 rounded-lg object-cover sm:size-20" />
+              <div className="min-w-0 flex-1 space-y-2">
+                <p className="truncate text-sm font-medium">{sending.name}</p>
+                <ProgressBar value={sending.progress * 100} label={t("upload.progressLabel")} />
+                <p className="text-sm text-slate-500 dark:text-slate-400" aria-live="polite">
+                  {sending.progress >= 1 ? t("upload.processing") : t("upload.uploading", { percent: Math.round(sending.progress * 100) })}
+                </p>
+              </div>
+              <button
+                type="button"
+                className={buttonClass.icon}
+                aria-label={t("upload.cancel")}
+                title={t("upload.cancel")}
+                onClick={() => handle.current?.abort()}
+              >
+                <X className="size-4" aria-hidden="true" />
+              </button>
+            </div>
+          ) : (
+            <DropZone onFiles={(files) => void start(files)} disabled={allowance.isPending} />
+          )}
+          <ErrorText message={error} />
+          <p className="text-sm text-slate-500 dark:text-slate-400">{t("upload.privacy")}</p>
+        </div>
+      )}
 
       <div className="space-y-4">
         <Link href="/batch-upload" className={`inline-flex items-center gap-2 text-sm ${linkClass}`}>

@@ -3,6 +3,10 @@
  * themselves on open (each for its own duration), Play/Pause, step dots (a click goes there and
  * stops), the step list, the "Why Choose" panel, and Try Without Signup (closes, goes to /upload).
  * Radix Dialog: focus stays inside, Escape closes, focus returns to Watch Demo.
+ *
+ * The spec's words ("AI Magic Happens", "photorealistic quality"...) are for an AI engine. With the
+ * Preview engine the dialog says what it really does (useEngine's rule) and shows the app's own
+ * example pair, made by the Preview engine from a room the app drew, with a caption saying so.
  */
 import * as Dialog from "@radix-ui/react-dialog";
 import { ArrowRight, Check, Pause, Play, X } from "lucide-react";
@@ -10,9 +14,11 @@ import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
 import { CREDITS, PRODUCT_NAME } from "../../../shared/constants";
+import { useEngine } from "../../hooks/useEngine";
 import { useDemoPlayback } from "../../lib/demoPlayback";
+import { trpc } from "../../trpc";
 import { buttonClass } from "../ui/buttons";
-import { DEMO_STEPS, DemoStage } from "./DemoStage";
+import { DEMO_STEPS, DemoStage, demoExample, type DemoPictures } from "./DemoStage";
 
 const REASONS = [
   { title: "demo.reasons.fast", body: "demo.reasons.fastBody" },
@@ -48,6 +54,9 @@ export function DemoDialog({ children }: { children: ReactNode }) {
   const [open, onOpenChange] = useState(false);
   const { step, playing, stepCount, durationMs, toggle, goTo } = useDemoPlayback(open);
   const current = DEMO_STEPS[step]!;
+  const { isAi, textKey } = useEngine();
+  const gallery = trpc.render.gallery.useQuery(undefined, { enabled: open && !isAi, staleTime: 5 * 60_000 });
+  const pictures: DemoPictures = isAi ? { kind: "drawn" } : { kind: "example", pair: demoExample(gallery.data?.examples) };
 
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
@@ -61,7 +70,9 @@ export function DemoDialog({ children }: { children: ReactNode }) {
           <div className="flex items-start justify-between gap-4 border-b border-slate-200 px-4 py-3 sm:px-6 sm:py-4 dark:border-slate-800">
             <div className="min-w-0">
               <Dialog.Title className="text-lg font-bold sm:text-xl">{t("demo.title", { product: PRODUCT_NAME })}</Dialog.Title>
-              <Dialog.Description className="mt-0.5 text-sm text-slate-600 dark:text-slate-400">{t("demo.description")}</Dialog.Description>
+              <Dialog.Description className="mt-0.5 text-sm text-slate-600 dark:text-slate-400">
+                {t(textKey("demo.description"))}
+              </Dialog.Description>
             </div>
             <Dialog.Close className={`${buttonClass.icon} shrink-0`} aria-label={t("common.close")}>
               <X className="size-5" aria-hidden="true" />
@@ -70,14 +81,19 @@ export function DemoDialog({ children }: { children: ReactNode }) {
 
           <div className="grid min-h-0 flex-1 overflow-y-auto lg:grid-cols-[minmax(0,1fr)_18rem]">
             <div className="min-w-0 space-y-4 p-4 sm:p-6">
-              <DemoStage step={step} />
+              <DemoStage step={step} pictures={pictures} textKey={textKey} />
+              {pictures.kind === "example" ? (
+                <p className="-mt-2 text-xs text-slate-500 dark:text-slate-400" data-testid="demo-examples-caption">
+                  {t("demo.preview.examplesCaption")}
+                </p>
+              ) : null}
 
               <div aria-live={playing ? "off" : "polite"} data-testid="demo-caption">
                 <p className="text-xs font-semibold uppercase tracking-wide text-brand-600 dark:text-brand-100">
                   {t("demo.stepOf", { step: step + 1, total: stepCount })}
                 </p>
-                <h3 className="mt-0.5 text-lg font-semibold">{t(current.title)}</h3>
-                <p className="text-sm text-slate-600 dark:text-slate-400">{t(current.body, { product: PRODUCT_NAME })}</p>
+                <h3 className="mt-0.5 text-lg font-semibold">{t(textKey(current.title))}</h3>
+                <p className="text-sm text-slate-600 dark:text-slate-400">{t(textKey(current.body), { product: PRODUCT_NAME })}</p>
               </div>
 
               <div className="flex flex-wrap items-center gap-x-4 gap-y-3">
@@ -91,7 +107,7 @@ export function DemoDialog({ children }: { children: ReactNode }) {
                       key={item.key}
                       type="button"
                       onClick={() => goTo(index)}
-                      aria-label={t("demo.goToStep", { step: index + 1, title: t(item.title) })}
+                      aria-label={t("demo.goToStep", { step: index + 1, title: t(textKey(item.title)) })}
                       aria-current={index === step ? "step" : undefined}
                       className="group flex size-8 items-center justify-center rounded-full"
                       data-testid="demo-dot"
@@ -122,7 +138,7 @@ export function DemoDialog({ children }: { children: ReactNode }) {
                       >
                         {done ? <Check className="size-3.5" aria-hidden="true" /> : index + 1}
                       </span>
-                      {t(item.title)}
+                      {t(textKey(item.title))}
                     </li>
                   );
                 })}
@@ -144,9 +160,9 @@ export function DemoDialog({ children }: { children: ReactNode }) {
                       <Check className="size-3.5" aria-hidden="true" />
                     </span>
                     <span>
-                      <span className="block text-sm font-semibold">{t(reason.title)}</span>
+                      <span className="block text-sm font-semibold">{t(textKey(reason.title))}</span>
                       <span className="block text-sm text-slate-600 dark:text-slate-400">
-                        {t(reason.body, { credits: CREDITS.signUpGrant })}
+                        {t(textKey(reason.body), { credits: CREDITS.signUpGrant })}
                       </span>
                     </span>
                   </li>

@@ -11,6 +11,7 @@ import * as ScrollArea from "@radix-ui/react-scroll-area";
 import { BookOpen, ChevronDown, ExternalLink, Mail, Search, SearchX, X } from "lucide-react";
 import { useDeferredValue, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { useEngine } from "../../hooks/useEngine";
 import { buildFaqEntries, groupFaqs, searchFaqs, type FaqEntry } from "../../lib/faq";
 import { setHelpDrawerOpen, useHelpDrawerOpen } from "../../lib/helpDrawer";
 import { trpc } from "../../trpc";
@@ -203,7 +204,8 @@ function FaqList({ term, supportEmail }: { term: string; supportEmail: string })
   const { t, i18n } = useTranslation();
   // The texts of the language shown: the search reads what the user reads.
   const language = i18n.language;
-  const entries = useMemo(() => (language ? buildFaqEntries(t, supportEmail) : []), [t, supportEmail, language]);
+  const { isAi } = useEngine();
+  const entries = useMemo(() => (language ? buildFaqEntries(t, supportEmail, isAi) : []), [t, supportEmail, language, isAi]);
   const searching = term.trim() !== "";
   const matches = useMemo(() => searchFaqs(entries, term), [entries, term]);
   const viewport = useRef<HTMLDivElement>(null);

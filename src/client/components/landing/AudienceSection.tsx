@@ -2,6 +2,7 @@
 import { ArrowRight, Building2, House, Palette } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
+import { useEngine } from "../../hooks/useEngine";
 import { buttonClass, cardClass } from "../ui/buttons";
 import { SectionHeading } from "./SectionHeading";
 
@@ -13,6 +14,7 @@ const AUDIENCES = [
 
 export function AudienceSection() {
   const { t } = useTranslation();
+  const { textKey } = useEngine();
   return (
     <section className="mx-auto max-w-6xl px-4 py-16 sm:px-6" aria-labelledby="audience-title">
       <SectionHeading id="audience-title" eyebrow={t("home.audience.eyebrow")} title={t("home.audience.title")} />
@@ -23,7 +25,7 @@ export function AudienceSection() {
               <Icon className="size-5" aria-hidden="true" />
             </span>
             <h3 className="mt-4 text-lg font-semibold">{t(title)}</h3>
-            <p className="mt-1.5 text-sm text-slate-600 dark:text-slate-400">{t(body)}</p>
+            <p className="mt-1.5 text-sm text-slate-600 dark:text-slate-400">{t(textKey(body))}</p>
           </li>
         ))}
       </ul>

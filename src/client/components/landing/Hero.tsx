@@ -1,14 +1,83 @@
-/** The landing page's top: what the studio does, and the three ways in (spec section 2). */
+/**
+ * The landing page's top: what the studio does, the three ways in (spec section 2), and the engine
+ * that renders here, said plainly. Its picture is the drawn idea of a restyled room only with an AI
+ * engine; with the Preview engine it is the app's own example, before and after the Preview engine.
+ */
 import { ArrowRight, CirclePlay, LayoutDashboard } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
+import { useEngine } from "../../hooks/useEngine";
 import { useSession } from "../../hooks/useSession";
+import { trpc } from "../../trpc";
 import { DemoDialog } from "../demo/DemoDialog";
+import { demoExample } from "../demo/DemoStage";
+import { EngineNote } from "../render/Callouts";
 import { buttonClass } from "../ui/buttons";
-import { RoomSplit } from "./RoomDrawing";
+import { ROOM_DRAWING_RATIO, RoomSplit } from "./RoomDrawing";
+
+const captionClass = "rounded bg-slate-950/70 px-2 py-0.5 text-white";
+
+/** The hero's picture: before on the left, after on the right. */
+function HeroPicture() {
+  const { t } = useTranslation();
+  const { engine, isAi } = useEngine();
+  const gallery = trpc.render.gallery.useQuery(undefined, { enabled: !!engine && !isAi, staleTime: 5 * 60_000 });
+  const example = demoExample(gallery.data?.examples);
+  const labels = (
+    <figcaption className="pointer-events-none absolute inset-x-3 top-3 flex justify-between text-xs font-semibold uppercase tracking-wide">
+      <span className={captionClass}>{t("compare.before")}</span>
+      <span className={captionClass}>{t("compare.after")}</span>
+    </figcaption>
+  );
+  const frame = "overflow-hidden rounded-2xl shadow-xl ring-1 ring-slate-900/5 dark:ring-white/10";
+
+  if (isAi) {
+    return (
+      <figure className="relative min-w-0" data-testid="hero-picture" data-pictures="drawn">
+        <div className={frame}>
+          <RoomSplit label={t("home.hero.illustrationAlt")} />
+        </div>
+        {labels}
+      </figure>
+    );
+  }
+  if (!example) {
+    // The engine or the example is on its way (or there is none): an empty frame of the same shape, claiming nothing.
+    return (
+      <figure className="relative min-w-0" data-testid="hero-picture" data-pictures="pending">
+        <div className={`${frame} bg-slate-100 dark:bg-slate-800`} style={{ aspectRatio: ROOM_DRAWING_RATIO }} />
+      </figure>
+    );
+  }
+  const style = t(`styles.${example.style}`);
+  return (
+    <figure className="relative min-w-0" data-testid="hero-picture" data-pictures="example">
+      <div
+        className={`${frame} relative bg-slate-100 dark:bg-slate-800`}
+        style={{ aspectRatio: ROOM_DRAWING_RATIO }}
+        role="img"
+        aria-label={t("home.hero.exampleAlt", { style })}
+      >
+        <img src={example.after} alt="" className="absolute inset-0 size-full object-contain" />
+        <img src={example.before} alt="" className="absolute inset-0 size-full object-contain [clip-path:inset(0_50%_0_0)]" />
+        <span className="absolute inset-y-0 left-1/2 w-1 -translate-x-1/2 bg-white" aria-hidden="true" />
+      </div>
+      {labels}
+      <p className="mt-2 text-center text-xs text-slate-500 dark:text-slate-400" data-testid="hero-example-caption">
+        {t("home.hero.exampleCaption")} · {style}
+      </p>
+    </figure>
+  );
+}
 
 const bigSecondary = `${buttonClass.secondary} py-3`;
 const bigPrimary = `${buttonClass.primary} py-3 shadow-md`;
+
+/** Which engine renders here and, for the Preview engine, that it is not AI; room is held for it meanwhile. */
+function HeroEngine() {
+  const { engine } = useEngine();
+  return <div className="mt-3 min-h-10">{engine ? <EngineNote engine={engine} /> : null}</div>;
+}
 
 export function Hero() {
   const { t } = useTranslation();
@@ -56,16 +125,9 @@ export function Hero() {
             )}
           </div>
           <p className="mt-4 text-sm text-slate-500 dark:text-slate-400">{t("landing.freeTrialNote")}</p>
+          <HeroEngine />
         </div>
-        <figure className="relative min-w-0">
-          <div className="overflow-hidden rounded-2xl shadow-xl ring-1 ring-slate-900/5 dark:ring-white/10">
-            <RoomSplit label={t("home.hero.illustrationAlt")} />
-          </div>
-          <figcaption className="pointer-events-none absolute inset-x-3 top-3 flex justify-between text-xs font-semibold uppercase tracking-wide">
-            <span className="rounded bg-slate-950/70 px-2 py-0.5 text-white">{t("compare.before")}</span>
-            <span className="rounded bg-slate-950/70 px-2 py-0.5 text-white">{t("compare.after")}</span>
-          </figcaption>
-        </figure>
+        <HeroPicture />
       </div>
     </section>
   );

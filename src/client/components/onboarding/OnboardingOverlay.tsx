@@ -13,6 +13,7 @@ import { useEffect, useRef, useState, useSyncExternalStore, type ReactNode } fro
 import { useTranslation } from "react-i18next";
 import { useLocation } from "wouter";
 import { ONBOARDING, PRODUCT_NAME } from "../../../shared/constants";
+import { useEngine } from "../../hooks/useEngine";
 import { useSession } from "../../hooks/useSession";
 import { createOnboarding, LAST_STEP } from "../../lib/onboarding";
 import { ProgressBar } from "../render/ProgressBar";
@@ -198,6 +199,7 @@ const textClass = "mt-2 text-sm leading-relaxed text-slate-600 dark:text-slate-3
 
 function StepBody({ step }: { step: number }) {
   const { t } = useTranslation();
+  const { textKey } = useEngine();
   const product = PRODUCT_NAME;
   switch (step) {
     case 0:
@@ -207,7 +209,7 @@ function StepBody({ step }: { step: number }) {
             <Sparkles aria-hidden="true" />
           </StepIcon>
           <StepTitle>{t("onboarding.welcome.title", { product })}</StepTitle>
-          <Dialog.Description className={textClass}>{t("onboarding.welcome.body")}</Dialog.Description>
+          <Dialog.Description className={textClass}>{t(textKey("onboarding.welcome.body"))}</Dialog.Description>
           <ol className="mt-4 space-y-2">
             {(["point1", "point2", "point3"] as const).map((point, index) => (
               <li key={point} className="flex items-center gap-3 text-sm">
@@ -251,7 +253,7 @@ function StepBody({ step }: { step: number }) {
                 <span className="inline-flex size-6 shrink-0 items-center justify-center rounded-full bg-brand-50 text-xs font-semibold text-brand-700 ring-1 ring-brand-100 ring-inset dark:bg-brand-700/25 dark:text-brand-100 dark:ring-brand-700/50">
                   {index + 1}
                 </span>
-                <span className="pt-0.5">{t(`onboarding.howItWorks.${item}`)}</span>
+                <span className="pt-0.5">{t(textKey(`onboarding.howItWorks.${item}`))}</span>
               </li>
             ))}
           </ol>

@@ -3,10 +3,15 @@
  * split by a handle. Drag anywhere on it (mouse, pen, touch: pointer events), or focus it and use
  * the arrow keys, Page Up/Down, Home and End: it is a slider (role="slider") whose value is the
  * share of the "before" picture shown. Optionally a side-by-side view instead.
+ *
+ * The whole picture always shows, portrait, square or panorama: the frame takes the picture's own
+ * aspect ratio (the size given, then the "before" picture's real size once it has loaded), no
+ * taller than most of the screen, and both pictures are contained in it, never cropped.
  */
 import { Columns2, SplitSquareHorizontal } from "lucide-react";
-import { useRef, useState, type KeyboardEvent, type PointerEvent } from "react";
+import { useLayoutEffect, useRef, useState, type KeyboardEvent, type PointerEvent, type SyntheticEvent } from "react";
 import { useTranslation } from "react-i18next";
+import { pictureFrameStyle, pictureSize, type PictureSize } from "../../lib/pictureFrame";
 
 interface CompareSliderProps {
   before: string;
@@ -20,6 +25,31 @@ interface CompareSliderProps {
 }
 
 const clamp = (value: number) => Math.min(100, Math.max(0, value));
+
+/** How tall the frame may grow: most of the screen, or less in a card. */
+const MAX_HEIGHT = { full: "70vh", compact: "24rem" };
+
+/**
+ * The picture's size: the one given until the picture at `src` has loaded, then its real one.
+ * Returns the size and the handlers for that picture's <img>.
+ */
+function usePictureSize(src: string, width: number | null | undefined, height: number | null | undefined) {
+  const [measured, setMeasured] = useState<{ src: string; size: PictureSize } | null>(null);
+  const image = useRef<HTMLImageElement>(null);
+  const measure = (element: HTMLImageElement | null) => {
+    const size = element ? pictureSize(element.naturalWidth, element.naturalHeight) : null;
+    if (size)
+      setMeasured((current) =>
+        current?.src === src && current.size.width === size.width && current.size.height === size.height ? current : { src, size },
+      );
+  };
+  // A picture already in the cache may be complete before React listens for its load.
+  useLayoutEffect(() => {
+    if (image.current?.complete) measure(image.current);
+  });
+  const size = measured?.src === src ? measured.size : pictureSize(width, height);
+  return { size, ref: image, onLoad: (event: SyntheticEvent<HTMLImageElement>) => measure(event.currentTarget) };
+}
 
 export function CompareSlider({ before, after, subject, width, height, compact = false }: CompareSliderProps) {
   const { t } = useTranslation();
@@ -64,7 +94,7 @@ export function CompareSlider({ before, after, subject, width, height, compact =
     setPosition(clamp(value));
   };
 
-  const ratio = width && height ? `${width} / ${height}` : "4 / 3";
+  const picture = usePictureSize(before, width, height);
   const badge =
     "pointer-events-none absolute top-2 rounded bg-slate-950/70 px-2 py-0.5 text-xs font-semibold uppercase tracking-wide text-white";
 
@@ -86,15 +116,26 @@ export function CompareSlider({ before, after, subject, width, height, compact =
       onLostPointerCapture={stopDragging}
       onKeyDown={onKeyDown}
       data-testid="compare-slider"
-      className={`relative w-full cursor-ew-resize touch-pan-y select-none overflow-hidden bg-slate-100 dark:bg-slate-800 ${compact ? "rounded-lg" : "rounded-xl"}`}
-      style={{ aspectRatio: ratio }}
+      data-width={picture.size?.width}
+      data-height={picture.size?.height}
+      className={`relative mx-auto max-w-full cursor-ew-resize touch-pan-y select-none overflow-hidden bg-slate-100 dark:bg-slate-800 ${compact ? "rounded-lg" : "rounded-xl"}`}
+      style={pictureFrameStyle(picture.size, compact ? MAX_HEIGHT.compact : MAX_HEIGHT.full)}
     >
-      <img src={after} alt={t("compare.afterAlt", { subject })} draggable={false} className="absolute inset-0 size-full object-cover" />
       <img
+        src={after}
+        alt={t("compare.afterAlt", { subject })}
+        draggable={false}
+        className="absolute inset-0 size-full object-contain"
+        data-testid="compare-after"
+      />
+      <img
+        ref={picture.ref}
+        onLoad={picture.onLoad}
         src={before}
         alt={t("compare.beforeAlt", { subject })}
         draggable={false}
-        className="absolute inset-0 size-full object-cover"
+        className="absolute inset-0 size-full object-contain"
+        data-testid="compare-before"
         style={{ clipPath: `inset(0 ${100 - position}% 0 0)` }}
       />
       <span className={`${badge} left-2`}>{t("compare.before")}</span>
@@ -113,13 +154,12 @@ export function CompareSlider({ before, after, subject, width, height, compact =
   );
 }
 
-/** The two pictures next to each other (stacked on a phone). */
-export function SideBySide({ before, after, subject, width, height }: CompareSliderProps) {
+/** The two pictures next to each other (stacked on a phone), each whole, in its own shape. */
+export function SideBySide({ before, after, subject }: CompareSliderProps) {
   const { t } = useTranslation();
-  const ratio = width && height ? `${width} / ${height}` : "4 / 3";
   const figure = (src: string, label: string, alt: string) => (
     <figure className="min-w-0">
-      <img src={src} alt={alt} className="w-full rounded-lg bg-slate-100 object-cover dark:bg-slate-800" style={{ aspectRatio: ratio }} />
+      <img src={src} alt={alt} className="h-auto max-h-[70vh] w-full rounded-lg bg-slate-100 object-contain dark:bg-slate-800" />
       <figcaption className="mt-1.5 text-center text-xs font-semibold uppercase tracking-wide text-slate-500 dark:text-slate-400">
         {label}
       </figcaption>

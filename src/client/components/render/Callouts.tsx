@@ -65,6 +65,40 @@ export function Callout({
   );
 }
 
+/** Why a visitor has no free demo render now: used in this browser, or this address's demos for today. */
+export type DemoRefusal = NonNullable<Allowance["demoRefusal"]>;
+
+const REFUSAL_TEXTS: Record<DemoRefusal, { title: string; reason: string; short: string }> = {
+  used: { title: "flow.demoUsedTitle", reason: "flow.demoUsedReason", short: "flow.demoUsedShort" },
+  "address-limit": { title: "flow.demoAddressLimitTitle", reason: "flow.demoAddressLimitReason", short: "flow.demoAddressLimitShort" },
+};
+
+/** The line that says why the visitor's free demo is not theirs now (where a sign-up call to action is already shown). */
+export function DemoRefusedLine({ refusal }: { refusal: DemoRefusal }) {
+  const { t } = useTranslation();
+  return (
+    <p
+      className="flex items-start gap-2 text-sm font-medium text-amber-900 dark:text-amber-100"
+      data-testid="demo-refused"
+      data-refusal={refusal}
+    >
+      <Gift className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+      {t(REFUSAL_TEXTS[refusal].title)}
+    </p>
+  );
+}
+
+/** The visitor's free demo is not theirs now: why, and the way on (sign up, or sign in). */
+export function DemoRefusedCallout({ refusal }: { refusal: DemoRefusal }) {
+  const { t } = useTranslation();
+  const texts = REFUSAL_TEXTS[refusal];
+  return (
+    <div data-testid="demo-refused" data-refusal={refusal}>
+      <SignUpCallout tone="amber" title={t(texts.title)} body={t(texts.reason, { credits: CREDITS.signUpGrant })} />
+    </div>
+  );
+}
+
 /** For a visitor: sign up (10 free credits, saved projects) or sign in. */
 export function SignUpCallout({ title, body, tone = "brand" }: { title: string; body?: string; tone?: "brand" | "amber" }) {
   const { t } = useTranslation();
@@ -107,7 +141,7 @@ export function AllowanceNote({ allowance }: { allowance: Allowance }) {
   return (
     <p className="inline-flex items-center gap-2 text-sm font-semibold" data-testid="credits-left">
       <Gift className="size-4 text-accent-500" aria-hidden="true" />
-      {allowance.demoAvailable ? t("flow.demoAvailable") : t("flow.demoUsedShort")}
+      {allowance.demoAvailable ? t("flow.demoAvailable") : t(REFUSAL_TEXTS[allowance.demoRefusal ?? "used"].short)}
     </p>
   );
 }

@@ -1,6 +1,7 @@
 /**
  * Where files come in: dropped on the zone, chosen with the file picker, or taken with the
  * phone's camera (capture="environment" opens the back camera on phones; elsewhere it is a picker).
+ * While disabled it takes no file, whichever way it comes.
  */
 import { Camera, FolderOpen, ImageUp } from "lucide-react";
 import { useRef, useState, type DragEvent } from "react";
@@ -25,6 +26,7 @@ export function DropZone({
   const [over, setOver] = useState(false);
 
   const take = (list: FileList | null) => {
+    if (disabled) return;
     const files = list ? [...list] : [];
     if (files.length > 0) onFiles(multiple ? files : files.slice(0, 1));
   };
@@ -38,7 +40,7 @@ export function DropZone({
   const onDrop = (event: DragEvent) => {
     event.preventDefault();
     setOver(false);
-    if (!disabled) take(event.dataTransfer.files);
+    take(event.dataTransfer.files);
   };
 
   return (
@@ -49,6 +51,8 @@ export function DropZone({
       onDrop={onDrop}
       data-testid="drop-zone"
       data-over={over || undefined}
+      data-disabled={disabled || undefined}
+      aria-disabled={disabled || undefined}
       className={`flex flex-col items-center gap-4 rounded-xl border-2 border-dashed px-4 py-8 text-center transition-colors sm:py-10 ${
         over
           ? "border-brand-500 bg-brand-50 dark:bg-brand-700/20"

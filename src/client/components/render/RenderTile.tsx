@@ -17,7 +17,12 @@ export function RenderTile({ job }: { job: JobView }) {
         data-testid="render-tile"
       >
         <div className="relative aspect-[4/3] bg-slate-100 dark:bg-slate-800">
-          <img src={picture} alt="" loading="lazy" className={`size-full object-cover ${job.status === "succeeded" ? "" : "opacity-60"}`} />
+          <img
+            src={picture}
+            alt=""
+            loading="lazy"
+            className={`size-full object-contain ${job.status === "succeeded" ? "" : "opacity-60"}`}
+          />
           {job.status !== "succeeded" ? (
             <span className="absolute left-2 top-2 inline-flex items-center gap-1 rounded-full bg-slate-950/75 px-2 py-0.5 text-xs font-medium text-white">
               {working ? (
