@@ -4,14 +4,14 @@
  * version, the engine's start and end (so queued, preprocessing, engine and saving times are
  * known), the "structure kept" score, and an AI upscale made on request. Shipped: never edit this file.
  */
-import { sql, type Kysely } from "kysely";
+import { sql, type ColumnDefinitionBuilder, type Kysely } from "kysely";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations must not depend on today's schema types
 export async function up(db: Kysely<any>): Promise<void> {
   const add = (
     column: string,
     type: "text" | "integer" | "real",
-    build?: (col: import("kysely").ColumnDefinitionBuilder) => import("kysely").ColumnDefinitionBuilder,
+    build?: (col: ColumnDefinitionBuilder) => ColumnDefinitionBuilder,
   ) =>
     db.schema
       .alterTable("render_jobs")
