@@ -8,11 +8,7 @@ import { sql, type ColumnDefinitionBuilder, type Kysely } from "kysely";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations must not depend on today's schema types
 export async function up(db: Kysely<any>): Promise<void> {
-  const add = (
-    column: string,
-    type: "text" | "integer" | "real",
-    build?: (col: ColumnDefinitionBuilder) => ColumnDefinitionBuilder,
-  ) =>
+  const add = (column: string, type: "text" | "integer" | "real", build?: (col: ColumnDefinitionBuilder) => ColumnDefinitionBuilder) =>
     db.schema
       .alterTable("render_jobs")
       .addColumn(column, type, build ?? ((col) => col))
