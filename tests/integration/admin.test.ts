@@ -21,7 +21,8 @@ let failNext = false;
 const flakyProvider: RenderProvider = {
   id: "flaky",
   label: "Flaky test engine",
-  capabilities: PREVIEW_CAPABILITIES,
+  // Stands in for an outside (AI) engine in these tests.
+  capabilities: { ...PREVIEW_CAPABILITIES, isAi: true },
   async render(request) {
     if (failNext) {
       failNext = false;
