@@ -1,12 +1,12 @@
 /**
  * `npx tsx scripts/bench/structure.ts`: what the structure check (src/server/render/structure.ts)
  * costs per render. Pairs like the worker's: the engine's input, a 1024×768 room photo with grain
- * (./photo.ts, JPEG q90, about 200 KB), against a result of the same size (the Preview engine's
- * grade of it, in five styles). structureScore is timed from the encoded pictures to the score, one
- * pair at a time: wall time and the process's CPU time (sharp's threads included), which a busy
- * machine inflates less. The same on the 320-px thumbnails the worker makes of every result, and
- * the share of decoding (sharp) and of the JavaScript. Prints a table, then one JSON line.
- * A benchmark, not a test: it exits 0 whatever it measures.
+ * (./photo.ts, baseline JPEG q90, about 200 KB), against a result of the same size (the Preview
+ * engine's grade of it in five styles: progressive mozjpeg, which decodes more slowly).
+ * structureScore is timed from the encoded pictures to the score, one pair at a time: wall time
+ * and the process's CPU time (sharp's threads included). The same on the 320-px thumbnails the
+ * worker makes of every result, and the share of decoding (sharp) and of the JavaScript. Prints a
+ * table, then one JSON line. A benchmark, not a test: it exits 0 whatever it measures.
  */
 import os from "node:os";
 import { performance } from "node:perf_hooks";
