@@ -93,6 +93,13 @@ describeBrowser("renders on a studio's own ComfyUI box", () => {
     await waitForRender(page, { timeoutMs: 30_000 });
     expect((await phases()).filter((text) => /Rendering\.\.\. \d+%/.test(text)).length).toBeGreaterThanOrEqual(2);
 
+    // The fake box answers with a picture of its own, not the room: the structure check says so,
+    // and offers the re-render that holds walls and windows harder.
+    const structure = page.getByTestId("structure-score");
+    await poll(() => structure.getAttribute("data-flagged")).toBe("true");
+    expect(await structure.textContent()).toMatch(/^Walls and windows kept: \d+ % · Walls or windows may have moved in this render\.$/);
+    expect(await page.getByRole("button", { name: "Render again, holding walls and windows" }).isVisible()).toBe(true);
+
     await page.getByText("Render details").click();
     const details = page.getByTestId("render-details");
     await poll(() => details.textContent()).toContain("sd_xl_base_1.0.safetensors");

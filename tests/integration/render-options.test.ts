@@ -159,6 +159,9 @@ describe("render modes, the note and provenance", () => {
       parameters: { denoise: 0.45 },
     });
     expect(view.seed).toBeGreaterThanOrEqual(1000);
+    // The engine brightened the photo: every line stayed where it was.
+    expect(view.structureScore).toBeGreaterThan(0.9);
+    expect(view.structureFlagged).toBe(false);
     for (const phase of ["queuedMs", "preprocessingMs", "engineMs", "savingMs"] as const) {
       expect(view.durations[phase], phase).toEqual(expect.any(Number));
       expect(view.durations[phase]!, phase).toBeGreaterThanOrEqual(0);
@@ -262,5 +265,38 @@ describe("on the Preview engine", () => {
     expect(await user.client.render.rerender.mutate({ id: jobs[0]!.id, seed: "same" }).catch(failure)).toMatchObject({
       message: MESSAGES.engineCannot,
     });
+  });
+});
+
+describe("the structure check", () => {
+  it("scores a render that moved the room low, flags it, and the admin sees the average by engine and model", async () => {
+    const { user, projectId, imageId } = await userWithPhoto();
+    const mirror = engine.provider.render.bind(engine.provider);
+    // This time the engine answers with the photo upside down: the floor line and furniture are elsewhere.
+    engine.provider.render = async (request) => ({
+      ...(await mirror(request)),
+      image: await sharp(request.image).flip().jpeg().toBuffer(),
+    });
+    try {
+      const { jobs } = await user.client.render.create.mutate({ projectId, imageId, style: "modern" });
+      await waitForRenders(user, [jobs[0]!.id]);
+      const view = await user.client.render.job.query({ id: jobs[0]!.id });
+      expect(view.structureScore).toBeLessThan(0.6);
+      expect(view.structureFlagged).toBe(true);
+    } finally {
+      engine.provider.render = mirror;
+    }
+    const scored = await server.deps.db
+      .selectFrom("render_jobs")
+      .select((eb) => [eb.fn.avg<number>("structure_score").as("average"), eb.fn.countAll<number>().as("count")])
+      .where("status", "=", "succeeded")
+      .where("structure_score", "is not", null)
+      .executeTakeFirstOrThrow();
+    const admin = await signedInClient(server.url);
+    await server.services.roles.grant(admin.userId, "admin");
+    const summary = await admin.client.admin.analyticsSummary.query({ days: 30 });
+    expect(summary.structureByEngine).toEqual([
+      { provider: "openai", model: "test/interior", count: Number(scored.count), averageScore: expect.closeTo(Number(scored.average), 6) },
+    ]);
   });
 });

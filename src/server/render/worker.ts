@@ -22,6 +22,7 @@ import {
 } from "./queue";
 import type { RenderContext } from "./context";
 import { resultLinks } from "./links";
+import { structureScore } from "./structure";
 import { PermanentRenderError, RetryableRenderError, type RenderProvider, type RenderResult } from "./providers/provider";
 
 type WorkerDeps = Pick<RenderContext, "db" | "clock" | "log" | "storage" | "events" | "signals">;
@@ -211,9 +212,20 @@ export class RenderWorker {
       if (!saving) return this.discard(stored);
       const variants = await resultVariants(result.image);
       const resultKey = `renders/${job.id}/full.${EXTENSIONS[variants.full.format]}`;
-      await put(resultKey, variants.full.data, MIME_TYPES[variants.full.format]);
-      await put(`renders/${job.id}/medium.jpg`, variants.medium.data, "image/jpeg");
-      await put(`renders/${job.id}/thumb.jpg`, variants.thumb.data, "image/jpeg");
+      // The structure check (did walls and windows stay?) runs while the files are written; a
+      // check that cannot run leaves the score empty rather than failing a finished render.
+      const [structure] = await Promise.all([
+        structureScore(input.data, variants.medium.data).then(
+          (scored) => scored.score,
+          (error: unknown) => {
+            log.warn("structure check failed", { jobId: job.id, error });
+            return null;
+          },
+        ),
+        put(resultKey, variants.full.data, MIME_TYPES[variants.full.format]),
+        put(`renders/${job.id}/medium.jpg`, variants.medium.data, "image/jpeg"),
+        put(`renders/${job.id}/thumb.jpg`, variants.thumb.data, "image/jpeg"),
+      ]);
 
       const finishedAt = clock.now();
       const done = await transitionJob(
@@ -232,6 +244,7 @@ export class RenderWorker {
           seed: result.seed ?? null,
           prompt: result.prompt ?? null,
           parameters: result.parameters ? JSON.stringify(result.parameters) : null,
+          structure_score: structure,
           finished_at: finishedAt,
         },
         () => ({
