@@ -119,7 +119,9 @@ export type RenderEvent =
   | (EventBase & { type: "saving"; startedAt: number })
   | (EventBase & { type: "succeeded"; startedAt: number; elapsedMs: number; result: RenderResultLinks })
   | (EventBase & { type: "failed"; message: string; refunded: boolean })
-  | (EventBase & { type: "canceled"; refunded: boolean });
+  | (EventBase & { type: "canceled"; refunded: boolean })
+  /** After "succeeded": the structure check's score (0..1), measured once the result is out. */
+  | (EventBase & { type: "scored"; structureScore: number; flagged: boolean });
 
 export type RenderEventType = RenderEvent["type"];
 

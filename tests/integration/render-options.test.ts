@@ -12,7 +12,7 @@ import type { RenderProvider, RenderRequest, UpscaleRequest } from "../../src/se
 import { ledgerBalance } from "../../src/server/services/credits";
 import { MESSAGES } from "../../src/shared/messages";
 import type { EngineCapabilities } from "../../src/shared/render";
-import { createStudioClient, roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
+import { collectEvents, createStudioClient, roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { waitUntil } from "../helpers/wait";
 
@@ -75,6 +75,14 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.stop();
 });
+
+/** The job once its structure score has arrived (it follows the success by a moment). */
+function scoredView(user: Awaited<ReturnType<typeof signedInClient>>, id: string) {
+  return waitUntil(() => user.client.render.job.query({ id }), {
+    message: `the structure score of ${id}`,
+    until: (view) => view.structureScore !== null,
+  });
+}
 
 async function userWithPhoto(width = 1600, height = 1200) {
   const user = await signedInClient(server.url);
@@ -145,6 +153,7 @@ describe("render modes, the note and provenance", () => {
       structure: "strong",
     });
     await waitForRenders(user, [jobs[0]!.id]);
+    await scoredView(user, jobs[0]!.id);
     const request = engine.requests.at(-1)!;
     expect(request).toMatchObject({ style: "japandi", renderMode: "stage", prompt: "a green velvet sofa", structure: "strong" });
     expect(request.seed).toBeUndefined();
@@ -280,8 +289,12 @@ describe("the structure check", () => {
     try {
       const { jobs } = await user.client.render.create.mutate({ projectId, imageId, style: "modern" });
       await waitForRenders(user, [jobs[0]!.id]);
-      const view = await user.client.render.job.query({ id: jobs[0]!.id });
+      const view = await scoredView(user, jobs[0]!.id);
       expect(view.structureScore).toBeLessThan(0.6);
+      // The score followed the success as its own event, on the owner's live stream.
+      const events = await collectEvents(user, { jobId: jobs[0]!.id }, (seen) => seen.some((e) => e.event.type === "scored"));
+      expect(events.map((e) => e.event.type).slice(-2)).toEqual(["succeeded", "scored"]);
+      expect(events.at(-1)!.event).toMatchObject({ type: "scored", structureScore: view.structureScore, flagged: true });
       expect(view.structureFlagged).toBe(true);
     } finally {
       engine.provider.render = mirror;

@@ -9,6 +9,7 @@ import { isFinalStatus, type JobStatus, type RenderEvent, type RenderResultLinks
 import { PERFORMANCE_ACTIONS } from "../../shared/analytics";
 import { track } from "../lib/analytics";
 import type { JobView } from "../lib/renderTypes";
+import { serverNow } from "../lib/serverClock";
 import { trpc } from "../trpc";
 
 /** What the live events add to a job's last known state. */
@@ -68,6 +69,9 @@ export function applyEvent(previous: LiveJob | undefined, event: RenderEvent): L
       return { ...previous, status: "failed", finishedAt: event.at, error: event.message, refunded: event.refunded };
     case "canceled":
       return { ...previous, status: "canceled", finishedAt: event.at, refunded: event.refunded };
+    case "scored":
+      // The score comes with the job itself (refetched on this event); the state does not change.
+      return previous ?? { status: "succeeded" };
   }
 }
 
@@ -99,6 +103,13 @@ export function reportRenderOutcome(event: RenderEvent): void {
   if (event.type === "succeeded") track({ category: "performance", action: PERFORMANCE_ACTIONS.render, value: event.elapsedMs });
 }
 
+/** A succeeded job whose structure score has not arrived yet, within a minute of finishing. */
+export function awaitingScore(job: Pick<JobView, "status" | "structureScore" | "finishedAt">, now = serverNow()): boolean {
+  return job.status === "succeeded" && job.structureScore === null && job.finishedAt !== null && now - job.finishedAt < SCORE_WAIT_MS;
+}
+
+const SCORE_POLL_MS = 1_000;
+const SCORE_WAIT_MS = 60_000;
 const POLL_WITH_STREAM_MS = 15_000;
 const POLL_WITHOUT_STREAM_MS = 2_000;
 
@@ -117,8 +128,11 @@ export function useRenderJobs(ids: readonly string[]) {
           retry: false,
           // A safety net under the live events: a final job is never polled.
           refetchInterval: (query) => {
-            const status = query.state.data?.status;
-            if (!status || isFinalStatus(status)) return false;
+            const job = query.state.data;
+            if (!job) return false;
+            // The structure score follows a success by a moment: looked for a little while.
+            if (job.status === "succeeded") return awaitingScore(job) ? SCORE_POLL_MS : false;
+            if (isFinalStatus(job.status)) return false;
             return streamBroken ? POLL_WITHOUT_STREAM_MS : POLL_WITH_STREAM_MS;
           },
         },
@@ -136,8 +150,8 @@ export function useRenderJobs(ids: readonly string[]) {
       if (!idSet.has(event.jobId)) return;
       setLive((previous) => ({ ...previous, [event.jobId]: applyEvent(previous[event.jobId], event) }));
       reportRenderOutcome(event);
-      // A finished job's share link, gallery flag and final times come from the job itself.
-      if (isFinalStatus(event.type as JobStatus)) void utils.render.job.invalidate({ id: event.jobId });
+      // A finished job's share link, gallery flag, final times and structure score come from the job itself.
+      if (isFinalStatus(event.type as JobStatus) || event.type === "scored") void utils.render.job.invalidate({ id: event.jobId });
     },
     [idSet, utils],
   );

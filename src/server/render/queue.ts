@@ -493,3 +493,29 @@ export async function rerenderJob(
     ipAddress,
   );
 }
+
+/** Records a finished render's structure score with its "scored" event (the render stays succeeded). */
+export async function recordStructureScore(
+  deps: EventDeps,
+  job: Pick<RenderJob, "id" | "user_id" | "visitor_id">,
+  score: number,
+  now: number,
+): Promise<void> {
+  const stored = await deps.db.transaction().execute(async (trx) => {
+    const updated = await trx
+      .updateTable("render_jobs")
+      .set({ structure_score: score })
+      .where("id", "=", job.id)
+      .where("status", "=", "succeeded")
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) === 0) return null;
+    return recordRenderEvent(trx, ownerKey(rowOwner(job)), {
+      type: "scored",
+      jobId: job.id,
+      at: now,
+      structureScore: score,
+      flagged: score < RENDER.structureWarningBelow,
+    });
+  });
+  if (stored) deps.events.publish([stored]);
+}

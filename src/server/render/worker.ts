@@ -17,6 +17,7 @@ import {
   markCanceled,
   queuePosition,
   recoverInterruptedJobs,
+  recordStructureScore,
   removeJobFiles,
   transitionJob,
 } from "./queue";
@@ -212,20 +213,9 @@ export class RenderWorker {
       if (!saving) return this.discard(stored);
       const variants = await resultVariants(result.image);
       const resultKey = `renders/${job.id}/full.${EXTENSIONS[variants.full.format]}`;
-      // The structure check (did walls and windows stay?) runs while the files are written; a
-      // check that cannot run leaves the score empty rather than failing a finished render.
-      const [structure] = await Promise.all([
-        structureScore(input.data, variants.medium.data).then(
-          (scored) => scored.score,
-          (error: unknown) => {
-            log.warn("structure check failed", { jobId: job.id, error });
-            return null;
-          },
-        ),
-        put(resultKey, variants.full.data, MIME_TYPES[variants.full.format]),
-        put(`renders/${job.id}/medium.jpg`, variants.medium.data, "image/jpeg"),
-        put(`renders/${job.id}/thumb.jpg`, variants.thumb.data, "image/jpeg"),
-      ]);
+      await put(resultKey, variants.full.data, MIME_TYPES[variants.full.format]);
+      await put(`renders/${job.id}/medium.jpg`, variants.medium.data, "image/jpeg");
+      await put(`renders/${job.id}/thumb.jpg`, variants.thumb.data, "image/jpeg");
 
       const finishedAt = clock.now();
       const done = await transitionJob(
@@ -244,7 +234,6 @@ export class RenderWorker {
           seed: result.seed ?? null,
           prompt: result.prompt ?? null,
           parameters: result.parameters ? JSON.stringify(result.parameters) : null,
-          structure_score: structure,
           finished_at: finishedAt,
         },
         () => ({
@@ -258,7 +247,10 @@ export class RenderWorker {
         finishedAt,
       );
       // Deleted or canceled while saving: what was written belongs to nobody.
-      if (!done) await this.discard(stored);
+      if (!done) return await this.discard(stored);
+      // The structure check (did walls and windows stay?) runs once the result is out, so it adds
+      // nothing to the wait; its score follows as a "scored" event.
+      await this.scoreStructure(done, input.data, variants.medium.data);
     } catch (error) {
       await this.discard(stored);
       const now = clock.now();
@@ -287,6 +279,16 @@ export class RenderWorker {
         if (!(error instanceof PermanentRenderError)) log.error("render failed", { jobId: job.id, provider: this.provider.id, error });
         await failJob(this.deps, job.id, RUNNING, shown, now);
       }
+    }
+  }
+
+  private async scoreStructure(job: RenderJob, input: Buffer, result: Buffer): Promise<void> {
+    try {
+      const { score } = await structureScore(input, result);
+      await recordStructureScore(this.deps, job, score, this.deps.clock.now());
+    } catch (error) {
+      // A check that cannot run leaves the score empty; the render itself is done.
+      this.deps.log.warn("structure check failed", { jobId: job.id, error });
     }
   }
 
