@@ -1,10 +1,11 @@
-/** The three render engines the studio can use, with the one this server runs marked. */
+/** The render engines the studio can use, with the one this server runs marked. */
 import { useTranslation } from "react-i18next";
 import { cardClass } from "../ui/buttons";
 import { AiBadge } from "./common";
 
 const ENGINES = [
   { id: "local", isAi: false },
+  { id: "comfyui", isAi: true },
   { id: "replicate", isAi: true },
   { id: "openai", isAi: true },
 ] as const;
@@ -12,7 +13,7 @@ const ENGINES = [
 export function EngineCards({ activeId }: { activeId: string | undefined }) {
   const { t } = useTranslation();
   return (
-    <ul className="grid gap-3 md:grid-cols-3">
+    <ul className="grid gap-3 md:grid-cols-2 xl:grid-cols-4">
       {ENGINES.map((candidate) => {
         const active = activeId === candidate.id;
         return (
