@@ -104,7 +104,7 @@ describeBrowser("renders on a studio's own ComfyUI box", () => {
     const details = page.getByTestId("render-details");
     await poll(() => details.textContent()).toContain("sd_xl_base_1.0.safetensors");
     const text = (await details.textContent()) ?? "";
-    expect(text).toMatch(/ComfyUI .*\(AI\)/);
+    expect(text).toMatch(/ComfyUI \(sd_xl_base_1\.0\.safetensors\) · AI/);
     expect(text).toMatch(/Seed\d+/);
     expect(text).toContain("Japandi style");
     await screenshot(page, "engines-visitor-result-desktop-light");
@@ -136,6 +136,7 @@ describeBrowser("renders on a studio's own ComfyUI box", () => {
       await page.getByLabel("Variaciones de cada estilo").selectOption("2");
       await page.getByTestId("style-scandinavian").click();
       await poll(() => page.getByTestId("render-price").textContent()).toBe("Usará 2 créditos (1 estilo × 2 variaciones).");
+      await screenshot(page, `engines-style-select-${size.width}-${colorScheme}-es`);
       await page.getByRole("button", { name: "Renderizar", exact: true }).click();
       await waitForRender(page, { count: 2, timeoutMs: 40_000 });
       await screenshot(page, `engines-variations-${size.width}-${colorScheme}-es`);
