@@ -39,23 +39,20 @@ import { collectEvents, isFinal, roomPhoto, signedInClient, upload } from "../he
 import { startTestServer, type TestServer } from "../helpers/server";
 import { makeTempDir } from "../helpers/test-env";
 import { waitUntil } from "../helpers/wait";
+import { engineRequest, noisyRoomPhoto, TEST_NOTE } from "../helpers/engine-request";
 
 const CHECKPOINT = "sd_xl_base_1.0.safetensors";
 const INPAINT_CHECKPOINT = "sd_xl_base_1.0_inpainting_0.1.safetensors";
 const DEPTH = "controlnet-depth-sdxl-1.0.safetensors";
 const LINES = "controlnet-mlsd-sdxl-1.0.safetensors";
-const NOTE = "  Please add a reading nook by the window  ";
+const NOTE = TEST_NOTE;
 
 let room: Buffer;
 let mask: Buffer;
 let fake: FakeComfyUi;
 
 beforeAll(async () => {
-  room = await sharp({
-    create: { width: 120, height: 80, channels: 3, background: "#8a6d4b", noise: { type: "gaussian", mean: 110, sigma: 25 } },
-  })
-    .jpeg()
-    .toBuffer();
+  room = await noisyRoomPhoto();
   mask = await sharp({ create: { width: 120, height: 80, channels: 3, background: "#000" } })
     .composite([{ input: { create: { width: 40, height: 30, channels: 3, background: "#fff" } }, left: 40, top: 25 }])
     .png()
@@ -71,17 +68,7 @@ afterEach(async () => {
 });
 
 function renderRequest(overrides: Partial<RenderRequest> = {}): RenderRequest {
-  return {
-    image: room,
-    width: 120,
-    height: 80,
-    style: "scandinavian",
-    roomType: "living-room",
-    mode: "room-photo",
-    prompt: NOTE,
-    signal: new AbortController().signal,
-    ...overrides,
-  };
+  return engineRequest(room, overrides);
 }
 
 function provider(overrides: Partial<ComfyUiProviderOptions> = {}): ComfyUiProvider {

@@ -26,6 +26,7 @@ import {
 import { PredictionWaiters, replicateWebhookHandler, verifyReplicateSignature } from "../../src/server/render/providers/replicate-webhook";
 import { DESIGN_STYLES } from "../../src/shared/styles";
 import { postSignedWebhook, signReplicateWebhook, startFakeReplicate, type FakeReplicate } from "../helpers/fake-replicate";
+import { engineRequest, noisyRoomPhoto } from "../helpers/engine-request";
 
 const WEBHOOK_SECRET = `whsec_${randomBytes(24).toString("base64")}`;
 const VERSION = "76604baddc85b1b4616e1c6475eca080da339c8875bd4996705440484a6eac38";
@@ -34,11 +35,7 @@ let room: Buffer;
 let fake: FakeReplicate;
 
 beforeAll(async () => {
-  room = await sharp({
-    create: { width: 120, height: 80, channels: 3, background: "#8a6d4b", noise: { type: "gaussian", mean: 110, sigma: 25 } },
-  })
-    .jpeg()
-    .toBuffer();
+  room = await noisyRoomPhoto();
 });
 
 beforeEach(async () => {
@@ -50,17 +47,7 @@ afterEach(async () => {
 });
 
 function renderRequest(overrides: Partial<RenderRequest> = {}): RenderRequest {
-  return {
-    image: room,
-    width: 120,
-    height: 80,
-    style: "scandinavian",
-    roomType: "living-room",
-    mode: "room-photo",
-    prompt: "  Please add a reading nook by the window  ",
-    signal: new AbortController().signal,
-    ...overrides,
-  };
+  return engineRequest(room, overrides);
 }
 
 function provider(overrides: Partial<ReplicateProviderOptions> = {}) {

@@ -20,6 +20,7 @@ import {
 import { checkRenderProvider } from "../../src/server/services/system-checks";
 import { startFakeReplicate, type FakeReplicate, type RecordedRequest } from "../helpers/fake-replicate";
 import { makeTestEnv } from "../helpers/test-env";
+import { engineRequest, noisyRoomPhoto } from "../helpers/engine-request";
 
 /** Latest versions of the community models, as GET /v1/models/{owner}/{name} names them. */
 const VERSIONS = {
@@ -27,17 +28,12 @@ const VERSIONS = {
   "jagilley/controlnet-hough": "854e8727697a057c525cdb45ab037f64ecca770a1769cc52287c2e56472a247b",
   "nightmareai/real-esrgan": "42fed1c4974146d4d2414e2be2c5277c7fcf05fcc3a73abf41610695738c1d7b",
 };
-const NOTE = "  Please add a reading nook by the window  ";
 
 let room: Buffer;
 let fake: FakeReplicate;
 
 beforeAll(async () => {
-  room = await sharp({
-    create: { width: 120, height: 80, channels: 3, background: "#8a6d4b", noise: { type: "gaussian", mean: 110, sigma: 25 } },
-  })
-    .jpeg()
-    .toBuffer();
+  room = await noisyRoomPhoto();
 });
 
 beforeEach(async () => {
@@ -50,17 +46,7 @@ afterEach(async () => {
 });
 
 function renderRequest(overrides: Partial<RenderRequest> = {}): RenderRequest {
-  return {
-    image: room,
-    width: 120,
-    height: 80,
-    style: "scandinavian",
-    roomType: "living-room",
-    mode: "room-photo",
-    prompt: NOTE,
-    signal: new AbortController().signal,
-    ...overrides,
-  };
+  return engineRequest(room, overrides);
 }
 
 function provider(model: string, overrides: Partial<ReplicateProviderOptions> = {}) {
