@@ -14,6 +14,7 @@ import superjson from "superjson";
 import { ZodError, z } from "zod";
 import { MESSAGES } from "../../shared/messages";
 import { DomainError, type DomainErrorKind } from "../errors";
+import type { RateLimitedAction } from "../http/rate-limit";
 import type { Context } from "./context";
 
 export const DOMAIN_ERROR_CODES: Record<DomainErrorKind, TRPC_ERROR_CODE_KEY> = {
@@ -72,6 +73,13 @@ export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.user) throw new TRPCError({ code: "UNAUTHORIZED", message: MESSAGES.notAuthenticated });
   return next({ ctx: { ...ctx, user: ctx.user } });
 });
+
+/** Takes one request from the address's budget for the action; over budget answers "Too many requests". */
+export function enforceRateLimit(ctx: Pick<Context, "services" | "clientAddress">, action: RateLimitedAction): void {
+  if (!ctx.services.rateLimits[action].take(ctx.clientAddress)) {
+    throw new TRPCError({ code: "TOO_MANY_REQUESTS", message: MESSAGES.tooManyRequests });
+  }
+}
 
 export const adminProcedure = protectedProcedure.use(async ({ ctx, next }) => {
   if (!(await ctx.services.roles.isAdmin(ctx.user.id))) throw new TRPCError({ code: "FORBIDDEN", message: MESSAGES.adminRequired });

@@ -12,20 +12,13 @@ import {
 } from "../../../shared/auth-schemas";
 import { MESSAGES } from "../../../shared/messages";
 import type { SessionInfo } from "../../auth/sessions";
-import type { RateLimitedAction } from "../../http/rate-limit";
 import type { MailContext } from "../../services/accounts";
 import type { Context } from "../context";
-import { protectedProcedure, publicProcedure, router } from "../init";
+import { enforceRateLimit, protectedProcedure, publicProcedure, router } from "../init";
 
 /** Links in mails point at PUBLIC_URL, else the address this request came to; in the user's language. */
 function mailContextFor(ctx: Context): MailContext {
   return { baseUrl: ctx.baseUrl, language: ctx.language };
-}
-
-function enforceRateLimit(ctx: Context, action: RateLimitedAction): void {
-  if (!ctx.services.rateLimits[action].take(ctx.clientAddress)) {
-    throw new TRPCError({ code: "TOO_MANY_REQUESTS", message: MESSAGES.tooManyRequests });
-  }
 }
 
 /** A session only means something as a browser's cookie: without HTTP (scripts, tests) none is made. */

@@ -9,7 +9,7 @@ import { MESSAGES } from "../../../shared/messages";
 import { renderRequestSchema, STRUCTURE_STRENGTHS, type RenderEvent } from "../../../shared/render";
 import type { Owner } from "../../render";
 import type { Context } from "../context";
-import { protectedProcedure, publicProcedure, router } from "../init";
+import { enforceRateLimit, protectedProcedure, publicProcedure, router } from "../init";
 
 const id = z.string().min(1).max(64);
 
@@ -26,8 +26,7 @@ export const renderRouter = router({
 
   /** ai-render (spec section 7): projectId, imageUrl or imageId, style (one or several). */
   create: publicProcedure.input(renderRequestSchema).mutation(async ({ ctx, input }) => {
-    if (!ctx.services.rateLimits.render.take(ctx.clientAddress))
-      throw new TRPCError({ code: "TOO_MANY_REQUESTS", message: MESSAGES.tooManyRequests });
+    enforceRateLimit(ctx, "render");
     if (!ctx.owner) {
       const complete = input.projectId && (input.imageId || input.imageUrl) && input.style !== undefined && [input.style].flat().length > 0;
       throw new TRPCError(
@@ -64,15 +63,13 @@ export const renderRouter = router({
   rerender: publicProcedure
     .input(z.object({ id, seed: z.enum(["new", "same"]).default("new"), structure: z.enum(STRUCTURE_STRENGTHS).optional() }))
     .mutation(async ({ ctx, input }) => {
-      if (!ctx.services.rateLimits.render.take(ctx.clientAddress))
-        throw new TRPCError({ code: "TOO_MANY_REQUESTS", message: MESSAGES.tooManyRequests });
+      enforceRateLimit(ctx, "render");
       return ctx.services.render.rerender(requireOwner(ctx), input.id, { seed: input.seed, structure: input.structure }, ctx.clientAddress);
     }),
 
   /** The optional AI upscale of a render to the photo's size, where the engine has an upscaler. */
   upscale: publicProcedure.input(z.object({ id })).mutation(async ({ ctx, input }) => {
-    if (!ctx.services.rateLimits.render.take(ctx.clientAddress))
-      throw new TRPCError({ code: "TOO_MANY_REQUESTS", message: MESSAGES.tooManyRequests });
+    enforceRateLimit(ctx, "render");
     return ctx.services.render.upscale(requireOwner(ctx), input.id);
   }),
 
