@@ -34,6 +34,9 @@ export interface ServerCheckResult {
   detail: string;
 }
 
+export const checkPassed = (detail: string): ServerCheckResult => ({ ok: true, detail });
+export const checkFailed = (detail: string): ServerCheckResult => ({ ok: false, detail });
+
 const GIB = 1024 ** 3;
 
 /** Free space of DATA_DIR's file system: failing below 1 GiB, or below 5% of the disk. */

@@ -1,10 +1,8 @@
 /** The self-test's render-queue check: is anything stuck? */
-import { RENDER_QUEUE_LIMITS, type ServerCheckResult } from "../../shared/self-test-checks";
+import { RENDER_QUEUE_LIMITS, checkFailed as notOk, checkPassed as ok, type ServerCheckResult } from "../../shared/self-test-checks";
 import type { RenderContext } from "./context";
 import { RUNNING } from "./queue";
 
-const ok = (detail: string): ServerCheckResult => ({ ok: true, detail });
-const notOk = (detail: string): ServerCheckResult => ({ ok: false, detail });
 const minutes = (ms: number) => `${Math.max(1, Math.round(ms / 60_000))} min`;
 
 /**

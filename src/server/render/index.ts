@@ -94,10 +94,11 @@ export function createRenderModule(infra: Pick<Infra, "db" | "clock" | "env" | "
     ...options.worker,
   });
   let stopHousekeeping: (() => void) | undefined;
+  const engine = engineInfo(provider);
 
   return {
     /** The engine this server renders with; only the outside engines are AI. */
-    engine: engineInfo(provider),
+    engine,
 
     /** Recovers what a crash left running, then starts taking jobs. */
     startWorker: () => worker.start(),
@@ -122,7 +123,6 @@ export function createRenderModule(infra: Pick<Infra, "db" | "clock" | "env" | "
      * uploading whether the free demo is still theirs (this browser, and this address today).
      */
     async allowance(owner: Owner | null, ipAddress: string) {
-      const engine = engineInfo(provider);
       if (owner?.userId)
         return { signedIn: true, credits: await creditBalance(deps.db, owner.userId), demoAvailable: false, demoRefusal: null, engine };
       const refusal = await demoRefusal(deps, owner?.visitorId ?? null, ipAddress);

@@ -9,16 +9,21 @@ import type { JobStatus } from "../../shared/render";
 import type { DesignStyle, RoomType } from "../../shared/styles";
 import type { RenderContext } from "./context";
 import { FILE_ROUTES } from "./links";
-import type { Owner } from "./owner";
+import { userOwner, type Owner } from "./owner";
+import type { RenderJob } from "../db/schema";
 import { findOwnedJob, queuePosition, RUNNING } from "./queue";
 import { jobView, shareUrlOf, type JobView } from "./views";
 
 type Deps = Pick<RenderContext, "db" | "clock">;
 
-/** The job as its owner sees it, with its place in the queue while it waits. */
-export async function ownedJobView(deps: Deps, owner: Owner, jobId: string, providerLabel: string): Promise<JobView> {
-  const job = await findOwnedJob(deps.db, owner, jobId);
+/** A job's view, with its place in the queue while it waits. */
+async function viewWithPosition(deps: Deps, job: RenderJob, providerLabel: string): Promise<JobView> {
   return jobView(job, providerLabel, job.status === "queued" ? await queuePosition(deps.db, job) : null);
+}
+
+/** The job as its owner sees it. */
+export async function ownedJobView(deps: Deps, owner: Owner, jobId: string, providerLabel: string): Promise<JobView> {
+  return viewWithPosition(deps, await findOwnedJob(deps.db, owner, jobId), providerLabel);
 }
 
 /** The owner's renders, newest first (optionally of one project). */
@@ -33,9 +38,7 @@ export async function listOwnedJobs(
   if (filter.projectId) query = query.where("project_id", "=", filter.projectId);
   if (filter.limit !== undefined) query = query.limit(filter.limit);
   const jobs = await query.execute();
-  return Promise.all(
-    jobs.map(async (job) => jobView(job, providerLabel, job.status === "queued" ? await queuePosition(deps.db, job) : null)),
-  );
+  return Promise.all(jobs.map((job) => viewWithPosition(deps, job, providerLabel)));
 }
 
 /** A share link anyone may open, and/or a place in the public gallery (signed-in users only). */
@@ -71,7 +74,7 @@ export async function moveToProject(
   jobId: string,
   projectId: string,
 ) {
-  const job = await findOwnedJob(deps.db, { userId, visitorId: null }, jobId);
+  const job = await findOwnedJob(deps.db, userOwner(userId), jobId);
   if (!(await deps.projects.isOwnProject(userId, projectId))) throw notFound();
   const now = deps.clock.now();
   await deps.db.updateTable("render_jobs").set({ project_id: projectId, updated_at: now }).where("id", "=", job.id).execute();

@@ -6,7 +6,7 @@
 import { sql, type Transaction } from "kysely";
 import { MESSAGES } from "../../shared/messages";
 import {
-  FINAL_JOB_STATUSES,
+  isFinalStatus,
   RENDER,
   type JobStatus,
   type RenderEvent,
@@ -476,7 +476,7 @@ export async function rerenderJob(
   ipAddress: string,
 ) {
   const job = await findOwnedJob(deps.db, owner, jobId);
-  if (!FINAL_JOB_STATUSES.includes(job.status)) throw new DomainError("conflict", "renderNotFinished");
+  if (!isFinalStatus(job.status)) throw new DomainError("conflict", "renderNotFinished");
   if (choice.seed === "same" && job.seed === null) throw new DomainError("invalid", "engineCannot");
   return createRenderJobs(
     deps,

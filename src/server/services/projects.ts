@@ -8,7 +8,7 @@ import { generateSecureRandomString } from "../auth/tokens";
 import type { Project } from "../db/schema";
 import { notFound } from "../errors";
 import type { Infra } from "../infra";
-import type { ProjectDirectory, RenderModule } from "../render";
+import { userOwner, type ProjectDirectory, type RenderModule } from "../render";
 
 type Deps = Pick<Infra, "db" | "clock">;
 
@@ -104,7 +104,7 @@ export function createProjectsService(deps: Deps, render: RenderModule) {
     /** One project with its renders, newest first. */
     async get(userId: string, projectId: string) {
       const project = await ownedProject(userId, projectId);
-      const renders = await render.list({ userId, visitorId: null }, { projectId: project.id });
+      const renders = await render.list(userOwner(userId), { projectId: project.id });
       return { project: projectView(project), renders };
     },
 

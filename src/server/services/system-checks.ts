@@ -9,7 +9,14 @@ import { sql } from "kysely";
 import nodemailer from "nodemailer";
 import { PRODUCT_NAME, UPLOAD_BUCKET } from "../../shared/constants";
 import { checkDatabase } from "./health";
-import { DISK_SPACE_LIMITS, OUTSIDE_SERVICE_TIMEOUT_MS, type ServerCheckName, type ServerCheckResult } from "../../shared/self-test-checks";
+import {
+  DISK_SPACE_LIMITS,
+  OUTSIDE_SERVICE_TIMEOUT_MS,
+  type ServerCheckName,
+  checkFailed as notOk,
+  checkPassed as ok,
+  type ServerCheckResult,
+} from "../../shared/self-test-checks";
 import { generateSecureRandomString } from "../auth/tokens";
 import type { AppDatabase } from "../db/client";
 import type { Infra } from "../infra";
@@ -18,9 +25,6 @@ import type { Env } from "../env";
 import type { ObjectStorage } from "../storage/storage";
 
 export type SystemCheckDeps = Pick<Infra, "db" | "env" | "storage"> & { render: Pick<RenderModule, "engine" | "checkQueue"> };
-
-const ok = (detail: string): ServerCheckResult => ({ ok: true, detail });
-const notOk = (detail: string): ServerCheckResult => ({ ok: false, detail });
 
 function errorText(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
