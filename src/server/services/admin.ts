@@ -11,6 +11,7 @@ import type { JobStatus } from "../../shared/render";
 import { DomainError, notFound } from "../errors";
 import type { Infra } from "../infra";
 import type { RenderModule } from "../render";
+import { clearAttempts } from "../auth/lockout";
 import { grantCredits } from "./credits";
 import type { RolesService } from "./roles";
 
@@ -155,7 +156,7 @@ export function createAdminService(deps: Deps, render: RenderModule, roles: Role
     /** Ends a sign-in lockout now. */
     async unlockAccount(admin: Admin, userId: string): Promise<void> {
       const user = await existingUser(userId);
-      await db.deleteFrom("login_attempts").where("email", "=", user.email.toLowerCase()).execute();
+      await clearAttempts(db, user.email);
       await audit(admin, "unlock", userId);
     },
 
