@@ -9,7 +9,8 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { localProvider } from "../../src/server/render/providers/local";
-import { compareEdges, edgeMap, structureScore, workingSize } from "../../src/server/render/structure";
+import { resultVariants, thumbnail } from "../../src/server/images/variants";
+import { compareEdges, edgeMap, structureScore, workingPicture, workingSize } from "../../src/server/render/structure";
 import { RENDER } from "../../src/shared/render";
 import type { DesignStyle } from "../../src/shared/styles";
 import { drawRoom, FURNITURE, jitter, LOOKS, rotate, ROOMS, shift, zoom, type RoomSpec } from "../helpers/rooms";
@@ -190,10 +191,9 @@ describe("structureScore", () => {
         `<svg xmlns="http://www.w3.org/2000/svg" width="256" height="192"><rect width="256" height="192" fill="#fff"/><rect x="64" y="48" width="128" height="96" fill="#333"/></svg>`,
       ),
     )
-      .removeAlpha()
-      .raw()
+      .png()
       .toBuffer();
-    const map = edgeMap(rectangle, 256, 192);
+    const map = edgeMap(await workingPicture(rectangle, 256, 192), 256, 192);
     // The outline is 2 × (128 + 96) = 448 px long; thin edges give about one pixel per pixel of outline.
     expect(map.count).toBeGreaterThan(400);
     expect(map.count).toBeLessThan(500);
@@ -313,4 +313,27 @@ describe("structure check calibration", () => {
     const different = rows.filter(([name]) => name.startsWith("different room")).flatMap(([, values]) => values);
     expect(medianOf(different)).toBeLessThanOrEqual(0.35);
   }, 300_000);
+});
+
+describe("structure check in the worker", () => {
+  it(
+    "scores the thumbnails the worker compares as it scores the full pictures",
+    async () => {
+      // The worker compares the upload's thumbnail (made at upload) with the result's (made by
+      // resultVariants): both 320 px, cheap to decode.
+      const differences: number[] = [];
+      for (const category of [...KEPT, ...MOVED]) {
+        for (const index of [0, 3]) {
+          const room = ROOMS[index]!;
+          const [before, after] = await category.pair(room, index, await drawRoom(room));
+          const encoded = (await structureScore(before, after)).score;
+          const thumbs = (await structureScore((await thumbnail(before)).data, (await resultVariants(after)).thumb.data)).score;
+          differences.push(Math.abs(thumbs - encoded));
+          expect(thumbs >= WARNING, `${category.name}, room ${index}: ${thumbs} against ${encoded}`).toBe(encoded >= WARNING);
+        }
+      }
+      expect(Math.max(...differences)).toBeLessThanOrEqual(0.05);
+    },
+    SLOW,
+  );
 });

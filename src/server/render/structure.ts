@@ -106,10 +106,10 @@ export function workingSize(width: number, height: number, longEdge: number): { 
 }
 
 /**
- * Decode upright to width×height sRGB bytes, transparency on white. sharp resizes with JPEG
- * shrink-on-load, so a 1024-px JPEG is never decoded at full size.
+ * The picture the edges are found on: width×height sRGB bytes, upright, transparency on white,
+ * decoded and resized by sharp off the main thread.
  */
-async function decode(image: Buffer, width: number, height: number): Promise<Uint8Array> {
+export async function workingPicture(image: Buffer, width: number, height: number): Promise<Uint8Array> {
   const data = await sharp(image)
     .autoOrient()
     .flatten({ background: "#ffffff" })
@@ -122,40 +122,50 @@ async function decode(image: Buffer, width: number, height: number): Promise<Uin
 }
 
 /**
- * One channel of RGB bytes blurred with the binomial kernel [1 4 6 4 1] in both directions
- * (≈ Gaussian σ 1 px at the working size): takes the edge off grain, texture and JPEG blocks.
- * Integer sums: the result is 256 × the blurred value (≤ 65280, a Uint16). Borders mirror.
+ * RGB bytes (interleaved) blurred with the binomial kernel [1 4 6 4 1] in both directions (≈ Gaussian
+ * σ 1 px at the working size): takes the edge off grain, texture and JPEG blocks. Integer sums,
+ * rounded to 16 × the blurred value (≤ 4080), so the Sobel sums below square within 32 bits. All
+ * three channels in one pass; borders mirror. (sharp's convolve would do the same off the main
+ * thread, but costs 4–5 ms a call in its set-up at this size, against about 1 ms here.)
  */
-function blurChannel(rgb: Uint8Array, channel: number, width: number, height: number, rows: Uint16Array, out: Uint16Array) {
+function blur(rgb: Uint8Array, width: number, height: number): Uint16Array {
+  const up = width * 3;
+  const rows = new Uint16Array(rgb.length);
   const mirrorX = (x: number) => (x < 0 ? -x : x >= width ? 2 * width - 2 - x : x);
   for (let y = 0; y < height; y++) {
-    const row = y * width;
-    const base = row * 3 + channel;
+    const row = y * up;
     for (const x of [0, 1, width - 2, width - 1]) {
-      rows[row + x] =
-        rgb[base + mirrorX(x - 2) * 3]! +
-        4 * rgb[base + mirrorX(x - 1) * 3]! +
-        6 * rgb[base + x * 3]! +
-        4 * rgb[base + mirrorX(x + 1) * 3]! +
-        rgb[base + mirrorX(x + 2) * 3]!;
+      for (let c = 0; c < 3; c++) {
+        rows[row + x * 3 + c] =
+          rgb[row + mirrorX(x - 2) * 3 + c]! +
+          4 * rgb[row + mirrorX(x - 1) * 3 + c]! +
+          6 * rgb[row + x * 3 + c]! +
+          4 * rgb[row + mirrorX(x + 1) * 3 + c]! +
+          rgb[row + mirrorX(x + 2) * 3 + c]!;
+      }
     }
-    for (let x = 2, p = base + 6; x < width - 2; x++, p += 3) {
-      rows[row + x] = rgb[p - 6]! + 4 * (rgb[p - 3]! + rgb[p + 3]!) + 6 * rgb[p]! + rgb[p + 6]!;
+    for (let k = row + 6, last = row + up - 6; k < last; k++) {
+      rows[k] = rgb[k - 6]! + 4 * (rgb[k - 3]! + rgb[k + 3]!) + 6 * rgb[k]! + rgb[k + 6]!;
     }
   }
-  const mirrorY = (y: number) => (y < 0 ? -y : y >= height ? 2 * height - 2 - y : y) * width;
+  const out = new Uint16Array(rgb.length);
+  const mirrorY = (y: number) => (y < 0 ? -y : y >= height ? 2 * height - 2 - y : y) * up;
   for (let y = 0; y < height; y++) {
     const r0 = mirrorY(y - 2);
     const r1 = mirrorY(y - 1);
-    const r2 = y * width;
+    const r2 = y * up;
     const r3 = mirrorY(y + 1);
     const r4 = mirrorY(y + 2);
-    for (let x = 0; x < width; x++) out[r2 + x] = rows[r0 + x]! + 4 * (rows[r1 + x]! + rows[r3 + x]!) + 6 * rows[r2 + x]! + rows[r4 + x]!;
+    for (let k = 0; k < up; k++) {
+      out[r2 + k] = (rows[r0 + k]! + 4 * (rows[r1 + k]! + rows[r3 + k]!) + 6 * rows[r2 + k]! + rows[r4 + k]! + 8) >> 4;
+    }
   }
+  return out;
 }
 
 /**
- * Canny-style edges of width×height sRGB bytes: blur; Sobel per colour channel, the strongest
+ * Canny-style edges of a working picture (width×height sRGB bytes, see workingPicture): blur;
+ * Sobel per colour channel, the strongest
  * channel wins (a line between two colours of equal brightness still counts); non-maximum
  * suppression (one pixel wide lines, so a thick line does not outweigh a thin one); hysteresis with
  * thresholds relative to the picture's own gradients; connected edges under MIN_LINE_PIXELS dropped.
@@ -163,42 +173,43 @@ function blurChannel(rgb: Uint8Array, channel: number, width: number, height: nu
 export function edgeMap(rgb: Uint8Array, width: number, height: number): EdgeMap {
   const size = width * height;
   if (rgb.length !== size * 3) throw new Error(`Expected ${size * 3} bytes, got ${rgb.length}`);
-  // Per pixel, the strongest channel's gradient and its squared magnitude, in units of 256 × grey levels.
-  const squared = new Float64Array(size);
+  const smooth = blur(rgb, width, height);
+  // Per pixel, the strongest channel's gradient and its squared magnitude, in units of 1/16 grey level.
+  const squared = new Int32Array(size);
   const gradX = new Int32Array(size);
   const gradY = new Int32Array(size);
-  const rows = new Uint16Array(size);
-  const smooth = new Uint16Array(size);
-  for (let channel = 0; channel < 3; channel++) {
-    blurChannel(rgb, channel, width, height, rows, smooth);
-    for (let y = 1; y < height - 1; y++) {
-      for (let x = 1, i = y * width + 1; x < width - 1; x++, i++) {
-        const nw = smooth[i - width - 1]!;
-        const n = smooth[i - width]!;
-        const ne = smooth[i - width + 1]!;
-        const w = smooth[i - 1]!;
-        const e = smooth[i + 1]!;
-        const sw = smooth[i + width - 1]!;
-        const s = smooth[i + width]!;
-        const se = smooth[i + width + 1]!;
-        const gx = ne + 2 * e + se - nw - 2 * w - sw;
-        const gy = sw + 2 * s + se - nw - 2 * n - ne;
+  const up = width * 3;
+  for (let y = 1; y < height - 1; y++) {
+    for (let x = 1, i = y * width + 1; x < width - 1; x++, i++) {
+      let best = -1;
+      let bestX = 0;
+      let bestY = 0;
+      for (let p = i * 3, last = p + 3; p < last; p++) {
+        const nw = smooth[p - up - 3]!;
+        const ne = smooth[p - up + 3]!;
+        const sw = smooth[p + up - 3]!;
+        const se = smooth[p + up + 3]!;
+        const gx = ne + 2 * smooth[p + 3]! + se - nw - 2 * smooth[p - 3]! - sw;
+        const gy = sw + 2 * smooth[p + up]! + se - nw - 2 * smooth[p - up]! - ne;
         const m = gx * gx + gy * gy;
-        if (m > squared[i]!) {
-          squared[i] = m;
-          gradX[i] = gx;
-          gradY[i] = gy;
+        if (m > best) {
+          best = m;
+          bestX = gx;
+          bestY = gy;
         }
       }
+      squared[i] = best;
+      gradX[i] = bestX;
+      gradY[i] = bestY;
     }
   }
 
   // Thresholds in grey levels, compared squared and at the blur's scale.
-  const reference = Math.sqrt(quantile(squared, REFERENCE_QUANTILE)) / 256;
+  const reference = Math.sqrt(quantile(squared, REFERENCE_QUANTILE)) / 16;
   const high = Math.max(MIN_MAGNITUDE, HIGH_RATIO * reference);
   const low = (LOW_RATIO / HIGH_RATIO) * high;
-  const high2 = (high * 256) ** 2;
-  const low2 = (low * 256) ** 2;
+  const high2 = (high * 16) ** 2;
+  const low2 = (low * 16) ** 2;
 
   // Non-maximum suppression across the line (direction quantised to 0°, 45°, 90°, 135°).
   // thin: 0 no edge, 1 weak (≥ low), 2 strong (≥ high).
@@ -222,33 +233,37 @@ export function edgeMap(rgb: Uint8Array, width: number, height: number): EdgeMap
   // Hysteresis and the length filter in one pass over connected sets of thin pixels.
   const edges = new Uint8Array(size);
   const evidence = new Uint8Array(size);
-  const stack = new Int32Array(size);
-  const component: number[] = [];
-  const neighbours = [-width - 1, -width, -width + 1, -1, 1, width - 1, width, width + 1];
+  // One array holds the component being walked: [0, found) are its pixels, [next, found) still to visit.
+  const component = new Int32Array(size);
+  const visit = (j: number, found: number) => {
+    // The outer rows and columns have no gradient (never thin), so j stays inside.
+    if (evidence[j] || !thin[j]) return found;
+    evidence[j] = 1;
+    component[found] = j;
+    return found + 1;
+  };
   let count = 0;
   for (let start = 0; start < size; start++) {
     if (evidence[start] || !thin[start]) continue;
-    let top = 0;
-    stack[top++] = start;
     evidence[start] = 1;
-    component.length = 0;
+    component[0] = start;
+    let found = 1;
     let strong = false;
-    while (top > 0) {
-      const i = stack[--top]!;
-      component.push(i);
+    for (let next = 0; next < found; next++) {
+      const i = component[next]!;
       if (thin[i] === 2) strong = true;
-      for (const offset of neighbours) {
-        const j = i + offset;
-        // The outer rows and columns have no gradient (never thin), so j stays inside.
-        if (!evidence[j] && thin[j]) {
-          evidence[j] = 1;
-          stack[top++] = j;
-        }
-      }
+      found = visit(i - width - 1, found);
+      found = visit(i - width, found);
+      found = visit(i - width + 1, found);
+      found = visit(i - 1, found);
+      found = visit(i + 1, found);
+      found = visit(i + width - 1, found);
+      found = visit(i + width, found);
+      found = visit(i + width + 1, found);
     }
-    if (strong && component.length >= MIN_LINE_PIXELS) {
-      for (const i of component) edges[i] = 1;
-      count += component.length;
+    if (strong && found >= MIN_LINE_PIXELS) {
+      for (let k = 0; k < found; k++) edges[component[k]!] = 1;
+      count += found;
     }
   }
   return { width, height, edges, count, weight: straightWeights(edges, width, height), evidence };
@@ -258,7 +273,7 @@ export function edgeMap(rgb: Uint8Array, width: number, height: number): EdgeMap
  * The p-quantile (0..1) of the positive values, from a histogram of 1024 bins over 0..max (O(n),
  * within one bin of exact). Pixels without any gradient (flat drawing, the border) are left out.
  */
-function quantile(values: Float64Array, p: number): number {
+function quantile(values: Int32Array, p: number): number {
   let max = 0;
   for (let i = 0; i < values.length; i++) if (values[i]! > max) max = values[i]!;
   if (max === 0) return 0;
@@ -285,45 +300,70 @@ function quantile(values: Float64Array, p: number): number {
  * Weight of each edge pixel: 1 where the edge pixels in the window of STRAIGHT_RADIUS around it form
  * one straight line, STRAY_WEIGHT elsewhere. Straight: the covariance of their coordinates has a
  * minor eigenvalue under STRAIGHT_SPREAD × the major one, and the major one spans most of the window
- * (a segment of length L has variance L²/12; R²/6 means L ≥ ~1.4 R). Coordinates are taken relative
- * to the pixel, so the sums stay small and exact.
+ * (a segment of length L has variance L²/12; R²/6 means L ≥ ~1.4 R).
+ *
+ * The window sums (count, Σx, Σy, Σx², Σy², Σxy) come from summed-area tables, four reads each
+ * instead of a walk over the (2R+1)² window. All sums are integers well under 2⁵³, so they are exact,
+ * and so is n²·covariance = n·Σxx − (Σx)², which the test below uses (scaled by n² on both sides).
  */
 function straightWeights(edges: Uint8Array, width: number, height: number): Float32Array {
   const R = STRAIGHT_RADIUS;
+  const stride = width + 1;
+  const tables = Array.from({ length: 6 }, () => new Float64Array(stride * (height + 1)));
+  const [tn, tx, ty, txx, tyy, txy] = tables as [Float64Array, Float64Array, Float64Array, Float64Array, Float64Array, Float64Array];
+  for (let y = 0; y < height; y++) {
+    let n = 0,
+      sx = 0,
+      sy = 0,
+      sxx = 0,
+      syy = 0,
+      sxy = 0;
+    const above = y * stride;
+    const here = above + stride;
+    for (let x = 0; x < width; x++) {
+      if (edges[y * width + x]) {
+        n++;
+        sx += x;
+        sy += y;
+        sxx += x * x;
+        syy += y * y;
+        sxy += x * y;
+      }
+      const a = above + x + 1;
+      const h = here + x + 1;
+      tn[h] = tn[a]! + n;
+      tx[h] = tx[a]! + sx;
+      ty[h] = ty[a]! + sy;
+      txx[h] = txx[a]! + sxx;
+      tyy[h] = tyy[a]! + syy;
+      txy[h] = txy[a]! + sxy;
+    }
+  }
+  const longEnough = (R * R) / 6;
   const weight = new Float32Array(width * height);
   for (let y = 0; y < height; y++) {
+    const top = Math.max(0, y - R) * stride;
+    const bottom = (Math.min(height - 1, y + R) + 1) * stride;
     for (let x = 0; x < width; x++) {
       if (!edges[y * width + x]) continue;
-      let n = 0,
-        sx = 0,
-        sy = 0,
-        sxx = 0,
-        syy = 0,
-        sxy = 0;
-      const x0 = Math.max(0, x - R) - x;
-      const x1 = Math.min(width - 1, x + R) - x;
-      for (let dy = Math.max(0, y - R) - y, last = Math.min(height - 1, y + R) - y; dy <= last; dy++) {
-        const row = (y + dy) * width + x;
-        for (let dx = x0; dx <= x1; dx++) {
-          if (!edges[row + dx]) continue;
-          n++;
-          sx += dx;
-          sy += dy;
-          sxx += dx * dx;
-          syy += dy * dy;
-          sxy += dx * dy;
-        }
-      }
-      const mx = sx / n;
-      const my = sy / n;
-      const cxx = sxx / n - mx * mx;
-      const cyy = syy / n - my * my;
-      const cxy = sxy / n - mx * my;
+      const left = Math.max(0, x - R);
+      const right = Math.min(width - 1, x + R) + 1;
+      const a = bottom + right;
+      const b = bottom + left;
+      const c = top + right;
+      const d = top + left;
+      const n = tn[a]! - tn[b]! - tn[c]! + tn[d]!;
+      const sx = tx[a]! - tx[b]! - tx[c]! + tx[d]!;
+      const sy = ty[a]! - ty[b]! - ty[c]! + ty[d]!;
+      // n² × the covariance of the coordinates, exact.
+      const cxx = n * (txx[a]! - txx[b]! - txx[c]! + txx[d]!) - sx * sx;
+      const cyy = n * (tyy[a]! - tyy[b]! - tyy[c]! + tyy[d]!) - sy * sy;
+      const cxy = n * (txy[a]! - txy[b]! - txy[c]! + txy[d]!) - sx * sy;
       const half = (cxx + cyy) / 2;
       const spread = Math.sqrt(Math.max(0, half * half - (cxx * cyy - cxy * cxy)));
       const major = half + spread;
       const minor = half - spread;
-      weight[y * width + x] = major >= (R * R) / 6 && minor <= STRAIGHT_SPREAD * major ? 1 : STRAY_WEIGHT;
+      weight[y * width + x] = major >= longEnough * n * n && minor <= STRAIGHT_SPREAD * major ? 1 : STRAY_WEIGHT;
     }
   }
   return weight;
@@ -332,16 +372,30 @@ function straightWeights(edges: Uint8Array, width: number, height: number): Floa
 /** `mask` dilated by a disc of `radius` px: everything within the tolerance of a line. */
 function dilate(mask: Uint8Array, width: number, height: number, radius: number): Uint8Array {
   const reach = Math.floor(radius);
-  const disc: number[][] = [];
-  for (let dy = -reach; dy <= reach; dy++)
-    for (let dx = -reach; dx <= reach; dx++) if (dx * dx + dy * dy <= radius * radius) disc.push([dx, dy]);
+  const dxs: number[] = [];
+  const dys: number[] = [];
+  for (let dy = -reach; dy <= reach; dy++) {
+    for (let dx = -reach; dx <= reach; dx++) {
+      if (dx * dx + dy * dy <= radius * radius) {
+        dxs.push(dx);
+        dys.push(dy);
+      }
+    }
+  }
+  const offsets = Int32Array.from(dxs, (dx, k) => dys[k]! * width + dx);
   const out = new Uint8Array(width * height);
   for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      if (!mask[y * width + x]) continue;
-      for (const [dx, dy] of disc) {
-        const xx = x + dx!;
-        const yy = y + dy!;
+    const inside = y >= reach && y < height - reach;
+    for (let x = 0, i = y * width; x < width; x++, i++) {
+      if (!mask[i]) continue;
+      if (inside && x >= reach && x < width - reach) {
+        // Away from the border every offset lands inside: no checks.
+        for (let k = 0; k < offsets.length; k++) out[i + offsets[k]!] = 1;
+        continue;
+      }
+      for (let k = 0; k < offsets.length; k++) {
+        const xx = x + dxs[k]!;
+        const yy = y + dys[k]!;
         if (xx >= 0 && xx < width && yy >= 0 && yy < height) out[yy * width + xx] = 1;
       }
     }
@@ -383,11 +437,10 @@ export async function structureScore(before: Buffer, after: Buffer, options: Str
   const tolerance = options.tolerance ?? STRUCTURE_DEFAULTS.tolerance;
   const { width = 0, height = 0, orientation = 1 } = await sharp(before).metadata();
   if (!width || !height) throw new Error("The input picture has no size");
-  // EXIF orientations 5–8 turn the picture a quarter; decode() stands it upright.
+  // EXIF orientations 5–8 turn the picture a quarter; workingPicture() stands it upright.
   const size = orientation >= 5 ? workingSize(height, width, longEdge) : workingSize(width, height, longEdge);
-  // Both decodes start at once (sharp works off the main thread); each picture's edges are found as
-  // soon as it is decoded, so the JavaScript of one overlaps the other's decode.
-  const edgesOf = async (image: Buffer) => edgeMap(await decode(image, size.width, size.height), size.width, size.height);
-  const [edgesBefore, edgesAfter] = await Promise.all([edgesOf(before), edgesOf(after)]);
-  return compareEdges(edgesBefore, edgesAfter, tolerance);
+  // The result's decode (sharp, off the main thread) overlaps the input's edges (JavaScript).
+  const decodedAfter = workingPicture(after, size.width, size.height);
+  const edgesBefore = edgeMap(await workingPicture(before, size.width, size.height), size.width, size.height);
+  return compareEdges(edgesBefore, edgeMap(await decodedAfter, size.width, size.height), tolerance);
 }

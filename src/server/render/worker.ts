@@ -60,6 +60,8 @@ export class RenderWorker {
   private announceTimer: NodeJS.Timeout | undefined;
   private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   private stopListening: (() => void) | undefined;
+  /** The structure checks waiting or running, one after another (see checkStructure). */
+  private structureChecks: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly deps: WorkerDeps,
@@ -109,6 +111,7 @@ export class RenderWorker {
     const running = [...this.running.values()];
     for (const { controller } of running) controller.abort(new ShuttingDown("Server shutting down"));
     await Promise.all(running.map(({ done }) => done));
+    await this.structureChecks;
   }
 
   private async pump(): Promise<void> {
@@ -248,9 +251,9 @@ export class RenderWorker {
       );
       // Deleted or canceled while saving: what was written belongs to nobody.
       if (!done) return await this.discard(stored);
-      // The structure check (did walls and windows stay?) runs once the result is out, so it adds
-      // nothing to the wait; its score follows as a "scored" event.
-      await this.scoreStructure(done, input.data, variants.medium.data);
+      // The structure check (did walls and windows stay?) runs once the result is out and the job's
+      // slot is free, so it adds nothing to the wait; its score follows as a "scored" event.
+      this.checkStructure(done, upload.thumb_key, variants.thumb.data);
     } catch (error) {
       await this.discard(stored);
       const now = clock.now();
@@ -282,9 +285,21 @@ export class RenderWorker {
     }
   }
 
-  private async scoreStructure(job: RenderJob, input: Buffer, result: Buffer): Promise<void> {
+  /**
+   * Queues the structure check of a finished render. Checks run one at a time, outside the job's
+   * slot (the next render starts at once). They compare the two thumbnails the pipeline made anyway
+   * (the upload's, the result's; 320 px, larger than the check's working size), so the check decodes
+   * two small JPEGs instead of two 1024-px pictures.
+   */
+  private checkStructure(job: RenderJob, inputThumbKey: string, resultThumb: Buffer): void {
+    this.structureChecks = this.structureChecks.then(() => this.scoreStructure(job, inputThumbKey, resultThumb));
+  }
+
+  private async scoreStructure(job: RenderJob, inputThumbKey: string, resultThumb: Buffer): Promise<void> {
     try {
-      const { score } = await structureScore(input, result);
+      const inputThumb = await this.deps.storage.get(UPLOAD_BUCKET, inputThumbKey);
+      if (!inputThumb) throw new Error("The upload's thumbnail is no longer there");
+      const { score } = await structureScore(inputThumb.data, resultThumb);
       await recordStructureScore(this.deps, job, score, this.deps.clock.now());
     } catch (error) {
       // A check that cannot run leaves the score empty; the render itself is done.
