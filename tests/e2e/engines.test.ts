@@ -147,5 +147,5 @@ describeBrowser("renders on a studio's own ComfyUI box", () => {
       await browser?.close();
       browser = undefined;
     }
-  });
+  }, 60_000); // two widths, each with variations, a re-roll and screenshots: under load it nears the default 20 s
 });
