@@ -43,6 +43,12 @@ export const MESSAGES = {
   renderFailed: "The render failed. Your credit was not charged.",
   renderInterrupted: "The render was interrupted by a server restart",
   renderTimedOut: "The render took too long and was stopped",
+  // The modification studio.
+  maskNotPng: "The mask must be a PNG image",
+  maskWrongSize: "The mask must be the same size as the picture",
+  maskTooSmall: "Paint a larger area to edit",
+  maskTooLarge: "The painted area covers almost the whole picture. Paint only the part to change.",
+  instructionTooLong: "The instruction must be at most 300 characters",
   // Purchases (spec sections 7 and 8).
   stripeNotConfigured: "Stripe secret key not configured",
   unknownCreditPackage: "Unknown credit package",

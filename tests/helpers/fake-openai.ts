@@ -23,6 +23,8 @@ export interface RecordedEdit {
   /** Every text field of the form. */
   fields: Record<string, string>;
   image?: { name: string; type: string; bytes: Buffer };
+  /** A targeted edit's mask: a PNG of the image's size, fully transparent where to edit. */
+  mask?: { name: string; type: string; bytes: Buffer };
 }
 
 export interface FakeOpenAi {
@@ -86,7 +88,9 @@ export async function startFakeOpenAi(options: { apiKey?: string } = {}): Promis
     const recorded: RecordedEdit = { headers: req.headers, fields: {} };
     for (const [name, value] of form.entries()) {
       if (typeof value === "string") recorded.fields[name] = value;
-      else if (name === "image") recorded.image = { name: value.name, type: value.type, bytes: Buffer.from(await value.arrayBuffer()) };
+      else if (name === "image" || name === "mask") {
+        recorded[name] = { name: value.name, type: value.type, bytes: Buffer.from(await value.arrayBuffer()) };
+      }
     }
     requests.push(recorded);
 
@@ -123,6 +127,34 @@ export async function startFakeOpenAi(options: { apiKey?: string } = {}): Promis
           "unsupported_file_mimetype",
         ),
       );
+    }
+    if (recorded.mask) {
+      // The documented rules: a PNG with an alpha channel, the same size as the image.
+      const [maskInfo, imageInfo] = await Promise.all([
+        sharp(recorded.mask.bytes)
+          .metadata()
+          .catch(() => null),
+        sharp(image.bytes)
+          .metadata()
+          .catch(() => null),
+      ]);
+      if (
+        recorded.mask.type !== "image/png" ||
+        maskInfo?.format !== "png" ||
+        !maskInfo.hasAlpha ||
+        maskInfo.width !== imageInfo?.width ||
+        maskInfo.height !== imageInfo?.height
+      ) {
+        return send(
+          res,
+          openAiError(
+            400,
+            "Invalid mask image: it must be a PNG with an alpha channel and the same dimensions as the image.",
+            "mask",
+            "invalid_image",
+          ),
+        );
+      }
     }
     const size = fields.size ?? "auto";
     if (!SIZES.includes(size)) {

@@ -5,6 +5,7 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
 import type { JobStatus, RenderMode, StructureStrength } from "../../shared/render";
 import type { DesignStyle, InputMode, RoomType } from "../../shared/styles";
+import type { EditPreset, JobKind } from "../../shared/edits";
 
 /** A column the database fills in on insert and that is never updated. */
 type CreatedAt = ColumnType<number, number | undefined, never>;
@@ -163,7 +164,13 @@ export interface RenderJobsTable {
   visitor_id: string | null;
   project_id: string | null;
   upload_id: string;
-  style: DesignStyle;
+  /**
+   * The design style rendered. An edit carries the style of the render it descends from, or ""
+   * when it was made from the photo itself (the column is NOT NULL since 0005).
+   */
+  style: DesignStyle | "";
+  /** "render", or "edit" (the modification studio; its link, mask and instruction in render_edits). */
+  kind: Generated<JobKind>;
   room_type: RoomType;
   mode: InputMode;
   note: string | null;
@@ -211,6 +218,16 @@ export interface RenderJobsTable {
   started_at: number | null;
   finished_at: number | null;
   updated_at: number;
+}
+
+export interface RenderEditsTable {
+  job_id: string;
+  /** The version the edit was made from; null = the photo itself. */
+  parent_job_id: string | null;
+  /** The painted region, a greyscale PNG at the studio picture's size: white = change. */
+  mask_key: string;
+  instruction: string;
+  preset: EditPreset | null;
 }
 
 export interface RenderEventsTable {
@@ -306,6 +323,7 @@ export interface Database {
   uploads: UploadsTable;
   render_jobs: RenderJobsTable;
   render_events: RenderEventsTable;
+  render_edits: RenderEditsTable;
   visitor_demo_renders: VisitorDemoRendersTable;
   credit_purchases: CreditPurchasesTable;
   stripe_events: StripeEventsTable;

@@ -27,6 +27,14 @@ async function resizedJpeg(input: ImageSource, longEdge: number, quality: number
   return { data, width: info.width, height: info.height, format: "jpeg" };
 }
 
+/**
+ * The version an edit repaints, upright at exactly the studio picture's size (the mask's), as a
+ * lossless PNG: the composite keeps its pixels outside the painted region.
+ */
+export async function editSource(source: ImageSource, width: number, height: number): Promise<Buffer> {
+  return sharp(source, readOptions).rotate().resize(width, height, { fit: "fill" }).png({ compressionLevel: 3 }).toBuffer();
+}
+
 /** What the render engine is given: upright, at most 1024 px on the long edge. */
 export function providerInput(original: ImageSource): Promise<Picture> {
   return resizedJpeg(original, RENDER.providerInputLongEdge, 90);

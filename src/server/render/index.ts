@@ -10,7 +10,7 @@
  */
 import type { Router } from "express";
 import type { Language } from "../../shared/constants";
-import { RENDER, type RenderRequestInput, type StructureStrength } from "../../shared/render";
+import { isFinalStatus, RENDER, type RenderRequestInput, type StructureStrength } from "../../shared/render";
 import type { ServerCheckResult } from "../../shared/self-test-checks";
 import type { Clock } from "../clock";
 import type { Infra } from "../infra";
@@ -49,7 +49,9 @@ import { findOwnedUpload, saveUpload, type UploadChoices } from "./uploads";
 import { uploadView, type JobView, type UploadView } from "./views";
 import { adoptVisitorWork } from "./visitor-work";
 import { RenderWorker, type RenderWorkerOptions } from "./worker";
-import { notFound } from "../errors";
+import { DomainError, notFound } from "../errors";
+import { createEditJob, relinkChildren, repeatEdit, unfinishedChildEdits, versionTree } from "./edits";
+import type { EditRequestInput } from "../../shared/edits";
 
 export type { Owner } from "./owner";
 export { ownerOf, userOwner, visitorOwner } from "./owner";
@@ -143,12 +145,31 @@ export function createRenderModule(infra: Pick<Infra, "db" | "clock" | "env" | "
     list: (owner: Owner, filter: { projectId?: string; limit?: number }): Promise<JobView[]> =>
       listOwnedJobs(deps, owner, filter, provider.label),
     cancel: (owner: Owner, jobId: string) => cancelJob(deps, owner, jobId),
-    delete: (owner: Owner, jobId: string) => deleteJob(deps, owner, jobId),
+    /**
+     * Deletes a render or an edit with its files. Edits made from it hang from its own parent
+     * instead (they keep their pictures); unfinished ones cannot run without it and are canceled.
+     */
+    async delete(owner: Owner, jobId: string) {
+      await findOwnedJob(deps.db, owner, jobId);
+      for (const child of await unfinishedChildEdits(deps, jobId)) await cancelJob(deps, owner, child);
+      await relinkChildren(deps, jobId);
+      await deleteJob(deps, owner, jobId);
+    },
+    /** The modification studio: repaint a painted region of a version, one credit, through the queue. */
+    edit: (owner: Owner, input: EditRequestInput) => createEditJob(deps, owner, input),
+    /** Every version of the photo a picture (upload or job) belongs to, as a tree. */
+    versions: (owner: Owner, pictureId: string) => versionTree(deps, owner, pictureId),
     setSharing: (owner: Owner, jobId: string, choice: { link?: boolean; gallery?: boolean }) => setSharing(deps, owner, jobId, choice),
     moveToProject: (userId: string, jobId: string, projectId: string) => moveToProject(deps, userId, jobId, projectId),
     /** A new render of a finished one: new seed (re-roll), same seed, or a stronger structure setting; charged like any render. */
-    rerender: (owner: Owner, jobId: string, choice: { seed: "new" | "same"; structure?: StructureStrength }, ipAddress: string) =>
-      rerenderJob(deps, owner, jobId, choice, ipAddress),
+    async rerender(owner: Owner, jobId: string, choice: { seed: "new" | "same"; structure?: StructureStrength }, ipAddress: string) {
+      const job = await findOwnedJob(deps.db, owner, jobId);
+      if (job.kind !== "edit") return rerenderJob(deps, owner, jobId, choice, ipAddress);
+      // An edit again: the same version, mask and instruction.
+      if (!isFinalStatus(job.status)) throw new DomainError("conflict", "renderNotFinished");
+      if (choice.seed === "same" && job.seed === null) throw new DomainError("invalid", "engineCannot");
+      return repeatEdit(deps, owner, job, choice.seed === "same" ? (job.seed ?? undefined) : undefined);
+    },
     /** The optional AI upscale to the photo's size (engines with an upscaler), made once and kept. */
     upscale: (owner: Owner, jobId: string) => upscaleJob(deps, provider, owner, jobId),
     shared: (token: string) => sharedRender(deps, token),

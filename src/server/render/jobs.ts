@@ -12,7 +12,8 @@ import { FILE_ROUTES } from "./links";
 import { userOwner, type Owner } from "./owner";
 import type { RenderJob } from "../db/schema";
 import { findOwnedJob, queuePosition, RUNNING } from "./queue";
-import { jobView, shareUrlOf, type JobView } from "./views";
+import { jobView, shareUrlOf, styleOf, type JobView } from "./views";
+import type { JobKind } from "../../shared/edits";
 
 type Deps = Pick<RenderContext, "db" | "clock">;
 
@@ -108,13 +109,15 @@ export async function gallerySharedRenders(
     .selectFrom("render_jobs")
     .select(["id", "style", "room_type"])
     .where("shared_in_gallery_at", "is not", null)
+    // The gallery shows renders in a style; edits stay with their owner's shares.
+    .where("style", "!=", "")
     .where("status", "=", "succeeded")
     .orderBy("shared_in_gallery_at", "desc")
     .limit(60)
     .execute();
   return shared.map((job) => ({
     id: job.id,
-    style: job.style,
+    style: job.style as DesignStyle,
     roomType: job.room_type,
     before: FILE_ROUTES.gallery(job.id, "before"),
     after: FILE_ROUTES.gallery(job.id, "after"),
@@ -197,7 +200,9 @@ export async function queueCounts(deps: Deps): Promise<{ queued: number; running
 export interface AdminJobRow {
   id: string;
   userId: string | null;
-  style: DesignStyle;
+  /** Null for an edit made from the photo itself. */
+  style: DesignStyle | null;
+  kind: JobKind;
   status: JobStatus;
   provider: string;
   createdAt: number;
@@ -217,7 +222,7 @@ export async function listAllJobs(
   if (filter.status) query = query.where("status", "=", filter.status);
   const total = await query.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
   const rows = await query
-    .select(["id", "user_id", "style", "status", "provider", "created_at", "started_at", "finished_at", "error", "attempts"])
+    .select(["id", "user_id", "style", "kind", "status", "provider", "created_at", "started_at", "finished_at", "error", "attempts"])
     .orderBy("created_at", "desc")
     .limit(filter.limit)
     .offset(filter.offset)
@@ -227,7 +232,8 @@ export async function listAllJobs(
     jobs: rows.map((row) => ({
       id: row.id,
       userId: row.user_id,
-      style: row.style,
+      style: styleOf(row.style),
+      kind: row.kind,
       status: row.status,
       provider: row.provider,
       createdAt: row.created_at,

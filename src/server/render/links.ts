@@ -1,6 +1,9 @@
 /** The URLs under which stored pictures are served (each checks its owner, or a share token). */
 import type { DownloadKind, RenderResultLinks } from "../../shared/render";
 
+/** Where an edit's mask is stored (beside the edit's other files, removed with them). */
+export const editMaskKey = (jobId: string) => `renders/${jobId}/mask.png`;
+
 export const FILE_ROUTES = {
   upload: (id: string, variant: "original" | "thumb") => `/files/uploads/${id}/${variant}`,
   render: (id: string, variant: "before" | "full" | "medium" | "thumb") => `/files/renders/${id}/${variant}`,

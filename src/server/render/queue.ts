@@ -23,6 +23,7 @@ import { creditBalance, chargeForJob, NotEnoughCreditsError, refundJob } from ".
 import type { RenderContext } from "./context";
 import { recordRenderEvent, type StoredRenderEvent } from "./events";
 import { ownerColumns, ownerKey, ownsRow, rowOwner, type Owner } from "./owner";
+import { editMaskKey } from "./links";
 
 type Db = AppDatabase | Transaction<Database>;
 type EventDeps = Pick<RenderContext, "db" | "events">;
@@ -330,10 +331,11 @@ export async function deleteJobRows(db: Db, jobIds: string[]): Promise<void> {
 
 export async function removeJobFiles(
   deps: Pick<RenderContext, "storage" | "log">,
-  jobs: Array<Pick<RenderJob, "input_key" | "result_key" | "medium_key" | "thumb_key" | "high_key">>,
+  jobs: Array<Pick<RenderJob, "id" | "kind" | "input_key" | "result_key" | "medium_key" | "thumb_key" | "high_key">>,
 ): Promise<void> {
   for (const job of jobs) {
-    for (const key of [job.input_key, job.result_key, job.medium_key, job.thumb_key, job.high_key]) {
+    const mask = job.kind === "edit" ? editMaskKey(job.id) : null;
+    for (const key of [job.input_key, job.result_key, job.medium_key, job.thumb_key, job.high_key, mask]) {
       if (key)
         await deps.storage
           .remove(UPLOAD_BUCKET, key)
@@ -478,6 +480,8 @@ export async function rerenderJob(
   const job = await findOwnedJob(deps.db, owner, jobId);
   if (!isFinalStatus(job.status)) throw new DomainError("conflict", "renderNotFinished");
   if (choice.seed === "same" && job.seed === null) throw new DomainError("invalid", "engineCannot");
+  // Edits are repeated by the edits module (same version, mask and instruction).
+  if (job.style === "") throw new DomainError("invalid", "engineCannot");
   return createRenderJobs(
     deps,
     owner,

@@ -10,6 +10,7 @@ import {
   type StructureStrength,
 } from "../../shared/render";
 import type { DesignStyle, InputMode, RoomType } from "../../shared/styles";
+import type { JobKind } from "../../shared/edits";
 import type { RenderJob, Upload } from "../db/schema";
 import { FILE_ROUTES, resultLinks } from "./links";
 
@@ -28,7 +29,10 @@ export interface JobView {
   id: string;
   projectId: string | null;
   uploadId: string;
-  style: DesignStyle;
+  /** "render", or "edit" (modification studio). */
+  kind: JobKind;
+  /** Null for an edit made from the photo itself. */
+  style: DesignStyle | null;
   roomType: RoomType;
   mode: InputMode;
   note: string | null;
@@ -115,12 +119,16 @@ function parseParameters(text: string | null): Record<string, unknown> | null {
   }
 }
 
+/** A job's style, or null for an edit made from the photo itself (stored as ""). */
+export const styleOf = (style: DesignStyle | ""): DesignStyle | null => (style === "" ? null : style);
+
 export function jobView(job: RenderJob, providerLabel: string, position: number | null): JobView {
   return {
     id: job.id,
     projectId: job.project_id,
     uploadId: job.upload_id,
-    style: job.style,
+    kind: job.kind,
+    style: styleOf(job.style),
     roomType: job.room_type,
     mode: job.mode,
     note: job.note,

@@ -9,7 +9,10 @@ import { setTimeout as delay } from "node:timers/promises";
 import { MESSAGES } from "../../shared/messages";
 import { UPLOAD_BUCKET } from "../../shared/constants";
 import type { RenderJob } from "../db/schema";
-import { EXTENSIONS, MIME_TYPES, providerInput, resultVariants } from "../images/variants";
+import type { DesignStyle } from "../../shared/styles";
+import { compositeEdit } from "../images/composite";
+import { editSource, EXTENSIONS, MIME_TYPES, providerInput, resultVariants } from "../images/variants";
+import { editWork, type EditWork } from "./edits";
 import {
   announceQueuePositions,
   claimNextJob,
@@ -18,7 +21,6 @@ import {
   queuePosition,
   recoverInterruptedJobs,
   recordStructureScore,
-  removeJobFiles,
   transitionJob,
 } from "./queue";
 import type { RenderContext } from "./context";
@@ -170,14 +172,21 @@ export class RenderWorker {
     };
     try {
       const upload = await db.selectFrom("uploads").selectAll().where("id", "=", job.upload_id).executeTakeFirst();
+      // An edit repaints a version of the photo (its own picture, mask and instruction).
+      const edit = job.kind === "edit" ? await editWork(this.deps, job) : null;
+      if (job.kind === "edit" && !edit) throw new PermanentRenderError("The picture to edit is no longer there");
+      const sourceKey = edit?.sourceKey ?? upload?.original_key;
       // On disk, sharp reads the photo itself, off the main thread; other stores hand over bytes.
-      const original = !upload
-        ? null
-        : storage.localFile
-          ? await storage.localFile(UPLOAD_BUCKET, upload.original_key)
-          : ((await storage.get(UPLOAD_BUCKET, upload.original_key))?.data ?? null);
+      const original =
+        !upload || !sourceKey
+          ? null
+          : storage.localFile
+            ? await storage.localFile(UPLOAD_BUCKET, sourceKey)
+            : ((await storage.get(UPLOAD_BUCKET, sourceKey))?.data ?? null);
       if (!upload || !original) throw new PermanentRenderError("The uploaded picture is no longer there");
-      const input = await providerInput(original);
+      // An edit's source at exactly the mask's size, lossless: the composite keeps its pixels outside the region.
+      const editBase = edit ? await editSource(original, edit.width, edit.height) : null;
+      const input = editBase ? await providerInput(editBase) : await providerInput(original);
       const inputKey = `renders/${job.id}/input.jpg`;
       await put(inputKey, input.data, "image/jpeg");
       signal.throwIfAborted();
@@ -200,8 +209,11 @@ export class RenderWorker {
       );
       if (!rendering) return this.discard(stored);
 
-      const result = await this.renderWithRetries(rendering, input, startedAt, signal);
+      const engineResult = await this.renderWithRetries(rendering, input, edit, startedAt, signal);
       signal.throwIfAborted();
+      // Only the painted region changes, whatever the engine returned outside it.
+      const result =
+        editBase && edit ? { ...engineResult, image: await compositeEdit(editBase, engineResult.image, edit.mask) } : engineResult;
       const engineFinishedAt = clock.now();
 
       const saving = await transitionJob(
@@ -253,7 +265,7 @@ export class RenderWorker {
       if (!done) return await this.discard(stored);
       // The structure check (did walls and windows stay?) runs once the result is out and the job's
       // slot is free, so it adds nothing to the wait; its score follows as a "scored" event.
-      this.checkStructure(done, upload.thumb_key, variants.thumb.data);
+      this.checkStructure(done, edit?.sourceThumbKey ?? upload.thumb_key, variants.thumb.data);
     } catch (error) {
       await this.discard(stored);
       const now = clock.now();
@@ -308,17 +320,38 @@ export class RenderWorker {
   }
 
   private async discard(keys: string[]): Promise<void> {
-    await removeJobFiles(
-      this.deps,
-      keys.map((key) => ({ input_key: key, result_key: null, medium_key: null, thumb_key: null, high_key: null })),
-    );
+    for (const key of keys) {
+      await this.deps.storage
+        .remove(UPLOAD_BUCKET, key)
+        .catch((error: unknown) => this.deps.log.warn("could not remove a stored file", { key, error }));
+    }
     keys.length = 0;
+  }
+
+  /** An edit's engine call: the region painted in the mask (white = change) repainted as the instruction says. */
+  private inpaint(
+    job: RenderJob,
+    input: { data: Buffer },
+    edit: EditWork,
+    signal: AbortSignal,
+    onProgress: (fraction: number) => void,
+  ): Promise<RenderResult> {
+    if (!this.provider.inpaint) throw new PermanentRenderError(MESSAGES.engineCannot);
+    return this.provider.inpaint({
+      image: input.data,
+      mask: edit.mask,
+      prompt: edit.instruction,
+      ...(job.requested_seed === null ? {} : { seed: job.requested_seed }),
+      signal,
+      onProgress,
+    });
   }
 
   /** The engine call, retried on transient failures until the deadline (the signal) ends it. */
   private async renderWithRetries(
     job: RenderJob,
     input: { data: Buffer; width: number; height: number },
+    edit: EditWork | null,
     startedAt: number,
     signal: AbortSignal,
   ): Promise<RenderResult> {
@@ -351,20 +384,22 @@ export class RenderWorker {
           );
       };
       try {
-        const result = await this.provider.render({
-          image: input.data,
-          width: input.width,
-          height: input.height,
-          style: job.style,
-          roomType: job.room_type,
-          mode: job.mode,
-          renderMode: job.render_mode,
-          prompt: job.note ?? undefined,
-          ...(job.requested_seed === null ? {} : { seed: job.requested_seed }),
-          structure: job.structure,
-          signal,
-          onProgress,
-        });
+        const result = edit
+          ? await this.inpaint(job, input, edit, signal, onProgress)
+          : await this.provider.render({
+              image: input.data,
+              width: input.width,
+              height: input.height,
+              style: renderStyle(job),
+              roomType: job.room_type,
+              mode: job.mode,
+              renderMode: job.render_mode,
+              prompt: job.note ?? undefined,
+              ...(job.requested_seed === null ? {} : { seed: job.requested_seed }),
+              structure: job.structure,
+              signal,
+              onProgress,
+            });
         await progressWrites;
         return result;
       } catch (error) {
@@ -393,4 +428,10 @@ export class RenderWorker {
       }
     }
   }
+}
+
+/** A render's style (only edits made from the photo itself have none, and they are not rendered). */
+function renderStyle(job: RenderJob): DesignStyle {
+  if (job.style === "") throw new PermanentRenderError(MESSAGES.renderFailed);
+  return job.style;
 }

@@ -37,7 +37,9 @@ const GRADES: Record<DesignStyle, Grade> = {
 
 /**
  * The Preview engine grades colours: it can only "redesign" (in the sense of a colour mood), makes
- * the prepared photo's size, has no seeds, masks or upscaler, and is not AI.
+ * the prepared photo's size, has no seeds or upscaler, and is not AI. In the modification studio it
+ * tints the painted region (masks: true), which lets the studio be tried; it cannot follow the
+ * instruction, and the studio says so.
  */
 export const PREVIEW_CAPABILITIES: EngineCapabilities = {
   isAi: false,
@@ -45,10 +47,36 @@ export const PREVIEW_CAPABILITIES: EngineCapabilities = {
   maxOutputLongEdge: RENDER.providerInputLongEdge,
   seeds: false,
   percentProgress: false,
-  masks: false,
+  masks: true,
   upscale: false,
   structureStrength: false,
 };
+
+/** The studio's tint on the Preview engine: the region's colours mixed half with sage, so it visibly changes. */
+const REGION_TINT: Grade = {
+  brightness: 1.02,
+  saturation: 0.7,
+  hue: 0,
+  contrast: 1.0,
+  wash: { r: 120, g: 170, b: 130 },
+  washOpacity: 0.5,
+};
+
+async function applyGrade(image: Buffer, grade: Grade, signal: AbortSignal, blend: "soft-light" | "over" = "soft-light"): Promise<Buffer> {
+  const base = sharp(image).rotate();
+  const { width, height } = await base.metadata();
+  if (!width || !height) throw new Error("The image has no size");
+  const wash = await sharp({ create: { width, height, channels: 4, background: { ...grade.wash, alpha: grade.washOpacity } } })
+    .png()
+    .toBuffer();
+  throwIfAborted(signal);
+  return base
+    .modulate({ brightness: grade.brightness, saturation: grade.saturation, hue: grade.hue })
+    .linear(grade.contrast, 128 * (1 - grade.contrast))
+    .composite([{ input: wash, blend }])
+    .jpeg({ quality: 90, mozjpeg: true })
+    .toBuffer();
+}
 
 export const localProvider: RenderProvider = {
   id: "local",
@@ -56,23 +84,19 @@ export const localProvider: RenderProvider = {
   capabilities: PREVIEW_CAPABILITIES,
   async render({ image, style, signal, onProgress }) {
     throwIfAborted(signal);
-    const grade = GRADES[style];
-    const base = sharp(image).rotate();
-    const { width, height } = await base.metadata();
-    if (!width || !height) throw new Error("The image has no size");
     onProgress?.(0.2);
-    const wash = await sharp({ create: { width, height, channels: 4, background: { ...grade.wash, alpha: grade.washOpacity } } })
-      .png()
-      .toBuffer();
-    throwIfAborted(signal);
-    const output = await base
-      .modulate({ brightness: grade.brightness, saturation: grade.saturation, hue: grade.hue })
-      .linear(grade.contrast, 128 * (1 - grade.contrast))
-      .composite([{ input: wash, blend: "soft-light" }])
-      .jpeg({ quality: 90, mozjpeg: true })
-      .toBuffer();
+    const output = await applyGrade(image, GRADES[style], signal);
     throwIfAborted(signal);
     onProgress?.(1);
     return { image: output, mime: "image/jpeg", model: `preview-grade:${style}` };
+  },
+  /** Tints the whole picture; the worker's composite keeps it to the painted region. The instruction is not read. */
+  async inpaint({ image, signal, onProgress }) {
+    throwIfAborted(signal);
+    onProgress?.(0.2);
+    const output = await applyGrade(image, REGION_TINT, signal, "over");
+    throwIfAborted(signal);
+    onProgress?.(1);
+    return { image: output, mime: "image/jpeg", model: "preview-region-tint" };
   },
 };

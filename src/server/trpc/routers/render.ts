@@ -7,6 +7,7 @@ import { TRPCError, tracked } from "@trpc/server";
 import { z } from "zod";
 import { MESSAGES } from "../../../shared/messages";
 import { renderRequestSchema, STRUCTURE_STRENGTHS, type RenderEvent } from "../../../shared/render";
+import { editRequestSchema } from "../../../shared/edits";
 import type { Owner } from "../../render";
 import type { Context } from "../context";
 import { enforceRateLimit, protectedProcedure, publicProcedure, router } from "../init";
@@ -51,6 +52,15 @@ export const renderRouter = router({
     await ctx.services.render.delete(requireOwner(ctx), input.id);
     return { ok: true as const };
   }),
+
+  /** The modification studio: repaint the painted region of a version (one credit, through the queue). */
+  edit: protectedProcedure.input(editRequestSchema).mutation(async ({ ctx, input }) => {
+    enforceRateLimit(ctx, "render");
+    return ctx.services.render.edit(requireOwner(ctx), input);
+  }),
+
+  /** Every version of the photo a picture (an upload's or a job's id) belongs to. */
+  versions: protectedProcedure.input(z.object({ id })).query(({ ctx, input }) => ctx.services.render.versions(requireOwner(ctx), input.id)),
 
   /** A share link anyone may open, and/or a place in the public gallery (signed-in users). */
   setSharing: publicProcedure

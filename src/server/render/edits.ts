@@ -1,0 +1,260 @@
+/**
+ * The modification studio's edits and versions. An edit is a render job of kind "edit": it repaints
+ * the painted region of one version of a photo (the photo itself, a render of it, or an earlier
+ * edit) with an instruction, for one credit, through the same queue, events, cancel and refund as a
+ * render. Its render_edits row links it to the version it was made from, so the versions of a photo
+ * form a tree: the photo, its renders under it, and edits under whatever they were made from.
+ */
+import { CREDITS, UPLOAD_BUCKET } from "../../shared/constants";
+import { EDIT, studioPictureSize, type EditPreset, type EditRequestInput, type VersionNode, type VersionTree } from "../../shared/edits";
+import { generateSecureRandomString } from "../auth/tokens";
+import type { RenderJob, Upload } from "../db/schema";
+import type { DesignStyle } from "../../shared/styles";
+import { DomainError, notFound } from "../errors";
+import { checkMask, pngFromDataUrl } from "../images/mask";
+import { chargeForJob, creditBalance, NotEnoughCreditsError } from "../services/credits";
+import type { RenderContext } from "./context";
+import { recordRenderEvent } from "./events";
+import { editMaskKey, FILE_ROUTES } from "./links";
+import { ownerColumns, ownerKey, ownsRow, type Owner } from "./owner";
+import { findOwnedJob, queuePosition } from "./queue";
+import { findOwnedUpload } from "./uploads";
+import { styleOf } from "./views";
+
+/** A version an edit can start from: the photo (no parent job) or a finished job of the same photo. */
+interface EditSource {
+  upload: Upload;
+  parent: RenderJob | null;
+  /** The picture as the studio shows and masks it. */
+  width: number;
+  height: number;
+}
+
+async function editSource(deps: RenderContext, owner: Owner, input: { sourceJobId?: string; uploadId?: string }): Promise<EditSource> {
+  if (input.sourceJobId !== undefined) {
+    const parent = await findOwnedJob(deps.db, owner, input.sourceJobId);
+    if (parent.status !== "succeeded" || !parent.result_width || !parent.result_height) {
+      throw new DomainError("conflict", "renderNotFinished");
+    }
+    const upload = await findOwnedUpload(deps, owner, parent.upload_id);
+    return { upload, parent, ...studioPictureSize(parent.result_width, parent.result_height) };
+  }
+  if (input.uploadId === undefined) throw new DomainError("invalid", "missingRequiredFields");
+  const upload = await findOwnedUpload(deps, owner, input.uploadId);
+  return { upload, parent: null, ...studioPictureSize(upload.width, upload.height) };
+}
+
+/**
+ * Queues an edit, charged one credit in the same transaction as its row. Refusals (no such
+ * picture, not finished, a mask of the wrong size or area, an engine without masks, no credits)
+ * cost nothing.
+ */
+export async function createEditJob(
+  deps: RenderContext,
+  owner: Owner,
+  input: EditRequestInput & { seed?: number },
+): Promise<{ jobId: string; credits: number }> {
+  const userId = owner.userId;
+  if (userId === null) throw new DomainError("unauthenticated", "notAuthenticated");
+  if (!deps.capabilities.masks) throw new DomainError("invalid", "engineCannot");
+  const source = await editSource(deps, owner, input);
+  const projectId = source.parent?.project_id ?? source.upload.project_id;
+  if (!projectId) throw notFound();
+
+  const checked = await checkMask(pngFromDataUrl(input.mask), source);
+  if (!checked.ok) throw new DomainError("invalid", checked.reason);
+  const id = generateSecureRandomString();
+  const maskKey = editMaskKey(id);
+  await deps.storage.put(UPLOAD_BUCKET, maskKey, checked.mask, "image/png");
+
+  const now = deps.clock.now();
+  let credits = 0;
+  try {
+    const event = await deps.db.transaction().execute(async (trx) => {
+      const job = await trx
+        .insertInto("render_jobs")
+        .values({
+          id,
+          ...ownerColumns(owner),
+          project_id: projectId,
+          upload_id: source.upload.id,
+          kind: "edit",
+          style: source.parent?.style ?? "",
+          room_type: source.upload.room_type,
+          mode: source.upload.mode,
+          note: input.instruction || null,
+          render_mode: source.parent?.render_mode ?? "redesign",
+          requested_seed: input.seed ?? null,
+          provider: deps.providerId,
+          status: "queued",
+          credits_charged: CREDITS.perRender,
+          created_at: now,
+          updated_at: now,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      await trx
+        .insertInto("render_edits")
+        .values({
+          job_id: id,
+          parent_job_id: source.parent?.id ?? null,
+          mask_key: maskKey,
+          instruction: input.instruction,
+          preset: input.preset ?? null,
+        })
+        .execute();
+      await chargeForJob(trx, userId, id, now);
+      credits = await creditBalance(trx, userId);
+      return recordRenderEvent(trx, ownerKey(owner), { type: "queued", jobId: id, at: now, position: await queuePosition(trx, job) });
+    });
+    deps.events.publish([event]);
+  } catch (error) {
+    await deps.storage.remove(UPLOAD_BUCKET, maskKey).catch(() => undefined);
+    if (error instanceof NotEnoughCreditsError) throw new DomainError("payment-required", "notEnoughCredits");
+    throw error;
+  }
+  await deps.projects.touch(projectId, now);
+  deps.signals.jobAdded();
+  return { jobId: id, credits };
+}
+
+/** The same edit again (same version, mask and instruction), with a new seed or the same one: the studio's re-roll. */
+export async function repeatEdit(
+  deps: RenderContext,
+  owner: Owner,
+  job: RenderJob,
+  seed: number | undefined,
+): Promise<{ jobs: Array<{ id: string; style: DesignStyle | null; variation: number }>; credits: number }> {
+  const edit = await deps.db.selectFrom("render_edits").selectAll().where("job_id", "=", job.id).executeTakeFirst();
+  const mask = edit ? (await deps.storage.get(UPLOAD_BUCKET, edit.mask_key))?.data : undefined;
+  if (!edit || !mask) throw notFound();
+  const source = edit.parent_job_id ? { sourceJobId: edit.parent_job_id } : { uploadId: job.upload_id };
+  const created = await createEditJob(deps, owner, {
+    ...source,
+    mask: `data:image/png;base64,${mask.toString("base64")}`,
+    instruction: edit.instruction,
+    ...(edit.preset ? { preset: edit.preset } : {}),
+    ...(seed !== undefined ? { seed } : {}),
+  });
+  return { jobs: [{ id: created.jobId, style: styleOf(job.style), variation: 1 }], credits: created.credits };
+}
+
+/** What the worker needs to run an edit: the version's picture, the mask and the instruction. */
+export interface EditWork {
+  /** The picture to edit, as stored (the parent's result, or the photo). */
+  sourceKey: string;
+  /** The studio picture's size: the engine gets the source at exactly this size, the mask's. */
+  width: number;
+  height: number;
+  mask: Buffer;
+  instruction: string;
+  preset: EditPreset | null;
+  /** The thumbnail of the version edited, for the structure check. */
+  sourceThumbKey: string;
+}
+
+export async function editWork(deps: Pick<RenderContext, "db" | "storage">, job: RenderJob): Promise<EditWork | null> {
+  const edit = await deps.db.selectFrom("render_edits").selectAll().where("job_id", "=", job.id).executeTakeFirst();
+  if (!edit) return null;
+  const mask = (await deps.storage.get(UPLOAD_BUCKET, edit.mask_key))?.data;
+  if (!mask) return null;
+  const parent = edit.parent_job_id
+    ? await deps.db.selectFrom("render_jobs").selectAll().where("id", "=", edit.parent_job_id).executeTakeFirst()
+    : undefined;
+  if (parent?.result_key && parent.thumb_key && parent.result_width && parent.result_height) {
+    return {
+      sourceKey: parent.result_key,
+      ...studioPictureSize(parent.result_width, parent.result_height),
+      mask,
+      instruction: edit.instruction,
+      preset: edit.preset,
+      sourceThumbKey: parent.thumb_key,
+    };
+  }
+  // The version it was made from is gone (deleted mid-queue): the edit cannot run.
+  if (edit.parent_job_id) return null;
+  const upload = await deps.db.selectFrom("uploads").selectAll().where("id", "=", job.upload_id).executeTakeFirst();
+  if (!upload) return null;
+  return {
+    sourceKey: upload.original_key,
+    ...studioPictureSize(upload.width, upload.height),
+    mask,
+    instruction: edit.instruction,
+    preset: edit.preset,
+    sourceThumbKey: upload.thumb_key,
+  };
+}
+
+/** Edits made from a version that have not finished (they cannot run once it is gone). */
+export async function unfinishedChildEdits(deps: Pick<RenderContext, "db">, jobId: string): Promise<string[]> {
+  const rows = await deps.db
+    .selectFrom("render_edits")
+    .innerJoin("render_jobs", "render_jobs.id", "render_edits.job_id")
+    .select("render_jobs.id")
+    .where("render_edits.parent_job_id", "=", jobId)
+    .where("render_jobs.status", "in", ["queued", "preprocessing", "rendering", "saving"])
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Before a version is deleted: its children hang from its own parent instead, so the tree stays
+ * whole and each child keeps its own pictures.
+ */
+export async function relinkChildren(deps: Pick<RenderContext, "db">, jobId: string): Promise<void> {
+  const own = await deps.db.selectFrom("render_edits").select("parent_job_id").where("job_id", "=", jobId).executeTakeFirst();
+  await deps.db
+    .updateTable("render_edits")
+    .set({ parent_job_id: own?.parent_job_id ?? null })
+    .where("parent_job_id", "=", jobId)
+    .execute();
+}
+
+/**
+ * The versions of the photo a picture belongs to, for the studio: the photo, its renders and every
+ * edit, each with the version it came from. `pictureId` is an upload's or a job's id.
+ */
+export async function versionTree(deps: RenderContext, owner: Owner, pictureId: string): Promise<VersionTree> {
+  const job = await deps.db.selectFrom("render_jobs").selectAll().where("id", "=", pictureId).executeTakeFirst();
+  const uploadId = job && ownsRow(owner, job) ? job.upload_id : pictureId;
+  const upload = await findOwnedUpload(deps, owner, uploadId);
+  const jobs = await deps.db
+    .selectFrom("render_jobs")
+    .leftJoin("render_edits", "render_edits.job_id", "render_jobs.id")
+    .selectAll("render_jobs")
+    .select(["render_edits.parent_job_id", "render_edits.instruction"])
+    .where("render_jobs.upload_id", "=", upload.id)
+    .orderBy("render_jobs.created_at", "asc")
+    .limit(EDIT.versionsMax)
+    .execute();
+  const visible = jobs.filter((row) => ownsRow(owner, row) && (row.kind === "edit" || row.status === "succeeded"));
+  const photo: VersionNode = {
+    id: upload.id,
+    kind: "photo",
+    parentId: null,
+    status: "succeeded",
+    instruction: null,
+    style: null,
+    createdAt: upload.created_at,
+    picture: FILE_ROUTES.upload(upload.id, "original"),
+    thumb: FILE_ROUTES.upload(upload.id, "thumb"),
+    ...studioPictureSize(upload.width, upload.height),
+  };
+  const nodes = visible.map((row): VersionNode => {
+    const finished = row.status === "succeeded" && row.result_width !== null && row.result_height !== null;
+    return {
+      id: row.id,
+      kind: row.kind,
+      // Renders hang under the photo; edits under the version they were made from (the photo when null).
+      parentId: row.kind === "edit" ? (row.parent_job_id ?? upload.id) : upload.id,
+      status: row.status,
+      instruction: row.instruction ?? null,
+      style: styleOf(row.style),
+      createdAt: row.created_at,
+      picture: finished ? FILE_ROUTES.render(row.id, "medium") : null,
+      thumb: finished ? FILE_ROUTES.render(row.id, "thumb") : null,
+      ...(finished ? studioPictureSize(row.result_width!, row.result_height!) : { width: null, height: null }),
+    };
+  });
+  return { uploadId: upload.id, projectId: upload.project_id, nodes: [photo, ...nodes] };
+}

@@ -1,0 +1,76 @@
+/**
+ * The modification studio's shared contract: what an edit request carries, the mask's limits and
+ * the version tree the studio shows. An edit is a render job of kind "edit": one credit, the same
+ * queue, live events, cancel and refund as a render.
+ */
+import { z } from "zod";
+import { MESSAGES } from "./messages";
+
+export const EDIT = {
+  /** Characters in an edit's instruction. */
+  instructionMax: 300,
+  /** Fewest painted pixels (at the picture's size) a mask must have: a few strokes, not a stray dot. */
+  maskMinPaintedPixels: 400,
+  /** Largest share of the picture a mask may cover: beyond it, an edit is a whole new render. */
+  maskMaxPaintedShare: 0.95,
+  /** Characters of the mask as a base64 data URL: a PNG of a 1024-px canvas is far smaller. */
+  maskDataUrlMax: 3_000_000,
+  /** How far (px) the edited region fades into the original at its edge. */
+  featherPx: 4,
+  /** Versions of one photo the studio lists (its renders and edits). */
+  versionsMax: 200,
+} as const;
+
+/** Quick instructions the studio offers (their texts are translated in the client). */
+export const EDIT_PRESETS = ["remove", "replace", "recolour"] as const;
+export type EditPreset = (typeof EDIT_PRESETS)[number];
+
+export const JOB_KINDS = ["render", "edit"] as const;
+export type JobKind = (typeof JOB_KINDS)[number];
+
+/**
+ * An edit: the picture (a finished render or edit by id, or an upload by id), the mask painted on it
+ * as a PNG data URL (white or opaque = change, at the picture's size as the studio shows it), and
+ * the instruction for the region (empty = fill it in naturally, to remove what is there).
+ */
+export const editRequestSchema = z
+  .object({
+    sourceJobId: z.string().max(64).optional(),
+    uploadId: z.string().max(64).optional(),
+    // The content (a PNG of the right size and area) is checked on the server: src/server/images/mask.ts.
+    mask: z.string().max(EDIT.maskDataUrlMax, { error: MESSAGES.maskNotPng }),
+    instruction: z.string().trim().max(EDIT.instructionMax, { error: MESSAGES.instructionTooLong }),
+    preset: z.enum(EDIT_PRESETS).optional(),
+  })
+  .refine((input) => (input.sourceJobId === undefined) !== (input.uploadId === undefined), { error: MESSAGES.missingRequiredFields });
+export type EditRequestInput = z.infer<typeof editRequestSchema>;
+
+/** One version in the studio's history: the photo itself, a render of it, or an edit. */
+export interface VersionNode {
+  /** The job's id; the photo itself has the upload's id. */
+  id: string;
+  kind: "photo" | JobKind;
+  /** The version it was made from; null for the photo (renders hang under the photo). */
+  parentId: string | null;
+  status: "succeeded" | "queued" | "preprocessing" | "rendering" | "saving" | "failed" | "canceled";
+  instruction: string | null;
+  style: string | null;
+  createdAt: number;
+  /** The picture as the studio shows and masks it (long edge at most 1024 px); null until finished. */
+  picture: string | null;
+  thumb: string | null;
+  width: number | null;
+  height: number | null;
+}
+
+export interface VersionTree {
+  uploadId: string;
+  projectId: string | null;
+  nodes: VersionNode[];
+}
+
+/** The studio's picture of a source of width × height: long edge at most 1024 px, never enlarged. */
+export function studioPictureSize(width: number, height: number, longEdge = 1024): { width: number; height: number } {
+  const scale = Math.min(1, longEdge / Math.max(width, height));
+  return { width: Math.round(width * scale), height: Math.round(height * scale) };
+}
