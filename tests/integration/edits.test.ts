@@ -11,6 +11,7 @@ import type { InpaintRequest, RenderProvider } from "../../src/server/render/pro
 import { PREVIEW_CAPABILITIES, localProvider } from "../../src/server/render/providers/local";
 import { EDIT } from "../../src/shared/edits";
 import { MESSAGES } from "../../src/shared/messages";
+import { startFakeComfyUi, type FakeComfyUi } from "../helpers/fake-comfyui";
 import { startFakeOpenAi, type FakeOpenAi } from "../helpers/fake-openai";
 import { collectEvents, roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
@@ -336,5 +337,52 @@ describe("OpenAI's mask protocol", () => {
     const alphaAt = (x: number, y: number) => data[(y * 1024 + x) * 4 + 3];
     expect(alphaAt(BOX.left + 10, BOX.top + 10)).toBe(0);
     expect(alphaAt(5, 5)).toBe(255);
+  });
+});
+
+describe("edits on a studio's own ComfyUI box", () => {
+  let comfy: FakeComfyUi;
+  let server: TestServer;
+  beforeAll(async () => {
+    comfy = await startFakeComfyUi();
+    comfy.script({ steps: 4, stepDelayMs: 30 });
+    server = await startTestServer({ RENDER_PROVIDER: "comfyui", COMFYUI_URL: comfy.url });
+  });
+  afterAll(async () => {
+    await server.stop();
+    await comfy.close();
+  });
+
+  it("runs the inpaint workflow with the photo and the mask, reports percent progress, and keeps the rest of the picture", async () => {
+    const user = await signedInClient(server.url);
+    const uploaded = await upload(server.url, user.jar, await roomPhoto(1200, 900));
+    const { jobId } = await user.client.render.edit.mutate({
+      uploadId: uploaded.body.imageId,
+      mask: dataUrl(await rectangleMask(1024, 768, BOX)),
+      instruction: "a green velvet sofa",
+      preset: "replace",
+    });
+    const events = await collectEvents(user, { jobId }, (seen) => seen.some((entry) => entry.event.type === "succeeded"));
+    const percents = events.flatMap((entry) =>
+      entry.event.type === "rendering" && entry.event.percent !== null ? [entry.event.percent] : [],
+    );
+    expect(percents.length).toBeGreaterThan(0);
+    // Two uploads (photo and mask), then the inpaint template queued with the instruction.
+    expect(comfy.uploadsReceived.length).toBeGreaterThanOrEqual(2);
+    expect(JSON.stringify(comfy.queued().at(-1)!.json)).toContain("a green velvet sofa");
+    const view = await user.client.render.job.query({ id: jobId });
+    expect(view).toMatchObject({
+      kind: "edit",
+      status: "succeeded",
+      engine: { id: "comfyui", isAi: true },
+      parameters: { template: "inpaint" },
+    });
+    const photo = await pixels(user, server.url, `/files/uploads/${uploaded.body.imageId}/original`);
+    const source = await sharp(Buffer.from(photo.data), { raw: { width: photo.width, height: photo.height, channels: 3 } })
+      .resize(1024, 768, { fit: "fill" })
+      .raw()
+      .toBuffer();
+    const edited = await pixels(user, server.url, `/files/renders/${jobId}/full`);
+    expect(maxDifference(edited, { data: source, width: 1024 }, BOX, "outside", 3 * EDIT.featherPx)).toBeLessThanOrEqual(2);
   });
 });

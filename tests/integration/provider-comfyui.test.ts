@@ -416,7 +416,7 @@ describe("ComfyUI adapter", () => {
     expect(graph["4"]!.inputs.text).toBe(result.prompt);
   });
 
-  it("capabilities and label: AI, all three modes, seeds, percent progress, structure strength, 1024 px, no masks or upscale yet", () => {
+  it("capabilities and label: AI, all three modes, seeds, percent progress, structure strength, 1024 px, masks (the inpaint template), no upscale", () => {
     const comfy = provider();
     expect(comfy.id).toBe("comfyui");
     expect(comfy.label).toBe(`ComfyUI (${CHECKPOINT})`);
@@ -427,7 +427,7 @@ describe("ComfyUI adapter", () => {
       maxOutputLongEdge: 1024,
       seeds: true,
       percentProgress: true,
-      masks: false,
+      masks: true,
       upscale: false,
       structureStrength: true,
     });

@@ -141,5 +141,6 @@ const EXTENSIONS_BY_MIME: Record<string, string> = { "image/jpeg": "jpg", "image
 /** The description written into a downloaded AI render: what made it, from what. */
 function provenanceDescription(job: RenderJob): string {
   const model = job.model ? `, model ${job.model}${job.model_version ? ` (${job.model_version})` : ""}` : "";
-  return `Room photo edited with AI: ${job.style} ${job.render_mode} by the ${job.provider} engine${model}${job.upscale_model ? `; upscaled by ${job.upscale_model}` : ""}.`;
+  const what = job.kind === "edit" ? "a painted region repainted" : `${job.style} ${job.render_mode}`;
+  return `Room photo edited with AI: ${what} by the ${job.provider} engine${model}${job.upscale_model ? `; upscaled by ${job.upscale_model}` : ""}.`;
 }

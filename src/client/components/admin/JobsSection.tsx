@@ -1,4 +1,5 @@
 /** Admin · Render jobs: filter by status; provider, duration and error of each; retry and cancel. */
+import { jobTitle } from "../../lib/jobTitle";
 import { Ban, RotateCcw } from "lucide-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -96,7 +97,7 @@ export function JobsSection() {
             >
               <div className="min-w-0 flex-1 space-y-1">
                 <div className="flex flex-wrap items-center gap-1.5">
-                  <p className="font-medium">{t(`styles.${job.style}`, { defaultValue: job.style })}</p>
+                  <p className="font-medium">{jobTitle(t, job)}</p>
                   <Badge tone={jobStatusTone(job.status)}>{t(`admin.jobs.status.${job.status}`, { defaultValue: job.status })}</Badge>
                 </div>
                 <p className="truncate text-sm text-slate-600 dark:text-slate-300">

@@ -3,6 +3,7 @@
  * stopped); when done, the before/after comparison, downloads, another style, saving to a
  * project, sharing and deleting.
  */
+import { jobTitle } from "../../lib/jobTitle";
 import { AlertCircle, Ban, CheckCircle2, Clock, Copy, FolderInput, Globe, Link2, Loader2, Palette, Trash2, X } from "lucide-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -89,7 +90,7 @@ export function JobCard({ job, signedIn, projects, onDeleted }: JobCardProps) {
 
   const elapsed =
     job.status === "succeeded" && job.elapsedMs !== undefined ? job.elapsedMs : (final ? (job.finishedAt ?? now) : now) - job.createdAt;
-  const styleName = t(`styles.${job.style}`);
+  const styleName = jobTitle(t, job);
   const roomName = t(`roomTypes.${job.roomType}`);
 
   const onCancel = async () => {

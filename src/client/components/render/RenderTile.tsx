@@ -1,4 +1,5 @@
 /** A render in a grid (dashboard, project): its picture, style, room, state and date; opens it. */
+import { jobTitle } from "../../lib/jobTitle";
 import { AlertCircle, Ban, Loader2 } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
@@ -37,9 +38,7 @@ export function RenderTile({ job }: { job: JobView }) {
           ) : null}
         </div>
         <div className="px-3 py-2">
-          <p className="truncate text-sm font-semibold group-hover:text-brand-700 dark:group-hover:text-brand-100">
-            {t(`styles.${job.style}`)}
-          </p>
+          <p className="truncate text-sm font-semibold group-hover:text-brand-700 dark:group-hover:text-brand-100">{jobTitle(t, job)}</p>
           <p className="truncate text-xs text-slate-500 dark:text-slate-400">
             {t(`roomTypes.${job.roomType}`)} · {date}
           </p>

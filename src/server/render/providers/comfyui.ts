@@ -87,7 +87,7 @@ export function comfyUiOptionsFromEnv(
 /**
  * The shipped workflows render at the prepared photo's own size (the worker sends 1024 px on the
  * long edge, SDXL's native scale): nothing in them resizes, so 1024 is the largest they make.
- * Masks wait for the modification studio, which will call inpaint().
+ * Masks: the inpaint template repaints the painted region (the modification studio).
  */
 export const COMFYUI_CAPABILITIES: EngineCapabilities = {
   isAi: true,
@@ -95,7 +95,7 @@ export const COMFYUI_CAPABILITIES: EngineCapabilities = {
   maxOutputLongEdge: RENDER.providerInputLongEdge,
   seeds: true,
   percentProgress: true,
-  masks: false,
+  masks: true,
   upscale: false,
   structureStrength: true,
 };
