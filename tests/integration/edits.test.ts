@@ -13,7 +13,7 @@ import { EDIT } from "../../src/shared/edits";
 import { MESSAGES } from "../../src/shared/messages";
 import { startFakeComfyUi, type FakeComfyUi } from "../helpers/fake-comfyui";
 import { startFakeOpenAi, type FakeOpenAi } from "../helpers/fake-openai";
-import { collectEvents, roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
+import { collectEvents, createStudioClient, roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 
 type Studio = Awaited<ReturnType<typeof signedInClient>>;
@@ -225,6 +225,19 @@ describe("edits on the Preview engine", () => {
     // A child can still be edited further (continue from any version).
     const more = await user.client.render.edit.mutate({ sourceJobId: branch.jobId, mask, instruction: "a lamp" });
     await waitForRenders(user, [more.jobId]);
+
+    // Sharing works for a version as for a render: the link opens it signed out.
+    const { shareUrl } = await user.client.render.setSharing.mutate({ id: more.jobId, link: true });
+    const token = new URL(shareUrl!, server.url).searchParams.get("share")!;
+    expect(await createStudioClient(server.url).client.render.shared.query({ token })).toMatchObject({ kind: "edit", style: "coastal" });
+    expect((await fetch(`${server.url}/files/shared/${token}/after`)).status).toBe(200);
+
+    // Moving a version to another project takes the edits made from it along; the rest stays.
+    const other = await user.client.projects.create.mutate({ name: "Second flat" });
+    await user.client.render.moveToProject.mutate({ id: branch.jobId, projectId: other.id });
+    const projectOf = async (id: string) => (await user.client.render.job.query({ id })).projectId;
+    expect([await projectOf(branch.jobId), await projectOf(more.jobId)]).toEqual([other.id, other.id]);
+    expect(await projectOf(second.jobId)).not.toBe(other.id);
   });
 
   it("re-rolls an edit as an edit (same version, mask and instruction), charged like one", async () => {

@@ -2,6 +2,7 @@
  * /render?jobs=ID[,ID…]: a card per job, following it live until it is done, then comparing,
  * downloading, sharing. /render?share=TOKEN: a shared render, read-only, for anyone.
  */
+import { jobTitle } from "../lib/jobTitle";
 import { LayoutDashboard, Plus, Wand2 } from "lucide-react";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
@@ -28,10 +29,11 @@ function SharedRender({ token }: { token: string }) {
     return (
       <MissingPicture title={t("share.notFoundTitle")} body={shared.error ? friendlyError(shared.error, t) : t("share.notFoundBody")} />
     );
-  const { style, roomType, before, after, width, height } = shared.data;
-  const subject = `${t(`styles.${style}`)} · ${t(`roomTypes.${roomType}`)}`;
+  const { roomType, before, after, width, height } = shared.data;
+  const style = jobTitle(t, shared.data);
+  const subject = `${style} · ${t(`roomTypes.${roomType}`)}`;
   return (
-    <PageShell title={t("share.sharedTitle", { style: t(`styles.${style}`) })} intro={t(`roomTypes.${roomType}`)}>
+    <PageShell title={t("share.sharedTitle", { style })} intro={t(`roomTypes.${roomType}`)}>
       <div className={`${cardClass} p-3 sm:p-5`} data-testid="shared-render">
         <BeforeAfter before={before} after={after} subject={subject} width={width} height={height} />
       </div>

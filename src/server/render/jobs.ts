@@ -3,6 +3,7 @@
  * render to another project, and the summaries other capabilities show (project cards, profile
  * statistics, the admin's lists). All reads of render_jobs outside the queue live here.
  */
+import { sql } from "kysely";
 import { DomainError, notFound } from "../errors";
 import { generateSecureRandomString } from "../auth/tokens";
 import type { JobStatus } from "../../shared/render";
@@ -78,7 +79,18 @@ export async function moveToProject(
   const job = await findOwnedJob(deps.db, userOwner(userId), jobId);
   if (!(await deps.projects.isOwnProject(userId, projectId))) throw notFound();
   const now = deps.clock.now();
-  await deps.db.updateTable("render_jobs").set({ project_id: projectId, updated_at: now }).where("id", "=", job.id).execute();
+  // The version and every edit made from it (versions stay with their project).
+  const family = sql<{ id: string }>`WITH RECURSIVE family(id) AS (
+      SELECT ${job.id}
+      UNION SELECT render_edits.job_id FROM render_edits JOIN family ON render_edits.parent_job_id = family.id
+    ) SELECT id FROM family`;
+  const ids = (await family.execute(deps.db)).rows.map((row) => row.id);
+  await deps.db
+    .updateTable("render_jobs")
+    .set({ project_id: projectId, updated_at: now })
+    .where("id", "in", ids)
+    .where("user_id", "=", userId)
+    .execute();
   await deps.projects.touch(projectId, now);
 }
 
@@ -92,7 +104,8 @@ export async function sharedRender(deps: Deps, token: string) {
     .executeTakeFirst();
   if (!job) throw notFound();
   return {
-    style: job.style,
+    kind: job.kind,
+    style: styleOf(job.style),
     roomType: job.room_type,
     before: FILE_ROUTES.shared(token, "before"),
     after: FILE_ROUTES.shared(token, "after"),
