@@ -1,7 +1,8 @@
 /**
  * The modification studio's masks, checked on the server: a PNG (made from the studio's canvas) of
  * exactly the picture's size, with at least EDIT.maskMinPaintedPixels painted and at most
- * EDIT.maskMaxPaintedShare of the picture. Painted = white, or opaque on a transparent canvas.
+ * EDIT.maskMaxPaintedShare of the picture. Painted = bright (any channel at least half) once the
+ * mask is laid on black: white strokes on a black canvas, or bright strokes on a transparent one.
  * Accepted masks are stored normalised: greyscale, 255 = change, 0 = keep.
  */
 import sharp from "sharp";
@@ -31,23 +32,24 @@ export async function checkMask(png: Buffer | null, expected: { width: number; h
     return { ok: false, reason: "maskNotPng" };
   }
   if (width !== expected.width || height !== expected.height) return { ok: false, reason: "maskWrongSize" };
-  let grey: Buffer;
+  let rgb: Buffer;
   try {
-    // Transparent means unpainted: on black, a white stroke on a transparent canvas is white.
-    const pipeline = sharp(png).flatten({ background: "#000000" });
-    grey = await pipeline.greyscale().raw().toBuffer();
+    // Transparent means unpainted: laid on black, a stroke on a transparent canvas keeps its colour.
+    rgb = await sharp(png).flatten({ background: "#000000" }).toColourspace("srgb").raw().toBuffer();
   } catch {
     return { ok: false, reason: "maskNotPng" };
   }
+  const grey = Buffer.alloc(width * height);
   let painted = 0;
-  for (let i = 0; i < grey.length; i++) {
-    const on = grey[i]! >= 128;
+  for (let i = 0, p = 0; i < grey.length; i++, p += 3) {
+    const on = Math.max(rgb[p]!, rgb[p + 1]!, rgb[p + 2]!) >= 128;
     grey[i] = on ? 255 : 0;
     if (on) painted++;
   }
   if (painted < EDIT.maskMinPaintedPixels) return { ok: false, reason: "maskTooSmall" };
   if (painted > EDIT.maskMaxPaintedShare * width * height) return { ok: false, reason: "maskTooLarge" };
   const mask = await sharp(grey, { raw: { width, height, channels: 1 } })
+    .toColourspace("b-w")
     .png()
     .toBuffer();
   return { ok: true, mask, painted };
