@@ -3,7 +3,21 @@
  * stopped); when done, the before/after comparison, downloads, another style, saving to a
  * project, sharing and deleting.
  */
-import { AlertCircle, Ban, CheckCircle2, Clock, Copy, FolderInput, Globe, Link2, Loader2, Palette, Trash2, X } from "lucide-react";
+import {
+  AlertCircle,
+  Ban,
+  CheckCircle2,
+  Clock,
+  Copy,
+  FolderInput,
+  Globe,
+  Link2,
+  Loader2,
+  PaintRoller,
+  Palette,
+  Trash2,
+  X,
+} from "lucide-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
@@ -259,6 +273,16 @@ function SucceededPanel({
           <Palette className="size-4" aria-hidden="true" />
           {t("job.anotherStyle")}
         </Link>
+        {signedIn ? (
+          <Link
+            href={`/modification-studio?picture=${encodeURIComponent(job.id)}`}
+            className={buttonClass.secondary}
+            data-testid="open-studio"
+          >
+            <PaintRoller className="size-4" aria-hidden="true" />
+            {t("studio.openInStudio")}
+          </Link>
+        ) : null}
         <button type="button" className={buttonClass.dangerOutline} onClick={onDelete}>
           <Trash2 className="size-4" aria-hidden="true" />
           {t("job.delete")}
