@@ -140,7 +140,8 @@ function Studio({ picture, versionParam }: { picture: string; versionParam: stri
   const { t } = useTranslation();
   const [, navigate] = useLocation();
   const utils = trpc.useUtils();
-  const versions = trpc.render.versions.useQuery({ id: picture }, { retry: false, staleTime: 0 });
+  // The previous tree stays while the same photo's tree is asked for by another id (the URL moves to the photo's id).
+  const versions = trpc.render.versions.useQuery({ id: picture }, { retry: false, staleTime: 0, placeholderData: (previous) => previous });
   const allowance = trpc.render.allowance.useQuery(undefined, { staleTime: 0 });
   const edit = trpc.render.edit.useMutation();
   const rerender = trpc.render.rerender.useMutation();
@@ -153,12 +154,13 @@ function Studio({ picture, versionParam }: { picture: string; versionParam: stri
     () => (current?.width && current.height ? { width: current.width, height: current.height } : null),
     [current?.width, current?.height],
   );
-  const sizeKey = size ? `${size.width}x${size.height}` : "";
+  const uploadId = versions.data?.uploadId ?? picture;
+  const sizeKey = size ? `${uploadId}:${size.width}x${size.height}` : "";
 
   const [tool, setTool] = useState<MaskTool>("brush");
   const [brushSize, setBrushSize] = useState<number>(BRUSH.default);
   const [opacity, setOpacity] = useState<number>(MASK_OPACITY.default);
-  // The mask belongs to a picture size: another version of the same size keeps it.
+  // The mask belongs to the photo's picture size: another version of the same size keeps it.
   const [mask, setMask] = useState<{ key: string; history: MaskHistory }>({ key: "", history: emptyHistory });
   const history = mask.key === sizeKey ? mask.history : emptyHistory;
   const [painted, setPainted] = useState(0);
@@ -183,9 +185,10 @@ function Studio({ picture, versionParam }: { picture: string; versionParam: stri
   const commit = useCallback((op: MaskOp) => change((history) => pushOp(history, op)), [change]);
   const clear = useCallback(() => change((history) => (isBlank(history) ? history : pushOp(history, { kind: "clear" }))), [change]);
 
+  // The URL names the photo and the version: a deleted version's id never becomes the picture asked for.
   const selectVersion = useCallback(
-    (node: VersionNode) => navigate(studioHref(picture, node.id === picture ? undefined : node.id), { replace: true }),
-    [navigate, picture],
+    (node: VersionNode) => navigate(studioHref(uploadId, node.id), { replace: true }),
+    [navigate, uploadId],
   );
 
   // When the followed edit ends: the history shows it, and a success becomes the version edited.
@@ -199,9 +202,9 @@ function Studio({ picture, versionParam }: { picture: string; versionParam: stri
     if (running.status === "succeeded") {
       const parent = current?.id;
       if (parent) setCompare({ a: parent, b: running.id });
-      navigate(studioHref(picture, running.id), { replace: true });
+      navigate(studioHref(uploadId, running.id), { replace: true });
     }
-  }, [running, utils, navigate, picture, current?.id]);
+  }, [running, utils, navigate, uploadId, current?.id]);
 
   // Keyboard shortcuts (not while typing in a field or with a dialog open).
   useEffect(() => {
@@ -260,6 +263,7 @@ function Studio({ picture, versionParam }: { picture: string; versionParam: stri
     const canvas = canvasRef.current;
     if (!canvas || !canSubmit) return;
     setSubmitError(undefined);
+    setRunningId(null);
     try {
       const created = await edit.mutateAsync({
         ...(current.kind === "photo" ? { uploadId: current.id } : { sourceJobId: current.id }),
@@ -296,10 +300,8 @@ function Studio({ picture, versionParam }: { picture: string; versionParam: stri
       await remove.mutateAsync({ id: node.id });
       setToDelete(null);
       toast.success(t("studio.versions.deleted"));
-      if (node.id === current.id) {
-        const next = finishedAncestor(nodes, node.id);
-        if (next) selectVersion(next);
-      }
+      if (node.id === current.id || node.id === picture)
+        selectVersion(node.id === current.id ? (finishedAncestor(nodes, node.id) ?? current) : current);
       if (compare && (compare.a === node.id || compare.b === node.id)) setCompare(null);
       await Promise.all([utils.render.versions.invalidate(), utils.render.list.invalidate()]);
     } catch (caught) {
@@ -544,5 +546,5 @@ export default function ModificationStudioPage() {
   const picture = params.get("picture");
   const version = params.get("version");
   if (!picture) return <PicturePicker />;
-  return <Studio key={picture} picture={picture} versionParam={version} />;
+  return <Studio picture={picture} versionParam={version} />;
 }

@@ -47,7 +47,7 @@ export function EditProgress({ job }: { job: FollowedJob }) {
 
   const tone = job.status === "failed" ? "danger" : job.status === "canceled" ? "muted" : job.status === "succeeded" ? "success" : "brand";
   return (
-    <div className="space-y-3" data-testid="edit-progress" data-status={job.status}>
+    <div className="space-y-3" data-testid="edit-progress" data-status={job.status} data-job-id={job.id}>
       <div className="flex items-center justify-between gap-3">
         <p className="flex min-w-0 items-center gap-2 text-sm font-medium" aria-live="polite" data-testid="edit-phase">
           {job.status === "succeeded" ? (
