@@ -95,7 +95,7 @@ export function VersionHistory({ rows, currentId, busy, onSelect, onReroll, onDe
                   ) : null}
                 </span>
                 <span className="min-w-0">
-                  <span className="block truncate text-sm font-semibold">
+                  <span className="line-clamp-2 text-sm font-semibold break-words" title={label}>
                     <span className="mr-1.5 text-slate-500 tabular-nums dark:text-slate-400">v{number}</span>
                     {label}
                   </span>
