@@ -215,19 +215,41 @@ describeBrowser("the modification studio", () => {
     await page.keyboard.press("ArrowRight");
     expect(await slider.getAttribute("aria-valuenow")).toBe("5");
 
-    // Delete the render in the middle: the dialog says later versions are kept; the edit moves up to the photo.
+    // Re-roll the edit: the same edit again from the same version, followed live, a sibling in the tree.
+    await page.getByRole("button", { name: "Re-roll version 3" }).click();
+    const progress = page.getByTestId("edit-progress");
+    await poll(
+      async () => ({ job: (await progress.getAttribute("data-job-id")) !== edit.id, status: await progress.getAttribute("data-status") }),
+      {
+        timeout: 20_000,
+      },
+    ).toEqual({ job: true, status: "succeeded" });
+    const reroll = (await user.client.render.versions.query({ id: renderId })).nodes.find(
+      (node) => node.kind === "edit" && node.id !== edit.id,
+    )!;
+    expect(reroll).toMatchObject({ parentId: renderId, instruction, status: "succeeded" });
+    await poll(() => rows(page).then((list) => list.map((row) => [row.id, row.depth, row.current]))).toEqual([
+      [imageId, 0, false],
+      [renderId, 1, false],
+      [edit.id, 2, false],
+      [reroll.id, 2, true],
+    ]);
+
+    // Delete the render in the middle: the dialog says later versions are kept; the edits move up to the photo.
     await page.getByRole("button", { name: "Delete version 2" }).click();
     const dialog = page.getByRole("alertdialog");
     expect(await dialog.textContent()).toContain("Later versions made from it are kept");
     await dialog.getByRole("button", { name: "Delete" }).click();
     await poll(() => rows(page)).toEqual([
       { id: imageId, kind: "photo", status: "succeeded", depth: 0, current: false },
-      { id: edit.id, kind: "edit", status: "succeeded", depth: 1, current: true },
+      { id: edit.id, kind: "edit", status: "succeeded", depth: 1, current: false },
+      { id: reroll.id, kind: "edit", status: "succeeded", depth: 1, current: true },
     ]);
     const after = await user.client.render.versions.query({ id: imageId });
     expect(after.nodes.map((node) => [node.id, node.parentId])).toEqual([
       [imageId, null],
       [edit.id, imageId],
+      [reroll.id, imageId],
     ]);
     await screenshot(page, "studio-desktop-light-deleted-en");
     expect(problems).toEqual([]);
