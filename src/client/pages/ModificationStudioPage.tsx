@@ -464,7 +464,7 @@ function Studio({ picture, versionParam }: { picture: string; versionParam: stri
         </div>
       </div>
 
-      <div className="grid gap-6 lg:grid-cols-[22rem_minmax(0,1fr)]">
+      <div className="grid gap-6 lg:grid-cols-[26rem_minmax(0,1fr)]">
         <section className={`${cardClass} min-w-0 space-y-3 p-4 sm:p-5`} aria-labelledby="studio-versions-title">
           <div>
             <h2 id="studio-versions-title" className="text-lg font-semibold">
