@@ -3,21 +3,7 @@
  * stopped); when done, the before/after comparison, downloads, another style, saving to a
  * project, sharing and deleting.
  */
-import {
-  AlertCircle,
-  Ban,
-  CheckCircle2,
-  Clock,
-  Copy,
-  FolderInput,
-  Globe,
-  Link2,
-  Loader2,
-  PaintRoller,
-  Palette,
-  Trash2,
-  X,
-} from "lucide-react";
+import { AlertCircle, Ban, CheckCircle2, Clock, Copy, FolderInput, Globe, Link2, Loader2, Palette, Trash2, X } from "lucide-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
@@ -33,6 +19,7 @@ import { trpc } from "../../trpc";
 import { buttonClass, cardClass, labelClass, selectClass } from "../ui/buttons";
 import { ConfirmDialog } from "../ui/Dialog";
 import { Switch } from "../ui/Switch";
+import { OpenInStudioLink } from "../studio/OpenInStudioLink";
 import { BeforeAfter } from "./BeforeAfter";
 import { SignUpCallout } from "./Callouts";
 import { ProgressBar } from "./ProgressBar";
@@ -273,16 +260,7 @@ function SucceededPanel({
           <Palette className="size-4" aria-hidden="true" />
           {t("job.anotherStyle")}
         </Link>
-        {signedIn ? (
-          <Link
-            href={`/modification-studio?picture=${encodeURIComponent(job.id)}`}
-            className={buttonClass.secondary}
-            data-testid="open-studio"
-          >
-            <PaintRoller className="size-4" aria-hidden="true" />
-            {t("studio.openInStudio")}
-          </Link>
-        ) : null}
+        {signedIn ? <OpenInStudioLink jobId={job.id} /> : null}
         <button type="button" className={buttonClass.dangerOutline} onClick={onDelete}>
           <Trash2 className="size-4" aria-hidden="true" />
           {t("job.delete")}
