@@ -20,6 +20,7 @@ const GuidePage = lazy(() => import("./pages/GuidePage"));
 const AiLabPage = lazy(() => import("./pages/AiLabPage"));
 const StatusPage = lazy(() => import("./pages/StatusPage"));
 const ProfilePage = lazy(() => import("./pages/ProfilePage"));
+const ModificationStudioPage = lazy(() => import("./pages/ModificationStudioPage"));
 export const NotFound = lazy(() => import("./pages/NotFound"));
 
 function planned(page: PlannedPageKey): ComponentType {
@@ -57,5 +58,5 @@ export const PAGES: Record<AppPath, ComponentType> = {
   "/community": planned("community"),
   "/marketplace": planned("marketplace"),
   "/developers": planned("developers"),
-  "/modification-studio": planned("modificationStudio"),
+  "/modification-studio": ModificationStudioPage,
 };

@@ -3,15 +3,14 @@
  * page that says what the area will be and that it is not open yet, and what works today
  * instead, with links. Never a fake feature.
  */
-import { ArrowRight, Code2, Construction, LayoutDashboard, MessagesSquare, PaintRoller, Share2, Store, Users } from "lucide-react";
+import { ArrowRight, Code2, Construction, LayoutDashboard, MessagesSquare, Share2, Store, Users } from "lucide-react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
 import { UnderConstruction } from "../components/info/Drawings";
 import { cardClass } from "../components/ui/buttons";
 
-export type PlannedPageKey =
-  "enhancedDashboard" | "socialHub" | "teams" | "community" | "marketplace" | "developers" | "modificationStudio";
+export type PlannedPageKey = "enhancedDashboard" | "socialHub" | "teams" | "community" | "marketplace" | "developers";
 
 type LinkKey = "dashboard" | "upload" | "gallery" | "features" | "status" | "performance" | "guide" | "batch";
 
@@ -34,7 +33,6 @@ const AREAS: Record<PlannedPageKey, { icon: ReactNode; today: LinkKey[] }> = {
   community: { icon: <MessagesSquare />, today: ["gallery", "guide", "features"] },
   marketplace: { icon: <Store />, today: ["features", "upload", "gallery"] },
   developers: { icon: <Code2 />, today: ["status", "performance", "features"] },
-  modificationStudio: { icon: <PaintRoller />, today: ["upload", "dashboard", "guide"] },
 };
 
 export default function PlannedPage({ page }: { page: PlannedPageKey }) {

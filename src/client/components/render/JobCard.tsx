@@ -20,6 +20,7 @@ import { trpc } from "../../trpc";
 import { buttonClass, cardClass, labelClass, selectClass } from "../ui/buttons";
 import { ConfirmDialog } from "../ui/Dialog";
 import { Switch } from "../ui/Switch";
+import { OpenInStudioLink } from "../studio/OpenInStudioLink";
 import { BeforeAfter } from "./BeforeAfter";
 import { SignUpCallout } from "./Callouts";
 import { ProgressBar } from "./ProgressBar";
@@ -260,6 +261,7 @@ function SucceededPanel({
           <Palette className="size-4" aria-hidden="true" />
           {t("job.anotherStyle")}
         </Link>
+        {signedIn ? <OpenInStudioLink jobId={job.id} /> : null}
         <button type="button" className={buttonClass.dangerOutline} onClick={onDelete}>
           <Trash2 className="size-4" aria-hidden="true" />
           {t("job.delete")}

@@ -1,4 +1,4 @@
-/** A render in a grid (dashboard, project): its picture, style, room, state and date; opens it. */
+/** A render in a grid (dashboard, project): its picture, style, room, state and date; opens it (an edit opens in the studio). */
 import { jobTitle } from "../../lib/jobTitle";
 import { AlertCircle, Ban, Loader2 } from "lucide-react";
 import { useTranslation } from "react-i18next";
@@ -13,7 +13,9 @@ export function RenderTile({ job }: { job: JobView }) {
   return (
     <li>
       <Link
-        href={`/render?jobs=${encodeURIComponent(job.id)}`}
+        href={
+          job.kind === "edit" ? `/modification-studio?picture=${encodeURIComponent(job.id)}` : `/render?jobs=${encodeURIComponent(job.id)}`
+        }
         className="group block overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm transition hover:border-brand-300 hover:shadow dark:border-slate-800 dark:bg-slate-900 dark:hover:border-brand-500"
         data-testid="render-tile"
       >

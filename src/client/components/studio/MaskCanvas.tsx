@@ -1,0 +1,214 @@
+/**
+ * The picture with the mask over it. The mask is a <canvas> of exactly the version's studio size
+ * (the size the server checks), scaled by CSS to fit the screen with the picture; pointer events
+ * (mouse, touch, pen) are turned into mask pixels. A stroke is drawn as it goes and handed to the
+ * page as one operation when the pointer lifts; the page's history redraws the whole mask.
+ */
+import { useEffect, useLayoutEffect, useRef, useState, type PointerEvent as ReactPointerEvent, type RefObject } from "react";
+import { useTranslation } from "react-i18next";
+import { pictureFrameStyle } from "../../lib/pictureFrame";
+import {
+  brushDiameter,
+  countPainted,
+  drawHistory,
+  drawStroke,
+  rectBetween,
+  screenScale,
+  screenToMask,
+  type MaskHistory,
+  type MaskOp,
+  type MaskTool,
+  type Size,
+} from "../../lib/maskPainting";
+
+/** The mask's colour on screen (its opacity is the slider's); exported, painted means white. */
+export const MASK_COLOUR = "#ec4899";
+
+interface MaskCanvasProps {
+  picture: string;
+  alt: string;
+  size: Size;
+  history: MaskHistory;
+  tool: MaskTool;
+  brushSize: number;
+  opacity: number;
+  disabled?: boolean;
+  canvasRef: RefObject<HTMLCanvasElement | null>;
+  onCommit(op: MaskOp): void;
+  onPaintedChange(painted: number): void;
+}
+
+type Gesture =
+  | { kind: "stroke"; pointerId: number; op: Extract<MaskOp, { kind: "stroke" }> }
+  | { kind: "rect"; pointerId: number; start: { x: number; y: number }; end: { x: number; y: number } };
+
+export function MaskCanvas({
+  picture,
+  alt,
+  size,
+  history,
+  tool,
+  brushSize,
+  opacity,
+  disabled = false,
+  canvasRef,
+  onCommit,
+  onPaintedChange,
+}: MaskCanvasProps) {
+  const { t } = useTranslation();
+  const gesture = useRef<Gesture | null>(null);
+  const [rectPreview, setRectPreview] = useState<{ x: number; y: number; width: number; height: number } | null>(null);
+  const [cursor, setCursor] = useState<{ x: number; y: number; diameter: number } | null>(null);
+
+  // The mask is the history drawn from scratch whenever it (or the picture's size) changes.
+  useLayoutEffect(() => {
+    const canvas = canvasRef.current;
+    const ctx = canvas?.getContext("2d", { willReadFrequently: true });
+    if (!canvas || !ctx) return;
+    drawHistory(ctx, history, size, MASK_COLOUR);
+    onPaintedChange(countPainted(ctx.getImageData(0, 0, size.width, size.height).data));
+  }, [canvasRef, history, size, onPaintedChange]);
+
+  // A gesture in progress ends when the tool is switched or the canvas is disabled.
+  useEffect(() => {
+    gesture.current = null;
+    setRectPreview(null);
+  }, [tool, disabled, size]);
+
+  const point = (event: { clientX: number; clientY: number }) => {
+    const canvas = canvasRef.current!;
+    return screenToMask(event.clientX, event.clientY, canvas.getBoundingClientRect(), size);
+  };
+
+  /** A rectangle of the mask where it shows on the screen, relative to the canvas. */
+  const onScreen = (rect: { x: number; y: number; width: number; height: number }) => {
+    const scale = screenScale(canvasRef.current!.getBoundingClientRect(), size);
+    return { x: rect.x * scale, y: rect.y * scale, width: rect.width * scale, height: rect.height * scale };
+  };
+
+  const onPointerDown = (event: ReactPointerEvent<HTMLCanvasElement>) => {
+    if (disabled || gesture.current || (event.pointerType === "mouse" && event.button !== 0)) return;
+    event.preventDefault();
+    event.currentTarget.setPointerCapture?.(event.pointerId);
+    const at = point(event);
+    if (tool === "rectangle") {
+      gesture.current = { kind: "rect", pointerId: event.pointerId, start: at, end: at };
+      setRectPreview(onScreen({ x: at.x, y: at.y, width: 0, height: 0 }));
+      return;
+    }
+    const op: Extract<MaskOp, { kind: "stroke" }> = {
+      kind: "stroke",
+      mode: tool === "eraser" ? "erase" : "paint",
+      points: [{ ...at, size: brushDiameter(brushSize, event.pointerType, event.pressure) }],
+    };
+    gesture.current = { kind: "stroke", pointerId: event.pointerId, op };
+    const ctx = canvasRef.current?.getContext("2d");
+    if (ctx) drawStroke(ctx, op, MASK_COLOUR);
+  };
+
+  const onPointerMove = (event: ReactPointerEvent<HTMLCanvasElement>) => {
+    const canvas = canvasRef.current;
+    if (canvas && tool !== "rectangle" && event.pointerType !== "touch") {
+      const box = canvas.getBoundingClientRect();
+      setCursor({
+        x: event.clientX - box.left,
+        y: event.clientY - box.top,
+        diameter: brushSize * screenScale(box, size),
+      });
+    }
+    const current = gesture.current;
+    if (!current || current.pointerId !== event.pointerId) return;
+    if (current.kind === "rect") {
+      current.end = point(event);
+      setRectPreview(onScreen(rectBetween(current.start, current.end, size)));
+      return;
+    }
+    // Every sample the browser took since the last event, so fast strokes stay smooth.
+    const samples = event.nativeEvent.getCoalescedEvents?.() ?? [];
+    const from = current.op.points.length;
+    for (const sample of samples.length > 0 ? samples : [event.nativeEvent]) {
+      current.op.points.push({ ...point(sample), size: brushDiameter(brushSize, sample.pointerType, sample.pressure) });
+    }
+    const ctx = canvas?.getContext("2d");
+    if (ctx) drawStroke(ctx, current.op, MASK_COLOUR, from);
+  };
+
+  const finish = (event: ReactPointerEvent<HTMLCanvasElement>) => {
+    const current = gesture.current;
+    if (!current || current.pointerId !== event.pointerId) return;
+    gesture.current = null;
+    if (current.kind === "rect") {
+      setRectPreview(null);
+      const rect = rectBetween(current.start, event.type === "pointercancel" ? current.end : point(event), size);
+      if (rect.width >= 1 && rect.height >= 1) onCommit({ kind: "rect", mode: "paint", ...rect });
+      return;
+    }
+    onCommit(current.op);
+  };
+
+  return (
+    <div
+      className="relative mx-auto max-w-full overflow-hidden rounded-xl bg-slate-100 dark:bg-slate-800"
+      style={pictureFrameStyle(size, "min(70vh, 44rem)")}
+      data-testid="studio-canvas-frame"
+    >
+      <img src={picture} alt={alt} draggable={false} className="absolute inset-0 size-full select-none object-fill" />
+      <canvas
+        ref={canvasRef}
+        width={size.width}
+        height={size.height}
+        role="img"
+        aria-label={t("studio.canvas.label", { width: size.width, height: size.height })}
+        data-testid="mask-canvas"
+        data-width={size.width}
+        data-height={size.height}
+        className={`absolute inset-0 size-full touch-none select-none ${disabled ? "cursor-not-allowed" : tool === "rectangle" ? "cursor-crosshair" : "cursor-none"}`}
+        style={{ opacity: opacity / 100, touchAction: "none" }}
+        onPointerDown={onPointerDown}
+        onPointerMove={onPointerMove}
+        onPointerUp={finish}
+        onPointerCancel={finish}
+        onPointerLeave={() => setCursor(null)}
+        onContextMenu={(event) => event.preventDefault()}
+      />
+      {rectPreview ? (
+        <div
+          className="pointer-events-none absolute border-2 border-dashed border-white bg-pink-500/30 shadow-[0_0_0_1px_rgba(0,0,0,0.6)]"
+          style={{ left: rectPreview.x, top: rectPreview.y, width: rectPreview.width, height: rectPreview.height }}
+          data-testid="rect-preview"
+        />
+      ) : null}
+      {cursor && !disabled ? (
+        <div
+          aria-hidden="true"
+          className="pointer-events-none absolute rounded-full border-2 border-white shadow-[0_0_0_1px_rgba(0,0,0,0.7)]"
+          style={{
+            left: cursor.x - cursor.diameter / 2,
+            top: cursor.y - cursor.diameter / 2,
+            width: cursor.diameter,
+            height: cursor.diameter,
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * The mask as the server takes it: a PNG of the canvas's size, black where nothing is painted and
+ * white where it is (the on-screen colour and opacity play no part).
+ */
+export function exportMask(canvas: HTMLCanvasElement): string {
+  const out = document.createElement("canvas");
+  out.width = canvas.width;
+  out.height = canvas.height;
+  const ctx = out.getContext("2d")!;
+  ctx.drawImage(canvas, 0, 0);
+  ctx.globalCompositeOperation = "source-in";
+  ctx.fillStyle = "#ffffff";
+  ctx.fillRect(0, 0, out.width, out.height);
+  ctx.globalCompositeOperation = "destination-over";
+  ctx.fillStyle = "#000000";
+  ctx.fillRect(0, 0, out.width, out.height);
+  return out.toDataURL("image/png");
+}
