@@ -10,6 +10,7 @@ import * as m0004 from "./0004-credit-ledger";
 import * as m0005 from "./0005-rendering";
 import * as m0006 from "./0006-administration";
 import * as m0007 from "./0007-render-provenance";
+import * as m0009 from "./0009-listing-exports";
 
 export const migrations: Record<string, Migration> = {
   "0001-init": m0001,
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   "0005-rendering": m0005,
   "0006-administration": m0006,
   "0007-render-provenance": m0007,
+  "0009-listing-exports": m0009,
 };

@@ -19,6 +19,7 @@ import { trpc } from "../../trpc";
 import { buttonClass, cardClass, labelClass, selectClass } from "../ui/buttons";
 import { ConfirmDialog } from "../ui/Dialog";
 import { Switch } from "../ui/Switch";
+import { ListingExportButton } from "../listing/ListingExportDialog";
 import { BeforeAfter } from "./BeforeAfter";
 import { SignUpCallout } from "./Callouts";
 import { ProgressBar } from "./ProgressBar";
@@ -259,6 +260,7 @@ function SucceededPanel({
           <Palette className="size-4" aria-hidden="true" />
           {t("job.anotherStyle")}
         </Link>
+        {signedIn ? <ListingExportButton jobId={job.id} renderMode={job.renderMode} /> : null}
         <button type="button" className={buttonClass.dangerOutline} onClick={onDelete}>
           <Trash2 className="size-4" aria-hidden="true" />
           {t("job.delete")}
