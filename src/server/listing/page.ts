@@ -12,7 +12,7 @@ const PAGE_TEXTS: Record<
 > = {
   en: {
     title: "Original and altered photo",
-    intro: "The listing shows a digitally altered picture of this room. Here is the original photo, unaltered, next to it.",
+    intro: "The listing shows a digitally altered picture of this room. Here is the original photo, unaltered, to compare.",
     original: "Original photo",
     originalNote: "Unaltered",
     altered: "Altered picture",
@@ -21,7 +21,8 @@ const PAGE_TEXTS: Record<
   },
   es: {
     title: "Foto original y foto modificada",
-    intro: "El anuncio muestra una imagen modificada digitalmente de esta estancia. Aquí está la foto original, sin modificar, a su lado.",
+    intro:
+      "El anuncio muestra una imagen modificada digitalmente de esta estancia. Aquí tiene la foto original, sin modificar, para comparar.",
     original: "Foto original",
     originalNote: "Sin modificar",
     altered: "Imagen modificada",
@@ -30,7 +31,7 @@ const PAGE_TEXTS: Record<
   },
   fr: {
     title: "Photo originale et photo modifiée",
-    intro: "L’annonce montre une image modifiée numériquement de cette pièce. Voici la photo originale, non retouchée, à côté.",
+    intro: "L’annonce montre une image modifiée numériquement de cette pièce. Voici la photo originale, non retouchée, pour comparer.",
     original: "Photo originale",
     originalNote: "Non retouchée",
     altered: "Image modifiée",
@@ -84,6 +85,7 @@ export function listingPageHtml(data: ListingPageData): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <meta name="referrer" content="no-referrer">
+<link rel="icon" type="image/svg+xml" href="/favicon.svg">
 <title>${escapeHtml(texts.title)} · ${disclosure}</title>
 <style>${STYLE}</style>
 </head>
@@ -111,7 +113,7 @@ export function listingPageHtml(data: ListingPageData): string {
 
 /** What a missing or revoked code answers: nothing about what was there. */
 export const NOT_FOUND_HTML = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>Not found</title>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><link rel="icon" href="data:,"><title>Not found</title>
 <style>:root{color-scheme:light dark}body{font:16px/1.5 system-ui,sans-serif;margin:0;padding:48px 16px;text-align:center}</style></head>
 <body><h1>404</h1><p>Not found</p></body></html>
 `;

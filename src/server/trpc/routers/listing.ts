@@ -20,7 +20,13 @@ function requireUser(ctx: Pick<Context, "user">): string {
 export const listingRouter = router({
   /** The disclosure is checked by the module (empty, too long), so the refusal is one of its messages. */
   create: publicProcedure
-    .input(z.object({ jobId: id, disclosure: z.string().max(2000).optional(), language: z.enum(SUPPORTED_LANGUAGES) }))
+    .input(
+      z.object({
+        jobId: id,
+        disclosure: z.string().max(2000, { error: MESSAGES.listingDisclosureTooLong }).optional(),
+        language: z.enum(SUPPORTED_LANGUAGES),
+      }),
+    )
     .mutation(({ ctx, input }) => {
       const userId = requireUser(ctx);
       enforceRateLimit(ctx, "render");
