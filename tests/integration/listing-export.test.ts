@@ -275,6 +275,18 @@ describe("listing export with the Preview engine", () => {
     await owner.client.projects.delete.mutate({ id: project.id });
     expect((await get(exported.publicUrl)).response.status).toBe(404);
     expect((await get(`${exported.publicUrl}/original.jpg`)).response.status).toBe(404);
+
+    // An account that goes takes its pages with it, even before its renders' files are gone.
+    const leaving = await signedInClient(server.url);
+    const theirs = await finishedRender(server, leaving, { width: 800, height: 600 });
+    const theirExport = await leaving.client.listing.create.mutate({ jobId: theirs.jobId, language: "en" });
+    expect((await get(theirExport.publicUrl)).response.status).toBe(200);
+    await server.deps.db.deleteFrom("users").where("id", "=", leaving.userId).execute();
+    expect((await get(theirExport.publicUrl)).response.status).toBe(404);
+    await server.services.listing.sweep();
+    expect(
+      await server.deps.db.selectFrom("listing_exports").select("id").where("id", "=", theirExport.id).executeTakeFirst(),
+    ).toBeUndefined();
   });
 
   it("zips a project's current exports with their originals and a manifest", async () => {
