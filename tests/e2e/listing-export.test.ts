@@ -51,8 +51,9 @@ describeBrowser("export for listing", () => {
   async function finishedRender(page: Page, language: "en" | "es"): Promise<void> {
     await signUpAndSignIn(page, server.url, { language });
     await page.goto(`${server.url}/upload`);
+    await poll(() => page.getByTestId("drop-zone").isVisible()).toBe(true);
     await page.getByTestId("file-input").setInputFiles(photo);
-    await poll(() => new URL(page.url()).pathname).toBe("/style-select");
+    await poll(() => new URL(page.url()).pathname, { timeout: 30_000 }).toBe("/style-select");
     await page.getByTestId("style-japandi").click();
     await page.getByRole("button", { name: language === "es" ? "Renderizar" : "Render", exact: true }).click();
     await waitForRender(page, { timeoutMs: 30_000 });
