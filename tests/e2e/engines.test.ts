@@ -147,5 +147,5 @@ describeBrowser("renders on a studio's own ComfyUI box", () => {
       await browser?.close();
       browser = undefined;
     }
-  });
+  }, 90_000);
 });
