@@ -51,7 +51,8 @@ describeBrowser("export for listing", () => {
   async function finishedRender(page: Page, language: "en" | "es"): Promise<void> {
     await signUpAndSignIn(page, server.url, { language });
     await page.goto(`${server.url}/upload`);
-    await poll(() => page.getByTestId("drop-zone").isVisible()).toBe(true);
+    // The page ignores a file chosen before it knows the user's allowance (the engine note shows it has arrived).
+    await poll(() => page.getByTestId("engine-note").isVisible()).toBe(true);
     await page.getByTestId("file-input").setInputFiles(photo);
     await poll(() => new URL(page.url()).pathname, { timeout: 30_000 }).toBe("/style-select");
     await page.getByTestId("style-japandi").click();
