@@ -124,6 +124,24 @@ module.exports = {
       from: { path: "^src/server/(?!render/|boot\\.ts$)" },
       to: { path: "^src/server/render/(?!index\\.ts$)" },
     },
+    {
+      name: "listing-owned-by-listing",
+      severity: "error",
+      comment:
+        "The listing module (src/server/listing) owns listing_exports and its files: server code outside it imports " +
+        "only its surface, src/server/listing/index.ts (routers and the app call that).",
+      from: { path: "^src/server/(?!listing/)" },
+      to: { path: "^src/server/listing/(?!index\\.ts$)" },
+    },
+    {
+      name: "listing-not-transport",
+      severity: "error",
+      comment:
+        "The listing module is called by the transport, not the other way round: no src/server/trpc, no " +
+        "src/server/http (identity is handed in), no @trpc/server. It throws domain errors; its own routes live in listing/.",
+      from: { path: "^src/server/listing/" },
+      to: { path: ["^src/server/(trpc|http)/", TRPC_SERVER] },
+    },
   ],
   options: {
     // Cruise the code, not the packages: record an import of a package, don't read the package.

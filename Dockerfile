@@ -23,6 +23,10 @@ FROM deps AS prod-deps
 RUN npm prune --omit=dev
 
 FROM base AS runtime
+# A font for the disclosure that listing exports write on pictures (librsvg draws it; slim images have none).
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends fonts-dejavu-core \
+ && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production \
     DATA_DIR=/data \
     PORT=3000 \

@@ -11,6 +11,7 @@ import * as m0005 from "./0005-rendering";
 import * as m0006 from "./0006-administration";
 import * as m0007 from "./0007-render-provenance";
 import * as m0008 from "./0008-edits";
+import * as m0009 from "./0009-listing-exports";
 
 export const migrations: Record<string, Migration> = {
   "0001-init": m0001,
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   "0006-administration": m0006,
   "0007-render-provenance": m0007,
   "0008-edits": m0008,
+  "0009-listing-exports": m0009,
 };

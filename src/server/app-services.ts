@@ -6,6 +6,7 @@ import type { LockoutService } from "./auth/lockout";
 import type { SessionsService } from "./auth/sessions";
 import type { TwoFactorService } from "./auth/two-factor";
 import type { RateLimits } from "./http/rate-limit";
+import type { ListingModule } from "./listing";
 import type { RenderModule } from "./render";
 import type { AccountsService } from "./services/accounts";
 import type { AdminService } from "./services/admin";
@@ -24,6 +25,8 @@ export interface Services {
   roles: RolesService;
   projects: ProjectsService;
   render: RenderModule;
+  /** Listing exports with their disclosure and public page (signed-in users). */
+  listing: ListingModule;
   payments: PaymentsService;
   admin: AdminService;
   analytics: AnalyticsService;

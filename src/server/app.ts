@@ -91,6 +91,7 @@ export function createApp(deps: Pick<Infra, "env" | "log" | "clock" | "version">
   app.use(googleRoutes({ env: deps.env, log: deps.log, accounts: services.accounts }));
   app.use(uploadRoutes({ ...identity, render: services.render, rateLimits: services.rateLimits }));
   app.use(services.render.routes(async (req, res) => (await identifyRequest(identity, req, res)).owner));
+  app.use(services.listing.routes(async (req, res) => (await identifyRequest(identity, req, res)).user?.id ?? null));
   app.use(stripeWebhookRoutes({ env: deps.env, log: deps.log, clock: deps.clock, payments: services.payments }));
 
   app.use(

@@ -18,6 +18,7 @@ import { createRateLimits } from "./http/rate-limit";
 import type { Infra } from "./infra";
 import { createLogger, type Logger } from "./logger";
 import { createMailer } from "./mail/mailer";
+import { createListingModule } from "./listing";
 import { createRenderModule, type RenderModuleOptions } from "./render";
 import { createAccountsService } from "./services/accounts";
 import { createAdminService } from "./services/admin";
@@ -83,6 +84,7 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
     roles,
     projects,
     render,
+    listing: createListingModule(infra, { render }),
     payments: createPaymentsService(infra),
     admin: createAdminService(infra, render, roles),
     analytics: createAnalyticsService(infra, render),
@@ -117,6 +119,7 @@ export async function startApp(env: Env, options: BootOptions = {}): Promise<Sta
   await applyAdminEmails(infra);
   if (options.startWorker !== false) await render.startWorker();
   render.startHousekeeping();
+  services.listing.startHousekeeping();
   const app = createApp(infra, services, options);
   let http: RunningServer;
   try {
@@ -134,6 +137,7 @@ export async function startApp(env: Env, options: BootOptions = {}): Promise<Sta
       render.closeEventStreams();
       await http.close(env.SHUTDOWN_TIMEOUT_MS);
       await render.stop();
+      services.listing.stop();
       infra.mailer.close();
       await db.destroy();
     })();

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { MESSAGES } from "./messages";
+import type { RenderMode } from "./render";
 
 export const EDIT = {
   /** Characters in an edit's instruction. */
@@ -55,6 +56,8 @@ export interface VersionNode {
   status: "succeeded" | "queued" | "preprocessing" | "rendering" | "saving" | "failed" | "canceled";
   instruction: string | null;
   style: string | null;
+  /** The render's mode (an edit keeps its source's); null for the photo. */
+  renderMode: RenderMode | null;
   createdAt: number;
   /** The picture as the studio shows and masks it (long edge at most 1024 px); null until finished. */
   picture: string | null;

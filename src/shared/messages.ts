@@ -58,6 +58,11 @@ export const MESSAGES = {
   deleteConfirmationMismatch: "Type your e-mail address to confirm",
   projectNameRequired: "Project name is required",
   projectNameTooLong: "Project name must be less than 100 characters",
+  // Listing exports.
+  listingAccountRequired: "Sign in to export pictures for listings",
+  listingDisclosureEmpty: "Write the disclosure shown on the picture",
+  listingDisclosureTooLong: "The disclosure must be at most 80 characters",
+  listingNoFont: "This server has no font to write the disclosure with (install fonts-dejavu-core)",
 } as const;
 
 export type MessageName = keyof typeof MESSAGES;

@@ -130,6 +130,8 @@ describeBrowser("renders on a studio's own ComfyUI box", () => {
       const { page, problems } = await open("/upload", { ...size, colorScheme, locale: "es-ES" });
       await signUpAndSignIn(page, server.url, { language: "es" });
       await page.goto(`${server.url}/upload`);
+      // A file chosen before the allowance arrives is ignored by the page.
+      await poll(() => page.getByTestId("engine-note").isVisible()).toBe(true);
       await page.getByTestId("file-input").setInputFiles(photo);
       await poll(() => new URL(page.url()).pathname).toBe("/style-select");
       await page.getByRole("radio", { name: "Amueblar una habitación vacía" }).check();
@@ -147,5 +149,5 @@ describeBrowser("renders on a studio's own ComfyUI box", () => {
       await browser?.close();
       browser = undefined;
     }
-  }, 60_000); // two widths, each with variations, a re-roll and screenshots: under load it nears the default 20 s
+  }, 90_000); // two widths, each with variations, a re-roll and screenshots; waits up to 40 s inside
 });

@@ -3,7 +3,7 @@
  * cruised by the project's own depcruise binary and config as `npm run lint` runs it. One tree plants
  * one violation per rule (each must be reported by its rule name, exit non-zero); the other holds only
  * the allowed forms (type-only server imports from the client and self-test, boot.ts wiring the render
- * internals, services using kysely and the render index) and must pass.
+ * internals, services using kysely and the render index, routers using the listing index) and must pass.
  */
 import { execFile } from "node:child_process";
 import fs from "node:fs";
@@ -59,6 +59,12 @@ const VIOLATING: Tree = {
   "src/server/render/index.ts": 'export { worker } from "./worker";\n',
   "src/server/render/worker.ts": "export const worker = 1;\n",
   "src/server/services/jobs.ts": 'import { worker } from "../render/worker";\nexport const jobs = worker;\n',
+  // listing-owned-by-listing, listing-not-transport
+  "src/server/listing/index.ts": 'export { createExport } from "./exports";\n',
+  "src/server/listing/exports.ts":
+    'import type { TRPCError } from "@trpc/server";\nexport const createExport = (error?: TRPCError) => error;\n',
+  "src/server/listing/routes.ts": 'import { appRouter } from "../trpc/root";\nexport const routes = appRouter;\n',
+  "src/server/services/listing-use.ts": 'import { createExport } from "../listing/exports";\nexport const use = createExport;\n',
   // client-imports-server-types-only
   "src/server/y.ts": "export const y = 1;\n",
   "src/client/x.ts": 'import { y } from "../server/y";\nexport const x = y;\n',
@@ -75,6 +81,9 @@ const EXPECTED_VIOLATIONS = [
   "edges-run-no-queries: src/server/http/h.ts → node_modules/kysely/index.js",
   "edges-run-no-queries: src/server/http/h.ts → src/server/db/schema.ts",
   "edges-run-no-queries: src/server/trpc/routers/r.ts → src/server/db/client.ts",
+  "listing-not-transport: src/server/listing/exports.ts → node_modules/@trpc/server/index.js",
+  "listing-not-transport: src/server/listing/routes.ts → src/server/trpc/root.ts",
+  "listing-owned-by-listing: src/server/services/listing-use.ts → src/server/listing/exports.ts",
   "no-circular: src/server/p.ts → src/server/q.ts → src/server/p.ts",
   "render-jobs-owned-by-render: src/server/services/jobs.ts → src/server/render/worker.ts",
   "render-not-router: src/server/render/routes.ts → src/server/trpc/root.ts",
@@ -109,6 +118,9 @@ const CLEAN: Tree = {
   "src/server/render/providers/local.ts": "export const local = 1;\n",
   "src/server/boot.ts":
     'import { startWorker } from "./render/worker";\nimport { local } from "./render/providers/local";\nexport const boot = [startWorker, local];\n',
+  "src/server/listing/index.ts":
+    'import { LIMIT } from "../../shared/constants";\nimport { startWorker } from "../render";\nexport const listing = [LIMIT, startWorker];\n',
+  "src/server/trpc/routers/listing.ts": 'import { listing } from "../../listing";\nexport const listingRouter = listing;\n',
   "src/client/a.ts": 'import type { AppRouter } from "../server/trpc/root";\nexport type A = AppRouter;\n',
   "src/client/b.ts": 'import { type AppRouter } from "../server/trpc/root";\nexport type B = AppRouter;\n',
   "src/client/c.ts": 'export type C = import("../server/trpc/root").AppRouter;\n',

@@ -212,6 +212,7 @@ describe("version rows", () => {
     kind: parentId === null ? "photo" : "edit",
     parentId,
     status: "succeeded",
+    renderMode: parentId === null ? null : "redesign",
     instruction: null,
     style: null,
     createdAt,

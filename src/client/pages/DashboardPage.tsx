@@ -22,6 +22,7 @@ import { toast } from "sonner";
 import { Link, useLocation, useSearch } from "wouter";
 import { projectNameSchema } from "../../shared/render";
 import { inputClass } from "../components/auth/fields";
+import { ProjectListingZip } from "../components/listing/ProjectListingZip";
 import { EngineNote } from "../components/render/Callouts";
 import { RenderTile } from "../components/render/RenderTile";
 import { Spinner } from "../components/Spinner";
@@ -162,6 +163,7 @@ function ProjectView({
             <Wand2 className="size-4" aria-hidden="true" />
             {t("dashboard.renderHere")}
           </Link>
+          <ProjectListingZip projectId={project.id} />
           <button type="button" className={buttonClass.secondary} onClick={() => onRename(asSummary)}>
             <Pencil className="size-4" aria-hidden="true" />
             {t("dashboard.rename")}

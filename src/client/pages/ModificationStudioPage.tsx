@@ -6,6 +6,7 @@
  * compares any two versions, downloads, re-rolls and deletes them. Without a picture: the user's
  * recent renders to pick from. The Preview engine only tints the painted region; the page says so.
  */
+import { ListingExportButton } from "../components/listing/ListingExportDialog";
 import { ImageIcon, PaintRoller, Wand2 } from "lucide-react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -324,10 +325,13 @@ function Studio({ picture, versionParam }: { picture: string; versionParam: stri
       title={t("pages.modificationStudio.title")}
       intro={t("studio.editing", { label: `v${numberOf.get(current.id) ?? 1} · ${versionLabel(current, t)}` })}
       actions={
-        <Link href={STUDIO_PATH} className={buttonClass.secondary}>
-          <ImageIcon className="size-4" aria-hidden="true" />
-          {t("studio.pick.other")}
-        </Link>
+        <div className="flex flex-wrap gap-2">
+          {current.kind !== "photo" ? <ListingExportButton jobId={current.id} renderMode={current.renderMode ?? "redesign"} /> : null}
+          <Link href={STUDIO_PATH} className={buttonClass.secondary}>
+            <ImageIcon className="size-4" aria-hidden="true" />
+            {t("studio.pick.other")}
+          </Link>
+        </div>
       }
     >
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">

@@ -306,6 +306,30 @@ export interface AdminAuditTable {
   created_at: CreatedAt;
 }
 
+/** A listing export: the render with its disclosure, and the public page /l/<code> (listing module). */
+export interface ListingExportsTable {
+  id: string;
+  code: string;
+  /** NULL once the user, the render or the project is deleted: the public page then answers 404. */
+  user_id: string | null;
+  job_id: string | null;
+  project_id: string | null;
+  disclosure: string;
+  language: "en" | "es" | "fr";
+  public_url: string;
+  /** NULL once the files are removed. */
+  picture_key: string | null;
+  original_key: string | null;
+  altered_key: string | null;
+  width: number;
+  height: number;
+  original_width: number;
+  original_height: number;
+  file_name: string;
+  created_at: CreatedAt;
+  revoked_at: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   profiles: ProfilesTable;
@@ -330,6 +354,7 @@ export interface Database {
   analytics_events: AnalyticsEventsTable;
   self_test_runs: SelfTestRunsTable;
   admin_audit: AdminAuditTable;
+  listing_exports: ListingExportsTable;
 }
 
 export type User = Selectable<UsersTable>;

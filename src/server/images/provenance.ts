@@ -12,12 +12,17 @@ const escapeXml = (text: string) => text.replace(/[<>&'"]/g, (char) => `&#${char
 
 /** The XMP packet of a photo edited with AI. */
 export function aiEditedXmp(description: string): string {
+  return describedXmp(description, DIGITAL_SOURCE_TYPE_EDITED_WITH_AI);
+}
+
+/** An XMP packet with a description, and a DigitalSourceType only when one is given (no AI claim without it). */
+export function describedXmp(description: string, digitalSourceType?: string): string {
   return [
     '<?xpacket begin="\uFEFF" id="W5M0MpCehiHzreSzNTczkc9d"?>',
     '<x:xmpmeta xmlns:x="adobe:ns:meta/">',
     '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">',
     '<rdf:Description rdf:about="" xmlns:Iptc4xmpExt="http://iptc.org/std/Iptc4xmpExt/2008-02-29/" xmlns:dc="http://purl.org/dc/elements/1.1/">',
-    `<Iptc4xmpExt:DigitalSourceType>${DIGITAL_SOURCE_TYPE_EDITED_WITH_AI}</Iptc4xmpExt:DigitalSourceType>`,
+    digitalSourceType ? `<Iptc4xmpExt:DigitalSourceType>${digitalSourceType}</Iptc4xmpExt:DigitalSourceType>` : "",
     `<dc:description><rdf:Alt><rdf:li xml:lang="x-default">${escapeXml(description)}</rdf:li></rdf:Alt></dc:description>`,
     "</rdf:Description>",
     "</rdf:RDF>",

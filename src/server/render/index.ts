@@ -47,6 +47,7 @@ import { RenderSignals } from "./signals";
 import { performanceFigures, percentile, renderDurations, rendersPerDay, structureByEngine } from "./statistics";
 import { findOwnedUpload, saveUpload, type UploadChoices } from "./uploads";
 import { uploadView, type JobView, type UploadView } from "./views";
+import { listingSource } from "./listing-source";
 import { adoptVisitorWork } from "./visitor-work";
 import { RenderWorker, type RenderWorkerOptions } from "./worker";
 import { DomainError, notFound } from "../errors";
@@ -61,6 +62,7 @@ export type { RenderProvider, RenderRequest, RenderResult } from "./providers/pr
 export type { RenderWorkerOptions } from "./worker";
 export type { StoredRenderEvent } from "./events";
 export type { AdminJobRow } from "./jobs";
+export type { ListingSource } from "./listing-source";
 export { percentile } from "./statistics";
 export { renderPresetFor, REPLICATE_RENDER_MODELS } from "./providers/replicate-presets";
 
@@ -173,6 +175,8 @@ export function createRenderModule(infra: Pick<Infra, "db" | "clock" | "env" | "
     /** The optional AI upscale to the photo's size (engines with an upscaler), made once and kept. */
     upscale: (owner: Owner, jobId: string) => upscaleJob(deps, provider, owner, jobId),
     shared: (token: string) => sharedRender(deps, token),
+    /** A finished render of the owner as the listing export needs it (files, engine, mode). */
+    listingSource: (owner: Owner, jobId: string) => listingSource(deps, owner, jobId, provider.label),
     /** Renders users chose to show, and example pairs the app made itself. */
     async gallery() {
       return { examples: await exampleGalleryPairs(deps), shared: await gallerySharedRenders(deps) };

@@ -9,6 +9,7 @@ import { billingRouter } from "./routers/billing";
 import { adminRouter } from "./routers/admin";
 import { analyticsRouter } from "./routers/analytics";
 import { selfTestRouter } from "./routers/self-test";
+import { listingRouter } from "./routers/listing";
 
 export const appRouter = router({
   system: systemRouter,
@@ -21,6 +22,7 @@ export const appRouter = router({
   admin: adminRouter,
   analytics: analyticsRouter,
   selfTest: selfTestRouter,
+  listing: listingRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -21,6 +21,7 @@ import { buttonClass, cardClass, labelClass, selectClass } from "../ui/buttons";
 import { ConfirmDialog } from "../ui/Dialog";
 import { Switch } from "../ui/Switch";
 import { OpenInStudioLink } from "../studio/OpenInStudioLink";
+import { ListingExportButton } from "../listing/ListingExportDialog";
 import { BeforeAfter } from "./BeforeAfter";
 import { SignUpCallout } from "./Callouts";
 import { ProgressBar } from "./ProgressBar";
@@ -262,6 +263,7 @@ function SucceededPanel({
           {t("job.anotherStyle")}
         </Link>
         {signedIn ? <OpenInStudioLink jobId={job.id} /> : null}
+        {signedIn ? <ListingExportButton jobId={job.id} renderMode={job.renderMode} /> : null}
         <button type="button" className={buttonClass.dangerOutline} onClick={onDelete}>
           <Trash2 className="size-4" aria-hidden="true" />
           {t("job.delete")}

@@ -1,0 +1,52 @@
+/**
+ * A project's listing pictures in one zip: every current export's picture, the originals, and
+ * manifest.csv (file, original file, disclosure, public URL). JPEGs are stored, not deflated:
+ * they do not shrink.
+ */
+import type { Writable } from "node:stream";
+import { ZipArchive } from "archiver";
+import { UPLOAD_BUCKET } from "../../shared/constants";
+import type { ListingContext } from "./context";
+import type { ListingExportRow } from "./exports";
+
+/** One CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break; quotes doubled. */
+export function csvField(value: string): string {
+  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+export function manifestCsv(rows: Array<{ file: string; originalFile: string; disclosure: string; publicUrl: string }>): string {
+  const lines = [
+    ["file", "original file", "disclosure", "public URL"],
+    ...rows.map((row) => [row.file, row.originalFile, row.disclosure, row.publicUrl]),
+  ];
+  // The byte-order mark lets spreadsheet programs read accents (é, ñ) as UTF-8.
+  return `\uFEFF${lines.map((fields) => fields.map(csvField).join(",")).join("\r\n")}\r\n`;
+}
+
+/** Writes the zip of these exports to `output` (the HTTP response). */
+export async function writeProjectZip(deps: ListingContext, exports: ListingExportRow[], output: Writable): Promise<void> {
+  const archive = new ZipArchive({ store: true });
+  const done = new Promise<void>((resolve, reject) => {
+    archive.on("error", reject);
+    output.on("error", reject);
+    output.on("close", () => resolve());
+    output.on("finish", () => resolve());
+  });
+  archive.pipe(output);
+  const manifest = [];
+  for (const [index, row] of exports.entries()) {
+    const picture = row.picture_key ? await deps.storage.get(UPLOAD_BUCKET, row.picture_key) : null;
+    const original = row.original_key ? await deps.storage.get(UPLOAD_BUCKET, row.original_key) : null;
+    if (!picture || !original) continue;
+    const number = String(index + 1).padStart(2, "0");
+    const base = row.file_name.replace(/\.jpg$/, "");
+    const file = `${number}-${base}.jpg`;
+    const originalFile = `originals/${number}-${base}-original.jpg`;
+    archive.append(picture.data, { name: file, date: new Date(row.created_at) });
+    archive.append(original.data, { name: originalFile, date: new Date(row.created_at) });
+    manifest.push({ file, originalFile, disclosure: row.disclosure, publicUrl: row.public_url });
+  }
+  archive.append(manifestCsv(manifest), { name: "manifest.csv" });
+  await archive.finalize();
+  await done;
+}

@@ -1,0 +1,7 @@
+/** What the parts of the listing module share: the adapters, and the one thing it asks of the render module. */
+import type { Infra } from "../infra";
+import type { RenderModule } from "../render";
+
+export interface ListingContext extends Pick<Infra, "db" | "clock" | "storage" | "log"> {
+  render: Pick<RenderModule, "listingSource">;
+}

@@ -1,0 +1,63 @@
+/**
+ * The listing module: "Export for listing" (California B&P Code §10140.8). A succeeded render of a
+ * signed-in user becomes a JPEG with a disclosure banner and a QR code of a public page showing the
+ * unaltered original beside it; the owner can revoke it, and download a project's exports as a zip.
+ * It owns the table listing_exports; it reads renders only through the render module's
+ * listingSource(). Routers and routes call this surface only.
+ */
+import type { Language } from "../../shared/constants";
+import type { Infra } from "../infra";
+import type { RenderModule } from "../render";
+import type { ListingContext } from "./context";
+import { createExport, exportsOfJob, projectExports, revokeExport, sweepListingExports, type ListingExportView } from "./exports";
+import { listingRoutes, type UserOfRequest } from "./routes";
+
+export type { ListingExportView } from "./exports";
+export type { UserOfRequest } from "./routes";
+
+/** How often what deleted renders left behind is removed (their public pages already answer 404). */
+const SWEEP_INTERVAL_MS = 10 * 60_000;
+
+export function createListingModule(
+  infra: Pick<Infra, "db" | "clock" | "storage" | "log">,
+  ports: { render: Pick<RenderModule, "listingSource"> },
+) {
+  const deps: ListingContext = { db: infra.db, clock: infra.clock, storage: infra.storage, log: infra.log, render: ports.render };
+  let timer: NodeJS.Timeout | undefined;
+  const sweep = () =>
+    sweepListingExports(deps).catch((error: unknown) => {
+      deps.log.warn("listing sweep failed", { error });
+      return 0;
+    });
+
+  return {
+    /** Makes the picture, the page's two pictures and the row; `baseUrl` is where the public link points. */
+    create: (
+      userId: string,
+      input: { jobId: string; disclosure?: string; language: Language },
+      baseUrl: string,
+    ): Promise<ListingExportView> => createExport(deps, userId, input, baseUrl),
+    forJob: (userId: string, jobId: string) => exportsOfJob(deps, userId, jobId),
+    revoke: (userId: string, exportId: string) => revokeExport(deps, userId, exportId),
+    /** How many current exports the project's zip would hold. */
+    async projectCount(userId: string, projectId: string): Promise<number> {
+      return (await projectExports(deps, userId, projectId)).length;
+    },
+    routes: (userOfRequest: UserOfRequest) => listingRoutes(deps, userOfRequest),
+
+    /** Removes rows and files of deleted renders, projects and accounts; returns the rows removed. */
+    sweep,
+    startHousekeeping(): void {
+      if (timer) return;
+      void sweep();
+      timer = setInterval(() => void sweep(), SWEEP_INTERVAL_MS);
+      timer.unref();
+    },
+    stop(): void {
+      clearInterval(timer);
+      timer = undefined;
+    },
+  };
+}
+
+export type ListingModule = ReturnType<typeof createListingModule>;

@@ -1,0 +1,62 @@
+/**
+ * What the listing export needs of one finished render of its owner: the stored result (the
+ * largest there is), the upload's original photo, which engine and model made it, and in which
+ * mode. Edits of the modification studio are render_jobs rows too, so they answer the same way.
+ */
+import { DomainError } from "../errors";
+import { AI_ENGINE_IDS, type RenderMode } from "../../shared/render";
+import type { DesignStyle } from "../../shared/styles";
+import type { RenderContext } from "./context";
+import type { Owner } from "./owner";
+import { findOwnedJob } from "./queue";
+import { styleOf } from "./views";
+import type { JobKind } from "../../shared/edits";
+
+/** Names of engines other than the one this server runs now (a job keeps the engine that made it). */
+const ENGINE_NAMES: Record<string, string> = { local: "Preview engine", comfyui: "ComfyUI", replicate: "Replicate", openai: "OpenAI" };
+
+export interface ListingSource {
+  jobId: string;
+  projectId: string | null;
+  /** "edit": a region repainted in the modification studio. */
+  kind: JobKind;
+  /** Null for an edit made from the photo itself. */
+  style: DesignStyle | null;
+  renderMode: RenderMode;
+  /** Storage keys (bucket UPLOAD_BUCKET): the render's largest picture and the upload's original. */
+  resultKey: string;
+  originalKey: string;
+  engine: { id: string; label: string; isAi: boolean };
+  model: string | null;
+  modelVersion: string | null;
+  upscaleModel: string | null;
+  createdAt: number;
+  finishedAt: number | null;
+}
+
+export async function listingSource(deps: RenderContext, owner: Owner, jobId: string, currentLabel: string): Promise<ListingSource> {
+  const job = await findOwnedJob(deps.db, owner, jobId);
+  const resultKey = job.upscaled_key ?? job.result_key;
+  if (job.status !== "succeeded" || !resultKey) throw new DomainError("conflict", "renderNotFinished");
+  const upload = await deps.db.selectFrom("uploads").select("original_key").where("id", "=", job.upload_id).executeTakeFirst();
+  if (!upload) throw new DomainError("not-found", "notFound");
+  return {
+    jobId: job.id,
+    projectId: job.project_id,
+    kind: job.kind,
+    style: styleOf(job.style),
+    renderMode: job.render_mode,
+    resultKey,
+    originalKey: upload.original_key,
+    engine: {
+      id: job.provider,
+      label: job.provider === deps.providerId ? currentLabel : (ENGINE_NAMES[job.provider] ?? job.provider),
+      isAi: AI_ENGINE_IDS.includes(job.provider),
+    },
+    model: job.model,
+    modelVersion: job.model_version,
+    upscaleModel: job.upscaled_key ? job.upscale_model : null,
+    createdAt: job.created_at,
+    finishedAt: job.finished_at,
+  };
+}

@@ -1,0 +1,51 @@
+/**
+ * Listing exports (California B&P Code §10140.8): create one for a finished render, list a
+ * render's current ones, revoke one, and count a project's for its zip. Signed-in users only:
+ * a visitor is told to sign in. Everything else is the listing module's (owner checks included).
+ */
+import { TRPCError } from "@trpc/server";
+import { z } from "zod";
+import { SUPPORTED_LANGUAGES } from "../../../shared/constants";
+import { MESSAGES } from "../../../shared/messages";
+import type { Context } from "../context";
+import { enforceRateLimit, publicProcedure, router } from "../init";
+
+const id = z.string().min(1).max(64);
+
+function requireUser(ctx: Pick<Context, "user">): string {
+  if (!ctx.user) throw new TRPCError({ code: "UNAUTHORIZED", message: MESSAGES.listingAccountRequired });
+  return ctx.user.id;
+}
+
+export const listingRouter = router({
+  /** The disclosure is checked by the module (empty, too long), so the refusal is one of its messages. */
+  create: publicProcedure
+    .input(
+      z.object({
+        jobId: id,
+        disclosure: z.string().max(2000, { error: MESSAGES.listingDisclosureTooLong }).optional(),
+        language: z.enum(SUPPORTED_LANGUAGES),
+      }),
+    )
+    .mutation(({ ctx, input }) => {
+      const userId = requireUser(ctx);
+      enforceRateLimit(ctx, "render");
+      return ctx.services.listing.create(userId, input, ctx.baseUrl);
+    }),
+
+  forJob: publicProcedure
+    .input(z.object({ jobId: id }))
+    .query(({ ctx, input }) => ctx.services.listing.forJob(requireUser(ctx), input.jobId)),
+
+  revoke: publicProcedure.input(z.object({ exportId: id })).mutation(async ({ ctx, input }) => {
+    const userId = requireUser(ctx);
+    enforceRateLimit(ctx, "render");
+    await ctx.services.listing.revoke(userId, input.exportId);
+    return { ok: true as const };
+  }),
+
+  /** How many pictures the project's zip holds (the dashboard offers it when there are any). */
+  projectCount: publicProcedure
+    .input(z.object({ projectId: id }))
+    .query(async ({ ctx, input }) => ({ count: await ctx.services.listing.projectCount(requireUser(ctx), input.projectId) })),
+});

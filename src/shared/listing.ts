@@ -1,0 +1,42 @@
+/**
+ * The listing-ready export (California Business and Professions Code §10140.8): a render with its
+ * disclosure burned in, and a public page with the unaltered original. Limits, default disclosures
+ * and the URLs both sides use.
+ */
+import type { Language } from "./constants";
+import type { RenderMode } from "./render";
+
+export const LISTING = {
+  /** Longest disclosure text: it must stay legible in a banner about 9 % of the picture's height. */
+  disclosureMax: 80,
+  /** Characters of the public code (base64url: 6 random bits each, 72 in all). */
+  codeLength: 12,
+  /** Long edge of the original shown on the public page. */
+  originalLongEdge: 2048,
+} as const;
+
+/** The wording agents use, per language: staging adds furniture; anything else changed the photo. */
+export const DEFAULT_DISCLOSURES: Record<Language, { stage: string; altered: string }> = {
+  en: { stage: "Virtually staged", altered: "Digitally altered" },
+  es: { stage: "Amueblado virtualmente", altered: "Imagen modificada digitalmente" },
+  fr: { stage: "Meublé virtuellement", altered: "Image modifiée numériquement" },
+};
+
+export function defaultDisclosure(language: Language, renderMode: RenderMode): string {
+  return DEFAULT_DISCLOSURES[language][renderMode === "stage" ? "stage" : "altered"];
+}
+
+/** Public codes: URL-safe, long enough to be unguessable; anything else is not looked up. */
+export const LISTING_CODE_PATTERN = /^[A-Za-z0-9_-]{10,64}$/;
+
+export const LISTING_ROUTES = {
+  /** The public page (no sign-in) and its two pictures. */
+  page: (code: string) => `/l/${code}`,
+  original: (code: string) => `/l/${code}/original.jpg`,
+  altered: (code: string) => `/l/${code}/altered.jpg`,
+  /** The owner's exported picture: shown in the dialog, and as a download. */
+  picture: (exportId: string) => `/files/listing/${exportId}/picture.jpg`,
+  download: (exportId: string) => `/files/listing/${exportId}/download`,
+  /** Every current export of a project, with originals and manifest.csv (owner only). */
+  projectZip: (projectId: string) => `/files/listing/projects/${projectId}/zip`,
+} as const;

@@ -1,0 +1,389 @@
+/**
+ * Export for listing over real HTTP on a real SQLite file: the picture with its disclosure banner
+ * (text really drawn) and a QR code that decodes to the public page; the page and its two pictures
+ * signed out, without cookies or scripts; the XMP description (DigitalSourceType only for AI
+ * engines, checked with a fake ComfyUI); revoking; deleted renders and projects; owners only;
+ * visitors and bad disclosures refused; and a project's zip with its manifest.
+ */
+import { strFromU8, unzipSync } from "fflate";
+import jsQR from "jsqr";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { translations } from "../../src/client/i18n/resources";
+import { DIGITAL_SOURCE_TYPE_EDITED_WITH_AI } from "../../src/server/images/provenance";
+import { csvField, manifestCsv } from "../../src/server/listing/archive";
+import { UPLOAD_BUCKET } from "../../src/shared/constants";
+import { LISTING } from "../../src/shared/listing";
+import { MESSAGES } from "../../src/shared/messages";
+import type { RenderMode } from "../../src/shared/render";
+import { startFakeComfyUi, type FakeComfyUi } from "../helpers/fake-comfyui";
+import { createStudioClient, roomPhoto, signedInClient, upload, waitForRenders, type StudioClient } from "../helpers/render";
+import { startTestServer, type TestServer } from "../helpers/server";
+
+const failure = (error: unknown) => error as { message: string; data?: { code?: string; httpStatus?: number } };
+type User = Awaited<ReturnType<typeof signedInClient>>;
+
+/** A finished render of the user's, from a photo of this size. */
+async function finishedRender(
+  server: TestServer,
+  user: StudioClient,
+  options: { width?: number; height?: number; renderMode?: RenderMode; projectId?: string } = {},
+) {
+  const uploaded = await upload(
+    server.url,
+    user.jar,
+    await roomPhoto(options.width ?? 1600, options.height ?? 1200),
+    options.projectId ? { projectId: options.projectId } : {},
+  );
+  expect(uploaded.status).toBe(201);
+  const { jobs } = await user.client.render.create.mutate({
+    projectId: uploaded.body.projectId,
+    imageId: uploaded.body.imageId,
+    style: "japandi",
+    renderMode: options.renderMode,
+  });
+  await waitForRenders(user, [jobs[0]!.id]);
+  return { jobId: jobs[0]!.id, projectId: uploaded.body.projectId };
+}
+
+/** The QR code in the picture, decoded from its RGBA pixels (enlarged first when its modules are a single pixel). */
+async function decodeQr(picture: Buffer): Promise<string | null> {
+  for (const factor of [1, 4]) {
+    const { width } = await sharp(picture).metadata();
+    const { data, info } = await sharp(picture)
+      .resize({ width: width! * factor, kernel: "nearest" })
+      .ensureAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const code = jsQR(new Uint8ClampedArray(data.buffer, data.byteOffset, data.length), info.width, info.height);
+    if (code) return code.data;
+  }
+  return null;
+}
+
+/** Luminance statistics of a region: how dark it is on average and what share of it is bright (drawn text). */
+async function region(picture: Buffer, area: { left: number; top: number; width: number; height: number }) {
+  const { data } = await sharp(picture).extract(area).greyscale().raw().toBuffer({ resolveWithObject: true });
+  const values = [...data];
+  return {
+    mean: values.reduce((sum, value) => sum + value, 0) / values.length,
+    brightShare: values.filter((v) => v > 200).length / values.length,
+  };
+}
+
+async function get(url: string, jar?: StudioClient["jar"]) {
+  const response = jar ? await jar.fetch(url) : await fetch(url);
+  return { response, body: Buffer.from(await response.arrayBuffer()) };
+}
+
+describe("listing export with the Preview engine", () => {
+  let server: TestServer;
+  let owner: User;
+  let render: { jobId: string; projectId: string };
+
+  beforeAll(async () => {
+    server = await startTestServer({ AUTH_RATE_LIMIT_PER_MINUTE: "1000" });
+    owner = await signedInClient(server.url);
+    render = await finishedRender(server, owner, { width: 2400, height: 1800 });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("burns the disclosure and a QR code of the public page into the picture, with an XMP description and no AI claim", async () => {
+    const made = await owner.client.listing.create.mutate({ jobId: render.jobId, language: "en" });
+    expect(made.disclosure).toBe("Digitally altered");
+    expect(made.publicUrl).toMatch(new RegExp(`^${server.url}/l/[A-Za-z0-9_-]{${LISTING.codeLength}}$`));
+
+    const { response, body } = await get(`${server.url}${made.downloadUrl}`, owner.jar);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("image/jpeg");
+    expect(response.headers.get("content-disposition")).toMatch(/^attachment; filename="?roomcanvas-listing-japandi-[a-f0-9]{8}\.jpg"?$/);
+
+    const job = await owner.client.render.job.query({ id: render.jobId });
+    const metadata = await sharp(body).metadata();
+    expect([metadata.format, metadata.width, metadata.height]).toEqual(["jpeg", job.resultWidth, job.resultHeight]);
+    expect([made.width, made.height]).toEqual([job.resultWidth, job.resultHeight]);
+    expect(await decodeQr(body)).toBe(made.publicUrl);
+
+    // A dark banner about 9 % of the height along the bottom, with light text drawn in it; above it, the picture.
+    const width = metadata.width!;
+    const height = metadata.height!;
+    const banner = Math.round(height * 0.09);
+    const text = await region(body, { left: 0, top: height - banner + 4, width: Math.round(width * 0.6), height: banner - 8 });
+    expect(text.mean).toBeLessThan(110);
+    expect(text.brightShare).toBeGreaterThan(0.04);
+    expect(text.brightShare).toBeLessThan(0.6);
+    const above = await region(body, { left: 0, top: height - banner - 30, width: Math.round(width * 0.6), height: 20 });
+    expect(above.mean).toBeGreaterThan(text.mean + 30);
+
+    const xmp = metadata.xmp?.toString("utf8") ?? "";
+    expect(xmp).toContain("Digitally altered room photo: colour and light grading in the japandi style by the Preview engine");
+    expect(xmp).toContain(made.publicUrl);
+    expect(xmp).not.toContain("DigitalSourceType");
+    expect(xmp).not.toMatch(/\bAI\b/);
+  });
+
+  it("serves the public page signed out: both pictures, the disclosure and the date, no script, no cookie, not indexed", async () => {
+    const made = await owner.client.listing.create.mutate({ jobId: render.jobId, language: "en", disclosure: "Virtually staged" });
+    const code = made.publicUrl.split("/l/")[1]!;
+    const { response, body } = await get(made.publicUrl);
+    const html = body.toString("utf8");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(response.headers.get("referrer-policy")).toBe("no-referrer");
+    expect(response.headers.get("x-robots-tag")).toMatch(/noindex/);
+    expect(response.headers.get("set-cookie")).toBeNull();
+    expect(response.headers.get("content-security-policy")).toContain("script-src 'self'");
+    expect(html).not.toMatch(/<script/i);
+    expect(html).toContain('<html lang="en">');
+    expect(html).toContain("Virtually staged");
+    expect(html).toContain(new Intl.DateTimeFormat("en", { dateStyle: "long", timeZone: "UTC" }).format(made.createdAt));
+    expect(html).toContain(`src="/l/${code}/original.jpg"`);
+    expect(html).toContain(`src="/l/${code}/altered.jpg"`);
+
+    const original = await get(`${server.url}/l/${code}/original.jpg`);
+    expect([original.response.status, original.response.headers.get("content-type")]).toEqual([200, "image/jpeg"]);
+    expect(original.response.headers.get("set-cookie")).toBeNull();
+    // The upload was 2400 × 1800: the original keeps its aspect, at most 2048 px.
+    const originalSize = await sharp(original.body).metadata();
+    expect([originalSize.width, originalSize.height]).toEqual([2048, 1536]);
+    const altered = await get(`${server.url}/l/${code}/altered.jpg`);
+    expect([altered.response.status, altered.response.headers.get("content-type")]).toEqual([200, "image/jpeg"]);
+    const alteredSize = await sharp(altered.body).metadata();
+    expect([alteredSize.width, alteredSize.height]).toEqual([made.width, made.height]);
+    // The altered picture is the render itself (no banner): its bottom is not the dark banner.
+    const bottom = await region(altered.body, { left: 0, top: made.height - 20, width: 200, height: 10 });
+    expect(bottom.mean).toBeGreaterThan(60);
+
+    expect((await get(`${server.url}/l/${code}/other.jpg`)).response.status).toBe(404);
+    expect((await get(`${server.url}/l/AAAAAAAAAAAA`)).response.status).toBe(404);
+  });
+
+  it("writes a Spanish disclosure with XML characters safely, and the page in Spanish", async () => {
+    const disclosure = 'Amueblado <virtual> & "nuevo"';
+    const made = await owner.client.listing.create.mutate({ jobId: render.jobId, language: "es", disclosure });
+    expect(made.disclosure).toBe(disclosure);
+    const { body } = await get(`${server.url}${made.downloadUrl}`, owner.jar);
+    expect(await decodeQr(body)).toBe(made.publicUrl);
+    const height = made.height;
+    const banner = Math.round(height * 0.09);
+    const text = await region(body, { left: 0, top: height - banner + 4, width: Math.round(made.width * 0.6), height: banner - 8 });
+    expect(text.brightShare).toBeGreaterThan(0.04);
+
+    const html = (await get(made.publicUrl)).body.toString("utf8");
+    expect(html).toContain('<html lang="es">');
+    expect(html).toContain("Foto original");
+    expect(html).toContain("Amueblado &lt;virtual&gt; &amp; &quot;nuevo&quot;");
+    expect(html).not.toContain("<virtual>");
+    expect(html).toContain(new Intl.DateTimeFormat("es", { dateStyle: "long", timeZone: "UTC" }).format(made.createdAt));
+
+    const frenchDefault = await owner.client.listing.create.mutate({ jobId: render.jobId, language: "fr" });
+    expect(frenchDefault.disclosure).toBe("Image modifiée numériquement");
+  });
+
+  it("refuses an empty or too long disclosure with a message every language translates", async () => {
+    const empty = await owner.client.listing.create.mutate({ jobId: render.jobId, language: "es", disclosure: "  \n " }).catch(failure);
+    expect(empty).toMatchObject({ message: MESSAGES.listingDisclosureEmpty, data: { code: "BAD_REQUEST" } });
+    const long = await owner.client.listing.create
+      .mutate({ jobId: render.jobId, language: "en", disclosure: "x".repeat(LISTING.disclosureMax + 1) })
+      .catch(failure);
+    expect(long).toMatchObject({ message: MESSAGES.listingDisclosureTooLong, data: { code: "BAD_REQUEST" } });
+    // Exactly the limit passes.
+    const fits = await owner.client.listing.create.mutate({
+      jobId: render.jobId,
+      language: "en",
+      disclosure: "é".repeat(LISTING.disclosureMax),
+    });
+    expect(fits.disclosure).toHaveLength(LISTING.disclosureMax);
+    const serverMessages = (language: "es" | "fr") => translations[language].serverMessages as Record<string, string>;
+    expect(serverMessages("es").listingDisclosureEmpty).toBe("Escribe el aviso que se mostrará sobre la imagen");
+    expect(serverMessages("fr").listingDisclosureTooLong).toBe("La mention ne peut pas dépasser 80 caractères");
+  });
+
+  it("lets only the owner create, see, download and revoke; visitors are asked to sign in", async () => {
+    const made = await owner.client.listing.create.mutate({ jobId: render.jobId, language: "en" });
+    const stranger = await signedInClient(server.url);
+    expect(await stranger.client.listing.create.mutate({ jobId: render.jobId, language: "en" }).catch(failure)).toMatchObject({
+      data: { code: "NOT_FOUND" },
+    });
+    expect(await stranger.client.listing.forJob.query({ jobId: render.jobId })).toEqual([]);
+    expect(await stranger.client.listing.revoke.mutate({ exportId: made.id }).catch(failure)).toMatchObject({
+      data: { code: "NOT_FOUND" },
+    });
+    for (const jar of [stranger.jar, undefined]) {
+      expect((await get(`${server.url}${made.downloadUrl}`, jar)).response.status).toBe(404);
+      expect((await get(`${server.url}${made.pictureUrl}`, jar)).response.status).toBe(404);
+      expect((await get(`${server.url}/files/listing/projects/${render.projectId}/zip`, jar)).response.status).toBe(404);
+    }
+    expect(await stranger.client.listing.projectCount.query({ projectId: render.projectId })).toEqual({ count: 0 });
+
+    // A visitor, even with a finished demo render of their own.
+    const visitor = createStudioClient(server.url);
+    const demo = await finishedRender(server, visitor, { width: 800, height: 600 });
+    for (const attempt of [
+      () => visitor.client.listing.create.mutate({ jobId: demo.jobId, language: "en" }),
+      () => visitor.client.listing.forJob.query({ jobId: demo.jobId }),
+    ]) {
+      expect(await attempt().catch(failure)).toMatchObject({ message: MESSAGES.listingAccountRequired, data: { code: "UNAUTHORIZED" } });
+    }
+    expect((translations.es.serverMessages as Record<string, string>).listingAccountRequired).toBe(
+      "Inicia sesión para exportar imágenes para anuncios",
+    );
+    // The owner still sees it.
+    expect((await owner.client.listing.forJob.query({ jobId: render.jobId })).map((item) => item.id)).toContain(made.id);
+  });
+
+  it("revoking ends the page and both pictures at once, says nothing of what was there, and removes the files", async () => {
+    const made = await owner.client.listing.create.mutate({ jobId: render.jobId, language: "en", disclosure: "Revoke me please" });
+    const code = made.publicUrl.split("/l/")[1]!;
+    const row = await server.deps.db.selectFrom("listing_exports").selectAll().where("id", "=", made.id).executeTakeFirstOrThrow();
+    expect(await server.deps.storage.get(UPLOAD_BUCKET, row.picture_key!)).not.toBeNull();
+    expect((await get(made.publicUrl)).response.status).toBe(200);
+
+    await owner.client.listing.revoke.mutate({ exportId: made.id });
+    const page = await get(made.publicUrl);
+    expect(page.response.status).toBe(404);
+    expect(page.response.headers.get("x-robots-tag")).toMatch(/noindex/);
+    expect(page.body.toString("utf8")).not.toContain("Revoke me please");
+    expect((await get(`${server.url}/l/${code}/original.jpg`)).response.status).toBe(404);
+    expect((await get(`${server.url}/l/${code}/altered.jpg`)).response.status).toBe(404);
+    expect((await get(`${server.url}${made.downloadUrl}`, owner.jar)).response.status).toBe(404);
+    expect((await owner.client.listing.forJob.query({ jobId: render.jobId })).map((item) => item.id)).not.toContain(made.id);
+
+    const after = await server.deps.db.selectFrom("listing_exports").selectAll().where("id", "=", made.id).executeTakeFirstOrThrow();
+    expect(after.revoked_at).not.toBeNull();
+    expect([after.picture_key, after.altered_key, after.original_key]).toEqual([null, null, null]);
+    for (const key of [row.picture_key!, row.altered_key!, row.original_key!])
+      expect(await server.deps.storage.get(UPLOAD_BUCKET, key)).toBeNull();
+  });
+
+  it("a deleted render or project takes its public pages down at once, and the sweep removes rows and files", async () => {
+    const other = await finishedRender(server, owner, { width: 800, height: 600 });
+    const made = await owner.client.listing.create.mutate({ jobId: other.jobId, language: "en" });
+    const row = await server.deps.db.selectFrom("listing_exports").selectAll().where("id", "=", made.id).executeTakeFirstOrThrow();
+    await owner.client.render.delete.mutate({ id: other.jobId });
+    expect((await get(made.publicUrl)).response.status).toBe(404);
+    expect((await get(`${made.publicUrl}/altered.jpg`)).response.status).toBe(404);
+    expect(await server.services.listing.sweep()).toBeGreaterThanOrEqual(1);
+    expect(await server.deps.db.selectFrom("listing_exports").selectAll().where("id", "=", made.id).executeTakeFirst()).toBeUndefined();
+    expect(await server.deps.storage.get(UPLOAD_BUCKET, row.picture_key!)).toBeNull();
+
+    const project = await owner.client.projects.create.mutate({ name: "To delete" });
+    const inProject = await finishedRender(server, owner, { width: 800, height: 600, projectId: project.id });
+    const exported = await owner.client.listing.create.mutate({ jobId: inProject.jobId, language: "en" });
+    await owner.client.projects.delete.mutate({ id: project.id });
+    expect((await get(exported.publicUrl)).response.status).toBe(404);
+    expect((await get(`${exported.publicUrl}/original.jpg`)).response.status).toBe(404);
+
+    // An account that goes takes its pages with it, even before its renders' files are gone.
+    const leaving = await signedInClient(server.url);
+    const theirs = await finishedRender(server, leaving, { width: 800, height: 600 });
+    const theirExport = await leaving.client.listing.create.mutate({ jobId: theirs.jobId, language: "en" });
+    expect((await get(theirExport.publicUrl)).response.status).toBe(200);
+    await server.deps.db.deleteFrom("users").where("id", "=", leaving.userId).execute();
+    expect((await get(theirExport.publicUrl)).response.status).toBe(404);
+    await server.services.listing.sweep();
+    expect(
+      await server.deps.db.selectFrom("listing_exports").select("id").where("id", "=", theirExport.id).executeTakeFirst(),
+    ).toBeUndefined();
+  });
+
+  it("zips a project's current exports with their originals and a manifest", async () => {
+    const project = await owner.client.projects.create.mutate({ name: "Listing 12 Oak St" });
+    const first = await finishedRender(server, owner, { width: 1200, height: 900, projectId: project.id });
+    const second = await finishedRender(server, owner, { width: 900, height: 1200, projectId: project.id });
+    const a = await owner.client.listing.create.mutate({ jobId: first.jobId, language: "en", disclosure: 'Staged, "virtually"' });
+    const revoked = await owner.client.listing.create.mutate({ jobId: first.jobId, language: "en" });
+    const b = await owner.client.listing.create.mutate({ jobId: second.jobId, language: "es" });
+    await owner.client.listing.revoke.mutate({ exportId: revoked.id });
+    expect(await owner.client.listing.projectCount.query({ projectId: project.id })).toEqual({ count: 2 });
+
+    const { response, body } = await get(`${server.url}/files/listing/projects/${project.id}/zip`, owner.jar);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/zip");
+    expect(response.headers.get("content-disposition")).toMatch(
+      /^attachment; filename="?roomcanvas-listing-pictures-\d{4}-\d{2}-\d{2}\.zip"?$/,
+    );
+    const files = unzipSync(new Uint8Array(body));
+    const names = Object.keys(files).sort();
+    expect(names).toHaveLength(5);
+    expect(names.filter((name) => name.startsWith("originals/"))).toHaveLength(2);
+
+    const manifest = strFromU8(files["manifest.csv"]!).replace(/^\uFEFF/, "");
+    const lines = manifest.trimEnd().split("\r\n");
+    expect(lines[0]).toBe("file,original file,disclosure,public URL");
+    expect(lines.slice(1)).toEqual([
+      expect.stringMatching(
+        new RegExp(`^01-[^,]+\\.jpg,originals/01-[^,]+-original\\.jpg,"Staged, ""virtually""",${escape(a.publicUrl)}$`),
+      ),
+      expect.stringMatching(
+        new RegExp(`^02-[^,]+\\.jpg,originals/02-[^,]+-original\\.jpg,Imagen modificada digitalmente,${escape(b.publicUrl)}$`),
+      ),
+    ]);
+    for (const line of lines.slice(1)) {
+      const [file, originalFile] = line.split(",");
+      expect(files[file!], file).toBeDefined();
+      expect(files[originalFile!], originalFile).toBeDefined();
+    }
+    // Each picture decodes to its own page; the originals are the uploads' aspect.
+    const pictureNames = names.filter((name) => !name.startsWith("originals/") && name.endsWith(".jpg"));
+    expect(await decodeQr(Buffer.from(files[pictureNames[0]!]!))).toBe(a.publicUrl);
+    expect(await decodeQr(Buffer.from(files[pictureNames[1]!]!))).toBe(b.publicUrl);
+    const originals = await Promise.all(
+      names.filter((name) => name.startsWith("originals/")).map((name) => sharp(Buffer.from(files[name]!)).metadata()),
+    );
+    expect(originals.map((size) => [size.width, size.height])).toEqual([
+      [1200, 900],
+      [900, 1200],
+    ]);
+  });
+});
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+}
+
+describe("manifest.csv", () => {
+  it("quotes fields with commas, quotes and line breaks, and only those", () => {
+    expect(csvField("plain text")).toBe("plain text");
+    expect(csvField('a "b", c')).toBe('"a ""b"", c"');
+    expect(csvField("two\nlines")).toBe('"two\nlines"');
+    expect(
+      manifestCsv([{ file: "01.jpg", originalFile: "originals/01.jpg", disclosure: "Meublé, virtuellement", publicUrl: "http://x/l/abc" }]),
+    ).toBe('\uFEFFfile,original file,disclosure,public URL\r\n01.jpg,originals/01.jpg,"Meublé, virtuellement",http://x/l/abc\r\n');
+  });
+});
+
+describe("listing export of an AI render (ComfyUI)", () => {
+  let box: FakeComfyUi;
+  let server: TestServer;
+  beforeAll(async () => {
+    box = await startFakeComfyUi();
+    box.script({ steps: 1, stepDelayMs: 0 });
+    server = await startTestServer({ RENDER_PROVIDER: "comfyui", COMFYUI_URL: box.url, AUTH_RATE_LIMIT_PER_MINUTE: "1000" });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await box?.close();
+  });
+
+  it("says Virtually staged for a staged room, and marks the file as edited with AI, naming engine and model", async () => {
+    const user = await signedInClient(server.url);
+    const { jobId } = await finishedRender(server, user, { renderMode: "stage" });
+    const made = await user.client.listing.create.mutate({ jobId, language: "en" });
+    expect(made.disclosure).toBe("Virtually staged");
+    const spanish = await user.client.listing.create.mutate({ jobId, language: "es" });
+    expect(spanish.disclosure).toBe("Amueblado virtualmente");
+
+    const { body } = await get(`${server.url}${made.downloadUrl}`, user.jar);
+    expect(await decodeQr(body)).toBe(made.publicUrl);
+    const xmp = (await sharp(body).metadata()).xmp?.toString("utf8") ?? "";
+    expect(xmp).toContain(`<Iptc4xmpExt:DigitalSourceType>${DIGITAL_SOURCE_TYPE_EDITED_WITH_AI}</Iptc4xmpExt:DigitalSourceType>`);
+    expect(xmp).toContain("Room photo edited with AI: virtually staged (furniture added), japandi style, by the ComfyUI");
+    expect(xmp).toContain("model sd_xl_base_1.0.safetensors");
+    // The public page's altered picture carries the same mark.
+    const altered = await get(`${made.publicUrl}/altered.jpg`);
+    expect((await sharp(altered.body).metadata()).xmp?.toString("utf8")).toContain(DIGITAL_SOURCE_TYPE_EDITED_WITH_AI);
+  });
+});
