@@ -9,6 +9,7 @@
  * Screenshots at phone and desktop width.
  */
 import type { BrowserContext, Page } from "playwright-core";
+import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { translations, type TranslationTree } from "../../src/client/i18n/resources";
 import { localProvider } from "../../src/server/render/providers/local";
@@ -203,6 +204,28 @@ describeBrowser("the modification studio", () => {
     ]);
     expect(new URL(page.url()).searchParams.get("version")).toBe(edit.id);
     await screenshot(page, "studio-desktop-light-done-en");
+
+    // Export the edit for listing: the disclosure says "Digitally altered", and its public page shows
+    // the unaltered photo beside the edit, signed out.
+    await page.getByRole("button", { name: "Export for listing" }).click();
+    const listing = page.getByTestId("listing-dialog");
+    await poll(() => listing.isVisible()).toBe(true);
+    expect(await listing.getByLabel("Disclosure on the picture").inputValue()).toBe("Digitally altered");
+    await listing.getByRole("button", { name: "Create listing picture" }).click();
+    await poll(() => listing.getByTestId("listing-url").isVisible()).toBe(true);
+    const publicUrl = await listing.getByTestId("listing-url").inputValue();
+    await screenshot(page, "studio-desktop-light-listing-en");
+    const publicPage = await fetch(publicUrl);
+    expect(publicPage.status).toBe(200);
+    expect(publicPage.headers.get("set-cookie")).toBeNull();
+    const html = await publicPage.text();
+    expect(html).toContain("Digitally altered");
+    const [original, altered] = [...html.matchAll(/<img[^>]+src="([^"]+)"/g)].map((match) => new URL(match[1]!, publicUrl).href);
+    const [originalSize, alteredSize] = await Promise.all(
+      [original!, altered!].map(async (url) => sharp(Buffer.from(await (await fetch(url)).arrayBuffer())).metadata()),
+    );
+    expect([originalSize.width, originalSize.height, alteredSize.width, alteredSize.height]).toEqual([1600, 1200, 1024, 768]);
+    await listing.getByRole("button", { name: "Close" }).click();
 
     // Compare the photo (A) with the edit (B): the slider moves by keyboard.
     await page.getByLabel("Version A (before)").selectOption(imageId);
