@@ -221,10 +221,13 @@ describeBrowser("the modification studio", () => {
     const html = await publicPage.text();
     expect(html).toContain("Digitally altered");
     const [original, altered] = [...html.matchAll(/<img[^>]+src="([^"]+)"/g)].map((match) => new URL(match[1]!, publicUrl).href);
-    const [originalSize, alteredSize] = await Promise.all(
+    const sizes = await Promise.all(
       [original!, altered!].map(async (url) => sharp(Buffer.from(await (await fetch(url)).arrayBuffer())).metadata()),
     );
-    expect([originalSize.width, originalSize.height, alteredSize.width, alteredSize.height]).toEqual([1600, 1200, 1024, 768]);
+    expect(sizes.map((size) => [size.width, size.height])).toEqual([
+      [1600, 1200],
+      [1024, 768],
+    ]);
     await listing.getByRole("button", { name: "Close" }).click();
 
     // Compare the photo (A) with the edit (B): the slider moves by keyboard.
@@ -279,7 +282,20 @@ describeBrowser("the modification studio", () => {
   }, 90_000);
 
   it("in Spanish on a phone, dark: paints with a finger, runs an edit, branches, compares and deletes; a French label", async () => {
-    const { user, page, problems, renderId } = await userWithRender({ width: 390, height: 844, colorScheme: "dark", language: "es" });
+    const { user, page, problems, renderId, imageId } = await userWithRender({
+      width: 390,
+      height: 844,
+      colorScheme: "dark",
+      language: "es",
+    });
+    // The photo itself opens in the studio from the style page (its 1600 × 1200 px shown and masked at 1024 × 768).
+    await page.goto(`${server.url}/style-select?image=${imageId}`);
+    await page.getByRole("link", { name: text("es", "studio.openInStudio") }).click();
+    await poll(() => new URL(page.url()).searchParams.get("picture")).toBe(imageId);
+    await page.getByTestId("mask-canvas").waitFor();
+    expect(await page.getByTestId("mask-canvas").evaluate((element: HTMLCanvasElement) => [element.width, element.height])).toEqual([
+      1024, 768,
+    ]);
     const canvas = await openFromRender(page, "es", renderId);
     expect(await page.getByTestId("studio-engine-note").textContent()).toContain("Motor de vista previa: no es IA");
     // Nothing on the page is wider than the phone.

@@ -2,6 +2,7 @@
  * /style-select?image=ID&project=PID: the uploaded picture, the styles (one, or several at one
  * credit each), an optional note, what it costs and what is left, the engine, and Render.
  */
+import { OpenInStudioLink } from "../components/studio/OpenInStudioLink";
 import { ImageOff, Sparkles, Wand2 } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
@@ -132,6 +133,8 @@ export default function StyleSelectPage() {
             </div>
           </div>
           {allowance.data ? <EngineNote engine={allowance.data.engine} /> : null}
+          {/* Targeted edits of the photo itself, before (or instead of) a render. */}
+          {signedIn && allowance.data?.engine.capabilities.masks ? <OpenInStudioLink jobId={picture.id} /> : null}
         </aside>
 
         <div className="min-w-0 space-y-6">
