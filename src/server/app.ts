@@ -19,6 +19,7 @@ import { identifyRequest } from "./http/identity";
 import { stripeWebhookRoutes } from "./http/stripe-webhook";
 import { uploadRoutes } from "./http/upload-route";
 import type { Infra } from "./infra";
+import { MAX_BODY_LIMIT, trpcBodyLimit } from "./http/body-limit";
 import { createContext } from "./trpc/context";
 import { appRouter } from "./trpc/root";
 
@@ -96,8 +97,10 @@ export function createApp(deps: Pick<Infra, "env" | "log" | "clock" | "version">
 
   app.use(
     "/trpc",
+    trpcBodyLimit,
     trpcExpress.createExpressMiddleware({
       router: appRouter,
+      maxBodySize: MAX_BODY_LIMIT,
       createContext: ({ req, res }) => createContext(services, deps.env, req, res),
       onError: ({ error, path: procedure }) => {
         if (error.code === "INTERNAL_SERVER_ERROR" && !(error.cause instanceof DomainError)) {

@@ -14,8 +14,8 @@ export const EDIT = {
   maskMinPaintedPixels: 400,
   /** Largest share of the picture a mask may cover: beyond it, an edit is a whole new render. */
   maskMaxPaintedShare: 0.95,
-  /** Characters of the mask as a base64 data URL: a PNG of a 1024-px canvas is far smaller. */
-  maskDataUrlMax: 3_000_000,
+  /** Characters of the mask as a base64 data URL: a black-and-white PNG of a 1024-px canvas is tens of kilobytes. */
+  maskDataUrlMax: 1_000_000,
   /** How far (px) the edited region fades into the original at its edge. */
   featherPx: 4,
   /** Versions of one photo the studio lists (its renders and edits). */

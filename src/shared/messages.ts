@@ -28,6 +28,7 @@ export const MESSAGES = {
   uploadTooManyPixels: "The image has too many pixels (at most 40 megapixels)",
   uploadUnreadable: "The image is damaged or incomplete and cannot be read",
   uploadEmpty: "No file was received",
+  requestTooLarge: "The request is too large",
   // Rendering.
   notFound: "Not found",
   unknownStyle: "Unknown design style",

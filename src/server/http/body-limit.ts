@@ -1,0 +1,41 @@
+/**
+ * Caps on tRPC request bodies, enforced before anything is read. A body whose Content-Length is
+ * over the limit of the procedures it calls is answered 413 at once, and the connection is closed
+ * so the rest is never buffered; a body without a length (chunked) is cut by tRPC's own
+ * maxBodySize at the largest limit. The biggest legitimate body is a studio edit's mask (a PNG
+ * data URL of at most EDIT.maskDataUrlMax characters); everything else is small JSON.
+ */
+import type { NextFunction, Request, Response } from "express";
+import { EDIT } from "../../shared/edits";
+import { MESSAGES } from "../../shared/messages";
+
+/** Bytes of JSON one request may carry, unless its procedure says otherwise. */
+export const DEFAULT_BODY_LIMIT = 100_000;
+
+/** Procedures that legitimately send more (or are only ever small). */
+const PROCEDURE_BODY_LIMITS: Record<string, number> = {
+  "render.edit": EDIT.maskDataUrlMax + 20_000,
+  "analytics.track": 20_000,
+};
+
+/** The largest limit: tRPC's own cap for bodies that arrive without a Content-Length. */
+export const MAX_BODY_LIMIT = Math.max(DEFAULT_BODY_LIMIT, ...Object.values(PROCEDURE_BODY_LIMITS));
+
+/** The limit of a /trpc path: one procedure, or a batch ("a,b,c"), which gets the largest of its limits. */
+export function bodyLimitOf(path: string): number {
+  const procedures = decodeURIComponent(path.replace(/^\//, "")).split(",");
+  return Math.max(...procedures.map((procedure) => PROCEDURE_BODY_LIMITS[procedure] ?? DEFAULT_BODY_LIMIT));
+}
+
+/** Express middleware for /trpc: 413 before reading a body that says it is too long. */
+export function trpcBodyLimit(req: Request, res: Response, next: NextFunction): void {
+  const length = Number(req.headers["content-length"] ?? 0);
+  if (Number.isFinite(length) && length > bodyLimitOf(req.path)) {
+    res.set("Connection", "close");
+    res
+      .status(413)
+      .json({ error: { message: MESSAGES.requestTooLarge, code: -32600, data: { code: "PAYLOAD_TOO_LARGE", httpStatus: 413 } } });
+    return;
+  }
+  next();
+}
