@@ -67,6 +67,12 @@ describe("e-mail confirmation", () => {
     const email = uniqueEmail();
     const { client } = createBrowserLikeClient(server.url);
     await client.auth.signUp.mutate({ email, password: PASSWORD, fullName: "Ana" });
+    // Asked by address (signed out), a resend within the minute answers like any address and sends nothing
+    // (security probe item 10: a 429 here told unconfirmed accounts apart).
+    await expect(client.auth.resendConfirmation.mutate({ email })).resolves.toEqual({ ok: true });
+    expect(smtp.mails.filter((mail) => mail.to.includes(email))).toHaveLength(1);
+    // The signed-in owner is told to wait.
+    await client.auth.signIn.mutate({ email, password: PASSWORD });
     const error = await client.auth.resendConfirmation.mutate({ email }).catch((e: unknown) => e);
     expect((error as TRPCClientError<never>).message).toBe(MESSAGES.tooManyRequests);
     clock.advance(MINUTE);
@@ -108,6 +114,28 @@ describe("password reset", () => {
       .client.auth.resetPassword.mutate({ token, password: "Another-Pass3" })
       .catch((e: unknown) => e);
     expect((reuse as TRPCClientError<never>).message).toBe(MESSAGES.resetLinkInvalid);
+  });
+
+  it("revokes the other reset links once the password is reset, or changed (security probe item 9)", async () => {
+    const email = uniqueEmail();
+    const client = createBrowserLikeClient(server.url).client;
+    await client.auth.signUp.mutate({ email, password: PASSWORD, fullName: "Ana" });
+    const [first, second, third] = [await resetToken(email), await resetToken(email), await resetToken(email)];
+    await createBrowserLikeClient(server.url).client.auth.resetPassword.mutate({ token: second, password: NEW_PASSWORD });
+    for (const token of [first, third]) {
+      const error = await createBrowserLikeClient(server.url)
+        .client.auth.resetPassword.mutate({ token, password: "Another-Pass3" })
+        .catch((e: unknown) => e);
+      expect((error as TRPCClientError<never>).message).toBe(MESSAGES.resetLinkInvalid);
+    }
+    // A link asked before a change of password made while signed in stops working too.
+    const pending = await resetToken(email);
+    await client.auth.signIn.mutate({ email, password: NEW_PASSWORD });
+    await client.account.changePassword.mutate({ currentPassword: NEW_PASSWORD, newPassword: "Changed-Pass4" });
+    const error = await createBrowserLikeClient(server.url)
+      .client.auth.resetPassword.mutate({ token: pending, password: "Another-Pass3" })
+      .catch((e: unknown) => e);
+    expect((error as TRPCClientError<never>).message).toBe(MESSAGES.resetLinkInvalid);
   });
 
   it("expires the link after 1 hour", async () => {

@@ -227,8 +227,20 @@ export async function resetPassword(deps: AccountDeps, token: string, newPasswor
     .returning(["id", "email"])
     .executeTakeFirstOrThrow();
   await invalidateOtherSessions(deps.db, userId, null);
+  await revokeResetLinks(deps, userId);
   await clearAttempts(deps.db, user.email);
   return true;
+}
+
+/** Every reset link of the user not yet used stops working (after the password changed, by any way). */
+async function revokeResetLinks(deps: AccountDeps, userId: string): Promise<void> {
+  await deps.db
+    .updateTable("email_tokens")
+    .set({ used_at: deps.clock.now() })
+    .where("user_id", "=", userId)
+    .where("purpose", "=", "reset_password")
+    .where("used_at", "is", null)
+    .execute();
 }
 
 /** Changes the password of a signed-in user after checking the current one; other sessions end. */
@@ -248,6 +260,7 @@ export async function changePassword(
     .where("id", "=", userId)
     .execute();
   await invalidateOtherSessions(deps.db, userId, currentSessionId);
+  await revokeResetLinks(deps, userId);
   return true;
 }
 
@@ -423,11 +436,14 @@ export async function accountSummary(deps: AccountDeps, userId: string) {
 }
 
 /** Sends the confirmation mail again: at most once a minute per address; silent for unknown or confirmed addresses. */
-export async function resendConfirmation(deps: AccountDeps, email: string, mail: MailContext): Promise<void> {
+export async function resendConfirmation(deps: AccountDeps, email: string, mail: MailContext, ownAccount = false): Promise<void> {
   const user = await findUserByEmail(deps, email);
   if (!user || user.email_confirmed_at !== null) return;
   if (user.confirmation_sent_at !== null && deps.clock.now() - user.confirmation_sent_at < AUTH.resendConfirmationIntervalMs) {
-    throw new DomainError("rate-limited", "tooManyRequests");
+    // Within the interval nothing is sent. Asked by address, the answer is the same as for any
+    // other address (a refusal would tell unconfirmed accounts apart); the signed-in owner is told.
+    if (ownAccount) throw new DomainError("rate-limited", "tooManyRequests");
+    return;
   }
   const profile = await deps.db.selectFrom("profiles").select("full_name").where("user_id", "=", user.id).executeTakeFirst();
   await sendConfirmationMail(deps, user, profile?.full_name ?? user.email, mail);
@@ -461,7 +477,7 @@ export function createAccountsService(deps: AccountDeps, render: RenderModule, p
     signInWithGoogle: (identity: GoogleIdentity) => signInWithGoogle(deps, identity),
     completeSignIn: (signIn: BrowserSignIn) => completeSignIn(deps, render, signIn),
     confirmEmail: (token: string) => confirmEmail(deps, token),
-    resendConfirmation: (email: string, mail: MailContext) => resendConfirmation(deps, email, mail),
+    resendConfirmation: (email: string, mail: MailContext, ownAccount?: boolean) => resendConfirmation(deps, email, mail, ownAccount),
     requestPasswordReset: (email: string, mail: MailContext) => requestPasswordReset(deps, email, mail),
     resetPassword: (token: string, newPassword: string) => resetPassword(deps, token, newPassword),
     changePassword: (userId: string, currentSessionId: string | null, currentPassword: string, newPassword: string) =>

@@ -108,6 +108,9 @@ export const authRouter = router({
       }),
     )
     .mutation(async ({ ctx, input }) => {
+      // The sign-in budget of the address: a claimed failure locks an account no faster than real
+      // sign-in attempts from the same address could.
+      enforceRateLimit(ctx, "signIn");
       if (input.success) {
         if (ctx.user && ctx.user.email.toLowerCase() === input.email.toLowerCase()) await ctx.services.lockout.clear(input.email);
       } else {
@@ -123,7 +126,8 @@ export const authRouter = router({
   /** Sends the confirmation mail again: at most once a minute per address; silent for unknown addresses. */
   resendConfirmation: publicProcedure.input(emailOnlySchema).mutation(async ({ ctx, input }) => {
     enforceRateLimit(ctx, "resendConfirmation");
-    await ctx.services.accounts.resendConfirmation(input.email, mailContextFor(ctx));
+    const ownAccount = ctx.user !== null && ctx.user.email.toLowerCase() === input.email.trim().toLowerCase();
+    await ctx.services.accounts.resendConfirmation(input.email, mailContextFor(ctx), ownAccount);
     return { ok: true as const };
   }),
 

@@ -1,0 +1,39 @@
+/**
+ * Findings of the outside security probe (issue 14), each with the test that failed before its fix.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MESSAGES } from "../../src/shared/messages";
+import { createStudioClient } from "../helpers/render";
+import { startTestServer, type TestServer } from "../helpers/server";
+
+const failure = (error: unknown) => error as { message: string; data?: { code?: string } };
+
+describe("auth.recordLoginAttempt (item 5)", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ AUTH_RATE_LIMIT_PER_MINUTE: "6" });
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it("shares the address's sign-in budget: claimed failures cannot lock an account faster than real sign-ins", async () => {
+    const studio = createStudioClient(server.url);
+    const email = "victim@example.com";
+    // Two real attempts, then claimed failures: together they stop at the sign-in budget of 6 a minute.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      await studio.client.auth.signIn.mutate({ email, password: "wrong-password-1" }).catch(() => undefined);
+    }
+    const answers: string[] = [];
+    for (let call = 0; call < 10; call++) {
+      answers.push(
+        await studio.client.auth.recordLoginAttempt
+          .mutate({ email, success: false })
+          .then(() => "ok")
+          .catch((error: unknown) => failure(error).message),
+      );
+    }
+    expect(answers.filter((answer) => answer === "ok")).toHaveLength(4);
+    expect(answers.slice(4)).toEqual(Array(6).fill(MESSAGES.tooManyRequests));
+  });
+});
