@@ -37,3 +37,29 @@ describe("auth.recordLoginAttempt (item 5)", () => {
     expect(answers.slice(4)).toEqual(Array(6).fill(MESSAGES.tooManyRequests));
   });
 });
+
+describe("CSRF with PUBLIC_URL set (item 13)", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ PUBLIC_URL: "https://studio.example" });
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  const post = (origin: string) =>
+    fetch(`${server.url}/trpc/auth.signIn`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin },
+      body: JSON.stringify({ json: { email: "a@example.com", password: "wrong-password" } }),
+    });
+
+  it("takes only the exact origin of PUBLIC_URL: scheme, host and port", async () => {
+    for (const origin of ["http://studio.example", "https://studio.example:8443", "https://evil.example", server.url]) {
+      const answer = await post(origin);
+      expect(answer.status, origin).toBe(403);
+      expect((await answer.json()) as unknown).toEqual({ error: MESSAGES.crossSiteRequest });
+    }
+    expect((await post("https://studio.example")).status).toBe(200);
+  });
+});
