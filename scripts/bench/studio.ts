@@ -95,6 +95,8 @@ export async function startBenchApp(): Promise<BenchApp> {
       LOG_LEVEL: "silent",
       SHUTDOWN_TIMEOUT_MS: "2000",
       DATA_DIR: dataDir,
+      // The event benchmark subscribes hundreds of clients as one user.
+      EVENT_STREAMS_PER_OWNER: "2000",
     });
     const app = await startApp(env, { renderProvider: zeroLatencyProvider, clientDir: path.join(dataDir, "no-client-build") });
     return {

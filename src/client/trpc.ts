@@ -2,7 +2,7 @@ import { QueryClient } from "@tanstack/react-query";
 import { httpBatchLink, httpSubscriptionLink, splitLink } from "@trpc/client";
 import { createTRPCReact } from "@trpc/react-query";
 import superjson from "superjson";
-import { DEFAULT_LANGUAGE, QUERY_CACHE, SERVER_TIME_HEADER, UI_LANGUAGE_HEADER } from "../shared/constants";
+import { DEFAULT_LANGUAGE, QUERY_CACHE, SERVER_TIME_HEADER, TRPC_MAX_BATCH_CALLS, UI_LANGUAGE_HEADER } from "../shared/constants";
 import i18next from "i18next";
 import type { AppRouter } from "../server/trpc/root";
 import { recordServerTime } from "./lib/serverClock";
@@ -34,6 +34,7 @@ export function createTrpcClient() {
         false: httpBatchLink({
           url: "/trpc",
           transformer: superjson,
+          maxItems: TRPC_MAX_BATCH_CALLS,
           // The server checks the value; it only picks the language of mails.
           headers: () => ({ [UI_LANGUAGE_HEADER]: i18next.resolvedLanguage ?? DEFAULT_LANGUAGE }),
           fetch: async (input, init) => {

@@ -114,3 +114,9 @@ export const UPLOAD_BUCKET = "project-uploads";
 export const ADMIN_ROLE = "admin";
 /** Role names an admin may grant: letters, digits, dashes and underscores, at most 50. */
 export const ROLE_PATTERN = /^[a-z][a-z0-9_-]{0,49}$/;
+
+/**
+ * Calls in one batched tRPC request ("/trpc/a,b,c"): the app's client sends at most this many
+ * (httpBatchLink maxItems) and the server refuses more (one GET with 700 calls once stalled it for 0.7 s).
+ */
+export const TRPC_MAX_BATCH_CALLS = 25;

@@ -2,8 +2,9 @@
  * Findings of the outside security probe (issue 14), each with the test that failed before its fix.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TRPC_MAX_BATCH_CALLS } from "../../src/shared/constants";
 import { MESSAGES } from "../../src/shared/messages";
-import { createStudioClient } from "../helpers/render";
+import { createStudioClient, signedInClient } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 
 const failure = (error: unknown) => error as { message: string; data?: { code?: string } };
@@ -61,5 +62,61 @@ describe("CSRF with PUBLIC_URL set (item 13)", () => {
       expect((await answer.json()) as unknown).toEqual({ error: MESSAGES.crossSiteRequest });
     }
     expect((await post("https://studio.example")).status).toBe(200);
+  });
+});
+
+describe("amplification caps (item 11)", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ EVENT_STREAMS_PER_OWNER: "2" });
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it("refuses a batch of more calls than the client ever sends, at once", async () => {
+    const calls = Array.from({ length: 700 }, () => "auth.session").join(",");
+    const started = performance.now();
+    const answer = await fetch(`${server.url}/trpc/${calls}?batch=1&input=${encodeURIComponent("{}")}`);
+    expect(answer.status).toBe(413);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    const within = Array.from({ length: TRPC_MAX_BATCH_CALLS }, () => "auth.session").join(",");
+    expect((await fetch(`${server.url}/trpc/${within}?batch=1&input=${encodeURIComponent("{}")}`)).status).toBe(200);
+  });
+
+  it("holds each owner to EVENT_STREAMS_PER_OWNER open event streams; a closed one frees its place", async () => {
+    const studio = await signedInClient(server.url);
+    const open = (onError: (message: string) => void, onStarted: () => void) =>
+      studio.client.render.events.subscribe(
+        { lastEventId: null },
+        { onStarted, onError: (error) => onError(error.message), onData: () => undefined },
+      );
+    const started: number[] = [];
+    const errors: string[] = [];
+    const first = open(
+      (message) => errors.push(message),
+      () => started.push(1),
+    );
+    const second = open(
+      (message) => errors.push(message),
+      () => started.push(2),
+    );
+    await expect.poll(() => started.length).toBe(2);
+    await expect.poll(() => server.services.render.eventListenerCount).toBe(2);
+    const third = open(
+      (message) => errors.push(message),
+      () => started.push(3),
+    );
+    await expect.poll(() => errors).toContain(MESSAGES.tooManyRequests);
+    third.unsubscribe();
+    first.unsubscribe();
+    await expect.poll(() => server.services.render.eventListenerCount).toBe(1);
+    const fourth = open(
+      (message) => errors.push(message),
+      () => started.push(4),
+    );
+    await expect.poll(() => server.services.render.eventListenerCount).toBe(2);
+    second.unsubscribe();
+    fourth.unsubscribe();
   });
 });

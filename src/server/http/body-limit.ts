@@ -6,6 +6,7 @@
  * data URL of at most EDIT.maskDataUrlMax characters); everything else is small JSON.
  */
 import type { NextFunction, Request, Response } from "express";
+import { TRPC_MAX_BATCH_CALLS } from "../../shared/constants";
 import { EDIT } from "../../shared/edits";
 import { MESSAGES } from "../../shared/messages";
 
@@ -27,10 +28,11 @@ export function bodyLimitOf(path: string): number {
   return Math.max(...procedures.map((procedure) => PROCEDURE_BODY_LIMITS[procedure] ?? DEFAULT_BODY_LIMIT));
 }
 
-/** Express middleware for /trpc: 413 before reading a body that says it is too long. */
+/** Express middleware for /trpc: 413 before reading a body that says it is too long, or for a batch of too many calls. */
 export function trpcBodyLimit(req: Request, res: Response, next: NextFunction): void {
   const length = Number(req.headers["content-length"] ?? 0);
-  if (Number.isFinite(length) && length > bodyLimitOf(req.path)) {
+  const calls = req.path.split(",").length;
+  if (calls > TRPC_MAX_BATCH_CALLS || (Number.isFinite(length) && length > bodyLimitOf(req.path))) {
     res.set("Connection", "close");
     res
       .status(413)

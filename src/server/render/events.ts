@@ -9,6 +9,7 @@ import type { Transaction } from "kysely";
 import type { RenderEvent } from "../../shared/render";
 import type { AppDatabase } from "../db/client";
 import type { Database } from "../db/schema";
+import { DomainError } from "../errors";
 
 type Db = AppDatabase | Transaction<Database>;
 
@@ -34,6 +35,9 @@ export class RenderEventBus {
   private readonly emitter = new EventEmitter();
   private readonly closed = new AbortController();
   private readonly observers = new Set<(events: readonly StoredRenderEvent[]) => void>();
+  /** Open streams per owner and in all, held under `limits` (one visitor once held 3,000 open). */
+  private readonly openByOwner = new Map<string, number>();
+  private openTotal = 0;
 
   constructor() {
     // One listener per open subscription: hundreds are normal.
@@ -55,9 +59,14 @@ export class RenderEventBus {
     db: AppDatabase,
     filter: { owner: string; jobId?: string; lastEventId?: number },
     signal?: AbortSignal,
+    limits: { perOwner: number; total: number } = { perOwner: Infinity, total: Infinity },
   ): AsyncGenerator<StoredRenderEvent> {
     const stop = AbortSignal.any([this.closed.signal, ...(signal ? [signal] : [])]);
     if (stop.aborted) return;
+    const ownerOpen = this.openByOwner.get(filter.owner) ?? 0;
+    if (ownerOpen >= limits.perOwner || this.openTotal >= limits.total) throw new DomainError("rate-limited", "tooManyRequests");
+    this.openByOwner.set(filter.owner, ownerOpen + 1);
+    this.openTotal++;
     const live = on(this.emitter, channel(filter.owner), { signal: stop });
     let lastId = filter.lastEventId ?? 0;
     try {
@@ -81,6 +90,10 @@ export class RenderEventBus {
     } catch (error) {
       if (!stop.aborted) throw error;
     } finally {
+      this.openTotal--;
+      const left = (this.openByOwner.get(filter.owner) ?? 1) - 1;
+      if (left > 0) this.openByOwner.set(filter.owner, left);
+      else this.openByOwner.delete(filter.owner);
       await live.return?.();
     }
   }
@@ -97,7 +110,7 @@ export class RenderEventBus {
   }
 
   /** Open streams, all owners together. */
-  get listenerCount(): number {
-    return this.emitter.eventNames().reduce((total, name) => total + this.emitter.listenerCount(name), 0);
+  get openStreams(): number {
+    return this.openTotal;
   }
 }

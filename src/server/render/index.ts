@@ -192,13 +192,16 @@ export function createRenderModule(infra: Pick<Infra, "db" | "clock" | "env" | "
       signal?: AbortSignal,
     ): Promise<AsyncGenerator<StoredRenderEvent>> {
       if (filter.jobId) await findOwnedJob(deps.db, owner, filter.jobId);
-      return deps.events.stream(deps.db, { owner: ownerKey(owner), jobId: filter.jobId, lastEventId: filter.lastEventId }, signal);
+      return deps.events.stream(deps.db, { owner: ownerKey(owner), jobId: filter.jobId, lastEventId: filter.lastEventId }, signal, {
+        perOwner: deps.env.EVENT_STREAMS_PER_OWNER,
+        total: deps.env.EVENT_STREAMS_TOTAL,
+      });
     },
     /** Sees every event as it is published (the benchmark's probe); returns the way to stop. */
     observeEvents: (observer: (events: readonly StoredRenderEvent[]) => void) => deps.events.observe(observer),
     /** Open event streams, all owners together (the benchmark watches it). */
     get eventListenerCount(): number {
-      return deps.events.listenerCount;
+      return deps.events.openStreams;
     },
 
     /** The pictures' routes; `ownerOfRequest` says who is asking (resolved at the edge). */
