@@ -63,6 +63,11 @@ export const envSchema = z.object({
     .int({ error: "expected a whole number of milliseconds" })
     .min(1000, { error: "expected a number of milliseconds, at least 1000" })
     .default(120_000),
+  PROJECTS_PER_USER_MAX: z.coerce
+    .number({ error: "expected a whole number of projects per user, at least 1" })
+    .int({ error: "expected a whole number of projects per user, at least 1" })
+    .min(1, { error: "expected a whole number of projects per user, at least 1" })
+    .default(1000),
   EVENT_STREAMS_PER_OWNER: z.coerce
     .number({ error: "expected a whole number of open event streams per user or visitor, at least 1" })
     .int({ error: "expected a whole number of open event streams per user or visitor, at least 1" })
@@ -197,6 +202,7 @@ export const ENV_DOCS: Record<keyof z.infer<typeof envSchema>, string> = {
   RENDER_PROVIDER:
     "render engine: local (default: the offline Preview engine, colour and tone grading, not AI), comfyui (a studio's own GPU box), replicate or openai",
   RENDER_CONCURRENCY: "renders worked on at once by the in-process worker (default 2)",
+  PROJECTS_PER_USER_MAX: "projects one user may have (default 1000)",
   EVENT_STREAMS_PER_OWNER: "live render-event streams one user or visitor may hold open, e.g. browser tabs (default 20)",
   EVENT_STREAMS_TOTAL: "live render-event streams open on the server in all (default 2000)",
   RENDER_DEADLINE_MS: "how long one render may take, retries included, before it fails and its credit is returned (default 120000)",

@@ -59,6 +59,7 @@ export const MESSAGES = {
   deleteConfirmationMismatch: "Type your e-mail address to confirm",
   projectNameRequired: "Project name is required",
   projectNameTooLong: "Project name must be less than 100 characters",
+  tooManyProjects: "You have reached the largest number of projects. Delete one to make room.",
   // Listing exports.
   listingAccountRequired: "Sign in to export pictures for listings",
   listingDisclosureEmpty: "Write the disclosure shown on the picture",

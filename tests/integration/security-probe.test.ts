@@ -120,3 +120,25 @@ describe("amplification caps (item 11)", () => {
     fourth.unsubscribe();
   });
 });
+
+describe("projects per user (item 11)", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ PROJECTS_PER_USER_MAX: "3" });
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it("refuses a project past PROJECTS_PER_USER_MAX with a message, and a deleted one makes room", async () => {
+    const user = await signedInClient(server.url);
+    const existing = (await user.client.projects.list.query()).length;
+    const made: string[] = [];
+    for (let index = existing; index < 3; index++) made.push((await user.client.projects.create.mutate({ name: `Flat ${index}` })).id);
+    const refused = failure(await user.client.projects.create.mutate({ name: "One too many" }).catch((error: unknown) => error));
+    expect(refused.message).toBe(MESSAGES.tooManyProjects);
+    expect(refused.data?.code).toBe("FORBIDDEN");
+    await user.client.projects.delete.mutate({ id: made.at(-1)! });
+    await expect(user.client.projects.create.mutate({ name: "Room again" })).resolves.toMatchObject({ name: "Room again" });
+  });
+});

@@ -6,11 +6,11 @@
 import type { Language } from "../../shared/constants";
 import { generateSecureRandomString } from "../auth/tokens";
 import type { Project } from "../db/schema";
-import { notFound } from "../errors";
+import { DomainError, notFound } from "../errors";
 import type { Infra } from "../infra";
 import { userOwner, type ProjectDirectory, type RenderModule } from "../render";
 
-type Deps = Pick<Infra, "db" | "clock">;
+type Deps = Pick<Infra, "db" | "clock" | "env">;
 
 /** The project a user's upload goes to when none is chosen, named in their language. */
 const FIRST_PROJECT_NAME: Record<Language, string> = { en: "My first project", es: "Mi primer proyecto", fr: "Mon premier projet" };
@@ -110,6 +110,13 @@ export function createProjectsService(deps: Deps, render: RenderModule) {
 
     async create(userId: string, name: string, settings: ProjectSettings = {}) {
       const now = deps.clock.now();
+      // A cap per user (2,000 were once made in 15 s by a script); a real studio stays far below it.
+      const owned = await deps.db
+        .selectFrom("projects")
+        .select((eb) => eb.fn.countAll<number>().as("count"))
+        .where("user_id", "=", userId)
+        .executeTakeFirstOrThrow();
+      if (Number(owned.count) >= deps.env.PROJECTS_PER_USER_MAX) throw new DomainError("forbidden", "tooManyProjects");
       const project = await deps.db
         .insertInto("projects")
         .values({
