@@ -28,6 +28,15 @@ export const envSchema = z.object({
     .url({ protocol: /^https?$/, error: "expected the absolute http(s) URL users reach the app at, e.g. https://studio.example.com" })
     .optional(),
   TRUST_PROXY: z.stringbool({ error: "expected true or false" }).default(false),
+  ALLOWED_HOSTS: z
+    .string()
+    .default("")
+    .transform((list) =>
+      list
+        .split(",")
+        .map((host) => host.trim().toLowerCase())
+        .filter(Boolean),
+    ),
   SUPPORT_EMAIL: z.email({ error: "expected an e-mail address, e.g. support@example.com" }).default("support@roomcanvas.local"),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(", ")}` }).default("info"),
   APP_SECRET: z.string().min(32, { error: "expected a random secret of at least 32 characters (e.g. openssl rand -base64 32)" }).optional(),
@@ -187,6 +196,8 @@ export const ENV_DOCS: Record<keyof z.infer<typeof envSchema>, string> = {
   HOST: "address to listen on (default 0.0.0.0, every interface)",
   DATA_DIR: "where the SQLite database and stored images live (default ./data; /data in Docker)",
   PUBLIC_URL: "the URL users reach the app at; used for links in e-mails and secure cookies behind HTTPS",
+  ALLOWED_HOSTS:
+    "without PUBLIC_URL: the host names (host or host:port, comma-separated) mailed links may point at; by default only the address the server was started for",
   TRUST_PROXY: "true when a reverse proxy sets X-Forwarded-For / X-Forwarded-Proto (default false)",
   SUPPORT_EMAIL: "the support mailbox shown in help and the footer",
   LOG_LEVEL: "debug, info (default), warn, error or silent",

@@ -1,6 +1,7 @@
 /**
  * Findings of the outside security probe (issue 14), each with the test that failed before its fix.
  */
+import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TRPC_MAX_BATCH_CALLS } from "../../src/shared/constants";
 import { MESSAGES } from "../../src/shared/messages";
@@ -140,5 +141,65 @@ describe("projects per user (item 11)", () => {
     expect(refused.data?.code).toBe("FORBIDDEN");
     await user.client.projects.delete.mutate({ id: made.at(-1)! });
     await expect(user.client.projects.create.mutate({ name: "Room again" })).resolves.toMatchObject({ name: "Room again" });
+  });
+});
+
+/** A tRPC mutation sent with a Host header of our choosing (fetch cannot set one). */
+function postWithHost(server: TestServer, host: string, procedure: string, input: unknown): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const body = JSON.stringify({ json: input });
+    const request = http.request(new URL(`/trpc/${procedure}`, server.url), {
+      method: "POST",
+      headers: { host, "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) },
+    });
+    request.on("response", (response) => {
+      response.resume();
+      response.on("end", () => resolve(response.statusCode ?? 0));
+    });
+    request.on("error", reject);
+    request.end(body);
+  });
+}
+
+describe("mailed links and the Host header (item 4)", () => {
+  const mailsTo = (server: TestServer, email: string) =>
+    server.deps.db.selectFrom("mail_outbox").select(["text_body"]).where("to_address", "=", email).execute();
+
+  it("without PUBLIC_URL, mails no link for an unknown host, and links to the address the server was started for", async () => {
+    const server = await startTestServer();
+    try {
+      const studio = createStudioClient(server.url);
+      const email = `hosted.${Date.now()}@example.com`;
+      await studio.client.auth.signUp.mutate({ email, password: "Correct-Horse1", fullName: "Ana" });
+      const before = (await mailsTo(server, email)).length;
+      expect(await postWithHost(server, "evil.example", "auth.requestPasswordReset", { resetEmail: email })).toBe(200);
+      // A loopback name at another port than the one the request came to is not this server either.
+      expect(await postWithHost(server, "localhost:1", "auth.requestPasswordReset", { resetEmail: email })).toBe(200);
+      expect(await mailsTo(server, email)).toHaveLength(before);
+      // The address the server was started for (loopback, its own port): the link points there.
+      await postWithHost(server, new URL(server.url).host, "auth.requestPasswordReset", { resetEmail: email });
+      const mails = await mailsTo(server, email);
+      expect(mails).toHaveLength(before + 1);
+      expect(mails.at(-1)!.text_body).toContain(`${server.url}/auth?reset=true&token=`);
+      expect(mails.map((mail) => mail.text_body).join("\n")).not.toContain("evil.example");
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("follows ALLOWED_HOSTS when it is set", async () => {
+    const server = await startTestServer({ ALLOWED_HOSTS: "studio.lan, photos.example:8080" });
+    try {
+      const email = `allowed.${Date.now()}@example.com`;
+      await createStudioClient(server.url).client.auth.signUp.mutate({ email, password: "Correct-Horse1", fullName: "Ana" });
+      const before = (await mailsTo(server, email)).length;
+      await postWithHost(server, "studio.lan", "auth.requestPasswordReset", { resetEmail: email });
+      await postWithHost(server, "evil.example", "auth.requestPasswordReset", { resetEmail: email });
+      const mails = await mailsTo(server, email);
+      expect(mails).toHaveLength(before + 1);
+      expect(mails.at(-1)!.text_body).toContain("http://studio.lan/auth?reset=true&token=");
+    } finally {
+      await server.stop();
+    }
   });
 });

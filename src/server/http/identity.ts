@@ -49,3 +49,25 @@ export function requestBaseUrl(req: Request | undefined, env: Pick<Env, "PUBLIC_
   if (req) return `${req.protocol}://${req.get("host")}`;
   return `http://localhost:${env.PORT}`;
 }
+
+const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/**
+ * Where links in mails may point for this request, or null. A mailed link goes to someone's inbox,
+ * so it never follows a Host header the server does not know (Host: evil.example once put a real
+ * reset link to evil.example in the outbox): PUBLIC_URL; else the request's host when ALLOWED_HOSTS
+ * lists it; without ALLOWED_HOSTS, only the address the server was started for (a loopback name,
+ * or HOST, at the port the request arrived on).
+ */
+export function mailBaseUrl(req: Request | undefined, env: Pick<Env, "PUBLIC_URL" | "PORT" | "HOST" | "ALLOWED_HOSTS">): string | null {
+  if (env.PUBLIC_URL) return env.PUBLIC_URL.replace(/\/+$/, "");
+  if (!req) return `http://localhost:${env.PORT}`;
+  const host = (req.get("host") ?? "").toLowerCase();
+  if (env.ALLOWED_HOSTS.length > 0) return env.ALLOWED_HOSTS.includes(host) ? `${req.protocol}://${host}` : null;
+  const match = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(host);
+  if (!match) return null;
+  const [, name = "", port] = match;
+  const started = LOOPBACK_NAMES.has(name) || (env.HOST !== "0.0.0.0" && name === env.HOST.toLowerCase());
+  const samePort = Number(port ?? (req.protocol === "https" ? 443 : 80)) === req.socket.localPort;
+  return started && samePort ? `${req.protocol}://${host}` : null;
+}

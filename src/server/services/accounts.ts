@@ -103,8 +103,19 @@ export async function consumeEmailToken(deps: AccountDeps, token: string, purpos
 
 /** Where links in mails point, and the language to write them in (the one the user was using). */
 export interface MailContext {
-  baseUrl: string;
+  /** Null when the request came for a host the server does not know: then no mail with a link is sent. */
+  baseUrl: string | null;
   language: Language;
+}
+
+/** The base of a mailed link, or null (and a warning telling the operator what to set) when there is none. */
+function mailLinkBase(deps: AccountDeps, mail: MailContext): string | null {
+  if (mail.baseUrl === null) {
+    deps.log.warn(
+      "a mail with a link was not sent: the request came for a host this server does not know; set PUBLIC_URL (or ALLOWED_HOSTS) to the address users reach it at",
+    );
+  }
+  return mail.baseUrl;
 }
 
 export async function sendConfirmationMail(
@@ -113,11 +124,11 @@ export async function sendConfirmationMail(
   fullName: string,
   mail: MailContext,
 ): Promise<void> {
+  const base = mailLinkBase(deps, mail);
+  if (base === null) return;
   const token = await createEmailToken(deps, user.id, "confirm_email", AUTH.emailConfirmationValidityMs);
   await deps.db.updateTable("users").set({ confirmation_sent_at: deps.clock.now() }).where("id", "=", user.id).execute();
-  await deps.mailer.send(
-    confirmSignUpMail(mail.language, user.email, fullName, `${mail.baseUrl}/auth/confirm?token=${encodeURIComponent(token)}`),
-  );
+  await deps.mailer.send(confirmSignUpMail(mail.language, user.email, fullName, `${base}/auth/confirm?token=${encodeURIComponent(token)}`));
 }
 
 export async function signUp(
@@ -205,10 +216,10 @@ export async function confirmEmail(deps: AccountDeps, token: string): Promise<bo
 export async function requestPasswordReset(deps: AccountDeps, email: string, mail: MailContext): Promise<void> {
   const user = await findUserByEmail(deps, email);
   if (!user || user.disabled_at !== null) return;
+  const base = mailLinkBase(deps, mail);
+  if (base === null) return;
   const token = await createEmailToken(deps, user.id, "reset_password", AUTH.passwordResetValidityMs);
-  await deps.mailer.send(
-    resetPasswordMail(mail.language, user.email, `${mail.baseUrl}/auth?reset=true&token=${encodeURIComponent(token)}`),
-  );
+  await deps.mailer.send(resetPasswordMail(mail.language, user.email, `${base}/auth?reset=true&token=${encodeURIComponent(token)}`));
 }
 
 /**

@@ -9,7 +9,7 @@ import type { Services } from "../app-services";
 import type { SessionInfo, SessionRequestInfo } from "../auth/sessions";
 import type { Env } from "../env";
 import { clearSessionCookie, readSessionToken, setSessionCookie } from "../http/cookies";
-import { clientAddress, identifyRequest, requestBaseUrl, type SessionUser } from "../http/identity";
+import { clientAddress, identifyRequest, mailBaseUrl, requestBaseUrl, type SessionUser } from "../http/identity";
 import { requestInfo } from "../http/request-info";
 import { requestLanguage } from "../http/request-language";
 import { ownerOf, type Owner } from "../render";
@@ -38,8 +38,10 @@ export interface Context {
   clientAddress: string;
   /** Who is asking (user agent and address), recorded with sessions and failed sign-ins. */
   requestInfo: SessionRequestInfo;
-  /** Where links for this request point (mails, Stripe's return address). */
+  /** Where links for this request point (Stripe's return address, share and listing links). */
   baseUrl: string;
+  /** Where links in mails may point; null when the request's host is not one the server knows (see mailBaseUrl). */
+  mailBaseUrl: string | null;
   /** Null without a browser (createCaller in tests and scripts): no session cookie is set then. */
   sessionCookie: SessionCookie | null;
   services: Services;
@@ -65,6 +67,7 @@ export function createContextInner(services: Services, env: Pick<Env, "PUBLIC_UR
     clientAddress: clientAddress(undefined),
     requestInfo: requestInfo(undefined),
     baseUrl: requestBaseUrl(undefined, env),
+    mailBaseUrl: requestBaseUrl(undefined, env),
     sessionCookie: null,
     services,
   };
@@ -78,6 +81,7 @@ export async function createContext(services: Services, env: Env, req: Request, 
     clientAddress: clientAddress(req),
     requestInfo: requestInfo(req),
     baseUrl: requestBaseUrl(req, env),
+    mailBaseUrl: mailBaseUrl(req, env),
     sessionCookie: {
       current: readSessionToken(req, env) ?? null,
       set: (token, persistentUntil) => setSessionCookie(req, res, env, token, persistentUntil),

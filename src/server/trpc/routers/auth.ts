@@ -18,7 +18,7 @@ import { enforceRateLimit, protectedProcedure, publicProcedure, router } from ".
 
 /** Links in mails point at PUBLIC_URL, else the address this request came to; in the user's language. */
 function mailContextFor(ctx: Context): MailContext {
-  return { baseUrl: ctx.baseUrl, language: ctx.language };
+  return { baseUrl: ctx.mailBaseUrl, language: ctx.language };
 }
 
 /** A session only means something as a browser's cookie: without HTTP (scripts, tests) none is made. */
