@@ -3,10 +3,21 @@
  * Every variable has an embedded default so a fresh clone runs with none set.
  * A bad value stops the process with a message naming the variable and what it expects.
  */
+import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 
 const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
+
+/** Express's names for address ranges ("trust proxy" accepts them). */
+const PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+/** An IP address, or one with a /prefix (a subnet of proxies). */
+function isProxyAddress(entry: string): boolean {
+  const [address = "", prefix, extra] = entry.split("/");
+  if (extra !== undefined || isIP(address) === 0) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (isIP(address) === 4 ? 32 : 128));
+}
+
 export const RENDER_PROVIDERS = ["local", "comfyui", "replicate", "openai"] as const;
 export type RenderProviderName = (typeof RENDER_PROVIDERS)[number];
 
@@ -27,7 +38,23 @@ export const envSchema = z.object({
   PUBLIC_URL: z
     .url({ protocol: /^https?$/, error: "expected the absolute http(s) URL users reach the app at, e.g. https://studio.example.com" })
     .optional(),
-  TRUST_PROXY: z.stringbool({ error: "expected true or false" }).default(false),
+  TRUST_PROXY: z
+    .string()
+    .default("false")
+    .transform((value, context): false | number | string[] => {
+      const text = value.trim().toLowerCase();
+      if (text === "false" || text === "" || text === "0") return false;
+      // "true" once trusted every X-Forwarded-For entry, which a client can make up: now one proxy hop.
+      if (text === "true") return 1;
+      if (/^\d+$/.test(text)) return Number(text);
+      const entries = text.split(",").map((entry) => entry.trim());
+      if (entries.every((entry) => PROXY_NAMES.has(entry) || isProxyAddress(entry))) return entries;
+      context.addIssue({
+        code: "custom",
+        message: "expected false, the number of proxies in front of the app (e.g. 1), or their addresses (e.g. loopback, 10.0.0.0/8)",
+      });
+      return z.NEVER;
+    }),
   ALLOWED_HOSTS: z
     .string()
     .default("")
@@ -198,7 +225,8 @@ export const ENV_DOCS: Record<keyof z.infer<typeof envSchema>, string> = {
   PUBLIC_URL: "the URL users reach the app at; used for links in e-mails and secure cookies behind HTTPS",
   ALLOWED_HOSTS:
     "without PUBLIC_URL: the host names (host or host:port, comma-separated) mailed links may point at; by default only the address the server was started for",
-  TRUST_PROXY: "true when a reverse proxy sets X-Forwarded-For / X-Forwarded-Proto (default false)",
+  TRUST_PROXY:
+    "how many reverse proxies stand in front of the app and set X-Forwarded-For / X-Forwarded-Proto (e.g. 1; true means 1), or their addresses (loopback, 10.0.0.0/8, ...); default false",
   SUPPORT_EMAIL: "the support mailbox shown in help and the footer",
   LOG_LEVEL: "debug, info (default), warn, error or silent",
   APP_SECRET: "key for secrets encrypted at rest (two-factor keys); unset, one is generated into DATA_DIR/app-secret on first start",

@@ -203,3 +203,26 @@ describe("mailed links and the Host header (item 4)", () => {
     }
   });
 });
+
+describe("behind a reverse proxy (item 2)", () => {
+  for (const setting of ["1", "true", "loopback"]) {
+    it(`TRUST_PROXY=${setting}: a made-up X-Forwarded-For does not escape the per-address limits`, async () => {
+      const server = await startTestServer({ TRUST_PROXY: setting, AUTH_RATE_LIMIT_PER_MINUTE: "3" });
+      try {
+        const statuses: number[] = [];
+        for (let attempt = 0; attempt < 5; attempt++) {
+          // The client makes up the first entry; the proxy (here: this loopback hop) appends the address it saw.
+          const response = await fetch(`${server.url}/trpc/auth.signIn`, {
+            method: "POST",
+            headers: { "content-type": "application/json", "x-forwarded-for": `198.51.100.${attempt}, 203.0.113.7` },
+            body: JSON.stringify({ json: { email: "someone@example.com", password: "wrong-password" } }),
+          });
+          statuses.push(response.status);
+        }
+        expect(statuses).toEqual([200, 200, 200, 429, 429]);
+      } finally {
+        await server.stop();
+      }
+    });
+  }
+});

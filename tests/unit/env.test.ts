@@ -20,14 +20,21 @@ describe("environment", () => {
 
   it("reads overrides", () => {
     const env = parseEnv({ PORT: "8080", DATA_DIR: "/tmp/x", TRUST_PROXY: "true", PUBLIC_URL: "https://studio.example.com" });
-    expect(env).toMatchObject({ PORT: 8080, DATA_DIR: "/tmp/x", TRUST_PROXY: true, PUBLIC_URL: "https://studio.example.com" });
+    expect(env).toMatchObject({ PORT: 8080, DATA_DIR: "/tmp/x", TRUST_PROXY: 1, PUBLIC_URL: "https://studio.example.com" });
+  });
+
+  it("reads TRUST_PROXY as Express's trust proxy: off, a number of hops, or the proxies' addresses (true means one hop)", () => {
+    const trust = (value: string) => parseEnv({ TRUST_PROXY: value }).TRUST_PROXY;
+    expect([trust("false"), trust("0"), trust("true"), trust("2")]).toEqual([false, false, 1, 2]);
+    expect(trust("loopback, 10.0.0.0/8, 192.168.1.4, fd00::/8")).toEqual(["loopback", "10.0.0.0/8", "192.168.1.4", "fd00::/8"]);
   });
 
   it.each([
     ["PORT", "abc", "expected a port number between 0 and 65535"],
     ["PORT", "70000", "expected a port number between 0 and 65535"],
     ["PORT", "3.5", "expected a port number between 0 and 65535"],
-    ["TRUST_PROXY", "maybe", "expected true or false"],
+    ["TRUST_PROXY", "maybe", "expected false, the number of proxies in front of the app"],
+    ["TRUST_PROXY", "10.0.0.0/33", "expected false, the number of proxies in front of the app"],
     ["PUBLIC_URL", "studio.example.com", "expected the absolute http(s) URL"],
     ["PUBLIC_URL", "ftp://example.com", "expected the absolute http(s) URL"],
     ["LOG_LEVEL", "loud", "expected one of debug, info, warn, error, silent"],
