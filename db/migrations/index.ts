@@ -12,6 +12,7 @@ import * as m0006 from "./0006-administration";
 import * as m0007 from "./0007-render-provenance";
 import * as m0008 from "./0008-edits";
 import * as m0009 from "./0009-listing-exports";
+import * as m0010 from "./0010-two-factor-failures";
 
 export const migrations: Record<string, Migration> = {
   "0001-init": m0001,
@@ -23,4 +24,5 @@ export const migrations: Record<string, Migration> = {
   "0007-render-provenance": m0007,
   "0008-edits": m0008,
   "0009-listing-exports": m0009,
+  "0010-two-factor-failures": m0010,
 };

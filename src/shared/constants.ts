@@ -77,6 +77,10 @@ export const AUTH = {
   /** How long a sign-in waits for its second factor, and how many wrong codes end it. */
   twoFactorChallengeMs: 10 * MINUTE_MS,
   twoFactorMaxFailures: 5,
+  /** Wrong second-factor codes per account within twoFactorLockWindowMs, across sign-ins, before the factor locks. */
+  twoFactorAccountMaxFailures: 10,
+  /** The window those failures are counted in; the lock lasts until they age out of it. */
+  twoFactorLockWindowMs: 60 * MINUTE_MS,
   backupCodeCount: 10,
 } as const;
 

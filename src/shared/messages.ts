@@ -21,6 +21,7 @@ export const MESSAGES = {
   currentPasswordWrong: "Your current password is incorrect",
   accountDisabled: "This account has been disabled",
   twoFactorAlreadyEnabled: "Two-factor authentication is already enabled",
+  twoFactorLocked: "Too many wrong codes. Two-factor sign-in is locked for an hour; we have e-mailed the account's owner.",
   crossSiteRequest: "Cross-site request refused",
   // Uploads (spec sections 5 and 9): each refusal says what to do.
   uploadUnsupportedType: "Only JPEG and PNG images can be uploaded",

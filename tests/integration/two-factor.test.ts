@@ -139,6 +139,32 @@ describe("two-factor", () => {
     expect((await client.auth.session.query()).user).toBeNull();
   });
 
+  it("locks the second factor for an hour after 10 wrong codes across sign-ins, and mails the owner (security probe item 3)", async () => {
+    const { email, code } = await enrolledUser();
+    const { client } = createBrowserLikeClient(server.url);
+    const wrong = () => (code() === "000000" ? "111111" : "000000");
+    const outbox = () => server.deps.db.selectFrom("mail_outbox").select(["subject"]).where("to_address", "=", email).execute();
+    const mailsBefore = (await outbox()).length;
+    // A correct password opens a new challenge each time: 4 + 4 + 2 wrong codes over three sign-ins.
+    for (const guesses of [4, 4, 2]) {
+      const { challengeToken } = (await client.auth.signIn.mutate({ email, password: PASSWORD })) as { challengeToken: string };
+      for (let i = 0; i < guesses; i++) {
+        expect(
+          message(await client.auth.verifyTwoFactor.mutate({ challengeToken, code: wrong(), backup: false }).catch((e: unknown) => e)),
+        ).toBe(MESSAGES.invalidVerificationCode);
+      }
+    }
+    // Locked: the password no longer opens a challenge, even with the right code at hand.
+    expect(message(await client.auth.signIn.mutate({ email, password: PASSWORD }).catch((e: unknown) => e))).toBe(MESSAGES.twoFactorLocked);
+    const mails = await outbox();
+    expect(mails).toHaveLength(mailsBefore + 1);
+    expect(mails.at(-1)!.subject).toMatch(/guessed wrong/);
+    // An hour later the failures have aged out and the right code signs in.
+    clock.advance(60 * 60_000);
+    const { challengeToken } = (await client.auth.signIn.mutate({ email, password: PASSWORD })) as { challengeToken: string };
+    expect((await client.auth.verifyTwoFactor.mutate({ challengeToken, code: code(), backup: false })).status).toBe("signed-in");
+  });
+
   it("disabling needs a current code", async () => {
     const { email, code } = await enrolledUser();
     const { client } = createBrowserLikeClient(server.url);

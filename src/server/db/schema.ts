@@ -119,6 +119,13 @@ export interface TwoFactorChallengesTable {
   expires_at: number;
 }
 
+/** One wrong second-factor code of an account (the account-wide limit counts the last hour's). */
+export interface TwoFactorFailuresTable {
+  id: Generated<number>;
+  user_id: string;
+  created_at: number;
+}
+
 export interface UserIdentitiesTable {
   provider: "google";
   provider_user_id: string;
@@ -348,6 +355,7 @@ export interface Database {
   render_jobs: RenderJobsTable;
   render_events: RenderEventsTable;
   render_edits: RenderEditsTable;
+  two_factor_failures: TwoFactorFailuresTable;
   visitor_demo_renders: VisitorDemoRendersTable;
   credit_purchases: CreditPurchasesTable;
   stripe_events: StripeEventsTable;

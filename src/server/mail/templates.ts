@@ -7,6 +7,8 @@ interface Texts {
   confirmBody: (fullName: string, link: string) => string[];
   resetSubject: string;
   resetBody: (link: string) => string[];
+  lockedSubject: string;
+  lockedBody: string[];
 }
 
 const TEXTS: Record<Language, Texts> = {
@@ -28,6 +30,13 @@ const TEXTS: Record<Language, Texts> = {
       "",
       "The link works once. If you did not ask for it, you can ignore this message: your password stays as it is.",
     ],
+    lockedSubject: `Your ${PRODUCT_NAME} sign-in codes were guessed wrong many times`,
+    lockedBody: [
+      "Someone gave your password correctly, then entered many wrong two-factor codes.",
+      "Two-factor sign-in to your account is locked for an hour.",
+      "",
+      "If this was not you, your password is known to someone else: change it as soon as you can.",
+    ],
   },
   es: {
     confirmSubject: `Confirma tu cuenta de ${PRODUCT_NAME}`,
@@ -46,6 +55,13 @@ const TEXTS: Record<Language, Texts> = {
       link,
       "",
       "El enlace solo funciona una vez. Si no lo pediste, puedes ignorar este mensaje: tu contraseña no cambia.",
+    ],
+    lockedSubject: `Muchos códigos incorrectos al iniciar sesión en ${PRODUCT_NAME}`,
+    lockedBody: [
+      "Alguien introdujo tu contraseña correctamente y después muchos códigos de verificación en dos pasos incorrectos.",
+      "El inicio de sesión en dos pasos de tu cuenta queda bloqueado durante una hora.",
+      "",
+      "Si no fuiste tú, alguien más conoce tu contraseña: cámbiala cuanto antes.",
     ],
   },
   fr: {
@@ -66,6 +82,13 @@ const TEXTS: Record<Language, Texts> = {
       "",
       "Le lien ne fonctionne qu'une fois. Si vous n'avez rien demandé, ignorez ce message : votre mot de passe ne change pas.",
     ],
+    lockedSubject: `Nombreux codes erronés à la connexion ${PRODUCT_NAME}`,
+    lockedBody: [
+      "Quelqu'un a saisi votre mot de passe correctement, puis de nombreux codes de double authentification erronés.",
+      "La connexion à double authentification de votre compte est bloquée pendant une heure.",
+      "",
+      "Si ce n'était pas vous, quelqu'un d'autre connaît votre mot de passe : changez-le dès que possible.",
+    ],
   },
 };
 
@@ -77,4 +100,10 @@ export function confirmSignUpMail(language: Language, to: string, fullName: stri
 export function resetPasswordMail(language: Language, to: string, link: string): MailMessage {
   const texts = TEXTS[language];
   return { to, subject: texts.resetSubject, text: texts.resetBody(link).join("\n") };
+}
+
+/** To the owner, when wrong second-factor codes lock their sign-in: someone knows the password. */
+export function twoFactorLockedMail(language: Language, to: string): MailMessage {
+  const texts = TEXTS[language];
+  return { to, subject: texts.lockedSubject, text: texts.lockedBody.join("\n") };
 }

@@ -3,7 +3,7 @@
  * Google sign-in, e-mail confirmation and password reset, the profile, and deleting an account.
  * Owns the tables users, profiles, user_identities, email_tokens and two_factor_challenges.
  */
-import { AUTH, CREDITS, type Language } from "../../shared/constants";
+import { AUTH, CREDITS, DEFAULT_LANGUAGE, type Language } from "../../shared/constants";
 import { DomainError } from "../errors";
 import type { Infra } from "../infra";
 import type { RenderModule } from "../render";
@@ -13,7 +13,7 @@ import { hashPassword, verifyPassword } from "../auth/passwords";
 import { createIdAndSecret, generateSecureRandomString, hashSecret, secretMatches, splitToken } from "../auth/tokens";
 import { acceptBackupCode, acceptTotp, twoFactorEnabled } from "../auth/two-factor";
 import { invalidateOtherSessions } from "../auth/sessions";
-import { confirmSignUpMail, resetPasswordMail } from "../mail/templates";
+import { confirmSignUpMail, resetPasswordMail, twoFactorLockedMail } from "../mail/templates";
 import type { Transaction } from "kysely";
 import type { AppDatabase } from "../db/client";
 import type { Database, EmailTokenPurpose } from "../db/schema";
@@ -194,6 +194,7 @@ export async function signIn(
   }
   // No session before the second factor passes.
   if (await twoFactorEnabled(deps, user.id)) {
+    if (await twoFactorLocked(deps, user.id)) throw new DomainError("rate-limited", "twoFactorLocked");
     return { status: "two-factor-required", challengeToken: await createTwoFactorChallenge(deps, user.id, input.rememberMe) };
   }
   return { status: "signed-in", userId: user.id };
@@ -293,6 +294,31 @@ export async function createTwoFactorChallenge(deps: AccountDeps, userId: string
   return token;
 }
 
+/** Wrong second-factor codes of the account within the lock window. */
+async function recentTwoFactorFailures(deps: AccountDeps, userId: string): Promise<number> {
+  const row = await deps.db
+    .selectFrom("two_factor_failures")
+    .select((eb) => eb.fn.countAll<number>().as("count"))
+    .where("user_id", "=", userId)
+    .where("created_at", ">", deps.clock.now() - AUTH.twoFactorLockWindowMs)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** Locked while the account has had too many wrong codes in the window (the lock ends as they age out). */
+async function twoFactorLocked(deps: AccountDeps, userId: string): Promise<boolean> {
+  return (await recentTwoFactorFailures(deps, userId)) >= AUTH.twoFactorAccountMaxFailures;
+}
+
+/** Counts a wrong code against the account; the one that locks the factor also mails the owner. */
+async function countTwoFactorFailure(deps: AccountDeps, userId: string, language: Language): Promise<void> {
+  await deps.db.insertInto("two_factor_failures").values({ user_id: userId, created_at: deps.clock.now() }).execute();
+  if ((await recentTwoFactorFailures(deps, userId)) !== AUTH.twoFactorAccountMaxFailures) return;
+  const user = await deps.db.selectFrom("users").select("email").where("id", "=", userId).executeTakeFirst();
+  if (user) await deps.mailer.send(twoFactorLockedMail(language, user.email));
+  deps.log.warn("second factor locked after too many wrong codes", { userId });
+}
+
 export type TwoFactorResult =
   | { status: "verified"; userId: string; rememberMe: boolean; usedBackupCode: boolean }
   | { status: "invalid-code" }
@@ -307,6 +333,7 @@ export async function verifyTwoFactorChallenge(
   challengeToken: string,
   code: string,
   backup: boolean,
+  language: Language = DEFAULT_LANGUAGE,
 ): Promise<TwoFactorResult> {
   const parts = splitToken(challengeToken);
   if (!parts) return { status: "challenge-ended" };
@@ -315,6 +342,10 @@ export async function verifyTwoFactorChallenge(
   if (challenge.expires_at <= deps.clock.now()) {
     await deps.db.deleteFrom("two_factor_challenges").where("id", "=", challenge.id).execute();
     return { status: "challenge-ended" };
+  }
+  if (await twoFactorLocked(deps, challenge.user_id)) {
+    await deps.db.deleteFrom("two_factor_challenges").where("id", "=", challenge.id).execute();
+    throw new DomainError("rate-limited", "twoFactorLocked");
   }
   // Count first, so parallel guesses cannot exceed the limit.
   const counted = await deps.db
@@ -330,6 +361,7 @@ export async function verifyTwoFactorChallenge(
   }
   const accepted = backup ? await acceptBackupCode(deps, challenge.user_id, code) : await acceptTotp(deps, challenge.user_id, code, true);
   if (!accepted) {
+    await countTwoFactorFailure(deps, challenge.user_id, language);
     if (counted.failed_count >= AUTH.twoFactorMaxFailures) {
       await deps.db.deleteFrom("two_factor_challenges").where("id", "=", challenge.id).execute();
     }
@@ -483,8 +515,8 @@ export function createAccountsService(deps: AccountDeps, render: RenderModule, p
   return {
     signUp: (input: { email: string; password: string; fullName: string }, mail: MailContext) => signUp(deps, input, mail),
     signIn: (input: { email: string; password: string; rememberMe: boolean }, info: AttemptInfo) => signIn(deps, input, info),
-    verifyTwoFactorChallenge: (challengeToken: string, code: string, backup: boolean) =>
-      verifyTwoFactorChallenge(deps, challengeToken, code, backup),
+    verifyTwoFactorChallenge: (challengeToken: string, code: string, backup: boolean, language?: Language) =>
+      verifyTwoFactorChallenge(deps, challengeToken, code, backup, language),
     signInWithGoogle: (identity: GoogleIdentity) => signInWithGoogle(deps, identity),
     completeSignIn: (signIn: BrowserSignIn) => completeSignIn(deps, render, signIn),
     confirmEmail: (token: string) => confirmEmail(deps, token),

@@ -68,7 +68,7 @@ export const authRouter = router({
     .input(z.object({ challengeToken: z.string().min(1).max(200) }).and(twoFactorCodeSchema))
     .mutation(async ({ ctx, input }) => {
       enforceRateLimit(ctx, "signIn");
-      const result = await ctx.services.accounts.verifyTwoFactorChallenge(input.challengeToken, input.code, input.backup);
+      const result = await ctx.services.accounts.verifyTwoFactorChallenge(input.challengeToken, input.code, input.backup, ctx.language);
       if (result.status === "challenge-ended") throw new TRPCError({ code: "UNAUTHORIZED", message: MESSAGES.twoFactorChallengeExpired });
       if (result.status === "invalid-code") throw new TRPCError({ code: "BAD_REQUEST", message: MESSAGES.invalidVerificationCode });
       await startSession(ctx, result.userId, result.rememberMe);
