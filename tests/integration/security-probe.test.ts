@@ -1,11 +1,15 @@
 /**
  * Findings of the outside security probe (issue 14), each with the test that failed before its fix.
  */
+import fs from "node:fs";
 import http from "node:http";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TRPC_MAX_BATCH_CALLS } from "../../src/shared/constants";
+import { forgetOldMailBodies, OUTBOX_BODY_KEEP_MS } from "../../src/server/mail/mailer";
+import { TRPC_MAX_BATCH_CALLS, UPLOAD_BUCKET } from "../../src/shared/constants";
 import { MESSAGES } from "../../src/shared/messages";
-import { createStudioClient, signedInClient } from "../helpers/render";
+import { createStudioClient, roomPhoto, signedInClient, upload } from "../helpers/render";
+import { TestClock } from "../helpers/test-clock";
 import { startTestServer, type TestServer } from "../helpers/server";
 
 const failure = (error: unknown) => error as { message: string; data?: { code?: string } };
@@ -225,4 +229,33 @@ describe("behind a reverse proxy (item 2)", () => {
       }
     });
   }
+});
+
+describe("what the server keeps on disk (item 8)", () => {
+  it("creates the database and stored pictures owner-only, and keeps outbox mail bodies only for two days", async () => {
+    const clock = new TestClock();
+    const server = await startTestServer({}, { clock, fresh: true });
+    try {
+      const mode = (file: string) => fs.statSync(file).mode & 0o777;
+      expect(mode(server.deps.env.DATABASE_FILE)).toBe(0o600);
+      const user = await signedInClient(server.url);
+      const uploaded = await upload(server.url, user.jar, await roomPhoto());
+      const row = await server.deps.db
+        .selectFrom("uploads")
+        .select("original_key")
+        .where("id", "=", uploaded.body.imageId)
+        .executeTakeFirstOrThrow();
+      const stored = path.join(server.deps.env.DATA_DIR, "storage", UPLOAD_BUCKET, row.original_key);
+      expect([mode(stored), mode(path.dirname(stored))]).toEqual([0o600, 0o700]);
+
+      // Without SMTP the admin reads mails in the outbox, with their links, for two days.
+      const bodies = () => server.deps.db.selectFrom("mail_outbox").select("text_body").where("to_address", "=", user.email).execute();
+      expect((await bodies()).some((mail) => mail.text_body.includes("/auth/confirm?token="))).toBe(true);
+      clock.advance(OUTBOX_BODY_KEEP_MS + 60_000);
+      await forgetOldMailBodies(server.deps.db, clock.now());
+      expect((await bodies()).map((mail) => mail.text_body)).toEqual((await bodies()).map(() => ""));
+    } finally {
+      await server.stop();
+    }
+  });
 });

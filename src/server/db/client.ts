@@ -12,7 +12,11 @@ export type AppDatabase = Kysely<Database>;
  * immediate SQLITE_BUSY, and synchronous=FULL because a lost commit could lose credits.
  */
 export function openDatabase(file: string): AppDatabase {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  // Owner-only: the database holds password hashes, sessions and mail. SQLite gives its -wal and
+  // -shm files the database file's permissions; a file left world-readable by an older version is fixed.
+  fs.closeSync(fs.openSync(file, "a", 0o600));
+  fs.chmodSync(file, 0o600);
   const sqlite = new SqliteDatabase(file);
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("foreign_keys = ON");

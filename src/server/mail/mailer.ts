@@ -1,7 +1,9 @@
 /**
  * Outgoing mail. With SMTP_URL set, mail goes out through nodemailer; without it, into the
  * built-in outbox (the mail_outbox table, readable by admins) and the log. Every message is
- * recorded in mail_outbox either way, with its delivery result.
+ * recorded in mail_outbox either way, with its delivery result. Bodies carry live links (reset,
+ * confirmation), so they are kept only where the admin needs them, in the outbox without SMTP,
+ * and only for OUTBOX_BODY_KEEP_MS.
  */
 import nodemailer, { type Transporter } from "nodemailer";
 import type { AppDatabase } from "../db/client";
@@ -24,8 +26,27 @@ export interface Mailer {
   close(): void;
 }
 
+/** How long the outbox keeps a mail's body (its links expire within a day anyway). */
+export const OUTBOX_BODY_KEEP_MS = 2 * 86_400_000;
+const FORGET_EVERY_MS = 3_600_000;
+
+/** Blanks the bodies of outbox mails older than OUTBOX_BODY_KEEP_MS (the row, who and what subject, stays). */
+export async function forgetOldMailBodies(db: AppDatabase, now: number): Promise<void> {
+  await db
+    .updateTable("mail_outbox")
+    .set({ text_body: "", html_body: null })
+    .where("created_at", "<", now - OUTBOX_BODY_KEEP_MS)
+    .where("text_body", "!=", "")
+    .execute();
+}
+
 export function createMailer(env: Env, db: AppDatabase, log: Logger, clock: Clock): Mailer {
   const smtp: Transporter | null = env.SMTP_URL ? nodemailer.createTransport(env.SMTP_URL) : null;
+  const forget = () =>
+    void forgetOldMailBodies(db, clock.now()).catch((error: unknown) => log.warn("could not clear old mail bodies", { error }));
+  const timer = setInterval(forget, FORGET_EVERY_MS);
+  timer.unref();
+  forget();
   return {
     transport: smtp ? "smtp" : "outbox",
     async send(message) {
@@ -36,8 +57,9 @@ export function createMailer(env: Env, db: AppDatabase, log: Logger, clock: Cloc
           id,
           to_address: message.to,
           subject: message.subject,
-          text_body: message.text,
-          html_body: message.html ?? null,
+          // Sent by SMTP, the body leaves at once and is not kept.
+          text_body: smtp ? "" : message.text,
+          html_body: smtp ? null : (message.html ?? null),
           transport: smtp ? "smtp" : "outbox",
           created_at: clock.now(),
         })
@@ -57,6 +79,7 @@ export function createMailer(env: Env, db: AppDatabase, log: Logger, clock: Cloc
       }
     },
     close() {
+      clearInterval(timer);
       smtp?.close();
     },
   };

@@ -49,7 +49,8 @@ export function createDiskStorage(dataDir: string): ObjectStorage {
   return {
     async put(bucket, key, data) {
       const file = fileOf(bucket, key);
-      await fs.mkdir(path.dirname(file), { recursive: true });
+      // Owner-only, like the files: the pictures are the users' own.
+      await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
       // Write then rename, so a reader never sees half a file.
       const temporary = `${file}.${process.pid}.tmp`;
       await fs.writeFile(temporary, data, { mode: 0o600 });
