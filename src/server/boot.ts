@@ -120,6 +120,7 @@ export async function startApp(env: Env, options: BootOptions = {}): Promise<Sta
   if (options.startWorker !== false) await render.startWorker();
   render.startHousekeeping();
   services.listing.startHousekeeping();
+  services.analytics.startHousekeeping();
   const app = createApp(infra, services, options);
   let http: RunningServer;
   try {
@@ -138,6 +139,7 @@ export async function startApp(env: Env, options: BootOptions = {}): Promise<Sta
       await http.close(env.SHUTDOWN_TIMEOUT_MS);
       await render.stop();
       services.listing.stop();
+      services.analytics.stop();
       infra.mailer.close();
       await db.destroy();
     })();

@@ -104,6 +104,16 @@ export const envSchema = z.object({
     .int({ error: "expected a whole number of projects per user, at least 1" })
     .min(1, { error: "expected a whole number of projects per user, at least 1" })
     .default(1000),
+  ANALYTICS_EVENTS_PER_ADDRESS_PER_DAY: z.coerce
+    .number({ error: "expected a whole number of analytics events per client address per day" })
+    .int({ error: "expected a whole number of analytics events per client address per day" })
+    .min(0, { error: "expected a whole number of analytics events per client address per day" })
+    .default(5000),
+  ANALYTICS_RETENTION_DAYS: z.coerce
+    .number({ error: "expected a whole number of days, at least 1" })
+    .int({ error: "expected a whole number of days, at least 1" })
+    .min(1, { error: "expected a whole number of days, at least 1" })
+    .default(180),
   EVENT_STREAMS_PER_OWNER: z.coerce
     .number({ error: "expected a whole number of open event streams per user or visitor, at least 1" })
     .int({ error: "expected a whole number of open event streams per user or visitor, at least 1" })
@@ -242,6 +252,8 @@ export const ENV_DOCS: Record<keyof z.infer<typeof envSchema>, string> = {
     "render engine: local (default: the offline Preview engine, colour and tone grading, not AI), comfyui (a studio's own GPU box), replicate or openai",
   RENDER_CONCURRENCY: "renders worked on at once by the in-process worker (default 2)",
   PROJECTS_PER_USER_MAX: "projects one user may have (default 1000)",
+  ANALYTICS_EVENTS_PER_ADDRESS_PER_DAY: "analytics events stored per client address per day; the rest are dropped (default 5000)",
+  ANALYTICS_RETENTION_DAYS: "days analytics events are kept (default 180)",
   EVENT_STREAMS_PER_OWNER: "live render-event streams one user or visitor may hold open, e.g. browser tabs (default 20)",
   EVENT_STREAMS_TOTAL: "live render-event streams open on the server in all (default 2000)",
   RENDER_DEADLINE_MS: "how long one render may take, retries included, before it fails and its credit is returned (default 120000)",

@@ -259,3 +259,42 @@ describe("what the server keeps on disk (item 8)", () => {
     }
   });
 });
+
+describe("analytics amplification (item 11)", () => {
+  it("stores at most ANALYTICS_EVENTS_PER_ADDRESS_PER_DAY events per address, and forgets events past ANALYTICS_RETENTION_DAYS", async () => {
+    const clock = new TestClock();
+    const server = await startTestServer(
+      { ANALYTICS_EVENTS_PER_ADDRESS_PER_DAY: "30", ANALYTICS_RETENTION_DAYS: "2" },
+      { clock, fresh: true },
+    );
+    try {
+      const studio = createStudioClient(server.url);
+      const batch = (count: number) => ({
+        events: Array.from({ length: count }, (_, index) => ({
+          category: "navigation" as const,
+          action: `page ${index}`,
+          sessionId: "session-1",
+          timestamp: clock.now(),
+        })),
+      });
+      const accepted: number[] = [];
+      for (let call = 0; call < 4; call++) accepted.push((await studio.client.analytics.track.mutate(batch(10))).accepted);
+      expect(accepted).toEqual([10, 10, 10, 0]);
+      const stored = () =>
+        server.deps.db
+          .selectFrom("analytics_events")
+          .select((eb) => eb.fn.countAll<number>().as("count"))
+          .executeTakeFirstOrThrow()
+          .then((row) => Number(row.count));
+      expect(await stored()).toBe(30);
+      // A new day, a new budget; two days on, the old events are pruned.
+      clock.advance(86_400_000);
+      expect((await studio.client.analytics.track.mutate(batch(5))).accepted).toBe(5);
+      clock.advance(2 * 86_400_000 - 60_000);
+      await server.services.analytics.prune();
+      expect(await stored()).toBe(5);
+    } finally {
+      await server.stop();
+    }
+  });
+});

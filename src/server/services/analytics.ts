@@ -9,7 +9,7 @@ import type { Infra } from "../infra";
 import { utcDay } from "../db/sql-helpers";
 import type { RenderModule } from "../render";
 
-type Deps = Pick<Infra, "db" | "clock">;
+type Deps = Pick<Infra, "db" | "clock" | "env" | "log">;
 
 const DAY_MS = 86_400_000;
 /** Event times the client claims are kept within this of the server's clock. */
@@ -17,14 +17,37 @@ const CLOCK_SKEW_MS = 24 * 3_600_000;
 
 export function createAnalyticsService(deps: Deps, render: RenderModule) {
   const { db, clock } = deps;
+  /** Events taken per client address on the current UTC day (in memory: a restart only forgives). */
+  const takenToday = new Map<string, { day: number; count: number }>();
+  let timer: NodeJS.Timeout | undefined;
+
+  /** Events older than ANALYTICS_RETENTION_DAYS go. */
+  const prune = async () => {
+    await db
+      .deleteFrom("analytics_events")
+      .where("received_at", "<", clock.now() - deps.env.ANALYTICS_RETENTION_DAYS * DAY_MS)
+      .execute();
+  };
+
   return {
-    /** Stores a batch; the signed-in user as the server knows them (the client's own id is not trusted). */
-    async track(batch: AnalyticsBatch, userId: string | null): Promise<{ accepted: number }> {
+    /**
+     * Stores a batch; the signed-in user as the server knows them (the client's own id is not
+     * trusted). An address gets ANALYTICS_EVENTS_PER_ADDRESS_PER_DAY events a day; the rest of a
+     * batch is dropped quietly (analytics never fails a page).
+     */
+    async track(batch: AnalyticsBatch, userId: string | null, clientAddress = "local"): Promise<{ accepted: number }> {
       const now = clock.now();
+      const day = Math.floor(now / DAY_MS);
+      const taken = takenToday.get(clientAddress);
+      const used = taken && taken.day === day ? taken.count : 0;
+      const events = batch.events.slice(0, Math.max(0, deps.env.ANALYTICS_EVENTS_PER_ADDRESS_PER_DAY - used));
+      if (takenToday.size > 50_000) for (const [address, entry] of takenToday) if (entry.day !== day) takenToday.delete(address);
+      takenToday.set(clientAddress, { day, count: used + events.length });
+      if (events.length === 0) return { accepted: 0 };
       await db
         .insertInto("analytics_events")
         .values(
-          batch.events.map((event) => ({
+          events.map((event) => ({
             category: event.category,
             action: event.action,
             label: event.label ?? null,
@@ -37,7 +60,19 @@ export function createAnalyticsService(deps: Deps, render: RenderModule) {
           })),
         )
         .execute();
-      return { accepted: batch.events.length };
+      return { accepted: events.length };
+    },
+
+    prune,
+    /** Prunes at start and daily. */
+    startHousekeeping() {
+      const run = () => void prune().catch((error: unknown) => deps.log.warn("analytics pruning failed", { error }));
+      run();
+      timer = setInterval(run, DAY_MS);
+      timer.unref();
+    },
+    stop() {
+      clearInterval(timer);
     },
 
     async summary(days: number) {

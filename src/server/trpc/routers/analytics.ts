@@ -5,6 +5,6 @@ import { enforceRateLimit, publicProcedure, router } from "../init";
 export const analyticsRouter = router({
   track: publicProcedure.input(analyticsBatchSchema).mutation(({ ctx, input }) => {
     enforceRateLimit(ctx, "analytics");
-    return ctx.services.analytics.track(input, ctx.user?.id ?? null);
+    return ctx.services.analytics.track(input, ctx.user?.id ?? null, ctx.clientAddress);
   }),
 });
