@@ -90,7 +90,7 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
     analytics: createAnalyticsService(infra, render),
     selfTestRuns: createSelfTestRunsService(infra),
     system: createSystemService({ ...infra, render }),
-    rateLimits: createRateLimits(clock, env.AUTH_RATE_LIMIT_PER_MINUTE),
+    rateLimits: createRateLimits(clock, env.AUTH_RATE_LIMIT_PER_MINUTE, env.NEW_ACCOUNTS_PER_ADDRESS_PER_DAY),
   };
 }
 

@@ -13,6 +13,7 @@ export const MESSAGES = {
   emailNotConfirmed: "Email not confirmed",
   userAlreadyRegistered: "User already registered",
   tooManyRequests: "Too many requests",
+  tooManyAccountsToday: "Too many accounts were created from this network today. Please try again tomorrow.",
   invalidVerificationCode: "Invalid verification code",
   resetLinkInvalid: "This password reset link is invalid or has expired",
   confirmationLinkInvalid: "This confirmation link is invalid or has expired",

@@ -22,6 +22,8 @@ export function makeTestEnv(overrides: Record<string, string> = {}, options: { f
     HOST: "127.0.0.1",
     LOG_LEVEL: "silent",
     SHUTDOWN_TIMEOUT_MS: "2000",
+    // Every test signs up from 127.0.0.1; the daily cap has its own test.
+    NEW_ACCOUNTS_PER_ADDRESS_PER_DAY: "100000",
     ...overrides,
     DATA_DIR: dataDir,
   });

@@ -298,3 +298,24 @@ describe("analytics amplification (item 11)", () => {
     }
   });
 });
+
+describe("new accounts per address (item 7)", () => {
+  it("refuses more than NEW_ACCOUNTS_PER_ADDRESS_PER_DAY sign-ups from one address, in the user's words, until the next day", async () => {
+    const clock = new TestClock();
+    const server = await startTestServer({ NEW_ACCOUNTS_PER_ADDRESS_PER_DAY: "3" }, { clock });
+    try {
+      const studio = createStudioClient(server.url);
+      const signUp = (index: number) =>
+        studio.client.auth.signUp
+          .mutate({ email: `farm${index}.${Date.now()}@example.com`, password: "Correct-Horse1", fullName: "Ana" })
+          .then(() => "ok")
+          .catch((error: unknown) => failure(error).message);
+      const answers = [await signUp(1), await signUp(2), await signUp(3), await signUp(4)];
+      expect(answers).toEqual(["ok", "ok", "ok", MESSAGES.tooManyAccountsToday]);
+      clock.advance(86_400_000);
+      expect(await signUp(5)).toBe("ok");
+    } finally {
+      await server.stop();
+    }
+  });
+});
