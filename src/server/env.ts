@@ -259,7 +259,8 @@ export const ENV_DOCS: Record<keyof z.infer<typeof envSchema>, string> = {
   PROJECTS_PER_USER_MAX: "projects one user may have (default 1000)",
   ANALYTICS_EVENTS_PER_ADDRESS_PER_DAY: "analytics events stored per client address per day; the rest are dropped (default 5000)",
   ANALYTICS_RETENTION_DAYS: "days analytics events are kept (default 180)",
-  NEW_ACCOUNTS_PER_ADDRESS_PER_DAY: "accounts that may be created from one client address per day (default 20; each self-test run makes one)",
+  NEW_ACCOUNTS_PER_ADDRESS_PER_DAY:
+    "accounts that may be created from one client address per day (default 20; each self-test run makes one)",
   EVENT_STREAMS_PER_OWNER: "live render-event streams one user or visitor may hold open, e.g. browser tabs (default 20)",
   EVENT_STREAMS_TOTAL: "live render-event streams open on the server in all (default 2000)",
   RENDER_DEADLINE_MS: "how long one render may take, retries included, before it fails and its credit is returned (default 120000)",
