@@ -27,7 +27,8 @@ import { SignUpCallout } from "./Callouts";
 import { ProgressBar } from "./ProgressBar";
 import { RenderDetails, RenderDownloads, RerenderActions, StructureScore } from "./RenderResultTools";
 
-const CANCELABLE = new Set(["queued", "preprocessing", "rendering"]);
+/** States in which a job can still be stopped (the studio's edit progress uses the same). */
+export const CANCELABLE = new Set(["queued", "preprocessing", "rendering"]);
 
 export function phaseText(job: FollowedJob, t: Translate): string {
   switch (job.status) {
@@ -52,7 +53,7 @@ export function phaseText(job: FollowedJob, t: Translate): string {
 }
 
 /** How full the bar is, or null when only "working" is known. */
-function progressValue(job: FollowedJob): number | null {
+export function progressValue(job: Pick<FollowedJob, "status" | "percent">): number | null {
   switch (job.status) {
     case "queued":
       return 4;
@@ -67,11 +68,12 @@ function progressValue(job: FollowedJob): number | null {
   }
 }
 
-function StatusIcon({ job }: { job: FollowedJob }) {
-  if (job.status === "succeeded") return <CheckCircle2 className="size-5 text-emerald-500" aria-hidden="true" />;
-  if (job.status === "failed") return <AlertCircle className="size-5 text-red-500" aria-hidden="true" />;
-  if (job.status === "canceled") return <Ban className="size-5 text-slate-400" aria-hidden="true" />;
-  return <Loader2 className="size-5 animate-spin text-brand-600 motion-reduce:animate-none dark:text-brand-100" aria-hidden="true" />;
+/** The job's state as an icon; `size` is the icon's size class. */
+export function StatusIcon({ job, size = "size-5" }: { job: Pick<FollowedJob, "status">; size?: string }) {
+  if (job.status === "succeeded") return <CheckCircle2 className={`${size} text-emerald-500`} aria-hidden="true" />;
+  if (job.status === "failed") return <AlertCircle className={`${size} text-red-500`} aria-hidden="true" />;
+  if (job.status === "canceled") return <Ban className={`${size} text-slate-400`} aria-hidden="true" />;
+  return <Loader2 className={`${size} animate-spin text-brand-600 motion-reduce:animate-none dark:text-brand-100`} aria-hidden="true" />;
 }
 
 interface JobCardProps {

@@ -3,33 +3,15 @@
  * place in the queue, percent where the engine reports it, saving; Cancel while it can be
  * stopped; the failure (refunded) or the cancel when it ends that way.
  */
-import { AlertCircle, Ban, CheckCircle2, Loader2, X } from "lucide-react";
+import { X } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import type { FollowedJob } from "../../hooks/useRenderJobs";
 import { friendlyError } from "../../lib/friendlyError";
 import { trpc } from "../../trpc";
-import { phaseText } from "../render/JobCard";
+import { CANCELABLE, phaseText, progressValue, StatusIcon } from "../render/JobCard";
 import { ProgressBar } from "../render/ProgressBar";
 import { buttonClass } from "../ui/buttons";
-
-const CANCELABLE = new Set(["queued", "preprocessing", "rendering"]);
-
-/** How full the bar is (null: working, no percent known). */
-export function editProgressValue(job: Pick<FollowedJob, "status" | "percent">): number | null {
-  switch (job.status) {
-    case "queued":
-      return 4;
-    case "preprocessing":
-      return 12;
-    case "rendering":
-      return job.percent === null ? null : 15 + job.percent * 0.78;
-    case "saving":
-      return 95;
-    default:
-      return 100;
-  }
-}
 
 export function EditProgress({ job }: { job: FollowedJob }) {
   const { t } = useTranslation();
@@ -50,18 +32,7 @@ export function EditProgress({ job }: { job: FollowedJob }) {
     <div className="space-y-3" data-testid="edit-progress" data-status={job.status} data-job-id={job.id}>
       <div className="flex items-center justify-between gap-3">
         <p className="flex min-w-0 items-center gap-2 text-sm font-medium" aria-live="polite" data-testid="edit-phase">
-          {job.status === "succeeded" ? (
-            <CheckCircle2 className="size-4 shrink-0 text-emerald-500" aria-hidden="true" />
-          ) : job.status === "failed" ? (
-            <AlertCircle className="size-4 shrink-0 text-red-500" aria-hidden="true" />
-          ) : job.status === "canceled" ? (
-            <Ban className="size-4 shrink-0 text-slate-400" aria-hidden="true" />
-          ) : (
-            <Loader2
-              className="size-4 shrink-0 animate-spin text-brand-600 motion-reduce:animate-none dark:text-brand-100"
-              aria-hidden="true"
-            />
-          )}
+          <StatusIcon job={job} size="size-4 shrink-0" />
           <span className="truncate">{phaseText(job, t)}</span>
         </p>
         {CANCELABLE.has(job.status) ? (
@@ -76,7 +47,7 @@ export function EditProgress({ job }: { job: FollowedJob }) {
           </button>
         ) : null}
       </div>
-      <ProgressBar value={editProgressValue(job)} label={t("studio.progress.label")} tone={tone} />
+      <ProgressBar value={progressValue(job)} label={t("studio.progress.label")} tone={tone} />
       {job.status === "failed" ? (
         <div
           role="alert"
