@@ -5,8 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MESSAGES } from "../../src/shared/messages";
 import { collectEvents, createStudioClient, isFinal, PASSWORD, roomPhoto, signedInClient, upload } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
-
-const failure = (error: unknown) => error as { message: string; data?: { code?: string } };
+import { failure } from "../helpers/failure";
 
 describe("the user's own account", () => {
   let server: TestServer;

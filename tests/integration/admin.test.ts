@@ -13,8 +13,7 @@ import { PermanentRenderError } from "../../src/server/render/providers/provider
 import { collectEvents, createStudioClient, isFinal, PASSWORD, roomPhoto, signedInClient, upload } from "../helpers/render";
 import { runScript } from "../helpers/cli";
 import { startTestServer, type TestServer } from "../helpers/server";
-
-const failure = (error: unknown) => error as { message: string; data?: { code?: string } };
+import { failure } from "../helpers/failure";
 
 /** Fails the first render it is given, then renders like the Preview engine would (a copy). */
 let failNext = false;

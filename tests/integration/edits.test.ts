@@ -15,10 +15,9 @@ import { startFakeComfyUi, type FakeComfyUi } from "../helpers/fake-comfyui";
 import { startFakeOpenAi, type FakeOpenAi } from "../helpers/fake-openai";
 import { collectEvents, createStudioClient, roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
+import { failure } from "../helpers/failure";
 
 type Studio = Awaited<ReturnType<typeof signedInClient>>;
-const failure = (error: unknown) =>
-  error as { message: string; data?: { code?: string; zodError?: { fieldErrors: Record<string, string[]> } } };
 
 /** A mask PNG of width × height: white (change) inside the rectangle, black elsewhere. */
 function rectangleMask(width: number, height: number, box: { left: number; top: number; width: number; height: number }) {

@@ -19,8 +19,8 @@ import type { RenderMode } from "../../src/shared/render";
 import { startFakeComfyUi, type FakeComfyUi } from "../helpers/fake-comfyui";
 import { createStudioClient, roomPhoto, signedInClient, upload, waitForRenders, type StudioClient } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
+import { failure } from "../helpers/failure";
 
-const failure = (error: unknown) => error as { message: string; data?: { code?: string; httpStatus?: number } };
 type User = Awaited<ReturnType<typeof signedInClient>>;
 
 /** A finished render of the user's, from a photo of this size. */

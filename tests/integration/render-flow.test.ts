@@ -16,8 +16,7 @@ import { pngBomb } from "../fixtures/png-bomb";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { CookieJar } from "../helpers/trpc-client";
 import { collectEvents, createStudioClient, isFinal, roomPhoto, signedInClient, untilAllFinal, upload } from "../helpers/render";
-
-const failure = (error: unknown) => error as { message: string; data?: { code?: string; httpStatus?: number } };
+import { failure } from "../helpers/failure";
 
 describe("render flow", () => {
   let server: TestServer;

@@ -15,8 +15,7 @@ import type { EngineCapabilities } from "../../src/shared/render";
 import { collectEvents, createStudioClient, roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { waitUntil } from "../helpers/wait";
-
-const failure = (error: unknown) => error as { message: string; data?: { code?: string } };
+import { failure } from "../helpers/failure";
 
 const CAPABILITIES: EngineCapabilities = {
   isAi: true,

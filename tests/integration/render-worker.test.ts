@@ -27,8 +27,7 @@ import {
 import { startTestServer, type TestServer } from "../helpers/server";
 import { makeTempDir } from "../helpers/test-env";
 import { waitUntil } from "../helpers/wait";
-
-const failure = (error: unknown) => error as { message: string; data?: { code?: string } };
+import { failure } from "../helpers/failure";
 
 /** An engine the test steers: each render waits until released, or fails as told. */
 function steeredProvider() {

@@ -11,8 +11,7 @@ import { MESSAGES } from "../../src/shared/messages";
 import { createStudioClient, roomPhoto, signedInClient, upload } from "../helpers/render";
 import { TestClock } from "../helpers/test-clock";
 import { startTestServer, type TestServer } from "../helpers/server";
-
-const failure = (error: unknown) => error as { message: string; data?: { code?: string } };
+import { failure } from "../helpers/failure";
 
 describe("auth.recordLoginAttempt (item 5)", () => {
   let server: TestServer;
