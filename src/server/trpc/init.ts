@@ -12,7 +12,7 @@ import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
 import superjson from "superjson";
 import { ZodError, z } from "zod";
-import { MESSAGES } from "../../shared/messages";
+import { MESSAGES, type MessageName } from "../../shared/messages";
 import { DomainError, type DomainErrorKind } from "../errors";
 import type { RateLimitedAction } from "../http/rate-limit";
 import type { Context } from "./context";
@@ -75,9 +75,13 @@ export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
 });
 
 /** Takes one request from the address's budget for the action; over budget answers "Too many requests". */
-export function enforceRateLimit(ctx: Pick<Context, "services" | "clientAddress">, action: RateLimitedAction): void {
+export function enforceRateLimit(
+  ctx: Pick<Context, "services" | "clientAddress">,
+  action: RateLimitedAction,
+  message: MessageName = "tooManyRequests",
+): void {
   if (!ctx.services.rateLimits[action].take(ctx.clientAddress)) {
-    throw new TRPCError({ code: "TOO_MANY_REQUESTS", message: MESSAGES.tooManyRequests });
+    throw new TRPCError({ code: "TOO_MANY_REQUESTS", message: MESSAGES[message] });
   }
 }
 

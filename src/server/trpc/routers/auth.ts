@@ -51,9 +51,7 @@ export const authRouter = router({
 
   signUp: publicProcedure.input(signUpSchema).mutation(async ({ ctx, input }) => {
     enforceRateLimit(ctx, "signUp");
-    if (!ctx.services.rateLimits.newAccountsPerDay.take(ctx.clientAddress)) {
-      throw new TRPCError({ code: "TOO_MANY_REQUESTS", message: MESSAGES.tooManyAccountsToday });
-    }
+    enforceRateLimit(ctx, "newAccountsPerDay", "tooManyAccountsToday");
     const { email } = await ctx.services.accounts.signUp(input, mailContextFor(ctx));
     return { email };
   }),
