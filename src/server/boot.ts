@@ -20,7 +20,7 @@ import { createLogger, type Logger } from "./logger";
 import { createMailer } from "./mail/mailer";
 import { createListingModule } from "./listing";
 import { createRenderModule, type RenderModuleOptions } from "./render";
-import { createAccountsService } from "./services/accounts";
+import { createAccountDirectory, createAccountsService } from "./services/accounts";
 import { createAdminService } from "./services/admin";
 import { createAnalyticsService } from "./services/analytics";
 import { createPaymentsService } from "./services/payments";
@@ -28,7 +28,7 @@ import { createProjectDirectory, createProjectsService } from "./services/projec
 import { applyAdminEmails, createRolesService } from "./services/roles";
 import { createSelfTestRunsService } from "./services/self-test-runs";
 import { createSystemService } from "./services/system-checks";
-import { createDiskStorage } from "./storage/storage";
+import { createDiskStorage, type ObjectStorage } from "./storage/storage";
 import { APP_VERSION } from "./version";
 
 export interface StartedApp {
@@ -49,10 +49,12 @@ export interface BootOptions extends AppOptions {
   log?: Logger;
   /** false: jobs stay queued (tests that look at the queue itself). */
   startWorker?: boolean;
+  /** Replaces the disk store under DATA_DIR (tests: a disk of a given size). */
+  storage?: (disk: ObjectStorage) => ObjectStorage;
 }
 
 /** The adapters around an open, migrated database. */
-export function buildInfra(env: Env, db: AppDatabase, log: Logger, clock: Clock): Infra {
+export function buildInfra(env: Env, db: AppDatabase, log: Logger, clock: Clock, storage = createDiskStorage(env.DATA_DIR)): Infra {
   return {
     env,
     db,
@@ -62,7 +64,7 @@ export function buildInfra(env: Env, db: AppDatabase, log: Logger, clock: Clock)
     startedAt: clock.now(),
     mailer: createMailer(env, db, log, clock),
     secretBox: createSecretBox(loadAppSecret(env)),
-    storage: createDiskStorage(env.DATA_DIR),
+    storage,
   };
 }
 
@@ -71,6 +73,7 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
   const { db, clock, env } = infra;
   const render = createRenderModule(infra, {
     projects: createProjectDirectory(infra),
+    accounts: createAccountDirectory(infra),
     provider: options.renderProvider,
     worker: options.worker,
   });
@@ -105,7 +108,8 @@ export async function startApp(env: Env, options: BootOptions = {}): Promise<Sta
     await db.destroy();
     throw error;
   }
-  const infra = buildInfra(env, db, log, clock);
+  const disk = createDiskStorage(env.DATA_DIR);
+  const infra = buildInfra(env, db, log, clock, options.storage ? options.storage(disk) : disk);
   let services: Services;
   try {
     services = buildServices(infra, options);

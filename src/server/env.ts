@@ -114,6 +114,26 @@ export const envSchema = z.object({
     .int({ error: "expected a whole number of days, at least 1" })
     .min(1, { error: "expected a whole number of days, at least 1" })
     .default(180),
+  VISITOR_UPLOAD_MB_PER_DAY: z.coerce
+    .number({ error: "expected a whole number of megabytes, at least 1" })
+    .int({ error: "expected a whole number of megabytes, at least 1" })
+    .min(1, { error: "expected a whole number of megabytes, at least 1" })
+    .default(100),
+  ADDRESS_UPLOAD_MB_PER_DAY: z.coerce
+    .number({ error: "expected a whole number of megabytes, at least 1" })
+    .int({ error: "expected a whole number of megabytes, at least 1" })
+    .min(1, { error: "expected a whole number of megabytes, at least 1" })
+    .default(500),
+  USER_STORAGE_QUOTA_MB: z.coerce
+    .number({ error: "expected a whole number of megabytes (0 = no quota)" })
+    .int({ error: "expected a whole number of megabytes (0 = no quota)" })
+    .min(0, { error: "expected a whole number of megabytes (0 = no quota)" })
+    .default(5120),
+  DISK_FREE_FLOOR_MB: z.coerce
+    .number({ error: "expected a whole number of megabytes" })
+    .int({ error: "expected a whole number of megabytes" })
+    .min(0, { error: "expected a whole number of megabytes" })
+    .default(1024),
   NEW_ACCOUNTS_PER_ADDRESS_PER_DAY: z.coerce
     .number({ error: "expected a whole number of new accounts per client address per day, at least 1" })
     .int({ error: "expected a whole number of new accounts per client address per day, at least 1" })
@@ -259,6 +279,11 @@ export const ENV_DOCS: Record<keyof z.infer<typeof envSchema>, string> = {
   PROJECTS_PER_USER_MAX: "projects one user may have (default 1000)",
   ANALYTICS_EVENTS_PER_ADDRESS_PER_DAY: "analytics events stored per client address per day; the rest are dropped (default 5000)",
   ANALYTICS_RETENTION_DAYS: "days analytics events are kept (default 180)",
+  VISITOR_UPLOAD_MB_PER_DAY: "megabytes of pictures one visitor (not signed in) may upload per day (default 100)",
+  ADDRESS_UPLOAD_MB_PER_DAY: "megabytes of pictures visitors from one client address may upload per day, all together (default 500)",
+  USER_STORAGE_QUOTA_MB: "megabytes of photos and renders one account may keep (default 5120; 0 = no quota)",
+  DISK_FREE_FLOOR_MB:
+    "free disk space to keep: below it, visitors' unclaimed demo pictures are removed, oldest first, and uploads wait (default 1024)",
   NEW_ACCOUNTS_PER_ADDRESS_PER_DAY:
     "accounts that may be created from one client address per day (default 20; each self-test run makes one)",
   EVENT_STREAMS_PER_OWNER: "live render-event streams one user or visitor may hold open, e.g. browser tabs (default 20)",

@@ -62,6 +62,12 @@ export const MESSAGES = {
   projectNameRequired: "Project name is required",
   projectNameTooLong: "Project name must be less than 100 characters",
   tooManyProjects: "You have reached the largest number of projects. Delete one to make room.",
+  // Upload budgets and storage.
+  uploadVisitorBudgetSpent: "You have uploaded as many pictures as a visitor can today. Sign up to keep going, or come back tomorrow.",
+  uploadAddressBudgetSpent: "Too many pictures were uploaded from your network today. Sign up to keep going, or come back tomorrow.",
+  storageQuotaFull: "Your storage is full. Delete renders or projects you no longer need to make room.",
+  serverStorageFull: "The server is running out of disk space. Please try again later.",
+  freeCreditsNeedConfirmation: "Confirm your e-mail address to use your free credits.",
   // Listing exports.
   listingAccountRequired: "Sign in to export pictures for listings",
   listingDisclosureEmpty: "Write the disclosure shown on the picture",

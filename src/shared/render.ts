@@ -89,6 +89,8 @@ export interface EngineInfo {
   id: string;
   label: string;
   isAi: boolean;
+  /** The engine bills every render (a hosted API): free credits are usable once the e-mail address is confirmed. */
+  billedPerRender: boolean;
   capabilities: EngineCapabilities;
 }
 

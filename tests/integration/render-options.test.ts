@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIGITAL_SOURCE_TYPE_EDITED_WITH_AI } from "../../src/server/images/provenance";
 import type { RenderProvider, RenderRequest, UpscaleRequest } from "../../src/server/render/providers/provider";
 import { ledgerBalance } from "../../src/server/services/credits";
+import { UPLOAD_BUCKET } from "../../src/shared/constants";
 import { MESSAGES } from "../../src/shared/messages";
 import type { EngineCapabilities } from "../../src/shared/render";
 import { collectEvents, createStudioClient, roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
@@ -234,6 +235,17 @@ describe("downloads and the AI upscale", () => {
     const upscaledMeta = await sharp(upscaled).metadata();
     expect([upscaledMeta.width, upscaledMeta.height]).toEqual([1600, 1200]);
     expect(upscaledMeta.xmp?.toString("utf8")).toContain("upscaled by test/upscaler");
+
+    // The upscale counts in the owner's storage, and goes with the render.
+    const row = await server.deps.db
+      .selectFrom("render_jobs")
+      .select(["upscaled_key", "stored_bytes"])
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
+    const upscaledFile = await server.deps.storage.get(UPLOAD_BUCKET, row.upscaled_key!);
+    expect(row.stored_bytes).toBeGreaterThan(upscaledFile!.data.length);
+    await user.client.render.delete.mutate({ id });
+    expect(await server.deps.storage.get(UPLOAD_BUCKET, row.upscaled_key!)).toBeNull();
   });
 
   it("refuses an upscale a render does not need", async () => {

@@ -8,7 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { forgetOldMailBodies, OUTBOX_BODY_KEEP_MS } from "../../src/server/mail/mailer";
 import { TRPC_MAX_BATCH_CALLS, UPLOAD_BUCKET } from "../../src/shared/constants";
 import { MESSAGES } from "../../src/shared/messages";
-import { createStudioClient, roomPhoto, signedInClient, upload } from "../helpers/render";
+import { localProvider } from "../../src/server/render/providers/local";
+import type { RenderProvider } from "../../src/server/render/providers/provider";
+import { createStudioClient, roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
 import { TestClock } from "../helpers/test-clock";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { failure } from "../helpers/failure";
@@ -313,6 +315,76 @@ describe("new accounts per address (item 7)", () => {
       expect(answers).toEqual(["ok", "ok", "ok", MESSAGES.tooManyAccountsToday]);
       clock.advance(86_400_000);
       expect(await signUp(5)).toBe("ok");
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe("free credits on an engine that bills each render (item 7)", () => {
+  /** The Preview engine's work, declared as billed per render like the hosted APIs. */
+  const billedEngine: RenderProvider = { ...localProvider, id: "billed-test", label: "Billed test engine", billedPerRender: true };
+
+  it("keeps an unconfirmed account's free credits until its address is confirmed; bought or given credits stay usable", async () => {
+    const server = await startTestServer({}, { renderProvider: billedEngine });
+    try {
+      const user = await signedInClient(server.url);
+      const picture = await upload(server.url, user.jar, await roomPhoto());
+      const render = () =>
+        user.client.render.create
+          .mutate({ projectId: picture.body.projectId, imageId: picture.body.imageId, style: "modern" })
+          .then((result) => result.jobs[0]!.id)
+          .catch((error: unknown) => failure(error).message);
+
+      // The page learns it (and says so); the server refuses without taking anything.
+      expect(await user.client.render.allowance.query()).toMatchObject({
+        credits: 10,
+        freeCreditsLocked: 10,
+        engine: { billedPerRender: true },
+      });
+      expect(await render()).toBe(MESSAGES.freeCreditsNeedConfirmation);
+      expect(await user.client.render.allowance.query()).toMatchObject({ credits: 10 });
+      expect(await server.deps.db.selectFrom("render_jobs").select("id").execute()).toEqual([]);
+
+      // Credits an admin gives are usable at once; the free ones still wait.
+      const admin = await signedInClient(server.url);
+      await server.deps.db.insertInto("user_roles").values({ user_id: admin.userId, role: "admin", created_at: Date.now() }).execute();
+      await admin.client.admin.adjustCredits.mutate({ userId: user.userId, amount: 1, reason: "Trial for a client" });
+      const paid = await render();
+      expect(paid).not.toBe(MESSAGES.freeCreditsNeedConfirmation);
+      await waitForRenders(user, [paid]);
+      expect(await render()).toBe(MESSAGES.freeCreditsNeedConfirmation);
+
+      // The link of the confirmation mail unlocks them.
+      const mail = await server.deps.db
+        .selectFrom("mail_outbox")
+        .select("text_body")
+        .where("to_address", "=", user.email)
+        .executeTakeFirstOrThrow();
+      const link = /\/auth\/confirm\?token=[\w.-]+/.exec(mail.text_body)![0];
+      expect((await fetch(`${server.url}${link}`, { redirect: "manual" })).headers.get("location")).toBe("/?emailConfirmed=1");
+      expect(await user.client.render.allowance.query()).toMatchObject({ credits: 10, freeCreditsLocked: 0 });
+      const free = await render();
+      expect(free).not.toBe(MESSAGES.freeCreditsNeedConfirmation);
+      await waitForRenders(user, [free]);
+      expect(await user.client.render.allowance.query()).toMatchObject({ credits: 9 });
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("lets unconfirmed accounts use their free credits where renders cost nothing per call (Preview, a studio's own ComfyUI)", async () => {
+    const server = await startTestServer();
+    try {
+      const user = await signedInClient(server.url);
+      const picture = await upload(server.url, user.jar, await roomPhoto());
+      expect(await user.client.render.allowance.query()).toMatchObject({ freeCreditsLocked: 0, engine: { billedPerRender: false } });
+      const { jobs } = await user.client.render.create.mutate({
+        projectId: picture.body.projectId,
+        imageId: picture.body.imageId,
+        style: "modern",
+      });
+      await waitForRenders(user, [jobs[0]!.id]);
     } finally {
       await server.stop();
     }

@@ -2,7 +2,19 @@
  * /profile (signed in): the full name (editable, checked with the spec's rules and messages),
  * e-mail, credits, member since, and the user's render statistics (account.profile).
  */
-import { CalendarDays, CheckCircle2, FolderOpen, ImageIcon, Mail, Settings, Sparkles, TriangleAlert, Wand2, XCircle } from "lucide-react";
+import {
+  CalendarDays,
+  CheckCircle2,
+  FolderOpen,
+  HardDrive,
+  ImageIcon,
+  Mail,
+  Settings,
+  Sparkles,
+  TriangleAlert,
+  Wand2,
+  XCircle,
+} from "lucide-react";
 import { useEffect, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
@@ -165,6 +177,7 @@ export default function ProfilePage() {
                 </Link>
               }
             />
+            <StorageCard />
             <FigureCard
               testId="profile-projects"
               icon={<FolderOpen />}
@@ -247,5 +260,52 @@ export default function ProfilePage() {
         </>
       ) : null}
     </PageShell>
+  );
+}
+
+/** "340 MB", "1.2 GB": binary units, as the quota is set (USER_STORAGE_QUOTA_MB). */
+function formatStorage(bytes: number, language: string): string {
+  const gigabytes = bytes / 1024 ** 3;
+  const [value, unit] = gigabytes >= 1 ? [gigabytes, "gigabyte"] : [bytes / 1024 ** 2, "megabyte"];
+  return new Intl.NumberFormat(language, { style: "unit", unit, maximumFractionDigits: value < 10 ? 1 : 0 }).format(value);
+}
+
+/** What the account's photos and renders take on the server, against its quota when there is one. */
+function StorageCard() {
+  const { t, i18n } = useTranslation();
+  const storage = trpc.render.storage.useQuery();
+  if (!storage.data) return null;
+  const { usedBytes, quotaBytes } = storage.data;
+  const used = formatStorage(usedBytes, i18n.language);
+  const percent = quotaBytes ? Math.min(100, Math.round((usedBytes / quotaBytes) * 100)) : null;
+  return (
+    <FigureCard
+      testId="profile-storage"
+      icon={<HardDrive />}
+      label={t("profilePage.storage")}
+      value={used}
+      hint={
+        quotaBytes !== null && percent !== null ? (
+          <>
+            <span>{t("profilePage.storageOf", { quota: formatStorage(quotaBytes, i18n.language), percent })}</span>
+            <span
+              role="progressbar"
+              aria-label={t("profilePage.storage")}
+              aria-valuenow={percent}
+              aria-valuemin={0}
+              aria-valuemax={100}
+              className="mt-2 block h-1.5 overflow-hidden rounded-full bg-slate-200 dark:bg-slate-700"
+            >
+              <span
+                className={`block h-full rounded-full ${percent >= 90 ? "bg-amber-500" : "bg-brand-600 dark:bg-brand-400"}`}
+                style={{ width: `${percent}%` }}
+              />
+            </span>
+          </>
+        ) : (
+          t("profilePage.storageNoQuota")
+        )
+      }
+    />
   );
 }

@@ -10,7 +10,14 @@ import { Link, useLocation, useSearch } from "wouter";
 import { MESSAGES } from "../../shared/messages";
 import type { DesignStyle } from "../../shared/styles";
 import { NoteField } from "../components/render/NoteField";
-import { AllowanceNote, Callout, DemoRefusedCallout, EngineNote, SignUpCallout } from "../components/render/Callouts";
+import {
+  AllowanceNote,
+  Callout,
+  DemoRefusedCallout,
+  EngineNote,
+  FreeCreditsLockedCallout,
+  SignUpCallout,
+} from "../components/render/Callouts";
 import { ErrorText, PageShell } from "../components/render/PageShell";
 import { RenderOptions, renderCost, type RenderChoices } from "../components/render/RenderOptions";
 import { StylePicker } from "../components/render/StylePicker";
@@ -20,10 +27,11 @@ import { errorMessage, friendlyError } from "../lib/friendlyError";
 import { trpc } from "../trpc";
 
 /** A refusal the page answers with its own call to action rather than a line of text. */
-type Refusal = "credits" | "signUp" | null;
+type Refusal = "credits" | "freeCredits" | "signUp" | null;
 
 function refusalOf(message: string): Refusal {
   if (message === MESSAGES.notEnoughCredits) return "credits";
+  if (message === MESSAGES.freeCreditsNeedConfirmation) return "freeCredits";
   if (message === MESSAGES.demoUsed || message === MESSAGES.demoOneStyle || message === MESSAGES.demoOneVariation) return "signUp";
   return null;
 }
@@ -74,9 +82,12 @@ export default function StyleSelectPage() {
     allowance.data && !allowance.data.signedIn && !allowance.data.demoAvailable ? (allowance.data.demoRefusal ?? "used") : null;
   const visitorBlocked = demoRefusal !== null;
   const credits = allowance.data?.credits ?? null;
+  // Free credits an unconfirmed account keeps until its address is confirmed (engines that bill each render).
+  const lockedCredits = allowance.data?.freeCreditsLocked ?? 0;
   const variations = signedIn ? choices.variations : 1;
   const cost = renderCost(styles.length, variations);
   const tooFewCredits = signedIn && credits !== null && cost > credits;
+  const waitsForConfirmation = signedIn && credits !== null && !tooFewCredits && cost > credits - lockedCredits;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -154,6 +165,9 @@ export default function StyleSelectPage() {
             />
           ) : null}
 
+          {(refusal === "freeCredits" || waitsForConfirmation) && allowance.data ? (
+            <FreeCreditsLockedCallout count={lockedCredits} engine={allowance.data.engine} />
+          ) : null}
           {refusal === "credits" || tooFewCredits ? (
             <Callout
               tone="amber"
@@ -190,7 +204,7 @@ export default function StyleSelectPage() {
             <button
               type="submit"
               className={`${buttonClass.big} w-full sm:w-auto`}
-              disabled={create.isPending || styles.length === 0 || visitorBlocked || tooFewCredits}
+              disabled={create.isPending || styles.length === 0 || visitorBlocked || tooFewCredits || waitsForConfirmation}
               aria-busy={create.isPending || undefined}
             >
               <Wand2 className="size-5" aria-hidden="true" />

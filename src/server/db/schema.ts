@@ -120,6 +120,15 @@ export interface TwoFactorChallengesTable {
 }
 
 /** One wrong second-factor code of an account (the account-wide limit counts the last hour's). */
+/** Bytes uploaded per visitor and per client address and day (the visitors' daily upload budgets). */
+export interface UploadBudgetsTable {
+  /** "visitor:<id>" or "address:<client address>". */
+  subject: string;
+  /** Days since 1970-01-01, UTC. */
+  day: number;
+  bytes: number;
+}
+
 export interface TwoFactorFailuresTable {
   id: Generated<number>;
   user_id: string;
@@ -219,6 +228,8 @@ export interface RenderJobsTable {
   upscaled_width: number | null;
   upscaled_height: number | null;
   upscale_model: string | null;
+  /** Bytes of the files made for this job (input, results, an edit's mask, an upscale): counted in the owner's storage quota. */
+  stored_bytes: Generated<number>;
   share_token: string | null;
   shared_in_gallery_at: number | null;
   created_at: CreatedAt;
@@ -356,6 +367,7 @@ export interface Database {
   render_events: RenderEventsTable;
   render_edits: RenderEditsTable;
   two_factor_failures: TwoFactorFailuresTable;
+  upload_budgets: UploadBudgetsTable;
   visitor_demo_renders: VisitorDemoRendersTable;
   credit_purchases: CreditPurchasesTable;
   stripe_events: StripeEventsTable;

@@ -42,7 +42,7 @@ export function uploadRoutes(deps: IdentityDeps & { env: Env; render: RenderModu
       const owner = user ? userOwner(user.id) : visitorOwner(ensureVisitorId(req, res, deps.env));
       const bytes = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       try {
-        const view = await deps.render.saveUpload(owner, bytes, query.data, requestLanguage(req));
+        const view = await deps.render.saveUpload(owner, bytes, query.data, requestLanguage(req), clientAddress(req));
         const body: UploadResponse = {
           imageId: view.id,
           projectId: view.projectId,

@@ -21,11 +21,20 @@ export interface ProjectDirectory {
   touch(projectId: string, now: number): Promise<void>;
 }
 
+/** What the render module needs from the accounts capability (which owns the users table). */
+export interface AccountDirectory {
+  /** True when the user's e-mail address is confirmed (Google accounts always are). */
+  emailConfirmed(userId: string): Promise<boolean>;
+}
+
 export interface RenderContext extends Pick<Infra, "db" | "clock" | "env" | "storage" | "log"> {
   events: RenderEventBus;
   signals: RenderSignals;
   /** The engine new jobs are recorded with, and what it can do (the rules ai-render checks). */
   providerId: string;
   capabilities: EngineCapabilities;
+  /** The engine bills each render: an unconfirmed account keeps its free credits (see credits.chargeForJob). */
+  billedPerRender: boolean;
   projects: ProjectDirectory;
+  accounts: AccountDirectory;
 }

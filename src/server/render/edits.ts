@@ -12,12 +12,13 @@ import type { RenderJob, Upload } from "../db/schema";
 import type { DesignStyle } from "../../shared/styles";
 import { DomainError, notFound } from "../errors";
 import { checkMask, pngFromDataUrl } from "../images/mask";
-import { chargeForJob, creditBalance, NotEnoughCreditsError } from "../services/credits";
+import { chargeForJob, creditBalance } from "../services/credits";
 import type { RenderContext } from "./context";
 import { recordRenderEvent } from "./events";
+import { ensureStorageLeft } from "./upload-budgets";
 import { editMaskKey, FILE_ROUTES } from "./links";
 import { ownerColumns, ownerKey, ownsRow, type Owner } from "./owner";
-import { findOwnedJob, queuePosition } from "./queue";
+import { chargeRefusal, findOwnedJob, keepsFreeCredits, queuePosition } from "./queue";
 import { findOwnedUpload } from "./uploads";
 import { styleOf } from "./views";
 
@@ -67,6 +68,8 @@ export async function createEditJob(
   const maskKey = editMaskKey(id);
   await deps.storage.put(UPLOAD_BUCKET, maskKey, checked.mask, "image/png");
 
+  await ensureStorageLeft(deps, userId);
+  const keepFreeCredits = await keepsFreeCredits(deps, userId);
   const now = deps.clock.now();
   let credits = 0;
   try {
@@ -88,6 +91,7 @@ export async function createEditJob(
           provider: deps.providerId,
           status: "queued",
           credits_charged: CREDITS.perRender,
+          stored_bytes: checked.mask.length,
           created_at: now,
           updated_at: now,
         })
@@ -103,15 +107,14 @@ export async function createEditJob(
           preset: input.preset ?? null,
         })
         .execute();
-      await chargeForJob(trx, userId, id, now);
+      await chargeForJob(trx, userId, id, now, { keepFreeCredits });
       credits = await creditBalance(trx, userId);
       return recordRenderEvent(trx, ownerKey(owner), { type: "queued", jobId: id, at: now, position: await queuePosition(trx, job) });
     });
     deps.events.publish([event]);
   } catch (error) {
     await deps.storage.remove(UPLOAD_BUCKET, maskKey).catch(() => undefined);
-    if (error instanceof NotEnoughCreditsError) throw new DomainError("payment-required", "notEnoughCredits");
-    throw error;
+    throw chargeRefusal(error);
   }
   await deps.projects.touch(projectId, now);
   deps.signals.jobAdded();

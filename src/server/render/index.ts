@@ -14,8 +14,9 @@ import { isFinalStatus, RENDER, type RenderRequestInput, type StructureStrength 
 import type { ServerCheckResult } from "../../shared/self-test-checks";
 import type { Clock } from "../clock";
 import type { Infra } from "../infra";
-import { creditBalance } from "../services/credits";
-import type { ProjectDirectory, RenderContext } from "./context";
+import { creditBalance, freeCreditsHeld } from "../services/credits";
+import type { AccountDirectory, ProjectDirectory, RenderContext } from "./context";
+import { storageQuota, storageUsed } from "./upload-budgets";
 import { RenderEventBus, type StoredRenderEvent } from "./events";
 import { exampleGalleryPairs } from "./examples";
 import { checkRenderQueue } from "./health";
@@ -39,7 +40,17 @@ import { ownerKey, rowOwner, type Owner } from "./owner";
 import { createRenderProvider, engineInfo } from "./providers";
 import type { RenderProvider } from "./providers/provider";
 import { PredictionWaiters } from "./providers/replicate-webhook";
-import { cancelJob, createRenderJobs, deleteJob, demoRefusal, findOwnedJob, recoverInterruptedJobs, rerenderJob, retryJob } from "./queue";
+import {
+  cancelJob,
+  createRenderJobs,
+  deleteJob,
+  demoRefusal,
+  findOwnedJob,
+  keepsFreeCredits,
+  recoverInterruptedJobs,
+  rerenderJob,
+  retryJob,
+} from "./queue";
 import { upscaleJob } from "./upscale";
 import { deleteUserImages } from "./removal";
 import { renderRoutes, type OwnerOfRequest } from "./routes";
@@ -56,7 +67,7 @@ import type { EditRequestInput } from "../../shared/edits";
 
 export type { Owner } from "./owner";
 export { ownerOf, userOwner, visitorOwner } from "./owner";
-export type { ProjectDirectory } from "./context";
+export type { AccountDirectory, ProjectDirectory } from "./context";
 export type { JobView, UploadView } from "./views";
 export type { RenderProvider, RenderRequest, RenderResult } from "./providers/provider";
 export type { RenderWorkerOptions } from "./worker";
@@ -69,6 +80,8 @@ export { renderPresetFor, REPLICATE_RENDER_MODELS } from "./providers/replicate-
 export interface RenderModuleOptions {
   /** Where uploads are filed and whose projects a render may name. */
   projects: ProjectDirectory;
+  /** Whose e-mail address is confirmed (free credits on an engine that bills each render). */
+  accounts: AccountDirectory;
   /** Replaces the engine RENDER_PROVIDER picks (tests, the benchmark). */
   provider?: RenderProvider;
   /** Worker settings beyond RENDER_CONCURRENCY and RENDER_DEADLINE_MS (tests: short backoff). */
@@ -90,7 +103,9 @@ export function createRenderModule(infra: Pick<Infra, "db" | "clock" | "env" | "
     signals: new RenderSignals(),
     providerId: provider.id,
     capabilities: provider.capabilities,
+    billedPerRender: provider.billedPerRender === true,
     projects: options.projects,
+    accounts: options.accounts,
   };
   const worker = new RenderWorker(deps, provider, {
     concurrency: infra.env.RENDER_CONCURRENCY,
@@ -127,15 +142,23 @@ export function createRenderModule(infra: Pick<Infra, "db" | "clock" | "env" | "
      * uploading whether the free demo is still theirs (this browser, and this address today).
      */
     async allowance(owner: Owner | null, ipAddress: string) {
-      if (owner?.userId)
-        return { signedIn: true, credits: await creditBalance(deps.db, owner.userId), demoAvailable: false, demoRefusal: null, engine };
+      if (owner?.userId) {
+        // Free credits an unconfirmed account keeps until its address is confirmed (engines that bill each render).
+        const freeCreditsLocked = (await keepsFreeCredits(deps, owner.userId)) ? await freeCreditsHeld(deps.db, owner.userId) : 0;
+        const credits = await creditBalance(deps.db, owner.userId);
+        return { signedIn: true, credits, freeCreditsLocked, demoAvailable: false, demoRefusal: null, engine };
+      }
       const refusal = await demoRefusal(deps, owner?.visitorId ?? null, ipAddress);
-      return { signedIn: false, credits: null, demoAvailable: refusal === null, demoRefusal: refusal, engine };
+      return { signedIn: false, credits: null, freeCreditsLocked: 0, demoAvailable: refusal === null, demoRefusal: refusal, engine };
     },
 
     /** Checks and stores an uploaded file; refusals are DomainErrors (type, size, pixels, unreadable, empty). */
-    async saveUpload(owner: Owner, bytes: Buffer, choices: UploadChoices, language: Language): Promise<UploadView> {
-      return uploadView(await saveUpload(deps, owner, bytes, choices, language), RENDER.demoProjectId);
+    async saveUpload(owner: Owner, bytes: Buffer, choices: UploadChoices, language: Language, address: string): Promise<UploadView> {
+      return uploadView(await saveUpload(deps, owner, bytes, choices, language, address), RENDER.demoProjectId);
+    },
+    /** What the account's photos and renders take, and its quota (null: none). */
+    async storageUse(userId: string): Promise<{ usedBytes: number; quotaBytes: number | null }> {
+      return { usedBytes: await storageUsed(deps.db, userId), quotaBytes: storageQuota(deps.env) };
     },
     async upload(owner: Owner, uploadId: string): Promise<UploadView> {
       return uploadView(await findOwnedUpload(deps, owner, uploadId), RENDER.demoProjectId);

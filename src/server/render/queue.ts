@@ -17,13 +17,14 @@ import type { DesignStyle } from "../../shared/styles";
 import { CREDITS, UPLOAD_BUCKET } from "../../shared/constants";
 import { generateSecureRandomString } from "../auth/tokens";
 import type { AppDatabase } from "../db/client";
-import type { Database, RenderJob } from "../db/schema";
+import type { Database, RenderJob, Upload } from "../db/schema";
 import { DomainError, notFound } from "../errors";
-import { creditBalance, chargeForJob, NotEnoughCreditsError, refundJob } from "../services/credits";
+import { creditBalance, chargeForJob, FreeCreditsLockedError, NotEnoughCreditsError, refundJob } from "../services/credits";
 import type { RenderContext } from "./context";
 import { recordRenderEvent, type StoredRenderEvent } from "./events";
 import { ownerColumns, ownerKey, ownsRow, rowOwner, type Owner } from "./owner";
 import { editMaskKey } from "./links";
+import { ensureStorageLeft } from "./upload-budgets";
 
 type Db = AppDatabase | Transaction<Database>;
 type EventDeps = Pick<RenderContext, "db" | "events">;
@@ -86,6 +87,18 @@ export async function demoRefusal(
 }
 
 /** ai-render: one job per style, each charged one credit (or the visitor's one free demo), in one transaction. */
+/** An unconfirmed account on an engine that bills each render keeps its free credits for later. */
+export async function keepsFreeCredits(deps: Pick<RenderContext, "billedPerRender" | "accounts">, userId: string): Promise<boolean> {
+  return deps.billedPerRender && !(await deps.accounts.emailConfirmed(userId));
+}
+
+/** A failed charge as the user reads it; any other error unchanged. */
+export function chargeRefusal(error: unknown): unknown {
+  if (error instanceof NotEnoughCreditsError) return new DomainError("payment-required", "notEnoughCredits");
+  if (error instanceof FreeCreditsLockedError) return new DomainError("payment-required", "freeCreditsNeedConfirmation");
+  return error;
+}
+
 export async function createRenderJobs(
   deps: RenderContext,
   owner: Owner,
@@ -121,6 +134,8 @@ export async function createRenderJobs(
     throw new DomainError("invalid", "engineCannot");
   }
   const variations = input.variations ?? 1;
+  if (owner.userId !== null) await ensureStorageLeft(deps, owner.userId);
+  const keepFreeCredits = owner.userId !== null && (await keepsFreeCredits(deps, owner.userId));
 
   const now = deps.clock.now();
   const note = input.note?.trim() || null;
@@ -160,7 +175,7 @@ export async function createRenderJobs(
           })
           .returning("id")
           .executeTakeFirstOrThrow();
-        if (owner.userId !== null) await chargeForJob(trx, owner.userId, id, now);
+        if (owner.userId !== null) await chargeForJob(trx, owner.userId, id, now, { keepFreeCredits });
         else
           await trx
             .insertInto("visitor_demo_renders")
@@ -174,8 +189,7 @@ export async function createRenderJobs(
       if (owner.userId !== null) credits = await creditBalance(trx, owner.userId);
     });
   } catch (error) {
-    if (error instanceof NotEnoughCreditsError) throw new DomainError("payment-required", "notEnoughCredits");
-    throw error;
+    throw chargeRefusal(error);
   }
   deps.events.publish(events);
   deps.signals.jobAdded();
@@ -213,6 +227,7 @@ export async function transitionJob(
       | "prompt"
       | "parameters"
       | "structure_score"
+      | "stored_bytes"
     >
   >,
   event: (job: RenderJob, trx: Transaction<Database>) => Promise<RenderEvent> | RenderEvent,
@@ -331,11 +346,11 @@ export async function deleteJobRows(db: Db, jobIds: string[]): Promise<void> {
 
 export async function removeJobFiles(
   deps: Pick<RenderContext, "storage" | "log">,
-  jobs: Array<Pick<RenderJob, "id" | "kind" | "input_key" | "result_key" | "medium_key" | "thumb_key" | "high_key">>,
+  jobs: Array<Pick<RenderJob, "id" | "kind" | "input_key" | "result_key" | "medium_key" | "thumb_key" | "high_key" | "upscaled_key">>,
 ): Promise<void> {
   for (const job of jobs) {
     const mask = job.kind === "edit" ? editMaskKey(job.id) : null;
-    for (const key of [job.input_key, job.result_key, job.medium_key, job.thumb_key, job.high_key, mask]) {
+    for (const key of [job.input_key, job.result_key, job.medium_key, job.thumb_key, job.high_key, job.upscaled_key, mask]) {
       if (key)
         await deps.storage
           .remove(UPLOAD_BUCKET, key)
@@ -522,4 +537,17 @@ export async function recordStructureScore(
     });
   });
   if (stored) deps.events.publish([stored]);
+}
+
+export async function removeUploadFiles(
+  deps: Pick<RenderContext, "storage" | "log">,
+  uploads: Array<Pick<Upload, "original_key" | "thumb_key">>,
+): Promise<void> {
+  for (const upload of uploads) {
+    for (const key of [upload.original_key, upload.thumb_key]) {
+      await deps.storage
+        .remove(UPLOAD_BUCKET, key)
+        .catch((error: unknown) => deps.log.warn("could not remove a stored file", { key, error }));
+    }
+  }
 }

@@ -5,8 +5,7 @@
  */
 import { isFinalStatus } from "../../shared/render";
 import type { RenderContext } from "./context";
-import { deleteJobRows, markCanceled, removeJobFiles, RUNNING } from "./queue";
-import { removeUploadFiles } from "./uploads";
+import { deleteJobRows, markCanceled, removeJobFiles, removeUploadFiles, RUNNING } from "./queue";
 
 export async function deleteUserImages(
   deps: RenderContext,

@@ -10,10 +10,14 @@ import type { InputMode, RoomType } from "../../shared/styles";
 import { generateSecureRandomString } from "../auth/tokens";
 import type { Upload } from "../db/schema";
 import { DomainError, notFound, type DomainErrorKind } from "../errors";
-import { prepareUpload, type UploadRefusal } from "../images/prepare-upload";
+import { prepareUpload, type PreparedUpload, type UploadRefusal } from "../images/prepare-upload";
 import { thumbnail } from "../images/variants";
 import type { RenderContext } from "./context";
 import { ownerColumns, ownsRow, type Owner } from "./owner";
+import { ensureStorageLeft, returnVisitorUploadBudget, takeVisitorUploadBudget } from "./upload-budgets";
+import { reclaimVisitorSpace } from "./visitor-work";
+
+type PreparedPicture = Extract<PreparedUpload, { ok: true }>;
 
 const REFUSALS: Record<UploadRefusal, { kind: DomainErrorKind; message: MessageName }> = {
   "unsupported-type": { kind: "unsupported-media", message: "uploadUnsupportedType" },
@@ -28,13 +32,18 @@ export interface UploadChoices {
   projectId?: string;
 }
 
-/** Checks, cleans and stores the file; a refusal is a DomainError naming what is wrong with it. */
+/**
+ * Checks, cleans and stores the file; a refusal is a DomainError naming what is wrong with it, or
+ * which limit it meets: a visitor's or their address's daily budget, the account's storage quota,
+ * or a disk too full even once visitors' unclaimed pictures are gone.
+ */
 export async function saveUpload(
-  deps: Pick<RenderContext, "db" | "clock" | "storage" | "projects">,
+  deps: Pick<RenderContext, "db" | "clock" | "env" | "storage" | "log" | "projects">,
   owner: Owner,
   bytes: Buffer,
   choices: UploadChoices,
   language: Language,
+  address: string,
 ): Promise<Upload> {
   if (bytes.length === 0) throw new DomainError("invalid", "uploadEmpty");
   let projectId: string | null = null;
@@ -45,16 +54,40 @@ export async function saveUpload(
     throw notFound();
   }
 
+  if (!(await reclaimVisitorSpace(deps))) throw new DomainError("unavailable", "serverStorageFull");
+
   const prepared = await prepareUpload(bytes);
   if (!prepared.ok) throw new DomainError(REFUSALS[prepared.reason].kind, REFUSALS[prepared.reason].message);
   const thumb = await thumbnail(prepared.data);
+  const size = prepared.data.length + thumb.data.length;
+  if (owner.userId !== null) {
+    await ensureStorageLeft(deps, owner.userId, size);
+  } else {
+    const spent = await takeVisitorUploadBudget(deps, owner.visitorId, address, size);
+    if (spent) throw new DomainError("rate-limited", spent);
+  }
+  try {
+    return await storeUpload(deps, owner, prepared, thumb.data, choices, projectId);
+  } catch (error) {
+    if (owner.visitorId !== null) await returnVisitorUploadBudget(deps, owner.visitorId, address, size);
+    throw error;
+  }
+}
 
+async function storeUpload(
+  deps: Pick<RenderContext, "db" | "clock" | "storage" | "projects">,
+  owner: Owner,
+  prepared: PreparedPicture,
+  thumb: Buffer,
+  choices: UploadChoices,
+  projectId: string | null,
+): Promise<Upload> {
   const id = generateSecureRandomString();
   const extension = prepared.format === "jpeg" ? "jpg" : "png";
   const originalKey = `uploads/${id}/original.${extension}`;
   const thumbKey = `uploads/${id}/thumb.jpg`;
   await deps.storage.put(UPLOAD_BUCKET, originalKey, prepared.data, `image/${prepared.format}`);
-  await deps.storage.put(UPLOAD_BUCKET, thumbKey, thumb.data, "image/jpeg");
+  await deps.storage.put(UPLOAD_BUCKET, thumbKey, thumb, "image/jpeg");
   const now = deps.clock.now();
   const upload = await deps.db
     .insertInto("uploads")
@@ -82,17 +115,4 @@ export async function findOwnedUpload(deps: Pick<RenderContext, "db">, owner: Ow
   const upload = await deps.db.selectFrom("uploads").selectAll().where("id", "=", id).executeTakeFirst();
   if (!upload || !ownsRow(owner, upload)) throw notFound();
   return upload;
-}
-
-export async function removeUploadFiles(
-  deps: Pick<RenderContext, "storage" | "log">,
-  uploads: Array<Pick<Upload, "original_key" | "thumb_key">>,
-): Promise<void> {
-  for (const upload of uploads) {
-    for (const key of [upload.original_key, upload.thumb_key]) {
-      await deps.storage
-        .remove(UPLOAD_BUCKET, key)
-        .catch((error: unknown) => deps.log.warn("could not remove a stored file", { key, error }));
-    }
-  }
 }

@@ -3,11 +3,13 @@
  * (capabilities.upscale). Made once on request and kept, recorded as an upscale (its model and
  * size), never passed off as the original resolution.
  */
+import { sql } from "kysely";
 import { UPLOAD_BUCKET } from "../../shared/constants";
 import { DomainError } from "../errors";
 import { EXTENSIONS, MIME_TYPES } from "../images/variants";
 import type { RenderContext } from "./context";
 import type { Owner } from "./owner";
+import { ensureStorageLeft } from "./upload-budgets";
 import { PermanentRenderError, RetryableRenderError, type RenderProvider } from "./providers/provider";
 import { findOwnedJob } from "./queue";
 import sharp from "sharp";
@@ -29,6 +31,7 @@ export async function upscaleJob(
   const upload = await deps.db.selectFrom("uploads").select(["width", "height"]).where("id", "=", job.upload_id).executeTakeFirst();
   if (!upload || (job.result_width >= upload.width && job.result_height >= upload.height))
     throw new DomainError("conflict", "upscaleNotNeeded");
+  if (owner.userId !== null) await ensureStorageLeft(deps, owner.userId);
   const upscale = provider.upscale.bind(provider);
   const { result_key: resultKey, result_width: width, result_height: height } = job;
 
@@ -70,6 +73,7 @@ export async function upscaleJob(
         upscaled_width: metadata.width,
         upscaled_height: metadata.height,
         upscale_model: result.model,
+        stored_bytes: sql`stored_bytes + ${result.image.length}`,
         updated_at: deps.clock.now(),
       })
       .where("id", "=", jobId)

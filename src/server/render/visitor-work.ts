@@ -5,10 +5,10 @@
  */
 import { UPLOAD_BUCKET, type Language } from "../../shared/constants";
 import { RENDER } from "../../shared/render";
+import type { Upload } from "../db/schema";
 import type { RenderContext } from "./context";
 import { ownerKey, userOwner, visitorOwner } from "./owner";
-import { deleteJobRows, removeJobFiles } from "./queue";
-import { removeUploadFiles } from "./uploads";
+import { deleteJobRows, removeJobFiles, removeUploadFiles } from "./queue";
 
 export async function adoptVisitorWork(
   deps: Pick<RenderContext, "db" | "projects">,
@@ -48,7 +48,51 @@ export async function purgeExpiredVisitorWork(deps: Pick<RenderContext, "db" | "
     .where("visitor_id", "is not", null)
     .where("created_at", "<", before)
     .execute();
-  if (uploads.length === 0) return 0;
+  const removed = await removeVisitorUploads(deps, uploads);
+  if (removed.uploads) deps.log.info("removed visitors' demo pictures nobody claimed", { ...removed, bucket: UPLOAD_BUCKET });
+  return removed.uploads;
+}
+
+/**
+ * Makes room on a disk that runs low: visitors' unclaimed demo pictures go, oldest first, until the
+ * free space is back above DISK_FREE_FLOOR_MB. True when it is (or the store cannot tell).
+ */
+export async function reclaimVisitorSpace(deps: Pick<RenderContext, "db" | "env" | "storage" | "log">): Promise<boolean> {
+  if (!deps.storage.freeBytes) return true;
+  const floor = deps.env.DISK_FREE_FLOOR_MB * 1_048_576;
+  let removed = { uploads: 0, renders: 0 };
+  let enough = (await deps.storage.freeBytes()) >= floor;
+  let before = Number.MIN_SAFE_INTEGER;
+  while (!enough) {
+    // One at a time, so no more goes than the floor needs; the cursor steps past one still rendering.
+    const oldest = await deps.db
+      .selectFrom("uploads")
+      .selectAll()
+      .where("visitor_id", "is not", null)
+      .where("created_at", ">=", before)
+      .orderBy("created_at")
+      .orderBy("id")
+      .limit(1)
+      .execute();
+    if (oldest.length === 0) break;
+    const batch = await removeVisitorUploads(deps, oldest);
+    removed = { uploads: removed.uploads + batch.uploads, renders: removed.renders + batch.renders };
+    const last = oldest.at(-1);
+    if (batch.uploads === 0 && last) before = last.created_at + 1;
+    enough = (await deps.storage.freeBytes()) >= floor;
+  }
+  if (removed.uploads) deps.log.warn("disk space is low: removed visitors' oldest unclaimed demo pictures", removed);
+  if (!enough)
+    deps.log.error(`disk space is below DISK_FREE_FLOOR_MB (${deps.env.DISK_FREE_FLOOR_MB} MB): uploads are refused until there is room`);
+  return enough;
+}
+
+/** Removes these visitor uploads with their renders and files; one whose render is still running stays. */
+async function removeVisitorUploads(
+  deps: Pick<RenderContext, "db" | "storage" | "log">,
+  uploads: Upload[],
+): Promise<{ uploads: number; renders: number }> {
+  if (uploads.length === 0) return { uploads: 0, renders: 0 };
   const uploadIds = uploads.map((upload) => upload.id);
   // Only finished renders go; a render still running is left for the next purge.
   const jobs = await deps.db.selectFrom("render_jobs").selectAll().where("upload_id", "in", uploadIds).execute();
@@ -72,11 +116,5 @@ export async function purgeExpiredVisitorWork(deps: Pick<RenderContext, "db" | "
   });
   await removeJobFiles(deps, expiredJobs);
   await removeUploadFiles(deps, expired);
-  if (expired.length)
-    deps.log.info("removed visitors' demo pictures nobody claimed", {
-      uploads: expired.length,
-      renders: expiredJobs.length,
-      bucket: UPLOAD_BUCKET,
-    });
-  return expired.length;
+  return { uploads: expired.length, renders: expiredJobs.length };
 }

@@ -166,8 +166,11 @@ export class RenderWorker {
     const deadline = AbortSignal.timeout(this.options.deadlineMs);
     const signal = AbortSignal.any([controller.signal, deadline]);
     const stored: string[] = [];
+    // What this job's files take on disk (the owner's storage quota counts it).
+    let storedBytes = job.stored_bytes;
     const put = async (key: string, data: Buffer, mime: string) => {
       stored.push(key);
+      storedBytes += data.length;
       await storage.put(UPLOAD_BUCKET, key, data, mime);
     };
     try {
@@ -249,6 +252,7 @@ export class RenderWorker {
           seed: result.seed ?? null,
           prompt: result.prompt ?? null,
           parameters: result.parameters ? JSON.stringify(result.parameters) : null,
+          stored_bytes: storedBytes,
           finished_at: finishedAt,
         },
         () => ({

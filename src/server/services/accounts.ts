@@ -6,7 +6,7 @@
 import { AUTH, CREDITS, DEFAULT_LANGUAGE, type Language } from "../../shared/constants";
 import { DomainError } from "../errors";
 import type { Infra } from "../infra";
-import type { RenderModule } from "../render";
+import type { AccountDirectory, RenderModule } from "../render";
 import { createSession, invalidateSession, validateSessionToken, type SessionInfo, type SessionRequestInfo } from "../auth/sessions";
 import { clearAttempts, countFailedAttempt, type AttemptInfo, type LockoutStatus } from "../auth/lockout";
 import { hashPassword, verifyPassword } from "../auth/passwords";
@@ -29,6 +29,16 @@ export type SignInResult =
   | { status: "invalid-credentials"; lockout: LockoutStatus }
   | { status: "locked"; lockout: LockoutStatus }
   | { status: "email-not-confirmed" };
+
+/** What the render module asks of accounts: is this user's address confirmed. */
+export function createAccountDirectory(deps: Pick<Infra, "db">): AccountDirectory {
+  return {
+    async emailConfirmed(userId) {
+      const user = await deps.db.selectFrom("users").select("email_confirmed_at").where("id", "=", userId).executeTakeFirst();
+      return user?.email_confirmed_at != null;
+    },
+  };
+}
 
 export async function findUserByEmail(deps: AccountDeps, email: string) {
   return deps.db.selectFrom("users").selectAll().where("email", "=", email.trim()).executeTakeFirst();

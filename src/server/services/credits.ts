@@ -16,6 +16,25 @@ export class NotEnoughCreditsError extends Error {
   override name = "NotEnoughCreditsError";
 }
 
+/** The balance would do, but only with free credits the account may not spend yet (its e-mail address is unconfirmed). */
+export class FreeCreditsLockedError extends Error {
+  override name = "FreeCreditsLockedError";
+}
+
+/**
+ * The free credits (sign-up grants) among the user's balance, counted as the last ones spent: so
+ * an account that must keep them spends only what it bought or was given by an admin.
+ */
+export async function freeCreditsHeld(db: Db, userId: string): Promise<number> {
+  const granted = await db
+    .selectFrom("credit_ledger")
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("amount"), eb.lit(0)).as("total"))
+    .where("user_id", "=", userId)
+    .where("kind", "=", "grant")
+    .executeTakeFirstOrThrow();
+  return Math.max(0, Math.min(await creditBalance(db, userId), Number(granted.total)));
+}
+
 async function addLedgerRow(
   db: Db,
   row: {
@@ -60,15 +79,30 @@ export async function grantCredits(
     .execute();
 }
 
-/** Takes the credit of one render; throws NotEnoughCreditsError at zero. Call inside the transaction that creates the job. */
-export async function chargeForJob(db: Db, userId: string, jobId: string, now: number): Promise<void> {
+/**
+ * Takes the credit of one render; throws NotEnoughCreditsError at zero. With keepFreeCredits (an
+ * unconfirmed account on an engine that bills each render) the free credits stay untouched, and
+ * FreeCreditsLockedError says they were all it had. Call inside the transaction that creates the job.
+ */
+export async function chargeForJob(
+  db: Db,
+  userId: string,
+  jobId: string,
+  now: number,
+  options: { keepFreeCredits?: boolean } = {},
+): Promise<void> {
+  const kept = options.keepFreeCredits ? await freeCreditsHeld(db, userId) : 0;
   const charged = await db
     .updateTable("profiles")
     .set((eb) => ({ credits_remaining: eb("credits_remaining", "-", CREDITS.perRender), updated_at: now }))
     .where("user_id", "=", userId)
-    .where("credits_remaining", ">=", CREDITS.perRender)
+    .where("credits_remaining", ">=", CREDITS.perRender + kept)
     .executeTakeFirst();
-  if (Number(charged.numUpdatedRows) !== 1) throw new NotEnoughCreditsError("Not enough credits");
+  if (Number(charged.numUpdatedRows) !== 1) {
+    if (kept > 0 && (await creditBalance(db, userId)) >= CREDITS.perRender)
+      throw new FreeCreditsLockedError("Free credits need a confirmed address");
+    throw new NotEnoughCreditsError("Not enough credits");
+  }
   await addLedgerRow(db, { userId, kind: "charge", amount: -CREDITS.perRender, jobId, now });
 }
 

@@ -23,6 +23,8 @@ export interface ObjectStorage {
   remove(bucket: Bucket, key: string): Promise<void>;
   /** Total bytes stored in a bucket (status pages). */
   size(bucket: Bucket): Promise<number>;
+  /** Bytes still free where the files are kept; stores without a disk of their own leave it out. */
+  freeBytes?(): Promise<number>;
   /**
    * Where the object lies on this machine's disk, for readers (sharp) that read a file themselves
    * without passing it through JavaScript; null when missing. Stores without local files leave it out.
@@ -76,6 +78,12 @@ export function createDiskStorage(dataDir: string): ObjectStorage {
     },
     async remove(bucket, key) {
       await fs.rm(fileOf(bucket, key), { force: true });
+    },
+    async freeBytes() {
+      await fs.mkdir(root, { recursive: true, mode: 0o700 });
+      const stats = await fs.statfs(root);
+      // What an unprivileged process may still write (bavail), not the blocks kept for root.
+      return stats.bavail * stats.bsize;
     },
     async size(bucket) {
       const walk = async (dir: string): Promise<number> => {

@@ -1,9 +1,11 @@
 /** Notes the render flow repeats: the engine in use, the visitor's free demo, sign-up and credits. */
-import { Cpu, Gift, Sparkles, UserPlus } from "lucide-react";
+import { Cpu, Gift, MailWarning, Sparkles, UserPlus } from "lucide-react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
 import { CREDITS } from "../../../shared/constants";
+import { useResendConfirmation } from "../../hooks/useResendConfirmation";
+import { useSession } from "../../hooks/useSession";
 import type { Allowance } from "../../lib/renderTypes";
 import { buttonClass } from "../ui/buttons";
 
@@ -62,6 +64,39 @@ export function Callout({
         </div>
       </div>
     </div>
+  );
+}
+
+/**
+ * An unconfirmed account on an engine that bills each render: its free credits wait for the
+ * confirmed address (the server holds the same line), and the confirmation mail can be sent again.
+ */
+export function FreeCreditsLockedCallout({ count, engine }: { count: number; engine: Allowance["engine"] }) {
+  const { t } = useTranslation();
+  const { user } = useSession();
+  const { resend, isPending } = useResendConfirmation();
+  return (
+    <Callout
+      tone="amber"
+      testId="free-credits-locked"
+      icon={<MailWarning className="size-5" aria-hidden="true" />}
+      title={t("serverMessages.freeCreditsNeedConfirmation")}
+      actions={
+        user ? (
+          <button
+            type="button"
+            className={buttonClass.secondary}
+            onClick={() => void resend(user.email)}
+            disabled={isPending}
+            aria-busy={isPending || undefined}
+          >
+            {isPending ? t("verifyBanner.sending") : t("verifyBanner.resend")}
+          </button>
+        ) : null
+      }
+    >
+      {t("flow.freeCreditsLocked", { count, engine: engine.label })}
+    </Callout>
   );
 }
 

@@ -35,5 +35,11 @@ export function createRenderProvider(env: Env, waiters: PredictionWaiters): Rend
 
 /** How the interface names the engine and what it offers; only the AI engines say AI. */
 export function engineInfo(provider: RenderProvider): EngineInfo {
-  return { id: provider.id, label: provider.label, isAi: provider.capabilities.isAi, capabilities: provider.capabilities };
+  return {
+    id: provider.id,
+    label: provider.label,
+    isAi: provider.capabilities.isAi,
+    billedPerRender: provider.billedPerRender === true,
+    capabilities: provider.capabilities,
+  };
 }

@@ -121,6 +121,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): RenderProv
   return {
     id: "openai",
     label: `OpenAI (${model})`,
+    billedPerRender: true,
     capabilities: OPENAI_CAPABILITIES,
     async render(request) {
       const { signal } = request;

@@ -70,6 +70,8 @@ export interface RenderProvider {
   readonly id: string;
   /** How the interface names the engine; the local one is never called AI. */
   readonly label: string;
+  /** True for hosted engines that bill every call (Replicate, OpenAI): free credits then need a confirmed address. */
+  readonly billedPerRender?: boolean;
   readonly capabilities: EngineCapabilities;
   render(request: RenderRequest): Promise<RenderResult>;
   /** Present when capabilities.upscale is true. */

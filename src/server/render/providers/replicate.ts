@@ -503,6 +503,7 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Rend
   const provider: RenderProvider = {
     id: "replicate",
     label: `Replicate AI (${renderPreset.model})`,
+    billedPerRender: true,
     capabilities,
     async render(request) {
       throwIfAborted(request.signal);

@@ -23,6 +23,9 @@ export const renderRouter = router({
   /** What this visitor or user may render now, and with which engine. */
   allowance: publicProcedure.query(({ ctx }) => ctx.services.render.allowance(ctx.owner, ctx.clientAddress)),
 
+  /** What the user's photos and renders take on the server, and their quota. */
+  storage: protectedProcedure.query(({ ctx }) => ctx.services.render.storageUse(ctx.user.id)),
+
   upload: publicProcedure.input(z.object({ id })).query(({ ctx, input }) => ctx.services.render.upload(requireOwner(ctx), input.id)),
 
   /** ai-render (spec section 7): projectId, imageUrl or imageId, style (one or several). */
