@@ -13,6 +13,7 @@ import * as m0007 from "./0007-render-provenance";
 import * as m0008 from "./0008-edits";
 import * as m0009 from "./0009-listing-exports";
 import * as m0010 from "./0010-two-factor-failures";
+import * as m0012 from "./0012-payment-holds";
 
 export const migrations: Record<string, Migration> = {
   "0001-init": m0001,
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   "0008-edits": m0008,
   "0009-listing-exports": m0009,
   "0010-two-factor-failures": m0010,
+  "0012-payment-holds": m0012,
 };
