@@ -79,6 +79,7 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
   });
   const roles = createRolesService(db, clock);
   const projects = createProjectsService(infra, render);
+  const payments = createPaymentsService(infra);
   return {
     accounts: createAccountsService(infra, render, projects),
     sessions: createSessionsService(db, clock),
@@ -88,8 +89,8 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
     projects,
     render,
     listing: createListingModule(infra, { render }),
-    payments: createPaymentsService(infra),
-    admin: createAdminService(infra, render, roles),
+    payments,
+    admin: createAdminService(infra, render, roles, payments),
     analytics: createAnalyticsService(infra, render),
     selfTestRuns: createSelfTestRunsService(infra),
     system: createSystemService({ ...infra, render }),

@@ -58,6 +58,7 @@ export const MESSAGES = {
   // Administration.
   roleNotAllowed: "Roles are letters, digits, dashes and underscores, at most 50",
   cannotChangeOwnAdmin: "You cannot remove your own admin role or disable your own account",
+  paymentHoldResolved: "This held payment has already been dealt with",
   deleteConfirmationMismatch: "Type your e-mail address to confirm",
   projectNameRequired: "Project name is required",
   projectNameTooLong: "Project name must be less than 100 characters",

@@ -2,11 +2,13 @@
  * Administration in a browser against the real server: the Quick Admin bar (absent for a visitor,
  * "Access denied" for a non-admin, the system self-tests for an admin, every item passing and the
  * "Testing Complete" toast), /admin (users, adjusting credits, the other sections and charts),
- * /pricing and /performance, with screenshots in light and dark on a phone and a desktop.
+ * /pricing and /performance, with screenshots in light and dark on a phone and a desktop; payments
+ * held for review (issue 14): the alert above every tab, "Credit anyway" and "Dismiss".
  */
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { describeBrowser, screenshot, type BrowserOptions, launchPage, signIn } from "../helpers/browser";
+import { postStripeWebhook, startFakeStripe, stripeEvent, type FakeCheckoutSession, type FakeStripe } from "../helpers/fake-stripe";
 import { roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 
@@ -297,4 +299,120 @@ describeBrowser("pricing without a payment provider", () => {
     await poll(() => new URL(page.url()).search).toBe("");
     expect(problems).toEqual([]);
   }, 30_000);
+});
+
+describeBrowser("payments held for review in a browser", () => {
+  const WEBHOOK_SECRET = "whsec_test";
+  let fake: FakeStripe;
+  let server: TestServer;
+  let browser: BrowserContext | undefined;
+  let admin: Awaited<ReturnType<typeof signedInClient>>;
+
+  beforeAll(async () => {
+    fake = await startFakeStripe({ secretKey: "sk_test_x" });
+    server = await startTestServer({
+      AUTH_RATE_LIMIT_PER_MINUTE: "1000",
+      STRIPE_SECRET_KEY: "sk_test_x",
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_URL: fake.url,
+    });
+    admin = await signedInClient(server.url);
+    await server.deps.db.insertInto("user_roles").values({ user_id: admin.userId, role: "admin", created_at: Date.now() }).execute();
+  });
+  afterEach(async () => {
+    await browser?.close();
+    browser = undefined;
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await fake?.close();
+  });
+
+  /** A new user buys Starter ($9.00, 25 credits) and Stripe reports the payment changed by `paid`: held. */
+  async function heldBuyer(paid: Partial<FakeCheckoutSession>) {
+    const buyer = await signedInClient(server.url);
+    const { url } = await buyer.client.billing.purchaseCredits.mutate({ creditPackage: "starter" });
+    const session = { ...fake.pay(url.split("/").at(-1)!), ...paid };
+    const answer = await postStripeWebhook(server.url, JSON.stringify(stripeEvent("checkout.session.completed", session)), {
+      secret: WEBHOOK_SECRET,
+    });
+    expect(answer.body).toMatchObject({ outcome: "handled" });
+    return buyer;
+  }
+
+  it("shows held payments above every tab of /admin and in the Quick Admin panel; credits one anyway and dismisses the other", async () => {
+    const underpaid = await heldBuyer({ amount_total: 100, amount_subtotal: 100 });
+    const wrongCurrency = await heldBuyer({ currency: "eur" });
+
+    // How it looks in dark, on a desktop and a phone (the buttons wrap under the details).
+    for (const size of [
+      { name: "desktop", width: 1280, height: 800 },
+      { name: "phone", width: 390, height: 844 },
+    ]) {
+      const dark = await launchPage({ colorScheme: "dark", width: size.width, height: size.height });
+      browser = dark.browser;
+      await signIn(dark.page, server.url, admin.email);
+      await dark.page.goto(`${server.url}/admin`);
+      await poll(() => dark.page.getByTestId("payment-hold").count()).toBe(2);
+      await screenshot(dark.page, `admin-payment-holds-${size.name}-dark`);
+      expect(dark.problems).toEqual([]);
+      await browser.close();
+      browser = undefined;
+    }
+
+    const opened = await launchPage();
+    browser = opened.browser;
+    const { page, problems } = opened;
+    await signIn(page, server.url, admin.email);
+    await page.goto(`${server.url}/admin`);
+    const alert = page.getByTestId("payment-holds");
+    await poll(() => alert.getByTestId("payment-holds-title").textContent()).toBe("2 payments held for review");
+    const hold = (email: string) => alert.getByTestId("payment-hold").filter({ hasText: email });
+    expect(await hold(underpaid.email).textContent()).toContain("Starter · 25 credits");
+    expect(await hold(underpaid.email).getByTestId("payment-hold-amounts").textContent()).toBe("Price $9.00 · paid $1.00");
+    expect(await hold(wrongCurrency.email).getByTestId("payment-hold-amounts").textContent()).toBe("Price $9.00 · paid €9.00");
+    await screenshot(page, "admin-payment-holds-desktop-light");
+    // Above every tab, not only the first.
+    await page.getByRole("tab", { name: "Render jobs" }).click();
+    await poll(() => page.getByTestId("admin-jobs").isVisible()).toBe(true);
+    expect(await alert.isVisible()).toBe(true);
+
+    // Credit anyway, after confirming.
+    await hold(underpaid.email).getByRole("button", { name: "Credit anyway" }).click();
+    const confirm = page.getByRole("alertdialog", { name: "Credit this payment anyway?" });
+    await poll(() => confirm.isVisible()).toBe(true);
+    expect(await confirm.textContent()).toContain(
+      `${underpaid.email} receives 25 credits (Starter) although $1.00 was paid for a price of $9.00.`,
+    );
+    await screenshot(page, "admin-payment-holds-confirm-credit");
+    await confirm.getByRole("button", { name: "Credit anyway" }).click();
+    await poll(() =>
+      page
+        .locator("[data-sonner-toast]")
+        .filter({ hasText: `${underpaid.email} received 25 credits` })
+        .isVisible(),
+    ).toBe(true);
+    await poll(() => alert.getByTestId("payment-holds-title").textContent()).toBe("1 payment held for review");
+    expect(await underpaid.client.render.allowance.query().then((allowance) => allowance.credits)).toBe(35);
+
+    // The Quick Admin panel says how many are held, and links to /admin.
+    await page.getByTestId("quick-admin-bar").getByRole("button", { name: "Quick System Testing" }).click();
+    await poll(() => page.getByTestId("quick-admin-holds").textContent()).toBe("1 payment held for review");
+    await screenshot(page, "quick-admin-payment-holds");
+    await page.getByTestId("quick-admin-bar").getByRole("button", { name: "Quick System Testing" }).click();
+
+    // Dismiss: cancelling the dialog changes nothing; confirming ends the hold without credits.
+    await hold(wrongCurrency.email).getByRole("button", { name: "Dismiss" }).click();
+    const dismiss = page.getByRole("alertdialog", { name: "Dismiss this held payment?" });
+    await poll(() => dismiss.isVisible()).toBe(true);
+    await dismiss.getByRole("button", { name: "Cancel" }).click();
+    await poll(() => dismiss.count()).toBe(0);
+    expect(await hold(wrongCurrency.email).count()).toBe(1);
+    await hold(wrongCurrency.email).getByRole("button", { name: "Dismiss" }).click();
+    await poll(() => dismiss.isVisible()).toBe(true);
+    await dismiss.getByRole("button", { name: "Dismiss" }).click();
+    await poll(() => alert.count()).toBe(0);
+    expect(await wrongCurrency.client.render.allowance.query().then((allowance) => allowance.credits)).toBe(10);
+    expect(problems).toEqual([]);
+  }, 90_000);
 });

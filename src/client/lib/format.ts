@@ -22,6 +22,24 @@ export function formatBytes(bytes: number, language: string | undefined): string
   return `${new Intl.NumberFormat(language, { maximumFractionDigits: unit === 0 ? 0 : 1 }).format(value)} ${units[unit]}`;
 }
 
+/**
+ * An amount in the currency's smallest unit as Stripe counts it ("$9.00" for 900 usd, "¥900" for
+ * 900 jpy); a code Intl does not know is shown as it came ("900 XYZ") rather than throwing.
+ */
+export function formatMoney(minorUnits: number, currency: string, language: string | undefined, fractionDigits?: number): string {
+  const code = currency.toUpperCase();
+  try {
+    const digits = new Intl.NumberFormat("en", { style: "currency", currency: code }).resolvedOptions().maximumFractionDigits ?? 2;
+    return new Intl.NumberFormat(language, {
+      style: "currency",
+      currency: code,
+      ...(fractionDigits === undefined ? {} : { minimumFractionDigits: fractionDigits, maximumFractionDigits: fractionDigits }),
+    }).format(minorUnits / 10 ** digits);
+  } catch {
+    return `${minorUnits} ${code}`;
+  }
+}
+
 /** A link the server gave (absolute or a path), as a full URL of this site. */
 export function absoluteUrl(link: string): string {
   return new URL(link, window.location.origin).href;

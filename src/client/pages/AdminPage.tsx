@@ -1,7 +1,8 @@
 /**
  * /admin (protected; admins only — the server checks the role on every call too): Users,
  * Render jobs, Mail outbox, System status, Self-test history and Analytics, one tab each; the
- * open tab is kept in the address (?section=) so it can be linked and reloaded.
+ * open tab is kept in the address (?section=) so it can be linked and reloaded. Payments held for
+ * review (amount or currency not the package's) are shown above every tab.
  */
 import { BarChart3, FlaskConical, Images, Mail, Server, Users } from "lucide-react";
 import { useTranslation } from "react-i18next";
@@ -9,6 +10,7 @@ import { useLocation, useSearch } from "wouter";
 import { AccessDenied } from "../components/admin/QuickAdminBar";
 import { AnalyticsSection } from "../components/admin/AnalyticsSection";
 import { JobsSection } from "../components/admin/JobsSection";
+import { PaymentHoldsAlert } from "../components/admin/PaymentHolds";
 import { OutboxSection, SelfTestSection, SystemSection } from "../components/admin/SystemSections";
 import { UsersSection } from "../components/admin/UsersSection";
 import { PageShell } from "../components/render/PageShell";
@@ -48,6 +50,7 @@ export default function AdminPage() {
 
   return (
     <PageShell title={t("pages.admin.title")} intro={t("admin.intro")} wide>
+      <PaymentHoldsAlert />
       <Tabs value={section} onValueChange={select} className="space-y-5">
         <TabsList label={t("admin.tabs.label")}>
           {SECTIONS.map((value) => (

@@ -18,18 +18,11 @@ import { buttonClass, cardClass } from "../components/ui/buttons";
 import { useSession } from "../hooks/useSession";
 import { track } from "../lib/analytics";
 import { errorMessage, friendlyError } from "../lib/friendlyError";
+import { formatMoney } from "../lib/format";
 import { trpc } from "../trpc";
 import { Pill } from "../components/ui/Pill";
 
 type Licence = "personal" | "commercial";
-
-function formatMoney(cents: number, currency: string, language: string | undefined, fractionDigits?: number): string {
-  return new Intl.NumberFormat(language, {
-    style: "currency",
-    currency: currency.toUpperCase(),
-    ...(fractionDigits === undefined ? {} : { minimumFractionDigits: fractionDigits, maximumFractionDigits: fractionDigits }),
-  }).format(cents / 100);
-}
 
 function LicenceBadge({ licence }: { licence: Licence }) {
   const { t } = useTranslation();

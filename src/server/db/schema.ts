@@ -281,6 +281,27 @@ export interface CreditPurchasesTable {
   refunded_at: number | null;
 }
 
+/**
+ * A paid Checkout Session whose amount or currency differs from its package (payments service):
+ * not credited until an admin decides. The purchase stays 'pending' meanwhile.
+ */
+export interface PaymentHoldsTable {
+  purchase_id: string;
+  checkout_session_id: string;
+  payment_intent_id: string | null;
+  /** What Stripe says was paid; NULL when the session carried no amount. */
+  paid_amount_cents: number | null;
+  paid_currency: string | null;
+  created_at: number;
+  /** Both NULL while the hold is open. */
+  resolved_at: number | null;
+  resolution: PaymentHoldResolution | null;
+  /** The admin who credited or dismissed it (NULL for a refund, or once that account is gone). */
+  resolved_by: string | null;
+}
+
+export type PaymentHoldResolution = "credited" | "dismissed" | "refunded";
+
 export interface StripeEventsTable {
   id: string;
   type: string;
@@ -371,6 +392,7 @@ export interface Database {
   visitor_demo_renders: VisitorDemoRendersTable;
   credit_purchases: CreditPurchasesTable;
   stripe_events: StripeEventsTable;
+  payment_holds: PaymentHoldsTable;
   analytics_events: AnalyticsEventsTable;
   self_test_runs: SelfTestRunsTable;
   admin_audit: AdminAuditTable;

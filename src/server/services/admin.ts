@@ -13,6 +13,7 @@ import type { Infra } from "../infra";
 import type { RenderModule } from "../render";
 import { clearAttempts } from "../auth/lockout";
 import { grantCredits } from "./credits";
+import type { PaymentHoldView, PaymentsService } from "./payments";
 import type { RolesService } from "./roles";
 
 type Deps = Pick<Infra, "db" | "clock" | "env" | "storage" | "version" | "startedAt">;
@@ -31,7 +32,20 @@ async function fileSize(file: string): Promise<number> {
   }
 }
 
-export function createAdminService(deps: Deps, render: RenderModule, roles: RolesService) {
+/** What the audit keeps of a held payment: enough to find it at Stripe. */
+function holdDetails(hold: PaymentHoldView) {
+  return {
+    purchaseId: hold.purchaseId,
+    packageId: hold.packageId,
+    credits: hold.credits,
+    price: { cents: hold.priceCents, currency: hold.currency },
+    paid: { cents: hold.paidCents, currency: hold.paidCurrency },
+    checkoutSessionId: hold.checkoutSessionId,
+    paymentIntentId: hold.paymentIntentId,
+  };
+}
+
+export function createAdminService(deps: Deps, render: RenderModule, roles: RolesService, payments: PaymentsService) {
   const { db, clock } = deps;
 
   async function audit(admin: Admin, action: string, targetUserId: string | null, details: Record<string, unknown> = {}): Promise<void> {
@@ -199,6 +213,28 @@ export function createAdminService(deps: Deps, render: RenderModule, roles: Role
       const { status, userId } = await render.cancelAny(jobId);
       await audit(admin, "cancel_job", userId, { jobId });
       return { status };
+    },
+
+    /** Paid Checkout Sessions held because the amount or currency was not the package's, with the buyer's e-mail. */
+    async paymentHolds() {
+      const holds = await payments.openHolds();
+      const userIds = [...new Set(holds.map((hold) => hold.userId))];
+      const users = userIds.length ? await db.selectFrom("users").select(["id", "email"]).where("id", "in", userIds).execute() : [];
+      const emails = new Map(users.map((user) => [user.id, user.email]));
+      return holds.map((hold) => ({ ...hold, email: emails.get(hold.userId) ?? null }));
+    },
+
+    /** Grants a held purchase's credits anyway (once: a second call is refused). */
+    async creditHeldPayment(admin: Admin, purchaseId: string): Promise<{ credits: number }> {
+      const hold = await payments.creditHold(purchaseId, admin.id);
+      await audit(admin, "credit_held_payment", hold.userId, holdDetails(hold));
+      return { credits: hold.credits };
+    },
+
+    /** Ends a hold without credits; the admin refunds the payment in Stripe's dashboard. */
+    async dismissHeldPayment(admin: Admin, purchaseId: string): Promise<void> {
+      const hold = await payments.dismissHold(purchaseId, admin.id);
+      await audit(admin, "dismiss_held_payment", hold.userId, holdDetails(hold));
     },
 
     async outbox(limit: number) {

@@ -9,10 +9,13 @@
  * Events handled:
  * - checkout.session.completed with payment_status "paid" (cards), and
  *   checkout.session.async_payment_succeeded (delayed methods: the completed event said "unpaid"):
- *   mark the purchase paid and grant its credits (ledger reference = the session id).
+ *   mark the purchase paid and grant its credits (ledger reference = the session id). When the
+ *   amount or currency paid differs from the package's, nothing is granted: the payment is held
+ *   for an admin (payment_holds), who credits it anyway or dismisses it (and refunds at Stripe).
  * - charge.refunded, when the charge is fully refunded (charge.refunded true; partial refunds only
  *   log): within CREDITS.refundWindowDays of payment, take the credits back (what is left of them)
- *   and mark the purchase refunded; later, mark it refunded and keep the credits.
+ *   and mark the purchase refunded; later, mark it refunded and keep the credits. A held payment
+ *   had no credits to take: it is marked refunded and its hold resolved.
  * - checkout.session.expired: a pending purchase becomes expired.
  * Every other event is acknowledged and ignored.
  */
@@ -20,9 +23,9 @@ import type { Selectable, Transaction } from "kysely";
 import Stripe from "stripe";
 import { CREDITS } from "../../shared/constants";
 import { CREDIT_PACKAGES, findCreditPackage, type CreditPackage } from "../../shared/billing";
-import { DomainError } from "../errors";
+import { DomainError, notFound } from "../errors";
 import type { AppDatabase } from "../db/client";
-import type { CreditPurchasesTable, Database } from "../db/schema";
+import type { CreditPurchasesTable, Database, PaymentHoldResolution } from "../db/schema";
 import type { Clock } from "../clock";
 import type { Env } from "../env";
 import type { Logger } from "../logger";
@@ -253,13 +256,12 @@ async function completePurchase(
     return "ignored";
   }
   if (purchase.status === "paid" || purchase.status === "refunded") return "duplicate";
-  if (session.amount_total !== null && (session.amount_total !== purchase.amount_cents || session.currency !== purchase.currency)) {
-    deps.log.warn("stripe: paid amount differs from the package price", {
-      purchase: purchase.id,
-      paid: session.amount_total,
-      currency: session.currency,
-      price: purchase.amount_cents,
-    });
+  // Once held, a purchase is credited only by an admin, whichever event for its session comes next.
+  const held = await trx.selectFrom("payment_holds").select("purchase_id").where("purchase_id", "=", purchase.id).executeTakeFirst();
+  if (held) return "duplicate";
+  const paidCurrency = session.currency?.toLowerCase() ?? null;
+  if (session.amount_total !== purchase.amount_cents || paidCurrency !== purchase.currency) {
+    return holdPurchase(deps, trx, purchase, session, eventId, now);
   }
   await trx
     .updateTable("credit_purchases")
@@ -271,6 +273,52 @@ async function completePurchase(
     reason: `${purchase.credits} credits (${purchase.package_id})`,
   });
   deps.log.info("stripe: credits purchased", { purchase: purchase.id, user: purchase.user_id, credits: purchase.credits });
+  return "handled";
+}
+
+/**
+ * Holds a paid session whose amount or currency is not its package's: no credits, a payment_holds
+ * row for the admin. The session and payment intent go on the purchase so a later charge.refunded
+ * finds it. The caller's transaction holds the write lock, so two events cannot both hold it.
+ */
+async function holdPurchase(
+  deps: WebhookDeps,
+  trx: Db,
+  purchase: CreditPurchase,
+  session: Stripe.Checkout.Session,
+  eventId: string,
+  now: number,
+): Promise<StripeEventOutcome> {
+  const paymentIntentId = idOf(session.payment_intent);
+  await trx
+    .updateTable("credit_purchases")
+    .set({ checkout_session_id: session.id, payment_intent_id: paymentIntentId })
+    .where("id", "=", purchase.id)
+    .execute();
+  await trx
+    .insertInto("payment_holds")
+    .values({
+      purchase_id: purchase.id,
+      checkout_session_id: session.id,
+      payment_intent_id: paymentIntentId,
+      paid_amount_cents: session.amount_total,
+      paid_currency: session.currency?.toLowerCase() ?? null,
+      created_at: now,
+      resolved_at: null,
+      resolution: null,
+      resolved_by: null,
+    })
+    .onConflict((conflict) => conflict.column("purchase_id").doNothing())
+    .execute();
+  deps.log.warn("stripe: paid amount or currency differs from the package price; held for an admin, no credits granted", {
+    purchase: purchase.id,
+    user: purchase.user_id,
+    event: eventId,
+    paid: session.amount_total,
+    paidCurrency: session.currency,
+    price: purchase.amount_cents,
+    currency: purchase.currency,
+  });
   return "handled";
 }
 
@@ -308,7 +356,7 @@ async function refundPurchase(
     return "ignored";
   }
   if (purchase.status === "refunded") return "duplicate";
-  if (purchase.status !== "paid") return "ignored";
+  if (purchase.status !== "paid") return refundHeldPurchase(deps, trx, purchase, now);
   const withinWindow = purchase.paid_at !== null && now - purchase.paid_at <= REFUND_WINDOW_MS;
   let taken = 0;
   if (withinWindow) {
@@ -325,6 +373,105 @@ async function refundPurchase(
   await trx.updateTable("credit_purchases").set({ status: "refunded", refunded_at: now }).where("id", "=", purchase.id).execute();
   deps.log.info("stripe: purchase refunded", { purchase: purchase.id, user: purchase.user_id, credits: purchase.credits, taken });
   return "handled";
+}
+
+/** A held payment refunded at Stripe: no credits were granted, so none are taken; an open hold ends as refunded. */
+async function refundHeldPurchase(deps: WebhookDeps, trx: Db, purchase: CreditPurchase, now: number): Promise<StripeEventOutcome> {
+  const hold = await trx.selectFrom("payment_holds").select("resolution").where("purchase_id", "=", purchase.id).executeTakeFirst();
+  if (!hold) return "ignored";
+  await trx
+    .updateTable("payment_holds")
+    .set({ resolved_at: now, resolution: "refunded" })
+    .where("purchase_id", "=", purchase.id)
+    .where("resolved_at", "is", null)
+    .execute();
+  await trx.updateTable("credit_purchases").set({ status: "refunded", refunded_at: now }).where("id", "=", purchase.id).execute();
+  deps.log.info("stripe: held payment refunded, no credits to take back", { purchase: purchase.id, hold: hold.resolution ?? "open" });
+  return "handled";
+}
+
+/** A held payment as the admin sees it: the package's price next to what Stripe says was paid. */
+export interface PaymentHoldView {
+  purchaseId: string;
+  userId: string;
+  packageId: string;
+  credits: number;
+  priceCents: number;
+  currency: string;
+  paidCents: number | null;
+  paidCurrency: string | null;
+  checkoutSessionId: string;
+  paymentIntentId: string | null;
+  heldAt: number;
+  resolvedAt: number | null;
+  resolution: PaymentHoldResolution | null;
+}
+
+function holdsQuery(db: AppDatabase | Db) {
+  return db
+    .selectFrom("payment_holds")
+    .innerJoin("credit_purchases", "credit_purchases.id", "payment_holds.purchase_id")
+    .select([
+      "payment_holds.purchase_id as purchaseId",
+      "credit_purchases.user_id as userId",
+      "credit_purchases.package_id as packageId",
+      "credit_purchases.credits as credits",
+      "credit_purchases.amount_cents as priceCents",
+      "credit_purchases.currency as currency",
+      "payment_holds.paid_amount_cents as paidCents",
+      "payment_holds.paid_currency as paidCurrency",
+      "payment_holds.checkout_session_id as checkoutSessionId",
+      "payment_holds.payment_intent_id as paymentIntentId",
+      "payment_holds.created_at as heldAt",
+      "payment_holds.resolved_at as resolvedAt",
+      "payment_holds.resolution as resolution",
+    ]);
+}
+
+/** The holds no one has resolved yet, oldest first. */
+export function openPaymentHolds(db: AppDatabase): Promise<PaymentHoldView[]> {
+  return holdsQuery(db).where("payment_holds.resolved_at", "is", null).orderBy("payment_holds.created_at").orderBy("purchaseId").execute();
+}
+
+/**
+ * Resolves an open hold as the admin decided, in one transaction. The conditional update of the
+ * hold comes first: it takes SQLite's write lock, and only one call finds the hold open, so a
+ * second "credit" (a double click, two admins) is refused rather than granting twice.
+ * "credited" marks the purchase paid and grants its credits (ledger reference = the session id,
+ * unique per kind, as for an automatic grant); "dismissed" leaves the purchase unpaid.
+ */
+export async function resolvePaymentHold(
+  deps: { db: AppDatabase; clock: Clock },
+  purchaseId: string,
+  resolution: "credited" | "dismissed",
+  adminId: string,
+): Promise<PaymentHoldView> {
+  const now = deps.clock.now();
+  return deps.db.transaction().execute(async (trx) => {
+    const resolved = await trx
+      .updateTable("payment_holds")
+      .set({ resolved_at: now, resolution, resolved_by: adminId })
+      .where("purchase_id", "=", purchaseId)
+      .where("resolved_at", "is", null)
+      .executeTakeFirst();
+    const hold = await holdsQuery(trx).where("payment_holds.purchase_id", "=", purchaseId).executeTakeFirst();
+    if (!hold) throw notFound();
+    if (Number(resolved.numUpdatedRows) !== 1) throw new DomainError("conflict", "paymentHoldResolved");
+    if (resolution === "credited") {
+      const paid = await trx
+        .updateTable("credit_purchases")
+        .set({ status: "paid", paid_at: now })
+        .where("id", "=", purchaseId)
+        .where("status", "in", ["pending", "expired"])
+        .executeTakeFirst();
+      if (Number(paid.numUpdatedRows) !== 1) throw new DomainError("conflict", "paymentHoldResolved");
+      await grantCredits(trx, hold.userId, hold.credits, "purchase", now, {
+        reference: hold.checkoutSessionId,
+        reason: `${hold.credits} credits (${hold.packageId}), held payment credited by an admin`,
+      });
+    }
+    return { ...hold, resolvedAt: now, resolution };
+  });
 }
 
 export function createPaymentsService(deps: CheckoutDeps & WebhookDeps) {
@@ -370,6 +517,13 @@ export function createPaymentsService(deps: CheckoutDeps & WebhookDeps) {
 
     purchases: (userId: string) => listPurchases(deps.db, userId),
     handleEvent: (event: Stripe.Event) => handleStripeEvent(deps, event),
+
+    /** Paid sessions held for an admin (amount or currency not the package's). The admin service audits the decisions. */
+    openHolds: () => openPaymentHolds(deps.db),
+    /** Grants the held purchase's credits, once; refused (conflict) when the hold is already resolved. */
+    creditHold: (purchaseId: string, adminId: string) => resolvePaymentHold(deps, purchaseId, "credited", adminId),
+    /** Ends the hold without credits; the purchase stays unpaid (the admin refunds at Stripe). */
+    dismissHold: (purchaseId: string, adminId: string) => resolvePaymentHold(deps, purchaseId, "dismissed", adminId),
   };
 }
 

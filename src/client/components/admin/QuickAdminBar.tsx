@@ -3,14 +3,16 @@
  * visitor), with the "Quick System Testing" panel toggle and the "Full Admin Dashboard" button
  * (/admin checks the role itself). The panel holds the self-tests for an admin; while the roles
  * load it says so, and anyone else reads "Access denied. Admin privileges required." (spec
- * sections 6 and 8).
+ * sections 6 and 8). An admin also reads there how many payments are held for review (the roles,
+ * and so the count, are asked only when the panel opens).
  */
-import { ChevronDown, ChevronUp, LayoutDashboard, ShieldAlert, Wrench, X } from "lucide-react";
+import { AlertTriangle, ChevronDown, ChevronUp, LayoutDashboard, ShieldAlert, Wrench, X } from "lucide-react";
 import { lazy, Suspense, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "wouter";
 import { useRoles } from "../../hooks/useRoles";
 import { useSession } from "../../hooks/useSession";
+import { trpc } from "../../trpc";
 import { buttonClass } from "../ui/buttons";
 
 // The suite and its runner load when an admin opens the panel, not with every page.
@@ -30,6 +32,25 @@ export function AccessDenied({ className = "" }: { className?: string }) {
       <ShieldAlert className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
       {t("admin.accessDenied")}
     </p>
+  );
+}
+
+/** "1 payment held for review", linking to /admin; nothing when none is held. */
+function HeldPaymentsNote({ onOpen }: { onOpen(): void }) {
+  const { t } = useTranslation();
+  const holds = trpc.admin.paymentHolds.useQuery(undefined, { staleTime: 0 });
+  const count = holds.data?.length ?? 0;
+  if (count === 0) return null;
+  return (
+    <Link
+      href="/admin"
+      onClick={onOpen}
+      className="mb-3 flex items-center gap-2 rounded-lg border border-amber-300 bg-amber-50 px-3 py-2 text-sm font-medium text-amber-900 hover:bg-amber-100 dark:border-amber-800/70 dark:bg-amber-950/40 dark:text-amber-100 dark:hover:bg-amber-900/50"
+      data-testid="quick-admin-holds"
+    >
+      <AlertTriangle className="size-4 shrink-0" aria-hidden="true" />
+      {t("admin.holds.title", { count })}
+    </Link>
   );
 }
 
@@ -85,9 +106,12 @@ export function QuickAdminBar() {
               {t("quickAdmin.loadingAccess")}
             </p>
           ) : isAdmin ? (
-            <Suspense fallback={<p className="text-sm text-slate-600 dark:text-slate-300">{t("common.loading")}</p>}>
-              <SelfTests />
-            </Suspense>
+            <>
+              <HeldPaymentsNote onOpen={() => setOpen(false)} />
+              <Suspense fallback={<p className="text-sm text-slate-600 dark:text-slate-300">{t("common.loading")}</p>}>
+                <SelfTests />
+              </Suspense>
+            </>
           ) : (
             <AccessDenied />
           )}

@@ -64,6 +64,20 @@ export const adminRouter = router({
 
   cancelJob: adminProcedure.input(z.object({ id })).mutation(({ ctx, input }) => ctx.services.admin.cancelJob(ctx.user, input.id)),
 
+  /** Paid Checkout Sessions whose amount or currency was not their package's: held, not credited. */
+  paymentHolds: adminProcedure.query(({ ctx }) => ctx.services.admin.paymentHolds()),
+
+  /** Grants a held purchase's credits (once; a resolved hold answers CONFLICT). */
+  creditHeldPayment: adminProcedure
+    .input(z.object({ id }))
+    .mutation(({ ctx, input }) => ctx.services.admin.creditHeldPayment(ctx.user, input.id)),
+
+  /** Ends a hold without credits; the refund is made in Stripe's dashboard. */
+  dismissHeldPayment: adminProcedure.input(z.object({ id })).mutation(async ({ ctx, input }) => {
+    await ctx.services.admin.dismissHeldPayment(ctx.user, input.id);
+    return { ok: true as const };
+  }),
+
   outbox: adminProcedure
     .input(z.object({ limit: page.limit }).default({ limit: 50 }))
     .query(({ ctx, input }) => ctx.services.admin.outbox(input.limit)),
