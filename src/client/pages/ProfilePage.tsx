@@ -177,7 +177,6 @@ export default function ProfilePage() {
                 </Link>
               }
             />
-            <StorageCard />
             <FigureCard
               testId="profile-projects"
               icon={<FolderOpen />}
@@ -189,6 +188,9 @@ export default function ProfilePage() {
                 </Link>
               }
             />
+            <div className="min-[420px]:col-span-2">
+              <StorageCard />
+            </div>
           </div>
 
           <section className="space-y-3" aria-labelledby="profile-renders-heading">
@@ -263,10 +265,14 @@ export default function ProfilePage() {
   );
 }
 
-/** "340 MB", "1.2 GB": binary units, as the quota is set (USER_STORAGE_QUOTA_MB). */
+/** "85 kB", "340 MB", "1.2 GB": binary units, as the quota is set (USER_STORAGE_QUOTA_MB). */
 function formatStorage(bytes: number, language: string): string {
-  const gigabytes = bytes / 1024 ** 3;
-  const [value, unit] = gigabytes >= 1 ? [gigabytes, "gigabyte"] : [bytes / 1024 ** 2, "megabyte"];
+  const [value, unit] =
+    bytes >= 1024 ** 3
+      ? [bytes / 1024 ** 3, "gigabyte"]
+      : bytes >= 1024 ** 2
+        ? [bytes / 1024 ** 2, "megabyte"]
+        : [bytes / 1024, "kilobyte"];
   return new Intl.NumberFormat(language, { style: "unit", unit, maximumFractionDigits: value < 10 ? 1 : 0 }).format(value);
 }
 
