@@ -2,6 +2,7 @@
 import sharp from "sharp";
 import type { RenderEvent, UploadResponse } from "../../src/shared/render";
 import { createStudioClient, type CookieJar, type StudioClient } from "../../scripts/lib/studio-client";
+import type { AppDatabase } from "../../src/server/db/client";
 import { waitUntil } from "./wait";
 
 export { createStudioClient, type StudioClient };
@@ -22,6 +23,24 @@ export async function signedInClient(baseUrl: string, email = uniqueEmail()): Pr
   await studio.client.auth.signIn.mutate({ email, password: PASSWORD });
   const session = await studio.client.auth.session.query();
   return { ...studio, email, userId: session.user!.id };
+}
+
+/**
+ * Confirms the account's address as its owner would: opens the link of the sign-up mail, read from
+ * the outbox. Engines that bill each render (Replicate, OpenAI) spend free credits only then.
+ */
+export async function confirmAddress(baseUrl: string, db: AppDatabase, email: string): Promise<void> {
+  const mail = await db
+    .selectFrom("mail_outbox")
+    .select("text_body")
+    .where("to_address", "=", email)
+    .where("subject", "like", "Confirm%")
+    .orderBy("created_at", "desc")
+    .executeTakeFirstOrThrow();
+  const link = /\/auth\/confirm\?token=[\w.-]+/.exec(mail.text_body)?.[0];
+  if (!link) throw new Error(`no confirmation link in the mail to ${email}`);
+  const response = await fetch(`${baseUrl}${link}`, { redirect: "manual" });
+  if (response.headers.get("location") !== "/?emailConfirmed=1") throw new Error(`${email} was not confirmed`);
 }
 
 export async function upload(

@@ -16,6 +16,7 @@ import { RetryableRenderError, type RenderProvider, type RenderRequest } from ".
 import { startFakeReplicate, type FakeReplicate } from "../helpers/fake-replicate";
 import {
   collectEvents,
+  confirmAddress,
   createStudioClient,
   isFinal,
   roomPhoto,
@@ -268,6 +269,9 @@ describe("crash recovery (SIGKILL)", () => {
     fake.script({ final: "never" });
     let url = await startServerProcess();
     const user = await signedInClient(url);
+    // Replicate bills each render: free credits need the confirmed address.
+    const confirming = openDatabase(path.join(dataDir, "app.db"));
+    await confirmAddress(url, confirming, user.email).finally(() => confirming.destroy());
     const [rendering, queued] = await newJob(user, url, ["modern", "scandinavian"]);
     await waitUntil(() => fake.creates().length, {
       until: (creates) => creates === 1,

@@ -6,7 +6,7 @@
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postSignedWebhook, startFakeReplicate, type FakeReplicate } from "../helpers/fake-replicate";
-import { collectEvents, isFinal, roomPhoto, signedInClient, upload } from "../helpers/render";
+import { collectEvents, confirmAddress, isFinal, roomPhoto, signedInClient, upload } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 
 const SECRET = `whsec_${Buffer.from("a signing secret of enough length!").toString("base64")}`;
@@ -42,6 +42,8 @@ describe("Replicate webhooks through the server", () => {
   it("a render finishes by webhook, before the next poll", async () => {
     fake.script({ completeAfterMs: 300, final: "succeeded" });
     const user = await signedInClient(server.url);
+    // Replicate bills each render: free credits need the confirmed address.
+    await confirmAddress(server.url, server.deps.db, user.email);
     const uploaded = await upload(server.url, user.jar, await roomPhoto(800, 600));
     const started = Date.now();
     const { jobs } = await user.client.render.create.mutate({

@@ -56,9 +56,11 @@ describe("render", () => {
     expect(await world.as(ana).render.allowance()).toEqual({
       signedIn: true,
       credits: 10,
+      // The Preview engine costs nothing per render: the free credits are usable before confirmation.
+      freeCreditsLocked: 0,
       demoAvailable: false,
       demoRefusal: null,
-      engine: { id: "local", label: "Preview engine", isAi: false, capabilities: PREVIEW_CAPABILITIES },
+      engine: { id: "local", label: "Preview engine", isAi: false, billedPerRender: false, capabilities: PREVIEW_CAPABILITIES },
     });
     expect(await world.as({ visitorId: "a".repeat(24) }).render.allowance()).toMatchObject({
       signedIn: false,

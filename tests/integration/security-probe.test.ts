@@ -10,7 +10,7 @@ import { TRPC_MAX_BATCH_CALLS, UPLOAD_BUCKET } from "../../src/shared/constants"
 import { MESSAGES } from "../../src/shared/messages";
 import { localProvider } from "../../src/server/render/providers/local";
 import type { RenderProvider } from "../../src/server/render/providers/provider";
-import { createStudioClient, roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
+import { confirmAddress, createStudioClient, roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
 import { TestClock } from "../helpers/test-clock";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { failure } from "../helpers/failure";
@@ -356,13 +356,7 @@ describe("free credits on an engine that bills each render (item 7)", () => {
       expect(await render()).toBe(MESSAGES.freeCreditsNeedConfirmation);
 
       // The link of the confirmation mail unlocks them.
-      const mail = await server.deps.db
-        .selectFrom("mail_outbox")
-        .select("text_body")
-        .where("to_address", "=", user.email)
-        .executeTakeFirstOrThrow();
-      const link = /\/auth\/confirm\?token=[\w.-]+/.exec(mail.text_body)![0];
-      expect((await fetch(`${server.url}${link}`, { redirect: "manual" })).headers.get("location")).toBe("/?emailConfirmed=1");
+      await confirmAddress(server.url, server.deps.db, user.email);
       expect(await user.client.render.allowance.query()).toMatchObject({ credits: 10, freeCreditsLocked: 0 });
       const free = await render();
       expect(free).not.toBe(MESSAGES.freeCreditsNeedConfirmation);

@@ -437,6 +437,9 @@ describe("self-test suite against a misconfigured server", () => {
 
   it('a render waiting 11 minutes with the worker\'s slots free, or running past its deadline → "Render queue error: ..."', async () => {
     const env = nodeEnvironment(server, admin);
+    // Replicate bills each render: free credits need the confirmed address. With SMTP set the outbox
+    // keeps no mail body (and this SMTP server is down), so the address is marked confirmed directly.
+    await server.deps.db.updateTable("users").set({ email_confirmed_at: clock.now() }).where("id", "=", admin.userId).execute();
     const photo = await upload(server.url, admin.jar, await roomPhoto(400, 300));
     expect(photo.status).toBe(201);
     const { jobs } = await admin.client.render.create.mutate({
