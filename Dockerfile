@@ -17,6 +17,8 @@ RUN npm install --no-audit --no-fund
 FROM deps AS build
 COPY tsconfig.json vite.config.ts ./
 COPY src ./src
+COPY db ./db
+COPY scripts ./scripts
 RUN npm run build
 
 FROM deps AS prod-deps
@@ -38,6 +40,7 @@ COPY src/shared ./src/shared
 COPY db ./db
 COPY scripts ./scripts
 COPY --from=build /app/dist/client ./dist/client
+COPY --from=build /app/dist/server ./dist/server
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME /data
@@ -45,4 +48,4 @@ EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # node directly (not npm) so SIGTERM reaches the server and shutdown is graceful.
-CMD ["node", "--import", "tsx", "src/server/main.ts"]
+CMD ["node", "--enable-source-maps", "dist/server/main.mjs"]

@@ -29,6 +29,11 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser }, sourceType: "script" },
   },
   {
+    // Plain JavaScript run by Node itself: the build and `npm start` (no TypeScript loader at start).
+    files: ["scripts/**/*.mjs"],
+    languageOptions: { globals: { ...globals.node } },
+  },
+  {
     // Tool configuration in CommonJS (.dependency-cruiser.cjs).
     files: ["**/*.cjs"],
     languageOptions: { globals: { ...globals.node }, sourceType: "commonjs" },

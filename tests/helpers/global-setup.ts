@@ -8,7 +8,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { buildClient, clientBuildIsStale } from "../../scripts/client-build";
+import { buildClient, clientBuildIsStale } from "../../scripts/build.mjs";
 import { openDatabase } from "../../src/server/db/client";
 import { migrateToLatest } from "../../src/server/db/migrate";
 

@@ -58,12 +58,12 @@ describe("Dockerfile", () => {
     for (const script of scripts) expect(packageJson.scripts[script], script).toBeDefined();
   });
 
-  it("prunes to production dependencies, and the runtime entry point exists with its loader in dependencies", () => {
+  it("prunes to production dependencies, and runs the server bundle that `npm run build` makes (no TypeScript loader)", () => {
     expect(dockerfile).toContain("npm prune --omit=dev");
     const cmd = JSON.parse(lines.find((line) => line.startsWith("CMD "))!.slice(4)) as string[];
-    expect(cmd.slice(0, 3)).toEqual(["node", "--import", "tsx"]);
-    expect(packageJson.dependencies.tsx).toBeDefined();
-    expect(fs.existsSync(cmd[3]!)).toBe(true);
+    expect(cmd).toEqual(["node", "--enable-source-maps", "dist/server/main.mjs"]);
+    expect(packageJson.scripts.build).toBe("node scripts/build.mjs");
+    expect(dockerfile).toContain("COPY --from=build /app/dist/server ./dist/server");
   });
 
   it("runs as a non-root user with /data as a volume and a health check on /healthz", () => {

@@ -7,7 +7,8 @@
  * 500 when applying the event failed (nothing was written; Stripe retries), else 200.
  */
 import express, { type ErrorRequestHandler, Router } from "express";
-import Stripe from "stripe";
+// Types only: the SDK is loaded with the first webhook (decision 045).
+import type Stripe from "stripe";
 import type { Clock } from "../clock";
 import type { Env } from "../env";
 import type { Logger } from "../logger";
@@ -43,7 +44,8 @@ export function stripeWebhookRoutes(deps: { env: Env; log: Logger; clock: Clock;
     }
     let event: Stripe.Event;
     try {
-      event = Stripe.webhooks.constructEvent(body, signature, secret, undefined, undefined, deps.clock.now());
+      const { default: StripeSdk } = await import("stripe");
+      event = StripeSdk.webhooks.constructEvent(body, signature, secret, undefined, undefined, deps.clock.now());
     } catch (error) {
       deps.log.warn("Stripe webhook refused: invalid signature or payload", {
         error: error instanceof Error ? error.message : String(error),

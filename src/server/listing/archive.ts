@@ -4,7 +4,7 @@
  * they do not shrink.
  */
 import type { Writable } from "node:stream";
-import { ZipArchive } from "archiver";
+
 import { UPLOAD_BUCKET } from "../../shared/constants";
 import type { ListingContext } from "./context";
 import type { ListingExportRow } from "./exports";
@@ -25,6 +25,8 @@ export function manifestCsv(rows: Array<{ file: string; originalFile: string; di
 
 /** Writes the zip of these exports to `output` (the HTTP response). */
 export async function writeProjectZip(deps: ListingContext, exports: ListingExportRow[], output: Writable): Promise<void> {
+  // archiver is loaded with the first zip, not at every start (decision 045).
+  const { ZipArchive } = await import("archiver");
   const archive = new ZipArchive({ store: true });
   const done = new Promise<void>((resolve, reject) => {
     archive.on("error", reject);

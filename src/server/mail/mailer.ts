@@ -5,7 +5,7 @@
  * confirmation), so they are kept only where the admin needs them, in the outbox without SMTP,
  * and only for OUTBOX_BODY_KEEP_MS.
  */
-import nodemailer, { type Transporter } from "nodemailer";
+import type { Transporter } from "nodemailer";
 import type { AppDatabase } from "../db/client";
 import type { Clock } from "../clock";
 import type { Env } from "../env";
@@ -41,7 +41,11 @@ export async function forgetOldMailBodies(db: AppDatabase, now: number): Promise
 }
 
 export function createMailer(env: Env, db: AppDatabase, log: Logger, clock: Clock): Mailer {
-  const smtp: Transporter | null = env.SMTP_URL ? nodemailer.createTransport(env.SMTP_URL) : null;
+  const smtpUrl = env.SMTP_URL;
+  const smtp = Boolean(smtpUrl);
+  // nodemailer is loaded with the first mail, not at every start (decision 045).
+  let transporter: Promise<Transporter> | undefined;
+  const connect = () => (transporter ??= import("nodemailer").then(({ default: nodemailer }) => nodemailer.createTransport(smtpUrl)));
   const forget = () =>
     void forgetOldMailBodies(db, clock.now()).catch((error: unknown) => log.warn("could not clear old mail bodies", { error }));
   const timer = setInterval(forget, FORGET_EVERY_MS);
@@ -69,7 +73,9 @@ export function createMailer(env: Env, db: AppDatabase, log: Logger, clock: Cloc
         return;
       }
       try {
-        await smtp.sendMail({ from: env.MAIL_FROM, to: message.to, subject: message.subject, text: message.text, html: message.html });
+        await (
+          await connect()
+        ).sendMail({ from: env.MAIL_FROM, to: message.to, subject: message.subject, text: message.text, html: message.html });
         await db.updateTable("mail_outbox").set({ sent_at: clock.now() }).where("id", "=", id).execute();
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
@@ -80,7 +86,10 @@ export function createMailer(env: Env, db: AppDatabase, log: Logger, clock: Cloc
     },
     close() {
       clearInterval(timer);
-      smtp?.close();
+      void transporter?.then(
+        (transport) => transport.close(),
+        () => undefined,
+      );
     },
   };
 }

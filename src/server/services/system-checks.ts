@@ -6,7 +6,7 @@
  */
 import { promises as fs } from "node:fs";
 import { sql } from "kysely";
-import nodemailer from "nodemailer";
+import type nodemailer from "nodemailer";
 import { PRODUCT_NAME, UPLOAD_BUCKET } from "../../shared/constants";
 import { checkDatabase } from "./health";
 import {
@@ -80,7 +80,8 @@ export async function checkMailTransport(env: Pick<Env, "SMTP_URL">, timeoutMs =
   if (!env.SMTP_URL) return ok("Built-in outbox (set SMTP_URL to send mail)");
   const url = new URL(env.SMTP_URL);
   const where = `${url.protocol.replace(/:$/, "")}://${url.hostname}:${url.port || (url.protocol === "smtps:" ? "465" : "587")}`;
-  const transport = nodemailer.createTransport({
+  const { default: mailer } = await import("nodemailer");
+  const transport = mailer.createTransport({
     url: env.SMTP_URL,
     connectionTimeout: timeoutMs,
     greetingTimeout: timeoutMs,
