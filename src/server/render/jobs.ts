@@ -137,27 +137,36 @@ export async function gallerySharedRenders(
   }));
 }
 
-/** For project cards: how many renders each project holds, and the thumbnails of its latest four. */
+/**
+ * For project cards: how many renders each project holds, and the thumbnails of its latest four
+ * succeeded ones. One statement for any number of projects (decision 044): each project's renders
+ * are numbered, succeeded first and latest first, and only the first four come back, with the count.
+ */
 export async function projectRenderSummaries(
   deps: Deps,
   projectIds: string[],
 ): Promise<Map<string, { renderCount: number; thumbs: string[] }>> {
   const summaries = new Map<string, { renderCount: number; thumbs: string[] }>();
-  for (const projectId of projectIds) {
-    const count = await deps.db
-      .selectFrom("render_jobs")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("project_id", "=", projectId)
-      .executeTakeFirstOrThrow();
-    const latest = await deps.db
-      .selectFrom("render_jobs")
-      .select("id")
-      .where("project_id", "=", projectId)
-      .where("status", "=", "succeeded")
-      .orderBy("finished_at", "desc")
-      .limit(4)
-      .execute();
-    summaries.set(projectId, { renderCount: Number(count.n), thumbs: latest.map((job) => FILE_ROUTES.render(job.id, "thumb")) });
+  if (projectIds.length === 0) return summaries;
+  const ranked = deps.db
+    .selectFrom("render_jobs")
+    .select((eb) => [
+      "id",
+      "project_id",
+      "status",
+      eb.fn
+        .countAll<number>()
+        .over((over) => over.partitionBy("project_id"))
+        .as("n"),
+      sql<number>`row_number() over (partition by project_id order by status = 'succeeded' desc, finished_at desc)`.as("rank"),
+    ])
+    .where("project_id", "in", projectIds)
+    .as("ranked");
+  const rows = await deps.db.selectFrom(ranked).selectAll().where("rank", "<=", 4).orderBy("project_id").orderBy("rank").execute();
+  for (const row of rows) {
+    const summary = summaries.get(row.project_id!) ?? { renderCount: Number(row.n), thumbs: [] };
+    if (row.status === "succeeded") summary.thumbs.push(FILE_ROUTES.render(row.id, "thumb"));
+    summaries.set(row.project_id!, summary);
   }
   return summaries;
 }
@@ -196,6 +205,18 @@ export async function userRenderCount(deps: Deps, userId: string): Promise<numbe
     .where("user_id", "=", userId)
     .executeTakeFirstOrThrow();
   return Number(renders.n);
+}
+
+/** For the admin's user list: how many renders each user asked for, in one statement (users without renders are left out). */
+export async function userRenderCounts(deps: Deps, userIds: readonly string[]): Promise<Map<string, number>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await deps.db
+    .selectFrom("render_jobs")
+    .select((eb) => ["user_id", eb.fn.countAll<number>().as("n")])
+    .where("user_id", "in", userIds)
+    .groupBy("user_id")
+    .execute();
+  return new Map(rows.map((row) => [row.user_id!, Number(row.n)]));
 }
 
 /** Jobs waiting and running now. */
@@ -262,14 +283,4 @@ export async function listAllJobs(
 /** The owner of any job (admin actions); null when there is no such job. */
 export async function jobOwnerOf(deps: Deps, jobId: string): Promise<{ user_id: string | null; visitor_id: string | null } | null> {
   return (await deps.db.selectFrom("render_jobs").select(["user_id", "visitor_id"]).where("id", "=", jobId).executeTakeFirst()) ?? null;
-}
-
-/** Succeeded renders of all time (the landing page's figure). */
-export async function rendersMade(deps: Deps): Promise<number> {
-  const made = await deps.db
-    .selectFrom("render_jobs")
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where("status", "=", "succeeded")
-    .executeTakeFirstOrThrow();
-  return Number(made.n);
 }
