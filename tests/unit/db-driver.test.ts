@@ -7,7 +7,8 @@ import path from "node:path";
 import SqliteDatabase from "better-sqlite3";
 import { sql, type Kysely } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
-import { openDatabase } from "../../src/server/db/client";
+import { openDatabase, type AppDatabase } from "../../src/server/db/client";
+import { preparedQuery } from "../../src/server/db/prepared";
 import { makeTempDir } from "../helpers/test-env";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tables made by the test itself
@@ -111,5 +112,32 @@ describe("caching SQLite driver", () => {
       "begin",
       "commit",
     ]);
+  });
+
+  it("runs a query compiled once with each call's values, and builds again one whose values are not all parameters", async () => {
+    const { db } = open();
+    await sql`CREATE TABLE notes (id INTEGER PRIMARY KEY, owner TEXT, body TEXT NOT NULL)`.execute(db);
+    await db
+      .insertInto("notes")
+      .values([
+        { owner: "ana", body: "a1" },
+        { owner: "ana", body: "a2" },
+        { owner: "bob", body: "b1" },
+        { owner: null, body: "nobody" },
+      ])
+      .execute();
+    const app = db as unknown as AppDatabase;
+    const byOwner = preparedQuery((database, owner: string, limit: number) =>
+      (database as unknown as AnyDb).selectFrom("notes").select("body").where("owner", "=", owner).orderBy("id").limit(limit),
+    );
+    expect(await byOwner(app, "ana", 5)).toEqual([{ body: "a1" }, { body: "a2" }]);
+    expect(await byOwner(app, "bob", 5)).toEqual([{ body: "b1" }]);
+    expect(await byOwner(app, "ana", 1)).toEqual([{ body: "a1" }]);
+    // `is` writes its value into the SQL: each call builds its own statement.
+    const ownerIs = preparedQuery((database, owner: string | null) =>
+      (database as unknown as AnyDb).selectFrom("notes").select("body").where("owner", "is", owner),
+    );
+    expect(await ownerIs(app, null)).toEqual([{ body: "nobody" }]);
+    expect(await ownerIs(app, "bob")).toEqual([{ body: "b1" }]);
   });
 });

@@ -6,6 +6,7 @@
  */
 import { AUTH } from "../../shared/constants";
 import type { AppDatabase } from "../db/client";
+import { preparedQuery } from "../db/prepared";
 import type { Clock } from "../clock";
 import { createIdAndSecret, secretMatches, splitToken } from "./tokens";
 
@@ -131,6 +132,16 @@ export async function listSessions(db: AppDatabase, clock: Clock, userId: string
   return rows.map((row) => ({ ...toInfo(row), userAgent: row.user_agent, ipAddress: row.ip_address }));
 }
 
+const sessionWithUser = preparedQuery((db, sessionId: string) =>
+  db
+    .selectFrom("sessions")
+    .innerJoin("users", "users.id", "sessions.user_id")
+    .selectAll("sessions")
+    .select("users.email")
+    .where("sessions.id", "=", sessionId)
+    .where("users.disabled_at", "is", null),
+);
+
 /**
  * The session of a cookie token with its user, or null (also when an admin disabled the account).
  * Every request asks, so session and user come in one statement (decision 044).
@@ -142,14 +153,7 @@ export async function validateSessionWithUser(
 ): Promise<{ session: SessionInfo; user: { id: string; email: string } } | null> {
   const parts = splitToken(token);
   if (!parts) return null;
-  const row = await db
-    .selectFrom("sessions")
-    .innerJoin("users", "users.id", "sessions.user_id")
-    .selectAll("sessions")
-    .select("users.email")
-    .where("sessions.id", "=", parts.id)
-    .where("users.disabled_at", "is", null)
-    .executeTakeFirst();
+  const [row] = await sessionWithUser(db, parts.id);
   if (!row || !secretMatches(parts.secret, row.secret_hash)) return null;
   const now = clock.now();
   if (now >= row.expires_at) {

@@ -12,6 +12,7 @@ import type { RenderContext } from "./context";
 import { FILE_ROUTES } from "./links";
 import { userOwner, type Owner } from "./owner";
 import type { RenderJob } from "../db/schema";
+import { preparedQuery } from "../db/prepared";
 import { findOwnedJob, queuePosition, RUNNING } from "./queue";
 import { jobView, shareUrlOf, styleOf, type JobView } from "./views";
 import type { JobKind } from "../../shared/edits";
@@ -171,26 +172,33 @@ export async function projectRenderSummaries(
   return summaries;
 }
 
-/** For /profile: the user's renders by outcome, and the styles they used most. */
-export async function userRenderStatistics(deps: Deps, userId: string) {
-  const renders = await deps.db
+// Compiled once: the profile page reads them on each visit (decision 044).
+const rendersByOutcome = preparedQuery((db, userId: string) =>
+  db
     .selectFrom("render_jobs")
     .select((eb) => [
       eb.fn.countAll<number>().as("total"),
       eb.fn.sum<number>(eb.case().when("status", "=", "succeeded").then(1).else(0).end()).as("succeeded"),
       eb.fn.sum<number>(eb.case().when("status", "=", "failed").then(1).else(0).end()).as("failed"),
     ])
-    .where("user_id", "=", userId)
-    .executeTakeFirstOrThrow();
-  const styles = await deps.db
+    .where("user_id", "=", userId),
+);
+const favouriteStyles = preparedQuery((db, userId: string) =>
+  db
     .selectFrom("render_jobs")
     .select((eb) => ["style", eb.fn.countAll<number>().as("count")])
     .where("user_id", "=", userId)
     .where("status", "=", "succeeded")
     .groupBy("style")
     .orderBy("count", "desc")
-    .limit(5)
-    .execute();
+    .limit(5),
+);
+
+/** For /profile: the user's renders by outcome, and the styles they used most. */
+export async function userRenderStatistics(deps: Deps, userId: string) {
+  const [outcomes, styles] = await Promise.all([rendersByOutcome(deps.db, userId), favouriteStyles(deps.db, userId)]);
+  // An aggregate without GROUP BY always answers one row.
+  const renders = outcomes[0]!;
   return {
     renders: { total: Number(renders.total), succeeded: Number(renders.succeeded ?? 0), failed: Number(renders.failed ?? 0) },
     favouriteStyles: styles.map((row) => ({ style: row.style, count: Number(row.count) })),

@@ -5,6 +5,7 @@
  */
 import type { Language } from "../../shared/constants";
 import { generateSecureRandomString } from "../auth/tokens";
+import { preparedQuery } from "../db/prepared";
 import type { Project } from "../db/schema";
 import { DomainError, notFound } from "../errors";
 import type { Infra } from "../infra";
@@ -94,6 +95,14 @@ export function createProjectDirectory(deps: Deps): ProjectDirectory {
   };
 }
 
+// Compiled once: the profile and every page of projects.list ask (decision 044).
+const projectCount = preparedQuery((db, userId: string) =>
+  db
+    .selectFrom("projects")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("user_id", "=", userId),
+);
+
 export function createProjectsService(deps: Deps, render: RenderModule) {
   async function ownedProject(userId: string, projectId: string): Promise<Project> {
     const project = await deps.db
@@ -107,12 +116,8 @@ export function createProjectsService(deps: Deps, render: RenderModule) {
   }
 
   async function countProjects(userId: string): Promise<number> {
-    const projects = await deps.db
-      .selectFrom("projects")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("user_id", "=", userId)
-      .executeTakeFirstOrThrow();
-    return Number(projects.n);
+    const [projects] = await projectCount(deps.db, userId);
+    return Number(projects!.n);
   }
 
   return {
