@@ -15,6 +15,7 @@ import * as m0009 from "./0009-listing-exports";
 import * as m0010 from "./0010-two-factor-failures";
 import * as m0011 from "./0011-storage-budgets";
 import * as m0012 from "./0012-payment-holds";
+import * as m0013 from "./0013-query-indexes";
 
 export const migrations: Record<string, Migration> = {
   "0001-init": m0001,
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   "0010-two-factor-failures": m0010,
   "0011-storage-budgets": m0011,
   "0012-payment-holds": m0012,
+  "0013-query-indexes": m0013,
 };

@@ -212,8 +212,8 @@ export const SYSTEM_TESTS: readonly SelfTestDefinition[] = [
       const asVisitor = await refusal(() => visitor.projects.list.query());
       if (!asVisitor) fail("Route protection error: a visitor was given the projects");
       if (asVisitor.code !== "UNAUTHORIZED") fail(`Route protection error: ${asVisitor.message}`);
-      const projects = await client.projects.list.query();
-      return `Visitor refused ("${asVisitor.message}"); the signed-in user is answered (${projects.length} project${projects.length === 1 ? "" : "s"})`;
+      const { total } = await client.projects.list.query();
+      return `Visitor refused ("${asVisitor.message}"); the signed-in user is answered (${total} project${total === 1 ? "" : "s"})`;
     },
   },
   {

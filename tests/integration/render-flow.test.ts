@@ -143,7 +143,7 @@ describe("render flow", () => {
     await visitor.client.auth.signIn.mutate({ email, password: "Correct-Horse1" });
     const [job] = await visitor.client.render.list.query({});
     expect(job).toMatchObject({ id: jobs[0]!.id, status: "succeeded", style: "japandi" });
-    const [project] = await visitor.client.projects.list.query();
+    const [project] = (await visitor.client.projects.list.query()).projects;
     expect(project).toMatchObject({ id: job!.projectId, renderCount: 1 });
     expect((await visitor.jar.fetch(`${server.url}${job!.result!.medium}`)).status).toBe(200);
     // The anonymous cookie alone no longer reaches it.
@@ -317,7 +317,7 @@ describe("render flow", () => {
     expect(uploaded.body.projectId).toBe(project.id);
     const { jobs } = await user.client.render.create.mutate({ projectId: project.id, imageId: uploaded.body.imageId, style: "luxury" });
     await collectEvents(user, { jobId: jobs[0]!.id }, (seen) => seen.some((e) => isFinal(e.event)));
-    const listed = await user.client.projects.list.query();
+    const listed = (await user.client.projects.list.query()).projects;
     expect(listed.find((p) => p.id === project.id)).toMatchObject({
       name: "Casa Lima",
       projectType: "room_rendering",

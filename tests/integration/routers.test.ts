@@ -29,7 +29,7 @@ describe("projects", () => {
   it("creates, lists, renames and deletes the user's own projects; another user's id is Not found", async () => {
     const created = await world.as(ana).projects.create({ name: "Loft" });
     expect(created).toMatchObject({ name: "Loft", projectType: "room_rendering", settings: {} });
-    expect((await world.as(ana).projects.list()).map((project) => [project.name, project.renderCount, project.thumbs])).toEqual([
+    expect((await world.as(ana).projects.list()).projects.map((project) => [project.name, project.renderCount, project.thumbs])).toEqual([
       ["Loft", 0, []],
     ]);
 
@@ -42,7 +42,7 @@ describe("projects", () => {
     await world.as(ana).projects.rename({ id: created.id, name: "Attic loft" });
     expect(await world.as(ana).projects.get({ id: created.id })).toMatchObject({ project: { name: "Attic loft" }, renders: [] });
     expect(await world.as(ana).projects.delete({ id: created.id })).toEqual({ deletedRenders: 0, deletedUploads: 0 });
-    expect(await world.as(ana).projects.list()).toEqual([]);
+    expect(await world.as(ana).projects.list()).toEqual({ projects: [], nextCursor: null, total: 0, renders: 0 });
   });
 
   it("refuses a visitor and an empty name", async () => {

@@ -138,7 +138,7 @@ describe("projects per user (item 11)", () => {
 
   it("refuses a project past PROJECTS_PER_USER_MAX with a message, and a deleted one makes room", async () => {
     const user = await signedInClient(server.url);
-    const existing = (await user.client.projects.list.query()).length;
+    const existing = (await user.client.projects.list.query()).total;
     const made: string[] = [];
     for (let index = existing; index < 3; index++) made.push((await user.client.projects.create.mutate({ name: `Flat ${index}` })).id);
     const refused = failure(await user.client.projects.create.mutate({ name: "One too many" }).catch((error: unknown) => error));

@@ -163,7 +163,9 @@ describe("self-test suite against a healthy server", () => {
     expect(byId["render-provider"]!.message).toBe("Preview engine (offline)");
     expect(items.every((item) => typeof item.durationMs === "number")).toBe(true);
     // Nothing of the checks is left behind: no throw-away project, no upload.
-    expect((await admin.client.projects.list.query()).filter((project) => project.name.startsWith("Self-test"))).toEqual([]);
+    expect(
+      (await admin.client.projects.list.query({ limit: 100 })).projects.filter((project) => project.name.startsWith("Self-test")),
+    ).toEqual([]);
     const uploads = await server.deps.db.selectFrom("uploads").select("id").where("user_id", "=", admin.userId).execute();
     expect(uploads).toEqual([]);
   });
@@ -329,7 +331,9 @@ describe("self-test suite against a healthy server", () => {
       } finally {
         restore();
       }
-      expect((await admin.client.projects.list.query()).filter((project) => project.name.startsWith("Self-test"))).toEqual([]);
+      expect(
+        (await admin.client.projects.list.query({ limit: 100 })).projects.filter((project) => project.name.startsWith("Self-test")),
+      ).toEqual([]);
       expect((await run("system", nodeEnvironment(server, admin), ["storage"]))["storage"]!.status).toBe("passed");
     });
 

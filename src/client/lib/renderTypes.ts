@@ -7,6 +7,6 @@ type Outputs = inferRouterOutputs<AppRouter>;
 export type Allowance = Outputs["render"]["allowance"];
 export type JobView = Outputs["render"]["job"];
 export type UploadView = Outputs["render"]["upload"];
-export type ProjectSummary = Outputs["projects"]["list"][number];
+export type ProjectSummary = Outputs["projects"]["list"]["projects"][number];
 export type GalleryPair = Outputs["render"]["gallery"]["examples"][number];
 export type SharedRender = Outputs["render"]["shared"];

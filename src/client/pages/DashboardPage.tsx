@@ -34,6 +34,9 @@ import { friendlyError } from "../lib/friendlyError";
 import type { ProjectSummary } from "../lib/renderTypes";
 import { trpc } from "../trpc";
 
+/** Projects per page of the dashboard. */
+const PROJECT_PAGE = 24;
+
 type DialogState =
   | { kind: "create" }
   | { kind: "rename"; project: ProjectSummary }
@@ -128,7 +131,6 @@ function ProjectView({
 }) {
   const { t } = useTranslation();
   const detail = trpc.projects.get.useQuery({ id }, { retry: false });
-  const summary = trpc.projects.list.useQuery().data?.find((project) => project.id === id);
   if (detail.isLoading) return <Spinner label={t("common.loading")} />;
   if (!detail.data) {
     return (
@@ -144,7 +146,7 @@ function ProjectView({
     );
   }
   const { project, renders } = detail.data;
-  const asSummary: ProjectSummary = summary ?? { ...project, renderCount: renders.length, thumbs: [] };
+  const asSummary: ProjectSummary = { ...project, renderCount: renders.length, thumbs: [] };
   return (
     <section className="space-y-5" aria-labelledby="project-title" data-testid="project-view">
       <Link href="/dashboard" className={`inline-flex items-center gap-1.5 text-sm ${linkClass}`}>
@@ -197,7 +199,8 @@ export default function DashboardPage() {
   const { user } = useSession();
   const utils = trpc.useUtils();
   const allowance = trpc.render.allowance.useQuery(undefined, { staleTime: 0 });
-  const projects = trpc.projects.list.useQuery();
+  // Pages of projects, latest first; "Show more" asks for the next (decision 044).
+  const projects = trpc.projects.list.useInfiniteQuery({ limit: PROJECT_PAGE }, { getNextPageParam: (page) => page.nextCursor });
   const recent = trpc.render.list.useQuery({ limit: 8 }, { staleTime: 0 });
   const createProject = trpc.projects.create.useMutation();
   const renameProject = trpc.projects.rename.useMutation();
@@ -216,8 +219,10 @@ export default function DashboardPage() {
     navigate("/dashboard", { replace: true });
   }, [search, navigate, t, utils]);
 
-  const sortedProjects = [...(projects.data ?? [])].sort((a, b) => b.updatedAt - a.updatedAt);
-  const totalRenders = sortedProjects.reduce((sum, project) => sum + project.renderCount, 0);
+  const sortedProjects = projects.data?.pages.flatMap((page) => page.projects) ?? [];
+  const firstPage = projects.data?.pages[0];
+  const totalProjects = firstPage?.total ?? 0;
+  const totalRenders = firstPage?.renders ?? 0;
 
   const openDialog = (next: DialogState) => {
     setNameError(undefined);
@@ -315,7 +320,7 @@ export default function DashboardPage() {
             <FolderOpen className="size-4 shrink-0" aria-hidden="true" />
             {t("dashboard.projects")}
           </p>
-          <p className="mt-1 text-2xl font-bold tabular-nums sm:text-3xl">{projects.data ? sortedProjects.length : "–"}</p>
+          <p className="mt-1 text-2xl font-bold tabular-nums sm:text-3xl">{projects.data ? totalProjects : "–"}</p>
         </div>
         <div className={`${cardClass} min-w-0 p-3 sm:p-5`}>
           <p className="flex items-start gap-1.5 text-xs font-medium text-slate-500 sm:items-center sm:gap-2 sm:text-sm dark:text-slate-400">
@@ -361,6 +366,21 @@ export default function DashboardPage() {
                 />
               ))}
             </ul>
+            {projects.hasNextPage ? (
+              <div className="flex flex-col items-center gap-2">
+                <p className="text-sm text-slate-500 dark:text-slate-400">
+                  {t("dashboard.shownOf", { shown: sortedProjects.length, total: totalProjects })}
+                </p>
+                <button
+                  type="button"
+                  className={buttonClass.secondary}
+                  disabled={projects.isFetchingNextPage}
+                  onClick={() => void projects.fetchNextPage()}
+                >
+                  {projects.isFetchingNextPage ? t("common.loading") : t("dashboard.loadMore")}
+                </button>
+              </div>
+            ) : null}
           </section>
 
           <section className="space-y-4" aria-labelledby="recent-heading">

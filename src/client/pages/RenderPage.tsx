@@ -53,7 +53,8 @@ function Jobs({ ids }: { ids: string[] }) {
   const [, navigate] = useLocation();
   const { user } = useSession();
   const { jobs, streamBroken } = useRenderJobs(ids);
-  const projects = trpc.projects.list.useQuery(undefined, { enabled: !!user });
+  // The most recent projects to move a render to (a page of the most the server gives).
+  const projects = trpc.projects.list.useQuery({ limit: 100 }, { enabled: !!user });
 
   const loaded = jobs.filter((entry) => entry.job);
   const done = loaded.filter((entry) => entry.job && isFinalStatus(entry.job.status)).length;
@@ -103,7 +104,7 @@ function Jobs({ ids }: { ids: string[] }) {
       <div className={`grid gap-6 ${ids.length > 1 ? "lg:grid-cols-2" : ""}`}>
         {jobs.map((entry) =>
           entry.job ? (
-            <JobCard key={entry.id} job={entry.job} signedIn={!!user} projects={projects.data ?? []} onDeleted={onDeleted} />
+            <JobCard key={entry.id} job={entry.job} signedIn={!!user} projects={projects.data?.projects ?? []} onDeleted={onDeleted} />
           ) : null,
         )}
       </div>

@@ -6,6 +6,7 @@
  */
 import { AUTH } from "../../shared/constants";
 import type { AppDatabase } from "../db/client";
+import { preparedQuery } from "../db/prepared";
 import type { Clock } from "../clock";
 import { createIdAndSecret, secretMatches, splitToken } from "./tokens";
 
@@ -131,21 +132,36 @@ export async function listSessions(db: AppDatabase, clock: Clock, userId: string
   return rows.map((row) => ({ ...toInfo(row), userAgent: row.user_agent, ipAddress: row.ip_address }));
 }
 
-/** The session of a cookie token with its user, or null (also when an admin disabled the account). */
+const sessionWithUser = preparedQuery((db, sessionId: string) =>
+  db
+    .selectFrom("sessions")
+    .innerJoin("users", "users.id", "sessions.user_id")
+    .selectAll("sessions")
+    .select("users.email")
+    .where("sessions.id", "=", sessionId)
+    .where("users.disabled_at", "is", null),
+);
+
+/**
+ * The session of a cookie token with its user, or null (also when an admin disabled the account).
+ * Every request asks, so session and user come in one statement (decision 044).
+ */
 export async function validateSessionWithUser(
   db: AppDatabase,
   clock: Clock,
   token: string,
 ): Promise<{ session: SessionInfo; user: { id: string; email: string } } | null> {
-  const session = await validateSessionToken(db, clock, token);
-  if (!session) return null;
-  const user = await db
-    .selectFrom("users")
-    .select(["id", "email"])
-    .where("id", "=", session.userId)
-    .where("disabled_at", "is", null)
-    .executeTakeFirst();
-  return user ? { session, user } : null;
+  const parts = splitToken(token);
+  if (!parts) return null;
+  const [row] = await sessionWithUser(db, parts.id);
+  if (!row || !secretMatches(parts.secret, row.secret_hash)) return null;
+  const now = clock.now();
+  if (now >= row.expires_at) {
+    await db.deleteFrom("sessions").where("id", "=", row.id).execute();
+    return null;
+  }
+  const session = now - row.last_active_at >= AUTH.activityUpdateIntervalMs ? await recordActivity(db, row, now) : toInfo(row);
+  return { session, user: { id: row.user_id, email: row.email } };
 }
 
 /** Ends one of the user's own sessions (another user's id simply matches nothing). */

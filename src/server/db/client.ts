@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import SqliteDatabase from "better-sqlite3";
-import { Kysely, SqliteDialect } from "kysely";
+import { Kysely } from "kysely";
+import { CachingSqliteDialect } from "./driver";
 import type { Database } from "./schema";
 
 export type AppDatabase = Kysely<Database>;
@@ -11,7 +12,7 @@ export type AppDatabase = Kysely<Database>;
  * WAL so readers never block the writer, foreign keys enforced, a busy timeout instead of
  * immediate SQLITE_BUSY, and synchronous=FULL because a lost commit could lose credits.
  */
-export function openDatabase(file: string): AppDatabase {
+export function openDatabase(file: string, options: { onStatement?: (sql: string) => void } = {}): AppDatabase {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   // Owner-only: the database holds password hashes, sessions and mail. SQLite gives its -wal and
   // -shm files the database file's permissions; a file left world-readable by an older version is fixed.
@@ -22,5 +23,6 @@ export function openDatabase(file: string): AppDatabase {
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("synchronous = FULL");
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  // Prepared statements are kept and the one connection is handed to one waiter at a time (decision 044).
+  return new Kysely<Database>({ dialect: new CachingSqliteDialect({ database: sqlite, onStatement: options.onStatement }) });
 }

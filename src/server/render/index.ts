@@ -30,10 +30,10 @@ import {
   ownedJobView,
   projectRenderSummaries,
   queueCounts,
-  rendersMade,
   setSharing,
   sharedRender,
   userRenderCount,
+  userRenderCounts,
   userRenderStatistics,
 } from "./jobs";
 import { ownerKey, rowOwner, type Owner } from "./owner";
@@ -55,7 +55,7 @@ import { upscaleJob } from "./upscale";
 import { deleteUserImages } from "./removal";
 import { renderRoutes, type OwnerOfRequest } from "./routes";
 import { RenderSignals } from "./signals";
-import { performanceFigures, percentile, renderDurations, rendersPerDay, structureByEngine } from "./statistics";
+import { landingFigures, performanceFigures, percentile, renderDurations, rendersPerDay, structureByEngine } from "./statistics";
 import { findOwnedUpload, saveUpload, type UploadChoices } from "./uploads";
 import { uploadView, type JobView, type UploadView } from "./views";
 import { listingSource } from "./listing-source";
@@ -88,7 +88,8 @@ export interface RenderModuleOptions {
   worker?: Partial<RenderWorkerOptions>;
 }
 
-const DAY_MS = 86_400_000;
+/** How long the landing page's figures are kept before they are read again. */
+export const LANDING_CACHE_MS = 60_000;
 
 export function createRenderModule(infra: Pick<Infra, "db" | "clock" | "env" | "storage" | "log">, options: RenderModuleOptions) {
   const replicateWaiters = new PredictionWaiters();
@@ -113,6 +114,7 @@ export function createRenderModule(infra: Pick<Infra, "db" | "clock" | "env" | "
     ...options.worker,
   });
   let stopHousekeeping: (() => void) | undefined;
+  let landingCache: { at: number; figures: ReturnType<typeof landingFigures> } | undefined;
   const engine = engineInfo(provider);
 
   return {
@@ -238,6 +240,7 @@ export function createRenderModule(infra: Pick<Infra, "db" | "clock" | "env" | "
     projectRenderSummaries: (projectIds: string[]) => projectRenderSummaries(deps, projectIds),
     userRenderStatistics: (userId: string) => userRenderStatistics(deps, userId),
     userRenderCount: (userId: string) => userRenderCount(deps, userId),
+    userRenderCounts: (userIds: readonly string[]) => userRenderCounts(deps, userIds),
 
     // Administration.
     queueCounts: () => queueCounts(deps),
@@ -255,13 +258,21 @@ export function createRenderModule(infra: Pick<Infra, "db" | "clock" | "env" | "
 
     // Measured figures.
     /** Renders made, and their average time over the last 30 days (the landing page). */
+    /** The landing page's figures, computed at most once a minute (by the injected clock): every visit asks. */
     async landingFigures() {
-      const durations = [...(await renderDurations(deps.db, deps.clock.now() - 30 * DAY_MS)).values()].flat();
-      return {
-        rendersMade: await rendersMade(deps),
-        averageRenderSeconds: durations.length ? durations.reduce((sum, ms) => sum + ms, 0) / durations.length / 1000 : null,
-      };
+      const now = deps.clock.now();
+      if (!landingCache || now - landingCache.at >= LANDING_CACHE_MS) landingCache = { at: now, figures: landingFigures(deps.db, now) };
+      const cached = landingCache;
+      try {
+        return await cached.figures;
+      } catch (error) {
+        // A failed read is not kept: the next visit tries again.
+        if (landingCache === cached) landingCache = undefined;
+        throw error;
+      }
     },
+    /** The same figures read now (bench and tests). */
+    landingFiguresUncached: () => landingFigures(deps.db, deps.clock.now()),
     performanceFigures: () => performanceFigures(deps.db, deps.clock.now()),
     rendersPerDay: (since: number) => rendersPerDay(deps.db, since),
     /** The average "structure kept" score by engine and model (admin analytics). */

@@ -12,6 +12,7 @@ import type { RenderContext } from "./context";
 import { FILE_ROUTES } from "./links";
 import { userOwner, type Owner } from "./owner";
 import type { RenderJob } from "../db/schema";
+import { preparedQuery } from "../db/prepared";
 import { findOwnedJob, queuePosition, RUNNING } from "./queue";
 import { jobView, shareUrlOf, styleOf, type JobView } from "./views";
 import type { JobKind } from "../../shared/edits";
@@ -137,51 +138,67 @@ export async function gallerySharedRenders(
   }));
 }
 
-/** For project cards: how many renders each project holds, and the thumbnails of its latest four. */
+/**
+ * For project cards: how many renders each project holds, and the thumbnails of its latest four
+ * succeeded ones. One statement for any number of projects (decision 044): each project's renders
+ * are numbered, succeeded first and latest first, and only the first four come back, with the count.
+ */
 export async function projectRenderSummaries(
   deps: Deps,
   projectIds: string[],
 ): Promise<Map<string, { renderCount: number; thumbs: string[] }>> {
   const summaries = new Map<string, { renderCount: number; thumbs: string[] }>();
-  for (const projectId of projectIds) {
-    const count = await deps.db
-      .selectFrom("render_jobs")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("project_id", "=", projectId)
-      .executeTakeFirstOrThrow();
-    const latest = await deps.db
-      .selectFrom("render_jobs")
-      .select("id")
-      .where("project_id", "=", projectId)
-      .where("status", "=", "succeeded")
-      .orderBy("finished_at", "desc")
-      .limit(4)
-      .execute();
-    summaries.set(projectId, { renderCount: Number(count.n), thumbs: latest.map((job) => FILE_ROUTES.render(job.id, "thumb")) });
+  if (projectIds.length === 0) return summaries;
+  const ranked = deps.db
+    .selectFrom("render_jobs")
+    .select((eb) => [
+      "id",
+      "project_id",
+      "status",
+      eb.fn
+        .countAll<number>()
+        .over((over) => over.partitionBy("project_id"))
+        .as("n"),
+      sql<number>`row_number() over (partition by project_id order by status = 'succeeded' desc, finished_at desc)`.as("rank"),
+    ])
+    .where("project_id", "in", projectIds)
+    .as("ranked");
+  const rows = await deps.db.selectFrom(ranked).selectAll().where("rank", "<=", 4).orderBy("project_id").orderBy("rank").execute();
+  for (const row of rows) {
+    const summary = summaries.get(row.project_id!) ?? { renderCount: Number(row.n), thumbs: [] };
+    if (row.status === "succeeded") summary.thumbs.push(FILE_ROUTES.render(row.id, "thumb"));
+    summaries.set(row.project_id!, summary);
   }
   return summaries;
 }
 
-/** For /profile: the user's renders by outcome, and the styles they used most. */
-export async function userRenderStatistics(deps: Deps, userId: string) {
-  const renders = await deps.db
+// Compiled once: the profile page reads them on each visit (decision 044).
+const rendersByOutcome = preparedQuery((db, userId: string) =>
+  db
     .selectFrom("render_jobs")
     .select((eb) => [
       eb.fn.countAll<number>().as("total"),
       eb.fn.sum<number>(eb.case().when("status", "=", "succeeded").then(1).else(0).end()).as("succeeded"),
       eb.fn.sum<number>(eb.case().when("status", "=", "failed").then(1).else(0).end()).as("failed"),
     ])
-    .where("user_id", "=", userId)
-    .executeTakeFirstOrThrow();
-  const styles = await deps.db
+    .where("user_id", "=", userId),
+);
+const favouriteStyles = preparedQuery((db, userId: string) =>
+  db
     .selectFrom("render_jobs")
     .select((eb) => ["style", eb.fn.countAll<number>().as("count")])
     .where("user_id", "=", userId)
     .where("status", "=", "succeeded")
     .groupBy("style")
     .orderBy("count", "desc")
-    .limit(5)
-    .execute();
+    .limit(5),
+);
+
+/** For /profile: the user's renders by outcome, and the styles they used most. */
+export async function userRenderStatistics(deps: Deps, userId: string) {
+  const [outcomes, styles] = await Promise.all([rendersByOutcome(deps.db, userId), favouriteStyles(deps.db, userId)]);
+  // An aggregate without GROUP BY always answers one row.
+  const renders = outcomes[0]!;
   return {
     renders: { total: Number(renders.total), succeeded: Number(renders.succeeded ?? 0), failed: Number(renders.failed ?? 0) },
     favouriteStyles: styles.map((row) => ({ style: row.style, count: Number(row.count) })),
@@ -196,6 +213,18 @@ export async function userRenderCount(deps: Deps, userId: string): Promise<numbe
     .where("user_id", "=", userId)
     .executeTakeFirstOrThrow();
   return Number(renders.n);
+}
+
+/** For the admin's user list: how many renders each user asked for, in one statement (users without renders are left out). */
+export async function userRenderCounts(deps: Deps, userIds: readonly string[]): Promise<Map<string, number>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await deps.db
+    .selectFrom("render_jobs")
+    .select((eb) => ["user_id", eb.fn.countAll<number>().as("n")])
+    .where("user_id", "in", userIds)
+    .groupBy("user_id")
+    .execute();
+  return new Map(rows.map((row) => [row.user_id!, Number(row.n)]));
 }
 
 /** Jobs waiting and running now. */
@@ -262,14 +291,4 @@ export async function listAllJobs(
 /** The owner of any job (admin actions); null when there is no such job. */
 export async function jobOwnerOf(deps: Deps, jobId: string): Promise<{ user_id: string | null; visitor_id: string | null } | null> {
   return (await deps.db.selectFrom("render_jobs").select(["user_id", "visitor_id"]).where("id", "=", jobId).executeTakeFirst()) ?? null;
-}
-
-/** Succeeded renders of all time (the landing page's figure). */
-export async function rendersMade(deps: Deps): Promise<number> {
-  const made = await deps.db
-    .selectFrom("render_jobs")
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where("status", "=", "succeeded")
-    .executeTakeFirstOrThrow();
-  return Number(made.n);
 }

@@ -30,6 +30,34 @@ export async function renderDurations(db: AppDatabase, since: number): Promise<M
   return byProvider;
 }
 
+/**
+ * The landing page's figures: succeeded renders of all time, and the average claim-to-done time of
+ * those finished in the last 30 days. Aggregated by SQLite in one statement, not loaded row by row.
+ */
+export async function landingFigures(db: AppDatabase, now: number) {
+  const since = now - 30 * DAY_MS;
+  const row = await db
+    .selectFrom("render_jobs")
+    .select((eb) => [
+      eb.fn.countAll<number>().as("made"),
+      eb.fn
+        .avg<number | null>(
+          eb
+            .case()
+            .when(eb.and([eb("finished_at", ">=", since), eb("started_at", "is not", null)]))
+            .then(eb("finished_at", "-", eb.ref("started_at")))
+            .end(),
+        )
+        .as("averageMs"),
+    ])
+    .where("status", "=", "succeeded")
+    .executeTakeFirstOrThrow();
+  return {
+    rendersMade: Number(row.made),
+    averageRenderSeconds: row.averageMs === null ? null : Number(row.averageMs) / 1000,
+  };
+}
+
 /** The /performance page's figures for the last `days`. */
 export async function performanceFigures(db: AppDatabase, now: number, days = 30) {
   const since = now - days * DAY_MS;

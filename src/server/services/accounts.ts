@@ -19,6 +19,23 @@ import type { AppDatabase } from "../db/client";
 import type { Database, EmailTokenPurpose } from "../db/schema";
 import { googleConfigured } from "../auth/google";
 import { grantCredits } from "./credits";
+import { preparedQuery } from "../db/prepared";
+
+// Compiled once: /profile reads it on each visit (decision 044).
+const profilePageRow = preparedQuery((db, userId: string) =>
+  db
+    .selectFrom("users")
+    .leftJoin("profiles", "profiles.user_id", "users.id")
+    .select([
+      "users.email",
+      "users.created_at",
+      "users.email_confirmed_at",
+      "users.password_hash",
+      "profiles.full_name",
+      "profiles.credits_remaining",
+    ])
+    .where("users.id", "=", userId),
+);
 import type { ProjectsService } from "./projects";
 
 type AccountDeps = Pick<Infra, "db" | "clock" | "log" | "env" | "mailer" | "secretBox">;
@@ -542,19 +559,8 @@ export function createAccountsService(deps: AccountDeps, render: RenderModule, p
 
     /** /profile: who the user is, their credits, since when, and what they rendered. */
     async profile(userId: string) {
-      const user = await deps.db
-        .selectFrom("users")
-        .leftJoin("profiles", "profiles.user_id", "users.id")
-        .select([
-          "users.email",
-          "users.created_at",
-          "users.email_confirmed_at",
-          "users.password_hash",
-          "profiles.full_name",
-          "profiles.credits_remaining",
-        ])
-        .where("users.id", "=", userId)
-        .executeTakeFirstOrThrow();
+      const [user] = await profilePageRow(deps.db, userId);
+      if (!user) throw new Error(`no user ${userId}`);
       const statistics = await render.userRenderStatistics(userId);
       return {
         email: user.email,

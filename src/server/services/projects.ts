@@ -5,6 +5,7 @@
  */
 import type { Language } from "../../shared/constants";
 import { generateSecureRandomString } from "../auth/tokens";
+import { preparedQuery } from "../db/prepared";
 import type { Project } from "../db/schema";
 import { DomainError, notFound } from "../errors";
 import type { Infra } from "../infra";
@@ -14,6 +15,24 @@ type Deps = Pick<Infra, "db" | "clock" | "env">;
 
 /** The project a user's upload goes to when none is chosen, named in their language. */
 const FIRST_PROJECT_NAME: Record<Language, string> = { en: "My first project", es: "Mi primer proyecto", fr: "Mon premier projet" };
+
+/** Projects on a page of the dashboard unless asked otherwise, and the most one request may ask for. */
+export const PROJECT_PAGE_SIZE = 24;
+export const PROJECT_PAGE_MAX = 100;
+
+export interface ProjectPage {
+  /** nextCursor of the page before; none for the first page. */
+  cursor?: string | null;
+  limit?: number;
+}
+
+/** "<updated_at>.<id>": where the page before ended. An unreadable cursor starts from the top. */
+function parseCursor(cursor: string): { updatedAt: number; id: string } | null {
+  const dot = cursor.indexOf(".");
+  const updatedAt = Number(cursor.slice(0, dot));
+  if (dot < 1 || !Number.isSafeInteger(updatedAt)) return null;
+  return { updatedAt, id: cursor.slice(dot + 1) };
+}
 
 export interface ProjectSettings {
   defaultStyle?: string;
@@ -76,6 +95,14 @@ export function createProjectDirectory(deps: Deps): ProjectDirectory {
   };
 }
 
+// Compiled once: the profile and every page of projects.list ask (decision 044).
+const projectCount = preparedQuery((db, userId: string) =>
+  db
+    .selectFrom("projects")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("user_id", "=", userId),
+);
+
 export function createProjectsService(deps: Deps, render: RenderModule) {
   async function ownedProject(userId: string, projectId: string): Promise<Project> {
     const project = await deps.db
@@ -88,17 +115,48 @@ export function createProjectsService(deps: Deps, render: RenderModule) {
     return project;
   }
 
+  async function countProjects(userId: string): Promise<number> {
+    const [projects] = await projectCount(deps.db, userId);
+    return Number(projects!.n);
+  }
+
   return {
-    /** The user's projects, latest first, each with its render count and latest thumbnails. */
-    async list(userId: string) {
-      const projects = await deps.db
-        .selectFrom("projects")
-        .selectAll()
-        .where("user_id", "=", userId)
+    /**
+     * A page of the user's projects, latest first, each with its render count and latest thumbnails,
+     * and how many there are in all. A constant number of statements whatever the number of projects
+     * (decision 044): the page (keyset on updated_at, id), the totals, and one query for the page's renders.
+     */
+    async list(userId: string, page: ProjectPage = {}) {
+      const limit = Math.min(Math.max(page.limit ?? PROJECT_PAGE_SIZE, 1), PROJECT_PAGE_MAX);
+      const after = page.cursor ? parseCursor(page.cursor) : null;
+      let query = deps.db.selectFrom("projects").selectAll().where("user_id", "=", userId);
+      if (after) {
+        query = query.where((eb) =>
+          eb.or([eb("updated_at", "<", after.updatedAt), eb.and([eb("updated_at", "=", after.updatedAt), eb("id", "<", after.id)])]),
+        );
+      }
+      // One row more than the page tells whether another page follows.
+      const rows = await query
         .orderBy("updated_at", "desc")
+        .orderBy("id", "desc")
+        .limit(limit + 1)
         .execute();
-      const summaries = await render.projectRenderSummaries(projects.map((project) => project.id));
-      return projects.map((project) => ({ ...projectView(project), ...(summaries.get(project.id) ?? { renderCount: 0, thumbs: [] }) }));
+      const projects = rows.slice(0, limit);
+      const last = projects.at(-1);
+      const [total, renders, summaries] = await Promise.all([
+        countProjects(userId),
+        render.userRenderCount(userId),
+        render.projectRenderSummaries(projects.map((project) => project.id)),
+      ]);
+      return {
+        projects: projects.map((project) => ({
+          ...projectView(project),
+          ...(summaries.get(project.id) ?? { renderCount: 0, thumbs: [] }),
+        })),
+        nextCursor: rows.length > limit && last ? `${last.updated_at}.${last.id}` : null,
+        total,
+        renders,
+      };
     },
 
     /** One project with its renders, newest first. */
@@ -155,14 +213,7 @@ export function createProjectsService(deps: Deps, render: RenderModule) {
       return deleted;
     },
 
-    async count(userId: string): Promise<number> {
-      const projects = await deps.db
-        .selectFrom("projects")
-        .select((eb) => eb.fn.countAll<number>().as("n"))
-        .where("user_id", "=", userId)
-        .executeTakeFirstOrThrow();
-      return Number(projects.n);
-    },
+    count: countProjects,
   };
 }
 

@@ -11,6 +11,15 @@ export async function listRoles(db: AppDatabase, userId: string): Promise<string
   return rows.map((row) => row.role);
 }
 
+/** The roles of several users in one statement (the admin's user list), each list sorted; users without roles are left out. */
+export async function listRolesOf(db: AppDatabase, userIds: readonly string[]): Promise<Map<string, string[]>> {
+  const roles = new Map<string, string[]>();
+  if (userIds.length === 0) return roles;
+  const rows = await db.selectFrom("user_roles").select(["user_id", "role"]).where("user_id", "in", userIds).orderBy("role").execute();
+  for (const row of rows) roles.set(row.user_id, [...(roles.get(row.user_id) ?? []), row.role]);
+  return roles;
+}
+
 /** true when the role was added (false: the user had it already). */
 export async function grantRole(db: AppDatabase, userId: string, role: string, now: number): Promise<boolean> {
   const result = await db
@@ -78,6 +87,7 @@ export async function hasRole(db: AppDatabase, userId: string, role: string): Pr
 export function createRolesService(db: AppDatabase, clock: Pick<Infra["clock"], "now">) {
   return {
     list: (userId: string) => listRoles(db, userId),
+    listOf: (userIds: readonly string[]) => listRolesOf(db, userIds),
     has: (userId: string, role: string) => hasRole(db, userId, role),
     isAdmin: (userId: string) => hasRole(db, userId, ADMIN_ROLE),
     grant: (userId: string, role: string) => grantRole(db, userId, role, clock.now()),

@@ -21,7 +21,7 @@ export interface ObjectStorage {
   get(bucket: Bucket, key: string): Promise<StoredObject | null>;
   /** Removing a missing object is not an error. */
   remove(bucket: Bucket, key: string): Promise<void>;
-  /** Total bytes stored in a bucket (status pages). */
+  /** Total bytes stored in a bucket (status pages); a running total, not a walk over every file (decision 044). */
   size(bucket: Bucket): Promise<number>;
   /** Bytes still free where the files are kept; stores without a disk of their own leave it out. */
   freeBytes?(): Promise<number>;
@@ -48,15 +48,63 @@ export function createDiskStorage(dataDir: string): ObjectStorage {
     assertValidKey(key);
     return path.join(root, bucket, key);
   };
+  /**
+   * Bytes per bucket: counted by one walk over the files the first time they are asked for, then kept
+   * up to date by put and remove. A change made while the walk runs makes it walk again, so the total
+   * never counts a file twice or misses one. Other processes (the admin CLI) writing the same files are
+   * seen at the next start.
+   */
+  const totals = new Map<Bucket, number>();
+  let changes = 0;
+  let inFlight = 0;
+  const sizeOf = async (file: string): Promise<number> => {
+    try {
+      return (await fs.stat(file)).size;
+    } catch {
+      return 0;
+    }
+  };
+  /** Runs a change to the files; a walk that overlapped one (or any part of one) is not kept. */
+  const changing = async (bucket: Bucket, change: (known: boolean) => Promise<number>) => {
+    inFlight++;
+    changes++;
+    try {
+      const delta = await change(totals.has(bucket));
+      const total = totals.get(bucket);
+      if (total !== undefined) totals.set(bucket, total + delta);
+    } finally {
+      inFlight--;
+      changes++;
+    }
+  };
+  const walk = async (dir: string): Promise<number> => {
+    let entries;
+    try {
+      entries = await fs.readdir(dir, { withFileTypes: true });
+    } catch {
+      return 0;
+    }
+    let total = 0;
+    for (const entry of entries) {
+      const full = path.join(dir, entry.name);
+      // A temporary file is a put under way: its bytes are counted when it lands.
+      if (!entry.name.endsWith(".tmp")) total += entry.isDirectory() ? await walk(full) : await sizeOf(full);
+    }
+    return total;
+  };
   return {
     async put(bucket, key, data) {
       const file = fileOf(bucket, key);
       // Owner-only, like the files: the pictures are the users' own.
       await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-      // Write then rename, so a reader never sees half a file.
-      const temporary = `${file}.${process.pid}.tmp`;
-      await fs.writeFile(temporary, data, { mode: 0o600 });
-      await fs.rename(temporary, file);
+      await changing(bucket, async (known) => {
+        const replaced = known ? await sizeOf(file) : 0;
+        // Write then rename, so a reader never sees half a file.
+        const temporary = `${file}.${process.pid}.tmp`;
+        await fs.writeFile(temporary, data, { mode: 0o600 });
+        await fs.rename(temporary, file);
+        return data.length - replaced;
+      });
     },
     async get(bucket, key) {
       try {
@@ -77,7 +125,12 @@ export function createDiskStorage(dataDir: string): ObjectStorage {
       }
     },
     async remove(bucket, key) {
-      await fs.rm(fileOf(bucket, key), { force: true });
+      const file = fileOf(bucket, key);
+      await changing(bucket, async (known) => {
+        const removed = known ? await sizeOf(file) : 0;
+        await fs.rm(file, { force: true });
+        return -removed;
+      });
     },
     async freeBytes() {
       await fs.mkdir(root, { recursive: true, mode: 0o700 });
@@ -86,21 +139,16 @@ export function createDiskStorage(dataDir: string): ObjectStorage {
       return stats.bavail * stats.bsize;
     },
     async size(bucket) {
-      const walk = async (dir: string): Promise<number> => {
-        let entries;
-        try {
-          entries = await fs.readdir(dir, { withFileTypes: true });
-        } catch {
-          return 0;
-        }
-        let total = 0;
-        for (const entry of entries) {
-          const full = path.join(dir, entry.name);
-          total += entry.isDirectory() ? await walk(full) : (await fs.stat(full)).size;
-        }
-        return total;
-      };
-      return walk(path.join(root, bucket));
+      let counted = 0;
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const known = totals.get(bucket);
+        if (known !== undefined) return known;
+        const before = changes;
+        counted = await walk(path.join(root, bucket));
+        if (changes === before && inFlight === 0) totals.set(bucket, counted);
+      }
+      // Files kept changing during every walk: answer the last count and keep walking next time.
+      return totals.get(bucket) ?? counted;
     },
   };
 }

@@ -68,9 +68,10 @@ export const NEW_PROJECT = "__new__";
 export function useProjectChoice(enabled: boolean, preferred?: string | null) {
   const { t } = useTranslation();
   const utils = trpc.useUtils();
-  const list = trpc.projects.list.useQuery(undefined, { enabled });
+  // The most recently used projects (the server pages them; a studio with more picks among these or makes a new one).
+  const list = trpc.projects.list.useQuery({ limit: 100 }, { enabled });
   const create = trpc.projects.create.useMutation();
-  const projects = [...(list.data ?? [])].sort((a, b) => b.updatedAt - a.updatedAt);
+  const projects = list.data?.projects ?? [];
   const [choice, setChoice] = useState<string | null>(null);
   const [newName, setNewName] = useState("");
   const [nameError, setNameError] = useState<string>();

@@ -1,6 +1,7 @@
 /** The user's projects (spec section 3: name, project_type "room_rendering", settings) with their renders. */
 import { z } from "zod";
 import { projectNameSchema } from "../../../shared/render";
+import { PROJECT_PAGE_MAX } from "../../services/projects";
 import { protectedProcedure, router } from "../init";
 
 const id = z.string().min(1).max(64);
@@ -8,7 +9,10 @@ const id = z.string().min(1).max(64);
 const settingsSchema = z.object({ defaultStyle: z.string().max(40).optional(), defaultRoomType: z.string().max(40).optional() }).strict();
 
 export const projectsRouter = router({
-  list: protectedProcedure.query(({ ctx }) => ctx.services.projects.list(ctx.user.id)),
+  /** A page of projects, latest first; nextCursor asks for the next one. */
+  list: protectedProcedure
+    .input(z.object({ cursor: z.string().max(100).nullish(), limit: z.number().int().min(1).max(PROJECT_PAGE_MAX).optional() }).optional())
+    .query(({ ctx, input }) => ctx.services.projects.list(ctx.user.id, input ?? {})),
 
   get: protectedProcedure.input(z.object({ id })).query(({ ctx, input }) => ctx.services.projects.get(ctx.user.id, input.id)),
 

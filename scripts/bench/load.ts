@@ -1,0 +1,43 @@
+/**
+ * The API benchmark's load: run in its own process (so the server under test has the event loop to
+ * itself), it keeps `connections` keep-alive connections busy with GET `path` for `seconds` and
+ * prints one JSON line: completed requests, non-200 answers, elapsed seconds.
+ *
+ *   node --import tsx scripts/bench/load.ts <url> <cookie> <connections> <seconds>
+ */
+import http from "node:http";
+
+const [url = "", cookie = "", connectionsArg = "16", secondsArg = "5"] = process.argv.slice(2);
+const connections = Number(connectionsArg);
+const durationMs = Number(secondsArg) * 1000;
+const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+
+let completed = 0;
+let failed = 0;
+
+function once(): Promise<void> {
+  return new Promise((resolve) => {
+    const request = http.get(url, { agent, headers: { cookie } }, (response) => {
+      if (response.statusCode !== 200) failed++;
+      response.resume();
+      response.on("end", () => {
+        completed++;
+        resolve();
+      });
+    });
+    request.on("error", () => {
+      failed++;
+      resolve();
+    });
+  });
+}
+
+async function worker(deadline: number): Promise<void> {
+  while (performance.now() < deadline) await once();
+}
+
+const start = performance.now();
+await Promise.all(Array.from({ length: connections }, () => worker(start + durationMs)));
+const seconds = (performance.now() - start) / 1000;
+agent.destroy();
+process.stdout.write(`${JSON.stringify({ completed, failed, seconds })}\n`);

@@ -1,0 +1,179 @@
+/**
+ * A Kysely dialect over better-sqlite3 that keeps prepared statements (decision 044).
+ *
+ * Kysely's own SqliteDriver prepares every statement again (a third of a simple query's cost) and its
+ * connection mutex wakes every waiting query each time the lock is released, so N concurrent requests
+ * cost O(N²) wake-ups. This driver caches statements by SQL text (bounded, least recently used first
+ * out) and hands the connection to exactly one waiter, in arrival order.
+ *
+ * A statement that changes the schema (CREATE, ALTER, DROP) empties the cache. SQLite re-prepares a
+ * stale statement by itself and better-sqlite3 reads the columns at each run (tests/unit/db-driver.test.ts
+ * checks both); emptying keeps no statement of a schema that is gone (migrations down and up again).
+ */
+import type { Database as SqliteDatabase, Statement } from "better-sqlite3";
+import {
+  CompiledQuery,
+  SelectQueryNode,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type Kysely,
+  type QueryResult,
+} from "kysely";
+
+/** Distinct statements kept; the app has a few hundred, `IN (?, ?, …)` lists make more. */
+const STATEMENT_CACHE_SIZE = 1000;
+
+const SCHEMA_CHANGE = /^\s*(create|alter|drop)\b/i;
+
+export interface CachingSqliteDialectConfig {
+  database: SqliteDatabase;
+  /** Called with each statement's SQL before it runs (tests count statements with it). */
+  onStatement?: (sql: string) => void;
+}
+
+class StatementCache {
+  readonly #db: SqliteDatabase;
+  readonly #statements = new Map<string, Statement>();
+
+  constructor(db: SqliteDatabase) {
+    this.#db = db;
+  }
+
+  get(sql: string): Statement {
+    const cached = this.#statements.get(sql);
+    if (cached) {
+      // Re-inserting moves it to the end: the Map's order is the recency order.
+      this.#statements.delete(sql);
+      this.#statements.set(sql, cached);
+      return cached;
+    }
+    const statement = this.#db.prepare(sql);
+    if (SCHEMA_CHANGE.test(sql)) {
+      this.#statements.clear();
+      return statement;
+    }
+    if (this.#statements.size >= STATEMENT_CACHE_SIZE) this.#statements.delete(this.#statements.keys().next().value!);
+    this.#statements.set(sql, statement);
+    return statement;
+  }
+
+  clear(): void {
+    this.#statements.clear();
+  }
+}
+
+class CachingConnection implements DatabaseConnection {
+  readonly #cache: StatementCache;
+  readonly #onStatement: ((sql: string) => void) | undefined;
+
+  constructor(cache: StatementCache, onStatement: ((sql: string) => void) | undefined) {
+    this.#cache = cache;
+    this.#onStatement = onStatement;
+  }
+
+  executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+    const { sql, parameters } = compiledQuery;
+    this.#onStatement?.(sql);
+    const statement = this.#cache.get(sql);
+    if (statement.reader) return Promise.resolve({ rows: statement.all(parameters) as R[] });
+    const { changes, lastInsertRowid } = statement.run(parameters);
+    return Promise.resolve({ numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] });
+  }
+
+  async *streamQuery<R>(compiledQuery: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    if (!SelectQueryNode.is(compiledQuery.query)) throw new Error("Sqlite driver only supports streaming of select queries");
+    this.#onStatement?.(compiledQuery.sql);
+    for (const row of this.#cache.get(compiledQuery.sql).iterate(compiledQuery.parameters)) yield { rows: [row as R] };
+  }
+}
+
+/** One connection, handed to one waiter at a time in arrival order (no thundering herd). */
+class ConnectionQueue {
+  #held = false;
+  readonly #waiting: Array<() => void> = [];
+
+  acquire(): Promise<void> {
+    if (!this.#held) {
+      this.#held = true;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.#waiting.push(resolve));
+  }
+
+  release(): void {
+    const next = this.#waiting.shift();
+    // The lock passes straight to the next waiter; it is free only when nobody waits.
+    if (next) next();
+    else this.#held = false;
+  }
+}
+
+class CachingSqliteDriver implements Driver {
+  readonly #config: CachingSqliteDialectConfig;
+  readonly #queue = new ConnectionQueue();
+  readonly #cache: StatementCache;
+  readonly #connection: CachingConnection;
+
+  constructor(config: CachingSqliteDialectConfig) {
+    this.#config = config;
+    this.#cache = new StatementCache(config.database);
+    this.#connection = new CachingConnection(this.#cache, config.onStatement);
+  }
+
+  async init(): Promise<void> {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    await this.#queue.acquire();
+    return this.#connection;
+  }
+
+  async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw("begin"));
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw("commit"));
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw("rollback"));
+  }
+
+  async releaseConnection(): Promise<void> {
+    this.#queue.release();
+  }
+
+  async destroy(): Promise<void> {
+    this.#cache.clear();
+    this.#config.database.close();
+  }
+}
+
+export class CachingSqliteDialect implements Dialect {
+  readonly #config: CachingSqliteDialectConfig;
+
+  constructor(config: CachingSqliteDialectConfig) {
+    this.#config = config;
+  }
+
+  createDriver(): Driver {
+    return new CachingSqliteDriver(this.#config);
+  }
+
+  createQueryCompiler() {
+    return new SqliteQueryCompiler();
+  }
+
+  createAdapter() {
+    return new SqliteAdapter();
+  }
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the introspector reads any schema
+  createIntrospector(db: Kysely<any>) {
+    return new SqliteIntrospector(db);
+  }
+}

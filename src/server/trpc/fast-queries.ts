@@ -1,0 +1,90 @@
+/**
+ * A shorter road for tRPC queries over GET (decision 044): single and batched (httpBatchLink) calls
+ * whose procedures are all queries are answered here; everything else (mutations, subscriptions,
+ * jsonl streaming, unknown paths, unreadable input) goes on to tRPC's own adapter, unchanged.
+ *
+ * tRPC's Express adapter turns each request into a Fetch Request and its answer into a Fetch
+ * Response written through web streams, with an AbortController per call: measured, that was about
+ * 40 % of a session-checked query's time. This calls the same procedure (middlewares, input
+ * validation and output included) and answers with the same body and status, built with tRPC's own
+ * getErrorShape, transformTRPCResponse and getHTTPStatusCode. tests/integration/fast-queries.test.ts
+ * compares both roads' answers.
+ */
+import type { NextFunction, Request, RequestHandler, Response } from "express";
+import { getErrorShape, getTRPCErrorFromUnknown, transformTRPCResponse, type AnyTRPCRouter, type TRPCError } from "@trpc/server";
+import { getHTTPStatusCode } from "@trpc/server/http";
+
+export interface FastQueryOptions<TContext> {
+  router: AnyTRPCRouter;
+  createContext(req: Request, res: Response): Promise<TContext>;
+  onError?(options: { error: TRPCError; path: string; input: unknown; ctx: TContext; type: "query"; req: Request }): void;
+}
+
+/** The calls of a GET request when every one is a query, with its deserialised input; null otherwise. */
+function queryCalls(router: AnyTRPCRouter, req: Request) {
+  if (req.method !== "GET") return null;
+  // Streaming (httpBatchStreamLink) and server-sent events keep tRPC's adapter.
+  if (req.headers["trpc-accept"] !== undefined || req.headers.accept?.includes("text/event-stream")) return null;
+  const query = req.url.indexOf("?");
+  const search = new URLSearchParams(query === -1 ? "" : req.url.slice(query + 1));
+  const batch = search.get("batch") === "1";
+  let path: string;
+  try {
+    path = decodeURIComponent(req.path.slice(1));
+  } catch {
+    return null;
+  }
+  const paths = batch ? path.split(",") : [path];
+  const procedures = router._def.procedures as Record<string, { _def: { type: string } } | undefined>;
+  if (paths.some((name) => procedures[name]?._def.type !== "query")) return null;
+  const rawInput = search.get("input");
+  const deserialize = router._def._config.transformer.input.deserialize;
+  try {
+    const parsed: unknown = rawInput ? JSON.parse(rawInput) : undefined;
+    if (batch && parsed !== undefined && (typeof parsed !== "object" || parsed === null)) return null;
+    const inputs = paths.map((_, index) => {
+      const raw = batch ? (parsed as Record<string, unknown> | undefined)?.[index] : parsed;
+      return raw === undefined ? undefined : (deserialize(raw) as unknown);
+    });
+    return { batch, calls: paths.map((name, index) => ({ path: name, input: inputs[index] })) };
+  } catch {
+    // tRPC's adapter answers unreadable input with its own error.
+    return null;
+  }
+}
+
+export function fastQueries<TContext>(options: FastQueryOptions<TContext>): RequestHandler {
+  const { router } = options;
+  const config = router._def._config;
+  const procedures = router._def.procedures as Record<string, (call: object) => Promise<unknown>>;
+
+  async function answer(req: Request, res: Response, batch: boolean, calls: Array<{ path: string; input: unknown }>) {
+    const ctx = await options.createContext(req, res);
+    const results = await Promise.all(
+      calls.map(async ({ path, input }, batchIndex) => {
+        try {
+          const data = await procedures[path]!({ path, getRawInput: async () => input, ctx, type: "query", signal: undefined, batchIndex });
+          return { result: { data } };
+        } catch (cause) {
+          const error = getTRPCErrorFromUnknown(cause);
+          options.onError?.({ error, path, input, ctx, type: "query", req });
+          return { error: getErrorShape({ config, ctx, error, input, path, type: "query" }) };
+        }
+      }),
+    );
+    const body = batch ? results : results[0]!;
+    res.statusCode = getHTTPStatusCode(body);
+    res.setHeader("vary", "trpc-accept, accept");
+    res.setHeader("content-type", "application/json");
+    const json = Buffer.from(JSON.stringify(transformTRPCResponse(config, body)));
+    // A known length lets compression leave small answers alone (below its threshold gzip costs more than it saves).
+    res.setHeader("content-length", json.length);
+    res.end(json);
+  }
+
+  return (req: Request, res: Response, next: NextFunction) => {
+    const found = queryCalls(router, req);
+    if (!found) return next();
+    answer(req, res, found.batch, found.calls).catch(next);
+  };
+}

@@ -1,0 +1,143 @@
+/**
+ * The caching SQLite dialect (src/server/db/driver.ts, decision 044): the same answers as
+ * better-sqlite3 alone, transactions that commit and roll back, no stale statement after the schema
+ * changes, and the one connection handed to waiters in the order they asked.
+ */
+import path from "node:path";
+import SqliteDatabase from "better-sqlite3";
+import { sql, type Kysely } from "kysely";
+import { afterEach, describe, expect, it } from "vitest";
+import { openDatabase, type AppDatabase } from "../../src/server/db/client";
+import { preparedQuery } from "../../src/server/db/prepared";
+import { makeTempDir } from "../helpers/test-env";
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tables made by the test itself
+type AnyDb = Kysely<any>;
+
+let db: AnyDb | undefined;
+afterEach(async () => {
+  await db?.destroy();
+  db = undefined;
+});
+
+function open(onStatement?: (sql: string) => void): { db: AnyDb; file: string } {
+  const file = path.join(makeTempDir(), "app.db");
+  db = openDatabase(file, { onStatement }) as unknown as AnyDb;
+  return { db, file };
+}
+
+describe("caching SQLite driver", () => {
+  it("answers as better-sqlite3 does, statement after statement", async () => {
+    const { db, file } = open();
+    await sql`CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL)`.execute(db);
+    for (let index = 0; index < 20; index++) {
+      const inserted = await db
+        .insertInto("notes")
+        .values({ body: `note ${index}` })
+        .executeTakeFirstOrThrow();
+      expect(inserted.insertId).toBe(BigInt(index + 1));
+    }
+    const updated = await db
+      .updateTable("notes")
+      .set({ body: "even" })
+      .where(sql`id % 2`, "=", 0)
+      .executeTakeFirstOrThrow();
+    expect(updated.numUpdatedRows).toBe(10n);
+    for (const id of [1, 2, 19]) {
+      expect(await db.selectFrom("notes").selectAll().where("id", "=", id).executeTakeFirst()).toEqual(
+        new SqliteDatabase(file, { readonly: true }).prepare("SELECT * FROM notes WHERE id = ?").get(id),
+      );
+    }
+  });
+
+  it("commits and rolls back transactions on the cached statements", async () => {
+    const { db } = open();
+    await sql`CREATE TABLE ledger (id INTEGER PRIMARY KEY, amount INTEGER NOT NULL)`.execute(db);
+    await db.transaction().execute(async (trx) => {
+      await trx.insertInto("ledger").values({ amount: 5 }).execute();
+      await trx.insertInto("ledger").values({ amount: 7 }).execute();
+    });
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await trx.insertInto("ledger").values({ amount: 100 }).execute();
+        throw new Error("refused");
+      }),
+    ).rejects.toThrow("refused");
+    const total = await db
+      .selectFrom("ledger")
+      .select((eb) => eb.fn.sum<number>("amount").as("total"))
+      .executeTakeFirstOrThrow();
+    expect(total.total).toBe(12);
+  });
+
+  it("sees a column added after a statement was cached", async () => {
+    const { db } = open();
+    await sql`CREATE TABLE rooms (id INTEGER PRIMARY KEY, name TEXT)`.execute(db);
+    await db.insertInto("rooms").values({ name: "kitchen" }).execute();
+    expect(await db.selectFrom("rooms").selectAll().execute()).toEqual([{ id: 1, name: "kitchen" }]);
+    await db.schema
+      .alterTable("rooms")
+      .addColumn("floor", "integer", (col) => col.notNull().defaultTo(2))
+      .execute();
+    expect(await db.selectFrom("rooms").selectAll().execute()).toEqual([{ id: 1, name: "kitchen", floor: 2 }]);
+    await db.schema.dropTable("rooms").execute();
+    await sql`CREATE TABLE rooms (id INTEGER PRIMARY KEY, label TEXT)`.execute(db);
+    expect(await db.selectFrom("rooms").selectAll().execute()).toEqual([]);
+    await db.insertInto("rooms").values({ label: "attic" }).execute();
+    expect(await db.selectFrom("rooms").selectAll().execute()).toEqual([{ id: 1, label: "attic" }]);
+  });
+
+  it("hands the connection to one waiter at a time, in the order they asked", async () => {
+    const seen: string[] = [];
+    const { db } = open((statement) => seen.push(statement));
+    await sql`CREATE TABLE steps (id INTEGER PRIMARY KEY, who TEXT NOT NULL)`.execute(db);
+    seen.length = 0;
+    // Three transactions started together: each holds the connection from begin to commit.
+    await Promise.all(
+      ["a", "b", "c"].map((who) =>
+        db!.transaction().execute(async (trx) => {
+          await trx.insertInto("steps").values({ who }).execute();
+          await new Promise((resolve) => setImmediate(resolve));
+          await trx.insertInto("steps").values({ who }).execute();
+        }),
+      ),
+    );
+    const rows = await db.selectFrom("steps").select("who").orderBy("id").execute();
+    expect(rows.map((row) => row.who).join("")).toBe("aabbcc");
+    expect(seen.filter((statement) => statement === "begin" || statement === "commit")).toEqual([
+      "begin",
+      "commit",
+      "begin",
+      "commit",
+      "begin",
+      "commit",
+    ]);
+  });
+
+  it("runs a query compiled once with each call's values, and builds again one whose values are not all parameters", async () => {
+    const { db } = open();
+    await sql`CREATE TABLE notes (id INTEGER PRIMARY KEY, owner TEXT, body TEXT NOT NULL)`.execute(db);
+    await db
+      .insertInto("notes")
+      .values([
+        { owner: "ana", body: "a1" },
+        { owner: "ana", body: "a2" },
+        { owner: "bob", body: "b1" },
+        { owner: null, body: "nobody" },
+      ])
+      .execute();
+    const app = db as unknown as AppDatabase;
+    const byOwner = preparedQuery((database, owner: string, limit: number) =>
+      (database as unknown as AnyDb).selectFrom("notes").select("body").where("owner", "=", owner).orderBy("id").limit(limit),
+    );
+    expect(await byOwner(app, "ana", 5)).toEqual([{ body: "a1" }, { body: "a2" }]);
+    expect(await byOwner(app, "bob", 5)).toEqual([{ body: "b1" }]);
+    expect(await byOwner(app, "ana", 1)).toEqual([{ body: "a1" }]);
+    // `is` writes its value into the SQL: each call builds its own statement.
+    const ownerIs = preparedQuery((database, owner: string | null) =>
+      (database as unknown as AnyDb).selectFrom("notes").select("body").where("owner", "is", owner),
+    );
+    expect(await ownerIs(app, null)).toEqual([{ body: "nobody" }]);
+    expect(await ownerIs(app, "bob")).toEqual([{ body: "b1" }]);
+  });
+});
