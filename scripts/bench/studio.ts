@@ -84,8 +84,8 @@ export interface BenchApp {
   close(): Promise<void>;
 }
 
-/** The real app on a loopback port, API only, on a fresh temporary DATA_DIR. */
-export async function startBenchApp(): Promise<BenchApp> {
+/** The real app on a loopback port, API only, on a fresh temporary DATA_DIR (`env`: settings on top; `startWorker: false` leaves jobs queued). */
+export async function startBenchApp(options: { env?: Record<string, string>; startWorker?: boolean } = {}): Promise<BenchApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "roomcanvas-bench-"));
   try {
     const env = parseEnv({
@@ -97,8 +97,13 @@ export async function startBenchApp(): Promise<BenchApp> {
       DATA_DIR: dataDir,
       // The event benchmark subscribes hundreds of clients as one user.
       EVENT_STREAMS_PER_OWNER: "2000",
+      ...options.env,
     });
-    const app = await startApp(env, { renderProvider: zeroLatencyProvider, clientDir: path.join(dataDir, "no-client-build") });
+    const app = await startApp(env, {
+      renderProvider: zeroLatencyProvider,
+      clientDir: path.join(dataDir, "no-client-build"),
+      startWorker: options.startWorker,
+    });
     return {
       app,
       url: app.http.url,

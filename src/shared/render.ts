@@ -123,7 +123,26 @@ export type RenderEvent =
   | (EventBase & { type: "failed"; message: string; refunded: boolean })
   | (EventBase & { type: "canceled"; refunded: boolean })
   /** After "succeeded": the structure check's score (0..1), measured once the result is out. */
-  | (EventBase & { type: "scored"; structureScore: number; flagged: boolean });
+  | (EventBase & { type: "scored"; structureScore: number; flagged: boolean })
+  /**
+   * The places of the owner's waiting jobs after the queue moved: one event per owner instead of
+   * one per job (jobId is the first of them, the row's job). Only jobs among the first waiting ones.
+   */
+  | (EventBase & { type: "positions"; positions: QueuePlace[] });
+
+/** A waiting job's place in the queue (1 = next). */
+export interface QueuePlace {
+  jobId: string;
+  position: number;
+}
+
+/** Whether a stream of one job's events carries this event: its own, or a queue move that places it. */
+export function eventConcernsJob(event: RenderEvent, jobId: string): boolean {
+  return event.jobId === jobId || (event.type === "positions" && event.positions.some((place) => place.jobId === jobId));
+}
+
+/** What render.events takes: one job's events or all the owner's, after lastEventId (sent back on reconnect). */
+export const renderEventsInputSchema = z.object({ jobId: z.string().min(1).max(64).optional(), lastEventId: z.string().max(20).nullish() });
 
 export type RenderEventType = RenderEvent["type"];
 

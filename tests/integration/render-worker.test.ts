@@ -29,6 +29,7 @@ import { startTestServer, type TestServer } from "../helpers/server";
 import { makeTempDir } from "../helpers/test-env";
 import { waitUntil } from "../helpers/wait";
 import { failure } from "../helpers/failure";
+import { applyEvent, jobsOfEvent } from "../../src/client/hooks/useRenderJobs";
 
 /** An engine the test steers: each render waits until released, or fails as told. */
 function steeredProvider() {
@@ -155,6 +156,43 @@ describe("render worker", () => {
     const afterEvents = await after;
     expect(afterEvents.map((e) => e.event.type)).toEqual(["canceled"]);
     expect(afterEvents.every((e) => Number(e.id) > Number(before.at(-1)!.id))).toBe(true);
+  });
+
+  it("folds a queue move into one positions event per owner, placing each of its waiting jobs", async () => {
+    const ana = await signedInClient(server.url);
+    const bob = await signedInClient(server.url);
+    engine.plan(["hang", "hang", "hang", "hang"]);
+    const [running, anaWaiting] = await newJob(ana, server.url, ["modern", "scandinavian"]);
+    await untilStatus(running!, "rendering", async () => (await jobRow(running!)).status);
+    const [bobFirst, bobSecond] = await newJob(bob, server.url, ["modern", "scandinavian"]);
+    // The queue: ana's second (1), bob's two (2, 3). Ana's running job leaves it; her second starts.
+    const bobSees = collectEvents(bob, {}, (seen) => seen.some((e) => e.event.type === "positions"));
+    const anaSees = collectEvents(ana, { jobId: anaWaiting }, (seen) => seen.some((e) => e.event.type === "rendering"));
+    await ana.client.render.cancel.mutate({ id: running! });
+    const moved = (await bobSees).filter((e) => e.event.type === "positions");
+    expect(moved.map((e) => e.event)).toEqual([
+      expect.objectContaining({
+        type: "positions",
+        jobId: bobFirst,
+        positions: [
+          { jobId: bobFirst, position: 1 },
+          { jobId: bobSecond, position: 2 },
+        ],
+      }),
+    ]);
+    // Bob's queue move is not Ana's business; the client places each of Bob's jobs from the one event.
+    expect((await anaSees).every((e) => e.event.jobId === anaWaiting)).toBe(true);
+    const positions = moved[0]!.event;
+    expect(applyEvent(undefined, positions, bobSecond)).toEqual({ status: "queued", position: 2 });
+    expect(applyEvent({ status: "queued", position: 3 }, positions, bobFirst)).toEqual({ status: "queued", position: 1 });
+    expect(jobsOfEvent(positions)).toEqual([bobFirst, bobSecond]);
+    // A stream of one job gets the queue moves that place it, replayed after lastEventId too.
+    const bobSecondOnly = await collectEvents(bob, { jobId: bobSecond }, (seen) => seen.some((e) => e.event.type === "positions"));
+    expect(bobSecondOnly.map((e) => e.event.type)).toEqual(["queued", "positions"]);
+
+    for (const jobId of [anaWaiting, bobFirst, bobSecond])
+      await (jobId === anaWaiting ? ana : bob).client.render.cancel.mutate({ id: jobId! });
+    engine.plan([]);
   });
 
   it("another owner cannot subscribe to a job's events", async () => {

@@ -38,7 +38,8 @@ const STATUS_RANK: Record<JobStatus, number> = {
   canceled: 4,
 };
 
-export function applyEvent(previous: LiveJob | undefined, event: RenderEvent): LiveJob {
+/** Moves one job on (`jobId`: the job followed; a "positions" event places several at once). */
+export function applyEvent(previous: LiveJob | undefined, event: RenderEvent, jobId = event.jobId): LiveJob {
   switch (event.type) {
     case "queued":
       return { ...previous, status: "queued", position: event.position };
@@ -72,7 +73,16 @@ export function applyEvent(previous: LiveJob | undefined, event: RenderEvent): L
     case "scored":
       // The score comes with the job itself (refetched on this event); the state does not change.
       return previous ?? { status: "succeeded" };
+    case "positions": {
+      const place = event.positions.find((entry) => entry.jobId === jobId);
+      return place ? { ...previous, status: "queued", position: place.position } : (previous ?? { status: "queued" });
+    }
   }
+}
+
+/** The jobs an event moves on: its own, or each job a "positions" event places. */
+export function jobsOfEvent(event: RenderEvent): string[] {
+  return event.type === "positions" ? event.positions.map((place) => place.jobId) : [event.jobId];
 }
 
 /** The job as last fetched, moved on by the live events when they are ahead of it. */
@@ -147,8 +157,13 @@ export function useRenderJobs(ids: readonly string[]) {
 
   const onEvent = useCallback(
     (event: RenderEvent) => {
-      if (!idSet.has(event.jobId)) return;
-      setLive((previous) => ({ ...previous, [event.jobId]: applyEvent(previous[event.jobId], event) }));
+      const moved = jobsOfEvent(event).filter((jobId) => idSet.has(jobId));
+      if (moved.length === 0) return;
+      setLive((previous) => {
+        const next = { ...previous };
+        for (const jobId of moved) next[jobId] = applyEvent(previous[jobId], event, jobId);
+        return next;
+      });
       reportRenderOutcome(event);
       // A finished job's share link, gallery flag, final times and structure score come from the job itself.
       if (isFinalStatus(event.type as JobStatus) || event.type === "scored") void utils.render.job.invalidate({ id: event.jobId });

@@ -6,7 +6,7 @@
  */
 import { EventEmitter, on } from "node:events";
 import type { Transaction } from "kysely";
-import type { RenderEvent } from "../../shared/render";
+import { eventConcernsJob, type RenderEvent } from "../../shared/render";
 import type { AppDatabase } from "../db/client";
 import type { Database } from "../db/schema";
 import { DomainError } from "../errors";
@@ -27,6 +27,20 @@ export async function recordRenderEvent(db: Db, owner: string, event: RenderEven
     .returning("id")
     .executeTakeFirstOrThrow();
   return { id: row.id, owner, event };
+}
+
+/** The owner's stored events after `afterId`, oldest first (of one job: its own, and the queue moves that place it). */
+export async function storedEventsAfter(db: AppDatabase, owner: string, afterId: number, jobId?: string): Promise<StoredRenderEvent[]> {
+  let query = db.selectFrom("render_events").select(["id", "payload"]).where("owner", "=", owner).where("id", ">", afterId).orderBy("id");
+  if (jobId) query = query.where((eb) => eb.or([eb("job_id", "=", jobId), eb("type", "=", "positions")]));
+  const stored = (await query.execute()).map((row) => ({ id: row.id, owner, event: JSON.parse(row.payload) as RenderEvent }));
+  return jobId ? stored.filter((row) => eventConcernsJob(row.event, jobId)) : stored;
+}
+
+/** Open event streams allowed per owner and in all. */
+export interface StreamLimits {
+  perOwner: number;
+  total: number;
 }
 
 const channel = (owner: string) => `owner:${owner}`;
@@ -59,43 +73,56 @@ export class RenderEventBus {
     db: AppDatabase,
     filter: { owner: string; jobId?: string; lastEventId?: number },
     signal?: AbortSignal,
-    limits: { perOwner: number; total: number } = { perOwner: Infinity, total: Infinity },
+    limits: StreamLimits = { perOwner: Infinity, total: Infinity },
   ): AsyncGenerator<StoredRenderEvent> {
     const stop = AbortSignal.any([this.closed.signal, ...(signal ? [signal] : [])]);
     if (stop.aborted) return;
-    const ownerOpen = this.openByOwner.get(filter.owner) ?? 0;
-    if (ownerOpen >= limits.perOwner || this.openTotal >= limits.total) throw new DomainError("rate-limited", "tooManyRequests");
-    this.openByOwner.set(filter.owner, ownerOpen + 1);
-    this.openTotal++;
+    const release = this.reserve(filter.owner, limits);
+    if (!release) throw new DomainError("rate-limited", "tooManyRequests");
     const live = on(this.emitter, channel(filter.owner), { signal: stop });
     let lastId = filter.lastEventId ?? 0;
     try {
-      let query = db
-        .selectFrom("render_events")
-        .select(["id", "payload"])
-        .where("owner", "=", filter.owner)
-        .where("id", ">", lastId)
-        .orderBy("id");
-      if (filter.jobId) query = query.where("job_id", "=", filter.jobId);
-      for (const row of await query.execute()) {
-        lastId = row.id;
-        yield { id: row.id, owner: filter.owner, event: JSON.parse(row.payload) as RenderEvent };
+      for (const stored of await storedEventsAfter(db, filter.owner, lastId, filter.jobId)) {
+        lastId = stored.id;
+        yield stored;
       }
       for await (const [stored] of live as AsyncIterable<[StoredRenderEvent]>) {
         if (stored.id <= lastId) continue;
-        if (filter.jobId && stored.event.jobId !== filter.jobId) continue;
+        if (filter.jobId && !eventConcernsJob(stored.event, filter.jobId)) continue;
         lastId = stored.id;
         yield stored;
       }
     } catch (error) {
       if (!stop.aborted) throw error;
     } finally {
-      this.openTotal--;
-      const left = (this.openByOwner.get(filter.owner) ?? 1) - 1;
-      if (left > 0) this.openByOwner.set(filter.owner, left);
-      else this.openByOwner.delete(filter.owner);
+      release();
       await live.return?.();
     }
+  }
+
+  /**
+   * Takes one of the owner's places for an open stream, under `limits`; null when none is left.
+   * Streams served by tRPC and by the fan-out (event-fan-out.ts) count together.
+   */
+  reserve(owner: string, limits: StreamLimits = { perOwner: Infinity, total: Infinity }): (() => void) | null {
+    const ownerOpen = this.openByOwner.get(owner) ?? 0;
+    if (ownerOpen >= limits.perOwner || this.openTotal >= limits.total) return null;
+    this.openByOwner.set(owner, ownerOpen + 1);
+    this.openTotal++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.openTotal--;
+      const left = (this.openByOwner.get(owner) ?? 1) - 1;
+      if (left > 0) this.openByOwner.set(owner, left);
+      else this.openByOwner.delete(owner);
+    };
+  }
+
+  /** Aborts when the bus closes (shutdown): open streams end then. */
+  get closedSignal(): AbortSignal {
+    return this.closed.signal;
   }
 
   /** Sees every event as it is published, all owners together (the benchmark's probe); returns the way to stop. */

@@ -8,7 +8,7 @@
  * Routers and HTTP routes call the functions of RenderModule only; the module owns the tables
  * uploads, render_jobs, render_events and visitor_demo_renders.
  */
-import type { Router } from "express";
+import { Router } from "express";
 import type { Language } from "../../shared/constants";
 import { isFinalStatus, RENDER, type RenderRequestInput, type StructureStrength } from "../../shared/render";
 import type { ServerCheckResult } from "../../shared/self-test-checks";
@@ -18,6 +18,7 @@ import { creditBalance, freeCreditsHeld } from "../services/credits";
 import type { AccountDirectory, ProjectDirectory, RenderContext } from "./context";
 import { storageQuota, storageUsed } from "./upload-budgets";
 import { RenderEventBus, type StoredRenderEvent } from "./events";
+import { EVENTS_PATH, EventFanOut } from "./event-fan-out";
 import { exampleGalleryPairs } from "./examples";
 import { checkRenderQueue } from "./health";
 import { runHousekeeping, startHousekeeping } from "./housekeeping";
@@ -113,6 +114,7 @@ export function createRenderModule(infra: Pick<Infra, "db" | "clock" | "env" | "
     deadlineMs: infra.env.RENDER_DEADLINE_MS,
     ...options.worker,
   });
+  const fanOut = new EventFanOut(deps);
   let stopHousekeeping: (() => void) | undefined;
   let landingCache: { at: number; figures: ReturnType<typeof landingFigures> } | undefined;
   const engine = engineInfo(provider);
@@ -230,7 +232,13 @@ export function createRenderModule(infra: Pick<Infra, "db" | "clock" | "env" | "
     },
 
     /** The pictures' routes; `ownerOfRequest` says who is asking (resolved at the edge). */
-    routes: (ownerOfRequest: OwnerOfRequest): Router => renderRoutes(deps, ownerOfRequest, replicateWaiters),
+    routes(ownerOfRequest: OwnerOfRequest): Router {
+      // render.events for browsers: one encoding per event for all the owner's streams (event-fan-out.ts).
+      const routes = Router();
+      routes.get(EVENTS_PATH, fanOut.handler(ownerOfRequest));
+      routes.use(renderRoutes(deps, ownerOfRequest, replicateWaiters));
+      return routes;
+    },
 
     /** A visitor's demo work becomes the user's when they sign in from the same browser. */
     adoptVisitorWork: (visitorId: string, userId: string, language: Language) => adoptVisitorWork(deps, visitorId, userId, language),

@@ -9,6 +9,7 @@ import {
   isFinalStatus,
   RENDER,
   type JobStatus,
+  type QueuePlace,
   type RenderEvent,
   type RenderRequestInput,
   type StructureStrength,
@@ -359,24 +360,35 @@ export async function removeJobFiles(
   }
 }
 
-/** Tells the first waiting jobs their new place (after a job left the queue). */
+/**
+ * Tells the first waiting jobs their new place (after a job left the queue): one "positions" event
+ * per owner with all of that owner's places, not one event per job (a queue of 20 made 20 events
+ * on every move, half of all events). Read and written in one transaction, so no job claimed in
+ * between is told it is still waiting.
+ */
 export async function announceQueuePositions(deps: EventDeps, now: number): Promise<void> {
-  const waiting = await deps.db
-    .selectFrom("render_jobs")
-    .select(["id", "user_id", "visitor_id"])
-    .where("status", "=", "queued")
-    .orderBy(queueOrder)
-    .limit(POSITION_UPDATES)
-    .execute();
-  if (waiting.length === 0) return;
   const events = await deps.db.transaction().execute(async (trx) => {
-    const stored: StoredRenderEvent[] = [];
+    const waiting = await trx
+      .selectFrom("render_jobs")
+      .select(["id", "user_id", "visitor_id"])
+      .where("status", "=", "queued")
+      .orderBy(queueOrder)
+      .limit(POSITION_UPDATES)
+      .execute();
+    const byOwner = new Map<string, QueuePlace[]>();
     for (const [index, job] of waiting.entries()) {
-      stored.push(await recordRenderEvent(trx, ownerKey(rowOwner(job)), { type: "queued", jobId: job.id, at: now, position: index + 1 }));
+      const owner = ownerKey(rowOwner(job));
+      const places = byOwner.get(owner) ?? [];
+      places.push({ jobId: job.id, position: index + 1 });
+      byOwner.set(owner, places);
+    }
+    const stored: StoredRenderEvent[] = [];
+    for (const [owner, positions] of byOwner) {
+      stored.push(await recordRenderEvent(trx, owner, { type: "positions", jobId: positions[0]!.jobId, at: now, positions }));
     }
     return stored;
   });
-  deps.events.publish(events);
+  if (events.length > 0) deps.events.publish(events);
 }
 
 /** Oldest queued job, claimed atomically (the status moves in the same statement). */

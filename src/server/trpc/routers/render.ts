@@ -6,7 +6,7 @@
 import { TRPCError, tracked } from "@trpc/server";
 import { z } from "zod";
 import { MESSAGES } from "../../../shared/messages";
-import { renderRequestSchema, STRUCTURE_STRENGTHS, type RenderEvent } from "../../../shared/render";
+import { renderEventsInputSchema, renderRequestSchema, STRUCTURE_STRENGTHS, type RenderEvent } from "../../../shared/render";
 import { editRequestSchema } from "../../../shared/edits";
 import type { Owner } from "../../render";
 import type { Context } from "../context";
@@ -102,18 +102,18 @@ export const renderRouter = router({
 
   /**
    * Live render events over SSE: of one job, or of all the owner's jobs. Subscribes, then replays
-   * what came after lastEventId (sent back by the client on reconnect), then streams.
+   * what came after lastEventId (sent back by the client on reconnect), then streams. Over HTTP,
+   * the render module's fan-out route answers first (one encoding per event for all the owner's
+   * streams, same wire format); this procedure answers what it refuses, and in-process callers.
    */
-  events: publicProcedure
-    .input(z.object({ jobId: id.optional(), lastEventId: z.string().max(20).nullish() }))
-    .subscription(async function* ({ ctx, input, signal }) {
-      const owner = requireOwner(ctx);
-      const lastEventId = Number(input.lastEventId ?? 0);
-      const stream = await ctx.services.render.events(
-        owner,
-        { jobId: input.jobId, lastEventId: Number.isSafeInteger(lastEventId) ? lastEventId : 0 },
-        signal,
-      );
-      for await (const stored of stream) yield tracked(String(stored.id), stored.event as RenderEvent);
-    }),
+  events: publicProcedure.input(renderEventsInputSchema).subscription(async function* ({ ctx, input, signal }) {
+    const owner = requireOwner(ctx);
+    const lastEventId = Number(input.lastEventId ?? 0);
+    const stream = await ctx.services.render.events(
+      owner,
+      { jobId: input.jobId, lastEventId: Number.isSafeInteger(lastEventId) ? lastEventId : 0 },
+      signal,
+    );
+    for await (const stored of stream) yield tracked(String(stored.id), stored.event as RenderEvent);
+  }),
 });

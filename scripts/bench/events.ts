@@ -1,0 +1,464 @@
+/**
+ * `npm run bench` (events): live render events with many watchers, clients in another process.
+ * The real app (startApp, temporary DATA_DIR, the zero-latency engine) runs here; a child Node
+ * process (this file with --clients) holds the SSE subscriptions through the app's own tRPC client.
+ *   1. one owner's channel with 100, 500 and 1,000 subscribers: 20 renders, the delay of every
+ *      delivery (event published on the server → onData in the client process, both read from the
+ *      machine's clock: performance.timeOrigin + performance.now()), p50/p99, and the time the 20
+ *      renders take against the same 20 with nobody watching (goal: p99 ≤ 250 ms, time ± 20 %);
+ *   2. 1,000 visitors each watching their own render (render.events with its jobId).
+ * Prints a table (figure, value, goal), then one JSON line. A benchmark, not a test: exits 0 either way.
+ */
+import { fork, type ChildProcess } from "node:child_process";
+import http from "node:http";
+import os from "node:os";
+import { fileURLToPath } from "node:url";
+import sharp from "sharp";
+import superjson from "superjson";
+import type { Unsubscribable } from "@trpc/server/observable";
+import { generateSecureRandomString } from "../../src/server/auth/tokens";
+import { visitorOwner } from "../../src/server/render";
+import type { RenderEvent } from "../../src/shared/render";
+import { DESIGN_STYLES, type DesignStyle } from "../../src/shared/styles";
+import { makeRoomPhoto } from "./photo";
+import { median, ms, percentile, round, table } from "./stats";
+import { CookieJar, createStudioClient, signedInUser, startBenchApp, uploadPhoto, type BenchApp, type StudioClient } from "./studio";
+
+// BENCH_QUICK=1: a small run to check the benchmark itself.
+const QUICK = process.env.BENCH_QUICK === "1";
+const SUBSCRIBER_COUNTS = QUICK ? [Number(process.env.BENCH_SUBS ?? 50)] : [100, 500, 1_000];
+const JOBS = 20;
+const WARMUP_JOBS = 4;
+const VISITORS = QUICK ? 10 : 1_000;
+const GOAL_P99_MS = 250;
+const GOAL_TIME_RATIO = 1.2;
+/** High enough for every subscription of the benchmark (the defaults are 20 per owner, 2,000 in all). */
+const STREAM_LIMITS = { EVENT_STREAMS_PER_OWNER: "5000", EVENT_STREAMS_TOTAL: "5000", DEMO_RENDERS_PER_IP_PER_DAY: "1000" };
+
+const log = (line = "") => process.stdout.write(`${line}\n`);
+const progress = (line: string) => process.stderr.write(`· ${line}\n`);
+const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
+/** The machine's clock in ms with sub-millisecond steps, the same in both processes. */
+const wallNow = () => performance.timeOrigin + performance.now();
+
+/** One subscription the client process opens: whose cookies, and render.events' input. */
+interface Subscription {
+  cookie: string;
+  input: { jobId?: string; lastEventId: string | null };
+}
+
+type ToClients =
+  | { type: "subscribe"; url: string; subscriptions: Subscription[] }
+  | { type: "collect"; ids: number[]; expected: number; timeoutMs: number };
+type FromClients =
+  | { type: "started"; count: number }
+  | { type: "error"; message: string }
+  | { type: "receipts"; ids: number[]; times: number[]; types: string[]; cpuMs: number };
+
+// ————— the client process —————
+
+/**
+ * BENCH_CLIENT=trpc: each subscription through the app's tRPC client (httpSubscriptionLink over the
+ * eventsource package), as the tests do. The default, raw: a plain HTTP request for the same URL
+ * that only splits the frames and reads their id: a browser's EventSource parses in its own
+ * process, so the client process should not take the server's CPU (1,000 tRPC clients in one
+ * Node process cost several seconds of CPU on this 2-core machine).
+ */
+const CLIENT = process.env.BENCH_CLIENT === "trpc" ? "trpc" : "raw";
+
+function rawSubscription(
+  url: string,
+  cookie: string,
+  input: Subscription["input"],
+  onStarted: () => void,
+  onEvent: (id: number, type: string) => void,
+): Unsubscribable {
+  const query = encodeURIComponent(JSON.stringify(superjson.serialize(input)));
+  const request = http.get(`${url}/trpc/render.events?input=${query}`, { headers: { cookie, accept: "text/event-stream" } }, (response) => {
+    response.setEncoding("utf8");
+    let buffer = "";
+    response.on("data", (chunk: string) => {
+      buffer += chunk;
+      let end: number;
+      while ((end = buffer.indexOf("\n\n")) >= 0) {
+        const block = buffer.slice(0, end).replace(/^\n+/, "");
+        buffer = buffer.slice(end + 2);
+        if (block.startsWith("event: connected")) onStarted();
+        const idAt = block.lastIndexOf("\nid: ");
+        if (idAt >= 0) onEvent(Number(block.slice(idAt + 5)), "");
+      }
+    });
+  });
+  request.on("error", () => undefined);
+  return { unsubscribe: () => request.destroy() };
+}
+
+async function clientProcess(): Promise<void> {
+  const send = (message: FromClients) => process.send!(message);
+  const ids: number[] = [];
+  const times: number[] = [];
+  const types: string[] = [];
+  const open: Unsubscribable[] = [];
+  const clients = new Map<string, StudioClient>();
+  let started = 0;
+  const received = (id: number, type: string) => {
+    times.push(wallNow());
+    ids.push(id);
+    types.push(type);
+  };
+  process.on("message", (message: ToClients) => {
+    if (message.type === "subscribe") {
+      for (const { cookie, input } of message.subscriptions) {
+        if (CLIENT === "raw") {
+          open.push(rawSubscription(message.url, cookie, input, () => send({ type: "started", count: ++started }), received));
+          continue;
+        }
+        let studio = clients.get(cookie);
+        if (!studio) {
+          const jar = new CookieJar();
+          for (const pair of cookie.split("; ")) {
+            const [name, ...value] = pair.split("=");
+            jar.cookies.set(name!, value.join("="));
+          }
+          studio = createStudioClient(message.url, jar);
+          clients.set(cookie, studio);
+        }
+        open.push(
+          studio.client.render.events.subscribe(input, {
+            onStarted: () => send({ type: "started", count: ++started }),
+            onData: (tracked) => received(Number(tracked.id), (tracked.data as RenderEvent).type),
+            onError: (error) => send({ type: "error", message: String(error) }),
+          }),
+        );
+      }
+    } else {
+      // Only the events published while the parent recorded count (an earlier render's late "scored" event may come too).
+      const wanted = new Set(message.ids);
+      let counted = 0;
+      let scanned = 0;
+      const deadline = Date.now() + message.timeoutMs;
+      const finish = () => {
+        for (const subscription of open) subscription.unsubscribe();
+        // Exits once the (large) message is handed over, not before.
+        const used = process.cpuUsage();
+        const cpuMs = (used.user + used.system) / 1000;
+        process.send!({ type: "receipts", ids, times, types, cpuMs } satisfies FromClients, () => process.exit(0));
+      };
+      const poll = () => {
+        for (; scanned < ids.length; scanned++) if (wanted.has(ids[scanned]!)) counted++;
+        if (counted >= message.expected || Date.now() > deadline) finish();
+        else setTimeout(poll, 20);
+      };
+      poll();
+    }
+  });
+}
+
+// ————— the server side —————
+
+/** Published time of every event, by id, on the server's clock (wallNow). */
+class Publications {
+  readonly at = new Map<number, { time: number; type: string; owner: string }>();
+  recording = false;
+  constructor(bench: BenchApp) {
+    bench.app.services.render.observeEvents((events) => {
+      if (!this.recording) return;
+      const now = wallNow();
+      for (const stored of events) this.at.set(stored.id, { time: now, type: stored.event.type, owner: stored.owner });
+    });
+  }
+}
+
+class Clients {
+  private readonly child: ChildProcess;
+  started = 0;
+  failure: string | undefined;
+  private receipts: ((value: Extract<FromClients, { type: "receipts" }>) => void) | undefined;
+
+  constructor() {
+    this.child = fork(fileURLToPath(import.meta.url), ["--clients"], { execArgv: ["--import", "tsx"], stdio: "inherit" });
+    this.child.on("message", (message: FromClients) => {
+      if (message.type === "started") this.started = message.count;
+      else if (message.type === "error") this.failure ??= message.message;
+      else this.receipts?.(message);
+    });
+  }
+
+  async subscribe(bench: BenchApp, subscriptions: Subscription[], listenersBefore: number): Promise<void> {
+    this.child.send({ type: "subscribe", url: bench.url, subscriptions } satisfies ToClients);
+    const deadline = performance.now() + 120_000;
+    const { render } = bench.app.services;
+    while (this.started < subscriptions.length || render.eventListenerCount < listenersBefore + subscriptions.length) {
+      if (this.failure) throw new Error(`a subscription failed: ${this.failure}`);
+      if (performance.now() > deadline) throw new Error(`only ${this.started} of ${subscriptions.length} subscribers connected`);
+      await sleep(20);
+    }
+    await sleep(250);
+  }
+
+  /** Resolves when the client process has received `expected` deliveries of the events `ids` (or after the timeout). */
+  collect(ids: number[], expected: number, timeoutMs = 20_000): Promise<Extract<FromClients, { type: "receipts" }>> {
+    return new Promise((resolve, reject) => {
+      this.receipts = resolve;
+      this.child.once("exit", (code) => reject(new Error(`the client process exited (${code}) before it reported`)));
+      this.child.send({ type: "collect", ids, expected, timeoutMs } satisfies ToClients);
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.child.exitCode === null) {
+      const exited = new Promise((resolve) => this.child.once("exit", resolve));
+      setTimeout(() => this.child.kill(), 5_000).unref();
+      await exited;
+    }
+  }
+}
+
+function styles(count: number, offset = 0): DesignStyle[] {
+  return Array.from({ length: count }, (_, index) => DESIGN_STYLES[(offset + index) % DESIGN_STYLES.length]!);
+}
+
+/** The 20 renders, sent at once like the render benchmark (four styles per call); resolves with the time to the last one's end. */
+async function renders(bench: BenchApp, user: StudioClient, upload: { projectId: string; imageId: string }, count: number) {
+  const start = performance.now();
+  const cpu = process.cpuUsage();
+  const calls: Array<Promise<{ jobs: Array<{ id: string }> }>> = [];
+  for (let done = 0; done < count; done += 4) {
+    calls.push(
+      user.client.render.create.mutate({
+        projectId: upload.projectId,
+        imageId: upload.imageId,
+        style: styles(Math.min(4, count - done), done),
+      }),
+    );
+  }
+  const jobIds = (await Promise.all(calls)).flatMap((result) => result.jobs.map((job) => job.id));
+  const end = await bench.probe.waitForJobs(jobIds, 300_000);
+  const used = process.cpuUsage(cpu);
+  // The server's CPU (this process) until the last render ended: what other processes on the machine do not change.
+  return { wallMs: end - start, cpuMs: (used.user + used.system) / 1000 };
+}
+
+async function lastEventId(bench: BenchApp): Promise<string> {
+  const last = await bench.app.deps.db
+    .selectFrom("render_events")
+    .select((eb) => eb.fn.max("id").as("id"))
+    .executeTakeFirst();
+  return String(last?.id ?? 0);
+}
+
+/** Delays of every delivery of a recorded event, and how many were expected. */
+function delays(publications: Publications, receipts: { ids: number[]; times: number[] }) {
+  const values: number[] = [];
+  for (const [index, id] of receipts.ids.entries()) {
+    const published = publications.at.get(id);
+    if (published) values.push(receipts.times[index]! - published.time);
+  }
+  return {
+    values,
+    p50: percentile(values, 50),
+    p99: percentile(values, 99),
+    max: values.reduce((most, value) => Math.max(most, value), -Infinity),
+  };
+}
+
+async function waitForStreamsClosed(bench: BenchApp): Promise<void> {
+  const deadline = performance.now() + 30_000;
+  while (bench.app.services.render.eventListenerCount > 0 && performance.now() < deadline) await sleep(50);
+}
+
+async function oneOwner(photo: Buffer) {
+  const bench = await startBenchApp({ env: STREAM_LIMITS });
+  try {
+    const user = await signedInUser(bench, 10_000);
+    const upload = await uploadPhoto(bench, user, photo);
+    const publications = new Publications(bench);
+    progress(`warm-up: ${WARMUP_JOBS} renders`);
+    await renders(bench, user, upload, WARMUP_JOBS);
+    const alone: number[] = [];
+    const aloneCpu: number[] = [];
+    const runAlone = async () => {
+      progress(`${JOBS} renders, nobody watching`);
+      const run = await renders(bench, user, upload, JOBS);
+      alone.push(run.wallMs);
+      aloneCpu.push(run.cpuMs);
+    };
+    await runAlone();
+    const runs = [];
+    for (const count of SUBSCRIBER_COUNTS) {
+      progress(`${JOBS} renders, ${count} subscribers in another process`);
+      const clients = new Clients();
+      try {
+        const subscription: Subscription = { cookie: user.jar.header(), input: { lastEventId: await lastEventId(bench) } };
+        await clients.subscribe(bench, Array(count).fill(subscription), 0);
+        publications.at.clear();
+        publications.recording = true;
+        const { wallMs, cpuMs } = await renders(bench, user, upload, JOBS);
+        publications.recording = false;
+        const events = publications.at.size;
+        const receipts = await clients.collect([...publications.at.keys()], events * count);
+        const measured = delays(publications, receipts);
+        if (process.env.BENCH_DEBUG) {
+          const seen = new Set(receipts.ids);
+          progress(`undelivered: ${JSON.stringify([...publications.at].filter(([id]) => !seen.has(id)))}; last ${receipts.ids.at(-1)}`);
+        }
+        runs.push({
+          subscribers: count,
+          events,
+          positionEvents: [...publications.at.values()].filter((event) => event.type === "positions").length,
+          deliveries: measured.values.length,
+          expected: events * count,
+          p50: measured.p50,
+          p99: measured.p99,
+          max: measured.max,
+          wallMs,
+          cpuMs,
+          clientCpuMs: receipts.cpuMs,
+        });
+      } finally {
+        await clients.close();
+      }
+      await waitForStreamsClosed(bench);
+      // Nobody watching again between runs: the reference sees the same (busy) machine.
+      await runAlone();
+    }
+    return { runs, aloneMs: median(alone), alone, aloneCpuMs: median(aloneCpu) };
+  } finally {
+    await bench.close();
+  }
+}
+
+/** 1,000 visitors, each with one upload and one render queued before anybody watches; each watches its own (jobId). */
+async function manyOwners() {
+  const bench = await startBenchApp({ env: STREAM_LIMITS, startWorker: false });
+  try {
+    const { render } = bench.app.services;
+    const small = await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 180, g: 160, b: 140 } } })
+      .jpeg({ quality: 85 })
+      .toBuffer();
+    const subscriptions: Subscription[] = [];
+    const jobIds: string[] = [];
+    for (let index = 0; index < VISITORS; index++) {
+      const visitorId = generateSecureRandomString();
+      const owner = visitorOwner(visitorId);
+      const address = `10.${(index >> 8) & 255}.${index & 255}.1`;
+      const upload = await render.saveUpload(owner, small, { mode: "room-photo", roomType: "bedroom" }, "en", address);
+      const { jobs } = await render.create(owner, { projectId: upload.projectId, imageId: upload.id, style: "modern" }, address);
+      jobIds.push(jobs[0]!.id);
+      subscriptions.push({ cookie: `visitor=${visitorId}`, input: { jobId: jobs[0]!.id, lastEventId: null } });
+    }
+    const publications = new Publications(bench);
+    const clients = new Clients();
+    try {
+      await clients.subscribe(bench, subscriptions, 0);
+      publications.recording = true;
+      const start = performance.now();
+      await render.startWorker();
+      const end = await bench.probe.waitForJobs(jobIds, 600_000);
+      publications.recording = false;
+      // Each owner has one render and one watcher: every event is delivered once (a queue move only to its owner).
+      const receipts = await clients.collect([...publications.at.keys()], publications.at.size);
+      const measured = delays(publications, receipts);
+      return {
+        visitors: VISITORS,
+        events: publications.at.size,
+        deliveries: measured.values.length,
+        p50: measured.p50,
+        p99: measured.p99,
+        max: measured.max,
+        wallMs: end - start,
+        clientCpuMs: receipts.cpuMs,
+      };
+    } finally {
+      await clients.close();
+    }
+  } finally {
+    await bench.close();
+  }
+}
+
+async function main() {
+  const began = performance.now();
+  const machine = {
+    cores: os.cpus().length,
+    cpu: os.cpus()[0]?.model.trim() ?? "unknown CPU",
+    loadAverage: round(os.loadavg()[0]!, 2),
+    node: process.version,
+  };
+  progress("making the 12 MP photo");
+  const photo = await makeRoomPhoto();
+  const owner = await oneOwner(photo);
+  progress(`${VISITORS} visitors each watching their own render`);
+  const many = await manyOwners();
+
+  const rows: Array<[string, string, string]> = [
+    [`${JOBS} renders, nobody watching`, ms(owner.aloneMs, 0), `median of ${owner.alone.length} runs`],
+  ];
+  for (const run of owner.runs) {
+    const ratio = run.wallMs / owner.aloneMs;
+    rows.push(
+      [
+        `event delay p50, ${run.subscribers} subscribers (one owner)`,
+        ms(run.p50, 1),
+        `${run.events} events (${run.positionEvents} queue moves) × ${run.subscribers}: ${run.deliveries.toLocaleString("en-US")} of ${run.expected.toLocaleString("en-US")} delivered`,
+      ],
+      [
+        `event delay p99, ${run.subscribers} subscribers (one owner)`,
+        ms(run.p99, 1),
+        `goal ≤ ${GOAL_P99_MS} ms: ${run.p99 <= GOAL_P99_MS ? "met" : "NOT MET"}; max ${ms(run.max, 0)}`,
+      ],
+      [
+        `${JOBS} renders, ${run.subscribers} subscribers`,
+        ms(run.wallMs, 0),
+        `${ratio.toFixed(2)}× nobody watching, goal ≤ ${GOAL_TIME_RATIO}: ${ratio <= GOAL_TIME_RATIO ? "met" : "NOT MET"}; server CPU ${ms(run.cpuMs, 0)} (${(run.cpuMs / owner.aloneCpuMs).toFixed(2)}×), client process ${ms(run.clientCpuMs, 0)}`,
+      ],
+    );
+  }
+  rows.push(
+    [
+      `event delay p50, ${many.visitors} visitors each watching their own render`,
+      ms(many.p50, 1),
+      `${many.deliveries.toLocaleString("en-US")} deliveries of ${many.events} events`,
+    ],
+    [
+      `event delay p99, ${many.visitors} visitors each watching their own render`,
+      ms(many.p99, 1),
+      `goal ≤ ${GOAL_P99_MS} ms: ${many.p99 <= GOAL_P99_MS ? "met" : "NOT MET"}; max ${ms(many.max, 0)}`,
+    ],
+    [`${many.visitors} renders (640×480), each watched by its owner`, ms(many.wallMs, 0), "worker start → last success"],
+  );
+  const totalSeconds = (performance.now() - began) / 1000;
+  log(
+    `RoomCanvas event benchmark: ${machine.cores} cores (${machine.cpu}), load ${machine.loadAverage} at start, Node ${machine.node}; clients in a separate process`,
+  );
+  log();
+  log(table(rows));
+  log();
+  log(`(${totalSeconds.toFixed(1)} s in all)`);
+  log(
+    JSON.stringify({
+      bench: "events",
+      machine,
+      oneOwner: {
+        jobs: JOBS,
+        aloneMs: round(owner.aloneMs, 0),
+        aloneCpuMs: round(owner.aloneCpuMs, 0),
+        alone: owner.alone.map((value) => round(value, 0)),
+        runs: owner.runs.map((run) => ({
+          ...run,
+          p50: round(run.p50, 2),
+          p99: round(run.p99, 2),
+          max: round(run.max, 1),
+          wallMs: round(run.wallMs, 0),
+        })),
+      },
+      manyOwners: { ...many, p50: round(many.p50, 2), p99: round(many.p99, 2), max: round(many.max, 1), wallMs: round(many.wallMs, 0) },
+      client: CLIENT,
+      goals: { p99Ms: GOAL_P99_MS, timeRatio: GOAL_TIME_RATIO },
+      totalSeconds: round(totalSeconds, 1),
+    }),
+  );
+}
+
+if (process.argv.includes("--clients")) await clientProcess();
+else await main();
