@@ -96,6 +96,10 @@ export function createApp(deps: Pick<Infra, "env" | "log" | "clock" | "version">
       deps.log.error("tRPC procedure failed", { procedure, error: error.cause ?? error });
     }
   };
+  const identity = { sessions: services.sessions, env: deps.env };
+  const ownerOfRequest = async (req: express.Request, res: express.Response) => (await identifyRequest(identity, req, res)).owner;
+  // Live render events first: the shared fan-out (decision 043) answers render.events before tRPC would.
+  app.use(services.render.eventRoutes(ownerOfRequest));
   app.use(
     "/trpc",
     trpcBodyLimit,
@@ -109,10 +113,9 @@ export function createApp(deps: Pick<Infra, "env" | "log" | "clock" | "version">
     }),
   );
 
-  const identity = { sessions: services.sessions, env: deps.env };
   app.use(googleRoutes({ env: deps.env, log: deps.log, accounts: services.accounts }));
   app.use(uploadRoutes({ ...identity, render: services.render, rateLimits: services.rateLimits }));
-  app.use(services.render.routes(async (req, res) => (await identifyRequest(identity, req, res)).owner));
+  app.use(services.render.routes(ownerOfRequest));
   app.use(services.listing.routes(async (req, res) => (await identifyRequest(identity, req, res)).user?.id ?? null));
   app.use(stripeWebhookRoutes({ env: deps.env, log: deps.log, clock: deps.clock, payments: services.payments }));
 

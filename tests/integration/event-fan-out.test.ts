@@ -19,6 +19,8 @@ import { recordRenderEvent, RenderEventBus } from "../../src/server/render/event
 import { ownerKey, userOwner } from "../../src/server/render/owner";
 import type { RenderEvent } from "../../src/shared/render";
 import { makeTestEnv } from "../helpers/test-env";
+import { createStudioClient, roomPhoto, upload } from "../helpers/render";
+import { startTestServer } from "../helpers/server";
 
 /** A render event without its time (the test stamps it). */
 type Unstamped = RenderEvent extends infer E ? (E extends RenderEvent ? Omit<E, "at"> : never) : never;
@@ -262,5 +264,24 @@ describe("render event fan-out", () => {
     const connected = "event: connected\ndata: {}\n\n\n";
     const returned = "event: return\ndata: \n\n\n";
     expect(text).toBe(connected + eventFrame({ id: 42, owner: "u:x", event }).toString() + returned);
+  });
+});
+
+describe("render event fan-out in the app", () => {
+  it("answers the browsers' render.events itself, not tRPC's per-subscriber stream", async () => {
+    const server = await startTestServer();
+    try {
+      const visitor = createStudioClient(server.url);
+      // A visitor's cookie makes them an owner; their (empty) event stream opens.
+      await upload(server.url, visitor.jar, await roomPhoto(400, 300));
+      const controller = new AbortController();
+      const query = `input=${encodeURIComponent(JSON.stringify(superjson.serialize({})))}`;
+      const response = await visitor.jar.fetch(`${server.url}${EVENTS_PATH}?${query}`, { signal: controller.signal });
+      expect(response.headers.get("content-type")).toContain("text/event-stream");
+      expect(response.headers.get("x-event-stream")).toBe("shared");
+      controller.abort();
+    } finally {
+      await server.stop();
+    }
   });
 });

@@ -29,6 +29,8 @@ const SSE_HEADERS = {
   "X-Accel-Buffering": "no",
   Connection: "keep-alive",
   Vary: "trpc-accept, accept",
+  // Says the shared fan-out answered, not tRPC's own stream (tests, and whoever debugs a proxy).
+  "X-Event-Stream": "shared",
 };
 /** tRPC's first frame: the client options (none configured), which starts the client's subscription. */
 const CONNECTED_FRAME = "event: connected\ndata: {}\n\n\n";

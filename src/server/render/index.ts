@@ -231,14 +231,17 @@ export function createRenderModule(infra: Pick<Infra, "db" | "clock" | "env" | "
       return deps.events.openStreams;
     },
 
-    /** The pictures' routes; `ownerOfRequest` says who is asking (resolved at the edge). */
-    routes(ownerOfRequest: OwnerOfRequest): Router {
-      // render.events for browsers: one encoding per event for all the owner's streams (event-fan-out.ts).
+    /**
+     * render.events for browsers: one encoding per event for all the owner's streams
+     * (event-fan-out.ts). Mounted before /trpc, whose adapter would otherwise answer it.
+     */
+    eventRoutes(ownerOfRequest: OwnerOfRequest): Router {
       const routes = Router();
       routes.get(EVENTS_PATH, fanOut.handler(ownerOfRequest));
-      routes.use(renderRoutes(deps, ownerOfRequest, replicateWaiters));
       return routes;
     },
+    /** The pictures' routes; `ownerOfRequest` says who is asking (resolved at the edge). */
+    routes: (ownerOfRequest: OwnerOfRequest): Router => renderRoutes(deps, ownerOfRequest, replicateWaiters),
 
     /** A visitor's demo work becomes the user's when they sign in from the same browser. */
     adoptVisitorWork: (visitorId: string, userId: string, language: Language) => adoptVisitorWork(deps, visitorId, userId, language),
