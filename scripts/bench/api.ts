@@ -17,7 +17,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import SqliteDatabase from "better-sqlite3";
 import express from "express";
-import { median, round } from "./stats";
+import { log, median, progress, round } from "./stats";
 import { signedInUser, startBenchApp, type BenchApp } from "./studio";
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
@@ -29,8 +29,6 @@ const USERS = 300;
 const PAGE = 24;
 const DAY_MS = 86_400_000;
 
-const log = (line = "") => process.stdout.write(`${line}\n`);
-const progress = (line: string) => process.stderr.write(`· ${line}\n`);
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 /** Runs the load process against one URL and returns requests per second. */

@@ -12,13 +12,11 @@ import { createComfyUiProvider } from "../../src/server/render/providers/comfyui
 import { RENDER } from "../../src/shared/render";
 import { startFakeComfyUi } from "../../tests/helpers/fake-comfyui";
 import { makeRoomPhoto } from "./photo";
-import { median, ms, percentile, round, table } from "./stats";
+import { log, median, ms, percentile, round, table } from "./stats";
 
 const WARMUPS = 3;
 const RUNS = Number(process.argv[2] ?? 30);
 const GOAL_MS = 50;
-
-const log = (line = "") => process.stdout.write(`${line}\n`);
 
 async function main(): Promise<void> {
   // The worker's prepared input: a room photo at the engine's 1024 px long edge.

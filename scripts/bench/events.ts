@@ -19,10 +19,18 @@ import type { Unsubscribable } from "@trpc/server/observable";
 import { generateSecureRandomString } from "../../src/server/auth/tokens";
 import { visitorOwner } from "../../src/server/render";
 import type { RenderEvent } from "../../src/shared/render";
-import { DESIGN_STYLES, type DesignStyle } from "../../src/shared/styles";
 import { makeRoomPhoto } from "./photo";
-import { median, ms, percentile, round, table } from "./stats";
-import { CookieJar, createStudioClient, signedInUser, startBenchApp, uploadPhoto, type BenchApp, type StudioClient } from "./studio";
+import { log, median, ms, percentile, progress, round, table } from "./stats";
+import {
+  CookieJar,
+  createStudioClient,
+  signedInUser,
+  startBenchApp,
+  submit,
+  uploadPhoto,
+  type BenchApp,
+  type StudioClient,
+} from "./studio";
 
 // BENCH_QUICK=1: a small run to check the benchmark itself.
 const QUICK = process.env.BENCH_QUICK === "1";
@@ -35,8 +43,6 @@ const GOAL_TIME_RATIO = 1.2;
 /** High enough for every subscription of the benchmark (the defaults are 20 per owner, 2,000 in all). */
 const STREAM_LIMITS = { EVENT_STREAMS_PER_OWNER: "5000", EVENT_STREAMS_TOTAL: "5000", DEMO_RENDERS_PER_IP_PER_DAY: "1000" };
 
-const log = (line = "") => process.stdout.write(`${line}\n`);
-const progress = (line: string) => process.stderr.write(`· ${line}\n`);
 const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
 /** The machine's clock in ms with sub-millisecond steps, the same in both processes. */
 const wallNow = () => performance.timeOrigin + performance.now();
@@ -214,25 +220,11 @@ class Clients {
   }
 }
 
-function styles(count: number, offset = 0): DesignStyle[] {
-  return Array.from({ length: count }, (_, index) => DESIGN_STYLES[(offset + index) % DESIGN_STYLES.length]!);
-}
-
 /** The 20 renders, sent at once like the render benchmark (four styles per call); resolves with the time to the last one's end. */
 async function renders(bench: BenchApp, user: StudioClient, upload: { projectId: string; imageId: string }, count: number) {
   const start = performance.now();
   const cpu = process.cpuUsage();
-  const calls: Array<Promise<{ jobs: Array<{ id: string }> }>> = [];
-  for (let done = 0; done < count; done += 4) {
-    calls.push(
-      user.client.render.create.mutate({
-        projectId: upload.projectId,
-        imageId: upload.imageId,
-        style: styles(Math.min(4, count - done), done),
-      }),
-    );
-  }
-  const jobIds = (await Promise.all(calls)).flatMap((result) => result.jobs.map((job) => job.id));
+  const jobIds = await submit(user, upload, count, 4);
   const end = await bench.probe.waitForJobs(jobIds, 300_000);
   const used = process.cpuUsage(cpu);
   // The server's CPU (this process) until the last render ended: what other processes on the machine do not change.

@@ -16,10 +16,9 @@ import { MAX_INPUT_PIXELS } from "../../src/server/images/prepare-upload";
 import { structureScore } from "../../src/server/render/structure";
 import { UPLOAD_BUCKET } from "../../src/shared/constants";
 import { RENDER } from "../../src/shared/render";
-import { DESIGN_STYLES, type DesignStyle } from "../../src/shared/styles";
 import { makeRoomPhoto, PHOTO_HEIGHT, PHOTO_WIDTH } from "./photo";
-import { median, ms, percentile, round, table } from "./stats";
-import { createStudioClient, startBenchApp, signedInUser, uploadPhoto, type BenchApp, type StudioClient } from "./studio";
+import { log, median, ms, percentile, progress, round, table } from "./stats";
+import { createStudioClient, startBenchApp, signedInUser, styles, submit, uploadPhoto, type BenchApp, type StudioClient } from "./studio";
 
 const WARMUPS = 3;
 const RUNS = 15;
@@ -28,8 +27,6 @@ const SUBSCRIBERS = 200;
 const EVENT_JOBS = 20;
 const GOAL_RATIO = 1.3;
 
-const log = (line = "") => process.stdout.write(`${line}\n`);
-const progress = (line: string) => process.stderr.write(`· ${line}\n`);
 const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
 
 /** What the worker's preprocessing does (providerInput): upright, long edge at most 1024, JPEG q90. */
@@ -39,20 +36,6 @@ async function sharpAlone(photo: Buffer): Promise<Buffer> {
     .resize({ width: RENDER.providerInputLongEdge, height: RENDER.providerInputLongEdge, fit: "inside", withoutEnlargement: true })
     .jpeg({ quality: 90 })
     .toBuffer();
-}
-
-function styles(count: number, offset = 0): DesignStyle[] {
-  return Array.from({ length: count }, (_, index) => DESIGN_STYLES[(offset + index) % DESIGN_STYLES.length]!);
-}
-
-/** Jobs of several styles in as few render.create calls as allowed, all sent at once. */
-async function submit(user: StudioClient, upload: { projectId: string; imageId: string }, count: number): Promise<string[]> {
-  const calls: Array<Promise<{ jobs: Array<{ id: string }> }>> = [];
-  for (let done = 0; done < count; done += RENDER.maxStylesPerRequest) {
-    const style = styles(Math.min(RENDER.maxStylesPerRequest, count - done));
-    calls.push(user.client.render.create.mutate({ projectId: upload.projectId, imageId: upload.imageId, style }));
-  }
-  return (await Promise.all(calls)).flatMap((result) => result.jobs.map((job) => job.id));
 }
 
 /**

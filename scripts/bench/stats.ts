@@ -1,4 +1,9 @@
-/** Small statistics and formatting helpers of the benchmark. */
+/** Small statistics and output helpers of the benchmarks. */
+
+/** A line of the results (standard output). */
+export const log = (line = "") => process.stdout.write(`${line}\n`);
+/** A note on what is running now (standard error, so the results stay clean). */
+export const progress = (line: string) => process.stderr.write(`· ${line}\n`);
 
 export function median(values: readonly number[]): number {
   return percentile(values, 50);

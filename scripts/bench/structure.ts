@@ -18,15 +18,13 @@ import { compareEdges, edgeMap, structureScore, workingPicture, workingSize } fr
 import { RENDER } from "../../src/shared/render";
 import type { DesignStyle } from "../../src/shared/styles";
 import { makeRoomPhoto } from "./photo";
-import { median, ms, percentile, round, table } from "./stats";
+import { log, median, ms, percentile, round, table } from "./stats";
 
 const WIDTH = 1024;
 const HEIGHT = 768;
 const WARMUPS = 5;
 const RUNS = 30;
 const STYLES: DesignStyle[] = ["modern", "industrial", "scandinavian", "art-deco", "coastal"];
-
-const log = (line = "") => process.stdout.write(`${line}\n`);
 
 interface Timing {
   wall: number[];

@@ -11,7 +11,8 @@ import { parseEnv } from "../../src/server/env";
 import type { RenderProvider, StoredRenderEvent } from "../../src/server/render";
 import { PREVIEW_CAPABILITIES } from "../../src/server/render/providers/local";
 import { grantCredits } from "../../src/server/services/credits";
-import type { UploadResponse } from "../../src/shared/render";
+import { RENDER, type UploadResponse } from "../../src/shared/render";
+import { DESIGN_STYLES, type DesignStyle } from "../../src/shared/styles";
 import { CookieJar, createStudioClient, type StudioClient } from "../lib/studio-client";
 
 export { CookieJar, createStudioClient, type StudioClient };
@@ -147,4 +148,24 @@ export async function uploadPhoto(bench: BenchApp, studio: StudioClient, bytes: 
   const body = (await response.json()) as UploadResponse & { error?: string };
   if (response.status !== 201) throw new Error(`upload answered ${response.status}: ${body.error ?? ""}`);
   return body;
+}
+
+/** `count` design styles, in the catalogue's order from `offset`, wrapping around. */
+export function styles(count: number, offset = 0): DesignStyle[] {
+  return Array.from({ length: count }, (_, index) => DESIGN_STYLES[(offset + index) % DESIGN_STYLES.length]!);
+}
+
+/** Jobs of several styles, `perCall` styles per render.create call (default: as many as allowed), all sent at once; their ids. */
+export async function submit(
+  user: StudioClient,
+  upload: { projectId: string; imageId: string },
+  count: number,
+  perCall: number = RENDER.maxStylesPerRequest,
+): Promise<string[]> {
+  const calls: Array<Promise<{ jobs: Array<{ id: string }> }>> = [];
+  for (let done = 0; done < count; done += perCall) {
+    const style = styles(Math.min(perCall, count - done), done);
+    calls.push(user.client.render.create.mutate({ projectId: upload.projectId, imageId: upload.imageId, style }));
+  }
+  return (await Promise.all(calls)).flatMap((result) => result.jobs.map((job) => job.id));
 }

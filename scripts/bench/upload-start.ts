@@ -15,16 +15,13 @@ import path from "node:path";
 import sharp from "sharp";
 import { MAX_INPUT_PIXELS } from "../../src/server/images/prepare-upload";
 import { makeRoomPhoto } from "./photo";
-import { median, ms, round, table } from "./stats";
+import { log, median, ms, progress, round, table } from "./stats";
 import { signedInUser, startBenchApp, uploadPhoto } from "./studio";
 
 const RUNS = 9;
 const START_RUNS = 5;
 const UPLOAD_GOAL = 1.5;
 const START_GOAL_MS = 1500;
-
-const log = (line = "") => process.stdout.write(`${line}\n`);
-const progress = (line: string) => process.stderr.write(`· ${line}\n`);
 
 /** What any upload must do with the photo: decode, turn upright, drop metadata, encode again (q92, as kept). */
 function sharpAlone(photo: Buffer): Promise<Buffer> {
