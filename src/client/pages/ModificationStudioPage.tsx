@@ -16,7 +16,7 @@ import { CREDITS } from "../../shared/constants";
 import { EDIT, EDIT_PRESETS, type EditPreset, type VersionNode } from "../../shared/edits";
 import { isFinalStatus } from "../../shared/render";
 import { BeforeAfter } from "../components/render/BeforeAfter";
-import { Callout, FreeCreditsLockedCallout } from "../components/render/Callouts";
+import { Callout, FreeCreditsLockedCallout, waitsForConfirmation } from "../components/render/Callouts";
 import { ErrorText, PageShell } from "../components/render/PageShell";
 import { Spinner } from "../components/Spinner";
 import { EditProgress } from "../components/studio/EditProgress";
@@ -241,10 +241,8 @@ function Studio({ picture, versionParam }: { picture: string; versionParam: stri
   const credits = allowance.data?.credits ?? null;
   const coverage = maskCoverage(painted, size);
   const noCredits = credits !== null && credits < CREDITS.perRender;
-  // Free credits an unconfirmed account keeps until its address is confirmed (engines that bill each render).
-  const lockedCredits = allowance.data?.freeCreditsLocked ?? 0;
-  const waitsForConfirmation = credits !== null && !noCredits && credits - lockedCredits < CREDITS.perRender;
-  const canSubmit = coverage === "ok" && !!engine?.capabilities.masks && !busy && !edit.isPending && !noCredits && !waitsForConfirmation;
+  const waitsForAddress = waitsForConfirmation(allowance.data, CREDITS.perRender);
+  const canSubmit = coverage === "ok" && !!engine?.capabilities.masks && !busy && !edit.isPending && !noCredits && !waitsForAddress;
 
   const finishedNodes = nodes.filter(isFinished);
   const byId = new Map(nodes.map((node) => [node.id, node]));
@@ -460,7 +458,7 @@ function Studio({ picture, versionParam }: { picture: string; versionParam: stri
                 </p>
               ) : null}
             </div>
-            {waitsForConfirmation && engine ? <FreeCreditsLockedCallout count={lockedCredits} engine={engine} /> : null}
+            {waitsForAddress && engine ? <FreeCreditsLockedCallout count={allowance.data?.freeCreditsLocked ?? 0} engine={engine} /> : null}
             <ErrorText message={submitError} />
             <button type="submit" className={`${buttonClass.primary} w-full`} disabled={!canSubmit} data-testid="studio-submit">
               <PaintRoller className="size-4" aria-hidden="true" />

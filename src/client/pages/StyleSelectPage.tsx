@@ -17,6 +17,7 @@ import {
   EngineNote,
   FreeCreditsLockedCallout,
   SignUpCallout,
+  waitsForConfirmation,
 } from "../components/render/Callouts";
 import { ErrorText, PageShell } from "../components/render/PageShell";
 import { RenderOptions, renderCost, type RenderChoices } from "../components/render/RenderOptions";
@@ -82,12 +83,10 @@ export default function StyleSelectPage() {
     allowance.data && !allowance.data.signedIn && !allowance.data.demoAvailable ? (allowance.data.demoRefusal ?? "used") : null;
   const visitorBlocked = demoRefusal !== null;
   const credits = allowance.data?.credits ?? null;
-  // Free credits an unconfirmed account keeps until its address is confirmed (engines that bill each render).
-  const lockedCredits = allowance.data?.freeCreditsLocked ?? 0;
   const variations = signedIn ? choices.variations : 1;
   const cost = renderCost(styles.length, variations);
   const tooFewCredits = signedIn && credits !== null && cost > credits;
-  const waitsForConfirmation = signedIn && credits !== null && !tooFewCredits && cost > credits - lockedCredits;
+  const waitsForAddress = waitsForConfirmation(allowance.data, cost);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -165,8 +164,8 @@ export default function StyleSelectPage() {
             />
           ) : null}
 
-          {(refusal === "freeCredits" || waitsForConfirmation) && allowance.data ? (
-            <FreeCreditsLockedCallout count={lockedCredits} engine={allowance.data.engine} />
+          {(refusal === "freeCredits" || waitsForAddress) && allowance.data ? (
+            <FreeCreditsLockedCallout count={allowance.data.freeCreditsLocked} engine={allowance.data.engine} />
           ) : null}
           {refusal === "credits" || tooFewCredits ? (
             <Callout
@@ -204,7 +203,7 @@ export default function StyleSelectPage() {
             <button
               type="submit"
               className={`${buttonClass.big} w-full sm:w-auto`}
-              disabled={create.isPending || styles.length === 0 || visitorBlocked || tooFewCredits || waitsForConfirmation}
+              disabled={create.isPending || styles.length === 0 || visitorBlocked || tooFewCredits || waitsForAddress}
               aria-busy={create.isPending || undefined}
             >
               <Wand2 className="size-5" aria-hidden="true" />

@@ -68,6 +68,15 @@ export function Callout({
 }
 
 /**
+ * True when the cost fits the balance only with the free credits an unconfirmed account keeps
+ * until its address is confirmed (engines that bill each render); the server holds the same line.
+ */
+export function waitsForConfirmation(allowance: Allowance | undefined, cost: number): boolean {
+  if (!allowance?.signedIn || allowance.credits === null) return false;
+  return cost <= allowance.credits && cost > allowance.credits - allowance.freeCreditsLocked;
+}
+
+/**
  * An unconfirmed account on an engine that bills each render: its free credits wait for the
  * confirmed address (the server holds the same line), and the confirmation mail can be sent again.
  */
