@@ -14,7 +14,7 @@ import { sseStreamProducer } from "@trpc/server/unstable-core-do-not-import";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type AppDatabase } from "../../src/server/db/client";
 import { createLogger } from "../../src/server/logger";
-import { EVENTS_PATH, EventFanOut, eventFrame } from "../../src/server/render/event-fan-out";
+import { batchWindowMs, EVENTS_PATH, EventFanOut, eventFrame } from "../../src/server/render/event-fan-out";
 import { recordRenderEvent, RenderEventBus } from "../../src/server/render/events";
 import { ownerKey, userOwner } from "../../src/server/render/owner";
 import type { RenderEvent } from "../../src/shared/render";
@@ -97,6 +97,12 @@ class SseReader {
     this.controller.abort();
   }
 }
+
+describe("the batch window", () => {
+  it("is 15 ms for a few streams and grows with their number to 100 ms, so that writes stay under 10,000 a second", () => {
+    expect([1, 150, 500, 1_000, 5_000].map(batchWindowMs)).toEqual([15, 15, 50, 100, 100]);
+  });
+});
 
 describe("render event fan-out", () => {
   const env = makeTestEnv({ EVENT_STREAMS_PER_OWNER: "3", EVENT_STREAMS_TOTAL: "5" });
