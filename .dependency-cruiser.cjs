@@ -142,6 +142,22 @@ module.exports = {
       from: { path: "^src/server/listing/" },
       to: { path: ["^src/server/(trpc|http)/", TRPC_SERVER] },
     },
+    {
+      name: "backup-owned-by-backup",
+      severity: "error",
+      comment:
+        "The backup module (src/server/backup) owns the backups table and the archive format: server code outside it " +
+        "imports only its surface, src/server/backup/index.ts (the commands in scripts/ may use archive.ts).",
+      from: { path: "^src/server/(?!backup/)" },
+      to: { path: "^src/server/backup/(?!index\\.ts$)" },
+    },
+    {
+      name: "backup-not-transport",
+      severity: "error",
+      comment: "The backup module is called by the admin service, the self-test checks and the commands: no tRPC, no HTTP.",
+      from: { path: "^src/server/backup/" },
+      to: { path: ["^src/server/(trpc|http)/", TRPC_SERVER] },
+    },
   ],
   options: {
     // Cruise the code, not the packages: record an import of a package, don't read the package.

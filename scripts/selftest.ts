@@ -10,11 +10,12 @@
  *   --code CODE        the two-factor code, when the account has two-factor authentication
  *   --suite S          system, auth or all (default all)
  *   --json             print the results as JSON instead of the table
+ *   --strict           warnings fail the run too (exit code 1)
  *   --no-pause         skip the spec's pauses between tests (500 ms system, 1000 ms auth)
  *
  * Prints a table (status, test, ms, message) as the tests run and a summary; signed in as an admin,
- * each suite's run is recorded on the server (source "cli") for /admin. Exit code: 0 when every
- * test passed, 1 when any failed, 2 for a usage error, an unreachable server or a refused sign-in.
+ * each suite's run is recorded on the server (source "cli") for /admin. Exit code: 0 when no
+ * test failed (warnings, such as an overdue backup, do not fail unless --strict), 1 when any failed, 2 for a usage error, an unreachable server or a refused sign-in.
  */
 import { parseArgs } from "node:util";
 import sharp from "sharp";
@@ -32,7 +33,7 @@ import {
 } from "../src/selftest/suite";
 import { CookieJar, createStudioClient } from "./lib/studio-client";
 
-const USAGE = `Usage: npm run selftest -- --url http://localhost:3000 [--email E --password P] [--code 123456] [--suite system|auth|all] [--json] [--no-pause]`;
+const USAGE = `Usage: npm run selftest -- --url http://localhost:3000 [--email E --password P] [--code 123456] [--suite system|auth|all] [--json] [--strict] [--no-pause]`;
 
 /** Each request gives up after this long, so a hung server cannot hang the run. */
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -57,6 +58,8 @@ interface Options {
   code?: string;
   suites: SelfTestSuiteName[];
   json: boolean;
+  /** Warnings fail the run too. */
+  strict: boolean;
   pause: boolean;
 }
 
@@ -72,6 +75,7 @@ function parseOptions(argv: string[]): Options {
         code: { type: "string" },
         suite: { type: "string", default: "all" },
         json: { type: "boolean", default: false },
+        strict: { type: "boolean", default: false },
         "no-pause": { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
@@ -100,6 +104,7 @@ function parseOptions(argv: string[]): Options {
     code: values.code,
     suites: suite === "all" ? ["system", "auth"] : [suite],
     json: values.json ?? false,
+    strict: values.strict ?? false,
     pause: !values["no-pause"],
   };
 }
@@ -122,7 +127,13 @@ function jarWithTimeout(): CookieJar {
   return jar;
 }
 
-const STATUS_LABEL: Record<SelfTestItem["status"], string> = { pending: "PEND", running: "RUN", passed: "PASS", failed: "FAIL" };
+const STATUS_LABEL: Record<SelfTestItem["status"], string> = {
+  pending: "PEND",
+  running: "RUN",
+  passed: "PASS",
+  warning: "WARN",
+  failed: "FAIL",
+};
 
 function tableWriter(write: (line: string) => void) {
   const nameWidth = Math.max(
@@ -237,7 +248,7 @@ async function main(argv: string[]): Promise<number> {
     const startedAt = Date.now();
     const items = await runSelfTests(suite, env, (live) => {
       for (const item of live) {
-        if ((item.status === "passed" || item.status === "failed") && !printed.has(item.id)) {
+        if ((item.status === "passed" || item.status === "warning" || item.status === "failed") && !printed.has(item.id)) {
           printed.add(item.id);
           table.item(item);
         }
@@ -245,7 +256,7 @@ async function main(argv: string[]): Promise<number> {
     });
     const finishedAt = Date.now();
     const counts = summarize(items);
-    out(`${SELF_TEST_COMPLETE[suite]}: ${counts.passed} passed, ${counts.failed} failed`);
+    out(`${SELF_TEST_COMPLETE[suite]}: ${counts.passed} passed, ${counts.warnings} warnings, ${counts.failed} failed`);
     let recordedAs: string | null = null;
     if (isAdmin) {
       try {
@@ -260,19 +271,27 @@ async function main(argv: string[]): Promise<number> {
   const all = results.flatMap((result) => result.items);
   const total = summarize(all);
   out("");
-  out(`${total.failed === 0 ? "All passed" : "FAILED"}: ${total.passed} passed, ${total.failed} failed of ${total.total}`);
+  const verdict =
+    total.failed > 0
+      ? "FAILED"
+      : total.warnings > 0
+        ? options.strict
+          ? "FAILED (--strict: warnings fail)"
+          : "Passed with warnings"
+        : "All passed";
+  out(`${verdict}: ${total.passed} passed, ${total.warnings} warnings, ${total.failed} failed of ${total.total}`);
   if (!signedInAs && total.failed > 0)
     out("Most checks need a signed-in user, and the box checks an admin: pass --email and --password of an admin.");
   else if (signedInAs && !isAdmin && total.failed > 0)
     out(`${signedInAs} is not an admin: the box checks need an admin account (npm run admin -- grant admin ${signedInAs}).`);
   if (options.json) {
     process.stdout.write(
-      `${JSON.stringify({ url: options.url, signedInAs, admin: isAdmin, passed: total.passed, failed: total.failed, suites: results }, null, 2)}\n`,
+      `${JSON.stringify({ url: options.url, signedInAs, admin: isAdmin, passed: total.passed, warnings: total.warnings, failed: total.failed, suites: results }, null, 2)}\n`,
     );
   }
 
   if (signedInAs) await client.auth.signOut.mutate().catch(() => undefined);
-  return total.failed === 0 ? 0 : 1;
+  return total.failed > 0 || (options.strict && total.warnings > 0) ? 1 : 0;
 }
 
 main(process.argv.slice(2)).then(

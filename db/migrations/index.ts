@@ -16,6 +16,7 @@ import * as m0010 from "./0010-two-factor-failures";
 import * as m0011 from "./0011-storage-budgets";
 import * as m0012 from "./0012-payment-holds";
 import * as m0013 from "./0013-query-indexes";
+import * as m0014 from "./0014-backups";
 
 export const migrations: Record<string, Migration> = {
   "0001-init": m0001,
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   "0011-storage-budgets": m0011,
   "0012-payment-holds": m0012,
   "0013-query-indexes": m0013,
+  "0014-backups": m0014,
 };

@@ -68,6 +68,11 @@ export class SelfTestFailure extends Error {
   }
 }
 
+/** A check that found something to look at, without failing (the item's status is "warning"). */
+export class SelfTestWarning extends Error {
+  override name = "SelfTestWarning";
+}
+
 function fail(message: string, detail?: string): never {
   throw new SelfTestFailure(message, detail);
 }
@@ -134,6 +139,7 @@ export function createVisitorClient(baseUrl: string): SelfTestClient {
 async function serverCheck(client: SelfTestClient, name: ServerCheckName, step: string): Promise<string> {
   const result = await client.selfTest.check.mutate({ name });
   if (!result.ok) fail(`${step} error: ${result.detail}`);
+  if (result.warning) throw new SelfTestWarning(`${step}: ${result.detail}`);
   return result.detail;
 }
 
@@ -333,6 +339,12 @@ export const SYSTEM_TESTS: readonly SelfTestDefinition[] = [
     step: "Render queue",
     run: ({ client }) => serverCheck(client, "render-queue", "Render queue"),
   },
+  {
+    id: "backups",
+    name: "Backups",
+    step: "Backups",
+    run: ({ client }) => serverCheck(client, "backups", "Backups"),
+  },
 ];
 
 /** The signed-in user as the server sees them; fails with "<step> error: User not authenticated" without one. */
@@ -507,6 +519,10 @@ export async function runSelfTests(
       const note = await test.run(context);
       update(index, { ...base, status: "passed", ...(note ? { message: note } : {}), durationMs: Math.round(now() - started) });
     } catch (error) {
+      if (error instanceof SelfTestWarning) {
+        update(index, { ...base, status: "warning", message: error.message, durationMs: Math.round(now() - started) });
+        continue;
+      }
       const report = error instanceof SelfTestFailure ? error.message : `${test.step} error: ${messageOf(error)}`;
       const detail = error instanceof SelfTestFailure ? error.detail : undefined;
       update(index, {
@@ -532,9 +548,10 @@ export function recordSelfTestRun(
 }
 
 /** Counts of a run's items. */
-export function summarize(items: readonly SelfTestItem[]): { passed: number; failed: number; total: number } {
+export function summarize(items: readonly SelfTestItem[]): { passed: number; warnings: number; failed: number; total: number } {
   return {
     passed: items.filter((item) => item.status === "passed").length,
+    warnings: items.filter((item) => item.status === "warning").length,
     failed: items.filter((item) => item.status === "failed").length,
     total: items.length,
   };

@@ -6,7 +6,8 @@
 import type { createTRPCClient } from "@trpc/client";
 import type { AppRouter } from "../server/trpc/root";
 
-export type SelfTestStatus = "pending" | "running" | "passed" | "failed";
+/** "warning": the check found something to look at that does not stop the product working (it does not fail a run). */
+export type SelfTestStatus = "pending" | "running" | "passed" | "warning" | "failed";
 export type SelfTestSuiteName = "system" | "auth";
 /** Who ran a suite (stored with the run). */
 export type SelfTestSource = "browser" | "cli";

@@ -4,6 +4,7 @@
  */
 import type { LockoutService } from "./auth/lockout";
 import type { SessionsService } from "./auth/sessions";
+import type { BackupModule } from "./backup";
 import type { TwoFactorService } from "./auth/two-factor";
 import type { RateLimits } from "./http/rate-limit";
 import type { ListingModule } from "./listing";
@@ -32,6 +33,8 @@ export interface Services {
   analytics: AnalyticsService;
   selfTestRuns: SelfTestRunsService;
   system: SystemService;
+  /** Scheduled and on-demand backups of the database, pictures and app secret. */
+  backups: BackupModule;
   /** Per-address request budgets, enforced at the edge. */
   rateLimits: RateLimits;
 }

@@ -6,6 +6,7 @@
 import { createApp, type AppOptions } from "./app";
 import type { Services } from "./app-services";
 import { createSecretBox, loadAppSecret } from "./auth/encryption";
+import { createBackupModule } from "./backup";
 import { createLockoutService } from "./auth/lockout";
 import { createSessionsService } from "./auth/sessions";
 import { createTwoFactorService } from "./auth/two-factor";
@@ -80,6 +81,7 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
   const roles = createRolesService(db, clock);
   const projects = createProjectsService(infra, render);
   const payments = createPaymentsService(infra);
+  const backups = createBackupModule(infra);
   return {
     accounts: createAccountsService(infra, render, projects),
     sessions: createSessionsService(db, clock),
@@ -90,10 +92,11 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
     render,
     listing: createListingModule(infra, { render }),
     payments,
-    admin: createAdminService(infra, render, roles, payments),
+    admin: createAdminService(infra, render, roles, payments, backups),
     analytics: createAnalyticsService(infra, render),
     selfTestRuns: createSelfTestRunsService(infra),
-    system: createSystemService({ ...infra, render }),
+    system: createSystemService({ ...infra, render, backups }),
+    backups,
     rateLimits: createRateLimits(clock, env.AUTH_RATE_LIMIT_PER_MINUTE, env.NEW_ACCOUNTS_PER_ADDRESS_PER_DAY),
   };
 }
@@ -126,6 +129,7 @@ export async function startApp(env: Env, options: BootOptions = {}): Promise<Sta
   render.startHousekeeping();
   services.listing.startHousekeeping();
   services.analytics.startHousekeeping();
+  services.backups.start();
   const app = createApp(infra, services, options);
   let http: RunningServer;
   try {
@@ -145,6 +149,7 @@ export async function startApp(env: Env, options: BootOptions = {}): Promise<Sta
       await render.stop();
       services.listing.stop();
       services.analytics.stop();
+      await services.backups.stop();
       infra.mailer.close();
       await db.destroy();
     })();

@@ -134,6 +134,18 @@ export const envSchema = z.object({
     .int({ error: "expected a whole number of megabytes" })
     .min(0, { error: "expected a whole number of megabytes" })
     .default(1024),
+  BACKUP_DIR: z.string().min(1, { error: "expected a directory path for backups" }).optional(),
+  BACKUP_EVERY: z
+    .string()
+    .regex(/^[1-9]\d*(m|h|d)$/, { error: "expected a period such as 30m, 6h or 1d (minutes, hours or days; at least 5m)" })
+    .transform((value) => Number(value.slice(0, -1)) * { m: 60_000, h: 3_600_000, d: 86_400_000 }[value.at(-1) as "m" | "h" | "d"])
+    .refine((ms) => ms >= 5 * 60_000, { error: "expected a period such as 30m, 6h or 1d (minutes, hours or days; at least 5m)" })
+    .default(86_400_000),
+  BACKUP_KEEP: z.coerce
+    .number({ error: "expected a whole number of backups to keep, at least 1" })
+    .int({ error: "expected a whole number of backups to keep, at least 1" })
+    .min(1, { error: "expected a whole number of backups to keep, at least 1" })
+    .default(7),
   NEW_ACCOUNTS_PER_ADDRESS_PER_DAY: z.coerce
     .number({ error: "expected a whole number of new accounts per client address per day, at least 1" })
     .int({ error: "expected a whole number of new accounts per client address per day, at least 1" })
@@ -248,6 +260,14 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     );
   }
   const dataDir = path.resolve(result.data.DATA_DIR);
+  if (result.data.BACKUP_DIR) {
+    const relative = path.relative(dataDir, path.resolve(result.data.BACKUP_DIR));
+    if (relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative))) {
+      throw new EnvError(
+        `Invalid environment configuration:\n  BACKUP_DIR: expected a folder outside DATA_DIR (${dataDir}): a backup kept with the data is lost with it, and a restore needs an empty DATA_DIR`,
+      );
+    }
+  }
   return { ...result.data, DATA_DIR: dataDir, DATABASE_FILE: path.join(dataDir, "app.db") };
 }
 
@@ -284,6 +304,10 @@ export const ENV_DOCS: Record<keyof z.infer<typeof envSchema>, string> = {
   USER_STORAGE_QUOTA_MB: "megabytes of photos and renders one account may keep (default 5120; 0 = no quota)",
   DISK_FREE_FLOOR_MB:
     "free disk space to keep: below it, visitors' unclaimed demo pictures are removed, oldest first, and uploads wait (default 1024)",
+  BACKUP_DIR:
+    "where the server writes its scheduled backups (unset: no schedule; `npm run backup DIR` still works). Not inside DATA_DIR; best on another disk",
+  BACKUP_EVERY: "how often the server backs itself up when BACKUP_DIR is set: 30m, 6h, 1d… (default 1d, at least 5m)",
+  BACKUP_KEEP: "how many backups in BACKUP_DIR are kept; older ones are removed after each new one (default 7)",
   NEW_ACCOUNTS_PER_ADDRESS_PER_DAY:
     "accounts that may be created from one client address per day (default 20; each self-test run makes one)",
   EVENT_STREAMS_PER_OWNER: "live render-event streams one user or visitor may hold open, e.g. browser tabs (default 20)",

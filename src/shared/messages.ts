@@ -60,6 +60,8 @@ export const MESSAGES = {
   cannotChangeOwnAdmin: "You cannot remove your own admin role or disable your own account",
   paymentHoldResolved: "This held payment has already been dealt with",
   deleteConfirmationMismatch: "Type your e-mail address to confirm",
+  backupRunning: "A backup is being written right now. Wait for it to finish.",
+  backupDirMissing: "Backups have no folder yet: set BACKUP_DIR (README, Operations).",
   projectNameRequired: "Project name is required",
   projectNameTooLong: "Project name must be less than 100 characters",
   tooManyProjects: "You have reached the largest number of projects. Delete one to make room.",

@@ -15,10 +15,13 @@ import { MESSAGES } from "./messages";
  *   the offline Preview engine passes.
  * - render-queue: no render waits longer than RENDER_QUEUE_LIMITS.maxWaitMs while the worker has a free slot,
  *   and none runs longer than RENDER_DEADLINE_MS + RENDER_QUEUE_LIMITS.runningMarginMs.
+ * - backups: with BACKUP_DIR set, the last backup is at most twice BACKUP_EVERY old (a warning otherwise,
+ *   or when the last attempt failed); without it, passes and says backups are not scheduled.
  * - storage-write: a small file is written to, read from and removed from the project-uploads bucket
  *   (the storage test asks for it to explain a failed upload).
  */
 export const SERVER_CHECKS = [
+  "backups",
   "database-integrity",
   "disk-space",
   "mail-transport",
@@ -30,12 +33,15 @@ export type ServerCheckName = (typeof SERVER_CHECKS)[number];
 
 export interface ServerCheckResult {
   ok: boolean;
+  /** ok, but something for the admin to look at (the item shows as a warning). */
+  warning?: boolean;
   /** What was found, for people (English). */
   detail: string;
 }
 
 export const checkPassed = (detail: string): ServerCheckResult => ({ ok: true, detail });
 export const checkFailed = (detail: string): ServerCheckResult => ({ ok: false, detail });
+export const checkWarning = (detail: string): ServerCheckResult => ({ ok: true, warning: true, detail });
 
 const GIB = 1024 ** 3;
 
@@ -68,7 +74,7 @@ export const SELF_TEST_ERROR_PREFIX = "Error: ";
 export const selfTestItemSchema = z.object({
   id: z.string().min(1).max(64),
   name: z.string().min(1).max(200),
-  status: z.enum(["pending", "running", "passed", "failed"]),
+  status: z.enum(["pending", "running", "passed", "warning", "failed"]),
   message: z.string().max(2000).optional(),
   detail: z.string().max(2000).optional(),
   durationMs: z.number().min(0).max(86_400_000).optional(),

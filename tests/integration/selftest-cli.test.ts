@@ -7,6 +7,7 @@
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MESSAGES } from "../../src/shared/messages";
@@ -14,6 +15,7 @@ import { AUTH_TESTS, SYSTEM_TESTS } from "../../src/selftest/suite";
 import { PASSWORD, signedInClient, uniqueEmail } from "../helpers/render";
 import { runScript, type CliResult } from "../helpers/cli";
 import { startTestServer, type TestServer } from "../helpers/server";
+import { TestClock } from "../helpers/test-clock";
 
 /** Runs the CLI asynchronously (the server lives in this process: a sync spawn would starve it). */
 const selftest = (args: string[]): Promise<CliResult> => runScript("scripts/selftest.ts", args);
@@ -58,10 +60,10 @@ describe("npm run selftest", () => {
     // Aligned: every result row has its ms column ending at the same place.
     const rows = lines.filter((line) => /^ {2}(PASS|FAIL) /.test(line));
     expect(new Set(rows.map((line) => /^ {2}\S+ +.*? +\d+ {2}/.exec(line)![0].length)).size).toBe(1);
-    expect(result.stdout).toContain(`Testing Complete: ${SYSTEM_TESTS.length} passed, 0 failed`);
-    expect(result.stdout).toContain(`Authentication Testing Complete: ${AUTH_TESTS.length} passed, 0 failed`);
+    expect(result.stdout).toContain(`Testing Complete: ${SYSTEM_TESTS.length} passed, 0 warnings, 0 failed`);
+    expect(result.stdout).toContain(`Authentication Testing Complete: ${AUTH_TESTS.length} passed, 0 warnings, 0 failed`);
     expect(result.stdout).toContain(
-      `All passed: ${SYSTEM_TESTS.length + AUTH_TESTS.length} passed, 0 failed of ${SYSTEM_TESTS.length + AUTH_TESTS.length}`,
+      `All passed: ${SYSTEM_TESTS.length + AUTH_TESTS.length} passed, 0 warnings, 0 failed of ${SYSTEM_TESTS.length + AUTH_TESTS.length}`,
     );
 
     const runs = await server.deps.db
@@ -96,8 +98,35 @@ describe("npm run selftest", () => {
     expect(result.stdout).toMatch(
       /^ {2}FAIL {4}Storage upload and removal +\d+ {2}Error: Storage error: upload answered HTTP 500 \(Internal error\): ENOTDIR/m,
     );
-    expect(result.stdout).toContain(`Testing Complete: ${SYSTEM_TESTS.length - 1} passed, 1 failed`);
+    expect(result.stdout).toContain(`Testing Complete: ${SYSTEM_TESTS.length - 1} passed, 0 warnings, 1 failed`);
     expect(result.stdout).toContain("FAILED: ");
+  });
+
+  it("exits 0 with a warning when the last backup is overdue, and 1 with --strict", async () => {
+    const clock = new TestClock(Date.now());
+    const overdue = await startTestServer(
+      { BACKUP_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "rc-backups-")), BACKUP_EVERY: "5m", STRIPE_SECRET_KEY: "sk_test_selftest" },
+      { clock },
+    );
+    try {
+      const owner = await signedInClient(overdue.url, uniqueEmail());
+      await overdue.deps.db.insertInto("user_roles").values({ user_id: owner.userId, role: "admin", created_at: Date.now() }).execute();
+      // Started 11 minutes ago with a 5-minute schedule and no backup yet.
+      clock.advance(11 * 60_000);
+      const args = ["--url", overdue.url, "--email", owner.email, "--password", PASSWORD, "--no-pause", "--suite", "system"];
+      const result = await selftest(args);
+      expect(result.stderr).toBe("");
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(
+        /^ {2}WARN {4}Backups +\d+ {2}Backups: no backup yet: older than twice the schedule \(every 5 min into /m,
+      );
+      expect(result.stdout).toContain(`Passed with warnings: ${SYSTEM_TESTS.length - 1} passed, 1 warnings, 0 failed`);
+      const strict = await selftest([...args, "--strict"]);
+      expect(strict.code).toBe(1);
+      expect(strict.stdout).toContain("FAILED (--strict: warnings fail)");
+    } finally {
+      await overdue.stop();
+    }
   });
 
   it("--json prints the results as JSON", async () => {

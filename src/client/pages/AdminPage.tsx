@@ -11,6 +11,7 @@ import { AccessDenied } from "../components/admin/QuickAdminBar";
 import { AnalyticsSection } from "../components/admin/AnalyticsSection";
 import { JobsSection } from "../components/admin/JobsSection";
 import { PaymentHoldsAlert } from "../components/admin/PaymentHolds";
+import { BackupsSection } from "../components/admin/BackupsSection";
 import { OutboxSection, SelfTestSection, SystemSection } from "../components/admin/SystemSections";
 import { UsersSection } from "../components/admin/UsersSection";
 import { PageShell } from "../components/render/PageShell";
@@ -70,7 +71,10 @@ export default function AdminPage() {
           <OutboxSection />
         </TabsContent>
         <TabsContent value="system">
-          <SystemSection />
+          <div className="space-y-6">
+            <SystemSection />
+            <BackupsSection />
+          </div>
         </TabsContent>
         <TabsContent value="self-tests">
           <SelfTestSection />

@@ -345,6 +345,18 @@ export interface AdminAuditTable {
   created_at: CreatedAt;
 }
 
+/** One backup taken by the schedule, an admin or `npm run backup` (backup module). */
+export interface BackupsTable {
+  id: string;
+  trigger: "schedule" | "admin" | "command";
+  started_at: number;
+  finished_at: number | null;
+  file: string | null;
+  bytes: number | null;
+  files: number | null;
+  error: string | null;
+}
+
 /** A listing export: the render with its disclosure, and the public page /l/<code> (listing module). */
 export interface ListingExportsTable {
   id: string;
@@ -397,6 +409,7 @@ export interface Database {
   self_test_runs: SelfTestRunsTable;
   admin_audit: AdminAuditTable;
   listing_exports: ListingExportsTable;
+  backups: BackupsTable;
 }
 
 export type User = Selectable<UsersTable>;

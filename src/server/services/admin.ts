@@ -10,6 +10,7 @@ import { ADMIN_ROLE, UPLOAD_BUCKET } from "../../shared/constants";
 import type { JobStatus } from "../../shared/render";
 import { DomainError, notFound } from "../errors";
 import type { Infra } from "../infra";
+import type { BackupModule, BackupRecord } from "../backup";
 import type { RenderModule } from "../render";
 import { clearAttempts } from "../auth/lockout";
 import { grantCredits } from "./credits";
@@ -45,7 +46,13 @@ function holdDetails(hold: PaymentHoldView) {
   };
 }
 
-export function createAdminService(deps: Deps, render: RenderModule, roles: RolesService, payments: PaymentsService) {
+export function createAdminService(
+  deps: Deps,
+  render: RenderModule,
+  roles: RolesService,
+  payments: PaymentsService,
+  backups: BackupModule,
+) {
   const { db, clock } = deps;
 
   async function audit(admin: Admin, action: string, targetUserId: string | null, details: Record<string, unknown> = {}): Promise<void> {
@@ -61,7 +68,31 @@ export function createAdminService(deps: Deps, render: RenderModule, roles: Role
     return user;
   }
 
+  /** A backup as /admin shows it: the file's name, not where the server keeps it (the status says the folder). */
+  const backupView = (record: BackupRecord | null) =>
+    record && {
+      trigger: record.trigger,
+      startedAt: record.startedAt,
+      finishedAt: record.finishedAt,
+      fileName: record.file ? path.basename(record.file) : null,
+      bytes: record.bytes,
+      files: record.files,
+      error: record.error,
+    };
+
   return {
+    async backups() {
+      const status = await backups.status();
+      return { ...status, lastSuccess: backupView(status.lastSuccess), lastFailure: backupView(status.lastFailure) };
+    },
+
+    /** "Back up now": one backup into BACKUP_DIR, audited. */
+    async backUpNow(admin: Admin) {
+      const record = await backups.backUpNow();
+      await audit(admin, "backup.create", null, { file: record.file && path.basename(record.file), bytes: record.bytes });
+      return backupView(record)!;
+    },
+
     async overview() {
       const users = await db
         .selectFrom("users")

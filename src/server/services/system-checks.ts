@@ -15,16 +15,21 @@ import {
   type ServerCheckName,
   checkFailed as notOk,
   checkPassed as ok,
+  checkWarning,
   type ServerCheckResult,
 } from "../../shared/self-test-checks";
 import { generateSecureRandomString } from "../auth/tokens";
+import type { BackupModule } from "../backup";
 import type { AppDatabase } from "../db/client";
 import type { Infra } from "../infra";
 import { renderPresetFor, type RenderModule } from "../render";
 import type { Env } from "../env";
 import type { ObjectStorage } from "../storage/storage";
 
-export type SystemCheckDeps = Pick<Infra, "db" | "env" | "storage"> & { render: Pick<RenderModule, "engine" | "checkQueue"> };
+export type SystemCheckDeps = Pick<Infra, "db" | "env" | "storage" | "clock"> & {
+  render: Pick<RenderModule, "engine" | "checkQueue">;
+  backups: Pick<BackupModule, "status">;
+};
 
 function errorText(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
@@ -222,6 +227,28 @@ export async function checkRenderProvider(
   return ok(`${provider} engine (not checked)`);
 }
 
+/** "3 h", "2 d 4 h", "12 min": how old a backup is, or a schedule's period. */
+function formatPeriod(ms: number): string {
+  const minutes = Math.round(ms / 60_000);
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `${hours} h`;
+  return hours % 24 === 0 ? `${hours / 24} d` : `${Math.floor(hours / 24)} d ${hours % 24} h`;
+}
+
+/** The last backup against the schedule: a warning when it is over twice the schedule old, or the last attempt failed. */
+export async function checkBackups(backups: SystemCheckDeps["backups"], now: number): Promise<ServerCheckResult> {
+  const status = await backups.status();
+  const last = status.lastSuccess;
+  const lastText = last ? `last backup ${formatPeriod(now - last.startedAt)} ago (${formatBytes(last.bytes ?? 0)})` : "no backup yet";
+  if (!status.dir) return ok(`backups are not scheduled (BACKUP_DIR is not set; npm run backup DIR takes one); ${lastText}`);
+  const schedule = `every ${formatPeriod(status.everyMs)} into ${status.dir}, keeping ${status.keep}`;
+  if (status.lastFailure)
+    return checkWarning(`the last backup failed (${status.lastFailure.error ?? "unknown error"}); ${lastText}; ${schedule}`);
+  if (status.overdue) return checkWarning(`${lastText}: older than twice the schedule (${schedule})`);
+  return ok(`${lastText}; ${schedule}`);
+}
+
 /** Writes, reads back and removes a small file in the uploads bucket. */
 export async function checkStorageWrite(storage: ObjectStorage): Promise<ServerCheckResult> {
   const key = `self-test/probe-${generateSecureRandomString()}.png`;
@@ -242,6 +269,8 @@ export async function checkStorageWrite(storage: ObjectStorage): Promise<ServerC
 export async function runSystemCheck(deps: SystemCheckDeps, name: ServerCheckName): Promise<ServerCheckResult> {
   try {
     switch (name) {
+      case "backups":
+        return await checkBackups(deps.backups, deps.clock.now());
       case "database-integrity":
         return await checkDatabaseIntegrity(deps.db);
       case "disk-space":

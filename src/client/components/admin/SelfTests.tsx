@@ -4,7 +4,7 @@
  * this server's real API, each item going pending → running → passed or failed, then the spec's
  * toast, and the run is recorded on the server (selfTest.recordRun).
  */
-import { CheckCircle2, Circle, Loader2, Play, ShieldCheck, Server, XCircle } from "lucide-react";
+import { AlertTriangle, CheckCircle2, Circle, Loader2, Play, ShieldCheck, Server, XCircle } from "lucide-react";
 import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
@@ -52,6 +52,8 @@ function StatusIcon({ status }: { status: SelfTestStatus }) {
       return <Loader2 className="size-4 animate-spin text-brand-600 motion-reduce:animate-none dark:text-brand-100" aria-hidden="true" />;
     case "passed":
       return <CheckCircle2 className="size-4 text-emerald-600 dark:text-emerald-400" aria-hidden="true" />;
+    case "warning":
+      return <AlertTriangle className="size-4 text-amber-600 dark:text-amber-400" aria-hidden="true" />;
     case "failed":
       return <XCircle className="size-4 text-red-600 dark:text-red-400" aria-hidden="true" />;
   }
@@ -63,6 +65,7 @@ function ItemList({ items }: { items: readonly SelfTestItem[] }) {
     pending: t("selfTest.status.pending"),
     running: t("selfTest.status.running"),
     passed: t("selfTest.status.passed"),
+    warning: t("selfTest.status.warning"),
     failed: t("selfTest.status.failed"),
   };
   return (
@@ -79,7 +82,7 @@ function ItemList({ items }: { items: readonly SelfTestItem[] }) {
             <p className="text-sm font-medium">{t(`selfTest.items.${item.id}`, { defaultValue: item.name })}</p>
             {item.message ? (
               <p
-                className={`break-words text-xs ${item.status === "failed" ? "text-red-700 dark:text-red-300" : "text-slate-500 dark:text-slate-400"}`}
+                className={`break-words text-xs ${item.status === "failed" ? "text-red-700 dark:text-red-300" : item.status === "warning" ? "text-amber-800 dark:text-amber-200" : "text-slate-500 dark:text-slate-400"}`}
                 data-testid="self-test-message"
               >
                 {item.message}
@@ -101,7 +104,7 @@ function ItemList({ items }: { items: readonly SelfTestItem[] }) {
 
 function SuiteRunner({ suite, state, onRun }: { suite: SelfTestSuiteName; state: RunState; onRun(): void }) {
   const { t } = useTranslation();
-  const { passed, failed } = summarize(state.items);
+  const { passed, warnings, failed } = summarize(state.items);
   return (
     <div className="space-y-3">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
@@ -126,7 +129,7 @@ function SuiteRunner({ suite, state, onRun }: { suite: SelfTestSuiteName; state:
       </div>
       {state.items.length > 0 ? <ItemList items={state.items} /> : null}
       <p className="text-sm font-medium" aria-live="polite" data-testid={`${suite}-summary`}>
-        {state.finished ? t("selfTest.summary", { passed, failed }) : ""}
+        {state.finished ? t(warnings > 0 ? "selfTest.summaryWarnings" : "selfTest.summary", { passed, warnings, failed }) : ""}
       </p>
     </div>
   );
@@ -158,10 +161,10 @@ export default function SelfTests() {
       };
       const items = await runSelfTests(suite, env, (live) => update({ items: [...live] }));
       update({ items: [...items], running: false, finished: true });
-      const { passed, failed } = summarize(items);
+      const { passed, warnings, failed } = summarize(items);
       const complete = suite === "system" ? t("selfTest.systemComplete") : t("selfTest.authComplete");
-      const description = t("selfTest.summary", { passed, failed });
-      if (failed > 0) toast.warning(complete, { description });
+      const description = t(warnings > 0 ? "selfTest.summaryWarnings" : "selfTest.summary", { passed, warnings, failed });
+      if (failed > 0 || warnings > 0) toast.warning(complete, { description });
       else toast.success(complete, { description });
       try {
         await recordRun.mutateAsync({ suite, source: "browser", startedAt, finishedAt: Date.now(), items: [...items] });

@@ -169,10 +169,12 @@ export function SelfTestSection() {
                               ? "text-emerald-700 dark:text-emerald-300"
                               : item.status === "failed"
                                 ? "text-red-700 dark:text-red-300"
-                                : ""
+                                : item.status === "warning"
+                                  ? "text-amber-700 dark:text-amber-300"
+                                  : ""
                           }
                         >
-                          {item.status === "passed" ? "✓" : item.status === "failed" ? "✗" : "•"}
+                          {item.status === "passed" ? "✓" : item.status === "failed" ? "✗" : item.status === "warning" ? "!" : "•"}
                         </span>{" "}
                         {t(`selfTest.items.${item.id}`, { defaultValue: item.name })}
                         {item.message ? (

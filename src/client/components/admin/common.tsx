@@ -24,8 +24,26 @@ export function useFormatters() {
         : ms < 60_000
           ? `${new Intl.NumberFormat(language, { maximumFractionDigits: 1 }).format(ms / 1000)} s`
           : formatElapsed(ms),
+    /** How long ago, in words of the language ("3 hours ago", "hace 3 horas"). */
+    ago: (ms: number) => {
+      const [value, unit] = largestUnit(ms);
+      return new Intl.RelativeTimeFormat(language, { numeric: "auto" }).format(-value, unit);
+    },
+    /** A period in words ("1 day", "6 horas", "30 minutes"). */
+    period: (ms: number) => {
+      const [value, unit] = largestUnit(ms);
+      return new Intl.NumberFormat(language, { style: "unit", unit, unitDisplay: "long" }).format(value);
+    },
     language,
   };
+}
+
+/** A duration in its largest whole unit: 90 min → [1, "hour"] (rounded), 2 days → [2, "day"]. */
+function largestUnit(ms: number): [number, "minute" | "hour" | "day"] {
+  const minutes = Math.max(0, Math.round(ms / 60_000));
+  if (minutes < 60) return [minutes, "minute"];
+  const hours = Math.round(minutes / 60);
+  return hours < 48 ? [hours, "hour"] : [Math.round(hours / 24), "day"];
 }
 
 const TONES = {

@@ -3,8 +3,8 @@
  * product's own procedures:
  * - profile: the signed-in user's profile row (spec section 7: all fields at most one row, or id
  *   only); null when there is none. Any signed-in user (it reads only their own row).
- * - check: one box check (database integrity, disk space, mail, render provider, queue, storage
- *   write). Admin only.
+ * - check: one box check (backups, database integrity, disk space, mail, render provider, queue,
+ *   storage write). Admin only.
  * - recordRun / runs: the history of runs (self_test_runs) shown in /admin. Admin only.
  */
 import { z } from "zod";
@@ -19,7 +19,7 @@ export const selfTestRouter = router({
   /** A mutation: some checks write (a probe file) or call outside services; never cached. */
   check: adminProcedure.input(z.object({ name: z.enum(SERVER_CHECKS) })).mutation(async ({ ctx, input }) => {
     const result = await ctx.services.system.runCheck(input.name);
-    return { name: input.name, ok: result.ok, detail: result.detail };
+    return { name: input.name, ok: result.ok, warning: result.warning ?? false, detail: result.detail };
   }),
 
   recordRun: adminProcedure.input(selfTestRunSchema).mutation(({ ctx, input }) => ctx.services.selfTestRuns.record(ctx.user.id, input)),

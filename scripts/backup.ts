@@ -1,0 +1,56 @@
+/**
+ * `npm run backup [DIR]`: one backup of the studio under DATA_DIR into DIR (default BACKUP_DIR),
+ * while the server runs: the database (a consistent snapshot), every stored picture and the app
+ * secret, as one .tar.gz with a manifest (decision 047). Recorded for /admin like the server's own.
+ * Into BACKUP_DIR, the oldest backups beyond BACKUP_KEEP are then removed. Exit code 0, or 1 with
+ * the reason.
+ */
+import path from "node:path";
+import { takeBackup, pruneBackups, backupSource } from "../src/server/backup";
+import { openDatabase } from "../src/server/db/client";
+import { migrateToLatest } from "../src/server/db/migrate";
+import { EnvError, parseEnv } from "../src/server/env";
+import { APP_VERSION } from "../src/server/version";
+
+function sizeText(bytes: number): string {
+  return bytes >= 1024 ** 2 ? `${(bytes / 1024 ** 2).toFixed(1)} MB` : `${(bytes / 1024).toFixed(1)} KB`;
+}
+
+async function main(args: string[]): Promise<number> {
+  const env = parseEnv();
+  const target = args[0] ?? env.BACKUP_DIR;
+  if (!target || args.length > 1) {
+    console.error("Usage: npm run backup [DIR]   (DIR defaults to BACKUP_DIR; the studio is the one under DATA_DIR)");
+    return 2;
+  }
+  const dir = path.resolve(target);
+  const db = openDatabase(env.DATABASE_FILE);
+  try {
+    await migrateToLatest(db);
+    const record = await takeBackup(db, backupSource({ env, version: APP_VERSION }), dir, "command", () => Date.now());
+    const manifest = record.result!.manifest;
+    const tables = Object.values(manifest.database.tables).reduce((sum, rows) => sum + rows, 0);
+    console.info(`Backup written: ${record.file} (${sizeText(record.bytes ?? 0)})`);
+    console.info(
+      `  database ${sizeText(manifest.database.bytes)}, ${Object.keys(manifest.database.tables).length} tables, ${tables} rows; ` +
+        `${manifest.storage.files} pictures (${sizeText(manifest.storage.bytes)})`,
+    );
+    console.info(manifest.secret.included ? "  app secret included" : `  app secret NOT included: ${manifest.secret.note}`);
+    if (env.BACKUP_DIR && path.resolve(env.BACKUP_DIR) === dir) {
+      const removed = await pruneBackups(dir, env.BACKUP_KEEP);
+      if (removed.length > 0) console.info(`  removed ${removed.length} older backup(s), keeping ${env.BACKUP_KEEP}`);
+    }
+    console.info(`Restore with: DATA_DIR=/an/empty/folder npm run restore ${record.file}`);
+    return 0;
+  } finally {
+    await db.destroy();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => (process.exitCode = code),
+  (error: unknown) => {
+    console.error(error instanceof EnvError ? error.message : `Backup failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,300 @@
+/**
+ * Backups that restore (issue 16, decision 047). A backup taken by `npm run backup` while the
+ * server renders and signs people up restores, with `npm run restore`, into a database whose tables
+ * match the manifest and that passes integrity_check; a server started on it signs in a restored
+ * account and serves a restored picture. A restore refuses a non-empty DATA_DIR, a damaged backup
+ * and an archive with entries a backup cannot hold, and leaves DATA_DIR empty. The schedule takes a
+ * backup when one is due and keeps BACKUP_KEEP; /admin's "Back up now" is audited and refused while
+ * another runs or without BACKUP_DIR; the self-test warns when the last backup is overdue.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import zlib from "node:zlib";
+import SqliteDatabase from "better-sqlite3";
+import tar from "tar-stream";
+import { afterEach, describe, expect, it } from "vitest";
+import { BACKUP_FILE_PATTERN, countTables, createBackup, restoreBackup, type BackupManifest } from "../../src/server/backup/archive";
+import { parseEnv } from "../../src/server/env";
+import { runScript } from "../helpers/cli";
+import { PASSWORD, createStudioClient, roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
+import { startTestServer, type TestServer } from "../helpers/server";
+import { DAY, TestClock } from "../helpers/test-clock";
+import { failure } from "../helpers/failure";
+
+const temp = (name: string) => fs.mkdtempSync(path.join(os.tmpdir(), `rc-${name}-`));
+
+const servers: TestServer[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.stop();
+});
+
+async function start(env: Record<string, string> = {}, options: Parameters<typeof startTestServer>[1] = {}) {
+  const server = await startTestServer(env, options);
+  servers.push(server);
+  return server;
+}
+
+async function makeAdmin(server: TestServer) {
+  const admin = await signedInClient(server.url);
+  await server.deps.db.insertInto("user_roles").values({ user_id: admin.userId, role: "admin", created_at: Date.now() }).execute();
+  return admin;
+}
+
+/** Reads a .tar.gz into its entries (name → bytes). */
+async function readArchive(file: string): Promise<Map<string, Buffer>> {
+  const entries = new Map<string, Buffer>();
+  const extract = tar.extract();
+  extract.on("entry", (header, stream, next) => {
+    const chunks: Buffer[] = [];
+    stream.on("data", (chunk: unknown) => chunks.push(chunk as Buffer));
+    stream.on("end", () => {
+      entries.set(header.name, Buffer.concat(chunks));
+      next();
+    });
+  });
+  const done = new Promise<void>((resolve, reject) => extract.on("finish", () => resolve()).on("error", reject));
+  extract.end(zlib.gunzipSync(fs.readFileSync(file)));
+  await done;
+  return entries;
+}
+
+/** Writes entries as a .tar.gz (to make damaged and hostile archives). */
+async function writeArchive(file: string, entries: Array<[string, Buffer]>): Promise<void> {
+  const pack = tar.pack();
+  for (const [name, data] of entries) pack.entry({ name, size: data.length }, data);
+  pack.finalize();
+  const chunks: Buffer[] = [];
+  for await (const chunk of pack) chunks.push(chunk as Buffer);
+  fs.writeFileSync(file, zlib.gzipSync(Buffer.concat(chunks)));
+}
+
+describe("backup and restore", () => {
+  it("a backup taken by npm run backup while the server renders and signs people up restores into a working studio", async () => {
+    const server = await start();
+    const dataDir = server.deps.env.DATA_DIR;
+    const user = await signedInClient(server.url);
+    const uploaded = await upload(server.url, user.jar, await roomPhoto(640, 480));
+    expect(uploaded.status).toBe(201);
+    const first = await user.client.render.create.mutate({
+      projectId: uploaded.body.projectId,
+      imageId: uploaded.body.imageId,
+      style: "modern",
+    });
+    await waitForRenders(
+      user,
+      first.jobs.map((job) => job.id),
+    );
+
+    // Writes keep coming while the backup runs: renders and sign-ups.
+    const backupDir = temp("backups");
+    let writing = true;
+    const writes = (async () => {
+      let count = 0;
+      while (writing) {
+        const other = createStudioClient(server.url);
+        await other.client.auth.signUp.mutate({
+          email: `busy${count}.${Date.now()}@example.com`,
+          password: PASSWORD,
+          fullName: "Busy Bee",
+        });
+        const { jobs } = await user.client.render.create.mutate({
+          projectId: uploaded.body.projectId,
+          imageId: uploaded.body.imageId,
+          style: count % 2 ? "scandinavian" : "industrial",
+        });
+        await waitForRenders(
+          user,
+          jobs.map((job) => job.id),
+        );
+        count++;
+      }
+      return count;
+    })();
+    const backup = await runScript("scripts/backup.ts", [backupDir], { env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "silent" } });
+    writing = false;
+    expect(await writes).toBeGreaterThan(0);
+    expect(backup.stderr).toBe("");
+    expect(backup.code).toBe(0);
+    const [file] = fs.readdirSync(backupDir);
+    expect(file).toMatch(BACKUP_FILE_PATTERN);
+    expect(backup.stdout).toContain(`Backup written: ${path.join(backupDir, file!)}`);
+    // Recorded for /admin like the server's own.
+    const recorded = await server.deps.db.selectFrom("backups").selectAll().execute();
+    expect(recorded).toEqual([expect.objectContaining({ trigger: "command", file: path.join(backupDir, file!), error: null })]);
+
+    const entries = await readArchive(path.join(backupDir, file!));
+    const manifest = JSON.parse(entries.get("manifest.json")!.toString()) as BackupManifest;
+    expect(manifest.database.tables.users).toBeGreaterThanOrEqual(2);
+    expect(manifest.database.tables.render_jobs).toBeGreaterThanOrEqual(2);
+    expect(manifest.secret.included).toBe(true);
+    expect(entries.get("app-secret")!.toString()).toBe(fs.readFileSync(path.join(dataDir, "app-secret"), "utf8"));
+    expect(manifest.storage.files).toBeGreaterThanOrEqual(3);
+
+    const restoredDir = path.join(temp("restored"), "data");
+    const restore = await runScript("scripts/restore.ts", [path.join(backupDir, file!)], {
+      env: { ...process.env, DATA_DIR: restoredDir },
+    });
+    expect(restore.stderr).toBe("");
+    expect(restore.code).toBe(0);
+    expect(restore.stdout).toContain("every checksum matched");
+
+    const restoredDb = path.join(restoredDir, "app.db");
+    const sqlite = new SqliteDatabase(restoredDb, { readonly: true });
+    expect(sqlite.pragma("integrity_check", { simple: true })).toBe("ok");
+    sqlite.close();
+    expect(countTables(restoredDb)).toEqual(manifest.database.tables);
+    expect(fs.statSync(restoredDb).mode & 0o777).toBe(0o600);
+
+    // A server on the restored folder: the account signs in, its picture is there, byte for byte.
+    const picture = await user.jar.fetch(`${server.url}${uploaded.body.url}`);
+    const original = Buffer.from(await picture.arrayBuffer());
+    const restoredServer = await start({ DATA_DIR: restoredDir }, { fresh: true });
+    const again = createStudioClient(restoredServer.url);
+    await again.client.auth.signIn.mutate({ email: user.email, password: PASSWORD });
+    expect((await again.client.auth.session.query()).user?.email).toBe(user.email);
+    const served = await again.jar.fetch(`${restoredServer.url}${uploaded.body.url}`);
+    expect(served.status).toBe(200);
+    expect(Buffer.from(await served.arrayBuffer()).equals(original)).toBe(true);
+    const projects = await again.client.projects.list.query({});
+    expect(projects.total).toBe(1);
+  });
+
+  it("refuses a DATA_DIR that is not empty, and leaves it as it was", async () => {
+    const server = await start();
+    const { result } = await backupOf(server);
+    const busy = temp("busy");
+    fs.writeFileSync(path.join(busy, "notes.txt"), "keep me");
+    const restore = await runScript("scripts/restore.ts", [result.file], { env: { ...process.env, DATA_DIR: busy } });
+    expect(restore.code).toBe(1);
+    expect(restore.stderr).toContain(`Restore refused: ${busy} is not empty`);
+    expect(fs.readdirSync(busy)).toEqual(["notes.txt"]);
+  });
+
+  it("refuses a damaged backup, one without a manifest, and entries a backup cannot hold, leaving DATA_DIR empty", async () => {
+    const server = await start();
+    const user = await signedInClient(server.url);
+    expect((await upload(server.url, user.jar, await roomPhoto(320, 240))).status).toBe(201);
+    const { result } = await backupOf(server);
+    const entries = [...(await readArchive(result.file))];
+    const picture = entries.find(([name]) => name.startsWith("storage/"))!;
+    const work = temp("damaged");
+    const cases: Array<[string, Array<[string, Buffer]>, string]> = [
+      [
+        "damaged.tar.gz",
+        entries.map(([name, data]) => [
+          name,
+          name === picture[0] ? Buffer.concat([data.subarray(0, -1), Buffer.from([data.at(-1)! ^ 1])]) : data,
+        ]),
+        `${picture[0]} does not match its checksum in the manifest`,
+      ],
+      ["no-manifest.tar.gz", entries.filter(([name]) => name !== "manifest.json"), "no backup manifest"],
+      ["escape.tar.gz", [["../outside.txt", Buffer.from("x")], ...entries], "an entry a backup cannot have"],
+      ["extra.tar.gz", [["storage/project-uploads/extra.jpg", Buffer.from("x")], ...entries], "is in the backup but not in its manifest"],
+    ];
+    for (const [name, content, reason] of cases) {
+      const file = path.join(work, name);
+      await writeArchive(file, content);
+      const target = path.join(work, `${name}-data`);
+      await expect(restoreBackup(file, target), name).rejects.toThrow(reason);
+      expect(fs.readdirSync(target), name).toEqual([]);
+    }
+    expect(fs.existsSync(path.join(work, "outside.txt"))).toBe(false);
+    const notGzip = path.join(work, "plain.txt");
+    fs.writeFileSync(notGzip, "hello");
+    await expect(restoreBackup(notGzip, path.join(work, "plain-data"))).rejects.toThrow("is not a readable backup");
+  });
+
+  async function backupOf(server: TestServer) {
+    const dir = temp("one");
+    const result = await createBackup(
+      {
+        dataDir: server.deps.env.DATA_DIR,
+        databaseFile: server.deps.env.DATABASE_FILE,
+        secretFromEnvironment: false,
+        appVersion: "test",
+      },
+      dir,
+    );
+    return { dir, result };
+  }
+});
+
+describe("scheduled backups, Back up now and the self-test", () => {
+  it("takes a backup when one is due, keeps BACKUP_KEEP, and the self-test warns once the last is over twice the schedule old", async () => {
+    const clock = new TestClock(Date.parse("2026-11-23T08:00:00Z"));
+    const backupDir = temp("scheduled");
+    const server = await start({ BACKUP_DIR: backupDir, BACKUP_EVERY: "6h", BACKUP_KEEP: "2" }, { clock });
+    const { backups } = server.services;
+    const admin = await makeAdmin(server);
+    // Signed in afresh each time: the clock jumps by hours, past the session's idle timeout.
+    const asAdmin = async () => {
+      const studio = createStudioClient(server.url);
+      await studio.client.auth.signIn.mutate({ email: admin.email, password: PASSWORD });
+      return studio.client;
+    };
+    const check = async () => (await asAdmin()).selfTest.check.mutate({ name: "backups" });
+
+    expect(await check()).toMatchObject({ ok: true, warning: false });
+    const first = await backups.runIfDue();
+    expect(first).toMatchObject({ trigger: "schedule", error: null });
+    expect(await backups.runIfDue()).toBeNull();
+    clock.advance(3 * 3_600_000);
+    expect(await backups.runIfDue()).toBeNull();
+    expect((await check()).detail).toMatch(/^last backup 3 h ago \(.+\); every 6 h into .+, keeping 2$/);
+
+    for (let round = 0; round < 3; round++) {
+      clock.advance(6 * 3_600_000);
+      expect(await backups.runIfDue()).toMatchObject({ trigger: "schedule" });
+    }
+    // Four taken, two kept: the newest.
+    const files = fs.readdirSync(backupDir).sort();
+    expect(files).toHaveLength(2);
+    expect(files[1]).toBe("roomcanvas-backup-2026-11-24T05-00-00Z.tar.gz");
+
+    clock.advance(13 * 3_600_000);
+    const overdue = await check();
+    expect(overdue).toMatchObject({ ok: true, warning: true });
+    expect(overdue.detail).toContain("older than twice the schedule");
+    const status = await (await asAdmin()).admin.backups.query();
+    expect(status).toMatchObject({ dir: backupDir, everyMs: 6 * 3_600_000, keep: 2, overdue: true });
+    expect(status.lastSuccess?.fileName).toBe(files[1]);
+  });
+
+  it("Back up now is audited, refused while another runs, and refused without BACKUP_DIR", async () => {
+    const backupDir = temp("now");
+    const server = await start({ BACKUP_DIR: backupDir });
+    const admin = await makeAdmin(server);
+    const [one, two] = await Promise.allSettled([admin.client.admin.backUpNow.mutate(), admin.client.admin.backUpNow.mutate()]);
+    const outcomes = [one, two].map((outcome) => outcome.status);
+    expect(outcomes.sort()).toEqual(["fulfilled", "rejected"]);
+    const refused = [one, two].find((outcome) => outcome.status === "rejected") as PromiseRejectedResult;
+    expect(failure(refused.reason).data?.code).toBe("CONFLICT");
+    expect(failure(refused.reason).message).toBe("A backup is being written right now. Wait for it to finish.");
+    const audit = await server.deps.db.selectFrom("admin_audit").selectAll().where("action", "=", "backup.create").execute();
+    expect(audit).toHaveLength(1);
+    expect(audit[0]!.admin_user_id).toBe(admin.userId);
+    expect(fs.readdirSync(backupDir)).toHaveLength(1);
+
+    const user = await signedInClient(server.url);
+    await expect(user.client.admin.backUpNow.mutate()).rejects.toMatchObject({ data: { code: "FORBIDDEN" } });
+
+    const unscheduled = await start();
+    const otherAdmin = await makeAdmin(unscheduled);
+    await expect(otherAdmin.client.admin.backUpNow.mutate()).rejects.toThrow("Backups have no folder yet: set BACKUP_DIR");
+    const check = await otherAdmin.client.selfTest.check.mutate({ name: "backups" });
+    expect(check).toMatchObject({ ok: true, warning: false });
+    expect(check.detail).toContain("backups are not scheduled (BACKUP_DIR is not set");
+  });
+
+  it("refuses a BACKUP_DIR inside DATA_DIR and a BACKUP_EVERY it cannot read", () => {
+    const dataDir = temp("env");
+    expect(() => parseEnv({ DATA_DIR: dataDir, BACKUP_DIR: path.join(dataDir, "backups") })).toThrow(
+      "BACKUP_DIR: expected a folder outside DATA_DIR",
+    );
+    expect(() => parseEnv({ DATA_DIR: dataDir, BACKUP_EVERY: "2m" })).toThrow("BACKUP_EVERY: expected a period such as 30m, 6h or 1d");
+    expect(() => parseEnv({ DATA_DIR: dataDir, BACKUP_EVERY: "daily" })).toThrow("BACKUP_EVERY");
+    expect(parseEnv({ DATA_DIR: dataDir, BACKUP_EVERY: "6h" }).BACKUP_EVERY).toBe(6 * 3_600_000);
+    expect(parseEnv({ DATA_DIR: dataDir }).BACKUP_EVERY).toBe(DAY);
+  });
+});
