@@ -5,6 +5,9 @@
  * /pricing and /performance, with screenshots in light and dark on a phone and a desktop; payments
  * held for review (issue 14): the alert above every tab, "Credit anyway" and "Dismiss".
  */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { describeBrowser, screenshot, type BrowserOptions, launchPage, signIn } from "../helpers/browser";
@@ -28,6 +31,7 @@ describeBrowser("administration in a browser", () => {
       AUTH_RATE_LIMIT_PER_MINUTE: "1000",
       STRIPE_SECRET_KEY: "sk_test_selftest",
       STRIPE_API_URL: "http://127.0.0.1:9",
+      BACKUP_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "rc-admin-backups-")),
     });
     admin = await signedInClient(server.url);
     member = await signedInClient(server.url);
@@ -208,6 +212,37 @@ describeBrowser("administration in a browser", () => {
     expect(await count()).toBe(before);
     expect(problems).toEqual([]);
   }, 40_000);
+
+  it("backs up from /admin's System tab: Back up now, then the last backup with its size and age (desktop light, phone dark)", async () => {
+    const { page, problems } = await open("/");
+    await signIn(page, server.url, admin.email);
+    await page.goto(`${server.url}/admin?section=system`);
+    const panel = page.getByTestId("admin-backups");
+    await poll(() => panel.getByTestId("backup-last").textContent()).toBe("No backup has been taken yet.");
+    expect(await panel.getByTestId("backup-schedule").textContent()).toBe(
+      `Every 1 day into ${server.deps.env.BACKUP_DIR}, keeping the newest 7`,
+    );
+    await panel.getByRole("button", { name: "Back up now" }).click();
+    await poll(() => toast(page, "Backup written: roomcanvas-backup-").isVisible()).toBe(true);
+    await poll(() => panel.getByTestId("backup-last").textContent()).toMatch(/^Last backup: (now|1 minute ago) \([\d.]+ [KM]B\)/);
+    expect(await panel.getByTestId("backup-last").textContent()).toContain("by an admin");
+    expect(fs.readdirSync(server.deps.env.BACKUP_DIR!)).toHaveLength(1);
+    await panel.scrollIntoViewIfNeeded();
+    await screenshot(page, "admin-backups-desktop-light");
+    expect(problems).toEqual([]);
+    await browser?.close();
+
+    const phone = await open("/", { width: 390, height: 844, colorScheme: "dark" });
+    browser = phone.browser;
+    await signIn(phone.page, server.url, admin.email);
+    await phone.page.evaluate(() => localStorage.setItem("roomcanvas.language", "es"));
+    await phone.page.goto(`${server.url}/admin?section=system`);
+    const phonePanel = phone.page.getByTestId("admin-backups");
+    await poll(() => phonePanel.getByTestId("backup-last").textContent()).toMatch(/^Última copia: (ahora|hace 1 minuto) \(/);
+    await phonePanel.scrollIntoViewIfNeeded();
+    await screenshot(phone.page, "admin-backups-phone-dark-es");
+    expect(phone.problems).toEqual([]);
+  });
 
   it("looks right in light and dark, on a phone and a desktop", async () => {
     const sizes = [

@@ -26,12 +26,16 @@ export function useFormatters() {
           : formatElapsed(ms),
     /** How long ago, in words of the language ("3 hours ago", "hace 3 horas"). */
     ago: (ms: number) => {
+      const relative = new Intl.RelativeTimeFormat(language, { numeric: "auto" });
+      if (ms < 60_000) return relative.format(0, "second");
       const [value, unit] = largestUnit(ms);
-      return new Intl.RelativeTimeFormat(language, { numeric: "auto" }).format(-value, unit);
+      return relative.format(-value, unit);
     },
-    /** A period in words ("1 day", "6 horas", "30 minutes"). */
+    /** A period in words, in its largest exact unit ("1 day", "6 horas", "90 minutes"). */
     period: (ms: number) => {
-      const [value, unit] = largestUnit(ms);
+      const minutes = Math.round(ms / 60_000);
+      const [value, unit]: [number, "minute" | "hour" | "day"] =
+        minutes % 1440 === 0 ? [minutes / 1440, "day"] : minutes % 60 === 0 ? [minutes / 60, "hour"] : [minutes, "minute"];
       return new Intl.NumberFormat(language, { style: "unit", unit, unitDisplay: "long" }).format(value);
     },
     language,
