@@ -232,8 +232,8 @@ describeBrowser("administration in a browser", () => {
     expect(problems).toEqual([]);
     await browser?.close();
 
+    // open() keeps the new browser for afterEach to close.
     const phone = await open("/", { width: 390, height: 844, colorScheme: "dark" });
-    browser = phone.browser;
     await signIn(phone.page, server.url, admin.email);
     await phone.page.evaluate(() => localStorage.setItem("roomcanvas.language", "es"));
     await phone.page.goto(`${server.url}/admin?section=system`);
