@@ -155,7 +155,7 @@ module.exports = {
       name: "backup-not-transport",
       severity: "error",
       comment: "The backup module is called by the admin service, the self-test checks and the commands: no tRPC, no HTTP.",
-      from: { path: "^src/server/backup/" },
+      from: { path: "^src/server/(backup|metrics)/" },
       to: { path: ["^src/server/(trpc|http)/", TRPC_SERVER] },
     },
   ],

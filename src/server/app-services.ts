@@ -8,6 +8,7 @@ import type { BackupModule } from "./backup";
 import type { TwoFactorService } from "./auth/two-factor";
 import type { RateLimits } from "./http/rate-limit";
 import type { ListingModule } from "./listing";
+import type { Metrics } from "./metrics";
 import type { RenderModule } from "./render";
 import type { AccountsService } from "./services/accounts";
 import type { AdminService } from "./services/admin";
@@ -35,6 +36,8 @@ export interface Services {
   system: SystemService;
   /** Scheduled and on-demand backups of the database, pictures and app secret. */
   backups: BackupModule;
+  /** Prometheus metrics (GET /metrics). */
+  metrics: Metrics;
   /** Per-address request budgets, enforced at the edge. */
   rateLimits: RateLimits;
 }

@@ -16,6 +16,7 @@ import type { Services } from "./app-services";
 import { DomainError } from "./errors";
 import { csrfProtection } from "./http/csrf";
 import { googleRoutes } from "./http/google-routes";
+import { operationsRoutes, requestTracking } from "./http/operations";
 import { identifyRequest } from "./http/identity";
 import { stripeWebhookRoutes } from "./http/stripe-webhook";
 import { uploadRoutes } from "./http/upload-route";
@@ -37,6 +38,7 @@ export function createApp(deps: Pick<Infra, "env" | "log" | "clock" | "version">
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", deps.env.TRUST_PROXY);
+  app.use(requestTracking(services.metrics, new Set(Object.keys(appRouter._def.procedures)), deps.log));
 
   app.use(
     helmet({
@@ -79,6 +81,7 @@ export function createApp(deps: Pick<Infra, "env" | "log" | "clock" | "version">
     res.set("Cache-Control", "no-store");
     res.status(database.ok ? 200 : 503).json({ ok: database.ok, db: database.ok ? "ok" : "error", version: deps.version });
   });
+  app.use(operationsRoutes(deps.env, services));
 
   app.use(csrfProtection(deps.env));
 

@@ -20,6 +20,7 @@ import type { Infra } from "./infra";
 import { createLogger, type Logger } from "./logger";
 import { createMailer } from "./mail/mailer";
 import { createListingModule } from "./listing";
+import { createMetrics } from "./metrics";
 import { createRenderModule, type RenderModuleOptions } from "./render";
 import { createAccountDirectory, createAccountsService } from "./services/accounts";
 import { createAdminService } from "./services/admin";
@@ -97,13 +98,14 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
     selfTestRuns: createSelfTestRunsService(infra),
     system: createSystemService({ ...infra, render, backups }),
     backups,
+    metrics: createMetrics({ render, backups, log: infra.log }),
     rateLimits: createRateLimits(clock, env.AUTH_RATE_LIMIT_PER_MINUTE, env.NEW_ACCOUNTS_PER_ADDRESS_PER_DAY),
   };
 }
 
 /** env → database → migrations → HTTP. Used by main.ts and by the integration tests. */
 export async function startApp(env: Env, options: BootOptions = {}): Promise<StartedApp> {
-  const log = options.log ?? createLogger(env.LOG_LEVEL);
+  const log = options.log ?? createLogger(env.LOG_LEVEL, { format: env.LOG_FORMAT });
   const clock = options.clock ?? systemClock;
   const db = openDatabase(env.DATABASE_FILE);
   try {

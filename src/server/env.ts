@@ -66,6 +66,8 @@ export const envSchema = z.object({
     ),
   SUPPORT_EMAIL: z.email({ error: "expected an e-mail address, e.g. support@example.com" }).default("support@roomcanvas.local"),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(", ")}` }).default("info"),
+  LOG_FORMAT: z.enum(["json", "pretty"], { error: "expected json or pretty" }).default("json"),
+  METRICS_TOKEN: z.string().min(16, { error: "expected a random token of at least 16 characters (e.g. openssl rand -hex 24)" }).optional(),
   APP_SECRET: z.string().min(32, { error: "expected a random secret of at least 32 characters (e.g. openssl rand -base64 32)" }).optional(),
   GOOGLE_CLIENT_ID: z.string().min(1, { error: "expected the OAuth client ID from Google Cloud Console" }).optional(),
   GOOGLE_CLIENT_SECRET: z.string().min(1, { error: "expected the OAuth client secret from Google Cloud Console" }).optional(),
@@ -284,6 +286,8 @@ export const ENV_DOCS: Record<keyof z.infer<typeof envSchema>, string> = {
     "how many reverse proxies stand in front of the app and set X-Forwarded-For / X-Forwarded-Proto (e.g. 1; true means 1), or their addresses (loopback, 10.0.0.0/8, ...); default false",
   SUPPORT_EMAIL: "the support mailbox shown in help and the footer",
   LOG_LEVEL: "debug, info (default), warn, error or silent",
+  LOG_FORMAT: "json (default: one JSON object per line, with a requestId on request lines) or pretty (coloured lines for a terminal)",
+  METRICS_TOKEN: "the Bearer token Prometheus sends to scrape GET /metrics (unset: /metrics answers 404). At least 16 characters",
   APP_SECRET: "key for secrets encrypted at rest (two-factor keys); unset, one is generated into DATA_DIR/app-secret on first start",
   GOOGLE_CLIENT_ID:
     "OAuth client ID for Google sign-in (with GOOGLE_CLIENT_SECRET; unset, the button says Google sign-in is not configured)",

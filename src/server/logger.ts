@@ -1,7 +1,18 @@
-/** A small leveled logger writing one line per event; level from LOG_LEVEL. */
-export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
+/**
+ * The log: structured JSON lines through pino (one object per event: time, level, msg, fields),
+ * or coloured lines for a terminal with LOG_FORMAT=pretty. Every line written while a request or a
+ * render job is handled carries its requestId (and jobId) from the log context, without passing a
+ * logger around (decision 048). Secrets never belong in fields; as a second line of defence, the
+ * usual names of secrets are redacted wherever they appear.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import { createRequire } from "node:module";
+import pino, { type DestinationStream } from "pino";
 
-const order: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
+const require = createRequire(import.meta.url);
+
+export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
+export type LogFormat = "json" | "pretty";
 
 export interface Logger {
   debug(message: string, fields?: Record<string, unknown>): void;
@@ -10,25 +21,68 @@ export interface Logger {
   error(message: string, fields?: Record<string, unknown>): void;
 }
 
-function format(message: string, fields?: Record<string, unknown>): string {
-  if (!fields || Object.keys(fields).length === 0) return message;
-  const rendered = Object.entries(fields).map(([key, value]) => {
-    if (value instanceof Error) return `${key}=${JSON.stringify(value.stack ?? value.message)}`;
-    return `${key}=${JSON.stringify(value)}`;
-  });
-  return `${message} ${rendered.join(" ")}`;
+/** What the lines written now belong to: the request (its id) and, in the worker, the render job. */
+export interface LogContext {
+  requestId?: string;
+  jobId?: string;
 }
 
-export function createLogger(level: LogLevel): Logger {
-  const enabled = (wanted: LogLevel) => order[wanted] >= order[level];
-  const at =
-    (wanted: Exclude<LogLevel, "silent">, write: (line: string) => void) => (message: string, fields?: Record<string, unknown>) => {
-      if (enabled(wanted)) write(format(message, fields));
-    };
-  return {
-    debug: at("debug", (line) => console.debug(line)),
-    info: at("info", (line) => console.info(line)),
-    warn: at("warn", (line) => console.warn(line)),
-    error: at("error", (line) => console.error(line)),
+const context = new AsyncLocalStorage<LogContext>();
+
+/** Runs `work` with these fields on every log line it writes (nested contexts add to the outer one). */
+export function withLogContext<T>(fields: LogContext, work: () => T): T {
+  return context.run({ ...context.getStore(), ...fields }, work);
+}
+
+/** The request id of the request being handled, if any. */
+export const currentRequestId = (): string | undefined => context.getStore()?.requestId;
+
+/** Field names whose values are secrets, at any depth a log call might put them. */
+const SECRET_KEYS = [
+  "password",
+  "newPassword",
+  "currentPassword",
+  "token",
+  "secret",
+  "apiKey",
+  "authorization",
+  "cookie",
+  "backupCode",
+  "text",
+  "html",
+  "text_body",
+  "html_body",
+];
+const REDACT_PATHS = SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`]);
+
+export interface LoggerOptions {
+  format?: LogFormat;
+  /** Where lines go (default stdout); tests pass a stream to read them. */
+  destination?: DestinationStream;
+}
+
+export function createLogger(level: LogLevel, options: LoggerOptions = {}): Logger {
+  const destination =
+    options.destination ??
+    (options.format === "pretty"
+      ? // pino-pretty (CommonJS) is loaded only for a terminal.
+        (require("pino-pretty") as (options: object) => DestinationStream)({ sync: true, translateTime: "SYS:HH:MM:ss.l" })
+      : pino.destination({ dest: 1, sync: true }));
+  const base = pino(
+    {
+      level,
+      base: undefined,
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      serializers: { error: pino.stdSerializers.err, err: pino.stdSerializers.err },
+      redact: { paths: REDACT_PATHS, censor: "[redacted]" },
+      mixin: () => context.getStore() ?? {},
+    },
+    destination,
+  );
+  const at = (method: "debug" | "info" | "warn" | "error") => (message: string, fields?: Record<string, unknown>) => {
+    if (fields) base[method](fields, message);
+    else base[method](message);
   };
+  return { debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
 }

@@ -15,7 +15,7 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const log = createLogger(env.LOG_LEVEL);
+  const log = createLogger(env.LOG_LEVEL, { format: env.LOG_FORMAT });
   const app = await startApp(env, { log });
   log.info(`${PRODUCT_NAME} ${app.deps.version} is running at ${app.http.url}`, { dataDir: env.DATA_DIR });
 

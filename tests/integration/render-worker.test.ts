@@ -291,7 +291,7 @@ describe("crash recovery (SIGKILL)", () => {
       const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 20_000);
       const read = (chunk: Buffer) => {
         output += chunk.toString();
-        const url = /is running at (http:\/\/\S+)/.exec(output)?.[1];
+        const url = /is running at (http:\/\/[^\s"]+)/.exec(output)?.[1];
         if (url) {
           clearTimeout(timer);
           resolve(url);

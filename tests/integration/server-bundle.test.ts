@@ -36,7 +36,7 @@ describe("the production server bundle", () => {
     const url = await new Promise<string>((resolve, reject) => {
       const read = (chunk: Buffer) => {
         output += chunk.toString();
-        const found = /is running at (http:\/\/\S+)/.exec(output)?.[1];
+        const found = /is running at (http:\/\/[^\s"]+)/.exec(output)?.[1];
         if (found) resolve(found);
       };
       child.stdout.on("data", read);

@@ -72,7 +72,7 @@ describe("graceful shutdown", () => {
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
     const url = await new Promise<string>((resolve, reject) => {
       child.stdout.on("data", () => {
-        const match = output.match(/is running at (http:\/\/\S+)/);
+        const match = output.match(/is running at (http:\/\/[^\s"]+)/);
         if (match) resolve(match[1]!);
       });
       child.on("exit", () => reject(new Error(`server exited early:\n${output}`)));

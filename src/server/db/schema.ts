@@ -191,6 +191,8 @@ export interface RenderJobsTable {
   mode: InputMode;
   note: string | null;
   provider: string;
+  /** The request id of the HTTP request that asked for it (log lines of its rendering carry it). */
+  request_id: string | null;
   status: JobStatus;
   /** What was taken (1 per style; 0 for a visitor's free demo), and what a failure gives back. */
   credits_charged: number;

@@ -21,6 +21,7 @@ import { ownerColumns, ownerKey, ownsRow, type Owner } from "./owner";
 import { chargeRefusal, findOwnedJob, keepsFreeCredits, queuePosition } from "./queue";
 import { findOwnedUpload } from "./uploads";
 import { styleOf } from "./views";
+import { currentRequestId } from "../logger";
 
 /** A version an edit can start from: the photo (no parent job) or a finished job of the same photo. */
 interface EditSource {
@@ -89,6 +90,7 @@ export async function createEditJob(
           render_mode: source.parent?.render_mode ?? "redesign",
           requested_seed: input.seed ?? null,
           provider: deps.providerId,
+          request_id: currentRequestId() ?? null,
           status: "queued",
           credits_charged: CREDITS.perRender,
           stored_bytes: checked.mask.length,

@@ -255,6 +255,34 @@ export function createRenderModule(infra: Pick<Infra, "db" | "clock" | "env" | "
 
     // Administration.
     queueCounts: () => queueCounts(deps),
+    /**
+     * The engine's last known state, for /readyz: how its latest finished render ended (the
+     * engine is not called for this; the self-test's render-provider check does that).
+     */
+    async engineState() {
+      const last = await deps.db
+        .selectFrom("render_jobs")
+        .select(["status", "error", "engine_finished_at", "updated_at"])
+        .where("provider", "=", engine.id)
+        .where("status", "in", ["succeeded", "failed"])
+        .orderBy("updated_at", "desc")
+        .limit(1)
+        .executeTakeFirst();
+      return {
+        id: engine.id,
+        label: engine.label,
+        lastRender: last ? { outcome: last.status as "succeeded" | "failed", at: last.updated_at, error: last.error } : null,
+      };
+    },
+    /** Finished renders' engine, kind, input mode and credits, for the metrics (by id). */
+    async jobFacts(jobIds: readonly string[]) {
+      if (jobIds.length === 0) return [];
+      return deps.db
+        .selectFrom("render_jobs")
+        .select(["id", "provider", "kind", "mode", "credits_charged"])
+        .where("id", "in", [...jobIds])
+        .execute();
+    },
     listAllJobs: (filter: Parameters<typeof listAllJobs>[1]) => listAllJobs(deps, filter),
     /** Puts a failed or canceled render back in the queue, free of charge; false in any other state. */
     retry: (jobId: string) => retryJob(deps, jobId),

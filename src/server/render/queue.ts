@@ -26,6 +26,7 @@ import { recordRenderEvent, type StoredRenderEvent } from "./events";
 import { ownerColumns, ownerKey, ownsRow, rowOwner, type Owner } from "./owner";
 import { editMaskKey } from "./links";
 import { ensureStorageLeft } from "./upload-budgets";
+import { currentRequestId } from "../logger";
 
 type Db = AppDatabase | Transaction<Database>;
 type EventDeps = Pick<RenderContext, "db" | "events">;
@@ -169,6 +170,7 @@ export async function createRenderJobs(
             // Variations of one request with a chosen seed get neighbouring seeds, so each differs and each can be repeated.
             requested_seed: input.seed === undefined ? null : (input.seed + variation - 1) % (RENDER.maxSeed + 1),
             provider: deps.providerId,
+            request_id: currentRequestId() ?? null,
             status: "queued",
             credits_charged: owner.userId !== null ? CREDITS.perRender : 0,
             created_at: now,

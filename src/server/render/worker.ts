@@ -27,6 +27,7 @@ import type { RenderContext } from "./context";
 import { resultLinks } from "./links";
 import { structureScore } from "./structure";
 import { PermanentRenderError, RetryableRenderError, type RenderProvider, type RenderResult } from "./providers/provider";
+import { withLogContext } from "../logger";
 
 type WorkerDeps = Pick<RenderContext, "db" | "clock" | "log" | "storage" | "events" | "signals">;
 
@@ -131,10 +132,13 @@ export class RenderWorker {
           if (!job) break;
           claimed = true;
           const controller = new AbortController();
-          const done = this.run(job, controller).finally(() => {
-            this.running.delete(job.id);
-            this.wake();
-          });
+          // Every line logged for this job carries it and the request that asked for it.
+          const done = withLogContext({ jobId: job.id, requestId: job.request_id ?? undefined }, () => this.run(job, controller)).finally(
+            () => {
+              this.running.delete(job.id);
+              this.wake();
+            },
+          );
           this.running.set(job.id, { controller, done });
         }
       } while (this.pumpAgain && !this.stopped);
@@ -267,6 +271,7 @@ export class RenderWorker {
       );
       // Deleted or canceled while saving: what was written belongs to nobody.
       if (!done) return await this.discard(stored);
+      log.info("render succeeded", { engine: this.provider.id, model: result.model, elapsedMs: finishedAt - startedAt });
       // The structure check (did walls and windows stay?) runs once the result is out and the job's
       // slot is free, so it adds nothing to the wait; its score follows as a "scored" event.
       this.checkStructure(done, edit?.sourceThumbKey ?? upload.thumb_key, variants.thumb.data);
@@ -295,7 +300,8 @@ export class RenderWorker {
         await failJob(this.deps, job.id, RUNNING, MESSAGES.renderTimedOut, now);
       } else {
         const shown = error instanceof PermanentRenderError ? error.message : MESSAGES.renderFailed;
-        if (!(error instanceof PermanentRenderError)) log.error("render failed", { jobId: job.id, provider: this.provider.id, error });
+        if (error instanceof PermanentRenderError) log.info("render failed", { engine: this.provider.id, reason: error.message });
+        else log.error("render failed", { engine: this.provider.id, error });
         await failJob(this.deps, job.id, RUNNING, shown, now);
       }
     }

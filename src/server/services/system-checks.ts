@@ -27,7 +27,7 @@ import type { Env } from "../env";
 import type { ObjectStorage } from "../storage/storage";
 
 export type SystemCheckDeps = Pick<Infra, "db" | "env" | "storage" | "clock"> & {
-  render: Pick<RenderModule, "engine" | "checkQueue">;
+  render: Pick<RenderModule, "engine" | "checkQueue" | "engineState">;
   backups: Pick<BackupModule, "status">;
 };
 
@@ -305,6 +305,32 @@ export function createSystemService(deps: SystemCheckDeps & Pick<Infra, "clock" 
     },
     /** GET /healthz: a real database query. */
     health: () => checkDatabase(deps.db),
+    /**
+     * GET /readyz: ready to serve when the database answers, the storage folder takes a file and
+     * the disk has more free than DISK_FREE_FLOOR_MB; with the engine's last known state.
+     */
+    async readiness() {
+      const database = await checkDatabase(deps.db);
+      const storage = await checkStorageWrite(deps.storage);
+      const floorBytes = deps.env.DISK_FREE_FLOOR_MB * 1024 * 1024;
+      let disk: { ok: boolean; freeBytes: number | null; floorBytes: number; error?: string };
+      try {
+        const stats = deps.storage.freeBytes ? null : await fs.statfs(deps.env.DATA_DIR);
+        const freeBytes = stats ? stats.bavail * stats.bsize : await deps.storage.freeBytes!();
+        disk = { ok: freeBytes > floorBytes, freeBytes, floorBytes };
+      } catch (error) {
+        disk = { ok: false, freeBytes: null, floorBytes, error: errorText(error) };
+      }
+      const engine = await deps.render.engineState().catch(() => null);
+      return {
+        ok: database.ok && storage.ok && disk.ok,
+        version: deps.version,
+        database: { ok: database.ok, ...(database.error ? { error: database.error } : {}) },
+        storage: { ok: storage.ok, detail: storage.detail },
+        disk,
+        engine,
+      };
+    },
   };
 }
 
