@@ -7,6 +7,7 @@ import type { SessionsService } from "./auth/sessions";
 import type { BackupModule } from "./backup";
 import type { TwoFactorService } from "./auth/two-factor";
 import type { RateLimits } from "./http/rate-limit";
+import type { Housekeeping } from "./housekeeping";
 import type { ListingModule } from "./listing";
 import type { Metrics } from "./metrics";
 import type { RenderModule } from "./render";
@@ -36,6 +37,8 @@ export interface Services {
   system: SystemService;
   /** Scheduled and on-demand backups of the database, pictures and app secret. */
   backups: BackupModule;
+  /** Scheduled clean-up passes, recorded for /admin. */
+  housekeeping: Housekeeping;
   /** Prometheus metrics (GET /metrics). */
   metrics: Metrics;
   /** Per-address request budgets, enforced at the edge. */

@@ -21,6 +21,7 @@ import { createLogger, type Logger } from "./logger";
 import { createMailer } from "./mail/mailer";
 import { createListingModule } from "./listing";
 import { createMetrics } from "./metrics";
+import { createHousekeeping } from "./housekeeping";
 import { createRenderModule, type RenderModuleOptions } from "./render";
 import { createAccountDirectory, createAccountsService } from "./services/accounts";
 import { createAdminService } from "./services/admin";
@@ -83,9 +84,25 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
   const projects = createProjectsService(infra, render);
   const payments = createPaymentsService(infra);
   const backups = createBackupModule(infra);
+  const accounts = createAccountsService(infra, render, projects);
+  const sessions = createSessionsService(db, clock);
+  const analytics = createAnalyticsService(infra, render);
+  // Each owner removes what is its own; the housekeeping module schedules and records the passes.
+  const housekeeping = createHousekeeping(infra, [
+    { name: "sessions", run: async () => ({ expiredSessions: await sessions.purgeExpired() }) },
+    {
+      name: "mail links and challenges",
+      run: async () => {
+        const removed = await accounts.purgeExpiredTokens();
+        return { expiredMailLinks: removed.mailLinks, expiredTwoFactorChallenges: removed.twoFactorChallenges };
+      },
+    },
+    { name: "analytics", run: async () => ({ oldAnalyticsEvents: await analytics.prune() }) },
+    { name: "render", run: () => render.runHousekeeping() },
+  ]);
   return {
-    accounts: createAccountsService(infra, render, projects),
-    sessions: createSessionsService(db, clock),
+    accounts,
+    sessions,
     lockout: createLockoutService(db, clock),
     twoFactor: createTwoFactorService(infra),
     roles,
@@ -93,8 +110,9 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
     render,
     listing: createListingModule(infra, { render }),
     payments,
-    admin: createAdminService(infra, render, roles, payments, backups),
-    analytics: createAnalyticsService(infra, render),
+    admin: createAdminService(infra, render, roles, payments, backups, housekeeping),
+    analytics,
+    housekeeping,
     selfTestRuns: createSelfTestRunsService(infra),
     system: createSystemService({ ...infra, render, backups }),
     backups,
@@ -128,9 +146,8 @@ export async function startApp(env: Env, options: BootOptions = {}): Promise<Sta
   const { render } = services;
   await applyAdminEmails(infra);
   if (options.startWorker !== false) await render.startWorker();
-  render.startHousekeeping();
+  services.housekeeping.start();
   services.listing.startHousekeeping();
-  services.analytics.startHousekeeping();
   services.backups.start();
   const app = createApp(infra, services, options);
   let http: RunningServer;
@@ -150,7 +167,7 @@ export async function startApp(env: Env, options: BootOptions = {}): Promise<Sta
       await http.close(env.SHUTDOWN_TIMEOUT_MS);
       await render.stop();
       services.listing.stop();
-      services.analytics.stop();
+      await services.housekeeping.stop();
       await services.backups.stop();
       infra.mailer.close();
       await db.destroy();

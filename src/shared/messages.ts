@@ -62,6 +62,7 @@ export const MESSAGES = {
   deleteConfirmationMismatch: "Type your e-mail address to confirm",
   backupRunning: "A backup is being written right now. Wait for it to finish.",
   backupDirMissing: "Backups have no folder yet: set BACKUP_DIR (README, Operations).",
+  housekeepingRunning: "Housekeeping is running right now. Wait for it to finish.",
   projectNameRequired: "Project name is required",
   projectNameTooLong: "Project name must be less than 100 characters",
   tooManyProjects: "You have reached the largest number of projects. Delete one to make room.",

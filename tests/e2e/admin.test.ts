@@ -229,6 +229,15 @@ describeBrowser("administration in a browser", () => {
     expect(fs.readdirSync(server.deps.env.BACKUP_DIR!)).toHaveLength(1);
     await panel.scrollIntoViewIfNeeded();
     await screenshot(page, "admin-backups-desktop-light");
+    // Housekeeping: the pass the server ran at start, then one more from the button.
+    const housekeeping = page.getByTestId("admin-housekeeping");
+    await poll(() => housekeeping.getByTestId("housekeeping-when").textContent()).toContain("on schedule. It removed:");
+    await housekeeping.getByRole("button", { name: "Run now" }).click();
+    await poll(() => toast(page, "Housekeeping done:").isVisible()).toBe(true);
+    await poll(() => housekeeping.getByTestId("housekeeping-when").textContent()).toContain("by an admin. It removed:");
+    expect(await housekeeping.getByTestId("housekeeping-expiredSessions").textContent()).toBe("0");
+    await housekeeping.scrollIntoViewIfNeeded();
+    await screenshot(page, "admin-housekeeping-desktop-light");
     expect(problems).toEqual([]);
     await browser?.close();
 
@@ -241,6 +250,9 @@ describeBrowser("administration in a browser", () => {
     await poll(() => phonePanel.getByTestId("backup-last").textContent()).toMatch(/^Última copia: (ahora|hace 1 minuto) \(/);
     await phonePanel.scrollIntoViewIfNeeded();
     await screenshot(phone.page, "admin-backups-phone-dark-es");
+    await phone.page.getByTestId("admin-housekeeping").scrollIntoViewIfNeeded();
+    await poll(() => phone.page.getByTestId("housekeeping-when").textContent()).toContain("por un administrador");
+    await screenshot(phone.page, "admin-housekeeping-phone-dark-es");
     expect(phone.problems).toEqual([]);
   });
 

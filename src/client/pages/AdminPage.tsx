@@ -12,6 +12,7 @@ import { AnalyticsSection } from "../components/admin/AnalyticsSection";
 import { JobsSection } from "../components/admin/JobsSection";
 import { PaymentHoldsAlert } from "../components/admin/PaymentHolds";
 import { BackupsSection } from "../components/admin/BackupsSection";
+import { HousekeepingSection } from "../components/admin/HousekeepingSection";
 import { OutboxSection, SelfTestSection, SystemSection } from "../components/admin/SystemSections";
 import { UsersSection } from "../components/admin/UsersSection";
 import { PageShell } from "../components/render/PageShell";
@@ -74,6 +75,7 @@ export default function AdminPage() {
           <div className="space-y-6">
             <SystemSection />
             <BackupsSection />
+            <HousekeepingSection />
           </div>
         </TabsContent>
         <TabsContent value="self-tests">

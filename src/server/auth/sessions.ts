@@ -178,6 +178,11 @@ export function createSessionsService(db: AppDatabase, clock: Clock) {
     invalidateOthers: (userId: string, keepSessionId: string | null) => invalidateOtherSessions(db, userId, keepSessionId),
     list: (userId: string) => listSessions(db, clock, userId),
     revoke: (userId: string, sessionId: string) => revokeUserSession(db, userId, sessionId),
+    /** Housekeeping: removes sessions past their expiry (idle or absolute); returns how many. */
+    async purgeExpired(): Promise<number> {
+      const result = await db.deleteFrom("sessions").where("expires_at", "<", clock.now()).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
   };
 }
 

@@ -347,6 +347,18 @@ export interface AdminAuditTable {
   created_at: CreatedAt;
 }
 
+/** One housekeeping pass (housekeeping module). */
+export interface HousekeepingRunsTable {
+  id: string;
+  trigger: "schedule" | "admin";
+  started_at: number;
+  finished_at: number | null;
+  /** JSON: counts removed, by kind. */
+  removed: string;
+  /** JSON: error messages, by step. */
+  errors: string;
+}
+
 /** One backup taken by the schedule, an admin or `npm run backup` (backup module). */
 export interface BackupsTable {
   id: string;
@@ -412,6 +424,7 @@ export interface Database {
   admin_audit: AdminAuditTable;
   listing_exports: ListingExportsTable;
   backups: BackupsTable;
+  housekeeping_runs: HousekeepingRunsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -21,7 +21,7 @@ import { RenderEventBus, type StoredRenderEvent } from "./events";
 import { EVENTS_PATH, EventFanOut } from "./event-fan-out";
 import { exampleGalleryPairs } from "./examples";
 import { checkRenderQueue } from "./health";
-import { runHousekeeping, startHousekeeping } from "./housekeeping";
+import { runHousekeeping } from "./housekeeping";
 import {
   gallerySharedRenders,
   jobOwnerOf,
@@ -115,7 +115,6 @@ export function createRenderModule(infra: Pick<Infra, "db" | "clock" | "env" | "
     ...options.worker,
   });
   const fanOut = new EventFanOut(deps);
-  let stopHousekeeping: (() => void) | undefined;
   let landingCache: { at: number; figures: ReturnType<typeof landingFigures> } | undefined;
   const engine = engineInfo(provider);
 
@@ -125,19 +124,17 @@ export function createRenderModule(infra: Pick<Infra, "db" | "clock" | "env" | "
 
     /** Recovers what a crash left running, then starts taking jobs. */
     startWorker: () => worker.start(),
-    /** Removes unclaimed visitor pictures and old events now and every few hours. */
-    startHousekeeping(): void {
-      stopHousekeeping ??= startHousekeeping(deps);
-    },
-    /** One housekeeping pass now; `clock` lets a test run it as if days had passed. */
+    /**
+     * The render module's housekeeping pass (the housekeeping module runs it on its schedule): what
+     * it removed, by kind. `clock` lets a test run it as if days had passed.
+     */
     runHousekeeping: (clock: Clock = deps.clock) => runHousekeeping({ ...deps, clock }),
     /** What start-up does after a crash: jobs left running are queued again once, or failed and refunded. */
     recoverInterruptedJobs: () => recoverInterruptedJobs(deps, deps.clock.now()),
     /** Ends every open event stream (first step of a graceful shutdown). */
     closeEventStreams: () => deps.events.close(),
-    /** Stops housekeeping and the worker; running jobs go back to the queue. */
+    /** Stops the worker; running jobs go back to the queue. */
     async stop(): Promise<void> {
-      stopHousekeeping?.();
       await worker.stop();
     },
 

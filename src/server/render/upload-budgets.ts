@@ -67,11 +67,12 @@ async function addToBudget(db: Db, subject: string, day: number, bytes: number):
 }
 
 /** Yesterday's totals are kept (a day just begun still sees them in tests of "tomorrow"); older ones go. */
-export async function forgetOldUploadBudgets(deps: Pick<RenderContext, "db" | "clock">): Promise<void> {
-  await deps.db
+export async function forgetOldUploadBudgets(deps: Pick<RenderContext, "db" | "clock">): Promise<number> {
+  const result = await deps.db
     .deleteFrom("upload_budgets")
     .where("day", "<", dayOf(deps.clock.now()) - 1)
-    .execute();
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
 
 /** Bytes of the account's photos and of the files made for its renders and edits. */

@@ -553,6 +553,20 @@ export function createAccountsService(deps: AccountDeps, render: RenderModule, p
     changePassword: (userId: string, currentSessionId: string | null, currentPassword: string, newPassword: string) =>
       changePassword(deps, userId, currentSessionId, currentPassword, newPassword),
     summary: (userId: string) => accountSummary(deps, userId),
+    /**
+     * Housekeeping: mail links (confirmation, reset) a week past their expiry, so that a link opened
+     * again soon after can still be told apart from one that never existed; two-factor challenges
+     * past theirs. Returns how many of each went.
+     */
+    async purgeExpiredTokens(): Promise<{ mailLinks: number; twoFactorChallenges: number }> {
+      const now = deps.clock.now();
+      const links = await deps.db
+        .deleteFrom("email_tokens")
+        .where("expires_at", "<", now - 7 * 86_400_000)
+        .executeTakeFirst();
+      const challenges = await deps.db.deleteFrom("two_factor_challenges").where("expires_at", "<", now).executeTakeFirst();
+      return { mailLinks: Number(links.numDeletedRows), twoFactorChallenges: Number(challenges.numDeletedRows) };
+    },
     /** True when Google sign-in is set up on this installation. */
     googleConfigured: () => googleConfigured(deps.env),
     profileRow: (userId: string, columns: "all" | "id") => profileRow(deps, userId, columns),

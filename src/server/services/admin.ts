@@ -11,6 +11,7 @@ import type { JobStatus } from "../../shared/render";
 import { DomainError, notFound } from "../errors";
 import type { Infra } from "../infra";
 import type { BackupModule, BackupRecord } from "../backup";
+import type { Housekeeping } from "../housekeeping";
 import type { RenderModule } from "../render";
 import { clearAttempts } from "../auth/lockout";
 import { grantCredits } from "./credits";
@@ -52,6 +53,7 @@ export function createAdminService(
   roles: RolesService,
   payments: PaymentsService,
   backups: BackupModule,
+  housekeeping: Housekeeping,
 ) {
   const { db, clock } = deps;
 
@@ -91,6 +93,18 @@ export function createAdminService(
       const record = await backups.backUpNow();
       await audit(admin, "backup.create", null, { file: record.file && path.basename(record.file), bytes: record.bytes });
       return backupView(record)!;
+    },
+
+    /** The latest housekeeping pass, and whether one runs now. */
+    async housekeeping() {
+      return { last: await housekeeping.last(), running: housekeeping.running };
+    },
+
+    /** "Run now": one housekeeping pass, audited with what it removed. */
+    async runHousekeeping(admin: Admin) {
+      const run = await housekeeping.runNow("admin");
+      await audit(admin, "housekeeping.run", null, { removed: run.removed });
+      return run;
     },
 
     async overview() {

@@ -19,14 +19,15 @@ export function createAnalyticsService(deps: Deps, render: RenderModule) {
   const { db, clock } = deps;
   /** Events taken per client address on the current UTC day (in memory: a restart only forgives). */
   const takenToday = new Map<string, { day: number; count: number }>();
-  let timer: NodeJS.Timeout | undefined;
 
   /** Events older than ANALYTICS_RETENTION_DAYS go. */
-  const prune = async () => {
-    await db
+  /** Removes events older than ANALYTICS_RETENTION_DAYS; returns how many. */
+  const prune = async (): Promise<number> => {
+    const result = await db
       .deleteFrom("analytics_events")
       .where("received_at", "<", clock.now() - deps.env.ANALYTICS_RETENTION_DAYS * DAY_MS)
-      .execute();
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
   };
 
   return {
@@ -63,17 +64,8 @@ export function createAnalyticsService(deps: Deps, render: RenderModule) {
       return { accepted: events.length };
     },
 
+    /** Housekeeping's analytics step (the housekeeping module runs it on its schedule). */
     prune,
-    /** Prunes at start and daily. */
-    startHousekeeping() {
-      const run = () => void prune().catch((error: unknown) => deps.log.warn("analytics pruning failed", { error }));
-      run();
-      timer = setInterval(run, DAY_MS);
-      timer.unref();
-    },
-    stop() {
-      clearInterval(timer);
-    },
 
     async summary(days: number) {
       const since = clock.now() - days * DAY_MS;

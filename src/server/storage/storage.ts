@@ -25,6 +25,8 @@ export interface ObjectStorage {
   size(bucket: Bucket): Promise<number>;
   /** Bytes still free where the files are kept; stores without a disk of their own leave it out. */
   freeBytes?(): Promise<number>;
+  /** Every object of a bucket with its size and time (housekeeping looks for files nothing refers to). */
+  list?(bucket: Bucket): AsyncIterable<{ key: string; bytes: number; modifiedAt: number }>;
   /**
    * Where the object lies on this machine's disk, for readers (sharp) that read a file themselves
    * without passing it through JavaScript; null when missing. Stores without local files leave it out.
@@ -131,6 +133,26 @@ export function createDiskStorage(dataDir: string): ObjectStorage {
         await fs.rm(file, { force: true });
         return -removed;
       });
+    },
+    async *list(bucket) {
+      const base = path.join(root, bucket);
+      const visit = async function* (relative: string): AsyncGenerator<{ key: string; bytes: number; modifiedAt: number }> {
+        let entries;
+        try {
+          entries = await fs.readdir(path.join(base, relative), { withFileTypes: true });
+        } catch {
+          return;
+        }
+        for (const entry of entries) {
+          const key = relative ? `${relative}/${entry.name}` : entry.name;
+          if (entry.isDirectory()) yield* visit(key);
+          else if (entry.isFile() && !entry.name.endsWith(".tmp")) {
+            const stats = await fs.stat(path.join(base, key)).catch(() => null);
+            if (stats) yield { key, bytes: stats.size, modifiedAt: stats.mtimeMs };
+          }
+        }
+      };
+      yield* visit("");
     },
     async freeBytes() {
       await fs.mkdir(root, { recursive: true, mode: 0o700 });

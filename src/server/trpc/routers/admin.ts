@@ -65,6 +65,8 @@ export const adminRouter = router({
   cancelJob: adminProcedure.input(z.object({ id })).mutation(({ ctx, input }) => ctx.services.admin.cancelJob(ctx.user, input.id)),
 
   /** Paid Checkout Sessions whose amount or currency was not their package's: held, not credited. */
+  housekeeping: adminProcedure.query(({ ctx }) => ctx.services.admin.housekeeping()),
+  runHousekeeping: adminProcedure.mutation(({ ctx }) => ctx.services.admin.runHousekeeping(ctx.user)),
   backups: adminProcedure.query(({ ctx }) => ctx.services.admin.backups()),
   backUpNow: adminProcedure.mutation(({ ctx }) => ctx.services.admin.backUpNow(ctx.user)),
   paymentHolds: adminProcedure.query(({ ctx }) => ctx.services.admin.paymentHolds()),

@@ -1,0 +1,118 @@
+/**
+ * Housekeeping (issue 16): one pass at start and every six hours, or when an admin asks, over the
+ * steps each owner provides (expired sessions and mail links, old analytics, visitors' unclaimed
+ * pictures, old render events and upload budgets, files nothing refers to). Each pass is a row of
+ * `housekeeping_runs` (this module's table) with what each step removed, which /admin shows.
+ */
+import { generateSecureRandomString } from "../auth/tokens";
+import { DomainError } from "../errors";
+import type { Infra } from "../infra";
+
+const EVERY_MS = 6 * 3_600_000;
+
+/** One owner's part: removes what is due and says how many of each kind went. */
+export interface HousekeepingStep {
+  name: string;
+  run(): Promise<Record<string, number>>;
+}
+
+export interface HousekeepingRun {
+  id: string;
+  trigger: "schedule" | "admin";
+  startedAt: number;
+  finishedAt: number | null;
+  /** What went, by kind (e.g. expiredSessions: 3, orphanBytes: 12000). */
+  removed: Record<string, number>;
+  /** Steps that failed, with why (the other steps still ran). */
+  errors: Record<string, string>;
+}
+
+export function createHousekeeping(deps: Pick<Infra, "db" | "clock" | "log">, steps: readonly HousekeepingStep[]) {
+  const { db, clock, log } = deps;
+  let running: Promise<HousekeepingRun> | null = null;
+  let timer: NodeJS.Timeout | undefined;
+
+  async function pass(trigger: HousekeepingRun["trigger"]): Promise<HousekeepingRun> {
+    const id = generateSecureRandomString();
+    const startedAt = clock.now();
+    await db.insertInto("housekeeping_runs").values({ id, trigger, started_at: startedAt, removed: "{}", errors: "{}" }).execute();
+    const removed: Record<string, number> = {};
+    const errors: Record<string, string> = {};
+    for (const step of steps) {
+      try {
+        for (const [kind, count] of Object.entries(await step.run())) removed[kind] = (removed[kind] ?? 0) + count;
+      } catch (error) {
+        errors[step.name] = error instanceof Error ? error.message : String(error);
+        log.warn("housekeeping step failed", { step: step.name, error });
+      }
+    }
+    const finishedAt = clock.now();
+    await db
+      .updateTable("housekeeping_runs")
+      .set({ finished_at: finishedAt, removed: JSON.stringify(removed), errors: JSON.stringify(errors) })
+      .where("id", "=", id)
+      .execute();
+    // Old runs are housekeeping too: the last 100 are plenty to look back on.
+    await db
+      .deleteFrom("housekeeping_runs")
+      .where("id", "not in", db.selectFrom("housekeeping_runs").select("id").orderBy("started_at", "desc").limit(100))
+      .execute();
+    if (Object.values(removed).some((count) => count > 0)) log.info("housekeeping removed", removed);
+    return { id, trigger, startedAt, finishedAt, removed, errors };
+  }
+
+  function run(trigger: HousekeepingRun["trigger"]): Promise<HousekeepingRun> {
+    if (running) throw new DomainError("conflict", "housekeepingRunning");
+    const started = pass(trigger);
+    running = started;
+    void started.then(
+      () => (running = null),
+      (error: unknown) => {
+        running = null;
+        log.warn("housekeeping failed", { error });
+      },
+    );
+    return started;
+  }
+
+  return {
+    /** One pass now (an admin's "Run now"; tests). Refused while one runs. */
+    runNow: (trigger: HousekeepingRun["trigger"] = "admin") => run(trigger),
+
+    /** The latest pass, finished or not. */
+    async last(): Promise<HousekeepingRun | null> {
+      const row = await db.selectFrom("housekeeping_runs").selectAll().orderBy("started_at", "desc").limit(1).executeTakeFirst();
+      if (!row) return null;
+      return {
+        id: row.id,
+        trigger: row.trigger,
+        startedAt: row.started_at,
+        finishedAt: row.finished_at,
+        removed: JSON.parse(row.removed) as Record<string, number>,
+        errors: JSON.parse(row.errors) as Record<string, string>,
+      };
+    },
+
+    get running(): boolean {
+      return running !== null;
+    },
+
+    /** A pass now and every six hours. */
+    start(): void {
+      if (timer) return;
+      const scheduled = () => void (running ? null : run("schedule").catch(() => undefined));
+      scheduled();
+      timer = setInterval(scheduled, EVERY_MS);
+      timer.unref();
+    },
+
+    /** Stops the schedule and waits for a pass under way. */
+    async stop(): Promise<void> {
+      clearInterval(timer);
+      timer = undefined;
+      await running?.catch(() => undefined);
+    },
+  };
+}
+
+export type Housekeeping = ReturnType<typeof createHousekeeping>;
