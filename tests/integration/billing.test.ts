@@ -74,7 +74,12 @@ describe("buying credits", () => {
   it("lists the packages, with purchases enabled and the 30-day refund window", async () => {
     const visitor = createStudioClient(server.url);
     const answer = await visitor.client.billing.packages.query();
-    expect(answer).toEqual({ packages: CREDIT_PACKAGES.map((pack) => ({ ...pack })), purchasesEnabled: true, refundWindowDays: 30 });
+    expect(answer).toEqual({
+      popularId: null,
+      packages: CREDIT_PACKAGES.map((pack) => ({ ...pack })),
+      purchasesEnabled: true,
+      refundWindowDays: 30,
+    });
     expect(answer.packages.find((pack) => pack.id === "starter")).toMatchObject({ credits: 25 });
   });
 
@@ -408,5 +413,52 @@ describe("buying credits: the 30-day refund window", () => {
     expect(await ledgerBalance(server.deps.db, buyer.userId)).toBe(35);
     expect(await purchaseLedger(server.deps.db, buyer.userId)).toHaveLength(1);
     expect((await purchaseRows(server.deps.db, buyer.userId))[0]).toMatchObject({ status: "refunded" });
+  });
+});
+
+describe('"Most popular"', () => {
+  let server: TestServer;
+  const clock = new TestClock(Date.UTC(2026, 10, 23, 12));
+  beforeAll(async () => {
+    server = await startTestServer({}, { clock });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("names a package only when sales of the last 90 days say so: five or more, and more than any other", async () => {
+    const buyer = await signedInClient(server.url);
+    let sold = 0;
+    const sell = async (packageId: string, count: number, daysAgo = 1) => {
+      for (let index = 0; index < count; index++) {
+        const pack = CREDIT_PACKAGES.find((candidate) => candidate.id === packageId)!;
+        await server.deps.db
+          .insertInto("credit_purchases")
+          .values({
+            id: `popular-${++sold}`,
+            user_id: buyer.userId,
+            package_id: pack.id,
+            credits: pack.credits,
+            amount_cents: pack.priceCents,
+            currency: pack.currency,
+            checkout_session_id: null,
+            payment_intent_id: null,
+            status: "paid",
+            created_at: clock.now() - daysAgo * DAY,
+            paid_at: clock.now() - daysAgo * DAY,
+            refunded_at: null,
+          })
+          .execute();
+      }
+    };
+    const popular = async () => (await createStudioClient(server.url).client.billing.packages.query()).popularId;
+    expect(await popular()).toBeNull();
+    await sell("studio", 4);
+    await sell("starter", 9, 120);
+    expect(await popular()).toBeNull();
+    await sell("studio", 1);
+    expect(await popular()).toBe("studio");
+    await sell("pro", 5);
+    expect(await popular()).toBeNull();
   });
 });

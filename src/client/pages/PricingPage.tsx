@@ -137,7 +137,8 @@ export default function PricingPage() {
             )}
           </li>
           {data.packages.map((pack) => {
-            const featured = pack.id === "pro";
+            // Only what sales say (the server counts them); nothing is "most popular" by decree.
+            const featured = pack.id === data.popularId;
             return (
               <li
                 key={pack.id}

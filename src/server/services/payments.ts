@@ -476,11 +476,32 @@ export async function resolvePaymentHold(
   });
 }
 
+/** "Most popular" needs this many sales of a package in the last 90 days, and more than any other. */
+const POPULAR_MIN_SALES = 5;
+const POPULAR_WINDOW_MS = 90 * 86_400_000;
+
 export function createPaymentsService(deps: CheckoutDeps & WebhookDeps) {
   return {
-    /** The credit packages on sale, and whether buying works on this installation. */
-    packages() {
+    /**
+     * The credit packages on sale, whether buying works on this installation, and which package is
+     * the most popular: only when sales say so (the most bought of the last 90 days, with at least
+     * POPULAR_MIN_SALES sales and more than any other), never by decree.
+     */
+    async packages() {
+      const sales = await deps.db
+        .selectFrom("credit_purchases")
+        .select((eb) => ["package_id", eb.fn.countAll<number>().as("sold")])
+        .where("status", "=", "paid")
+        .where("paid_at", ">=", deps.clock.now() - POPULAR_WINDOW_MS)
+        .groupBy("package_id")
+        .orderBy("sold", "desc")
+        .limit(2)
+        .execute();
+      const [first, second] = sales.map((row) => ({ id: row.package_id, sold: Number(row.sold) }));
+      const popularId =
+        first && first.sold >= POPULAR_MIN_SALES && (!second || first.sold > second.sold) && findCreditPackage(first.id) ? first.id : null;
       return {
+        popularId,
         packages: CREDIT_PACKAGES.map((pack) => ({
           id: pack.id,
           credits: pack.credits,
