@@ -6,6 +6,8 @@ export type Licence = "personal" | "commercial";
 
 export interface CreditPackage {
   id: string;
+  /** The admin's name for it; null for the packages the product ships with (named by the interface, translated). */
+  name?: string | null;
   credits: number;
   /** In the currency's smallest unit (cents). */
   priceCents: number;
@@ -13,14 +15,9 @@ export interface CreditPackage {
   licence: Licence;
 }
 
+/** The packages a new installation starts with (migration 0017 seeds them; an admin changes them in /admin). */
 export const CREDIT_PACKAGES: readonly CreditPackage[] = [
   { id: "starter", credits: 25, priceCents: 900, currency: "usd", licence: "personal" },
   { id: "pro", credits: 100, priceCents: 2900, currency: "usd", licence: "commercial" },
   { id: "studio", credits: 500, priceCents: 9900, currency: "usd", licence: "commercial" },
 ];
-
-export type CreditPackageId = (typeof CREDIT_PACKAGES)[number]["id"];
-
-export function findCreditPackage(id: string): CreditPackage | undefined {
-  return CREDIT_PACKAGES.find((pack) => pack.id === id);
-}

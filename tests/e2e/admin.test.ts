@@ -313,6 +313,57 @@ describeBrowser("administration in a browser", () => {
       }
     }
   }, 180_000);
+
+  it("creates, edits and retires a credit package in /admin → Credits, and /pricing follows (desktop light, phone dark)", async () => {
+    const { page, problems } = await open("/");
+    await signIn(page, server.url, admin.email);
+    await page.goto(`${server.url}/admin?section=credits`);
+    const panel = page.getByTestId("admin-packages");
+    await poll(() => panel.getByTestId("admin-package-pro").isVisible()).toBe(true);
+    expect(await panel.getByTestId("admin-package-pro").getByTestId("admin-package-terms").textContent()).toBe(
+      "100 credits for $29.00 · sold 0 times",
+    );
+
+    await panel.getByRole("button", { name: "New package" }).click();
+    const dialog = page.getByRole("dialog", { name: "New credit package" });
+    await dialog.getByLabel("Name").fill("Agency");
+    await dialog.getByLabel("Credits").fill("1000");
+    await dialog.getByLabel("Price").fill("0.10");
+    await dialog.getByRole("button", { name: "Save package" }).click();
+    await poll(() => dialog.getByRole("alert").textContent()).toBe("The price must be from 0.50 to 100,000.00");
+    await dialog.getByLabel("Price").fill("149.00");
+    await dialog.getByRole("button", { name: "Save package" }).click();
+    await poll(() => toast(page, "“Agency” is on sale").isVisible()).toBe(true);
+    const agency = panel.locator("li").filter({ hasText: "Agency" });
+    await poll(() => agency.getByTestId("admin-package-terms").textContent()).toBe("1,000 credits for $149.00 · sold 0 times");
+    await agency.getByRole("button", { name: "Edit Agency" }).click();
+    const edit = page.getByRole("dialog", { name: "Edit credit package" });
+    await edit.getByLabel("Price").fill("139,50");
+    await edit.getByRole("button", { name: "Save package" }).click();
+    await poll(() => agency.getByTestId("admin-package-terms").textContent()).toBe("1,000 credits for $139.50 · sold 0 times");
+    await screenshot(page, "admin-credit-packages-desktop-light");
+
+    await page.goto(`${server.url}/pricing`);
+    const agencyCard = page.locator("li").filter({ hasText: "Agency" });
+    await poll(() => agencyCard.getByTestId("package-price").textContent()).toBe("$139.50");
+    expect(await page.getByText("Most popular").count()).toBe(0);
+    await screenshot(page, "pricing-with-admin-package-desktop-light");
+    expect(problems).toEqual([]);
+    await browser?.close();
+
+    const phone = await open("/", { width: 390, height: 844, colorScheme: "dark" });
+    await signIn(phone.page, server.url, admin.email);
+    await phone.page.goto(`${server.url}/admin?section=credits`);
+    const phoneAgency = phone.page.getByTestId("admin-packages").locator("li").filter({ hasText: "Agency" });
+    await poll(() => phoneAgency.isVisible()).toBe(true);
+    await screenshot(phone.page, "admin-credit-packages-phone-dark");
+    await phoneAgency.getByRole("button", { name: "Retire Agency" }).click();
+    await poll(() => phoneAgency.textContent()).toContain("Retired");
+    await phone.page.goto(`${server.url}/pricing`);
+    await poll(() => phone.page.getByTestId("package-pro").isVisible()).toBe(true);
+    expect(await phone.page.locator("li").filter({ hasText: "Agency" }).count()).toBe(0);
+    expect(phone.problems).toEqual([]);
+  });
 });
 
 describeBrowser("pricing without a payment provider", () => {

@@ -4,7 +4,7 @@
  * open tab is kept in the address (?section=) so it can be linked and reloaded. Payments held for
  * review (amount or currency not the package's) are shown above every tab.
  */
-import { BarChart3, FlaskConical, Images, Mail, Server, Users } from "lucide-react";
+import { BarChart3, Coins, FlaskConical, Images, Mail, Server, Users } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { useLocation, useSearch } from "wouter";
 import { AccessDenied } from "../components/admin/QuickAdminBar";
@@ -12,6 +12,7 @@ import { AnalyticsSection } from "../components/admin/AnalyticsSection";
 import { JobsSection } from "../components/admin/JobsSection";
 import { PaymentHoldsAlert } from "../components/admin/PaymentHolds";
 import { BackupsSection } from "../components/admin/BackupsSection";
+import { CreditPackagesSection } from "../components/admin/CreditPackagesSection";
 import { HousekeepingSection } from "../components/admin/HousekeepingSection";
 import { OutboxSection, SelfTestSection, SystemSection } from "../components/admin/SystemSections";
 import { UsersSection } from "../components/admin/UsersSection";
@@ -20,7 +21,7 @@ import { Spinner } from "../components/Spinner";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../components/ui/Tabs";
 import { useRoles } from "../hooks/useRoles";
 
-const SECTIONS = ["users", "jobs", "outbox", "system", "self-tests", "analytics"] as const;
+const SECTIONS = ["users", "jobs", "credits", "outbox", "system", "self-tests", "analytics"] as const;
 type Section = (typeof SECTIONS)[number];
 
 export default function AdminPage() {
@@ -44,6 +45,7 @@ export default function AdminPage() {
   const labels: Record<Section, { label: string; icon: React.ReactNode }> = {
     users: { label: t("admin.tabs.users"), icon: <Users aria-hidden="true" /> },
     jobs: { label: t("admin.tabs.jobs"), icon: <Images aria-hidden="true" /> },
+    credits: { label: t("admin.tabs.credits"), icon: <Coins aria-hidden="true" /> },
     outbox: { label: t("admin.tabs.outbox"), icon: <Mail aria-hidden="true" /> },
     system: { label: t("admin.tabs.system"), icon: <Server aria-hidden="true" /> },
     "self-tests": { label: t("admin.tabs.selfTests"), icon: <FlaskConical aria-hidden="true" /> },
@@ -67,6 +69,9 @@ export default function AdminPage() {
         </TabsContent>
         <TabsContent value="jobs">
           <JobsSection />
+        </TabsContent>
+        <TabsContent value="credits">
+          <CreditPackagesSection />
         </TabsContent>
         <TabsContent value="outbox">
           <OutboxSection />

@@ -137,6 +137,9 @@ export default function PricingPage() {
             )}
           </li>
           {data.packages.map((pack) => {
+            // The admin's name for it, else the shipped package's translated name.
+            const packageName = (named: { id: string; name?: string | null }) =>
+              named.name ?? t(`pricing.packages.${named.id}`, { defaultValue: named.id });
             // Only what sales say (the server counts them); nothing is "most popular" by decree.
             const featured = pack.id === data.popularId;
             return (
@@ -151,7 +154,7 @@ export default function PricingPage() {
                   </span>
                 ) : null}
                 <div className="flex items-center justify-between gap-2">
-                  <h2 className="text-lg font-bold">{t(`pricing.packages.${pack.id}`, { defaultValue: pack.id })}</h2>
+                  <h2 className="min-w-0 break-words text-lg font-bold">{packageName(pack)}</h2>
                   <LicenceBadge licence={pack.licence} />
                 </div>
                 <p className="mt-3 text-3xl font-bold tabular-nums" data-testid="package-price">
@@ -185,7 +188,7 @@ export default function PricingPage() {
                     {buying === pack.id
                       ? t("pricing.redirecting")
                       : user
-                        ? t("pricing.buy", { name: t(`pricing.packages.${pack.id}`, { defaultValue: pack.id }) })
+                        ? t("pricing.buy", { name: packageName(pack) })
                         : t("pricing.signInToBuy")}
                   </button>
                 ) : (

@@ -347,6 +347,21 @@ export interface AdminAuditTable {
   created_at: CreatedAt;
 }
 
+/** A credit package on sale, or retired (payments service). */
+export interface CreditPackagesTable {
+  id: string;
+  /** Null: the interface's translated default name (the seeded packages). */
+  name: string | null;
+  credits: number;
+  price_cents: number;
+  currency: "usd" | "eur";
+  licence: "personal" | "commercial";
+  position: number;
+  retired_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
 /** One housekeeping pass (housekeeping module). */
 export interface HousekeepingRunsTable {
   id: string;
@@ -425,6 +440,7 @@ export interface Database {
   listing_exports: ListingExportsTable;
   backups: BackupsTable;
   housekeeping_runs: HousekeepingRunsTable;
+  credit_packages: CreditPackagesTable;
 }
 
 export type User = Selectable<UsersTable>;

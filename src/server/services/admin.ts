@@ -15,6 +15,7 @@ import type { Housekeeping } from "../housekeeping";
 import type { RenderModule } from "../render";
 import { clearAttempts } from "../auth/lockout";
 import { grantCredits } from "./credits";
+import type { CreditPackageInput } from "../../shared/credit-packages";
 import type { PaymentHoldView, PaymentsService } from "./payments";
 import type { RolesService } from "./roles";
 
@@ -269,6 +270,28 @@ export function createAdminService(
     },
 
     /** Grants a held purchase's credits anyway (once: a second call is refused). */
+    /** Every credit package, retired ones too, with its sales. */
+    creditPackages: () => payments.allPackages(),
+
+    async createCreditPackage(admin: Admin, input: CreditPackageInput) {
+      const created = await payments.createPackage(input);
+      await audit(admin, "credit-package.create", null, { package: created });
+      return created;
+    },
+
+    /** Future purchases get the new credits and price; past ones keep theirs. */
+    async updateCreditPackage(admin: Admin, id: string, input: CreditPackageInput) {
+      const { before, after } = await payments.updatePackage(id, input);
+      await audit(admin, "credit-package.update", null, { id, before, after });
+      return after;
+    },
+
+    async setCreditPackageRetired(admin: Admin, id: string, retired: boolean) {
+      if (await payments.setPackageRetired(id, retired))
+        await audit(admin, retired ? "credit-package.retire" : "credit-package.restore", null, { id });
+      return { retired };
+    },
+
     async creditHeldPayment(admin: Admin, purchaseId: string): Promise<{ credits: number }> {
       const hold = await payments.creditHold(purchaseId, admin.id);
       await audit(admin, "credit_held_payment", hold.userId, holdDetails(hold));

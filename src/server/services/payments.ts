@@ -23,7 +23,8 @@ import type { Selectable, Transaction } from "kysely";
 // Types only: the SDK is loaded when first used (it cost about 0.3 s of every start, decision 045).
 import type Stripe from "stripe";
 import { CREDITS } from "../../shared/constants";
-import { CREDIT_PACKAGES, findCreditPackage, type CreditPackage } from "../../shared/billing";
+import type { CreditPackage } from "../../shared/billing";
+import type { CreditPackageInput } from "../../shared/credit-packages";
 import { DomainError, notFound } from "../errors";
 import type { AppDatabase } from "../db/client";
 import type { CreditPurchasesTable, Database, PaymentHoldResolution } from "../db/schema";
@@ -103,6 +104,54 @@ export async function listPurchases(db: AppDatabase, userId: string, limit = 100
     .limit(limit)
     .execute();
   return rows.map(purchaseView);
+}
+
+/** A package as /admin lists it: on sale or retired. */
+export interface AdminCreditPackage extends CreditPackage {
+  name: string | null;
+  retiredAt: number | null;
+  /** Paid purchases of it, all time. */
+  sold: number;
+}
+
+const packageColumns = ["id", "name", "credits", "price_cents", "currency", "licence", "retired_at"] as const;
+const toPackage = (row: {
+  id: string;
+  name: string | null;
+  credits: number;
+  price_cents: number;
+  currency: "usd" | "eur";
+  licence: "personal" | "commercial";
+}): CreditPackage => ({
+  id: row.id,
+  name: row.name,
+  credits: row.credits,
+  priceCents: row.price_cents,
+  currency: row.currency,
+  licence: row.licence,
+});
+
+/** The packages on sale, in their order. */
+export async function packagesOnSale(db: AppDatabase): Promise<CreditPackage[]> {
+  const rows = await db
+    .selectFrom("credit_packages")
+    .select(packageColumns)
+    .where("retired_at", "is", null)
+    .orderBy("position")
+    .orderBy("id")
+    .execute();
+  return rows.map(toPackage);
+}
+
+/** A package on sale by id (a retired one cannot be bought). */
+async function packageOnSale(db: AppDatabase, id: string): Promise<CreditPackage | undefined> {
+  const row = await db
+    .selectFrom("credit_packages")
+    .select(packageColumns)
+    .where("id", "=", id)
+    .where("retired_at", "is", null)
+    .executeTakeFirst();
+  return row ? toPackage(row) : undefined;
 }
 
 export interface CheckoutDeps {
@@ -498,17 +547,14 @@ export function createPaymentsService(deps: CheckoutDeps & WebhookDeps) {
         .limit(2)
         .execute();
       const [first, second] = sales.map((row) => ({ id: row.package_id, sold: Number(row.sold) }));
+      const packages = await packagesOnSale(deps.db);
       const popularId =
-        first && first.sold >= POPULAR_MIN_SALES && (!second || first.sold > second.sold) && findCreditPackage(first.id) ? first.id : null;
+        first && first.sold >= POPULAR_MIN_SALES && (!second || first.sold > second.sold) && packages.some((pack) => pack.id === first.id)
+          ? first.id
+          : null;
       return {
         popularId,
-        packages: CREDIT_PACKAGES.map((pack) => ({
-          id: pack.id,
-          credits: pack.credits,
-          priceCents: pack.priceCents,
-          currency: pack.currency,
-          licence: pack.licence,
-        })),
+        packages,
         purchasesEnabled: Boolean(deps.env.STRIPE_SECRET_KEY),
         refundWindowDays: CREDITS.refundWindowDays,
       };
@@ -527,7 +573,7 @@ export function createPaymentsService(deps: CheckoutDeps & WebhookDeps) {
       if (!deps.env.STRIPE_SECRET_KEY) throw new DomainError("not-configured", "stripeNotConfigured");
       const id = packageId?.trim();
       if (!id) throw new DomainError("invalid", "missingRequiredFields");
-      const pack = findCreditPackage(id);
+      const pack = await packageOnSale(deps.db, id);
       if (!pack) throw new DomainError("invalid", "unknownCreditPackage");
       try {
         const checkout = await createCheckout(deps, user, pack, baseUrl);
@@ -539,6 +585,90 @@ export function createPaymentsService(deps: CheckoutDeps & WebhookDeps) {
     },
 
     purchases: (userId: string) => listPurchases(deps.db, userId),
+
+    /** Every package, retired ones too, with how often each sold (/admin → Credits). */
+    async allPackages(): Promise<AdminCreditPackage[]> {
+      const rows = await deps.db
+        .selectFrom("credit_packages")
+        .leftJoin("credit_purchases", (join) =>
+          join.onRef("credit_purchases.package_id", "=", "credit_packages.id").on("credit_purchases.status", "in", ["paid", "refunded"]),
+        )
+        .select(packageColumns.map((column) => `credit_packages.${column}` as const))
+        .select((eb) => eb.fn.count<number>("credit_purchases.id").as("sold"))
+        .groupBy("credit_packages.id")
+        .orderBy("credit_packages.retired_at")
+        .orderBy("credit_packages.position")
+        .orderBy("credit_packages.id")
+        .execute();
+      return rows.map((row) => ({ ...toPackage(row), name: row.name, retiredAt: row.retired_at, sold: Number(row.sold) }));
+    },
+
+    /** A new package, after the others. The admin service audits it. */
+    async createPackage(input: CreditPackageInput): Promise<CreditPackage> {
+      const now = deps.clock.now();
+      const last = await deps.db
+        .selectFrom("credit_packages")
+        .select((eb) => eb.fn.max("position").as("position"))
+        .executeTakeFirst();
+      const id = `pack-${generateSecureRandomString().slice(0, 10).toLowerCase()}`;
+      await deps.db
+        .insertInto("credit_packages")
+        .values({
+          id,
+          name: input.name,
+          credits: input.credits,
+          price_cents: input.priceCents,
+          currency: input.currency,
+          licence: input.licence,
+          position: Number(last?.position ?? 0) + 1,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+      return {
+        id,
+        name: input.name,
+        credits: input.credits,
+        priceCents: input.priceCents,
+        currency: input.currency,
+        licence: input.licence,
+      };
+    },
+
+    /**
+     * Changes a package for the purchases to come; what was bought keeps its credits and price
+     * (credit_purchases). Returns the package before and after, for the audit.
+     */
+    async updatePackage(id: string, input: CreditPackageInput): Promise<{ before: CreditPackage; after: CreditPackage }> {
+      const row = await deps.db.selectFrom("credit_packages").select(packageColumns).where("id", "=", id).executeTakeFirst();
+      if (!row) throw notFound();
+      await deps.db
+        .updateTable("credit_packages")
+        .set({
+          name: input.name,
+          credits: input.credits,
+          price_cents: input.priceCents,
+          currency: input.currency,
+          licence: input.licence,
+          updated_at: deps.clock.now(),
+        })
+        .where("id", "=", id)
+        .execute();
+      return { before: toPackage(row), after: { id, ...input } };
+    },
+
+    /** Takes a package off sale (or puts it back). Returns false when it already was. */
+    async setPackageRetired(id: string, retired: boolean): Promise<boolean> {
+      const row = await deps.db.selectFrom("credit_packages").select("retired_at").where("id", "=", id).executeTakeFirst();
+      if (!row) throw notFound();
+      if ((row.retired_at !== null) === retired) return false;
+      await deps.db
+        .updateTable("credit_packages")
+        .set({ retired_at: retired ? deps.clock.now() : null, updated_at: deps.clock.now() })
+        .where("id", "=", id)
+        .execute();
+      return true;
+    },
     handleEvent: (event: Stripe.Event) => handleStripeEvent(deps, event),
 
     /** Paid sessions held for an admin (amount or currency not the package's). The admin service audits the decisions. */

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { ROLE_PATTERN } from "../../../shared/constants";
+import { creditPackageInputSchema } from "../../../shared/credit-packages";
 import { MESSAGES } from "../../../shared/messages";
 import { JOB_STATUSES } from "../../../shared/render";
 import { adminProcedure, router } from "../init";
@@ -65,6 +66,16 @@ export const adminRouter = router({
   cancelJob: adminProcedure.input(z.object({ id })).mutation(({ ctx, input }) => ctx.services.admin.cancelJob(ctx.user, input.id)),
 
   /** Paid Checkout Sessions whose amount or currency was not their package's: held, not credited. */
+  creditPackages: adminProcedure.query(({ ctx }) => ctx.services.admin.creditPackages()),
+  createCreditPackage: adminProcedure
+    .input(creditPackageInputSchema)
+    .mutation(({ ctx, input }) => ctx.services.admin.createCreditPackage(ctx.user, input)),
+  updateCreditPackage: adminProcedure
+    .input(creditPackageInputSchema.extend({ id: z.string().min(1).max(64) }))
+    .mutation(({ ctx, input: { id, ...input } }) => ctx.services.admin.updateCreditPackage(ctx.user, id, input)),
+  setCreditPackageRetired: adminProcedure
+    .input(z.object({ id: z.string().min(1).max(64), retired: z.boolean() }))
+    .mutation(({ ctx, input }) => ctx.services.admin.setCreditPackageRetired(ctx.user, input.id, input.retired)),
   housekeeping: adminProcedure.query(({ ctx }) => ctx.services.admin.housekeeping()),
   runHousekeeping: adminProcedure.mutation(({ ctx }) => ctx.services.admin.runHousekeeping(ctx.user)),
   backups: adminProcedure.query(({ ctx }) => ctx.services.admin.backups()),
