@@ -282,7 +282,8 @@ export const SYSTEM_TESTS: readonly SelfTestDefinition[] = [
     name: "Purchase credits",
     step: "Purchase credits",
     // Spec 7/8: without a user "User not authenticated" is the correct answer; then, signed in and without a
-    // package (so no checkout is ever made), a missing Stripe key is reported as "Stripe secret key not configured".
+    // package (so no checkout is ever made), a missing Stripe key is reported as "Stripe secret key not configured"
+    // (a warning: the default install has no Stripe, and everything else works).
     async run({ client, visitor }) {
       const anonymous = await refusal(() => visitor.billing.purchaseCredits.mutate({ creditPackage: "starter" }));
       if (!anonymous) fail("Purchase credits error: a visitor was given a checkout");
@@ -290,7 +291,8 @@ export const SYSTEM_TESTS: readonly SelfTestDefinition[] = [
       if (anonymous.message !== MESSAGES.notAuthenticated) fail(`Purchase credits error: ${anonymous.message}`);
       const signedIn = await refusal(() => client.billing.purchaseCredits.mutate({}));
       if (!signedIn) fail("Purchase credits error: a purchase without a package was accepted");
-      if (STRIPE_KEY_MISSING.test(signedIn.message)) fail(SELF_TEST_REPORTS.stripeNotConfigured, signedIn.message);
+      // A server without Stripe works (admins grant credits): the spec's report, as a warning, not a failure.
+      if (STRIPE_KEY_MISSING.test(signedIn.message)) throw new SelfTestWarning(SELF_TEST_REPORTS.stripeNotConfigured);
       const correct = `"${MESSAGES.notAuthenticated}" without a user (correct)`;
       if (signedIn.message === MESSAGES.notAuthenticated) return `${correct}; the Stripe key is checked when signed in`;
       if (signedIn.message === MESSAGES.missingRequiredFields) return `${correct}; Stripe key configured`;
