@@ -17,6 +17,8 @@ RUN npm install --no-audit --no-fund
 FROM deps AS build
 COPY tsconfig.json vite.config.ts ./
 COPY src ./src
+# npm run build is scripts/build.ts: Vite, then the landing page pre-rendered (decision 042).
+COPY scripts ./scripts
 RUN npm run build
 
 FROM deps AS prod-deps

@@ -1,7 +1,8 @@
-/** Builds the client with Vite when its output is missing or older than its sources. */
+/** Builds the client with Vite (and pre-renders the landing page) when its output is missing or older than its sources. */
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { prerenderClient } from "./prerender";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const CLIENT_OUT_DIR = path.join(root, "dist/client");
@@ -27,6 +28,8 @@ export async function buildClient(outDir = CLIENT_OUT_DIR, logLevel: "info" | "w
   process.env.NODE_ENV = "production";
   try {
     await build({ configFile: path.join(root, "vite.config.ts"), mode: "production", logLevel, build: { outDir, emptyOutDir: true } });
+    // The landing page's HTML, pre-rendered from the same sources (issue 15).
+    await prerenderClient(root, outDir, logLevel);
   } finally {
     process.env.NODE_ENV = nodeEnv;
   }
