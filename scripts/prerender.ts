@@ -36,11 +36,13 @@ export async function prerenderClient(root: string, outDir: string, logLevel: "i
     const shell = fs.readFileSync(path.join(outDir, "index.html"), "utf8");
     if (!shell.includes(ROOT_ELEMENT)) throw new Error(`index.html has no ${ROOT_ELEMENT}`);
     for (const language of SUPPORTED_LANGUAGES) {
+      const year = new Date().getFullYear();
       const body = await prerenderPage("/", language);
       if (body.includes("<script")) throw new Error("the pre-rendered landing page has an inline script, which the CSP refuses");
       const html = shell
         .replace(/<html lang="[^"]*">/, `<html lang="${language}">`)
-        .replace(ROOT_ELEMENT, `<div id="root" data-prerendered="${language}">${body}</div>`);
+        // The footer's year: a page built last year hydrates with the year it shows, then moves on.
+        .replace(ROOT_ELEMENT, `<div id="root" data-prerendered="${language}" data-prerendered-year="${year}">${body}</div>`);
       const file = prerenderedFile(outDir, language);
       fs.mkdirSync(path.dirname(file), { recursive: true });
       fs.writeFileSync(file, html);

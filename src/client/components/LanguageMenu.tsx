@@ -1,7 +1,7 @@
 /**
  * The navigation bar's language button. Radix's menu (with its positioning library, ~15 KB gzip)
- * is not part of the first load: it is fetched when the pointer reaches the button (or on a click) and
- * then takes its place (open at once when it was the click that fetched it).
+ * is not part of the first load: it is fetched when the pointer reaches the button, and takes the
+ * button's place, open, on the first click.
  */
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -13,18 +13,17 @@ type Menu = Awaited<ReturnType<typeof loadMenu>>["default"];
 
 export function LanguageMenu() {
   const { t } = useTranslation(); // re-renders this button when the language changes
-  // The loaded menu, and whether it opens at once (it was loaded by a click, not by the pointer passing).
-  const [menu, setMenu] = useState<{ component: Menu; open: boolean } | null>(null);
-  if (menu) return <menu.component defaultOpen={menu.open} />;
-  const load = (open: boolean) =>
-    void loadMenu().then((module) => setMenu((current) => (current && !open ? current : { component: module.default, open })));
+  const [menu, setMenu] = useState<{ component: Menu } | null>(null);
+  // Loaded by the click, it opens at once; from then on Radix's trigger handles the clicks.
+  if (menu) return <menu.component defaultOpen />;
   return (
     <LanguageButton
       label={t("nav.language")}
       language={currentLanguage()}
       aria-haspopup="menu"
-      onPointerEnter={() => load(false)}
-      onClick={() => load(true)}
+      // Only fetched when the pointer passes: swapping the button then could swallow the click that follows.
+      onPointerEnter={() => void loadMenu()}
+      onClick={() => void loadMenu().then((module) => setMenu({ component: module.default }))}
     />
   );
 }
