@@ -1,74 +1,61 @@
-import { QueryClientProvider } from "@tanstack/react-query";
-import { Suspense, useState } from "react";
-import { Toaster } from "sonner";
+import { QueryClientProvider, type QueryClient } from "@tanstack/react-query";
+import { lazy, Suspense, useState } from "react";
 import { Route, Switch, useLocation } from "wouter";
-import { TOASTS } from "../shared/constants";
 import { APP_ROUTES } from "../shared/routes";
-import { QUICK_ADMIN_BAR_PADDING, QuickAdminBar } from "./components/admin/QuickAdminBar";
+import { QUICK_ADMIN_BAR_PADDING } from "./components/admin/quickAdminBarPadding";
 import { AnalyticsEffects } from "./components/AnalyticsEffects";
 import { ErrorBoundary } from "./components/ErrorBoundary";
 import { Footer } from "./components/Footer";
-import { HelpCenter } from "./components/help/HelpCenter";
 import { NavBar } from "./components/NavBar";
-import { OnboardingOverlay } from "./components/onboarding/OnboardingOverlay";
 import { PageLoading } from "./components/PageLoading";
 import { ProtectedRoute } from "./components/ProtectedRoute";
 import { SessionEffects } from "./components/SessionEffects";
 import { useSession } from "./hooks/useSession";
-import { NotFound, PAGES } from "./routes";
-import { ThemeProvider, useTheme } from "./theme";
+import { withAllTexts } from "./i18n";
+import { useAfterFirstLoad } from "./lib/afterFirstLoad";
+import { landingLoaded, NotFound, PAGES } from "./routes";
+import { ThemeProvider } from "./theme";
 import { createQueryClient, createTrpcClient, trpc } from "./trpc";
+
+const AppExtras = lazy(withAllTexts(() => import("./AppExtras")));
 
 function Routes() {
   const [location] = useLocation();
+  const routes = (
+    <Switch>
+      {APP_ROUTES.map(({ path, access }) => {
+        const Page = PAGES[path];
+        return (
+          <Route key={path} path={path}>
+            {access === "protected" ? (
+              <ProtectedRoute>
+                <Page />
+              </ProtectedRoute>
+            ) : (
+              <Page />
+            )}
+          </Route>
+        );
+      })}
+      <Route>
+        <NotFound />
+      </Route>
+    </Switch>
+  );
   return (
     // Keyed by location so that navigating away from a broken page clears the error screen.
     <ErrorBoundary key={location}>
-      <Suspense fallback={<PageLoading />}>
-        <Switch>
-          {APP_ROUTES.map(({ path, access }) => {
-            const Page = PAGES[path];
-            return (
-              <Route key={path} path={path}>
-                {access === "protected" ? (
-                  <ProtectedRoute>
-                    <Page />
-                  </ProtectedRoute>
-                ) : (
-                  <Page />
-                )}
-              </Route>
-            );
-          })}
-          <Route>
-            <NotFound />
-          </Route>
-        </Switch>
-      </Suspense>
+      {/* The loaded landing page needs no boundary, and must not have one: React hydrates a Suspense
+          boundary after the rest, when the page's queries may have answered (a hydration mismatch). */}
+      {location === "/" && landingLoaded() ? routes : <Suspense fallback={<PageLoading />}>{routes}</Suspense>}
     </ErrorBoundary>
-  );
-}
-
-/** Toasts sit above the Quick Admin bar when it is shown. */
-function ThemedToaster({ aboveBar }: { aboveBar: boolean }) {
-  const { theme } = useTheme();
-  const offset = aboveBar ? { bottom: 64 } : undefined;
-  return (
-    <Toaster
-      theme={theme}
-      visibleToasts={TOASTS.visible}
-      duration={TOASTS.durationMs}
-      offset={offset}
-      mobileOffset={offset}
-      richColors
-      closeButton
-    />
   );
 }
 
 /** The page, with room at its bottom for the Quick Admin bar of a signed-in user (spec section 2). */
 function Shell() {
   const { user } = useSession();
+  const loaded = useAfterFirstLoad();
   return (
     <>
       <div className={`flex min-h-screen flex-col ${user ? QUICK_ADMIN_BAR_PADDING : ""}`}>
@@ -78,18 +65,22 @@ function Shell() {
         </main>
         <Footer />
       </div>
-      <QuickAdminBar />
-      <HelpCenter />
-      <OnboardingOverlay />
-      <ThemedToaster aboveBar={!!user} />
+      {/* At once: a sign-in's event must find them listening. */}
       <SessionEffects />
       <AnalyticsEffects />
+      {/* After the first load (also keeps the pre-rendered HTML and the hydrating render equal). */}
+      {loaded ? (
+        <Suspense fallback={null}>
+          <AppExtras signedIn={!!user} />
+        </Suspense>
+      ) : null}
     </>
   );
 }
 
-export function App() {
-  const [queryClient] = useState(createQueryClient);
+/** `queryClient`: the build-time pre-render brings its own (one without garbage-collection timers). */
+export function App({ queryClient: given }: { queryClient?: QueryClient } = {}) {
+  const [queryClient] = useState(() => given ?? createQueryClient());
   const [trpcClient] = useState(createTrpcClient);
   return (
     <trpc.Provider client={trpcClient} queryClient={queryClient}>

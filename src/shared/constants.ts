@@ -16,6 +16,17 @@ export const LANGUAGE_NAMES: Record<Language, string> = {
   fr: "Français",
 };
 
+/**
+ * Cookie copy of the stored language choice: the server picks the pre-rendered landing page's
+ * language with it (the browser's Accept-Language otherwise).
+ */
+export const LANGUAGE_COOKIE = "roomcanvas_language";
+/**
+ * Performance mark the client sets when the page has loaded and gone idle, and starts loading what
+ * the first paint does not show; the landing benchmark counts the first load's scripts up to it.
+ */
+export const FIRST_LOAD_MARK = "roomcanvas:first-load-done";
+
 /** Keys of the values this product keeps on the device (localStorage). */
 export const STORAGE_KEYS = {
   language: "roomcanvas.language",

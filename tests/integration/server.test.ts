@@ -44,11 +44,15 @@ describe("server", () => {
 
   it("serves the app for client routes (200) and for unknown paths (404, the app's own 404 page)", async () => {
     const index = fs.readFileSync(path.join(inject("clientDir"), "index.html"), "utf8");
-    for (const route of ["/", "/pricing", "/dashboard", "/auth?reset=true", "/upload/"]) {
+    for (const route of ["/pricing", "/dashboard", "/auth?reset=true", "/upload/"]) {
       const response = await fetch(`${server.url}${route}`);
       expect(response.status, route).toBe(200);
       expect(await response.text()).toBe(index);
     }
+    // The landing page comes pre-rendered (tests/integration/landing-prerender.test.ts).
+    const landing = await fetch(`${server.url}/`);
+    expect(landing.status).toBe(200);
+    expect(await landing.text()).toContain('data-prerendered="en"');
     const unknown = await fetch(`${server.url}/nope/deeper`);
     expect(unknown.status).toBe(404);
     expect(unknown.headers.get("content-type")).toMatch(/text\/html/);

@@ -8,7 +8,7 @@ import { useEffect } from "react";
 import superjson from "superjson";
 import { useLocation } from "wouter";
 import type { AppRouter } from "../../server/trpc/root";
-import { PERFORMANCE_ACTIONS } from "../../shared/analytics";
+import { PERFORMANCE_ACTIONS } from "../../shared/analytics-constants";
 import { analytics, pagePath, track } from "../lib/analytics";
 
 /**

@@ -3,7 +3,7 @@
  * Contact writes to the support mailbox. "All rights reserved" toggles a hidden panel with the
  * version and build of this installation, for a signed-in user only.
  */
-import { useId, useState } from "react";
+import { useId, useState, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
 import { PRODUCT_NAME } from "../../shared/constants";
@@ -65,13 +65,21 @@ function BuildInfo({ id }: { id: string }) {
   );
 }
 
+const thisYear = () => new Date().getFullYear();
+const noSubscription = () => () => {};
+/** While hydrating, the year the landing page was pre-rendered in (scripts/prerender.ts notes it on #root), then this year. */
+const prerenderedYear = () => {
+  const noted = typeof document === "undefined" ? undefined : document.getElementById("root")?.dataset.prerenderedYear;
+  return noted ? Number(noted) : thisYear();
+};
+
 export function Footer() {
   const { t } = useTranslation();
   const { user } = useSession();
   const email = useSupportEmail();
   const [panelOpen, setPanelOpen] = useState(false);
   const panelId = useId();
-  const year = new Date().getFullYear();
+  const year = useSyncExternalStore(noSubscription, thisYear, prerenderedYear);
   const showPanel = !!user && panelOpen;
 
   return (

@@ -48,10 +48,10 @@ function StepProgress({ step, playing, durationMs }: { step: number; playing: bo
   );
 }
 
-/** The dialog, opened by `children` (the Watch Demo button), which gets the focus back on close. */
-export function DemoDialog({ children }: { children: ReactNode }) {
+/** The dialog, opened by `children` (the Watch Demo button), which gets the focus back on close; Hero loads it on first use. */
+export function DemoDialog({ children, defaultOpen = false }: { children: ReactNode; defaultOpen?: boolean }) {
   const { t } = useTranslation();
-  const [open, onOpenChange] = useState(false);
+  const [open, onOpenChange] = useState(defaultOpen);
   const { step, playing, stepCount, durationMs, toggle, goTo } = useDemoPlayback(open);
   const current = DEMO_STEPS[step]!;
   const { isAi, textKey } = useEngine();

@@ -4,16 +4,36 @@
  * engine; with the Preview engine it is the app's own example, before and after the Preview engine.
  */
 import { ArrowRight, CirclePlay, LayoutDashboard } from "lucide-react";
+import { useState, type ReactElement } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
 import { useEngine } from "../../hooks/useEngine";
 import { useSession } from "../../hooks/useSession";
 import { trpc } from "../../trpc";
-import { DemoDialog } from "../demo/DemoDialog";
+import { withAllTexts } from "../../i18n";
 import { demoExample } from "../demo/DemoStage";
 import { EngineNote } from "../render/Callouts";
 import { buttonClass } from "../ui/buttons";
 import { ROOM_DRAWING_RATIO, RoomSplit } from "./RoomDrawing";
+
+// Radix Dialog and the demo's texts are not part of the first load: fetched when the visitor reaches for Watch Demo.
+const loadDemoDialog = withAllTexts(() => import("../demo/DemoDialog"));
+type DemoDialogType = Awaited<ReturnType<typeof loadDemoDialog>>["DemoDialog"];
+
+/**
+ * Watch Demo: a plain button until first used, then the demo dialog's trigger, opened at once. No
+ * Suspense: its fallback is revealed on a timer, which a paused clock (the demo's tests) would hold.
+ */
+function WatchDemo({ children }: { children: (props: { onClick?: () => void; onPointerEnter?: () => void }) => ReactElement }) {
+  const [dialog, setDialog] = useState<{ component: DemoDialogType } | null>(null);
+  if (!dialog) {
+    return children({
+      onClick: () => void loadDemoDialog().then((module) => setDialog({ component: module.DemoDialog })),
+      onPointerEnter: () => void loadDemoDialog(),
+    });
+  }
+  return <dialog.component defaultOpen>{children({})}</dialog.component>;
+}
 
 const captionClass = "rounded bg-slate-950/70 px-2 py-0.5 text-white";
 
@@ -101,12 +121,14 @@ export function Hero() {
               {t("landing.tryWithoutSignup")}
               <ArrowRight className="size-4" aria-hidden="true" />
             </Link>
-            <DemoDialog>
-              <button type="button" className={bigSecondary}>
-                <CirclePlay className="size-5 text-brand-600 dark:text-brand-100" aria-hidden="true" />
-                {t("home.hero.watchDemo")}
-              </button>
-            </DemoDialog>
+            <WatchDemo>
+              {(props) => (
+                <button type="button" className={bigSecondary} {...props}>
+                  <CirclePlay className="size-5 text-brand-600 dark:text-brand-100" aria-hidden="true" />
+                  {t("home.hero.watchDemo")}
+                </button>
+              )}
+            </WatchDemo>
             {isLoading ? (
               // Holds the place of the third button while the session is checked, so nothing jumps.
               <span className={`${bigSecondary} invisible`} aria-hidden="true">

@@ -1,0 +1,38 @@
+/**
+ * What the first paint does not show, loaded after it (issue 15): the Quick Admin bar, the help
+ * drawer, the onboarding tour and the toaster (sonner replays toasts raised before it listens).
+ */
+import { Toaster } from "sonner";
+import { TOASTS } from "../shared/constants";
+import { QuickAdminBar } from "./components/admin/QuickAdminBar";
+import { HelpCenter } from "./components/help/HelpCenter";
+import { OnboardingOverlay } from "./components/onboarding/OnboardingOverlay";
+import { useTheme } from "./theme";
+
+/** Toasts sit above the Quick Admin bar when it is shown. */
+function ThemedToaster({ aboveBar }: { aboveBar: boolean }) {
+  const { theme } = useTheme();
+  const offset = aboveBar ? { bottom: 64 } : undefined;
+  return (
+    <Toaster
+      theme={theme}
+      visibleToasts={TOASTS.visible}
+      duration={TOASTS.durationMs}
+      offset={offset}
+      mobileOffset={offset}
+      richColors
+      closeButton
+    />
+  );
+}
+
+export default function AppExtras({ signedIn }: { signedIn: boolean }) {
+  return (
+    <>
+      <QuickAdminBar />
+      <HelpCenter />
+      <OnboardingOverlay />
+      <ThemedToaster aboveBar={signedIn} />
+    </>
+  );
+}
