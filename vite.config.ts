@@ -17,6 +17,8 @@ export default defineConfig({
     // No inline scripts or module-preload polyfill: the CSP allows scripts from 'self' only.
     modulePreload: { polyfill: false },
     assetsInlineLimit: 0,
+    // Which files each module needs: scripts/prerender.ts lists the landing page's for its first load.
+    manifest: true,
   },
   server: {
     proxy: {

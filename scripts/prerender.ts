@@ -1,7 +1,7 @@
 /**
  * Pre-renders the landing page into the client build, once per interface language (issue 15): the
  * server sends `prerendered/<language>/index.html` for `/`, so the hero paints before any script
- * has run, and the client hydrates it. Bundles src/client/prerender.tsx for Node with Vite's SSR
+ * has run, and the client hydrates it. Its scripts start after the first paint (public/boot.js). Bundles src/client/prerender.tsx for Node with Vite's SSR
  * build into a scratch folder inside the project (so its imports resolve from node_modules).
  */
 import fs from "node:fs";
@@ -11,6 +11,41 @@ import { SUPPORTED_LANGUAGES, type Language } from "../src/shared/constants";
 
 export const PRERENDERED_PATHS = ["/"] as const;
 const ROOT_ELEMENT = '<div id="root"></div>';
+const ENTRY_SCRIPT = /\s*<script type="module" crossorigin src="([^"]+)"><\/script>/;
+const MODULE_PRELOAD = /\s*<link rel="modulepreload" crossorigin href="([^"]+)">/g;
+
+/** What Vite's manifest (build.manifest) says of one source file. */
+interface ManifestChunk {
+  file: string;
+  imports?: string[];
+}
+
+/** The files `key` (a source path from src/client) needs at once: its chunk and its static imports, in order. */
+function chunkFiles(manifest: Record<string, ManifestChunk>, key: string, into = new Set<string>()): Set<string> {
+  const chunk = manifest[key];
+  if (!chunk) throw new Error(`the build's manifest has no ${key}`);
+  if (into.has(chunk.file)) return into;
+  into.add(chunk.file);
+  for (const dependency of chunk.imports ?? []) chunkFiles(manifest, dependency, into);
+  return into;
+}
+
+/**
+ * The shell's head without its entry script and module preloads, and the script that starts them
+ * after the first paint (public/boot.js), with every file the landing page's first load needs in
+ * `language`: the entry, the page and its first texts (no chain of imports to discover one by one).
+ */
+function bootAfterPaint(shell: string, manifest: Record<string, ManifestChunk>, language: Language): { head: string; boot: string } {
+  const entry = ENTRY_SCRIPT.exec(shell)?.[1];
+  if (!entry) throw new Error("index.html has no module script");
+  const files = new Set<string>();
+  for (const key of ["index.html", "pages/Landing.tsx", `i18n/parts/${language}.first.ts`]) chunkFiles(manifest, key, files);
+  const preload = [...files].map((file) => `/${file}`).filter((file) => file !== entry);
+  return {
+    head: shell.replace(ENTRY_SCRIPT, "").replace(MODULE_PRELOAD, ""),
+    boot: `<script src="/boot.js" defer data-entry="${entry}" data-preload="${preload.join(" ")}"></script>`,
+  };
+}
 
 /** Where the pre-rendered page of `language` lives in a client build. */
 export function prerenderedFile(clientDir: string, language: Language): string {
@@ -35,14 +70,16 @@ export async function prerenderClient(root: string, outDir: string, logLevel: "i
     };
     const shell = fs.readFileSync(path.join(outDir, "index.html"), "utf8");
     if (!shell.includes(ROOT_ELEMENT)) throw new Error(`index.html has no ${ROOT_ELEMENT}`);
+    const manifest = JSON.parse(fs.readFileSync(path.join(outDir, ".vite", "manifest.json"), "utf8")) as Record<string, ManifestChunk>;
     for (const language of SUPPORTED_LANGUAGES) {
       const year = new Date().getFullYear();
       const body = await prerenderPage("/", language);
       if (body.includes("<script")) throw new Error("the pre-rendered landing page has an inline script, which the CSP refuses");
-      const html = shell
+      const { head, boot } = bootAfterPaint(shell, manifest, language);
+      const html = head
         .replace(/<html lang="[^"]*">/, `<html lang="${language}">`)
         // The footer's year: a page built last year hydrates with the year it shows, then moves on.
-        .replace(ROOT_ELEMENT, `<div id="root" data-prerendered="${language}" data-prerendered-year="${year}">${body}</div>`);
+        .replace(ROOT_ELEMENT, `<div id="root" data-prerendered="${language}" data-prerendered-year="${year}">${body}</div>${boot}`);
       const file = prerenderedFile(outDir, language);
       fs.mkdirSync(path.dirname(file), { recursive: true });
       fs.writeFileSync(file, html);

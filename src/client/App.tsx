@@ -1,9 +1,7 @@
-import { QueryClientProvider, type QueryClient } from "@tanstack/react-query";
-import { lazy, Suspense, useState } from "react";
+import { lazy, Suspense, useEffect } from "react";
 import { Route, Switch, useLocation } from "wouter";
 import { APP_ROUTES } from "../shared/routes";
 import { QUICK_ADMIN_BAR_PADDING } from "./components/admin/quickAdminBarPadding";
-import { AnalyticsEffects } from "./components/AnalyticsEffects";
 import { ErrorBoundary } from "./components/ErrorBoundary";
 import { Footer } from "./components/Footer";
 import { NavBar } from "./components/NavBar";
@@ -11,13 +9,15 @@ import { PageLoading } from "./components/PageLoading";
 import { ProtectedRoute } from "./components/ProtectedRoute";
 import { SessionEffects } from "./components/SessionEffects";
 import { useSession } from "./hooks/useSession";
-import { withAllTexts } from "./i18n";
+import { lazyWithData } from "./lazy";
 import { useAfterFirstLoad } from "./lib/afterFirstLoad";
+import { notePageView } from "./lib/pageViews";
 import { landingLoaded, NotFound, PAGES } from "./routes";
 import { ThemeProvider } from "./theme";
-import { createQueryClient, createTrpcClient, trpc } from "./trpc";
 
-const AppExtras = lazy(withAllTexts(() => import("./AppExtras")));
+const AppExtras = lazyWithData(() => import("./AppExtras"));
+// Analytics starts after the first load; the pages seen before are noted (lib/pageViews) and sent then.
+const AnalyticsEffects = lazy(() => import("./components/AnalyticsEffects").then((module) => ({ default: module.AnalyticsEffects })));
 
 function Routes() {
   const [location] = useLocation();
@@ -56,6 +56,8 @@ function Routes() {
 function Shell() {
   const { user } = useSession();
   const loaded = useAfterFirstLoad();
+  const [location] = useLocation();
+  useEffect(() => notePageView(location), [location]);
   return (
     <>
       <div className={`flex min-h-screen flex-col ${user ? QUICK_ADMIN_BAR_PADDING : ""}`}>
@@ -67,10 +69,10 @@ function Shell() {
       </div>
       {/* At once: a sign-in's event must find them listening. */}
       <SessionEffects />
-      <AnalyticsEffects />
       {/* After the first load (also keeps the pre-rendered HTML and the hydrating render equal). */}
       {loaded ? (
         <Suspense fallback={null}>
+          <AnalyticsEffects />
           <AppExtras signedIn={!!user} />
         </Suspense>
       ) : null}
@@ -78,17 +80,15 @@ function Shell() {
   );
 }
 
-/** `queryClient`: the build-time pre-render brings its own (one without garbage-collection timers). */
-export function App({ queryClient: given }: { queryClient?: QueryClient } = {}) {
-  const [queryClient] = useState(() => given ?? createQueryClient());
-  const [trpcClient] = useState(createTrpcClient);
+/**
+ * The app. No data provider at its top: the first paint's parts read their queries through
+ * lib/queries, and each lazily loaded part that uses tRPC's hooks brings the data layer with it
+ * (lazy.tsx), so tRPC's client and React Query are not in the first load (issue 15).
+ */
+export function App() {
   return (
-    <trpc.Provider client={trpcClient} queryClient={queryClient}>
-      <QueryClientProvider client={queryClient}>
-        <ThemeProvider>
-          <Shell />
-        </ThemeProvider>
-      </QueryClientProvider>
-    </trpc.Provider>
+    <ThemeProvider>
+      <Shell />
+    </ThemeProvider>
   );
 }

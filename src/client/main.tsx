@@ -1,16 +1,25 @@
-import { StrictMode } from "react";
+import { startTransition, StrictMode } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import "./styles.css";
 import { App } from "./App";
 import { detectLanguage, startI18n } from "./i18n";
-import { loadLanding } from "./routes";
+import { loadData } from "./lazy";
+import { afterFirstLoad } from "./lib/afterFirstLoad";
+import { prefetchLinks } from "./lib/prefetchLinks";
+import { prefetchQueries } from "./lib/queries";
+import { loadLanding, preloadPage } from "./routes";
 
 const root = document.getElementById("root");
 if (!root) throw new Error("The page has no #root element");
 
 const language = detectLanguage();
+const onLanding = location.pathname === "/";
+// What the first paint's parts will ask, asked now: one request, alongside the code.
+prefetchQueries(
+  onLanding ? ["auth.session", "render.allowance", "render.gallery", "system.landingStats", "system.info"] : ["auth.session"],
+);
 // The server sends the landing page pre-rendered (scripts/prerender.ts) in the language it guessed.
-const prerendered = root.dataset.prerendered === language && location.pathname === "/";
+const prerendered = root.dataset.prerendered === language && onLanding;
 // The landing page's code loads alongside its texts; hydration starts when both are here.
 void Promise.all([startI18n(language), prerendered ? loadLanding() : null]).then(() => {
   const app = (
@@ -19,10 +28,18 @@ void Promise.all([startI18n(language), prerendered ? loadLanding() : null]).then
     </StrictMode>
   );
   if (prerendered) {
-    hydrateRoot(root, app);
+    // As a transition, hydration yields to the browser every few milliseconds instead of holding
+    // the main thread for the whole page (Total Blocking Time, issue 15).
+    startTransition(() => {
+      hydrateRoot(root, app);
+    });
   } else {
     // A page pre-rendered in another language than the visitor's is drawn afresh.
     root.replaceChildren();
     createRoot(root).render(app);
   }
 });
+
+prefetchLinks(preloadPage);
+// The data layer (tRPC's client, React Query) after the first load: most next steps need it.
+void afterFirstLoad().then(loadData);

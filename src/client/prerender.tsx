@@ -2,7 +2,6 @@
  * The build-time pre-render (scripts/prerender.ts bundles this for Node): the landing page's HTML
  * as a visitor's first render in the browser will draw it, so React hydrates it without changes.
  */
-import { QueryClient } from "@tanstack/react-query";
 import { StrictMode } from "react";
 import { renderToString } from "react-dom/server";
 import { prerenderToNodeStream } from "react-dom/static";
@@ -18,12 +17,10 @@ export async function prerenderPage(path: string, language: Language): Promise<s
   const missing = new Set<string>();
   i18n.options.saveMissing = true;
   i18n.options.missingKeyHandler = (_languages, _namespace, key) => void missing.add(key);
-  // No garbage-collection timers (the default client's would hold the build open for minutes).
-  const queryClient = new QueryClient({ defaultOptions: { queries: { gcTime: Number.POSITIVE_INFINITY } } });
   const page = (
     <StrictMode>
       <Router ssrPath={path}>
-        <App queryClient={queryClient} />
+        <App />
       </Router>
     </StrictMode>
   );
@@ -33,9 +30,8 @@ export async function prerenderPage(path: string, language: Language): Promise<s
   for await (const chunk of prelude) void chunk;
   const html = renderToString(page);
   i18n.options.saveMissing = false;
-  queryClient.clear();
   if (missing.size > 0) throw new Error(`the pre-rendered ${path} (${language}) shows texts not loaded first: ${[...missing].join(", ")}`);
-  // The other areas load in the background; let them finish before the bundle's folder goes.
+  // The other parts load in the background; let them finish before the bundle's folder goes.
   await allTexts();
   return html;
 }

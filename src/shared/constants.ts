@@ -41,7 +41,7 @@ export const STORAGE_KEYS = {
   analyticsUserId: "roomcanvas.analyticsUserId",
 } as const;
 
-const MINUTE_MS = 60_000;
+export const MINUTE_MS = 60_000;
 
 /** Data caching of the client's query layer (spec section 7). */
 export const QUERY_CACHE = {

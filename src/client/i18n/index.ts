@@ -2,9 +2,10 @@
  * Interface languages (spec section 9): the browser's language when supported, else English;
  * a language the user picks is stored on the device and wins from then on.
  *
- * Only the active language is loaded, and of its areas (areas/<area>/) only what the landing page
- * paints first; the other areas follow at once in the background, and lazily loaded parts that
- * need them wait for them (withAllTexts). Issue 15: all three languages eagerly were ~65 KB gzip.
+ * Only the active language is loaded, in parts (parts/): first what the landing page paints (the
+ * shell and home areas), the rest after the first load; lazily loaded pages and dialogs wait for
+ * the part they show (withTexts). Issue 15: all three languages eagerly were ~65 KB gzip, and
+ * one file per area made a page wait for eleven requests.
  */
 import i18n from "i18next";
 import { initReactI18next } from "react-i18next";
@@ -12,10 +13,10 @@ import { DEFAULT_LANGUAGE, LANGUAGE_COOKIE, STORAGE_KEYS, SUPPORTED_LANGUAGES, t
 import { afterFirstLoad } from "../lib/afterFirstLoad";
 import type { TranslationTree } from "./merge";
 
-const mainFiles = import.meta.glob<TranslationTree>("./*.json", { import: "default" });
-const areaFiles = import.meta.glob<TranslationTree>("./areas/*/*.json", { import: "default" });
-/** The areas the landing page's first paint shows. */
-const FIRST_AREAS = new Set(["home"]);
+/** Each language's texts in three parts (parts/<language>.<part>.ts), each one file to fetch. */
+export type TextPart = "first" | "demo" | "rest";
+const TEXT_PARTS: readonly TextPart[] = ["first", "demo", "rest"];
+const partFiles = import.meta.glob<TranslationTree[]>("./parts/*.ts", { import: "default" });
 
 const isLanguage = (value: unknown): value is Language => SUPPORTED_LANGUAGES.includes(value as Language);
 
@@ -49,22 +50,23 @@ export function detectLanguage(): Language {
 
 const loads = new Map<string, Promise<void>>();
 
-/** Adds the language's main texts and the areas that `which` selects to i18next (once each). */
-function loadTexts(language: Language, which: "first" | "all"): Promise<void> {
-  const key = `${language}:${which}`;
+/** Adds one part of the language's texts to i18next (once). */
+function loadPart(language: Language, part: TextPart): Promise<void> {
+  const key = `${language}.${part}`;
   let load = loads.get(key);
   if (!load) {
-    const files = [`./${language}.json`, ...Object.keys(areaFiles).filter((file) => file.endsWith(`/${language}.json`))];
-    const wanted = files.filter((file) => {
-      if (file.startsWith("./areas/")) return which === "all" || FIRST_AREAS.has(file.split("/")[2]!);
-      return true;
+    load = partFiles[`./parts/${key}.ts`]!().then((trees) => {
+      for (const texts of trees) i18n.addResourceBundle(language, "translation", texts, true, false);
     });
-    load = Promise.all(wanted.map(async (file) => ({ file, texts: await (mainFiles[file] ?? areaFiles[file])!() }))).then((parts) => {
-      for (const { texts } of parts) i18n.addResourceBundle(language, "translation", texts, true, false);
-    });
+    // A failed fetch (a deploy replaced the files, the network dropped) may be tried again.
+    load.catch(() => loads.delete(key));
     loads.set(key, load);
   }
   return load;
+}
+
+function loadParts(language: Language, parts: readonly TextPart[]): Promise<void> {
+  return Promise.all(parts.map((part) => loadPart(language, part))).then(() => undefined);
 }
 
 function syncDocumentLanguage(language: string): void {
@@ -87,20 +89,28 @@ export async function startI18n(language: Language): Promise<void> {
       returnNull: false,
     });
   }
-  await loadTexts(language, "first");
+  await loadPart(language, "first");
   await i18n.changeLanguage(language);
   // The build-time pre-render (no window) loads the rest itself.
-  if (typeof window !== "undefined") void afterFirstLoad().then(() => loadTexts(language, "all"));
+  if (typeof window !== "undefined") void afterFirstLoad().then(() => allTexts());
 }
 
-/** Resolves when every area of the current language is loaded. */
+/** Resolves when these parts of the current language's texts are loaded. */
+export function texts(parts: readonly TextPart[]): Promise<void> {
+  return loadParts(currentLanguage(), parts);
+}
+
+/** Resolves when every text of the current language is loaded. */
 export function allTexts(): Promise<void> {
-  return loadTexts(currentLanguage(), "all");
+  return texts(TEXT_PARTS);
 }
 
-/** A lazy module's loader that also waits for every area's texts (for parts outside the first paint). */
-export function withAllTexts<T>(load: () => Promise<T>): () => Promise<T> {
-  return () => Promise.all([load(), allTexts()]).then(([module]) => module);
+/**
+ * A lazy module's loader that also waits for the texts it shows beyond the first part: the rest
+ * (pages, drawers) unless told otherwise (the demo dialog needs only its own).
+ */
+export function withTexts<T>(load: () => Promise<T>, parts: readonly TextPart[] = ["rest"]): () => Promise<T> {
+  return () => Promise.all([load(), texts(parts)]).then(([module]) => module);
 }
 
 export function currentLanguage(): Language {
@@ -116,7 +126,7 @@ export async function chooseLanguage(language: Language): Promise<void> {
     // Storage may be unavailable (private mode); the choice then lasts for this visit.
   }
   rememberForServer(language);
-  await loadTexts(language, "all");
+  await loadParts(language, TEXT_PARTS);
   await i18n.changeLanguage(language);
 }
 

@@ -4,32 +4,42 @@
  * engine; with the Preview engine it is the app's own example, before and after the Preview engine.
  */
 import { ArrowRight, CirclePlay, LayoutDashboard } from "lucide-react";
-import { useState, type ReactElement } from "react";
+import { useEffect, useState, type ReactElement } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
 import { useEngine } from "../../hooks/useEngine";
 import { useSession } from "../../hooks/useSession";
-import { trpc } from "../../trpc";
-import { withAllTexts } from "../../i18n";
-import { demoExample } from "../demo/DemoStage";
-import { EngineNote } from "../render/Callouts";
+import { withTexts } from "../../i18n";
+import { afterFirstLoad } from "../../lib/afterFirstLoad";
+import { useSharedQuery } from "../../lib/queries";
+import { demoExample } from "../demo/demoExample";
+import { EngineNote } from "../render/EngineNote";
 import { buttonClass } from "../ui/buttons";
 import { ROOM_DRAWING_RATIO, RoomSplit } from "./RoomDrawing";
 
-// Radix Dialog and the demo's texts are not part of the first load: fetched when the visitor reaches for Watch Demo.
-const loadDemoDialog = withAllTexts(() => import("../demo/DemoDialog"));
+// Radix Dialog and the demo's texts are not part of the first load: fetched after it, or when the visitor reaches for Watch Demo.
+const loadDemoDialog = withTexts(() => import("../demo/DemoDialog"), ["demo"]);
 type DemoDialogType = Awaited<ReturnType<typeof loadDemoDialog>>["DemoDialog"];
+type DemoTriggerProps = { onClick?: () => void; onPointerEnter?: () => void; onPointerDown?: () => void; onFocus?: () => void };
 
 /**
- * Watch Demo: a plain button until first used, then the demo dialog's trigger, opened at once. No
- * Suspense: its fallback is revealed on a timer, which a paused clock (the demo's tests) would hold.
+ * Watch Demo: a plain button until first used, then the demo dialog's trigger, opened at once. Its
+ * code and texts are fetched after the first load, or as soon as the pointer, a finger or the
+ * keyboard reaches the button. No Suspense: its fallback is revealed on a timer, which a paused
+ * clock (the demo's tests) would hold.
  */
-function WatchDemo({ children }: { children: (props: { onClick?: () => void; onPointerEnter?: () => void }) => ReactElement }) {
+function WatchDemo({ children }: { children: (props: DemoTriggerProps) => ReactElement }) {
   const [dialog, setDialog] = useState<{ component: DemoDialogType } | null>(null);
+  useEffect(() => {
+    void afterFirstLoad().then(loadDemoDialog);
+  }, []);
   if (!dialog) {
+    const prefetch = () => void loadDemoDialog();
     return children({
       onClick: () => void loadDemoDialog().then((module) => setDialog({ component: module.DemoDialog })),
-      onPointerEnter: () => void loadDemoDialog(),
+      onPointerEnter: prefetch,
+      onPointerDown: prefetch,
+      onFocus: prefetch,
     });
   }
   return <dialog.component defaultOpen>{children({})}</dialog.component>;
@@ -41,7 +51,7 @@ const captionClass = "rounded bg-slate-950/70 px-2 py-0.5 text-white";
 function HeroPicture() {
   const { t } = useTranslation();
   const { engine, isAi } = useEngine();
-  const gallery = trpc.render.gallery.useQuery(undefined, { enabled: !!engine && !isAi, staleTime: 5 * 60_000 });
+  const gallery = useSharedQuery("render.gallery", { enabled: !!engine && !isAi });
   const example = demoExample(gallery.data?.examples);
   const labels = (
     <figcaption className="pointer-events-none absolute inset-x-3 top-3 flex justify-between text-xs font-semibold uppercase tracking-wide">

@@ -7,7 +7,7 @@ import { Activity } from "lucide-react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { CREDITS } from "../../../shared/constants";
-import { trpc } from "../../trpc";
+import { useSharedQuery } from "../../lib/queries";
 
 function Figure({ value, label, measured, testId }: { value: ReactNode; label: string; measured?: boolean; testId: string }) {
   const { t } = useTranslation();
@@ -29,7 +29,7 @@ function Figure({ value, label, measured, testId }: { value: ReactNode; label: s
 
 export function StatsStrip() {
   const { t, i18n } = useTranslation();
-  const stats = trpc.system.landingStats.useQuery();
+  const stats = useSharedQuery("system.landingStats");
   const number = (value: number, digits = 0) => new Intl.NumberFormat(i18n.language, { maximumFractionDigits: digits }).format(value);
   const pending = <span className="text-slate-300 dark:text-slate-600">—</span>;
   const average = stats.data?.averageRenderSeconds;
