@@ -19,6 +19,19 @@ export default defineConfig({
     assetsInlineLimit: 0,
     // Which files each module needs: scripts/prerender.ts lists the landing page's for its first load.
     manifest: true,
+    sourcemap: !!process.env.SOURCEMAP,
+    rolldownOptions: {
+      output: {
+        // Few files for the landing page's first load (each request costs the main thread too, issue 15):
+        // everything the entry imports statically in one chunk, and the landing page with what it adds in another.
+        codeSplitting: {
+          groups: [
+            { name: "app", tags: ["$initial"], priority: 20 },
+            { name: "landing", test: /\/src\/client\/pages\/Landing\.tsx$/, priority: 10 },
+          ],
+        },
+      },
+    },
   },
   server: {
     proxy: {

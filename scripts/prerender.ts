@@ -17,7 +17,16 @@ const MODULE_PRELOAD = /\s*<link rel="modulepreload" crossorigin href="([^"]+)">
 /** What Vite's manifest (build.manifest) says of one source file. */
 interface ManifestChunk {
   file: string;
+  name?: string;
   imports?: string[];
+}
+
+/** The landing page's chunk: its own, or the "landing" group of vite.config.ts's codeSplitting that holds it. */
+function landingKey(manifest: Record<string, ManifestChunk>): string {
+  if (manifest["pages/Landing.tsx"]) return "pages/Landing.tsx";
+  const group = Object.entries(manifest).find(([, chunk]) => chunk.name === "landing");
+  if (!group) throw new Error("the build's manifest has no chunk of the landing page");
+  return group[0];
 }
 
 /** The files `key` (a source path from src/client) needs at once: its chunk and its static imports, in order. */
@@ -39,7 +48,7 @@ function bootAfterPaint(shell: string, manifest: Record<string, ManifestChunk>, 
   const entry = ENTRY_SCRIPT.exec(shell)?.[1];
   if (!entry) throw new Error("index.html has no module script");
   const files = new Set<string>();
-  for (const key of ["index.html", "pages/Landing.tsx", `i18n/parts/${language}.first.ts`]) chunkFiles(manifest, key, files);
+  for (const key of ["index.html", landingKey(manifest), `i18n/parts/${language}.first.ts`]) chunkFiles(manifest, key, files);
   const preload = [...files].map((file) => `/${file}`).filter((file) => file !== entry);
   return {
     head: shell.replace(ENTRY_SCRIPT, "").replace(MODULE_PRELOAD, ""),

@@ -9,6 +9,18 @@ import { useTranslation } from "react-i18next";
 import { CREDITS } from "../../../shared/constants";
 import { useSharedQuery } from "../../lib/queries";
 
+/** Formatters are costly to make (the locale's data is loaded each time): one per language and precision. */
+const formatters = new Map<string, Intl.NumberFormat>();
+function formatNumber(language: string, value: number, digits: number): string {
+  const key = `${language}:${digits}`;
+  let formatter = formatters.get(key);
+  if (!formatter) {
+    formatter = new Intl.NumberFormat(language, { maximumFractionDigits: digits });
+    formatters.set(key, formatter);
+  }
+  return formatter.format(value);
+}
+
 function Figure({ value, label, measured, testId }: { value: ReactNode; label: string; measured?: boolean; testId: string }) {
   const { t } = useTranslation();
   return (
@@ -30,7 +42,7 @@ function Figure({ value, label, measured, testId }: { value: ReactNode; label: s
 export function StatsStrip() {
   const { t, i18n } = useTranslation();
   const stats = useSharedQuery("system.landingStats");
-  const number = (value: number, digits = 0) => new Intl.NumberFormat(i18n.language, { maximumFractionDigits: digits }).format(value);
+  const number = (value: number, digits = 0) => formatNumber(i18n.language, value, digits);
   const pending = <span className="text-slate-300 dark:text-slate-600">—</span>;
   const average = stats.data?.averageRenderSeconds;
 
