@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect } from "react";
 import { Route, Switch, useLocation } from "wouter";
+import { HYDRATED_EVENT } from "../shared/constants";
 import { APP_ROUTES } from "../shared/routes";
 import { QUICK_ADMIN_BAR_PADDING } from "./components/admin/quickAdminBarPadding";
 import { ErrorBoundary } from "./components/ErrorBoundary";
@@ -12,6 +13,7 @@ import { useSession } from "./hooks/useSession";
 import { lazyWithData } from "./lazy";
 import { useAfterFirstLoad } from "./lib/afterFirstLoad";
 import { notePageView } from "./lib/pageViews";
+import { hydration } from "./lib/queries";
 import { landingLoaded, NotFound, PAGES } from "./routes";
 import { ThemeProvider } from "./theme";
 
@@ -86,6 +88,11 @@ function Shell() {
  * (lazy.tsx), so tRPC's client and React Query are not in the first load (issue 15).
  */
 export function App() {
+  // The whole page is hydrated once the root's first effect runs.
+  useEffect(() => {
+    hydration.active = false;
+    document.dispatchEvent(new Event(HYDRATED_EVENT));
+  }, []);
   return (
     <ThemeProvider>
       <Shell />

@@ -6,7 +6,7 @@ import { detectLanguage, startI18n } from "./i18n";
 import { loadData } from "./lazy";
 import { afterFirstLoad } from "./lib/afterFirstLoad";
 import { prefetchLinks } from "./lib/prefetchLinks";
-import { prefetchQueries } from "./lib/queries";
+import { hydration, prefetchQueries } from "./lib/queries";
 import { loadLanding, preloadPage } from "./routes";
 
 const root = document.getElementById("root");
@@ -30,6 +30,7 @@ void Promise.all([startI18n(language), prerendered ? loadLanding() : null]).then
   if (prerendered) {
     // As a transition, hydration yields to the browser every few milliseconds instead of holding
     // the main thread for the whole page (Total Blocking Time, issue 15).
+    hydration.active = true;
     startTransition(() => {
       hydrateRoot(root, app);
     });

@@ -1,7 +1,8 @@
 /**
  * The landing page's HTML is in the page before any script runs (issue 15): the server sends the
  * build's pre-rendered `/` in the visitor's language (cookie, then Accept-Language, then English),
- * with no inline script (the CSP allows scripts from 'self' only); other paths get the empty shell.
+ * with no inline script (the CSP allows scripts from 'self' only), and its scripts start after the
+ * first paint (public/boot.js) with every file of the first load listed; other paths get the empty shell.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { translations, type TranslationTree } from "../../src/client/i18n/resources";
@@ -52,8 +53,25 @@ describe("the pre-rendered landing page", () => {
     expect(root).toContain(escapeHtml(text(language, "landing.title")));
     expect(root).toContain(escapeHtml(text(language, "landing.tryWithoutSignup")));
     // No inline script: the CSP would refuse it.
-    expect(root).not.toContain("<script");
+    expect(html).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/);
     expect(response.headers.get("content-security-policy")).toContain("script-src 'self';");
+  });
+
+  it("starts its scripts after the first paint, listing what the first load needs, all of it there", async () => {
+    const { html } = await page("/", { "accept-language": "es-ES" });
+    // Nothing in the head that the browser would fetch before painting, but the theme script and the styles.
+    const head = html.slice(0, html.indexOf("</head>"));
+    expect(head).not.toContain('type="module"');
+    expect(head).not.toContain("modulepreload");
+    const boot = /<script src="\/boot\.js" defer data-entry="([^"]+)" data-preload="([^"]*)"><\/script>/.exec(html);
+    expect(boot, "the boot script").not.toBeNull();
+    const [, entry, preload] = boot!;
+    const files = [entry!, ...preload!.split(" ")];
+    // The entry, the landing page and the Spanish texts shown first; none of them twice.
+    expect(new Set(files).size).toBe(files.length);
+    expect(files.some((file) => /\/landing-[\w-]+\.js$/.test(file))).toBe(true);
+    expect(files.some((file) => /\/es\.first-[\w-]+\.js$/.test(file))).toBe(true);
+    for (const file of ["/boot.js", ...files]) expect((await fetch(`${server.url}${file}`)).status, file).toBe(200);
   });
 
   it("leaves other pages to the browser (the empty shell)", async () => {

@@ -9,7 +9,7 @@
  * uses: what was fetched here is handed over, each reader follows the query as useQuery would
  * (fetching it when stale), and invalidations, setData and removals anywhere in the app show here.
  */
-import { useCallback, useSyncExternalStore } from "react";
+import { startTransition, useEffect, useState } from "react";
 import type { inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "../../server/trpc/root";
 import { DEFAULT_LANGUAGE, MINUTE_MS, QUERY_CACHE, SERVER_TIME_HEADER, UI_LANGUAGE_HEADER } from "../../shared/constants";
@@ -174,19 +174,30 @@ function subscribe(path: SharedPath, listener: () => void): () => void {
 }
 
 /**
- * The query's state, like trpc.<path>.useQuery() (no input). While React hydrates the pre-rendered
- * page it is the pending state the page was rendered with, then what is known.
+ * True while React hydrates the pre-rendered page (main.tsx sets it, App's first effect clears it):
+ * parts mounted then start from the state the page was rendered with.
+ */
+export const hydration = { active: false };
+
+/**
+ * The query's state, like trpc.<path>.useQuery() (no input). A part mounted while React hydrates
+ * the pre-rendered page starts from the pending state the page was rendered with. Answers arrive as
+ * transitions: React renders them in slices between the browser's other work, where an external
+ * store's update would be rendered and committed in one long task (Total Blocking Time, issue 15).
  */
 export function useSharedQuery<P extends SharedPath>(path: P, options: { enabled?: boolean } = {}): QueryState<SharedQueries[P]> {
   const enabled = options.enabled ?? true;
-  const subscribeTo = useCallback((listener: () => void) => (enabled ? subscribe(path, listener) : () => {}), [path, enabled]);
-  const state = useSyncExternalStore(
-    subscribeTo,
-    () => entry(path).state,
-    () => PENDING,
-  ) as QueryState<SharedQueries[P]>;
+  const [state, setLocal] = useState<QueryState<unknown>>(() => (hydration.active ? PENDING : entry(path).state));
+  useEffect(() => {
+    if (!enabled) return;
+    const update = () => startTransition(() => setLocal(entry(path).state));
+    const stop = subscribe(path, update);
+    update();
+    return stop;
+  }, [path, enabled]);
+  const typed = state as QueryState<SharedQueries[P]>;
   // Disabled and never answered: not loading (React Query's isLoading needs a fetch on its way).
-  return !enabled && state.data === undefined && state.error === null ? IDLE : state;
+  return !enabled && typed.data === undefined && typed.error === null ? IDLE : typed;
 }
 
 // ---- React Query takes over ----

@@ -7,7 +7,9 @@
   var me = document.currentScript;
   var entry = me.getAttribute("data-entry");
   var preload = (me.getAttribute("data-preload") || "").split(" ").filter(Boolean);
+  var root = document.getElementById("root");
   var started = false;
+
   function start() {
     if (started) return;
     started = true;
@@ -28,10 +30,40 @@
       document.head.appendChild(link);
     });
   }
-  // A frame callback runs just before the first paint, a timer after it. A tab opened in the
-  // background paints no frames: the timer alone starts it there.
-  requestAnimationFrame(function () {
-    setTimeout(start, 0);
-  });
-  setTimeout(start, 1000);
+
+  // After the first paint, as the browser reports it (not a timer or a frame callback: a test's
+  // paused clock would hold those). A tab opened in the background paints nothing: it starts when loaded.
+  var types = window.PerformanceObserver && PerformanceObserver.supportedEntryTypes;
+  if (types && types.indexOf("paint") >= 0) {
+    new PerformanceObserver(function (list, observer) {
+      observer.disconnect();
+      start();
+    }).observe({ type: "paint", buffered: true });
+  } else {
+    start();
+  }
+  window.addEventListener("load", start);
+
+  // A button pressed before the app has taken over the page is pressed again once it has (the app
+  // says so with this event, from App's first effect): Watch Demo then opens instead of doing nothing.
+  var pressed = [];
+  function hold(event) {
+    var button = event.target instanceof Element ? event.target.closest("button") : null;
+    if (!button || !root.contains(button)) return;
+    event.preventDefault();
+    event.stopPropagation();
+    if (pressed.indexOf(button) < 0) pressed.push(button);
+  }
+  document.addEventListener("click", hold, true);
+  document.addEventListener(
+    "roomcanvas:hydrated",
+    function () {
+      document.removeEventListener("click", hold, true);
+      pressed.forEach(function (button) {
+        if (button.isConnected) button.click();
+      });
+      pressed = [];
+    },
+    { once: true },
+  );
 })();
