@@ -12,7 +12,7 @@ import { useSession } from "../../hooks/useSession";
 import { withTexts } from "../../i18n";
 import { afterFirstLoad } from "../../lib/afterFirstLoad";
 import { useSharedQuery } from "../../lib/queries";
-import { demoExample } from "../demo/demoExample";
+import { demoExample, DRAWN_STYLE } from "../demo/demoExample";
 import { EngineNote } from "../render/EngineNote";
 import { buttonClass } from "../ui/buttons";
 import { ROOM_DRAWING_RATIO, RoomSplit } from "./RoomDrawing";
@@ -46,6 +46,20 @@ function WatchDemo({ children }: { children: (props: DemoTriggerProps) => ReactE
 }
 
 const captionClass = "rounded bg-slate-950/70 px-2 py-0.5 text-white";
+const exampleCaptionClass = "mt-2 text-center text-xs text-slate-500 dark:text-slate-400";
+
+/**
+ * The example's caption, invisible, where there is none (yet): with the style the demo's example
+ * usually has, it holds the caption's room, so nothing below moves when the example arrives.
+ */
+function CaptionRoom() {
+  const { t } = useTranslation();
+  return (
+    <p className={`${exampleCaptionClass} invisible`} aria-hidden="true">
+      {t("home.hero.exampleCaption")} · {t(`styles.${DRAWN_STYLE}`)}
+    </p>
+  );
+}
 
 /** The hero's picture: before on the left, after on the right. */
 function HeroPicture() {
@@ -68,6 +82,7 @@ function HeroPicture() {
           <RoomSplit label={t("home.hero.illustrationAlt")} />
         </div>
         {labels}
+        <CaptionRoom />
       </figure>
     );
   }
@@ -76,6 +91,7 @@ function HeroPicture() {
     return (
       <figure className="relative min-w-0" data-testid="hero-picture" data-pictures="pending">
         <div className={`${frame} bg-slate-100 dark:bg-slate-800`} style={{ aspectRatio: ROOM_DRAWING_RATIO }} />
+        <CaptionRoom />
       </figure>
     );
   }
@@ -93,7 +109,7 @@ function HeroPicture() {
         <span className="absolute inset-y-0 left-1/2 w-1 -translate-x-1/2 bg-white" aria-hidden="true" />
       </div>
       {labels}
-      <p className="mt-2 text-center text-xs text-slate-500 dark:text-slate-400" data-testid="hero-example-caption">
+      <p className={exampleCaptionClass} data-testid="hero-example-caption">
         {t("home.hero.exampleCaption")} · {style}
       </p>
     </figure>
@@ -106,7 +122,14 @@ const bigPrimary = `${buttonClass.primary} py-3 shadow-md`;
 /** Which engine renders here and, for the Preview engine, that it is not AI; room is held for it meanwhile. */
 function HeroEngine() {
   const { engine } = useEngine();
-  return <div className="mt-3 min-h-10">{engine ? <EngineNote engine={engine} /> : null}</div>;
+  // The Preview engine's note (the longer one), invisible in the same grid cell, holds the room:
+  // nothing below moves when the server's answer comes, whichever engine it names.
+  return (
+    <div className="mt-3 grid *:col-start-1 *:row-start-1">
+      <EngineNote engine={{ isAi: false, label: "" }} sizer />
+      {engine ? <EngineNote engine={engine} /> : null}
+    </div>
+  );
 }
 
 export function Hero() {
