@@ -10,14 +10,14 @@ import { PageLoading } from "./components/PageLoading";
 import { ProtectedRoute } from "./components/ProtectedRoute";
 import { SessionEffects } from "./components/SessionEffects";
 import { useSession } from "./hooks/useSession";
-import { lazyWithData } from "./lazy";
+import { withTexts } from "./i18n";
 import { useAfterFirstLoad } from "./lib/afterFirstLoad";
 import { notePageView } from "./lib/pageViews";
 import { hydration } from "./lib/queries";
 import { landingLoaded, NotFound, PAGES } from "./routes";
 import { ThemeProvider } from "./theme";
 
-const AppExtras = lazyWithData(() => import("./AppExtras"));
+const AppExtras = lazy(withTexts(() => import("./AppExtras")));
 // Analytics starts after the first load; the pages seen before are noted (lib/pageViews) and sent then.
 const AnalyticsEffects = lazy(() => import("./components/AnalyticsEffects").then((module) => ({ default: module.AnalyticsEffects })));
 

@@ -3,8 +3,6 @@ import { createRoot, hydrateRoot } from "react-dom/client";
 import "./styles.css";
 import { App } from "./App";
 import { detectLanguage, startI18n } from "./i18n";
-import { loadData } from "./lazy";
-import { afterFirstLoad } from "./lib/afterFirstLoad";
 import { prefetchLinks } from "./lib/prefetchLinks";
 import { hydration, prefetchQueries } from "./lib/queries";
 import { loadLanding, preloadPage } from "./routes";
@@ -41,6 +39,5 @@ void Promise.all([startI18n(language), prerendered ? loadLanding() : null]).then
   }
 });
 
+// A page's code, texts and the data layer (tRPC's client, React Query) are fetched when a link to it is reached for.
 prefetchLinks(preloadPage);
-// The data layer (tRPC's client, React Query) after the first load: most next steps need it.
-void afterFirstLoad().then(loadData);

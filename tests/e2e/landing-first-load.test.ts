@@ -28,10 +28,9 @@ describeBrowser("the landing page's first load", () => {
     const listing = load.scripts.map((script) => `${script.first ? "first" : "later"} ${script.bytes} ${new URL(script.url).pathname}`);
     expect(load.jsBytes, listing.join("\n")).toBeLessThanOrEqual(FIRST_LOAD_LIMIT_BYTES);
     expect(load.jsRequests, listing.join("\n")).toBeLessThanOrEqual(FIRST_LOAD_MAX_REQUESTS);
-    // The help drawer, the tour, the admin bar and the toaster come after the first load, and so
-    // does the data layer (tRPC's client, React Query).
+    // The help button, the tour and the toaster come after the first load; the data layer (tRPC's
+    // client, React Query) comes with the first page or action that needs it.
     expect(load.scripts.some((script) => !script.first && /AppExtras/.test(script.url))).toBe(true);
-    expect(load.scripts.some((script) => !script.first && /\/data-/.test(script.url))).toBe(true);
     expect(
       load.scripts.filter((script) => script.first && /\/(data|trpc|AppExtras)-/.test(script.url)),
       listing.join("\n"),

@@ -3,7 +3,7 @@
  * the main thread is idle (at most a second later), so it never competes with the first paint or
  * hydration.
  */
-import { useEffect, useState } from "react";
+import { startTransition, useEffect, useState } from "react";
 import { FIRST_LOAD_MARK } from "../../shared/constants";
 
 let ready: Promise<void> | null = null;
@@ -27,8 +27,9 @@ export function useAfterFirstLoad(): boolean {
   const [done, setDone] = useState(false);
   useEffect(() => {
     let live = true;
+    // A transition: what appears then (the help button, the examples) renders in slices.
     void afterFirstLoad().then(() => {
-      if (live) setDone(true);
+      if (live) startTransition(() => setDone(true));
     });
     return () => {
       live = false;
