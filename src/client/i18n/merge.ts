@@ -1,4 +1,4 @@
-/** Merging an area's texts into a language's tree; shared by these eager texts and the lazy loader (load.ts). */
+/** Merging an area's texts into a language's tree (resources.ts, for tests; the browser adds each part to i18next as it loads). */
 export type TranslationTree = { [key: string]: string | TranslationTree };
 
 /** Adds `source` into `target`; a key present in both is an error naming it. */

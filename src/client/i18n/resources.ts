@@ -2,7 +2,8 @@
  * The texts of each language: the main file (en.json, es.json, fr.json) plus one folder per
  * area of the app (areas/<area>/{en,es,fr}.json), merged. An area's keys must not repeat a key of
  * the main file or of another area (a test checks it): each text has one home. Every language at
- * once: for tests and the build-time pre-render only; the browser loads its language with load.ts.
+ * once: for tests only; the browser (and the build-time pre-render) loads one language in parts
+ * (parts/<language>.<part>.ts, through index.ts).
  */
 import type { Language } from "../../shared/constants";
 import en from "./en.json";
