@@ -60,7 +60,8 @@ describe("server", () => {
   });
 
   it("caches hashed assets for a year and index.html never", async () => {
-    const html = await (await fetch(`${server.url}/`)).text();
+    // The app's shell (the pre-rendered / names its entry for boot.js instead).
+    const html = await (await fetch(`${server.url}/features`)).text();
     const asset = html.match(/src="(\/assets\/[^"]+\.js)"/)?.[1];
     expect(asset).toMatch(/^\/assets\/index-[\w-]+\.js$/);
     const response = await fetch(`${server.url}${asset}`);
@@ -68,6 +69,7 @@ describe("server", () => {
     expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
     expect((await fetch(`${server.url}/`)).headers.get("cache-control")).toBe("no-cache");
     expect((await fetch(`${server.url}/theme-init.js`)).headers.get("cache-control")).toBe("no-cache");
+    expect((await fetch(`${server.url}/boot.js`)).headers.get("cache-control")).toBe("no-cache");
   });
 
   it("answers a missing asset with 404, not with the app", async () => {
@@ -98,7 +100,7 @@ describe("server", () => {
   });
 
   it("compresses responses", async () => {
-    const html = await fetch(`${server.url}/`);
+    const html = await fetch(`${server.url}/features`);
     const asset = (await html.text()).match(/src="(\/assets\/[^"]+\.js)"/)?.[1];
     const response = await fetch(`${server.url}${asset}`, { headers: { "accept-encoding": "gzip" } });
     expect(response.headers.get("content-encoding")).toBe("gzip");
