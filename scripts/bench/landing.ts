@@ -35,6 +35,12 @@ interface Audit {
   lcpElement: string;
 }
 
+/** The LCP element's HTML as Lighthouse quotes it (somewhere in the audit's details). */
+function lcpSnippet(details: unknown): string {
+  const quoted = JSON.stringify(details ?? null).match(/"snippet":("(?:[^"\\]|\\.)*")/)?.[1];
+  return quoted ? (JSON.parse(quoted) as string) : "?";
+}
+
 async function lighthouseOnce(url: string): Promise<Audit | { error: string }> {
   const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu"] });
   try {
@@ -48,8 +54,7 @@ async function lighthouseOnce(url: string): Promise<Audit | { error: string }> {
       cls: lhr.audits["cumulative-layout-shift"]?.numericValue ?? Number.NaN,
       tbtMs: lhr.audits["total-blocking-time"]?.numericValue ?? Number.NaN,
       fcpMs: lhr.audits["first-contentful-paint"]?.numericValue ?? Number.NaN,
-      lcpElement:
-        JSON.stringify(lhr.audits["largest-contentful-paint-element"]?.details ?? null).match(/"snippet":"((?:[^"\\]|\\.)*)"/)?.[1] ?? "?",
+      lcpElement: lcpSnippet(lhr.audits["largest-contentful-paint-element"]?.details),
     };
   } finally {
     chrome.kill();
