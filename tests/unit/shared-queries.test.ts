@@ -53,8 +53,7 @@ describe("shared queries", () => {
   it("asks the queries of one tick in one batched GET, with the interface language", async () => {
     queries.prefetchQueries(["auth.session", "system.info"]);
     queries.prefetchQueries(["auth.session", "render.gallery"]);
-    await settle();
-    expect(fetchMock).toHaveBeenCalledTimes(1);
+    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
     const [url, init] = fetchMock.mock.calls[0]! as [string, RequestInit];
     expect(url).toBe("/trpc/auth.session,system.info,render.gallery?batch=1");
     expect(init.headers).toEqual({ "x-ui-language": "fr" });
@@ -66,10 +65,10 @@ describe("shared queries", () => {
 
   it("hands what it fetched to React Query's side, which answers every change from then on", async () => {
     queries.prefetchQueries(["system.landingStats"]);
-    await settle();
     const { backend, calls } = fakeBackend();
+    // Installed before or after the answer came, the answer is handed over.
     queries.installQueryBackend(backend);
-    expect(calls).toEqual([`seed system.landingStats {"path":"system.landingStats"}`]);
+    await vi.waitFor(() => expect(calls).toEqual([`seed system.landingStats {"path":"system.landingStats"}`]));
 
     queries.setSharedData("auth.session", () => ({ user: null, session: null }));
     queries.invalidateShared();
@@ -88,10 +87,9 @@ describe("shared queries", () => {
       answer([{ result: { data: { json: { when: when.toISOString() }, meta: { values: { when: ["Date"] } } } } }]),
     );
     queries.prefetchQueries(["system.info"]);
-    await settle();
     const seeded: unknown[] = [];
     queries.installQueryBackend({ ...fakeBackend().backend, seed: (_path, data) => void seeded.push(data) });
-    expect(seeded).toEqual([{ when }]);
+    await vi.waitFor(() => expect(seeded).toEqual([{ when }]));
     expect((seeded[0] as { when: unknown }).when).toBeInstanceOf(Date);
   });
 });
