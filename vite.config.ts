@@ -19,6 +19,7 @@ export default defineConfig({
     assetsInlineLimit: 0,
     // Which files each module needs: scripts/prerender.ts lists the landing page's for its first load.
     manifest: true,
+    // Source maps only when asked (SOURCEMAP=1 npm run build), e.g. to read a performance profile.
     sourcemap: !!process.env.SOURCEMAP,
     rolldownOptions: {
       output: {
