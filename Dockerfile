@@ -18,6 +18,7 @@ FROM deps AS build
 COPY tsconfig.json vite.config.ts ./
 COPY src ./src
 COPY db ./db
+# npm run build is scripts/build.mjs: Vite, then the public pages pre-rendered (scripts/prerender.ts, decision 042), then the server bundle.
 COPY scripts ./scripts
 RUN npm run build
 

@@ -17,6 +17,22 @@ export default defineConfig({
     // No inline scripts or module-preload polyfill: the CSP allows scripts from 'self' only.
     modulePreload: { polyfill: false },
     assetsInlineLimit: 0,
+    // Which files each module needs: scripts/prerender.ts lists the landing page's for its first load.
+    manifest: true,
+    // Source maps only when asked (SOURCEMAP=1 npm run build), e.g. to read a performance profile.
+    sourcemap: !!process.env.SOURCEMAP,
+    rolldownOptions: {
+      output: {
+        // Few files for the landing page's first load (each request costs the main thread too, issue 15):
+        // everything the entry imports statically in one chunk, and the landing page with what it adds in another.
+        codeSplitting: {
+          groups: [
+            { name: "app", tags: ["$initial"], priority: 20 },
+            { name: "landing", test: /\/src\/client\/pages\/Landing\.tsx$/, priority: 10 },
+          ],
+        },
+      },
+    },
   },
   server: {
     proxy: {

@@ -1,6 +1,7 @@
 /**
  * Building what `npm start` runs, in plain JavaScript so that starting needs no TypeScript
- * loader: the web client (Vite, into dist/client) and the server (esbuild, one ESM bundle with
+ * loader: the web client (Vite, into dist/client, with the public pages pre-rendered by
+ * scripts/prerender.ts) and the server (esbuild, one ESM bundle with
  * the packages left as imports, into dist/server/main.mjs). Each is built again only when it is
  * missing or older than its sources. `node scripts/build.mjs [client|server]` builds (default both).
  */
@@ -11,7 +12,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const CLIENT_OUT_DIR = path.join(root, "dist/client");
 export const SERVER_BUNDLE = path.join(root, "dist/server/main.mjs");
-const CLIENT_SOURCES = ["src/client", "src/shared", "vite.config.ts", "package.json"];
+const CLIENT_SOURCES = ["src/client", "src/shared", "vite.config.ts", "package.json", "scripts/prerender.ts", "scripts/build.mjs"];
 const SERVER_SOURCES = ["src/server", "src/shared", "db", "package.json", "package-lock.json"];
 
 /** The newest modification time under a file or folder (0 when missing). */
@@ -47,6 +48,11 @@ export async function buildClient(outDir = CLIENT_OUT_DIR, logLevel = "info") {
   process.env.NODE_ENV = "production";
   try {
     await build({ configFile: path.join(root, "vite.config.ts"), mode: "production", logLevel, build: { outDir, emptyOutDir: true } });
+    // The public pages' HTML, pre-rendered from the same sources (decision 042). TypeScript, so
+    // through tsx's loader: only a build needs it, never a start with a current build.
+    const { tsImport } = await import("tsx/esm/api");
+    const { prerenderClient } = await tsImport("./prerender.ts", import.meta.url);
+    await prerenderClient(root, outDir, logLevel);
   } finally {
     process.env.NODE_ENV = nodeEnv;
   }

@@ -1,74 +1,65 @@
-import { QueryClientProvider } from "@tanstack/react-query";
-import { Suspense, useState } from "react";
-import { Toaster } from "sonner";
+import { lazy, Suspense, useEffect } from "react";
 import { Route, Switch, useLocation } from "wouter";
-import { TOASTS } from "../shared/constants";
+import { HYDRATED_EVENT } from "../shared/constants";
 import { APP_ROUTES } from "../shared/routes";
-import { QUICK_ADMIN_BAR_PADDING, QuickAdminBar } from "./components/admin/QuickAdminBar";
-import { AnalyticsEffects } from "./components/AnalyticsEffects";
+import { QUICK_ADMIN_BAR_PADDING } from "./components/admin/quickAdminBarPadding";
 import { ErrorBoundary } from "./components/ErrorBoundary";
 import { Footer } from "./components/Footer";
-import { HelpCenter } from "./components/help/HelpCenter";
 import { NavBar } from "./components/NavBar";
-import { OnboardingOverlay } from "./components/onboarding/OnboardingOverlay";
 import { PageLoading } from "./components/PageLoading";
 import { ProtectedRoute } from "./components/ProtectedRoute";
 import { SessionEffects } from "./components/SessionEffects";
 import { useSession } from "./hooks/useSession";
-import { NotFound, PAGES } from "./routes";
-import { ThemeProvider, useTheme } from "./theme";
-import { createQueryClient, createTrpcClient, trpc } from "./trpc";
+import { withTexts } from "./i18n";
+import { useAfterFirstLoad } from "./lib/afterFirstLoad";
+import { notePageView } from "./lib/pageViews";
+import { hydration } from "./lib/queries";
+import { landingLoaded, NotFound, PAGES } from "./routes";
+import { ThemeProvider } from "./theme";
+
+const AppExtras = lazy(withTexts(() => import("./AppExtras")));
+// Analytics starts after the first load; the pages seen before are noted (lib/pageViews) and sent then.
+const AnalyticsEffects = lazy(() => import("./components/AnalyticsEffects").then((module) => ({ default: module.AnalyticsEffects })));
 
 function Routes() {
   const [location] = useLocation();
+  const routes = (
+    <Switch>
+      {APP_ROUTES.map(({ path, access }) => {
+        const Page = PAGES[path];
+        return (
+          <Route key={path} path={path}>
+            {access === "protected" ? (
+              <ProtectedRoute>
+                <Page />
+              </ProtectedRoute>
+            ) : (
+              <Page />
+            )}
+          </Route>
+        );
+      })}
+      <Route>
+        <NotFound />
+      </Route>
+    </Switch>
+  );
   return (
     // Keyed by location so that navigating away from a broken page clears the error screen.
     <ErrorBoundary key={location}>
-      <Suspense fallback={<PageLoading />}>
-        <Switch>
-          {APP_ROUTES.map(({ path, access }) => {
-            const Page = PAGES[path];
-            return (
-              <Route key={path} path={path}>
-                {access === "protected" ? (
-                  <ProtectedRoute>
-                    <Page />
-                  </ProtectedRoute>
-                ) : (
-                  <Page />
-                )}
-              </Route>
-            );
-          })}
-          <Route>
-            <NotFound />
-          </Route>
-        </Switch>
-      </Suspense>
+      {/* The loaded landing page needs no boundary, and must not have one: React hydrates a Suspense
+          boundary after the rest, when the page's queries may have answered (a hydration mismatch). */}
+      {location === "/" && landingLoaded() ? routes : <Suspense fallback={<PageLoading />}>{routes}</Suspense>}
     </ErrorBoundary>
-  );
-}
-
-/** Toasts sit above the Quick Admin bar when it is shown. */
-function ThemedToaster({ aboveBar }: { aboveBar: boolean }) {
-  const { theme } = useTheme();
-  const offset = aboveBar ? { bottom: 64 } : undefined;
-  return (
-    <Toaster
-      theme={theme}
-      visibleToasts={TOASTS.visible}
-      duration={TOASTS.durationMs}
-      offset={offset}
-      mobileOffset={offset}
-      richColors
-      closeButton
-    />
   );
 }
 
 /** The page, with room at its bottom for the Quick Admin bar of a signed-in user (spec section 2). */
 function Shell() {
   const { user } = useSession();
+  const loaded = useAfterFirstLoad();
+  const [location] = useLocation();
+  useEffect(() => notePageView(location), [location]);
   return (
     <>
       <div className={`flex min-h-screen flex-col ${user ? QUICK_ADMIN_BAR_PADDING : ""}`}>
@@ -78,26 +69,33 @@ function Shell() {
         </main>
         <Footer />
       </div>
-      <QuickAdminBar />
-      <HelpCenter />
-      <OnboardingOverlay />
-      <ThemedToaster aboveBar={!!user} />
+      {/* At once: a sign-in's event must find them listening. */}
       <SessionEffects />
-      <AnalyticsEffects />
+      {/* After the first load (also keeps the pre-rendered HTML and the hydrating render equal). */}
+      {loaded ? (
+        <Suspense fallback={null}>
+          <AnalyticsEffects />
+          <AppExtras signedIn={!!user} />
+        </Suspense>
+      ) : null}
     </>
   );
 }
 
+/**
+ * The app. No data provider at its top: the first paint's parts read their queries through
+ * lib/queries, and each lazily loaded part that uses tRPC's hooks brings the data layer with it
+ * (lazy.tsx), so tRPC's client and React Query are not in the first load (issue 15).
+ */
 export function App() {
-  const [queryClient] = useState(createQueryClient);
-  const [trpcClient] = useState(createTrpcClient);
+  // The whole page is hydrated once the root's first effect runs.
+  useEffect(() => {
+    hydration.active = false;
+    document.dispatchEvent(new Event(HYDRATED_EVENT));
+  }, []);
   return (
-    <trpc.Provider client={trpcClient} queryClient={queryClient}>
-      <QueryClientProvider client={queryClient}>
-        <ThemeProvider>
-          <Shell />
-        </ThemeProvider>
-      </QueryClientProvider>
-    </trpc.Provider>
+    <ThemeProvider>
+      <Shell />
+    </ThemeProvider>
   );
 }

@@ -1,13 +1,43 @@
-import { StrictMode } from "react";
-import { createRoot } from "react-dom/client";
-import "./i18n";
+import { startTransition, StrictMode } from "react";
+import { createRoot, hydrateRoot } from "react-dom/client";
 import "./styles.css";
 import { App } from "./App";
+import { detectLanguage, startI18n } from "./i18n";
+import { prefetchLinks } from "./lib/prefetchLinks";
+import { hydration, prefetchQueries } from "./lib/queries";
+import { loadLanding, preloadPage } from "./routes";
 
 const root = document.getElementById("root");
 if (!root) throw new Error("The page has no #root element");
-createRoot(root).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
+
+const language = detectLanguage();
+const onLanding = location.pathname === "/";
+// What the first paint's parts will ask, asked now: one request, alongside the code.
+prefetchQueries(
+  onLanding ? ["auth.session", "render.allowance", "render.gallery", "system.landingStats", "system.info"] : ["auth.session"],
 );
+// The server sends the landing page pre-rendered (scripts/prerender.ts) in the language it guessed.
+const prerendered = root.dataset.prerendered === language && onLanding;
+// The landing page's code loads alongside its texts; hydration starts when both are here.
+void Promise.all([startI18n(language), prerendered ? loadLanding() : null]).then(() => {
+  const app = (
+    <StrictMode>
+      <App />
+    </StrictMode>
+  );
+  if (prerendered) {
+    // As a transition, hydration yields to the browser every few milliseconds instead of holding
+    // the main thread for the whole page (Total Blocking Time, issue 15).
+    hydration.active = true;
+    startTransition(() => {
+      hydrateRoot(root, app);
+    });
+  } else {
+    // A page pre-rendered in another language than the visitor's is drawn afresh.
+    root.replaceChildren();
+    createRoot(root).render(app);
+  }
+});
+
+// A page's code, texts and the data layer (tRPC's client, React Query) are fetched when a link to it is reached for.
+prefetchLinks(preloadPage);

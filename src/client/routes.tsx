@@ -1,27 +1,45 @@
 import { lazy, type ComponentType } from "react";
 import type { AppPath } from "../shared/routes";
+import { lazyWithData, type LazyPart } from "./lazy";
 import type { PlannedPageKey } from "./pages/PlannedPage";
 
-const Landing = lazy(() => import("./pages/Landing"));
-const SettingsPage = lazy(() => import("./pages/SettingsPage"));
-const AuthPage = lazy(() => import("./pages/AuthPage"));
-const PlannedPage = lazy(() => import("./pages/PlannedPage"));
-const UploadPage = lazy(() => import("./pages/UploadPage"));
-const BatchUploadPage = lazy(() => import("./pages/BatchUploadPage"));
-const StyleSelectPage = lazy(() => import("./pages/StyleSelectPage"));
-const RenderPage = lazy(() => import("./pages/RenderPage"));
-const DashboardPage = lazy(() => import("./pages/DashboardPage"));
-const GalleryPage = lazy(() => import("./pages/GalleryPage"));
-const AdminPage = lazy(() => import("./pages/AdminPage"));
-const PricingPage = lazy(() => import("./pages/PricingPage"));
-const PerformancePage = lazy(() => import("./pages/PerformancePage"));
-const FeaturesPage = lazy(() => import("./pages/FeaturesPage"));
-const GuidePage = lazy(() => import("./pages/GuidePage"));
-const AiLabPage = lazy(() => import("./pages/AiLabPage"));
-const StatusPage = lazy(() => import("./pages/StatusPage"));
-const ProfilePage = lazy(() => import("./pages/ProfilePage"));
-const ModificationStudioPage = lazy(() => import("./pages/ModificationStudioPage"));
-export const NotFound = lazy(() => import("./pages/NotFound"));
+/**
+ * The landing page needs only the texts loaded first (i18n's first part) and reads its queries
+ * through lib/queries; every other page waits for the rest of its language's texts and comes with
+ * the data layer (lazy.tsx). Once loaded the landing page renders without suspending: main.tsx
+ * loads it before hydrating the pre-rendered page, which must not wait in a Suspense boundary
+ * while the page's queries answer (the boundary would then hydrate against different data: a
+ * mismatch).
+ */
+let LandingPage: ComponentType | null = null;
+export const loadLanding = () =>
+  import("./pages/Landing").then((module) => {
+    LandingPage = module.default;
+    return module;
+  });
+const LazyLanding = lazy(loadLanding);
+/** True once the landing page's code is here (it then renders without suspending). */
+export const landingLoaded = () => LandingPage !== null;
+const Landing = () => (LandingPage ? <LandingPage /> : <LazyLanding />);
+const SettingsPage = lazyWithData(() => import("./pages/SettingsPage"));
+const AuthPage = lazyWithData(() => import("./pages/AuthPage"));
+const PlannedPage = lazyWithData(() => import("./pages/PlannedPage"));
+const UploadPage = lazyWithData(() => import("./pages/UploadPage"));
+const BatchUploadPage = lazyWithData(() => import("./pages/BatchUploadPage"));
+const StyleSelectPage = lazyWithData(() => import("./pages/StyleSelectPage"));
+const RenderPage = lazyWithData(() => import("./pages/RenderPage"));
+const DashboardPage = lazyWithData(() => import("./pages/DashboardPage"));
+const GalleryPage = lazyWithData(() => import("./pages/GalleryPage"));
+const AdminPage = lazyWithData(() => import("./pages/AdminPage"));
+const PricingPage = lazyWithData(() => import("./pages/PricingPage"));
+const PerformancePage = lazyWithData(() => import("./pages/PerformancePage"));
+const FeaturesPage = lazyWithData(() => import("./pages/FeaturesPage"));
+const GuidePage = lazyWithData(() => import("./pages/GuidePage"));
+const AiLabPage = lazyWithData(() => import("./pages/AiLabPage"));
+const StatusPage = lazyWithData(() => import("./pages/StatusPage"));
+const ProfilePage = lazyWithData(() => import("./pages/ProfilePage"));
+const ModificationStudioPage = lazyWithData(() => import("./pages/ModificationStudioPage"));
+export const NotFound = lazyWithData(() => import("./pages/NotFound"));
 
 function planned(page: PlannedPageKey): ComponentType {
   const Page = () => <PlannedPage page={page} />;
@@ -60,3 +78,38 @@ export const PAGES: Record<AppPath, ComponentType> = {
   "/developers": planned("developers"),
   "/modification-studio": ModificationStudioPage,
 };
+
+/** Each lazily loaded page's loader, to fetch it ahead of a click (lib/prefetchLinks). */
+const PRELOADS: Partial<Record<AppPath, Pick<LazyPart<object>, "preload">>> = {
+  "/auth": AuthPage,
+  "/upload": UploadPage,
+  "/batch-upload": BatchUploadPage,
+  "/style-select": StyleSelectPage,
+  "/render": RenderPage,
+  "/pricing": PricingPage,
+  "/features": FeaturesPage,
+  "/gallery": GalleryPage,
+  "/ai-lab": AiLabPage,
+  "/test": StatusPage,
+  "/performance": PerformancePage,
+  "/guide": GuidePage,
+  "/user-guide": GuidePage,
+  "/dashboard": DashboardPage,
+  "/enhanced-dashboard": PlannedPage,
+  "/social-hub": PlannedPage,
+  "/admin": AdminPage,
+  "/teams": PlannedPage,
+  "/profile": ProfilePage,
+  "/settings": SettingsPage,
+  "/community": PlannedPage,
+  "/marketplace": PlannedPage,
+  "/developers": PlannedPage,
+  "/modification-studio": ModificationStudioPage,
+};
+
+/** Starts fetching the page of `path` (its code, texts and the data layer), if it is one of the app's. */
+export function preloadPage(path: string): void {
+  void PRELOADS[path as AppPath]?.preload().catch(() => {
+    // The click that follows shows the error screen, with its Refresh.
+  });
+}

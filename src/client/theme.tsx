@@ -18,6 +18,8 @@ interface ThemeState {
 
 const ThemeContext = createContext<ThemeState | null>(null);
 const systemQuery = () => window.matchMedia("(prefers-color-scheme: dark)");
+/** The build-time pre-render has no window: it renders the light theme (the page's colours follow the class theme-init.js sets). */
+const systemIsDark = () => typeof window !== "undefined" && systemQuery().matches;
 
 function storedTheme(): Theme | null {
   try {
@@ -30,7 +32,7 @@ function storedTheme(): Theme | null {
 
 export function ThemeProvider({ children }: { children: ReactNode }) {
   const [choice, setChoice] = useState<Theme | null>(storedTheme);
-  const [system, setSystem] = useState<Theme>(() => (systemQuery().matches ? "dark" : "light"));
+  const [system, setSystem] = useState<Theme>(() => (systemIsDark() ? "dark" : "light"));
   const theme = choice ?? system;
 
   useEffect(() => {

@@ -18,6 +18,7 @@ import { csrfProtection } from "./http/csrf";
 import { googleRoutes } from "./http/google-routes";
 import { operationsRoutes, requestTracking } from "./http/operations";
 import { identifyRequest } from "./http/identity";
+import { pageLanguage, readPrerenderedLanding } from "./http/prerendered-pages";
 import { stripeWebhookRoutes } from "./http/stripe-webhook";
 import { uploadRoutes } from "./http/upload-route";
 import type { Infra } from "./infra";
@@ -129,8 +130,15 @@ export function createApp(deps: Pick<Infra, "env" | "log" | "clock" | "version">
     // Other public files (icons, theme script) keep their names: revalidate each time.
     app.use(express.static(clientDir, { index: false, maxAge: 0, setHeaders: (res) => res.set("Cache-Control", "no-cache") }));
     const indexHtml = fs.readFileSync(indexFile, "utf8");
+    const landing = readPrerenderedLanding(clientDir);
     app.get("/{*splat}", (req, res) => {
       res.set("Cache-Control", "no-cache");
+      if (req.path === "/" && landing.size > 0) {
+        // The landing page's HTML is in the page already (issue 15); which language depends on these.
+        res.vary("Cookie").vary("Accept-Language");
+        res.type("html").send(landing.get(pageLanguage(req)) ?? indexHtml);
+        return;
+      }
       res
         .status(isAppPath(req.path) ? 200 : 404)
         .type("html")

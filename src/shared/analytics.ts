@@ -3,23 +3,9 @@
  * what the server accepts. Tracking is on by default and can be switched off in Settings.
  */
 import { z } from "zod";
+import { ANALYTICS_CATEGORIES, ANALYTICS_LIMITS } from "./analytics-constants";
 
-export const ANALYTICS_CATEGORIES = [
-  "user_action",
-  "ai_processing",
-  "navigation",
-  "error",
-  "performance",
-  "conversion",
-  "social",
-  "payment",
-] as const;
-export type AnalyticsCategory = (typeof ANALYTICS_CATEGORIES)[number];
-
-/** Performance events of spec section 4 (action names). */
-export const PERFORMANCE_ACTIONS = { pageLoad: "page_load_time", connection: "connection_time", render: "render_time" } as const;
-
-export const ANALYTICS_LIMITS = { batchMax: 50, actionMax: 100, labelMax: 200, metadataMaxBytes: 2000, sessionIdMax: 64 } as const;
+export { ANALYTICS_CATEGORIES, ANALYTICS_LIMITS, PERFORMANCE_ACTIONS, type AnalyticsCategory } from "./analytics-constants";
 
 export const analyticsEventSchema = z.object({
   category: z.enum(ANALYTICS_CATEGORIES),

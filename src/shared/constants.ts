@@ -16,6 +16,19 @@ export const LANGUAGE_NAMES: Record<Language, string> = {
   fr: "Français",
 };
 
+/**
+ * Cookie copy of the stored language choice: the server picks the pre-rendered landing page's
+ * language with it (the browser's Accept-Language otherwise).
+ */
+export const LANGUAGE_COOKIE = "roomcanvas_language";
+/**
+ * Performance mark the client sets when the page has loaded and gone idle, and starts loading what
+ * the first paint does not show; the landing benchmark counts the first load's scripts up to it.
+ */
+export const FIRST_LOAD_MARK = "roomcanvas:first-load-done";
+/** The DOM event App sends once the pre-rendered page is hydrated (public/boot.js then replays held clicks; a test checks the name). */
+export const HYDRATED_EVENT = "roomcanvas:hydrated";
+
 /** Keys of the values this product keeps on the device (localStorage). */
 export const STORAGE_KEYS = {
   language: "roomcanvas.language",
@@ -30,7 +43,7 @@ export const STORAGE_KEYS = {
   analyticsUserId: "roomcanvas.analyticsUserId",
 } as const;
 
-const MINUTE_MS = 60_000;
+export const MINUTE_MS = 60_000;
 
 /** Data caching of the client's query layer (spec section 7). */
 export const QUERY_CACHE = {

@@ -2,17 +2,19 @@
  * What `npm start` and the Docker image run: the server bundled by esbuild (scripts/build.mjs),
  * started by plain Node with no TypeScript loader. Built into dist/server as `npm start` would; it
  * must start, find what it resolves from its own file (the package's version, the shipped ComfyUI
- * workflows), answer /healthz, and stop cleanly.
+ * workflows, the client build with its pre-rendered landing page), answer /healthz, and stop cleanly.
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { buildServer, SERVER_BUNDLE, serverBuildIsStale } from "../../scripts/build.mjs";
+import { buildClient, buildServer, clientBuildIsStale, SERVER_BUNDLE, serverBuildIsStale } from "../../scripts/build.mjs";
 import { makeTempDir } from "../helpers/test-env";
 
 describe("the production server bundle", () => {
-  it("builds, starts under plain node with the shipped ComfyUI workflows, answers /healthz and stops on SIGTERM", async () => {
+  it("builds, starts under plain node with the shipped ComfyUI workflows, answers /healthz and the pre-rendered /, and stops on SIGTERM", async () => {
+    // The client as `npm start` builds it (dist/client), when missing or stale.
+    if (clientBuildIsStale()) await buildClient(undefined, "silent");
     await buildServer();
     expect(serverBuildIsStale()).toBe(false);
     expect(fs.existsSync(path.join(path.dirname(SERVER_BUNDLE), "comfyui-workflows", "restyle.json"))).toBe(true);
@@ -45,10 +47,14 @@ describe("the production server bundle", () => {
     });
     const version = JSON.parse(fs.readFileSync("package.json", "utf8")) as { version: string };
     expect(await (await fetch(`${url}/healthz`)).json()).toEqual({ ok: true, db: "ok", version: version.version });
+    // The landing page as the build pre-rendered it, in the language asked for, with its boot script.
+    const landing = await (await fetch(`${url}/`, { headers: { "accept-language": "fr-FR" } })).text();
+    expect(landing).toContain('data-prerendered="fr"');
+    expect(landing).toContain('<script src="/boot.js" defer');
 
     const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
     child.kill("SIGTERM");
     expect(await exited).toBe(0);
     expect(output).toContain("stopped cleanly");
-  });
+  }, 90_000);
 });

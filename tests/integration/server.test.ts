@@ -44,11 +44,15 @@ describe("server", () => {
 
   it("serves the app for client routes (200) and for unknown paths (404, the app's own 404 page)", async () => {
     const index = fs.readFileSync(path.join(inject("clientDir"), "index.html"), "utf8");
-    for (const route of ["/", "/pricing", "/dashboard", "/auth?reset=true", "/upload/"]) {
+    for (const route of ["/pricing", "/dashboard", "/auth?reset=true", "/upload/"]) {
       const response = await fetch(`${server.url}${route}`);
       expect(response.status, route).toBe(200);
       expect(await response.text()).toBe(index);
     }
+    // The landing page comes pre-rendered (tests/integration/landing-prerender.test.ts).
+    const landing = await fetch(`${server.url}/`);
+    expect(landing.status).toBe(200);
+    expect(await landing.text()).toContain('data-prerendered="en"');
     const unknown = await fetch(`${server.url}/nope/deeper`);
     expect(unknown.status).toBe(404);
     expect(unknown.headers.get("content-type")).toMatch(/text\/html/);
@@ -56,7 +60,8 @@ describe("server", () => {
   });
 
   it("caches hashed assets for a year and index.html never", async () => {
-    const html = await (await fetch(`${server.url}/`)).text();
+    // The app's shell (the pre-rendered / names its entry for boot.js instead).
+    const html = await (await fetch(`${server.url}/features`)).text();
     const asset = html.match(/src="(\/assets\/[^"]+\.js)"/)?.[1];
     expect(asset).toMatch(/^\/assets\/index-[\w-]+\.js$/);
     const response = await fetch(`${server.url}${asset}`);
@@ -64,6 +69,7 @@ describe("server", () => {
     expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
     expect((await fetch(`${server.url}/`)).headers.get("cache-control")).toBe("no-cache");
     expect((await fetch(`${server.url}/theme-init.js`)).headers.get("cache-control")).toBe("no-cache");
+    expect((await fetch(`${server.url}/boot.js`)).headers.get("cache-control")).toBe("no-cache");
   });
 
   it("answers a missing asset with 404, not with the app", async () => {
@@ -94,7 +100,7 @@ describe("server", () => {
   });
 
   it("compresses responses", async () => {
-    const html = await fetch(`${server.url}/`);
+    const html = await fetch(`${server.url}/features`);
     const asset = (await html.text()).match(/src="(\/assets\/[^"]+\.js)"/)?.[1];
     const response = await fetch(`${server.url}${asset}`, { headers: { "accept-encoding": "gzip" } });
     expect(response.headers.get("content-encoding")).toBe("gzip");

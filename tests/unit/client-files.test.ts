@@ -1,12 +1,17 @@
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
-import { STORAGE_KEYS } from "../../src/shared/constants";
+import { HYDRATED_EVENT, STORAGE_KEYS } from "../../src/shared/constants";
 import { APP_ROUTES, isAppPath } from "../../src/shared/routes";
 
 describe("client files", () => {
   it("theme-init.js reads the same storage key as the theme provider", () => {
     const script = fs.readFileSync("src/client/public/theme-init.js", "utf8");
     expect(script).toContain(`"${STORAGE_KEYS.theme}"`);
+  });
+
+  it("boot.js waits for the event the app sends once it has hydrated the pre-rendered page", () => {
+    const script = fs.readFileSync("src/client/public/boot.js", "utf8");
+    expect(script).toContain(`"${HYDRATED_EVENT}"`);
   });
 
   it("index.html has no inline script (the CSP allows scripts from 'self' only)", () => {

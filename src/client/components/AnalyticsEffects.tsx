@@ -1,30 +1,27 @@
 /**
- * The app-wide analytics hooks (spec section 4), rendered once in App: the queue sends through
- * analytics.track (a vanilla tRPC client), every route change is a navigation event, the page's load and connection
- * times are performance events, and hiding the page sends what is queued.
+ * The app-wide analytics hooks (spec section 4), rendered once in App after the first load: the queue sends to
+ * analytics.track, every route change is a navigation event, the page's load and connection times
+ * are performance events, and hiding the page sends what is queued.
  */
-import { createTRPCClient, httpLink } from "@trpc/client";
 import { useEffect } from "react";
-import superjson from "superjson";
-import { useLocation } from "wouter";
-import type { AppRouter } from "../../server/trpc/root";
-import { PERFORMANCE_ACTIONS } from "../../shared/analytics";
+import type { AnalyticsEvent } from "../../shared/analytics";
+import { PERFORMANCE_ACTIONS } from "../../shared/analytics-constants";
 import { analytics, pagePath, track } from "../lib/analytics";
+import { followPageViews } from "../lib/pageViews";
 
 /**
- * Its own client: one request per batch, never batched with the page's calls, and kept alive so
- * that the batch sent when the page is hidden or left still arrives.
+ * One request per batch, never batched with the page's calls, and kept alive so that the batch
+ * sent when the page is hidden or left still arrives. A plain POST as tRPC's httpLink sends it
+ * (superjson's envelope; the events are plain JSON): no tRPC client in the first load (issue 15).
  */
-function createAnalyticsClient() {
-  return createTRPCClient<AppRouter>({
-    links: [
-      httpLink({
-        url: "/trpc",
-        transformer: superjson,
-        fetch: (input, init) => fetch(input, { ...(init as RequestInit), keepalive: true }),
-      }),
-    ],
+async function sendEvents(events: AnalyticsEvent[]): Promise<void> {
+  const response = await fetch("/trpc/analytics.track", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ json: { events } }),
+    keepalive: true,
   });
+  if (!response.ok) throw new Error(`analytics.track answered HTTP ${response.status}`);
 }
 
 function navigationTiming(): PerformanceNavigationTiming | undefined {
@@ -61,17 +58,19 @@ function trackLoadTimes(): void {
 }
 
 export function AnalyticsEffects() {
-  const [location] = useLocation();
-
   useEffect(() => {
-    const client = createAnalyticsClient();
-    analytics.setSender((events) => client.analytics.track.mutate({ events }));
+    analytics.setSender(sendEvents);
     return () => analytics.setSender(undefined);
   }, []);
 
-  useEffect(() => {
-    track({ category: "navigation", action: "page_view", label: pagePath(location) });
-  }, [location]);
+  // Every page seen, from the first (noted before this was loaded) on.
+  useEffect(
+    () =>
+      followPageViews((path) => {
+        track({ category: "navigation", action: "page_view", label: pagePath(path) });
+      }),
+    [],
+  );
 
   useEffect(() => {
     // loadEventEnd is set once the load event's handlers have run.

@@ -1,5 +1,4 @@
 import { Component, type ErrorInfo, type ReactNode } from "react";
-import { pagePath, track } from "../lib/analytics";
 import { ErrorScreen } from "./ErrorScreen";
 
 interface Props {
@@ -19,7 +18,15 @@ export class ErrorBoundary extends Component<Props, State> {
 
   override componentDidCatch(error: Error, info: ErrorInfo): void {
     console.error("Page failed to render", error, info.componentStack);
-    track({ category: "error", action: "page_render_error", label: error.message, metadata: { page: pagePath(window.location.pathname) } });
+    // Analytics is not in the first load.
+    void import("../lib/analytics").then(({ pagePath, track }) =>
+      track({
+        category: "error",
+        action: "page_render_error",
+        label: error.message,
+        metadata: { page: pagePath(window.location.pathname) },
+      }),
+    );
   }
 
   override render() {

@@ -1,10 +1,14 @@
-import { useEffect, type ReactNode } from "react";
+import { lazy, Suspense, useEffect, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation } from "wouter";
 import { STORAGE_KEYS } from "../../shared/constants";
 import { useSession } from "../hooks/useSession";
-import { EmailVerificationBanner } from "./EmailVerificationBanner";
 import { Spinner } from "./Spinner";
+
+// Only for an address not yet confirmed: not in the first load.
+const EmailVerificationBanner = lazy(() =>
+  import("./EmailVerificationBanner").then((module) => ({ default: module.EmailVerificationBanner })),
+);
 
 /**
  * Spec section 2: a visitor is sent to /auth (the page they wanted is remembered for after
@@ -31,7 +35,11 @@ export function ProtectedRoute({ children }: { children: ReactNode }) {
   if (!user) return null;
   return (
     <>
-      {user.emailConfirmed ? null : <EmailVerificationBanner email={user.email} />}
+      {user.emailConfirmed ? null : (
+        <Suspense fallback={null}>
+          <EmailVerificationBanner email={user.email} />
+        </Suspense>
+      )}
       {children}
     </>
   );

@@ -1,10 +1,13 @@
 import { Moon, Sun } from "lucide-react";
 import { useTranslation } from "react-i18next";
+import { useHydrated } from "../hooks/useHydrated";
 import { useTheme } from "../theme";
 
 export function ThemeToggle() {
   const { t } = useTranslation();
-  const { theme, toggleTheme } = useTheme();
+  const { theme: chosen, toggleTheme } = useTheme();
+  // As pre-rendered (light) while hydrating; the page's colours already follow the stored theme.
+  const theme = useHydrated() ? chosen : "light";
   const label = theme === "dark" ? t("nav.switchToLight") : t("nav.switchToDark");
   return (
     <button

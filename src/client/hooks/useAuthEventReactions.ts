@@ -1,24 +1,15 @@
 /**
- * How the app reacts to auth events (lib/authEvents): the session in the query cache follows
- * them, an account's data does not outlive its sign-out, and other tabs hear about them.
- * Mounted once, in App.
+ * How the app reacts to auth events (lib/authEvents): the session the app reads follows them, an
+ * account's data does not outlive its sign-out, and other tabs hear about them. Mounted once, in
+ * App. Through lib/queries, which hands the changes to React Query once it is loaded.
  */
-import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { connectAuthBroadcast, openAuthChannel } from "../lib/authBroadcast";
 import { authEvents } from "../lib/authEvents";
-import { trpc } from "../trpc";
+import { invalidateShared, removeSharedExcept, setSharedData } from "../lib/queries";
 import { useSession } from "./useSession";
 
-/** tRPC keys queries as [["auth", "session"], …]. */
-function isSessionQuery(queryKey: readonly unknown[]): boolean {
-  const path = queryKey[0];
-  return Array.isArray(path) && path[0] === "auth" && path[1] === "session";
-}
-
 export function useAuthEventReactions(): void {
-  const utils = trpc.useUtils();
-  const queryClient = useQueryClient();
   const { user, isLoading } = useSession();
 
   useEffect(
@@ -27,29 +18,28 @@ export function useAuthEventReactions(): void {
         switch (event.type) {
           case "SIGNED_IN":
             // Everything cached so far was fetched as a visitor (or as someone else).
-            void utils.invalidate();
+            invalidateShared();
             break;
           case "SIGNED_OUT":
             // The session first, so the screens switch to the visitor's view; then no data of
             // the account stays in this tab's memory.
-            utils.auth.session.setData(undefined, { user: null, session: null });
-            queryClient.removeQueries({ predicate: (query) => !isSessionQuery(query.queryKey) });
-            queryClient.getMutationCache().clear();
+            setSharedData("auth.session", () => ({ user: null, session: null }));
+            removeSharedExcept("auth.session");
             break;
           case "TOKEN_REFRESHED":
-            utils.auth.session.setData(undefined, (old) =>
+            setSharedData("auth.session", (old) =>
               old?.user && old.session ? { ...old, session: { ...old.session, ...event.session } } : old,
             );
             break;
           case "USER_UPDATED":
-            void utils.auth.session.invalidate();
+            invalidateShared("auth.session");
             break;
           default:
             // INITIAL_SESSION, PASSWORD_RECOVERY and MFA_CHALLENGE_VERIFIED change nothing cached.
             break;
         }
       }),
-    [utils, queryClient],
+    [],
   );
 
   useEffect(() => {

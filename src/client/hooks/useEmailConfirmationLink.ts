@@ -5,12 +5,10 @@
  */
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "sonner";
 import { useLocation, useSearch } from "wouter";
-import { MESSAGES } from "../../shared/messages";
 import { AUTH_LINKS } from "../lib/authLinks";
 import { authEvents } from "../lib/authEvents";
-import { translateServerMessage } from "../lib/friendlyError";
+import { notify } from "../lib/notify";
 
 export function useEmailConfirmationLink(): void {
   const { t } = useTranslation();
@@ -26,12 +24,16 @@ export function useEmailConfirmationLink(): void {
     // Fixed ids: one toast even when StrictMode runs the effect twice.
     if (outcome === "1") {
       authEvents.emit({ type: "USER_UPDATED" });
-      toast.success(t("toasts.emailConfirmed"), { id: "email-confirmed", description: t("toasts.emailConfirmedDescription") });
+      notify(({ toast }) =>
+        toast.success(t("toasts.emailConfirmed"), { id: "email-confirmed", description: t("toasts.emailConfirmedDescription") }),
+      );
     } else {
-      toast.error(t("toasts.emailConfirmationFailed"), {
-        id: "email-confirmed",
-        description: translateServerMessage(MESSAGES.confirmationLinkInvalid, t),
-      });
+      notify(({ toast, translateServerMessage, MESSAGES }) =>
+        toast.error(t("toasts.emailConfirmationFailed"), {
+          id: "email-confirmed",
+          description: translateServerMessage(MESSAGES.confirmationLinkInvalid, t),
+        }),
+      );
     }
   }, [outcome, search, location, navigate, t]);
 }

@@ -2,7 +2,7 @@
  * The idle session of spec §4: activity keeps the session alive, a warning comes 5 minutes before
  * the end, and at the end the user is signed out. The deadline is the server's
  * (session.idleExpiresAt); lib/idleSession decides what is due. Remember-me sessions have no idle
- * deadline and nothing happens. Mounted once, in App.
+ * deadline and nothing happens. Mounted once, by components/IdleSession (signed in only).
  */
 import { useCallback, useEffect, useRef } from "react";
 import { toast } from "sonner";
@@ -17,7 +17,7 @@ import { serverNow } from "../lib/serverClock";
 
 /** Spec §4: mouse, key, scroll, touch and click count as activity. */
 const ACTIVITY_EVENTS = ["mousemove", "keydown", "scroll", "touchstart", "click"] as const;
-const WARNING_TOAST_ID = "idle-session-warning";
+export const IDLE_WARNING_TOAST_ID = "idle-session-warning";
 
 export function useIdleSession(): void {
   const utils = trpc.useUtils();
@@ -41,7 +41,7 @@ export function useIdleSession(): void {
         const next = await utils.client.auth.extendSession.mutate();
         authEvents.emit({ type: "TOKEN_REFRESHED", session: next });
         if (manual) {
-          toast.dismiss(WARNING_TOAST_ID);
+          toast.dismiss(IDLE_WARNING_TOAST_ID);
           toast.success(i18n.t("session.extended"), { description: i18n.t("session.extendedDescription") });
         }
       } catch (error) {
@@ -73,7 +73,7 @@ export function useIdleSession(): void {
       clearTimeout(timer);
       const state = idleState(serverNow(), idleExpiresAt);
       if (state.phase === "expired") {
-        toast.dismiss(WARNING_TOAST_ID);
+        toast.dismiss(IDLE_WARNING_TOAST_ID);
         if (expiredFor.current !== idleExpiresAt) {
           expiredFor.current = idleExpiresAt;
           void expire();
@@ -83,7 +83,7 @@ export function useIdleSession(): void {
       if (state.phase === "warning" && warnedFor.current !== idleExpiresAt) {
         warnedFor.current = idleExpiresAt;
         toast.warning(i18n.t("session.expiringSoon"), {
-          id: WARNING_TOAST_ID,
+          id: IDLE_WARNING_TOAST_ID,
           description: i18n.t("session.expiringSoonDescription", { count: minutesLeft(state.msUntilExpiry) }),
           duration: AUTH.idleWarningToastMs,
           action: { label: i18n.t("session.extend"), onClick: () => void extend(true) },
@@ -121,6 +121,6 @@ export function useIdleSession(): void {
 
   // Signed out, or a remember-me session: a warning on screen no longer applies.
   useEffect(() => {
-    if (idleExpiresAt === null) toast.dismiss(WARNING_TOAST_ID);
+    if (idleExpiresAt === null) toast.dismiss(IDLE_WARNING_TOAST_ID);
   }, [idleExpiresAt]);
 }

@@ -6,7 +6,7 @@
 import { skipToken } from "@tanstack/react-query";
 import { useCallback, useMemo, useState } from "react";
 import { isFinalStatus, type JobStatus, type RenderEvent, type RenderResultLinks } from "../../shared/render";
-import { PERFORMANCE_ACTIONS } from "../../shared/analytics";
+import { PERFORMANCE_ACTIONS } from "../../shared/analytics-constants";
 import { track } from "../lib/analytics";
 import type { JobView } from "../lib/renderTypes";
 import { serverNow } from "../lib/serverClock";

@@ -1,29 +1,35 @@
-import { useCallback } from "react";
+import { useCallback, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "sonner";
 import { useLocation } from "wouter";
+import { loadData } from "../lazy";
 import { authEvents } from "../lib/authEvents";
-import { friendlyError } from "../lib/friendlyError";
-import { trpc } from "../trpc";
+import { notify } from "../lib/notify";
 
-/** Sign Out of the navigation bar: ends the session on the server, then goes home (spec §2, §8). */
+/**
+ * Sign Out of the navigation bar: ends the session on the server, then goes home (spec §2, §8).
+ * The bar is part of the first load, so the call goes through the data layer fetched on use.
+ */
 export function useSignOut() {
   const { t } = useTranslation();
   const [, navigate] = useLocation();
-  const { mutateAsync, isPending } = trpc.auth.signOut.useMutation();
+  const [isPending, setPending] = useState(false);
 
   const signOut = useCallback(async () => {
+    setPending(true);
     try {
-      await mutateAsync();
+      const { trpcClient } = await loadData();
+      await trpcClient.auth.signOut.mutate();
     } catch (error) {
-      toast.error(t("toasts.signOutFailed"), { description: friendlyError(error, t) });
+      notify(({ toast, friendlyError }) => toast.error(t("toasts.signOutFailed"), { description: friendlyError(error, t) }));
       return;
+    } finally {
+      setPending(false);
     }
     // Home first: a protected page still on screen would otherwise send the visitor to /auth.
     navigate("/");
     authEvents.emit({ type: "SIGNED_OUT", reason: "user" });
-    toast.success(t("toasts.signedOut"), { description: t("toasts.signedOutDescription") });
-  }, [mutateAsync, navigate, t]);
+    notify(({ toast }) => toast.success(t("toasts.signedOut"), { description: t("toasts.signedOutDescription") }));
+  }, [navigate, t]);
 
   return { signOut, isPending };
 }

@@ -8,7 +8,8 @@
  * refuses (or a network failure) is dropped after that one try, and nothing here awaits the UI.
  */
 import { ANALYTICS_FLUSH_THRESHOLD, STORAGE_KEYS } from "../../shared/constants";
-import { ANALYTICS_LIMITS, type AnalyticsCategory, type AnalyticsEvent } from "../../shared/analytics";
+import type { AnalyticsEvent } from "../../shared/analytics";
+import { ANALYTICS_LIMITS, type AnalyticsCategory } from "../../shared/analytics-constants";
 
 /** localStorage: "false" when the user switched tracking off (absent or anything else: on). */
 export const ANALYTICS_ENABLED_KEY = STORAGE_KEYS.analyticsEnabled;

@@ -25,3 +25,6 @@ export function challengeFromHash(hash: string): string | null {
   const value = new URLSearchParams(hash.replace(/^#/, "")).get(AUTH_LINKS.twoFactorChallengeFragment);
   return value ? value : null;
 }
+
+/** Where "sign up" leads: the auth page on its sign-up tab. */
+export const SIGN_UP_HREF = "/auth?tab=signup";

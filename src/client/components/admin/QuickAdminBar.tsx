@@ -18,8 +18,7 @@ import { buttonClass } from "../ui/buttons";
 // The suite and its runner load when an admin opens the panel, not with every page.
 const SelfTests = lazy(() => import("./SelfTests"));
 
-/** The bar's height, which the page leaves free at its bottom (App pads by it). */
-export const QUICK_ADMIN_BAR_PADDING = "pb-14";
+export { QUICK_ADMIN_BAR_PADDING } from "./quickAdminBarPadding";
 
 export function AccessDenied({ className = "" }: { className?: string }) {
   const { t } = useTranslation();

@@ -16,7 +16,7 @@ import { Link } from "wouter";
 import { CREDITS, PRODUCT_NAME } from "../../../shared/constants";
 import { useEngine } from "../../hooks/useEngine";
 import { useDemoPlayback } from "../../lib/demoPlayback";
-import { trpc } from "../../trpc";
+import { useSharedQuery } from "../../lib/queries";
 import { buttonClass } from "../ui/buttons";
 import { DEMO_STEPS, DemoStage, demoExample, type DemoPictures } from "./DemoStage";
 
@@ -48,14 +48,14 @@ function StepProgress({ step, playing, durationMs }: { step: number; playing: bo
   );
 }
 
-/** The dialog, opened by `children` (the Watch Demo button), which gets the focus back on close. */
-export function DemoDialog({ children }: { children: ReactNode }) {
+/** The dialog, opened by `children` (the Watch Demo button), which gets the focus back on close; Hero loads it on first use. */
+export function DemoDialog({ children, defaultOpen = false }: { children: ReactNode; defaultOpen?: boolean }) {
   const { t } = useTranslation();
-  const [open, onOpenChange] = useState(false);
+  const [open, onOpenChange] = useState(defaultOpen);
   const { step, playing, stepCount, durationMs, toggle, goTo } = useDemoPlayback(open);
   const current = DEMO_STEPS[step]!;
   const { isAi, textKey } = useEngine();
-  const gallery = trpc.render.gallery.useQuery(undefined, { enabled: open && !isAi, staleTime: 5 * 60_000 });
+  const gallery = useSharedQuery("render.gallery", { enabled: open && !isAi });
   const pictures: DemoPictures = isAi ? { kind: "drawn" } : { kind: "example", pair: demoExample(gallery.data?.examples) };
 
   return (

@@ -6,10 +6,12 @@
 import { Check } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { PRODUCT_NAME } from "../../../shared/constants";
-import type { DesignStyle } from "../../../shared/styles";
 import type { GalleryPair } from "../../lib/renderTypes";
 import { RoomAfter, RoomBefore } from "../landing/RoomDrawing";
 import { StyleSwatch } from "../render/StyleSwatch";
+import { DEMO_STYLES, DRAWN_STYLE } from "./demoExample";
+
+export { demoExample } from "./demoExample";
 
 export const DEMO_STEPS = [
   { key: "upload", title: "demo.steps.upload", body: "demo.steps.uploadBody" },
@@ -17,16 +19,6 @@ export const DEMO_STEPS = [
   { key: "magic", title: "demo.steps.magic", body: "demo.steps.magicBody" },
   { key: "results", title: "demo.steps.results", body: "demo.steps.resultsBody" },
 ] as const;
-
-const DEMO_STYLES: DesignStyle[] = ["modern", "scandinavian", "industrial"];
-/** The style the AI demo "chooses": its after picture is Scandinavian. */
-const DRAWN_STYLE: DesignStyle = "scandinavian";
-
-/** The example pair the Preview demo shows: the Scandinavian one when there is one (the spec's three swatches hold it). */
-export function demoExample(pairs: readonly GalleryPair[] | undefined): GalleryPair | null {
-  if (!pairs?.length) return null;
-  return pairs.find((pair) => pair.style === DRAWN_STYLE) ?? pairs.find((pair) => DEMO_STYLES.includes(pair.style)) ?? pairs[0]!;
-}
 
 const badgeClass = "absolute left-3 top-3 rounded-md px-2.5 py-1 text-xs font-bold tracking-wide text-white shadow";
 

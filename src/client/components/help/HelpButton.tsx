@@ -8,7 +8,8 @@ import { useTranslation } from "react-i18next";
 import { openHelpDrawer, useHelpDrawerOpen } from "../../lib/helpDrawer";
 import { useSession } from "../../hooks/useSession";
 
-export function HelpButton() {
+/** `onIntent`: the pointer or the keyboard reached the button (the drawer's code may be fetched). */
+export function HelpButton({ onIntent }: { onIntent?: () => void }) {
   const { t } = useTranslation();
   const { user } = useSession();
   const open = useHelpDrawerOpen();
@@ -18,6 +19,8 @@ export function HelpButton() {
     <button
       type="button"
       onClick={openHelpDrawer}
+      onPointerEnter={onIntent}
+      onFocus={onIntent}
       aria-label={t("help.button")}
       aria-haspopup="dialog"
       aria-expanded={open}

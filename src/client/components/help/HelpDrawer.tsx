@@ -14,12 +14,12 @@ import { useTranslation } from "react-i18next";
 import { useEngine } from "../../hooks/useEngine";
 import { buildFaqEntries, groupFaqs, searchFaqs, type FaqEntry } from "../../lib/faq";
 import { setHelpDrawerOpen, useHelpDrawerOpen } from "../../lib/helpDrawer";
-import { trpc } from "../../trpc";
+import { useSharedQuery } from "../../lib/queries";
 import { buttonClass } from "../ui/buttons";
 
 /** The support mailbox of this installation (SUPPORT_EMAIL), asked once the drawer opens. */
 function useSupportEmail(enabled: boolean): string | null {
-  const info = trpc.system.info.useQuery(undefined, { enabled, staleTime: Infinity });
+  const info = useSharedQuery("system.info", { enabled });
   return info.data?.supportEmail ?? null;
 }
 

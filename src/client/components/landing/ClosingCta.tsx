@@ -4,15 +4,31 @@
  * calendar, and its people answer that mailbox.
  */
 import { CalendarClock, LayoutDashboard, Sparkles } from "lucide-react";
-import { Trans, useTranslation } from "react-i18next";
+import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
 import { CREDITS, PRODUCT_NAME } from "../../../shared/constants";
 import { useSession } from "../../hooks/useSession";
-import { SIGN_UP_HREF } from "../render/Callouts";
+import { SIGN_UP_HREF } from "../../lib/authLinks";
 import { mailtoHref, useSupportEmail } from "./support";
 
 const onBrand =
   "inline-flex items-center justify-center gap-2 rounded-md px-5 py-3 text-base font-semibold transition-colors [&>svg]:shrink-0";
+
+/**
+ * The note's text with the address set apart: the text marks it as <email>…</email> (react-i18next's
+ * Trans would read that, but brings an HTML parser into the first load for this one line).
+ */
+function EmailNote({ text, email }: { text: string; email: string }) {
+  const match = /^(.*)<email>(.*)<\/email>(.*)$/s.exec(text);
+  if (!match) return <>{text}</>;
+  return (
+    <>
+      {match[1]}
+      <span className="whitespace-nowrap font-medium text-white">{match[2] || email}</span>
+      {match[3]}
+    </>
+  );
+}
 
 export function ClosingCta() {
   const { t } = useTranslation();
@@ -51,11 +67,7 @@ export function ClosingCta() {
         </div>
         {email ? (
           <p className="mt-4 text-sm text-brand-100">
-            <Trans
-              i18nKey="home.cta.scheduleDemoNote"
-              values={{ email }}
-              components={{ email: <span className="whitespace-nowrap font-medium text-white" /> }}
-            />
+            <EmailNote text={t("home.cta.scheduleDemoNote", { email })} email={email} />
           </p>
         ) : (
           <p className="mt-4 h-5" aria-hidden="true" />

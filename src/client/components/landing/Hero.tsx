@@ -4,24 +4,68 @@
  * engine; with the Preview engine it is the app's own example, before and after the Preview engine.
  */
 import { ArrowRight, CirclePlay, LayoutDashboard } from "lucide-react";
+import { useEffect, useState, type ReactElement } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
 import { useEngine } from "../../hooks/useEngine";
 import { useSession } from "../../hooks/useSession";
-import { trpc } from "../../trpc";
-import { DemoDialog } from "../demo/DemoDialog";
-import { demoExample } from "../demo/DemoStage";
-import { EngineNote } from "../render/Callouts";
+import { withTexts } from "../../i18n";
+import { afterFirstLoad } from "../../lib/afterFirstLoad";
+import { useSharedQuery } from "../../lib/queries";
+import { demoExample, DRAWN_STYLE } from "../demo/demoExample";
+import { EngineNote } from "../render/EngineNote";
 import { buttonClass } from "../ui/buttons";
 import { ROOM_DRAWING_RATIO, RoomSplit } from "./RoomDrawing";
 
+// Radix Dialog and the demo's texts are not part of the first load: fetched after it, or when the visitor reaches for Watch Demo.
+const loadDemoDialog = withTexts(() => import("../demo/DemoDialog"), ["demo"]);
+type DemoDialogType = Awaited<ReturnType<typeof loadDemoDialog>>["DemoDialog"];
+type DemoTriggerProps = { onClick?: () => void; onPointerEnter?: () => void; onPointerDown?: () => void; onFocus?: () => void };
+
+/**
+ * Watch Demo: a plain button until first used, then the demo dialog's trigger, opened at once. Its
+ * code and texts are fetched after the first load, or as soon as the pointer, a finger or the
+ * keyboard reaches the button. No Suspense: its fallback is revealed on a timer, which a paused
+ * clock (the demo's tests) would hold.
+ */
+function WatchDemo({ children }: { children: (props: DemoTriggerProps) => ReactElement }) {
+  const [dialog, setDialog] = useState<{ component: DemoDialogType } | null>(null);
+  useEffect(() => {
+    void afterFirstLoad().then(loadDemoDialog);
+  }, []);
+  if (!dialog) {
+    const prefetch = () => void loadDemoDialog();
+    return children({
+      onClick: () => void loadDemoDialog().then((module) => setDialog({ component: module.DemoDialog })),
+      onPointerEnter: prefetch,
+      onPointerDown: prefetch,
+      onFocus: prefetch,
+    });
+  }
+  return <dialog.component defaultOpen>{children({})}</dialog.component>;
+}
+
 const captionClass = "rounded bg-slate-950/70 px-2 py-0.5 text-white";
+const exampleCaptionClass = "mt-2 text-center text-xs text-slate-500 dark:text-slate-400";
+
+/**
+ * The example's caption, invisible, where there is none (yet): with the style the demo's example
+ * usually has, it holds the caption's room, so nothing below moves when the example arrives.
+ */
+function CaptionRoom() {
+  const { t } = useTranslation();
+  return (
+    <p className={`${exampleCaptionClass} invisible`} aria-hidden="true">
+      {t("home.hero.exampleCaption")} · {t(`styles.${DRAWN_STYLE}`)}
+    </p>
+  );
+}
 
 /** The hero's picture: before on the left, after on the right. */
 function HeroPicture() {
   const { t } = useTranslation();
   const { engine, isAi } = useEngine();
-  const gallery = trpc.render.gallery.useQuery(undefined, { enabled: !!engine && !isAi, staleTime: 5 * 60_000 });
+  const gallery = useSharedQuery("render.gallery", { enabled: !!engine && !isAi });
   const example = demoExample(gallery.data?.examples);
   const labels = (
     <figcaption className="pointer-events-none absolute inset-x-3 top-3 flex justify-between text-xs font-semibold uppercase tracking-wide">
@@ -38,6 +82,7 @@ function HeroPicture() {
           <RoomSplit label={t("home.hero.illustrationAlt")} />
         </div>
         {labels}
+        <CaptionRoom />
       </figure>
     );
   }
@@ -46,6 +91,7 @@ function HeroPicture() {
     return (
       <figure className="relative min-w-0" data-testid="hero-picture" data-pictures="pending">
         <div className={`${frame} bg-slate-100 dark:bg-slate-800`} style={{ aspectRatio: ROOM_DRAWING_RATIO }} />
+        <CaptionRoom />
       </figure>
     );
   }
@@ -63,7 +109,7 @@ function HeroPicture() {
         <span className="absolute inset-y-0 left-1/2 w-1 -translate-x-1/2 bg-white" aria-hidden="true" />
       </div>
       {labels}
-      <p className="mt-2 text-center text-xs text-slate-500 dark:text-slate-400" data-testid="hero-example-caption">
+      <p className={exampleCaptionClass} data-testid="hero-example-caption">
         {t("home.hero.exampleCaption")} · {style}
       </p>
     </figure>
@@ -76,7 +122,14 @@ const bigPrimary = `${buttonClass.primary} py-3 shadow-md`;
 /** Which engine renders here and, for the Preview engine, that it is not AI; room is held for it meanwhile. */
 function HeroEngine() {
   const { engine } = useEngine();
-  return <div className="mt-3 min-h-10">{engine ? <EngineNote engine={engine} /> : null}</div>;
+  // The Preview engine's note (the longer one), invisible in the same grid cell, holds the room:
+  // nothing below moves when the server's answer comes, whichever engine it names.
+  return (
+    <div className="mt-3 grid *:col-start-1 *:row-start-1">
+      <EngineNote engine={{ isAi: false, label: "" }} sizer />
+      {engine ? <EngineNote engine={engine} /> : null}
+    </div>
+  );
 }
 
 export function Hero() {
@@ -101,12 +154,14 @@ export function Hero() {
               {t("landing.tryWithoutSignup")}
               <ArrowRight className="size-4" aria-hidden="true" />
             </Link>
-            <DemoDialog>
-              <button type="button" className={bigSecondary}>
-                <CirclePlay className="size-5 text-brand-600 dark:text-brand-100" aria-hidden="true" />
-                {t("home.hero.watchDemo")}
-              </button>
-            </DemoDialog>
+            <WatchDemo>
+              {(props) => (
+                <button type="button" className={bigSecondary} {...props}>
+                  <CirclePlay className="size-5 text-brand-600 dark:text-brand-100" aria-hidden="true" />
+                  {t("home.hero.watchDemo")}
+                </button>
+              )}
+            </WatchDemo>
             {isLoading ? (
               // Holds the place of the third button while the session is checked, so nothing jumps.
               <span className={`${bigSecondary} invisible`} aria-hidden="true">

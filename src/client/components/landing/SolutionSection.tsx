@@ -4,12 +4,11 @@
  * stands in, in the same frame, so nothing moves.
  */
 import { ArrowRight, Palette, SplitSquareHorizontal, Upload } from "lucide-react";
-import { useState } from "react";
+import { lazy, Suspense } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
-import type { GalleryPair } from "../../lib/renderTypes";
-import { trpc } from "../../trpc";
-import { BeforeAfter } from "../render/BeforeAfter";
+import { useAfterFirstLoad } from "../../lib/afterFirstLoad";
+import { useSharedQuery } from "../../lib/queries";
 import { linkClass } from "../ui/buttons";
 import { ROOM_DRAWING_RATIO, RoomSplit } from "./RoomDrawing";
 import { SectionHeading } from "./SectionHeading";
@@ -20,38 +19,29 @@ const STEPS = [
   { icon: SplitSquareHorizontal, title: "landing.step3Title", body: "landing.step3Body" },
 ] as const;
 
-/** The example pairs are drawn at 960 × 640. */
-const EXAMPLE_SIZE = { width: 960, height: 640 };
+// The slider is not in the first load: it comes after it, with the examples (usually below the fold).
+const Examples = lazy(() => import("./LandingExamples"));
 
-function Examples({ pairs }: { pairs: GalleryPair[] }) {
+/** The drawn room, in the slider's place until the examples and their slider are here. */
+function DrawnExample() {
   const { t } = useTranslation();
-  const [chosen, setChosen] = useState(0);
-  const pair = pairs[Math.min(chosen, pairs.length - 1)]!;
-  const subject = (item: GalleryPair) => `${t(`styles.${item.style}`)} · ${t(`roomTypes.${item.roomType}`)}`;
   return (
-    <div data-testid="landing-examples">
-      <div className="mb-3 flex flex-wrap gap-2" role="group" aria-label={t("home.solution.examples")}>
-        {pairs.map((item, index) => (
-          <button
-            key={item.id}
-            type="button"
-            aria-pressed={item.id === pair.id}
-            onClick={() => setChosen(index)}
-            className="rounded-full border border-slate-300 px-3 py-1 text-sm font-medium text-slate-700 hover:bg-slate-100 aria-pressed:border-brand-600 aria-pressed:bg-brand-600 aria-pressed:text-white dark:border-slate-700 dark:text-slate-200 dark:hover:bg-slate-800 dark:aria-pressed:border-brand-500 dark:aria-pressed:bg-brand-600"
-          >
-            {subject(item)}
-          </button>
-        ))}
+    <figure>
+      {/* Same height as the chips above the slider, so the frame does not move when they come. */}
+      <div className="mb-3 h-8" aria-hidden="true" />
+      <div className="overflow-hidden rounded-xl" style={{ aspectRatio: ROOM_DRAWING_RATIO }}>
+        <RoomSplit />
       </div>
-      <BeforeAfter key={pair.id} before={pair.before} after={pair.after} subject={subject(pair)} {...EXAMPLE_SIZE} />
-    </div>
+      <figcaption className="mt-2 text-sm text-slate-500 dark:text-slate-400">{t("home.solution.drawnNote")}</figcaption>
+    </figure>
   );
 }
 
 export function SolutionSection() {
   const { t } = useTranslation();
-  const gallery = trpc.render.gallery.useQuery();
-  const pairs = gallery.data?.examples ?? [];
+  const gallery = useSharedQuery("render.gallery");
+  const loaded = useAfterFirstLoad();
+  const pairs = loaded ? (gallery.data?.examples ?? []) : [];
   return (
     <section className="bg-slate-50 dark:bg-slate-900/60" aria-labelledby="solution-title">
       <div className="mx-auto grid max-w-6xl gap-10 px-4 py-16 sm:px-6 lg:grid-cols-[2fr_3fr] lg:items-center">
@@ -86,16 +76,11 @@ export function SolutionSection() {
         </div>
         <div className="min-w-0">
           {pairs.length > 0 ? (
-            <Examples pairs={pairs} />
+            <Suspense fallback={<DrawnExample />}>
+              <Examples pairs={pairs} />
+            </Suspense>
           ) : (
-            <figure>
-              {/* Same height as the chips above the slider, so the frame does not move when they come. */}
-              <div className="mb-3 h-8" aria-hidden="true" />
-              <div className="overflow-hidden rounded-xl" style={{ aspectRatio: ROOM_DRAWING_RATIO }}>
-                <RoomSplit />
-              </div>
-              <figcaption className="mt-2 text-sm text-slate-500 dark:text-slate-400">{t("home.solution.drawnNote")}</figcaption>
-            </figure>
+            <DrawnExample />
           )}
         </div>
       </div>

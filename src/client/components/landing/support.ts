@@ -1,9 +1,9 @@
 /** The studio's support mailbox (SUPPORT_EMAIL, from system.info) and mail links to it. */
-import { trpc } from "../../trpc";
+import { useSharedQuery } from "../../lib/queries";
 
 /** The support address, or undefined while it is on its way. */
 export function useSupportEmail(): string | undefined {
-  return trpc.system.info.useQuery().data?.supportEmail;
+  return useSharedQuery("system.info").data?.supportEmail;
 }
 
 /** mailto: the address, with a subject line when given. */

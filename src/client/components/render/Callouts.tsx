@@ -1,36 +1,18 @@
 /** Notes the render flow repeats: the engine in use, the visitor's free demo, sign-up and credits. */
-import { Cpu, Gift, MailWarning, Sparkles, UserPlus } from "lucide-react";
+import { Gift, MailWarning, Sparkles, UserPlus } from "lucide-react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
 import { CREDITS } from "../../../shared/constants";
 import { useResendConfirmation } from "../../hooks/useResendConfirmation";
 import { useSession } from "../../hooks/useSession";
+import { SIGN_UP_HREF } from "../../lib/authLinks";
 import type { Allowance } from "../../lib/renderTypes";
 import { buttonClass } from "../ui/buttons";
 
-export const SIGN_UP_HREF = "/auth?tab=signup";
-
-/** The engine's name, and what the Preview engine does and does not do, said plainly. */
-export function EngineNote({ engine }: { engine: Allowance["engine"] }) {
-  const { t } = useTranslation();
-  return (
-    <p className="flex items-start gap-2 text-sm text-slate-600 dark:text-slate-400" data-testid="engine-note">
-      <Cpu className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
-      <span>
-        {engine.isAi ? (
-          t("flow.engineAi", { name: engine.label })
-        ) : (
-          <>
-            <span className="font-semibold text-slate-800 dark:text-slate-200">{t("flow.previewEngine")}</span>
-            {" · "}
-            {t("flow.previewEngineNote")}
-          </>
-        )}
-      </span>
-    </p>
-  );
-}
+// Their homes are apart (the landing page's first load needs them without the rest of these notes).
+export { SIGN_UP_HREF };
+export { EngineNote } from "./EngineNote";
 
 /** A boxed message with an icon, a title, a text and actions. */
 export function Callout({

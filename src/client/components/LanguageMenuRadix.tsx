@@ -1,0 +1,38 @@
+import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
+import { Check } from "lucide-react";
+import { useTranslation } from "react-i18next";
+import { LANGUAGE_NAMES, SUPPORTED_LANGUAGES } from "../../shared/constants";
+import { chooseLanguage, currentLanguage } from "../i18n";
+import { LanguageButton } from "./LanguageButton";
+
+/** The language menu of the navigation bar: en English, es Español, fr Français (LanguageMenu loads it on first use). */
+export default function LanguageMenuRadix({ defaultOpen = false }: { defaultOpen?: boolean }) {
+  const { t } = useTranslation(); // re-renders this menu when the language changes
+  const active = currentLanguage();
+  return (
+    <DropdownMenu.Root modal={false} defaultOpen={defaultOpen}>
+      <DropdownMenu.Trigger asChild>
+        <LanguageButton label={t("nav.language")} language={active} />
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content
+          align="end"
+          sideOffset={6}
+          className="z-50 min-w-40 rounded-md border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900"
+        >
+          {SUPPORTED_LANGUAGES.map((language) => (
+            <DropdownMenu.Item
+              key={language}
+              lang={language}
+              onSelect={() => void chooseLanguage(language)}
+              className="flex cursor-pointer items-center justify-between gap-3 rounded px-3 py-2 text-sm outline-none data-[highlighted]:bg-slate-100 dark:data-[highlighted]:bg-slate-800"
+            >
+              {LANGUAGE_NAMES[language]}
+              {language === active ? <Check className="size-4 text-brand-600" aria-hidden="true" /> : null}
+            </DropdownMenu.Item>
+          ))}
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
+  );
+}

@@ -1,0 +1,6 @@
+/** The en texts the first paint shows (the app's frame and the landing page): one file, loaded first. */
+import home from "../areas/home/en.json";
+import shell from "../areas/shell/en.json";
+import type { TranslationTree } from "../merge";
+
+export default [shell, home] satisfies TranslationTree[];
