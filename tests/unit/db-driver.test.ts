@@ -1,7 +1,8 @@
 /**
  * The caching SQLite dialect (src/server/db/driver.ts, decision 044): the same answers as
  * better-sqlite3 alone, transactions that commit and roll back, no stale statement after the schema
- * changes, and the one connection handed to waiters in the order they asked.
+ * changes, the one connection handed to waiters in the order they asked, and whole-number limits
+ * written into the SQL (a bound LIMIT makes SQLite compile the statement again at each run).
  */
 import path from "node:path";
 import SqliteDatabase from "better-sqlite3";
@@ -112,6 +113,32 @@ describe("caching SQLite driver", () => {
       "begin",
       "commit",
     ]);
+  });
+
+  it("writes a whole-number limit into the SQL and binds anything else, with the same answers", async () => {
+    const seen: string[] = [];
+    const { db } = open((statement) => seen.push(statement));
+    await sql`CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL)`.execute(db);
+    await db
+      .insertInto("notes")
+      .values(["a", "b", "c"].map((body) => ({ body })))
+      .execute();
+    seen.length = 0;
+    const page = (limit: number) => db.selectFrom("notes").select("body").orderBy("id").limit(limit).offset(1).execute();
+    expect(await page(1)).toEqual([{ body: "b" }]);
+    expect(await page(5)).toEqual([{ body: "b" }, { body: "c" }]);
+    expect(seen).toEqual([
+      'select "body" from "notes" order by "id" limit 1 offset ?',
+      'select "body" from "notes" order by "id" limit 5 offset ?',
+    ]);
+    // A value that is not a whole number stays a parameter (SQLite answers it as before).
+    const compiled = db
+      .selectFrom("notes")
+      .select("body")
+      .limit(sql<number>`${2}`)
+      .compile();
+    expect(compiled.sql).toBe('select "body" from "notes" limit ?');
+    expect(db.selectFrom("notes").select("body").limit(1.5).compile().sql).toBe('select "body" from "notes" limit ?');
   });
 
   it("runs a query compiled once with each call's values, and builds again one whose values are not all parameters", async () => {

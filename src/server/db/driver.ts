@@ -6,6 +6,11 @@
  * cost O(N²) wake-ups. This driver caches statements by SQL text (bounded, least recently used first
  * out) and hands the connection to exactly one waiter, in arrival order.
  *
+ * A whole-number LIMIT is written into the SQL instead of bound: SQLite (3.46 and later) reads a bound
+ * LIMIT while planning, so every new binding of `limit ?` expires the statement and it is compiled again
+ * at its next run (measured: /profile's favourite styles took 73 µs instead of 17). Each distinct limit
+ * is then its own cached statement; limits are page sizes, a handful of values.
+ *
  * A statement that changes the schema (CREATE, ALTER, DROP) empties the cache. SQLite re-prepares a
  * stale statement by itself and better-sqlite3 reads the columns at each run (tests/unit/db-driver.test.ts
  * checks both); emptying keeps no statement of a schema that is gone (migrations down and up again).
@@ -21,7 +26,9 @@ import {
   type Dialect,
   type Driver,
   type Kysely,
+  type LimitNode,
   type QueryResult,
+  ValueNode,
 } from "kysely";
 
 /** Distinct statements kept; the app has a few hundred, `IN (?, ?, …)` lists make more. */
@@ -153,6 +160,15 @@ class CachingSqliteDriver implements Driver {
   }
 }
 
+/** SQLite's compiler, with whole-number limits written into the SQL (see the header). */
+export class LimitInliningCompiler extends SqliteQueryCompiler {
+  protected override visitLimit(node: LimitNode): void {
+    const limit = ValueNode.is(node.limit) ? node.limit.value : undefined;
+    if (typeof limit === "number" && Number.isSafeInteger(limit)) this.append(`limit ${limit}`);
+    else super.visitLimit(node);
+  }
+}
+
 export class CachingSqliteDialect implements Dialect {
   readonly #config: CachingSqliteDialectConfig;
 
@@ -165,7 +181,7 @@ export class CachingSqliteDialect implements Dialect {
   }
 
   createQueryCompiler() {
-    return new SqliteQueryCompiler();
+    return new LimitInliningCompiler();
   }
 
   createAdapter() {
