@@ -10,12 +10,12 @@
 import { initTRPC, TRPCError, type TRPC_ERROR_CODE_KEY } from "@trpc/server";
 import { getHTTPStatusCodeFromError } from "@trpc/server/http";
 import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
-import superjson from "superjson";
 import { ZodError, z } from "zod";
 import { MESSAGES, type MessageName } from "../../shared/messages";
 import { DomainError, type DomainErrorKind } from "../errors";
 import type { RateLimitedAction } from "../http/rate-limit";
 import type { Context } from "./context";
+import { transformer } from "./transformer";
 
 export const DOMAIN_ERROR_CODES: Record<DomainErrorKind, TRPC_ERROR_CODE_KEY> = {
   invalid: "BAD_REQUEST",
@@ -37,7 +37,7 @@ export function toTRPCError(error: DomainError): TRPCError {
 }
 
 const t = initTRPC.context<Context>().create({
-  transformer: superjson,
+  transformer,
   isDev: false,
   errorFormatter({ shape, error }) {
     const zodError = error.cause instanceof ZodError ? z.flattenError(error.cause) : null;
