@@ -5,20 +5,20 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import compression from "compression";
 import express, { type ErrorRequestHandler, type Express } from "express";
-import helmet from "helmet";
 import type { TRPCError } from "@trpc/server";
 import * as trpcExpress from "@trpc/server/adapters/express";
 import { isAppPath } from "../shared/routes";
 import { SERVER_TIME_HEADER } from "../shared/constants";
 import type { Services } from "./app-services";
 import { DomainError } from "./errors";
+import { compress, endCompressible } from "./http/compression";
 import { csrfProtection } from "./http/csrf";
 import { googleRoutes } from "./http/google-routes";
 import { operationsRoutes, requestTracking } from "./http/operations";
 import { identifyRequest } from "./http/identity";
 import { pageLanguage, readPrerenderedLanding } from "./http/prerendered-pages";
+import { securityHeaders } from "./http/security-headers";
 import { stripeWebhookRoutes } from "./http/stripe-webhook";
 import { uploadRoutes } from "./http/upload-route";
 import type { Infra } from "./infra";
@@ -41,41 +41,33 @@ export function createApp(deps: Pick<Infra, "env" | "log" | "clock" | "version">
   app.set("trust proxy", deps.env.TRUST_PROXY);
   app.use(requestTracking(services.metrics, new Set(Object.keys(appRouter._def.procedures)), deps.log));
 
-  app.use(
-    helmet({
-      contentSecurityPolicy: {
-        useDefaults: false,
-        directives: {
-          defaultSrc: ["'self'"],
-          scriptSrc: ["'self'"],
-          // Toast and menu libraries inject <style> elements at run time.
-          styleSrc: ["'self'", "'unsafe-inline'"],
-          imgSrc: ["'self'", "data:", "blob:"],
-          fontSrc: ["'self'", "data:"],
-          connectSrc: ["'self'"],
-          objectSrc: ["'none'"],
-          baseUri: ["'self'"],
-          formAction: ["'self'"],
-          frameAncestors: ["'none'"],
-          // No upgrade-insecure-requests: self-hosted boxes are often reached over plain HTTP on a LAN.
-        },
-      },
-      // HSTS only makes sense when this server itself is reached over HTTPS; a proxy sets it then.
-      strictTransportSecurity: false,
-    }),
-  );
-  // Server-sent events must reach the browser as they happen, not when a compressed block fills.
-  app.use(
-    compression({
-      filter: (req, res) => !String(res.getHeader("Content-Type") ?? "").startsWith("text/event-stream") && compression.filter(req, res),
-    }),
-  );
-  // Tells the client the server's time in milliseconds (its idle timer measures session
-  // deadlines with it); from the injected clock, like every deadline the server hands out.
+  // Security headers and the server's time on every response, in one pass (decision 046). The server's
+  // time tells the client's idle timer the server's clock in milliseconds (it measures session deadlines
+  // with it); from the injected clock, like every deadline the server hands out.
+  const security = securityHeaders();
   app.use((_req, res, next) => {
+    security.apply(res);
     res.setHeader(SERVER_TIME_HEADER, String(deps.clock.now()));
     next();
   });
+
+  // tRPC queries over GET first (decision 046): they need nothing of what follows (CSRF passes GET; the
+  // fan-out answers subscriptions only), and they compress their own answer once its size is known. They
+  // take a shorter road than tRPC's Fetch-based adapter (decision 044); whatever they do not take goes on.
+  const onTRPCError = ({ error, path: procedure }: { error: TRPCError; path: string | undefined }) => {
+    if (error.code === "INTERNAL_SERVER_ERROR" && !(error.cause instanceof DomainError)) {
+      deps.log.error("tRPC procedure failed", { procedure, error: error.cause ?? error });
+    }
+  };
+  const queries = fastQueries({
+    router: appRouter,
+    createContext: (req, res) => createContext(services, deps.env, req, res),
+    onError: onTRPCError,
+    send: endCompressible,
+  });
+  app.use("/trpc", (req, res, next) => (req.method === "GET" ? trpcBodyLimit(req, res, () => queries(req, res, next)) : next()));
+
+  app.use(compress);
 
   app.get("/healthz", async (_req, res) => {
     const database = await services.system.health();
@@ -94,12 +86,7 @@ export function createApp(deps: Pick<Infra, "env" | "log" | "clock" | "version">
     res.redirect(303, confirmed ? "/?emailConfirmed=1" : "/?emailConfirmed=0");
   });
 
-  // The API first: each router passed on the way costs every call a little.
-  const onTRPCError = ({ error, path: procedure }: { error: TRPCError; path: string | undefined }) => {
-    if (error.code === "INTERNAL_SERVER_ERROR" && !(error.cause instanceof DomainError)) {
-      deps.log.error("tRPC procedure failed", { procedure, error: error.cause ?? error });
-    }
-  };
+  // The rest of the API next: each router passed on the way costs every call a little.
   const identity = { sessions: services.sessions, env: deps.env };
   const ownerOfRequest = async (req: express.Request, res: express.Response) => (await identifyRequest(identity, req, res)).owner;
   // Live render events first: the shared fan-out (decision 043) answers render.events before tRPC would.
@@ -107,8 +94,6 @@ export function createApp(deps: Pick<Infra, "env" | "log" | "clock" | "version">
   app.use(
     "/trpc",
     trpcBodyLimit,
-    // Queries over GET take a shorter road than tRPC's Fetch-based adapter (decision 044); the rest goes on to it.
-    fastQueries({ router: appRouter, createContext: (req, res) => createContext(services, deps.env, req, res), onError: onTRPCError }),
     trpcExpress.createExpressMiddleware({
       router: appRouter,
       maxBodySize: MAX_BODY_LIMIT,

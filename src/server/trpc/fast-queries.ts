@@ -9,6 +9,11 @@
  * validation and output included) and answers with the same body and status, built with tRPC's own
  * getErrorShape, transformTRPCResponse and getHTTPStatusCode. tests/integration/fast-queries.test.ts
  * compares both roads' answers.
+ *
+ * A result is written as transformTRPCResponse writes it, `{ result: { data: serialize(data) } }`, without
+ * its object spreads (decision 046); errors still go through it. The app mounts this before compression
+ * and hands the finished body to `send` (http/compression.ts endCompressible), so the compression
+ * middleware only wraps answers large enough to compress.
  */
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { getErrorShape, getTRPCErrorFromUnknown, transformTRPCResponse, type AnyTRPCRouter, type TRPCError } from "@trpc/server";
@@ -18,6 +23,13 @@ export interface FastQueryOptions<TContext> {
   router: AnyTRPCRouter;
   createContext(req: Request, res: Response): Promise<TContext>;
   onError?(options: { error: TRPCError; path: string; input: unknown; ctx: TContext; type: "query"; req: Request }): void;
+  /** Sends the finished JSON body (status and headers set); by default with its Content-Length. */
+  send?(req: Request, res: Response, body: Buffer): void;
+}
+
+function sendWithLength(_req: Request, res: Response, body: Buffer): void {
+  res.setHeader("content-length", body.length);
+  res.end(body);
 }
 
 /** The calls of a GET request when every one is a query, with its deserialised input; null otherwise. */
@@ -57,6 +69,8 @@ export function fastQueries<TContext>(options: FastQueryOptions<TContext>): Requ
   const { router } = options;
   const config = router._def._config;
   const procedures = router._def.procedures as Record<string, (call: object) => Promise<unknown>>;
+  const serialize = config.transformer.output.serialize;
+  const send = options.send ?? sendWithLength;
 
   async function answer(req: Request, res: Response, batch: boolean, calls: Array<{ path: string; input: unknown }>) {
     const ctx = await options.createContext(req, res);
@@ -72,14 +86,13 @@ export function fastQueries<TContext>(options: FastQueryOptions<TContext>): Requ
         }
       }),
     );
-    const body = batch ? results : results[0]!;
-    res.statusCode = getHTTPStatusCode(body);
+    res.statusCode = getHTTPStatusCode(batch ? results : results[0]!);
+    const items = results.map((item) =>
+      item.result ? { result: { data: serialize(item.result.data) as unknown } } : transformTRPCResponse(config, item),
+    );
     res.setHeader("vary", "trpc-accept, accept");
     res.setHeader("content-type", "application/json");
-    const json = Buffer.from(JSON.stringify(transformTRPCResponse(config, body)));
-    // A known length lets compression leave small answers alone (below its threshold gzip costs more than it saves).
-    res.setHeader("content-length", json.length);
-    res.end(json);
+    send(req, res, Buffer.from(JSON.stringify(batch ? items : items[0])));
   }
 
   return (req: Request, res: Response, next: NextFunction) => {

@@ -1,0 +1,49 @@
+/**
+ * Response compression: the `compression` middleware for everything the app sends, and, for answers
+ * whose body is known before the headers go out (tRPC queries, decision 046), `endCompressible`, which
+ * treats them exactly as the middleware would without wrapping every response: the middleware
+ * replaces res.write/res.end/res.on and hooks writeHead on each request, about a tenth of a small
+ * query's time, to find out at the end that a body under its threshold is sent as it is.
+ */
+import type { Request, Response } from "express";
+import compression from "compression";
+
+/** Bodies smaller than this are sent uncompressed (the middleware's default, made explicit). */
+export const COMPRESSION_THRESHOLD = 1024;
+
+/** Server-sent events must reach the browser as they happen, not when a compressed block fills. */
+function shouldCompress(req: Request, res: Response): boolean {
+  return !String(res.getHeader("Content-Type") ?? "").startsWith("text/event-stream") && compression.filter(req, res);
+}
+
+export const compress = compression({ filter: shouldCompress, threshold: COMPRESSION_THRESHOLD });
+
+/** `Cache-Control: no-transform` forbids compressing (the middleware's own test). */
+function mayTransform(res: Response): boolean {
+  const cacheControl = res.getHeader("Cache-Control");
+  return typeof cacheControl !== "string" || !/(?:^|,)\s*?no-transform\s*?(?:,|$)/.test(cacheControl);
+}
+
+/** Adds a field to Vary unless it is there (or Vary is *), as the middleware's `vary` does. */
+function varyOn(res: Response, field: string): void {
+  const current = res.getHeader("Vary");
+  const value = Array.isArray(current) ? current.join(", ") : current === undefined ? "" : String(current);
+  if (value.trim() === "*") return;
+  const fields = value.split(",").map((part) => part.trim().toLowerCase());
+  if (fields.includes(field.toLowerCase())) return;
+  res.setHeader("Vary", value.trim() ? `${value}, ${field}` : field);
+}
+
+/**
+ * Ends the response with `body` (Content-Type already set) as `compress` would: a body at or over the
+ * threshold goes through the middleware; a smaller one is sent as it is, with the Vary the middleware adds.
+ */
+export function endCompressible(req: Request, res: Response, body: Buffer): void {
+  res.setHeader("Content-Length", body.length);
+  if (body.length >= COMPRESSION_THRESHOLD) {
+    compress(req, res, () => res.end(body));
+    return;
+  }
+  if (shouldCompress(req, res) && mayTransform(res)) varyOn(res, "Accept-Encoding");
+  res.end(body);
+}
