@@ -1,6 +1,8 @@
-/** Random identifiers and secrets, and their hashes (Lucia's building blocks via @oslojs). */
-import { sha256 } from "@oslojs/crypto/sha2";
-import { constantTimeEqual } from "@oslojs/crypto/subtle";
+/**
+ * Random identifiers and secrets, and their hashes (Lucia's building blocks). SHA-256 and the
+ * constant-time comparison are Node's (native; every request checks its session: decision 046).
+ */
+import { createHash, timingSafeEqual } from "node:crypto";
 import { encodeBase32LowerCaseNoPadding } from "@oslojs/encoding";
 
 /** 24 characters of base32 = 120 bits from the CSPRNG (Lucia's generateSecureRandomString). */
@@ -10,13 +12,14 @@ export function generateSecureRandomString(): string {
   return encodeBase32LowerCaseNoPadding(bytes);
 }
 
+/** SHA-256 of the secret's UTF-8 bytes. */
 export function hashSecret(secret: string): Uint8Array {
-  return sha256(new TextEncoder().encode(secret));
+  return createHash("sha256").update(secret, "utf8").digest();
 }
 
 export function secretMatches(secret: string, storedHash: Uint8Array): boolean {
   const hash = hashSecret(secret);
-  return hash.length === storedHash.length && constantTimeEqual(hash, new Uint8Array(storedHash));
+  return hash.length === storedHash.length && timingSafeEqual(hash, storedHash);
 }
 
 /** A token "<id>.<secret>": the id finds the row, the secret proves possession. */
