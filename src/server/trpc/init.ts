@@ -14,7 +14,7 @@ import { ZodError, z } from "zod";
 import { MESSAGES, type MessageName } from "../../shared/messages";
 import { DomainError, type DomainErrorKind } from "../errors";
 import type { RateLimitedAction } from "../http/rate-limit";
-import type { Context } from "./context";
+import type { Context, SessionUser } from "./context";
 import { transformer } from "./transformer";
 
 export const DOMAIN_ERROR_CODES: Record<DomainErrorKind, TRPC_ERROR_CODE_KEY> = {
@@ -60,18 +60,24 @@ export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 export const middleware = t.middleware;
 
-/** Every procedure: a DomainError from a capability leaves as its tRPC error. */
-const mapDomainErrors = t.middleware(async ({ next }) => {
-  const result = await next();
+/** A DomainError from a capability leaves as its tRPC error. */
+function mapDomainError<R extends { ok: true } | { ok: false; error: TRPCError }>(result: R): R {
   if (!result.ok && result.error.cause instanceof DomainError) throw toTRPCError(result.error.cause);
   return result;
-});
+}
 
-export const publicProcedure = t.procedure.use(mapDomainErrors);
+/** Every procedure: domain errors mapped. */
+export const publicProcedure = t.procedure.use(async ({ next }) => mapDomainError(await next()));
 
-export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
+/**
+ * A signed-in user, in one middleware (the sign-in check and publicProcedure's mapping): tRPC copies
+ * a call's options at each middleware, and a context passed to next() is copied key by key, which
+ * every call paid for (decision 046). ctx already holds the user: next({}) passes it on as it is,
+ * typed non-null because it was just checked.
+ */
+export const protectedProcedure = t.procedure.use(async ({ ctx, next }) => {
   if (!ctx.user) throw new TRPCError({ code: "UNAUTHORIZED", message: MESSAGES.notAuthenticated });
-  return next({ ctx: { ...ctx, user: ctx.user } });
+  return mapDomainError(await next<{ user: SessionUser }>({}));
 });
 
 /** Takes one request from the address's budget for the action; over budget answers "Too many requests". */
