@@ -37,10 +37,12 @@ function varyOn(res: Response, field: string): void {
 /**
  * Ends the response with `body` (Content-Type already set) as `compress` would: a body at or over the
  * threshold goes through the middleware; a smaller one is sent as it is, with the Vary the middleware adds.
+ * A string, not a Buffer: Node then sends the head and the body in one write.
  */
-export function endCompressible(req: Request, res: Response, body: Buffer): void {
-  res.setHeader("Content-Length", body.length);
-  if (body.length >= COMPRESSION_THRESHOLD) {
+export function endCompressible(req: Request, res: Response, body: string): void {
+  const length = Buffer.byteLength(body);
+  res.setHeader("Content-Length", length);
+  if (length >= COMPRESSION_THRESHOLD) {
     compress(req, res, () => res.end(body));
     return;
   }

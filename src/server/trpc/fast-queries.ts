@@ -24,11 +24,11 @@ export interface FastQueryOptions<TContext> {
   createContext(req: Request, res: Response): Promise<TContext>;
   onError?(options: { error: TRPCError; path: string; input: unknown; ctx: TContext; type: "query"; req: Request }): void;
   /** Sends the finished JSON body (status and headers set); by default with its Content-Length. */
-  send?(req: Request, res: Response, body: Buffer): void;
+  send?(req: Request, res: Response, body: string): void;
 }
 
-function sendWithLength(_req: Request, res: Response, body: Buffer): void {
-  res.setHeader("content-length", body.length);
+function sendWithLength(_req: Request, res: Response, body: string): void {
+  res.setHeader("content-length", Buffer.byteLength(body));
   res.end(body);
 }
 
@@ -92,7 +92,7 @@ export function fastQueries<TContext>(options: FastQueryOptions<TContext>): Requ
     );
     res.setHeader("vary", "trpc-accept, accept");
     res.setHeader("content-type", "application/json");
-    send(req, res, Buffer.from(JSON.stringify(batch ? items : items[0])));
+    send(req, res, JSON.stringify(batch ? items : items[0]));
   }
 
   return (req: Request, res: Response, next: NextFunction) => {
