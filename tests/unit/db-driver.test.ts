@@ -2,7 +2,8 @@
  * The caching SQLite dialect (src/server/db/driver.ts, decision 044): the same answers as
  * better-sqlite3 alone, transactions that commit and roll back, no stale statement after the schema
  * changes, the one connection handed to waiters in the order they asked, and whole-number limits
- * written into the SQL (a bound LIMIT makes SQLite compile the statement again at each run).
+ * written into the SQL (a bound LIMIT makes SQLite compile the statement again at each run), and
+ * prepared reads run at once when the connection is free but wait for a transaction that holds it.
  */
 import path from "node:path";
 import SqliteDatabase from "better-sqlite3";
@@ -166,5 +167,44 @@ describe("caching SQLite driver", () => {
     );
     expect(await ownerIs(app, null)).toEqual([{ body: "nobody" }]);
     expect(await ownerIs(app, "bob")).toEqual([{ body: "b1" }]);
+  });
+
+  it("runs a prepared read at once when the connection is free, and after the transaction that holds it", async () => {
+    const seen: string[] = [];
+    const { db } = open((statement) => seen.push(statement));
+    await sql`CREATE TABLE notes (id INTEGER PRIMARY KEY, owner TEXT NOT NULL)`.execute(db);
+    const app = db as unknown as AppDatabase;
+    const count = preparedQuery((database, owner: string) =>
+      (database as unknown as AnyDb)
+        .selectFrom("notes")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("owner", "=", owner),
+    );
+    await count(app, "ana"); // compiled once
+    seen.length = 0;
+    const now = count(app, "ana");
+    expect(seen).toEqual(['select count(*) as "n" from "notes" where "owner" = ?']); // before any await
+    expect(await now).toEqual([{ n: 0 }]);
+
+    seen.length = 0;
+    let read: Promise<Array<{ n: number }>> | undefined;
+    await db.transaction().execute(async (trx) => {
+      await trx.insertInto("notes").values({ owner: "ana" }).execute();
+      read = count(app, "ana"); // outside the transaction, while it holds the connection
+      await new Promise((resolve) => setImmediate(resolve));
+      await trx.insertInto("notes").values({ owner: "ana" }).execute();
+    });
+    expect(await read).toEqual([{ n: 2 }]);
+    expect(seen.map((statement) => statement.split(" ")[0])).toEqual(["begin", "insert", "insert", "commit", "select"]);
+    // Inside the transaction, on the transaction's connection.
+    await db
+      .transaction()
+      .execute(async (trx) => {
+        await trx.insertInto("notes").values({ owner: "ana" }).execute();
+        expect(await count(trx as unknown as AppDatabase, "ana")).toEqual([{ n: 3 }]);
+        throw new Error("roll back");
+      })
+      .catch(() => undefined);
+    expect(await count(app, "ana")).toEqual([{ n: 2 }]);
   });
 });

@@ -23,6 +23,10 @@ export function openDatabase(file: string, options: { onStatement?: (sql: string
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("synchronous = FULL");
-  // Prepared statements are kept and the one connection is handed to one waiter at a time (decision 044).
-  return new Kysely<Database>({ dialect: new CachingSqliteDialect({ database: sqlite, onStatement: options.onStatement }) });
+  // Prepared statements are kept and the one connection is handed to one waiter at a time (decision 044);
+  // the hot reads may run at once when the connection is free (decision 046).
+  const dialect = new CachingSqliteDialect({ database: sqlite, onStatement: options.onStatement });
+  const db = new Kysely<Database>({ dialect });
+  dialect.serve(db);
+  return db;
 }

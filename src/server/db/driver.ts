@@ -11,6 +11,12 @@
  * at its next run (measured: /profile's favourite styles took 73 µs instead of 17). Each distinct limit
  * is then its own cached statement; limits are page sizes, a handful of values.
  *
+ * `runWhileFree(db, query)` runs a compiled query at once when nothing holds the connection (no
+ * transaction is open, no query is between acquire and release): it is what Kysely would do, without its
+ * dozen awaits through the executor, the connection provider and the queue. db/prepared.ts uses it for
+ * the reads every request makes (decision 046). Kysely plugins and query logging are not applied on that
+ * road: openDatabase configures neither.
+ *
  * A statement that changes the schema (CREATE, ALTER, DROP) empties the cache. SQLite re-prepares a
  * stale statement by itself and better-sqlite3 reads the columns at each run (tests/unit/db-driver.test.ts
  * checks both); emptying keeps no statement of a schema that is gone (migrations down and up again).
@@ -82,13 +88,18 @@ class CachingConnection implements DatabaseConnection {
     this.#onStatement = onStatement;
   }
 
-  executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+  /** Runs the statement now (better-sqlite3 is synchronous). */
+  run<R>(compiledQuery: CompiledQuery): QueryResult<R> {
     const { sql, parameters } = compiledQuery;
     this.#onStatement?.(sql);
     const statement = this.#cache.get(sql);
-    if (statement.reader) return Promise.resolve({ rows: statement.all(parameters) as R[] });
+    if (statement.reader) return { rows: statement.all(parameters) as R[] };
     const { changes, lastInsertRowid } = statement.run(parameters);
-    return Promise.resolve({ numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] });
+    return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+  }
+
+  async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+    return this.run<R>(compiledQuery);
   }
 
   async *streamQuery<R>(compiledQuery: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
@@ -102,6 +113,11 @@ class CachingConnection implements DatabaseConnection {
 class ConnectionQueue {
   #held = false;
   readonly #waiting: Array<() => void> = [];
+
+  /** True from an acquire until the release that finds nobody waiting. */
+  get held(): boolean {
+    return this.#held;
+  }
 
   acquire(): Promise<void> {
     if (!this.#held) {
@@ -124,6 +140,7 @@ class CachingSqliteDriver implements Driver {
   readonly #queue = new ConnectionQueue();
   readonly #cache: StatementCache;
   readonly #connection: CachingConnection;
+  #destroyed = false;
 
   constructor(config: CachingSqliteDialectConfig) {
     this.#config = config;
@@ -154,7 +171,14 @@ class CachingSqliteDriver implements Driver {
     this.#queue.release();
   }
 
+  /** The query's result when the connection is free now; undefined when it is held (or gone): then ask Kysely. */
+  runWhileFree<R>(compiledQuery: CompiledQuery): QueryResult<R> | undefined {
+    if (this.#destroyed || this.#queue.held) return undefined;
+    return this.#connection.run<R>(compiledQuery);
+  }
+
   async destroy(): Promise<void> {
+    this.#destroyed = true;
     this.#cache.clear();
     this.#config.database.close();
   }
@@ -169,15 +193,35 @@ export class LimitInliningCompiler extends SqliteQueryCompiler {
   }
 }
 
+/** The driver behind each database opened with this dialect (see `runWhileFree`). */
+const drivers = new WeakMap<object, CachingSqliteDriver>();
+
+/**
+ * Runs a compiled query at once on `db`'s connection when nothing holds it, and returns its result;
+ * undefined when `db` is not a database opened with this dialect (a transaction, for one) or when the
+ * connection is held: then run it through Kysely, which waits for its turn.
+ */
+export function runWhileFree<R>(db: object, compiledQuery: CompiledQuery<R>): QueryResult<R> | undefined {
+  return drivers.get(db)?.runWhileFree<R>(compiledQuery);
+}
+
 export class CachingSqliteDialect implements Dialect {
   readonly #config: CachingSqliteDialectConfig;
+  #driver: CachingSqliteDriver | undefined;
 
   constructor(config: CachingSqliteDialectConfig) {
     this.#config = config;
   }
 
   createDriver(): Driver {
-    return new CachingSqliteDriver(this.#config);
+    this.#driver = new CachingSqliteDriver(this.#config);
+    return this.#driver;
+  }
+
+  /** Lets `runWhileFree(db, …)` use this dialect's driver (the Kysely instance made with it). */
+  serve(db: object): void {
+    if (!this.#driver) throw new Error("the dialect has no driver yet: call serve with the Kysely instance made with it");
+    drivers.set(db, this.#driver);
   }
 
   createQueryCompiler() {

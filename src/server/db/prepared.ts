@@ -4,11 +4,15 @@
  * session lookup) and the hot reads are built once with marker values, and each later call only swaps
  * the values into the compiled parameters.
  *
+ * The compiled query runs at once when the connection is free (driver.ts runWhileFree, decision 046),
+ * else through Kysely like any other query (inside a transaction, or while one holds the connection).
+ *
  * A value that Kysely writes into the SQL instead of a parameter (e.g. `is null`) would make the text
  * differ from call to call: such a query is detected when it is first compiled and is then built each time.
  */
 import type { Compilable, CompiledQuery } from "kysely";
 import type { AppDatabase } from "./client";
+import { runWhileFree } from "./driver";
 
 type Value = string | number | bigint | null;
 
@@ -25,6 +29,7 @@ export function preparedQuery<A extends Value[], O>(build: (db: AppDatabase, ...
     if (prepared === null) return (await db.executeQuery(build(db, ...values).compile())).rows;
     const { compiled, slots } = prepared;
     const parameters = compiled.parameters.map((parameter, index) => (slots[index]! >= 0 ? values[slots[index]!] : parameter));
-    return (await db.executeQuery<O>({ ...compiled, parameters })).rows;
+    const query: CompiledQuery<O> = { ...compiled, parameters };
+    return (runWhileFree(db, query) ?? (await db.executeQuery<O>(query))).rows;
   };
 }
