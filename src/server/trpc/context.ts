@@ -73,17 +73,27 @@ export function createContextInner(services: Services, env: Pick<Env, "PUBLIC_UR
   };
 }
 
+/**
+ * The context of an HTTP request. The language (parsed from Accept-Language) and the cookie's current
+ * token are read when a procedure first asks: most calls never do, and every call paid for them
+ * (decision 046). Both depend only on the request's headers, so reading them later gives the same answer.
+ */
 export async function createContext(services: Services, env: Env, req: Request, res: Response): Promise<Context> {
   const identity = await identifyRequest({ sessions: services.sessions, env }, req, res);
+  let language: Language | undefined;
   return {
     ...identity,
-    language: requestLanguage(req),
+    get language() {
+      return (language ??= requestLanguage(req));
+    },
     clientAddress: clientAddress(req),
     requestInfo: requestInfo(req),
     baseUrl: requestBaseUrl(req, env),
     mailBaseUrl: mailBaseUrl(req, env),
     sessionCookie: {
-      current: readSessionToken(req, env) ?? null,
+      get current() {
+        return readSessionToken(req, env) ?? null;
+      },
       set: (token, persistentUntil) => setSessionCookie(req, res, env, token, persistentUntil),
       clear: () => clearSessionCookie(req, res, env),
     },
