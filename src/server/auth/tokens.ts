@@ -2,7 +2,7 @@
  * Random identifiers and secrets, and their hashes (Lucia's building blocks). SHA-256 and the
  * constant-time comparison are Node's (native; every request checks its session: decision 046).
  */
-import { createHash, timingSafeEqual } from "node:crypto";
+import { hash, timingSafeEqual } from "node:crypto";
 import { encodeBase32LowerCaseNoPadding } from "@oslojs/encoding";
 
 /** 24 characters of base32 = 120 bits from the CSPRNG (Lucia's generateSecureRandomString). */
@@ -14,7 +14,7 @@ export function generateSecureRandomString(): string {
 
 /** SHA-256 of the secret's UTF-8 bytes. */
 export function hashSecret(secret: string): Uint8Array {
-  return createHash("sha256").update(secret, "utf8").digest();
+  return hash("sha256", secret, "buffer");
 }
 
 export function secretMatches(secret: string, storedHash: Uint8Array): boolean {

@@ -29,7 +29,7 @@ export function preparedQuery<A extends Value[], O>(build: (db: AppDatabase, ...
     if (prepared === null) return (await db.executeQuery(build(db, ...values).compile())).rows;
     const { compiled, slots } = prepared;
     const parameters = compiled.parameters.map((parameter, index) => (slots[index]! >= 0 ? values[slots[index]!] : parameter));
-    const query: CompiledQuery<O> = { ...compiled, parameters };
+    const query: CompiledQuery<O> = { query: compiled.query, queryId: compiled.queryId, sql: compiled.sql, parameters };
     return (runWhileFree(db, query) ?? (await db.executeQuery<O>(query))).rows;
   };
 }

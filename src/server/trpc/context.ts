@@ -81,8 +81,12 @@ export function createContextInner(services: Services, env: Pick<Env, "PUBLIC_UR
 export async function createContext(services: Services, env: Env, req: Request, res: Response): Promise<Context> {
   const identity = await identifyRequest({ sessions: services.sessions, env }, req, res);
   let language: Language | undefined;
+  // Named one by one: a spread followed by more properties takes V8's slow path (several µs a call).
   return {
-    ...identity,
+    user: identity.user,
+    session: identity.session,
+    visitorId: identity.visitorId,
+    owner: identity.owner,
     get language() {
       return (language ??= requestLanguage(req));
     },

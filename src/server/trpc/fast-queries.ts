@@ -72,20 +72,22 @@ export function fastQueries<TContext>(options: FastQueryOptions<TContext>): Requ
   const serialize = config.transformer.output.serialize;
   const send = options.send ?? sendWithLength;
 
+  async function call(req: Request, ctx: TContext, path: string, input: unknown, batchIndex: number) {
+    try {
+      const data = await procedures[path]!({ path, getRawInput: async () => input, ctx, type: "query", signal: undefined, batchIndex });
+      return { result: { data } };
+    } catch (cause) {
+      const error = getTRPCErrorFromUnknown(cause);
+      options.onError?.({ error, path, input, ctx, type: "query", req });
+      return { error: getErrorShape({ config, ctx, error, input, path, type: "query" }) };
+    }
+  }
+
   async function answer(req: Request, res: Response, batch: boolean, calls: Array<{ path: string; input: unknown }>) {
     const ctx = await options.createContext(req, res);
-    const results = await Promise.all(
-      calls.map(async ({ path, input }, batchIndex) => {
-        try {
-          const data = await procedures[path]!({ path, getRawInput: async () => input, ctx, type: "query", signal: undefined, batchIndex });
-          return { result: { data } };
-        } catch (cause) {
-          const error = getTRPCErrorFromUnknown(cause);
-          options.onError?.({ error, path, input, ctx, type: "query", req });
-          return { error: getErrorShape({ config, ctx, error, input, path, type: "query" }) };
-        }
-      }),
-    );
+    const results = batch
+      ? await Promise.all(calls.map(({ path, input }, batchIndex) => call(req, ctx, path, input, batchIndex)))
+      : [await call(req, ctx, calls[0]!.path, calls[0]!.input, 0)];
     res.statusCode = getHTTPStatusCode(batch ? results : results[0]!);
     const items = results.map((item) =>
       item.result ? { result: { data: serialize(item.result.data) as unknown } } : transformTRPCResponse(config, item),
