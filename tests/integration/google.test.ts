@@ -88,6 +88,8 @@ describe("Google sign-in", () => {
       emailConfirmed: true,
       creditsRemaining: 10,
     });
+    // No password: the profile says so (it reads whether there is a hash, not the hash).
+    expect(await client.account.profile.query()).toMatchObject({ email, hasPassword: false, emailConfirmed: true });
   });
 
   it("links to the existing account with the same address", async () => {

@@ -132,12 +132,21 @@ export async function listSessions(db: AppDatabase, clock: Clock, userId: string
   return rows.map((row) => ({ ...toInfo(row), userAgent: row.user_agent, ipAddress: row.ip_address }));
 }
 
+// The columns validation needs (not the stored user agent and address, which every request would copy).
 const sessionWithUser = preparedQuery((db, sessionId: string) =>
   db
     .selectFrom("sessions")
     .innerJoin("users", "users.id", "sessions.user_id")
-    .selectAll("sessions")
-    .select("users.email")
+    .select([
+      "sessions.id",
+      "sessions.user_id",
+      "sessions.secret_hash",
+      "sessions.persistent",
+      "sessions.created_at",
+      "sessions.last_active_at",
+      "sessions.expires_at",
+      "users.email",
+    ])
     .where("sessions.id", "=", sessionId)
     .where("users.disabled_at", "is", null),
 );

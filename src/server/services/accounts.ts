@@ -21,16 +21,16 @@ import { googleConfigured } from "../auth/google";
 import { grantCredits } from "./credits";
 import { preparedQuery } from "../db/prepared";
 
-// Compiled once: /profile reads it on each visit (decision 044).
+// Compiled once: /profile reads it on each visit (decision 044). Whether there is a password, not its hash.
 const profilePageRow = preparedQuery((db, userId: string) =>
   db
     .selectFrom("users")
     .leftJoin("profiles", "profiles.user_id", "users.id")
-    .select([
+    .select((eb) => [
       "users.email",
       "users.created_at",
       "users.email_confirmed_at",
-      "users.password_hash",
+      eb("users.password_hash", "is not", null).as("has_password"),
       "profiles.full_name",
       "profiles.credits_remaining",
     ])
@@ -582,7 +582,7 @@ export function createAccountsService(deps: AccountDeps, render: RenderModule, p
         credits: user.credits_remaining ?? 0,
         memberSince: user.created_at,
         emailConfirmed: user.email_confirmed_at !== null,
-        hasPassword: user.password_hash !== null,
+        hasPassword: Boolean(user.has_password),
         renders: statistics.renders,
         favouriteStyles: statistics.favouriteStyles,
         projects: await projects.count(userId),
