@@ -32,7 +32,8 @@ export function bodyLimitOf(path: string): number {
 export function trpcBodyLimit(req: Request, res: Response, next: NextFunction): void {
   const length = Number(req.headers["content-length"] ?? 0);
   const calls = req.path.split(",").length;
-  if (calls > TRPC_MAX_BATCH_CALLS || (Number.isFinite(length) && length > bodyLimitOf(req.path))) {
+  // Without a body (every GET) there is no limit to look up.
+  if (calls > TRPC_MAX_BATCH_CALLS || (Number.isFinite(length) && length > 0 && length > bodyLimitOf(req.path))) {
     res.set("Connection", "close");
     res
       .status(413)

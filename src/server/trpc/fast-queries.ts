@@ -88,7 +88,9 @@ export function fastQueries<TContext>(options: FastQueryOptions<TContext>): Requ
     const results = batch
       ? await Promise.all(calls.map(({ path, input }, batchIndex) => call(req, ctx, path, input, batchIndex)))
       : [await call(req, ctx, calls[0]!.path, calls[0]!.input, 0)];
-    res.statusCode = getHTTPStatusCode(batch ? results : results[0]!);
+    const single = batch ? undefined : results[0]!;
+    // One result answers 200, as getHTTPStatusCode says for it, without its Set and arrays.
+    res.statusCode = single?.result ? 200 : getHTTPStatusCode(single ?? results);
     const items = results.map((item) =>
       item.result ? { result: { data: serialize(item.result.data) as unknown } } : transformTRPCResponse(config, item),
     );
