@@ -12,6 +12,27 @@ import { withLogContext, type Logger } from "../logger";
 import type { Metrics } from "../metrics";
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,100}$/;
+
+/** Random bytes per request id (12 base64url characters). */
+const ID_BYTES = 9;
+/**
+ * Request ids are cut from a pool of random bytes refilled 512 ids at a time: one randomBytes call per
+ * request cost several µs (a system call into the CSPRNG), a tenth of the whole tracking (decision 046).
+ */
+const ID_POOL_BYTES = ID_BYTES * 512;
+let idPool = Buffer.alloc(0);
+let idOffset = 0;
+
+/** 12 random characters (base64url). */
+export function newRequestId(): string {
+  if (idOffset + ID_BYTES > idPool.length) {
+    idPool = randomBytes(ID_POOL_BYTES);
+    idOffset = 0;
+  }
+  const id = idPool.toString("base64url", idOffset, idOffset + ID_BYTES);
+  idOffset += ID_BYTES;
+  return id;
+}
 /** Answers too frequent or too dull for the info log (they still count in the metrics). */
 const QUIET_ROUTES = new Set(["/healthz", "/readyz", "/metrics", "assets"]);
 
@@ -34,7 +55,7 @@ export function routeLabel(req: Request, path: string, procedures: ReadonlySet<s
 export function requestTracking(metrics: Metrics, procedures: ReadonlySet<string>, log: Logger): RequestHandler {
   return (req, res, next) => {
     const given = req.get("x-request-id");
-    const requestId = given && REQUEST_ID.test(given) ? given : randomBytes(9).toString("base64url");
+    const requestId = given && REQUEST_ID.test(given) ? given : newRequestId();
     res.setHeader("X-Request-Id", requestId);
     const started = process.hrtime.bigint();
     // As it arrived: routers mounted on a prefix (/trpc) shorten req.path while they run.
