@@ -31,7 +31,8 @@ const context = new AsyncLocalStorage<LogContext>();
 
 /** Runs `work` with these fields on every log line it writes (nested contexts add to the outer one). */
 export function withLogContext<T>(fields: LogContext, work: () => T): T {
-  return context.run({ ...context.getStore(), ...fields }, work);
+  const outer = context.getStore();
+  return context.run(outer === undefined ? { ...fields } : { ...outer, ...fields }, work);
 }
 
 /** The request id of the request being handled, if any. */

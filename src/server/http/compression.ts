@@ -24,14 +24,15 @@ function mayTransform(res: Response): boolean {
   return typeof cacheControl !== "string" || !/(?:^|,)\s*?no-transform\s*?(?:,|$)/.test(cacheControl);
 }
 
-/** Adds a field to Vary unless it is there (or Vary is *), as the middleware's `vary` does. */
-function varyOn(res: Response, field: string): void {
+/** Vary lists Accept-Encoding already (a whole field of the list, any case). */
+const VARIES_BY_ENCODING = /(?:^|,)\s*accept-encoding\s*(?:,|$)/i;
+
+/** Adds Accept-Encoding to Vary unless it is there (or Vary is *), as the middleware's `vary` does. */
+function varyOnEncoding(res: Response): void {
   const current = res.getHeader("Vary");
   const value = Array.isArray(current) ? current.join(", ") : current === undefined ? "" : String(current);
-  if (value.trim() === "*") return;
-  const fields = value.split(",").map((part) => part.trim().toLowerCase());
-  if (fields.includes(field.toLowerCase())) return;
-  res.setHeader("Vary", value.trim() ? `${value}, ${field}` : field);
+  if (value.trim() === "*" || VARIES_BY_ENCODING.test(value)) return;
+  res.setHeader("Vary", value.trim() ? `${value}, Accept-Encoding` : "Accept-Encoding");
 }
 
 /**
@@ -46,6 +47,6 @@ export function endCompressible(req: Request, res: Response, body: string): void
     compress(req, res, () => res.end(body));
     return;
   }
-  if (shouldCompress(req, res) && mayTransform(res)) varyOn(res, "Accept-Encoding");
+  if (shouldCompress(req, res) && mayTransform(res)) varyOnEncoding(res);
   res.end(body);
 }

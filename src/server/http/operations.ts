@@ -60,7 +60,8 @@ export function requestTracking(metrics: Metrics, procedures: ReadonlySet<string
     const started = process.hrtime.bigint();
     // As it arrived: routers mounted on a prefix (/trpc) shorten req.path while they run.
     const path = req.path;
-    res.once("finish", () => {
+    // A response finishes once: a plain listener (once() wraps it in another function per request).
+    res.on("finish", () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const route = routeLabel(req, path, procedures);
       metrics.recordHttp(req.method, route, res.statusCode, seconds);
