@@ -74,6 +74,34 @@ export function createContextInner(services: Services, env: Pick<Env, "PUBLIC_UR
 }
 
 /**
+ * The browser's session cookie for one request. A class, so a request costs one object and no
+ * closures (each closure in an object literal also gets its name set when it is made, under tsx).
+ */
+class BrowserSessionCookie implements SessionCookie {
+  readonly #req: Request;
+  readonly #res: Response;
+  readonly #env: Env;
+
+  constructor(req: Request, res: Response, env: Env) {
+    this.#req = req;
+    this.#res = res;
+    this.#env = env;
+  }
+
+  get current(): string | null {
+    return readSessionToken(this.#req, this.#env) ?? null;
+  }
+
+  set(token: string, persistentUntil?: number): void {
+    setSessionCookie(this.#req, this.#res, this.#env, token, persistentUntil);
+  }
+
+  clear(): void {
+    clearSessionCookie(this.#req, this.#res, this.#env);
+  }
+}
+
+/**
  * The context of an HTTP request. The language (parsed from Accept-Language) and the cookie's current
  * token are read when a procedure first asks: most calls never do, and every call paid for them
  * (decision 046). Both depend only on the request's headers, so reading them later gives the same answer.
@@ -94,13 +122,7 @@ export async function createContext(services: Services, env: Env, req: Request, 
     requestInfo: requestInfo(req),
     baseUrl: requestBaseUrl(req, env),
     mailBaseUrl: mailBaseUrl(req, env),
-    sessionCookie: {
-      get current() {
-        return readSessionToken(req, env) ?? null;
-      },
-      set: (token, persistentUntil) => setSessionCookie(req, res, env, token, persistentUntil),
-      clear: () => clearSessionCookie(req, res, env),
-    },
+    sessionCookie: new BrowserSessionCookie(req, res, env),
     services,
   };
 }

@@ -27,6 +27,9 @@ export interface FastQueryOptions<TContext> {
   send?(req: Request, res: Response, body: string): void;
 }
 
+/** The call's getRawInput (made by a function: an arrow in the call's object literal would get its name set on every call under tsx). */
+const inputGetter = (input: unknown) => async () => input;
+
 function sendWithLength(_req: Request, res: Response, body: string): void {
   res.setHeader("content-length", Buffer.byteLength(body));
   res.end(body);
@@ -74,7 +77,7 @@ export function fastQueries<TContext>(options: FastQueryOptions<TContext>): Requ
 
   async function call(req: Request, ctx: TContext, path: string, input: unknown, batchIndex: number) {
     try {
-      const data = await procedures[path]!({ path, getRawInput: async () => input, ctx, type: "query", signal: undefined, batchIndex });
+      const data = await procedures[path]!({ path, getRawInput: inputGetter(input), ctx, type: "query", signal: undefined, batchIndex });
       return { result: { data } };
     } catch (cause) {
       const error = getTRPCErrorFromUnknown(cause);
