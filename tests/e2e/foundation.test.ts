@@ -36,8 +36,11 @@ describeBrowser("the app in a browser", () => {
     }
     await expect.poll(() => bar.getByRole("button", { name: "Language" }).isVisible()).toBe(true);
     await expect.poll(() => page.getByRole("link", { name: "Try Without Signup" }).getAttribute("href")).toBe("/upload");
-    await expect.poll(() => page.getByRole("link", { name: "Sign Up for More" }).getAttribute("href")).toBe("/auth");
+    // Issue 17: it opens the sign-up tab, like Start Free Trial.
+    await expect.poll(() => page.getByRole("link", { name: "Sign Up for More" }).getAttribute("href")).toBe("/auth?tab=signup");
     await screenshot(page, "landing-desktop-light");
+    await page.getByRole("link", { name: "Sign Up for More" }).click();
+    await expect.poll(() => page.getByRole("tab", { name: "Sign Up" }).getAttribute("aria-selected")).toBe("true");
     expect(problems).toEqual([]);
   });
 

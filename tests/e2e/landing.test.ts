@@ -125,7 +125,7 @@ describeBrowser("the landing page in a browser", () => {
         const tryLink = page.getByRole("link", { name: tx("landing.tryWithoutSignup"), exact: true });
         expect(await tryLink.getAttribute("href")).toBe("/upload");
         expect(await page.getByRole("button", { name: tx("home.hero.watchDemo") }).isVisible()).toBe(true);
-        await poll(() => page.getByRole("link", { name: tx("landing.signUpForMore") }).getAttribute("href")).toBe("/auth");
+        await poll(() => page.getByRole("link", { name: tx("landing.signUpForMore") }).getAttribute("href")).toBe("/auth?tab=signup");
         expect(await page.getByRole("link", { name: tx("home.hero.goToDashboard") }).count()).toBe(0);
 
         // The stats strip shows what this studio measured, labelled so, and no invented satisfaction score.

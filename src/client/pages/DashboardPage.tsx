@@ -432,7 +432,6 @@ export default function DashboardPage() {
             id="project-name"
             className={inputClass}
             value={name}
-            maxLength={100}
             autoComplete="off"
             aria-invalid={nameError ? true : undefined}
             aria-describedby={nameError ? "project-name-error" : undefined}

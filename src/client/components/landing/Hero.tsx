@@ -11,6 +11,7 @@ import { useEngine } from "../../hooks/useEngine";
 import { useSession } from "../../hooks/useSession";
 import { withTexts } from "../../i18n";
 import { afterFirstLoad } from "../../lib/afterFirstLoad";
+import { SIGN_UP_HREF } from "../../lib/authLinks";
 import { useSharedQuery } from "../../lib/queries";
 import { demoExample, DRAWN_STYLE } from "../demo/demoExample";
 import { EngineNote } from "../render/EngineNote";
@@ -173,8 +174,9 @@ export function Hero() {
                 {t("home.hero.goToDashboard")}
               </Link>
             ) : (
-              // Spec: shown to a visitor only (a signed-in user gets Go to Dashboard instead).
-              <Link href="/auth" className={bigSecondary}>
+              // Spec: shown to a visitor only (a signed-in user gets Go to Dashboard instead); it opens
+              // /auth on the sign-up tab, as Start Free Trial does (someone asking for more has no account yet).
+              <Link href={SIGN_UP_HREF} className={bigSecondary}>
                 {t("landing.signUpForMore")}
               </Link>
             )}

@@ -130,7 +130,6 @@ export function ProjectSelect({ choice, disabled }: { choice: ReturnType<typeof 
             id="new-project-name"
             className={inputClass}
             value={choice.newName}
-            maxLength={100}
             placeholder={t("upload.defaultProjectName")}
             disabled={disabled}
             aria-invalid={choice.nameError ? true : undefined}

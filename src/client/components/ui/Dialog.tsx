@@ -35,13 +35,15 @@ export function FormDialog({ open, onOpenChange, title, description, submitLabel
         <Dialog.Overlay className={overlayClass} />
         <Dialog.Content className={contentClass} {...(description ? {} : { "aria-describedby": undefined })}>
           <div className="flex items-start justify-between gap-4">
-            <Dialog.Title className="text-lg font-semibold">{title}</Dialog.Title>
+            <Dialog.Title className="text-lg font-semibold [overflow-wrap:anywhere]">{title}</Dialog.Title>
             <Dialog.Close className={buttonClass.icon} aria-label={t("common.close")}>
               <X className="size-4" aria-hidden="true" />
             </Dialog.Close>
           </div>
           {description ? (
-            <Dialog.Description className="mt-1 text-sm text-slate-600 dark:text-slate-400">{description}</Dialog.Description>
+            <Dialog.Description className="mt-1 text-sm text-slate-600 [overflow-wrap:anywhere] dark:text-slate-400">
+              {description}
+            </Dialog.Description>
           ) : null}
           <form onSubmit={submit} className="mt-4 space-y-4" noValidate>
             {children}
@@ -78,8 +80,10 @@ export function ConfirmDialog({ open, onOpenChange, title, description, confirmL
       <AlertDialog.Portal>
         <AlertDialog.Overlay className={overlayClass} />
         <AlertDialog.Content className={contentClass}>
-          <AlertDialog.Title className="text-lg font-semibold">{title}</AlertDialog.Title>
-          <AlertDialog.Description className="mt-2 text-sm text-slate-600 dark:text-slate-400">{description}</AlertDialog.Description>
+          <AlertDialog.Title className="text-lg font-semibold [overflow-wrap:anywhere]">{title}</AlertDialog.Title>
+          <AlertDialog.Description className="mt-2 text-sm text-slate-600 [overflow-wrap:anywhere] dark:text-slate-400">
+            {description}
+          </AlertDialog.Description>
           <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
             <AlertDialog.Cancel className={buttonClass.secondary}>{t("common.cancel")}</AlertDialog.Cancel>
             <button type="button" className={buttonClass.danger} disabled={busy} aria-busy={busy || undefined} onClick={onConfirm}>
