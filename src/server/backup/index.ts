@@ -7,12 +7,14 @@
 import fsp from "node:fs/promises";
 import path from "node:path";
 import { generateSecureRandomString } from "../auth/tokens";
+import type { Selectable } from "kysely";
 import type { AppDatabase } from "../db/client";
+import type { BackupsTable } from "../db/schema";
 import { DomainError } from "../errors";
 import type { Infra } from "../infra";
 import { BACKUP_FILE_PATTERN, createBackup, type BackupResult, type BackupSource } from "./archive";
 
-export type BackupTrigger = "schedule" | "admin" | "command";
+export type BackupTrigger = BackupsTable["trigger"];
 
 /** How often the schedule looks whether a backup is due. */
 const CHECK_EVERY_MS = 60_000;
@@ -54,19 +56,10 @@ export function backupSource(deps: Pick<Infra, "env" | "version">): BackupSource
   };
 }
 
-function toRecord(row: {
-  id: string;
-  trigger: string;
-  started_at: number;
-  finished_at: number | null;
-  file: string | null;
-  bytes: number | null;
-  files: number | null;
-  error: string | null;
-}): BackupRecord {
+function toRecord(row: Selectable<BackupsTable>): BackupRecord {
   return {
     id: row.id,
-    trigger: row.trigger as BackupTrigger,
+    trigger: row.trigger,
     startedAt: row.started_at,
     finishedAt: row.finished_at,
     file: row.file,

@@ -6,6 +6,7 @@
  */
 import { generateSecureRandomString } from "../auth/tokens";
 import { DomainError } from "../errors";
+import type { HousekeepingRunsTable } from "../db/schema";
 import type { Infra } from "../infra";
 
 const EVERY_MS = 6 * 3_600_000;
@@ -18,7 +19,7 @@ export interface HousekeepingStep {
 
 export interface HousekeepingRun {
   id: string;
-  trigger: "schedule" | "admin";
+  trigger: HousekeepingRunsTable["trigger"];
   startedAt: number;
   finishedAt: number | null;
   /** What went, by kind (e.g. expiredSessions: 3, orphanBytes: 12000). */

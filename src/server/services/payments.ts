@@ -27,7 +27,7 @@ import type { CreditPackage } from "../../shared/billing";
 import type { CreditPackageInput } from "../../shared/credit-packages";
 import { DomainError, notFound } from "../errors";
 import type { AppDatabase } from "../db/client";
-import type { CreditPurchasesTable, Database, PaymentHoldResolution } from "../db/schema";
+import type { CreditPackagesTable, CreditPurchasesTable, Database, PaymentHoldResolution } from "../db/schema";
 import type { Clock } from "../clock";
 import type { Env } from "../env";
 import type { Logger } from "../logger";
@@ -115,14 +115,9 @@ export interface AdminCreditPackage extends CreditPackage {
 }
 
 const packageColumns = ["id", "name", "credits", "price_cents", "currency", "licence", "retired_at"] as const;
-const toPackage = (row: {
-  id: string;
-  name: string | null;
-  credits: number;
-  price_cents: number;
-  currency: "usd" | "eur";
-  licence: "personal" | "commercial";
-}): CreditPackage => ({
+const toPackage = (
+  row: Pick<Selectable<CreditPackagesTable>, "id" | "name" | "credits" | "price_cents" | "currency" | "licence">,
+): CreditPackage => ({
   id: row.id,
   name: row.name,
   credits: row.credits,
