@@ -4,25 +4,10 @@
  * are performance events, and hiding the page sends what is queued.
  */
 import { useEffect } from "react";
-import type { AnalyticsEvent } from "../../shared/analytics";
 import { PERFORMANCE_ACTIONS } from "../../shared/analytics-constants";
 import { analytics, pagePath, track } from "../lib/analytics";
+import { postAnalyticsEvents } from "../lib/analyticsTransport";
 import { followPageViews } from "../lib/pageViews";
-
-/**
- * One request per batch, never batched with the page's calls, and kept alive so that the batch
- * sent when the page is hidden or left still arrives. A plain POST as tRPC's httpLink sends it
- * (superjson's envelope; the events are plain JSON): no tRPC client in the first load (issue 15).
- */
-async function sendEvents(events: AnalyticsEvent[]): Promise<void> {
-  const response = await fetch("/trpc/analytics.track", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ json: { events } }),
-    keepalive: true,
-  });
-  if (!response.ok) throw new Error(`analytics.track answered HTTP ${response.status}`);
-}
 
 function navigationTiming(): PerformanceNavigationTiming | undefined {
   try {
@@ -59,7 +44,7 @@ function trackLoadTimes(): void {
 
 export function AnalyticsEffects() {
   useEffect(() => {
-    analytics.setSender(sendEvents);
+    analytics.setSender(postAnalyticsEvents);
     return () => analytics.setSender(undefined);
   }, []);
 

@@ -8,6 +8,7 @@
  * refuses (or a network failure) is dropped after that one try, and nothing here awaits the UI.
  */
 import { ANALYTICS_FLUSH_THRESHOLD, STORAGE_KEYS } from "../../shared/constants";
+import { createSessionId, pagePath } from "./analyticsTransport";
 import type { AnalyticsEvent } from "../../shared/analytics";
 import { ANALYTICS_LIMITS, type AnalyticsCategory } from "../../shared/analytics-constants";
 
@@ -38,11 +39,8 @@ export interface AnalyticsQueueOptions {
   onDrop?: (error: unknown, dropped: number) => void;
 }
 
-/** Time plus a random string (spec section 3). */
-export function createSessionId(now = Date.now(), random: () => number = Math.random): string {
-  const suffix = Array.from({ length: 10 }, () => Math.floor(random() * 36).toString(36)).join("");
-  return `${now.toString(36)}-${suffix}`;
-}
+// Defined with the sender, which the first load needs too; the queue's callers keep importing them here.
+export { createSessionId, pagePath };
 
 function clip(text: string, max: number): string {
   return text.length > max ? text.slice(0, max) : text;
@@ -220,10 +218,4 @@ export function subscribeAnalyticsEnabled(listener: (enabled: boolean) => void):
 /** Shorthand for analytics.track; safe to call from anywhere. */
 export function track(input: TrackInput): void {
   analytics.track(input);
-}
-
-/** The page as a path without its query (share tokens and ids in queries stay on the device). */
-export function pagePath(location: string): string {
-  const path = location.split(/[?#]/)[0] ?? "/";
-  return path || "/";
 }

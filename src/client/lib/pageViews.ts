@@ -5,15 +5,13 @@
  * is hidden or left, in one small request of their own (unless analytics is switched off).
  */
 import { STORAGE_KEYS } from "../../shared/constants";
+import { createSessionId, pagePath, postAnalyticsEvents } from "./analyticsTransport";
 
 type Listener = (path: string) => void;
 
 const seen: Array<{ path: string; at: number }> = [];
 let listener: Listener | null = null;
 let leaveHandlerInstalled = false;
-
-/** The path without query or fragment (what analytics records: never a token of a mail link). */
-const pathOnly = (location: string) => location.split(/[?#]/)[0] || "/";
 
 function analyticsSwitchedOff(): boolean {
   try {
@@ -26,20 +24,15 @@ function analyticsSwitchedOff(): boolean {
 /** Sends the views nobody took yet, as analytics.track would (keepalive: it outlives the page). */
 function sendUnheardViews(): void {
   if (listener || seen.length === 0 || analyticsSwitchedOff()) return;
-  const sessionId = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
+  const sessionId = createSessionId();
   const events = seen.splice(0).map(({ path, at }) => ({
-    category: "navigation",
+    category: "navigation" as const,
     action: "page_view",
-    label: pathOnly(path),
+    label: pagePath(path),
     timestamp: at,
     sessionId,
   }));
-  void fetch("/trpc/analytics.track", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ json: { events } }),
-    keepalive: true,
-  }).catch(() => undefined);
+  void postAnalyticsEvents(events).catch(() => undefined);
 }
 
 export function notePageView(path: string): void {
