@@ -20,6 +20,7 @@ import * as m0014 from "./0014-backups";
 import * as m0015 from "./0015-render-request-ids";
 import * as m0016 from "./0016-housekeeping-runs";
 import * as m0017 from "./0017-credit-packages";
+import * as m0018 from "./0018-studio-settings";
 
 export const migrations: Record<string, Migration> = {
   "0001-init": m0001,
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   "0015-render-request-ids": m0015,
   "0016-housekeeping-runs": m0016,
   "0017-credit-packages": m0017,
+  "0018-studio-settings": m0018,
 };

@@ -12,6 +12,7 @@ import { SessionEffects } from "./components/SessionEffects";
 import { useSession } from "./hooks/useSession";
 import { withTexts } from "./i18n";
 import { useAfterFirstLoad } from "./lib/afterFirstLoad";
+import { useDocumentTitle } from "./lib/documentTitle";
 import { notePageView } from "./lib/pageViews";
 import { hydration } from "./lib/queries";
 import { landingLoaded, NotFound, PAGES } from "./routes";
@@ -60,6 +61,7 @@ function Shell() {
   const loaded = useAfterFirstLoad();
   const [location] = useLocation();
   useEffect(() => notePageView(location), [location]);
+  useDocumentTitle(location);
   return (
     <>
       <div className={`flex min-h-screen flex-col ${user ? QUICK_ADMIN_BAR_PADDING : ""}`}>

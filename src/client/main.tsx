@@ -14,7 +14,7 @@ const language = detectLanguage();
 const onLanding = location.pathname === "/";
 // What the first paint's parts will ask, asked now: one request, alongside the code.
 prefetchQueries(
-  onLanding ? ["auth.session", "render.allowance", "render.gallery", "system.landingStats", "system.info"] : ["auth.session"],
+  onLanding ? ["auth.session", "render.allowance", "render.gallery", "system.landingStats"] : ["auth.session"],
 );
 // The server sends the landing page pre-rendered (scripts/prerender.ts) in the language it guessed.
 const prerendered = root.dataset.prerendered === language && onLanding;

@@ -9,11 +9,14 @@ import { Router } from "wouter";
 import type { Language } from "../shared/constants";
 import { App } from "./App";
 import i18n, { allTexts, startI18n } from "./i18n";
+import { fillWithPrerenderPlaceholders } from "./lib/studio";
 
 /** The HTML inside #root for `path` in `language`. */
 export async function prerenderPage(path: string, language: Language): Promise<string> {
   // The same texts the browser loads first: a landing text outside them would show as its key here too.
   await startI18n(language);
+  // The studio's name, address and sign-up credits are filled in by the server when it sends the page.
+  fillWithPrerenderPlaceholders();
   const missing = new Set<string>();
   i18n.options.saveMissing = true;
   i18n.options.missingKeyHandler = (_languages, _namespace, key) => void missing.add(key);

@@ -39,6 +39,11 @@ const AiLabPage = lazyWithData(() => import("./pages/AiLabPage"));
 const StatusPage = lazyWithData(() => import("./pages/StatusPage"));
 const ProfilePage = lazyWithData(() => import("./pages/ProfilePage"));
 const ModificationStudioPage = lazyWithData(() => import("./pages/ModificationStudioPage"));
+const LegalPage = lazyWithData(() => import("./pages/LegalPage"));
+const TermsPage = () => <LegalPage page="terms" />;
+TermsPage.displayName = "LegalPage(terms)";
+const PrivacyPage = () => <LegalPage page="privacy" />;
+PrivacyPage.displayName = "LegalPage(privacy)";
 export const NotFound = lazyWithData(() => import("./pages/NotFound"));
 
 function planned(page: PlannedPageKey): ComponentType {
@@ -66,6 +71,8 @@ export const PAGES: Record<AppPath, ComponentType> = {
   "/performance": PerformancePage,
   "/guide": GuidePage,
   "/user-guide": UserGuidePage,
+  "/terms": TermsPage,
+  "/privacy": PrivacyPage,
   "/dashboard": DashboardPage,
   "/enhanced-dashboard": planned("enhancedDashboard"),
   "/social-hub": planned("socialHub"),
@@ -94,6 +101,8 @@ const PRELOADS: Partial<Record<AppPath, Pick<LazyPart<object>, "preload">>> = {
   "/performance": PerformancePage,
   "/guide": GuidePage,
   "/user-guide": GuidePage,
+  "/terms": LegalPage,
+  "/privacy": LegalPage,
   "/dashboard": DashboardPage,
   "/enhanced-dashboard": PlannedPage,
   "/social-hub": PlannedPage,

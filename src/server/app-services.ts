@@ -18,9 +18,12 @@ import type { PaymentsService } from "./services/payments";
 import type { ProjectsService } from "./services/projects";
 import type { RolesService } from "./services/roles";
 import type { SelfTestRunsService } from "./services/self-test-runs";
+import type { SettingsModule } from "./settings";
 import type { SystemService } from "./services/system-checks";
 
 export interface Services {
+  /** The operator's settings (/admin → Studio): brand, free credits, engine. */
+  settings: SettingsModule;
   accounts: AccountsService;
   sessions: SessionsService;
   lockout: LockoutService;

@@ -19,6 +19,7 @@ import { operationsRoutes, requestTracking } from "./http/operations";
 import { identifyRequest } from "./http/identity";
 import { pageLanguage, readPrerenderedLanding } from "./http/prerendered-pages";
 import { securityHeaders } from "./http/security-headers";
+import { brandedPages, studioRoutes } from "./http/studio-pages";
 import { stripeWebhookRoutes } from "./http/stripe-webhook";
 import { uploadRoutes } from "./http/upload-route";
 import type { Infra } from "./infra";
@@ -75,6 +76,7 @@ export function createApp(deps: Pick<Infra, "env" | "log" | "clock" | "version">
     res.status(database.ok ? 200 : 503).json({ ok: database.ok, db: database.ok ? "ok" : "error", version: deps.version });
   });
   app.use(operationsRoutes(deps.env, services));
+  app.use(studioRoutes(services.settings));
 
   app.use(csrfProtection(deps.env));
 
@@ -114,20 +116,25 @@ export function createApp(deps: Pick<Infra, "env" | "log" | "clock" | "version">
     app.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false, fallthrough: false }));
     // Other public files (icons, theme script) keep their names: revalidate each time.
     app.use(express.static(clientDir, { index: false, maxAge: 0, setHeaders: (res) => res.set("Cache-Control", "no-cache") }));
-    const indexHtml = fs.readFileSync(indexFile, "utf8");
+    // Every page carries the studio's brand (/admin → Studio), filled in again when a setting changes.
     const landing = readPrerenderedLanding(clientDir);
+    const page = brandedPages(
+      new Map<string, string>([["index", fs.readFileSync(indexFile, "utf8")], ...landing]),
+      () => services.settings.publicStudio(),
+      () => services.settings.revision,
+    );
     app.get("/{*splat}", (req, res) => {
       res.set("Cache-Control", "no-cache");
       if (req.path === "/" && landing.size > 0) {
         // The landing page's HTML is in the page already (issue 15); which language depends on these.
         res.vary("Cookie").vary("Accept-Language");
-        res.type("html").send(landing.get(pageLanguage(req)) ?? indexHtml);
+        res.type("html").send(page(pageLanguage(req)) ?? page("index"));
         return;
       }
       res
         .status(isAppPath(req.path) ? 200 : 404)
         .type("html")
-        .send(indexHtml);
+        .send(page("index"));
     });
   } else {
     deps.log.warn("client build not found; serving the API only", { clientDir });

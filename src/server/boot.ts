@@ -23,6 +23,7 @@ import { createListingModule } from "./listing";
 import { createMetrics } from "./metrics";
 import { createHousekeeping } from "./housekeeping";
 import { createRenderModule, type RenderModuleOptions } from "./render";
+import { createSettingsModule } from "./settings";
 import { createAccountDirectory, createAccountsService } from "./services/accounts";
 import { createAdminService } from "./services/admin";
 import { createAnalyticsService } from "./services/analytics";
@@ -74,17 +75,21 @@ export function buildInfra(env: Env, db: AppDatabase, log: Logger, clock: Clock,
 /** Every capability, wired to the adapters and to each other. */
 export function buildServices(infra: Infra, options: Pick<BootOptions, "renderProvider" | "worker"> = {}): Services {
   const { db, clock, env } = infra;
+  const settings = createSettingsModule(infra);
   const render = createRenderModule(infra, {
     projects: createProjectDirectory(infra),
     accounts: createAccountDirectory(infra),
     provider: options.renderProvider,
     worker: options.worker,
+    freeDemoRendersPerAddress: settings.demoRendersPerAddressPerDay,
   });
+  // An engine saved in /admin → Studio replaces the one in force at once (no restart).
+  settings.onEngineChange(() => render.useEngine(settings.engineEnv()));
   const roles = createRolesService(db, clock);
   const projects = createProjectsService(infra, render);
-  const payments = createPaymentsService(infra);
+  const payments = createPaymentsService({ ...infra, brandName: settings.brandName });
   const backups = createBackupModule(infra);
-  const accounts = createAccountsService(infra, render, projects);
+  const accounts = createAccountsService(infra, render, projects, settings);
   const sessions = createSessionsService(db, clock);
   const analytics = createAnalyticsService(infra, render);
   // Each owner removes what is its own; the housekeeping module schedules and records the passes.
@@ -101,20 +106,21 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
     { name: "render", run: () => render.runHousekeeping() },
   ]);
   return {
+    settings,
     accounts,
     sessions,
     lockout: createLockoutService(db, clock),
-    twoFactor: createTwoFactorService(infra),
+    twoFactor: createTwoFactorService({ ...infra, issuer: settings.brandName }),
     roles,
     projects,
     render,
     listing: createListingModule(infra, { render }),
     payments,
-    admin: createAdminService(infra, render, roles, payments, backups, housekeeping),
+    admin: createAdminService(infra, render, roles, payments, backups, housekeeping, settings),
     analytics,
     housekeeping,
     selfTestRuns: createSelfTestRunsService(infra),
-    system: createSystemService({ ...infra, render, backups }),
+    system: createSystemService({ ...infra, render, backups, studio: settings }),
     backups,
     metrics: createMetrics({ render, backups, log: infra.log }),
     rateLimits: createRateLimits(clock, env.AUTH_RATE_LIMIT_PER_MINUTE, env.NEW_ACCOUNTS_PER_ADDRESS_PER_DAY),
@@ -143,7 +149,16 @@ export async function startApp(env: Env, options: BootOptions = {}): Promise<Sta
     await db.destroy();
     throw error;
   }
-  const { render } = services;
+  const { render, settings } = services;
+  await settings.ready;
+  // The engine the settings describe, unless a test or the benchmark gave one.
+  if (!options.renderProvider && settings.engineConfigured()) {
+    try {
+      render.useEngine(settings.engineEnv());
+    } catch (error) {
+      log.error("the engine saved in /admin → Studio cannot be built; rendering with the environment's engine", { error });
+    }
+  }
   await applyAdminEmails(infra);
   if (options.startWorker !== false) await render.startWorker();
   services.housekeeping.start();

@@ -65,6 +65,18 @@ export const envSchema = z.object({
         .filter(Boolean),
     ),
   SUPPORT_EMAIL: z.email({ error: "expected an e-mail address, e.g. support@example.com" }).default("support@roomcanvas.local"),
+  STUDIO_NAME: z
+    .string()
+    .trim()
+    .min(1, { error: "expected the studio's name, 1 to 60 characters" })
+    .max(60, { error: "expected the studio's name, 1 to 60 characters" })
+    .optional(),
+  SIGNUP_FREE_CREDITS: z.coerce
+    .number({ error: "expected a whole number of free credits for a new account, 0 to 1000" })
+    .int({ error: "expected a whole number of free credits for a new account, 0 to 1000" })
+    .min(0, { error: "expected a whole number of free credits for a new account, 0 to 1000" })
+    .max(1000, { error: "expected a whole number of free credits for a new account, 0 to 1000" })
+    .optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(", ")}` }).default("info"),
   LOG_FORMAT: z.enum(["json", "pretty"], { error: "expected json or pretty" }).default("json"),
   METRICS_TOKEN: z.string().min(16, { error: "expected a random token of at least 16 characters (e.g. openssl rand -hex 24)" }).optional(),
@@ -229,7 +241,27 @@ export const envSchema = z.object({
     .default("https://api.stripe.com"),
 });
 
-export type Env = z.infer<typeof envSchema> & { DATABASE_FILE: string };
+export type EnvName = keyof z.infer<typeof envSchema>;
+
+export type Env = z.infer<typeof envSchema> & {
+  DATABASE_FILE: string;
+  /** The variables the environment really set (not defaulted): a setting they cover shows "set by the environment" in /admin. */
+  SET_IN_ENVIRONMENT: ReadonlySet<EnvName>;
+};
+
+/** The engine part of the environment: the render module builds its engine from it (the settings module may fill it in). */
+export type EngineEnv = Pick<
+  Env,
+  | "RENDER_PROVIDER"
+  | "REPLICATE_API_TOKEN"
+  | "REPLICATE_MODEL"
+  | "OPENAI_API_KEY"
+  | "OPENAI_MODEL"
+  | "COMFYUI_URL"
+  | "COMFYUI_TOKEN"
+  | "REPLICATE_API_URL"
+  | "OPENAI_API_URL"
+>;
 
 export class EnvError extends Error {
   override name = "EnvError";
@@ -270,7 +302,8 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
       );
     }
   }
-  return { ...result.data, DATA_DIR: dataDir, DATABASE_FILE: path.join(dataDir, "app.db") };
+  const setInEnvironment = new Set((Object.keys(envSchema.shape) as EnvName[]).filter((name) => name in present));
+  return { ...result.data, DATA_DIR: dataDir, DATABASE_FILE: path.join(dataDir, "app.db"), SET_IN_ENVIRONMENT: setInEnvironment };
 }
 
 /** The documentation of each variable, printed in README and checked against the schema by a test. */
@@ -284,7 +317,10 @@ export const ENV_DOCS: Record<keyof z.infer<typeof envSchema>, string> = {
     "without PUBLIC_URL: the host names (host or host:port, comma-separated) mailed links may point at; by default only the address the server was started for",
   TRUST_PROXY:
     "how many reverse proxies stand in front of the app and set X-Forwarded-For / X-Forwarded-Proto (e.g. 1; true means 1), or their addresses (loopback, 10.0.0.0/8, ...); default false",
-  SUPPORT_EMAIL: "the support mailbox shown in help and the footer",
+  SUPPORT_EMAIL: "the support mailbox shown in help and the footer (also settable in /admin → Studio; the variable wins)",
+  STUDIO_NAME:
+    "the studio's name shown in the interface, page titles, mails and the web app manifest instead of RoomCanvas (also settable in /admin → Studio; the variable wins)",
+  SIGNUP_FREE_CREDITS: "free credits a new account receives (default 10; also settable in /admin → Studio; the variable wins)",
   LOG_LEVEL: "debug, info (default), warn, error or silent",
   LOG_FORMAT: "json (default: one JSON object per line, with a requestId on request lines) or pretty (coloured lines for a terminal)",
   METRICS_TOKEN: "the Bearer token Prometheus sends to scrape GET /metrics (unset: /metrics answers 404). At least 16 characters",

@@ -26,6 +26,9 @@ export const APP_ROUTES = [
   { path: "/performance", access: "public" },
   { path: "/guide", access: "public" },
   { path: "/user-guide", access: "public" },
+  // Not in spec section 2: the studio's own terms and privacy texts (/admin → Studio, issue 16).
+  { path: "/terms", access: "public" },
+  { path: "/privacy", access: "public" },
   { path: "/dashboard", access: "protected" },
   { path: "/enhanced-dashboard", access: "protected" },
   { path: "/social-hub", access: "protected" },

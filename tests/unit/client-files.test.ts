@@ -43,6 +43,8 @@ describe("route table", () => {
       "/performance",
       "/guide",
       "/user-guide",
+      "/terms",
+      "/privacy",
     ]);
     expect(byAccess("protected")).toEqual([
       "/dashboard",

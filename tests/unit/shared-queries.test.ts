@@ -51,11 +51,11 @@ function fakeBackend() {
 
 describe("shared queries", () => {
   it("asks the queries of one tick in one batched GET, with the interface language", async () => {
-    queries.prefetchQueries(["auth.session", "system.info"]);
+    queries.prefetchQueries(["auth.session", "render.allowance"]);
     queries.prefetchQueries(["auth.session", "render.gallery"]);
     await vi.waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
     const [url, init] = fetchMock.mock.calls[0]! as [string, RequestInit];
-    expect(url).toBe("/trpc/auth.session,system.info,render.gallery?batch=1");
+    expect(url).toBe("/trpc/auth.session,render.allowance,render.gallery?batch=1");
     expect(init.headers).toEqual({ "x-ui-language": "fr" });
     // Fresh answers are not asked again.
     queries.prefetchQueries(["auth.session"]);
@@ -86,7 +86,7 @@ describe("shared queries", () => {
     fetchMock.mockImplementationOnce(() =>
       answer([{ result: { data: { json: { when: when.toISOString() }, meta: { values: { when: ["Date"] } } } } }]),
     );
-    queries.prefetchQueries(["system.info"]);
+    queries.prefetchQueries(["system.landingStats"]);
     const seeded: unknown[] = [];
     queries.installQueryBackend({ ...fakeBackend().backend, seed: (_path, data) => void seeded.push(data) });
     await vi.waitFor(() => expect(seeded).toEqual([{ when }]));

@@ -6,8 +6,9 @@
 import { Suspense, useId, useState, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
-import { PRODUCT_NAME } from "../../shared/constants";
 import { useSession } from "../hooks/useSession";
+import { useAfterFirstLoad } from "../lib/afterFirstLoad";
+import { useStudio } from "../lib/studio";
 import { openHelpDrawer } from "../lib/helpDrawer";
 import { lazyWithData } from "../lazy";
 import { BrandMark } from "./Brand";
@@ -30,6 +31,8 @@ export function Footer() {
   const { t } = useTranslation();
   const { user } = useSession();
   const email = useSupportEmail();
+  const studio = useStudio();
+  const loaded = useAfterFirstLoad();
   const [panelOpen, setPanelOpen] = useState(false);
   const panelId = useId();
   const year = useSyncExternalStore(noSubscription, thisYear, prerenderedYear);
@@ -41,7 +44,7 @@ export function Footer() {
         <div className="col-span-2 flex max-w-sm items-start gap-3 sm:col-span-1">
           <BrandMark className="size-7 shrink-0" />
           <div>
-            <p className="font-semibold">{PRODUCT_NAME}</p>
+            <p className="font-semibold [overflow-wrap:anywhere]">{studio.name}</p>
             <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{t("footer.tagline")}</p>
           </div>
         </div>
@@ -77,13 +80,28 @@ export function Footer() {
                 {t("home.footer.contact")}
               </a>
             </li>
+            {/* After the first load: the pre-rendered landing page is drawn without them (a studio may add them later). */}
+            {loaded && studio.hasTerms ? (
+              <li>
+                <Link href="/terms" className={linkClass}>
+                  {t("legal.termsTitle")}
+                </Link>
+              </li>
+            ) : null}
+            {loaded && studio.hasPrivacy ? (
+              <li>
+                <Link href="/privacy" className={linkClass}>
+                  {t("legal.privacyTitle")}
+                </Link>
+              </li>
+            ) : null}
           </ul>
         </nav>
       </div>
       {/* Room at the bottom on a phone, so the floating help button never covers this line. */}
       <div className="border-t border-slate-200 px-4 pb-[4.5rem] pt-5 text-center text-xs text-slate-500 sm:pb-6 dark:border-slate-800 dark:text-slate-400">
         <p>
-          © {year} {PRODUCT_NAME}.{" "}
+          © {year} {studio.name}.{" "}
           {user ? (
             <button
               type="button"

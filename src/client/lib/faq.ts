@@ -5,6 +5,7 @@
  */
 import { AUTH, CREDITS, UPLOAD } from "../../shared/constants";
 import { engineTextKey } from "./engineCopy";
+import { currentStudio } from "./studio";
 
 export const FAQ_CATEGORIES = [
   "gettingStarted",
@@ -56,7 +57,7 @@ export interface FaqGroup {
 export function faqTextValues(supportEmail: string) {
   return {
     email: supportEmail,
-    freeCredits: CREDITS.signUpGrant,
+    freeCredits: currentStudio().signUpCredits,
     perRender: CREDITS.perRender,
     refundDays: CREDITS.refundWindowDays,
     demoRenders: CREDITS.visitorDemoRenders,

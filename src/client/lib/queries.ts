@@ -1,6 +1,6 @@
 /**
  * The few queries that the first paint's parts read (the session, the render engine, the landing
- * page's figures and examples, the support address), without tRPC's client, React Query and
+ * page's figures and examples), without tRPC's client, React Query and
  * superjson in the first load (issue 15, decision 042).
  *
  * Until src/client/data.tsx is loaded (after the first load, or with the first page that needs it)
@@ -23,7 +23,6 @@ export interface SharedQueries {
   "render.allowance": Outputs["render"]["allowance"];
   "render.gallery": Outputs["render"]["gallery"];
   "system.landingStats": Outputs["system"]["landingStats"];
-  "system.info": Outputs["system"]["info"];
 }
 export type SharedPath = keyof SharedQueries;
 
@@ -33,7 +32,6 @@ export const SHARED_STALE_MS: Record<SharedPath, number> = {
   "render.allowance": 5 * MINUTE_MS,
   "render.gallery": 5 * MINUTE_MS,
   "system.landingStats": QUERY_CACHE.staleTimeMs,
-  "system.info": QUERY_CACHE.staleTimeMs,
 };
 
 export interface QueryState<T> {

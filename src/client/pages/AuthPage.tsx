@@ -8,7 +8,7 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import { Link, useLocation, useSearch } from "wouter";
-import { PRODUCT_NAME } from "../../shared/constants";
+
 import { AuthTabs } from "../components/auth/AuthTabs";
 import { ForgotPasswordForm } from "../components/auth/ForgotPasswordForm";
 import { GoogleSignIn } from "../components/auth/GoogleSignIn";
@@ -22,6 +22,7 @@ import { useSession } from "../hooks/useSession";
 import { authEvents } from "../lib/authEvents";
 import { AUTH_LINKS, challengeFromHash, GOOGLE_ERRORS } from "../lib/authLinks";
 import { takeReturnTo } from "../lib/returnTo";
+import { currentStudio } from "../lib/studio";
 
 type Tab = "signIn" | "signUp";
 type View =
@@ -116,7 +117,7 @@ export default function AuthPage() {
       <div className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm sm:p-8 dark:border-slate-800 dark:bg-slate-900">
         <div className="mb-6 flex flex-col items-center text-center">
           <BrandMark className="size-10" />
-          <h1 className="mt-3 text-2xl font-bold tracking-tight">{t(heading.title, { product: PRODUCT_NAME })}</h1>
+          <h1 className="mt-3 text-2xl font-bold tracking-tight">{t(heading.title, { product: currentStudio().name })}</h1>
           <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{t(heading.subtitle)}</p>
         </div>
 

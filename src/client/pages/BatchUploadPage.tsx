@@ -26,6 +26,7 @@ import { formatBytes } from "../lib/format";
 import { errorMessage, friendlyError } from "../lib/friendlyError";
 import { checkFile, UploadAbortedError, uploadImage, type UploadHandle } from "../lib/upload";
 import { trpc } from "../trpc";
+import { currentStudio } from "../lib/studio";
 
 type RowStatus = "waiting" | "uploading" | "done" | "failed";
 
@@ -51,7 +52,7 @@ export default function BatchUploadPage() {
   if (!user) {
     return (
       <PageShell title={t("pages.batchUpload.title")} intro={t("batch.intro")}>
-        <SignUpCallout title={t("batch.visitorTitle")} body={t("batch.visitorBody", { credits: CREDITS.signUpGrant })} />
+        <SignUpCallout title={t("batch.visitorTitle")} body={t("batch.visitorBody", { credits: currentStudio().signUpCredits })} />
         <VisitorDemo />
       </PageShell>
     );

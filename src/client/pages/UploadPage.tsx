@@ -25,6 +25,7 @@ import { useSession } from "../hooks/useSession";
 import { friendlyError } from "../lib/friendlyError";
 import { checkFile, UploadAbortedError, uploadImage, type UploadHandle } from "../lib/upload";
 import { trpc } from "../trpc";
+import { currentStudio } from "../lib/studio";
 
 interface Sending {
   name: string;
@@ -109,11 +110,11 @@ export default function UploadPage() {
             title={t("upload.demoTitle")}
             actions={
               <Link href={SIGN_UP_HREF} className={linkClass}>
-                {t("upload.demoSignUp", { credits: CREDITS.signUpGrant })}
+                {t("upload.demoSignUp", { credits: currentStudio().signUpCredits })}
               </Link>
             }
           >
-            {t("upload.demoBody", { credits: CREDITS.signUpGrant, days: RENDER.visitorWorkDays })}
+            {t("upload.demoBody", { credits: currentStudio().signUpCredits, days: RENDER.visitorWorkDays })}
           </Callout>
         ) : (
           <DemoRefusedCallout refusal={demoRefusal ?? "used"} />

@@ -10,7 +10,10 @@ import QRCode from "qrcode";
 import { AUTH, FIELD_LIMITS, PRODUCT_NAME } from "../../shared/constants";
 import type { Infra } from "../infra";
 
-type TwoFactorDeps = Pick<Infra, "db" | "clock" | "secretBox">;
+type TwoFactorDeps = Pick<Infra, "db" | "clock" | "secretBox"> & {
+  /** The issuer an authenticator app shows (the studio's name, /admin → Studio). */
+  issuer?: () => string;
+};
 import { generateSecureRandomString, hashSecret } from "./tokens";
 
 const STEP_SECONDS = 30;
@@ -54,7 +57,7 @@ export async function beginEnrollment(deps: TwoFactorDeps, user: { id: string; e
     .values({ user_id: user.id, secret_encrypted: sealed, enabled_at: null, last_used_step: null, created_at: deps.clock.now() })
     .onConflict((conflict) => conflict.column("user_id").doUpdateSet({ secret_encrypted: sealed, last_used_step: null }))
     .execute();
-  const uri = createTOTPKeyURI(PRODUCT_NAME, user.email, key, STEP_SECONDS, DIGITS);
+  const uri = createTOTPKeyURI(deps.issuer?.() ?? PRODUCT_NAME, user.email, key, STEP_SECONDS, DIGITS);
   return { secret: encodeBase32UpperCaseNoPadding(key), uri, qrSvg: await QRCode.toString(uri, { type: "svg", margin: 1 }) };
 }
 

@@ -362,6 +362,13 @@ export interface CreditPackagesTable {
   updated_at: number;
 }
 
+/** One section of the operator's settings (settings module): a JSON object. */
+export interface StudioSettingsTable {
+  section: "brand" | "free-credits" | "engine";
+  value: string;
+  updated_at: number;
+}
+
 /** One housekeeping pass (housekeeping module). */
 export interface HousekeepingRunsTable {
   id: string;
@@ -441,6 +448,7 @@ export interface Database {
   backups: BackupsTable;
   housekeeping_runs: HousekeepingRunsTable;
   credit_packages: CreditPackagesTable;
+  studio_settings: StudioSettingsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -9,6 +9,7 @@ import type { NextFunction, Request, Response } from "express";
 import { TRPC_MAX_BATCH_CALLS } from "../../shared/constants";
 import { EDIT } from "../../shared/edits";
 import { MESSAGES } from "../../shared/messages";
+import { STUDIO_LIMITS } from "../../shared/studio-settings";
 
 /** Bytes of JSON one request may carry, unless its procedure says otherwise. */
 export const DEFAULT_BODY_LIMIT = 100_000;
@@ -17,6 +18,9 @@ export const DEFAULT_BODY_LIMIT = 100_000;
 const PROCEDURE_BODY_LIMITS: Record<string, number> = {
   "render.edit": EDIT.maskDataUrlMax + 20_000,
   "analytics.track": 20_000,
+  // A logo as a data URL (base64: 4/3 of its bytes); terms and privacy texts (UTF-8, JSON-escaped).
+  "admin.setStudioLogo": Math.ceil((STUDIO_LIMITS.logoBytesMax * 4) / 3) + 20_000,
+  "admin.updateStudioBrand": STUDIO_LIMITS.legalTextMax * 2 * 6 + 20_000,
 };
 
 /** The largest limit: tRPC's own cap for bodies that arrive without a Content-Length. */

@@ -17,6 +17,15 @@ export interface MailMessage {
   subject: string;
   text: string;
   html?: string;
+  /** The sender's name (the studio's); MAIL_FROM set in the environment wins over it. */
+  fromName?: string;
+}
+
+/** The From of a mail: MAIL_FROM as set, else its address under the studio's name. */
+export function senderOf(env: Pick<Env, "MAIL_FROM" | "SET_IN_ENVIRONMENT">, fromName: string | undefined) {
+  if (!fromName || env.SET_IN_ENVIRONMENT.has("MAIL_FROM")) return env.MAIL_FROM;
+  const address = /<([^>]+)>\s*$/.exec(env.MAIL_FROM)?.[1] ?? env.MAIL_FROM;
+  return { name: fromName, address };
 }
 
 export interface Mailer {
@@ -76,7 +85,7 @@ export function createMailer(env: Env, db: AppDatabase, log: Logger, clock: Cloc
       try {
         await (
           await connect()
-        ).sendMail({ from: env.MAIL_FROM, to: message.to, subject: message.subject, text: message.text, html: message.html });
+        ).sendMail({ from: senderOf(env, message.fromName), to: message.to, subject: message.subject, text: message.text, html: message.html });
         await db.updateTable("mail_outbox").set({ sent_at: clock.now() }).where("id", "=", id).execute();
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);

@@ -1,5 +1,5 @@
 /** The mails the app sends, in the language the user was using when they asked for them. */
-import { PRODUCT_NAME, type Language } from "../../shared/constants";
+import type { Language } from "../../shared/constants";
 import type { MailMessage } from "./mailer";
 
 interface Texts {
@@ -13,16 +13,16 @@ interface Texts {
 
 const TEXTS: Record<Language, Texts> = {
   en: {
-    confirmSubject: `Confirm your ${PRODUCT_NAME} account`,
+    confirmSubject: `Confirm your {product} account`,
     confirmBody: (fullName, link) => [
       `Hello ${fullName},`,
       "",
-      `Welcome to ${PRODUCT_NAME}! Please confirm your e-mail address by opening this link:`,
+      `Welcome to {product}! Please confirm your e-mail address by opening this link:`,
       link,
       "",
       "If you did not create this account, you can ignore this message.",
     ],
-    resetSubject: `Reset your ${PRODUCT_NAME} password`,
+    resetSubject: `Reset your {product} password`,
     resetBody: (link) => [
       "Someone (hopefully you) asked to reset the password of your account.",
       "Open this link within 1 hour to choose a new password:",
@@ -30,7 +30,7 @@ const TEXTS: Record<Language, Texts> = {
       "",
       "The link works once. If you did not ask for it, you can ignore this message: your password stays as it is.",
     ],
-    lockedSubject: `Your ${PRODUCT_NAME} sign-in codes were guessed wrong many times`,
+    lockedSubject: `Your {product} sign-in codes were guessed wrong many times`,
     lockedBody: [
       "Someone gave your password correctly, then entered many wrong two-factor codes.",
       "Two-factor sign-in to your account is locked for an hour.",
@@ -39,16 +39,16 @@ const TEXTS: Record<Language, Texts> = {
     ],
   },
   es: {
-    confirmSubject: `Confirma tu cuenta de ${PRODUCT_NAME}`,
+    confirmSubject: `Confirma tu cuenta de {product}`,
     confirmBody: (fullName, link) => [
       `Hola, ${fullName}:`,
       "",
-      `¡Te damos la bienvenida a ${PRODUCT_NAME}! Confirma tu dirección de correo abriendo este enlace:`,
+      `¡Te damos la bienvenida a {product}! Confirma tu dirección de correo abriendo este enlace:`,
       link,
       "",
       "Si no creaste esta cuenta, puedes ignorar este mensaje.",
     ],
-    resetSubject: `Restablece tu contraseña de ${PRODUCT_NAME}`,
+    resetSubject: `Restablece tu contraseña de {product}`,
     resetBody: (link) => [
       "Alguien (esperamos que tú) ha pedido restablecer la contraseña de tu cuenta.",
       "Abre este enlace en el plazo de 1 hora para elegir una contraseña nueva:",
@@ -56,7 +56,7 @@ const TEXTS: Record<Language, Texts> = {
       "",
       "El enlace solo funciona una vez. Si no lo pediste, puedes ignorar este mensaje: tu contraseña no cambia.",
     ],
-    lockedSubject: `Muchos códigos incorrectos al iniciar sesión en ${PRODUCT_NAME}`,
+    lockedSubject: `Muchos códigos incorrectos al iniciar sesión en {product}`,
     lockedBody: [
       "Alguien introdujo tu contraseña correctamente y después muchos códigos de verificación en dos pasos incorrectos.",
       "El inicio de sesión en dos pasos de tu cuenta queda bloqueado durante una hora.",
@@ -65,16 +65,16 @@ const TEXTS: Record<Language, Texts> = {
     ],
   },
   fr: {
-    confirmSubject: `Confirmez votre compte ${PRODUCT_NAME}`,
+    confirmSubject: `Confirmez votre compte {product}`,
     confirmBody: (fullName, link) => [
       `Bonjour ${fullName},`,
       "",
-      `Bienvenue sur ${PRODUCT_NAME} ! Confirmez votre adresse e-mail en ouvrant ce lien :`,
+      `Bienvenue sur {product} ! Confirmez votre adresse e-mail en ouvrant ce lien :`,
       link,
       "",
       "Si vous n'avez pas créé ce compte, vous pouvez ignorer ce message.",
     ],
-    resetSubject: `Réinitialisez votre mot de passe ${PRODUCT_NAME}`,
+    resetSubject: `Réinitialisez votre mot de passe {product}`,
     resetBody: (link) => [
       "Quelqu'un (vous, espérons-le) a demandé à réinitialiser le mot de passe de votre compte.",
       "Ouvrez ce lien dans l'heure pour choisir un nouveau mot de passe :",
@@ -82,7 +82,7 @@ const TEXTS: Record<Language, Texts> = {
       "",
       "Le lien ne fonctionne qu'une fois. Si vous n'avez rien demandé, ignorez ce message : votre mot de passe ne change pas.",
     ],
-    lockedSubject: `Nombreux codes erronés à la connexion ${PRODUCT_NAME}`,
+    lockedSubject: `Nombreux codes erronés à la connexion {product}`,
     lockedBody: [
       "Quelqu'un a saisi votre mot de passe correctement, puis de nombreux codes de double authentification erronés.",
       "La connexion à double authentification de votre compte est bloquée pendant une heure.",
@@ -92,18 +92,26 @@ const TEXTS: Record<Language, Texts> = {
   },
 };
 
-export function confirmSignUpMail(language: Language, to: string, fullName: string, link: string): MailMessage {
+/** The studio's name (/admin → Studio) in place of {product}; the mail is sent from that name too. */
+const named = (product: string, message: { to: string; subject: string; lines: string[] }): MailMessage => ({
+  to: message.to,
+  subject: message.subject.replaceAll("{product}", product),
+  text: message.lines.join("\n").replaceAll("{product}", product),
+  fromName: product,
+});
+
+export function confirmSignUpMail(language: Language, to: string, fullName: string, link: string, product: string): MailMessage {
   const texts = TEXTS[language];
-  return { to, subject: texts.confirmSubject, text: texts.confirmBody(fullName, link).join("\n") };
+  return named(product, { to, subject: texts.confirmSubject, lines: texts.confirmBody(fullName, link) });
 }
 
-export function resetPasswordMail(language: Language, to: string, link: string): MailMessage {
+export function resetPasswordMail(language: Language, to: string, link: string, product: string): MailMessage {
   const texts = TEXTS[language];
-  return { to, subject: texts.resetSubject, text: texts.resetBody(link).join("\n") };
+  return named(product, { to, subject: texts.resetSubject, lines: texts.resetBody(link) });
 }
 
 /** To the owner, when wrong second-factor codes lock their sign-in: someone knows the password. */
-export function twoFactorLockedMail(language: Language, to: string): MailMessage {
+export function twoFactorLockedMail(language: Language, to: string, product: string): MailMessage {
   const texts = TEXTS[language];
-  return { to, subject: texts.lockedSubject, text: texts.lockedBody.join("\n") };
+  return named(product, { to, subject: texts.lockedSubject, lines: texts.lockedBody });
 }

@@ -37,4 +37,6 @@ export interface RenderContext extends Pick<Infra, "db" | "clock" | "env" | "sto
   billedPerRender: boolean;
   projects: ProjectDirectory;
   accounts: AccountDirectory;
+  /** Free demo renders per client address per day, as the operator set it (0: no demo). */
+  freeDemoRendersPerAddress: () => number;
 }

@@ -13,6 +13,7 @@ import type { Language } from "../../shared/constants";
 import { isFinalStatus, RENDER, type RenderRequestInput, type StructureStrength } from "../../shared/render";
 import type { ServerCheckResult } from "../../shared/self-test-checks";
 import type { Clock } from "../clock";
+import type { EngineEnv } from "../env";
 import type { Infra } from "../infra";
 import { creditBalance, freeCreditsHeld } from "../services/credits";
 import type { AccountDirectory, ProjectDirectory, RenderContext } from "./context";
@@ -85,6 +86,10 @@ export interface RenderModuleOptions {
   accounts: AccountDirectory;
   /** Replaces the engine RENDER_PROVIDER picks (tests, the benchmark). */
   provider?: RenderProvider;
+  /** The engine configuration in force when it is not only the environment's (the operator's settings). */
+  engineEnv?: () => EngineEnv;
+  /** Free demo renders per address per day in force (the operator's settings; default DEMO_RENDERS_PER_IP_PER_DAY). */
+  freeDemoRendersPerAddress?: () => number;
   /** Worker settings beyond RENDER_CONCURRENCY and RENDER_DEADLINE_MS (tests: short backoff). */
   worker?: Partial<RenderWorkerOptions>;
 }
@@ -94,7 +99,11 @@ export const LANDING_CACHE_MS = 60_000;
 
 export function createRenderModule(infra: Pick<Infra, "db" | "clock" | "env" | "storage" | "log">, options: RenderModuleOptions) {
   const replicateWaiters = new PredictionWaiters();
-  const provider = options.provider ?? createRenderProvider(infra.env, replicateWaiters);
+  /** Builds the engine a configuration describes; throws when it cannot be built (a model without a preset). */
+  const buildEngine = (config: EngineEnv) => createRenderProvider({ ...infra.env, ...config }, replicateWaiters);
+  // The engine in force; /admin → Studio may swap it while the server runs (useEngine). Jobs running keep theirs.
+  let provider = options.provider ?? buildEngine(options.engineEnv?.() ?? infra.env);
+  let engine = engineInfo(provider);
   const deps: RenderContext = {
     db: infra.db,
     clock: infra.clock,
@@ -103,24 +112,50 @@ export function createRenderModule(infra: Pick<Infra, "db" | "clock" | "env" | "
     log: infra.log,
     events: new RenderEventBus(),
     signals: new RenderSignals(),
-    providerId: provider.id,
-    capabilities: provider.capabilities,
-    billedPerRender: provider.billedPerRender === true,
+    get providerId() {
+      return provider.id;
+    },
+    get capabilities() {
+      return provider.capabilities;
+    },
+    get billedPerRender() {
+      return provider.billedPerRender === true;
+    },
     projects: options.projects,
     accounts: options.accounts,
+    freeDemoRendersPerAddress: options.freeDemoRendersPerAddress ?? (() => infra.env.DEMO_RENDERS_PER_IP_PER_DAY),
   };
-  const worker = new RenderWorker(deps, provider, {
+  const worker = new RenderWorker(deps, () => provider, {
     concurrency: infra.env.RENDER_CONCURRENCY,
     deadlineMs: infra.env.RENDER_DEADLINE_MS,
     ...options.worker,
   });
   const fanOut = new EventFanOut(deps);
   let landingCache: { at: number; figures: ReturnType<typeof landingFigures> } | undefined;
-  const engine = engineInfo(provider);
 
   return {
     /** The engine this server renders with; only the outside engines are AI. */
-    engine,
+    get engine() {
+      return engine;
+    },
+
+    /**
+     * Refuses a configuration no engine can be built from (a Replicate model without a preset),
+     * before the settings that describe it are saved.
+     */
+    checkEngine(config: EngineEnv): void {
+      try {
+        buildEngine(config);
+      } catch (error) {
+        throw new DomainError("invalid", "engineModelUnknown", { cause: error });
+      }
+    },
+    /** Swaps the engine for the jobs claimed from now on (settings saved in /admin → Studio); no restart. */
+    useEngine(config: EngineEnv): void {
+      provider = buildEngine(config);
+      engine = engineInfo(provider);
+      infra.log.info("render engine changed", { engine: provider.id });
+    },
 
     /** Recovers what a crash left running, then starts taking jobs. */
     startWorker: () => worker.start(),

@@ -63,11 +63,11 @@ export type DemoRefusal = "used" | "address-limit";
 
 /**
  * Whether this visitor's free demo render is still available: the same two rules ai-render applies
- * (one per visitor cookie, DEMO_RENDERS_PER_IP_PER_DAY per address per day), so the page can say
+ * (one per visitor cookie, the operator's free demo renders per address per day), so the page can say
  * so before the visitor uploads anything.
  */
 export async function demoRefusal(
-  deps: Pick<RenderContext, "db" | "clock" | "env">,
+  deps: Pick<RenderContext, "db" | "clock" | "freeDemoRendersPerAddress">,
   visitorId: string | null,
   ipAddress: string,
 ): Promise<DemoRefusal | null> {
@@ -85,7 +85,7 @@ export async function demoRefusal(
     .where("ip_address", "=", ipAddress)
     .where("created_at", ">", deps.clock.now() - DAY_MS)
     .executeTakeFirstOrThrow();
-  return Number(fromAddress.count) >= deps.env.DEMO_RENDERS_PER_IP_PER_DAY ? "address-limit" : null;
+  return Number(fromAddress.count) >= deps.freeDemoRendersPerAddress() ? "address-limit" : null;
 }
 
 /** ai-render: one job per style, each charged one credit (or the visitor's one free demo), in one transaction. */
@@ -213,6 +213,7 @@ export async function transitionJob(
       RenderJob,
       | "percent"
       | "error"
+      | "provider"
       | "model"
       | "input_key"
       | "result_key"

@@ -68,7 +68,8 @@ export class RenderWorker {
 
   constructor(
     private readonly deps: WorkerDeps,
-    readonly provider: RenderProvider,
+    /** The engine in force: read once per job, which keeps the engine it started with when the engine is swapped. */
+    private readonly currentEngine: () => RenderProvider,
     private readonly options: RenderWorkerOptions,
   ) {
     this.sleep = options.sleep ?? ((ms, signal) => delay(ms, undefined, { signal }));
@@ -166,6 +167,7 @@ export class RenderWorker {
 
   private async run(job: RenderJob, controller: AbortController): Promise<void> {
     const { db, storage, clock, log } = this.deps;
+    const provider = this.currentEngine();
     const startedAt = job.started_at ?? clock.now();
     const deadline = AbortSignal.timeout(this.options.deadlineMs);
     const signal = AbortSignal.any([controller.signal, deadline]);
@@ -203,7 +205,8 @@ export class RenderWorker {
         job.id,
         ["preprocessing"],
         "rendering",
-        { input_key: inputKey, attempts: 1, engine_started_at: clock.now() },
+        // The engine that really renders is recorded (it may have been swapped since the job was queued).
+        { input_key: inputKey, attempts: 1, engine_started_at: clock.now(), provider: provider.id },
         () => ({
           type: "rendering",
           jobId: job.id,
@@ -216,7 +219,7 @@ export class RenderWorker {
       );
       if (!rendering) return this.discard(stored);
 
-      const engineResult = await this.renderWithRetries(rendering, input, edit, startedAt, signal);
+      const engineResult = await this.renderWithRetries(provider, rendering, input, edit, startedAt, signal);
       signal.throwIfAborted();
       // Only the painted region changes, whatever the engine returned outside it.
       const result =
@@ -271,7 +274,7 @@ export class RenderWorker {
       );
       // Deleted or canceled while saving: what was written belongs to nobody.
       if (!done) return await this.discard(stored);
-      log.info("render succeeded", { engine: this.provider.id, model: result.model, elapsedMs: finishedAt - startedAt });
+      log.info("render succeeded", { engine: provider.id, model: result.model, elapsedMs: finishedAt - startedAt });
       // The structure check (did walls and windows stay?) runs once the result is out and the job's
       // slot is free, so it adds nothing to the wait; its score follows as a "scored" event.
       this.checkStructure(done, edit?.sourceThumbKey ?? upload.thumb_key, variants.thumb.data);
@@ -300,8 +303,8 @@ export class RenderWorker {
         await failJob(this.deps, job.id, RUNNING, MESSAGES.renderTimedOut, now);
       } else {
         const shown = error instanceof PermanentRenderError ? error.message : MESSAGES.renderFailed;
-        if (error instanceof PermanentRenderError) log.info("render failed", { engine: this.provider.id, reason: error.message });
-        else log.error("render failed", { engine: this.provider.id, error });
+        if (error instanceof PermanentRenderError) log.info("render failed", { engine: provider.id, reason: error.message });
+        else log.error("render failed", { engine: provider.id, error });
         await failJob(this.deps, job.id, RUNNING, shown, now);
       }
     }
@@ -340,14 +343,15 @@ export class RenderWorker {
 
   /** An edit's engine call: the region painted in the mask (white = change) repainted as the instruction says. */
   private inpaint(
+    provider: RenderProvider,
     job: RenderJob,
     input: { data: Buffer },
     edit: EditWork,
     signal: AbortSignal,
     onProgress: (fraction: number) => void,
   ): Promise<RenderResult> {
-    if (!this.provider.inpaint) throw new PermanentRenderError(MESSAGES.engineCannot);
-    return this.provider.inpaint({
+    if (!provider.inpaint) throw new PermanentRenderError(MESSAGES.engineCannot);
+    return provider.inpaint({
       image: input.data,
       mask: edit.mask,
       prompt: edit.instruction,
@@ -359,6 +363,7 @@ export class RenderWorker {
 
   /** The engine call, retried on transient failures until the deadline (the signal) ends it. */
   private async renderWithRetries(
+    provider: RenderProvider,
     job: RenderJob,
     input: { data: Buffer; width: number; height: number },
     edit: EditWork | null,
@@ -395,8 +400,8 @@ export class RenderWorker {
       };
       try {
         const result = edit
-          ? await this.inpaint(job, input, edit, signal, onProgress)
-          : await this.provider.render({
+          ? await this.inpaint(provider, job, input, edit, signal, onProgress)
+          : await provider.render({
               image: input.data,
               width: input.width,
               height: input.height,

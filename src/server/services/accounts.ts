@@ -3,7 +3,7 @@
  * Google sign-in, e-mail confirmation and password reset, the profile, and deleting an account.
  * Owns the tables users, profiles, user_identities, email_tokens and two_factor_challenges.
  */
-import { AUTH, CREDITS, DEFAULT_LANGUAGE, type Language } from "../../shared/constants";
+import { AUTH, CREDITS, DEFAULT_LANGUAGE, PRODUCT_NAME, type Language } from "../../shared/constants";
 import { DomainError } from "../errors";
 import type { Infra } from "../infra";
 import type { AccountDirectory, RenderModule } from "../render";
@@ -38,7 +38,15 @@ const profilePageRow = preparedQuery((db, userId: string) =>
 );
 import type { ProjectsService } from "./projects";
 
-type AccountDeps = Pick<Infra, "db" | "clock" | "log" | "env" | "mailer" | "secretBox">;
+/** What the accounts need to know of the studio (/admin → Studio): its name for mails, the sign-up grant. */
+export interface StudioFacts {
+  brandName(): string;
+  signUpCredits(): number;
+}
+const SHIPPED_STUDIO: StudioFacts = { brandName: () => PRODUCT_NAME, signUpCredits: () => CREDITS.signUpGrant };
+
+type AccountDeps = Pick<Infra, "db" | "clock" | "log" | "env" | "mailer" | "secretBox"> & { studio?: StudioFacts };
+const signUpCreditsOf = (deps: AccountDeps) => (deps.studio ?? SHIPPED_STUDIO).signUpCredits();
 
 export type SignInResult =
   | { status: "signed-in"; userId: string }
@@ -70,6 +78,7 @@ export async function createProfile(
   user: { id: string; email: string },
   fullName: string | null | undefined,
   now: number,
+  signUpCredits: number = CREDITS.signUpGrant,
 ): Promise<void> {
   const inserted = await db
     .insertInto("profiles")
@@ -84,13 +93,14 @@ export async function createProfile(
     .onConflict((conflict) => conflict.column("user_id").doNothing())
     .executeTakeFirst();
   if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) {
-    await grantCredits(db, user.id, CREDITS.signUpGrant, "grant", now, { reason: "sign-up" });
+    // The grant in force when the account is made (0: none; a ledger entry of 0 credits would say nothing).
+    if (signUpCredits > 0) await grantCredits(db, user.id, signUpCredits, "grant", now, { reason: "sign-up" });
   }
 }
 
 /** Creates the profile a user must have when it is missing (at sign-in). */
 export async function ensureProfile(deps: AccountDeps, user: { id: string; email: string }): Promise<void> {
-  await deps.db.transaction().execute((trx) => createProfile(trx, user, null, deps.clock.now()));
+  await deps.db.transaction().execute((trx) => createProfile(trx, user, null, deps.clock.now(), signUpCreditsOf(deps)));
 }
 
 /** A single-use token mailed to the user; only its hash is stored. */
@@ -155,7 +165,15 @@ export async function sendConfirmationMail(
   if (base === null) return;
   const token = await createEmailToken(deps, user.id, "confirm_email", AUTH.emailConfirmationValidityMs);
   await deps.db.updateTable("users").set({ confirmation_sent_at: deps.clock.now() }).where("id", "=", user.id).execute();
-  await deps.mailer.send(confirmSignUpMail(mail.language, user.email, fullName, `${base}/auth/confirm?token=${encodeURIComponent(token)}`));
+  await deps.mailer.send(
+    confirmSignUpMail(
+      mail.language,
+      user.email,
+      fullName,
+      `${base}/auth/confirm?token=${encodeURIComponent(token)}`,
+      (deps.studio ?? SHIPPED_STUDIO).brandName(),
+    ),
+  );
 }
 
 export async function signUp(
@@ -175,7 +193,7 @@ export async function signUp(
         .insertInto("users")
         .values({ id: userId, email: input.email, password_hash: passwordHash, created_at: now, updated_at: now })
         .execute();
-      await createProfile(trx, { id: userId, email: input.email }, input.fullName, now);
+      await createProfile(trx, { id: userId, email: input.email }, input.fullName, now, signUpCreditsOf(deps));
     });
   } catch (error) {
     // Two sign-ups with the same address at once: the unique index decides.
@@ -247,7 +265,14 @@ export async function requestPasswordReset(deps: AccountDeps, email: string, mai
   const base = mailLinkBase(deps, mail);
   if (base === null) return;
   const token = await createEmailToken(deps, user.id, "reset_password", AUTH.passwordResetValidityMs);
-  await deps.mailer.send(resetPasswordMail(mail.language, user.email, `${base}/auth?reset=true&token=${encodeURIComponent(token)}`));
+  await deps.mailer.send(
+    resetPasswordMail(
+      mail.language,
+      user.email,
+      `${base}/auth?reset=true&token=${encodeURIComponent(token)}`,
+      (deps.studio ?? SHIPPED_STUDIO).brandName(),
+    ),
+  );
 }
 
 /**
@@ -342,7 +367,7 @@ async function countTwoFactorFailure(deps: AccountDeps, userId: string, language
   await deps.db.insertInto("two_factor_failures").values({ user_id: userId, created_at: deps.clock.now() }).execute();
   if ((await recentTwoFactorFailures(deps, userId)) !== AUTH.twoFactorAccountMaxFailures) return;
   const user = await deps.db.selectFrom("users").select("email").where("id", "=", userId).executeTakeFirst();
-  if (user) await deps.mailer.send(twoFactorLockedMail(language, user.email));
+  if (user) await deps.mailer.send(twoFactorLockedMail(language, user.email, (deps.studio ?? SHIPPED_STUDIO).brandName()));
   deps.log.warn("second factor locked after too many wrong codes", { userId });
 }
 
@@ -452,7 +477,7 @@ async function userForGoogle(deps: AccountDeps, claims: GoogleIdentity): Promise
         .insertInto("users")
         .values({ id: userId, email: claims.email, email_confirmed_at: now, password_hash: null, created_at: now, updated_at: now })
         .execute();
-      await createProfile(trx, { id: userId, email: claims.email }, claims.name, now);
+      await createProfile(trx, { id: userId, email: claims.email }, claims.name, now, signUpCreditsOf(deps));
     } else if (existing.email_confirmed_at === null) {
       // Google vouches for the address.
       await trx.updateTable("users").set({ email_confirmed_at: now, updated_at: now }).where("id", "=", userId).execute();
@@ -538,7 +563,8 @@ export async function profileRow(deps: AccountDeps, userId: string, columns: "al
     : null;
 }
 
-export function createAccountsService(deps: AccountDeps, render: RenderModule, projects: ProjectsService) {
+export function createAccountsService(infra: AccountDeps, render: RenderModule, projects: ProjectsService, studio?: StudioFacts) {
+  const deps: AccountDeps = studio ? { ...infra, studio } : infra;
   return {
     signUp: (input: { email: string; password: string; fullName: string }, mail: MailContext) => signUp(deps, input, mail),
     signIn: (input: { email: string; password: string; rememberMe: boolean }, info: AttemptInfo) => signIn(deps, input, info),

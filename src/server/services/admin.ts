@@ -12,7 +12,10 @@ import { DomainError, notFound } from "../errors";
 import type { Infra } from "../infra";
 import type { BackupModule, BackupRecord } from "../backup";
 import type { Housekeeping } from "../housekeeping";
-import type { RenderModule } from "../render";
+import { REPLICATE_RENDER_MODELS, type RenderModule } from "../render";
+import type { SettingsModule } from "../settings";
+import type { BrandInput, EngineInput, FreeCreditsInput } from "../../shared/studio-settings";
+import { checkRenderProvider } from "./system-checks";
 import { clearAttempts } from "../auth/lockout";
 import { grantCredits } from "./credits";
 import type { CreditPackageInput } from "../../shared/credit-packages";
@@ -55,6 +58,7 @@ export function createAdminService(
   payments: PaymentsService,
   backups: BackupModule,
   housekeeping: Housekeeping,
+  settings: SettingsModule,
 ) {
   const { db, clock } = deps;
 
@@ -272,6 +276,54 @@ export function createAdminService(
     /** Grants a held purchase's credits anyway (once: a second call is refused). */
     /** Every credit package, retired ones too, with its sales. */
     creditPackages: () => payments.allPackages(),
+
+    /** /admin → Studio: the settings in force, which the environment sets, the engine in use and the Replicate presets. */
+    studioSettings() {
+      return { ...settings.adminView(), engineInUse: render.engine, replicateModels: REPLICATE_RENDER_MODELS };
+    },
+
+    async updateStudioBrand(admin: Admin, input: BrandInput) {
+      const { changed } = await settings.updateBrand(input);
+      await audit(admin, "settings.brand", null, { changed });
+      return settings.adminView().brand;
+    },
+
+    /** A data URL of a PNG or JPEG; the picture is checked like an upload. */
+    async setStudioLogo(admin: Admin, dataUrl: string) {
+      const match = /^data:image\/(png|jpeg);base64,([A-Za-z0-9+/]+={0,2})$/.exec(dataUrl);
+      if (!match) throw new DomainError("invalid", "logoInvalid");
+      const logo = await settings.setLogo(Buffer.from(match[2]!, "base64"));
+      await audit(admin, "settings.logo", null, { logo });
+      return settings.adminView().brand;
+    },
+
+    async removeStudioLogo(admin: Admin) {
+      if (await settings.removeLogo()) await audit(admin, "settings.logo-removed", null);
+      return settings.adminView().brand;
+    },
+
+    async updateFreeCredits(admin: Admin, input: FreeCreditsInput) {
+      const { changed } = await settings.updateFreeCredits(input);
+      await audit(admin, "settings.free-credits", null, { changed });
+      return settings.adminView().freeCredits;
+    },
+
+    /** Saves the engine and swaps it in (new renders use it at once); the audit names changed keys, never their values. */
+    async updateEngine(admin: Admin, input: EngineInput) {
+      const { changed, keysChanged } = await settings.updateEngine(input, (config) => render.checkEngine(config));
+      await audit(admin, "settings.engine", null, { changed, keysChanged });
+      return { ...settings.adminView().engine, engineInUse: render.engine };
+    },
+
+    /**
+     * "Test connection": the engine the form describes (typed keys over the stored ones) is asked its
+     * cheapest authenticated question, as the self-test's render-engine check does; nothing is saved.
+     */
+    async testEngineConnection(input: EngineInput) {
+      const config = settings.engineEnvFor(input);
+      const result = await checkRenderProvider({ ...deps.env, ...config }, { providerId: config.RENDER_PROVIDER });
+      return { engine: config.RENDER_PROVIDER, ...result };
+    },
 
     async createCreditPackage(admin: Admin, input: CreditPackageInput) {
       const created = await payments.createPackage(input);

@@ -22,7 +22,7 @@
 import type { Selectable, Transaction } from "kysely";
 // Types only: the SDK is loaded when first used (it cost about 0.3 s of every start, decision 045).
 import type Stripe from "stripe";
-import { CREDITS } from "../../shared/constants";
+import { CREDITS, PRODUCT_NAME } from "../../shared/constants";
 import type { CreditPackage } from "../../shared/billing";
 import type { CreditPackageInput } from "../../shared/credit-packages";
 import { DomainError, notFound } from "../errors";
@@ -153,6 +153,8 @@ export interface CheckoutDeps {
   env: Env;
   db: AppDatabase;
   clock: Clock;
+  /** The studio's name on Stripe's checkout page (/admin → Studio). */
+  brandName?: () => string;
 }
 
 /**
@@ -197,7 +199,7 @@ export async function createCheckout(
             price_data: {
               currency: pack.currency,
               unit_amount: pack.priceCents,
-              product_data: { name: `${pack.credits} RoomCanvas credits (${pack.id})` },
+              product_data: { name: `${pack.credits} ${deps.brandName?.() ?? PRODUCT_NAME} credits (${pack.id})` },
             },
             quantity: 1,
           },

@@ -7,7 +7,7 @@
 import { promises as fs } from "node:fs";
 import { sql } from "kysely";
 import type nodemailer from "nodemailer";
-import { PRODUCT_NAME, UPLOAD_BUCKET } from "../../shared/constants";
+import { UPLOAD_BUCKET } from "../../shared/constants";
 import { checkDatabase } from "./health";
 import {
   DISK_SPACE_LIMITS,
@@ -22,6 +22,7 @@ import { generateSecureRandomString } from "../auth/tokens";
 import type { BackupModule } from "../backup";
 import type { AppDatabase } from "../db/client";
 import type { Infra } from "../infra";
+import type { SettingsModule } from "../settings";
 import { renderPresetFor, type RenderModule } from "../render";
 import type { Env } from "../env";
 import type { ObjectStorage } from "../storage/storage";
@@ -29,6 +30,8 @@ import type { ObjectStorage } from "../storage/storage";
 export type SystemCheckDeps = Pick<Infra, "db" | "env" | "storage" | "clock"> & {
   render: Pick<RenderModule, "engine" | "checkQueue" | "engineState">;
   backups: Pick<BackupModule, "status">;
+  /** The operator's settings: the studio's name and support address, the engine's configuration in force. */
+  studio: Pick<SettingsModule, "brandName" | "supportEmail" | "engineEnv">;
 };
 
 function errorText(error: unknown): string {
@@ -278,7 +281,7 @@ export async function runSystemCheck(deps: SystemCheckDeps, name: ServerCheckNam
       case "mail-transport":
         return await checkMailTransport(deps.env);
       case "render-provider":
-        return await checkRenderProvider(deps.env, { providerId: deps.render.engine.id });
+        return await checkRenderProvider({ ...deps.env, ...deps.studio.engineEnv() }, { providerId: deps.render.engine.id });
       case "render-queue":
         return await deps.render.checkQueue();
       case "storage-write":
@@ -296,11 +299,11 @@ export function createSystemService(deps: SystemCheckDeps & Pick<Infra, "clock" 
     async info() {
       const database = await checkDatabase(deps.db);
       return {
-        productName: PRODUCT_NAME,
+        productName: deps.studio.brandName(),
         version: deps.version,
         uptimeSeconds: Math.floor((deps.clock.now() - deps.startedAt) / 1000),
         databaseOk: database.ok,
-        supportEmail: deps.env.SUPPORT_EMAIL,
+        supportEmail: deps.studio.supportEmail(),
       };
     },
     /** GET /healthz: a real database query. */

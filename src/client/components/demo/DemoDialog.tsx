@@ -13,12 +13,13 @@ import { ArrowRight, Check, Pause, Play, X } from "lucide-react";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
-import { CREDITS, PRODUCT_NAME } from "../../../shared/constants";
+
 import { useEngine } from "../../hooks/useEngine";
 import { useDemoPlayback } from "../../lib/demoPlayback";
 import { useSharedQuery } from "../../lib/queries";
 import { buttonClass } from "../ui/buttons";
 import { DEMO_STEPS, DemoStage, demoExample, type DemoPictures } from "./DemoStage";
+import { currentStudio } from "../../lib/studio";
 
 const REASONS = [
   { title: "demo.reasons.fast", body: "demo.reasons.fastBody" },
@@ -69,7 +70,7 @@ export function DemoDialog({ children, defaultOpen = false }: { children: ReactN
         >
           <div className="flex items-start justify-between gap-4 border-b border-slate-200 px-4 py-3 sm:px-6 sm:py-4 dark:border-slate-800">
             <div className="min-w-0">
-              <Dialog.Title className="text-lg font-bold sm:text-xl">{t("demo.title", { product: PRODUCT_NAME })}</Dialog.Title>
+              <Dialog.Title className="text-lg font-bold sm:text-xl">{t("demo.title", { product: currentStudio().name })}</Dialog.Title>
               <Dialog.Description className="mt-0.5 text-sm text-slate-600 dark:text-slate-400">
                 {t(textKey("demo.description"))}
               </Dialog.Description>
@@ -93,7 +94,7 @@ export function DemoDialog({ children, defaultOpen = false }: { children: ReactN
                   {t("demo.stepOf", { step: step + 1, total: stepCount })}
                 </p>
                 <h3 className="mt-0.5 text-lg font-semibold">{t(textKey(current.title))}</h3>
-                <p className="text-sm text-slate-600 dark:text-slate-400">{t(textKey(current.body), { product: PRODUCT_NAME })}</p>
+                <p className="text-sm text-slate-600 dark:text-slate-400">{t(textKey(current.body), { product: currentStudio().name })}</p>
               </div>
 
               <div className="flex flex-wrap items-center gap-x-4 gap-y-3">
@@ -151,7 +152,7 @@ export function DemoDialog({ children, defaultOpen = false }: { children: ReactN
               data-testid="demo-why"
             >
               <h3 id="demo-why-title" className="font-bold">
-                {t("demo.whyChoose", { product: PRODUCT_NAME })}
+                {t("demo.whyChoose", { product: currentStudio().name })}
               </h3>
               <ul className="mt-4 space-y-4">
                 {REASONS.map((reason) => (
@@ -162,7 +163,7 @@ export function DemoDialog({ children, defaultOpen = false }: { children: ReactN
                     <span>
                       <span className="block text-sm font-semibold">{t(textKey(reason.title))}</span>
                       <span className="block text-sm text-slate-600 dark:text-slate-400">
-                        {t(textKey(reason.body), { credits: CREDITS.signUpGrant })}
+                        {t(textKey(reason.body), { credits: currentStudio().signUpCredits })}
                       </span>
                     </span>
                   </li>

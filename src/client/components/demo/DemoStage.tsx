@@ -5,11 +5,12 @@
  */
 import { Check } from "lucide-react";
 import { useTranslation } from "react-i18next";
-import { PRODUCT_NAME } from "../../../shared/constants";
+
 import type { GalleryPair } from "../../lib/renderTypes";
 import { RoomAfter, RoomBefore } from "../landing/RoomDrawing";
 import { StyleSwatch } from "../render/StyleSwatch";
 import { DEMO_STYLES, DRAWN_STYLE } from "./demoExample";
+import { currentStudio } from "../../lib/studio";
 
 export { demoExample } from "./demoExample";
 
@@ -95,7 +96,7 @@ export function DemoStage({ step, pictures, textKey }: { step: number; pictures:
             />
             <p className="text-lg font-semibold">{t(textKey("demo.steps.magic"))}</p>
             <p className="max-w-sm text-sm text-slate-700 dark:text-slate-200">
-              {t(textKey("demo.steps.magicBody"), { product: PRODUCT_NAME })}
+              {t(textKey("demo.steps.magicBody"), { product: currentStudio().name })}
             </p>
           </div>
         </div>

@@ -14,21 +14,17 @@ import { useTranslation } from "react-i18next";
 import { useEngine } from "../../hooks/useEngine";
 import { buildFaqEntries, groupFaqs, searchFaqs, type FaqEntry } from "../../lib/faq";
 import { setHelpDrawerOpen, useHelpDrawerOpen } from "../../lib/helpDrawer";
-import { useSharedQuery } from "../../lib/queries";
+import { useStudio } from "../../lib/studio";
 import { buttonClass } from "../ui/buttons";
 
-/** The support mailbox of this installation (SUPPORT_EMAIL), asked once the drawer opens. */
-function useSupportEmail(enabled: boolean): string | null {
-  const info = useSharedQuery("system.info", { enabled });
-  return info.data?.supportEmail ?? null;
-}
 
 const mailto = (email: string | null) => (email ? `mailto:${email}` : undefined);
 
 export function HelpDrawer() {
   const { t } = useTranslation();
   const open = useHelpDrawerOpen();
-  const supportEmail = useSupportEmail(open);
+  // The support mailbox of this installation (/admin → Studio, or SUPPORT_EMAIL).
+  const supportEmail: string | null = useStudio().supportEmail;
   const [term, setTerm] = useState("");
   const deferredTerm = useDeferredValue(term);
   const searchInput = useRef<HTMLInputElement>(null);

@@ -6,10 +6,11 @@
 import { CalendarClock, LayoutDashboard, Sparkles } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
-import { CREDITS, PRODUCT_NAME } from "../../../shared/constants";
+
 import { useSession } from "../../hooks/useSession";
 import { SIGN_UP_HREF } from "../../lib/authLinks";
 import { mailtoHref, useSupportEmail } from "./support";
+import { currentStudio } from "../../lib/studio";
 
 const onBrand =
   "inline-flex items-center justify-center gap-2 rounded-md px-5 py-3 text-base font-semibold transition-colors [&>svg]:shrink-0";
@@ -34,7 +35,7 @@ export function ClosingCta() {
   const { t } = useTranslation();
   const { user } = useSession();
   const email = useSupportEmail();
-  const subject = t("home.cta.scheduleDemoSubject", { product: PRODUCT_NAME });
+  const subject = t("home.cta.scheduleDemoSubject", { product: currentStudio().name });
   return (
     <section className="px-4 pb-16 sm:px-6" aria-labelledby="cta-title">
       <div className="mx-auto max-w-6xl rounded-3xl bg-gradient-to-br from-brand-600 to-brand-700 px-6 py-12 text-center text-white shadow-lg sm:px-12">
@@ -42,7 +43,7 @@ export function ClosingCta() {
           {t("home.cta.title")}
         </h2>
         <p className="mx-auto mt-3 max-w-2xl text-brand-50">
-          {user ? t("home.cta.bodyUser") : t("home.cta.bodyVisitor", { credits: CREDITS.signUpGrant })}
+          {user ? t("home.cta.bodyUser") : t("home.cta.bodyVisitor", { credits: currentStudio().signUpCredits })}
         </p>
         <div className="mt-8 flex flex-wrap justify-center gap-3">
           {user ? (

@@ -3,9 +3,10 @@ import { ArrowRight, Clock, Coins, Hourglass, Zap } from "lucide-react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
-import { CREDITS, PRODUCT_NAME } from "../../../shared/constants";
+
 import { buttonClass } from "../ui/buttons";
 import { SectionHeading } from "./SectionHeading";
+import { currentStudio } from "../../lib/studio";
 
 function Row({ icon, value, label }: { icon: ReactNode; value: string; label: string }) {
   return (
@@ -57,7 +58,7 @@ export function ProblemSection() {
         >
           <h3 className="flex items-center gap-2 font-semibold">
             <Zap className="size-5 text-brand-600 dark:text-brand-100" aria-hidden="true" />
-            {t("home.problem.ours", { product: PRODUCT_NAME })}
+            {t("home.problem.ours", { product: currentStudio().name })}
           </h3>
           <ul className="mt-5 space-y-4">
             <Row
@@ -68,7 +69,7 @@ export function ProblemSection() {
             <Row
               icon={<Coins className="size-5 text-brand-600 dark:text-brand-100" aria-hidden="true" />}
               value={t("home.problem.oursCost")}
-              label={t("home.problem.oursCostLabel", { credits: CREDITS.signUpGrant })}
+              label={t("home.problem.oursCostLabel", { credits: currentStudio().signUpCredits })}
             />
           </ul>
         </div>

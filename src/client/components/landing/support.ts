@@ -1,9 +1,9 @@
-/** The studio's support mailbox (SUPPORT_EMAIL, from system.info) and mail links to it. */
-import { useSharedQuery } from "../../lib/queries";
+/** The studio's support mailbox (/admin → Studio, or SUPPORT_EMAIL) and mail links to it. */
+import { useStudio } from "../../lib/studio";
 
-/** The support address, or undefined while it is on its way. */
+/** The support address (written into the page by the server: known at the first render). */
 export function useSupportEmail(): string | undefined {
-  return useSharedQuery("system.info").data?.supportEmail;
+  return useStudio().supportEmail;
 }
 
 /** mailto: the address, with a subject line when given. */

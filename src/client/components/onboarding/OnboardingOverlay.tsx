@@ -12,12 +12,13 @@ import { ArrowLeft, ArrowRight, Check, CircleCheck, Ruler, ScanLine, Smartphone,
 import { useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation } from "wouter";
-import { ONBOARDING, PRODUCT_NAME } from "../../../shared/constants";
+import { ONBOARDING } from "../../../shared/constants";
 import { useEngine } from "../../hooks/useEngine";
 import { useSession } from "../../hooks/useSession";
 import { createOnboarding, LAST_STEP } from "../../lib/onboarding";
 import { ProgressBar } from "../render/ProgressBar";
 import { buttonClass } from "../ui/buttons";
+import { currentStudio } from "../../lib/studio";
 
 export function OnboardingOverlay() {
   const { t } = useTranslation();
@@ -200,7 +201,7 @@ const textClass = "mt-2 text-sm leading-relaxed text-slate-600 dark:text-slate-3
 function StepBody({ step }: { step: number }) {
   const { t } = useTranslation();
   const { textKey } = useEngine();
-  const product = PRODUCT_NAME;
+  const product = currentStudio().name;
   switch (step) {
     case 0:
       return (

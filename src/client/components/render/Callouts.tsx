@@ -3,12 +3,13 @@ import { Gift, MailWarning, Sparkles, UserPlus } from "lucide-react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
-import { CREDITS } from "../../../shared/constants";
+
 import { useResendConfirmation } from "../../hooks/useResendConfirmation";
 import { useSession } from "../../hooks/useSession";
 import { SIGN_UP_HREF } from "../../lib/authLinks";
 import type { Allowance } from "../../lib/renderTypes";
 import { buttonClass } from "../ui/buttons";
+import { currentStudio } from "../../lib/studio";
 
 // Their homes are apart (the landing page's first load needs them without the rest of these notes).
 export { SIGN_UP_HREF };
@@ -120,7 +121,7 @@ export function DemoRefusedCallout({ refusal }: { refusal: DemoRefusal }) {
   const texts = REFUSAL_TEXTS[refusal];
   return (
     <div data-testid="demo-refused" data-refusal={refusal}>
-      <SignUpCallout tone="amber" title={t(texts.title)} body={t(texts.reason, { credits: CREDITS.signUpGrant })} />
+      <SignUpCallout tone="amber" title={t(texts.title)} body={t(texts.reason, { credits: currentStudio().signUpCredits })} />
     </div>
   );
 }
@@ -145,7 +146,7 @@ export function SignUpCallout({ title, body, tone = "brand" }: { title: string; 
         </>
       }
     >
-      {body ?? t("flow.signUpBenefits", { credits: CREDITS.signUpGrant })}
+      {body ?? t("flow.signUpBenefits", { credits: currentStudio().signUpCredits })}
     </Callout>
   );
 }

@@ -7,6 +7,7 @@ import { ROLE_PATTERN } from "../../../shared/constants";
 import { creditPackageInputSchema } from "../../../shared/credit-packages";
 import { MESSAGES } from "../../../shared/messages";
 import { JOB_STATUSES } from "../../../shared/render";
+import { brandInputSchema, engineInputSchema, freeCreditsInputSchema, STUDIO_LIMITS } from "../../../shared/studio-settings";
 import { adminProcedure, router } from "../init";
 
 const id = z.string().min(1).max(64);
@@ -67,6 +68,23 @@ export const adminRouter = router({
 
   /** Paid Checkout Sessions whose amount or currency was not their package's: held, not credited. */
   creditPackages: adminProcedure.query(({ ctx }) => ctx.services.admin.creditPackages()),
+
+  /** /admin → Studio (issue 16): brand, free credits and engine, applied without a restart and audited. */
+  studioSettings: adminProcedure.query(({ ctx }) => ctx.services.admin.studioSettings()),
+  updateStudioBrand: adminProcedure
+    .input(brandInputSchema)
+    .mutation(({ ctx, input }) => ctx.services.admin.updateStudioBrand(ctx.user, input)),
+  setStudioLogo: adminProcedure
+    .input(z.object({ dataUrl: z.string().max(Math.ceil((STUDIO_LIMITS.logoBytesMax * 4) / 3) + 64, { error: MESSAGES.logoInvalid }) }))
+    .mutation(({ ctx, input }) => ctx.services.admin.setStudioLogo(ctx.user, input.dataUrl)),
+  removeStudioLogo: adminProcedure.mutation(({ ctx }) => ctx.services.admin.removeStudioLogo(ctx.user)),
+  updateFreeCredits: adminProcedure
+    .input(freeCreditsInputSchema)
+    .mutation(({ ctx, input }) => ctx.services.admin.updateFreeCredits(ctx.user, input)),
+  updateEngine: adminProcedure.input(engineInputSchema).mutation(({ ctx, input }) => ctx.services.admin.updateEngine(ctx.user, input)),
+  testEngineConnection: adminProcedure
+    .input(engineInputSchema)
+    .mutation(({ ctx, input }) => ctx.services.admin.testEngineConnection(input)),
   createCreditPackage: adminProcedure
     .input(creditPackageInputSchema)
     .mutation(({ ctx, input }) => ctx.services.admin.createCreditPackage(ctx.user, input)),

@@ -1,5 +1,6 @@
 /** What this installation says about itself: measured figures and public status. */
 import { publicProcedure, router } from "../init";
+import { z } from "zod";
 
 export const systemRouter = router({
   /** The landing page's figures, as measured here: renders made, and their average time (last 30 days). */
@@ -13,4 +14,8 @@ export const systemRouter = router({
 
   /** What any visitor may know about this installation. */
   info: publicProcedure.query(({ ctx }) => ctx.services.system.info()),
+  /** The studio's terms or privacy text (/admin → Studio); "" when it has none. */
+  legalText: publicProcedure
+    .input(z.object({ page: z.enum(["terms", "privacy"]) }))
+    .query(({ ctx, input }) => ({ text: ctx.services.settings.legalText(input.page) })),
 });

@@ -1,0 +1,88 @@
+/**
+ * The studio's brand in every page the server sends (issue 16): the name in <title>, the public
+ * settings as a JSON block the client reads before its first render (so pre-rendered text and the
+ * hydrating app agree), the accent's palette and the logo as CSS, and the web app manifest.
+ *
+ * The build pre-renders the landing page with placeholders for the name and the sign-up credits
+ * (src/client/lib/studio.ts); they are filled in here. Pages are made again when a setting changes
+ * (the settings' revision), not per request.
+ */
+import { Router } from "express";
+import { studioCss, type PublicStudio } from "../../shared/studio";
+import { PRERENDER_PLACEHOLDERS } from "../../shared/studio-placeholders";
+
+const escapeHtml = (text: string) =>
+  text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;").replaceAll("'", "&#39;");
+
+/** JSON safe inside a <script> element (no "</script>", no comment openers, no line separators). */
+const scriptJson = (value: unknown) =>
+  JSON.stringify(value).replaceAll("<", "\\u003c").replaceAll("\u2028", "\\u2028").replaceAll("\u2029", "\\u2029");
+
+/** One page of the build with the studio filled in. */
+export function brandPage(html: string, studio: PublicStudio): string {
+  const head = [
+    `<script id="studio-settings" type="application/json">${scriptJson(studio)}</script>`,
+    `<style id="studio-style">${studioCss(studio)}</style>`,
+    '<link rel="manifest" href="/manifest.webmanifest" />',
+  ].join("");
+  return html
+    .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(studio.name)}</title>`)
+    .replace("</head>", `${head}</head>`)
+    .replaceAll(PRERENDER_PLACEHOLDERS.name, escapeHtml(studio.name))
+    .replaceAll(PRERENDER_PLACEHOLDERS.supportEmail, escapeHtml(studio.supportEmail))
+    .replaceAll(PRERENDER_PLACEHOLDERS.signUpCredits, String(studio.signUpCredits));
+}
+
+/** The pages of the build, branded, made again when the settings change. */
+export function brandedPages<K>(pages: Map<K, string>, studio: () => PublicStudio, revision: () => number) {
+  let made: { revision: number; pages: Map<K, string> } | undefined;
+  return (key: K): string | undefined => {
+    if (made?.revision !== revision()) {
+      const current = studio();
+      made = { revision: revision(), pages: new Map([...pages].map(([name, html]) => [name, brandPage(html, current)])) };
+    }
+    return made.pages.get(key);
+  };
+}
+
+/** GET /studio/logo (the studio's logo, public) and GET /manifest.webmanifest. */
+export function studioRoutes(studio: {
+  publicStudio(): PublicStudio;
+  logo(): Promise<{ data: Buffer; contentType: string } | null>;
+}): Router {
+  const router = Router();
+  router.get("/studio/logo", async (_req, res, next) => {
+    try {
+      const logo = await studio.logo();
+      if (!logo) {
+        res.status(404).json({ error: "Not found" });
+        return;
+      }
+      // The address carries the logo's hash (?v=): a new logo is a new address.
+      res.set("Cache-Control", "public, max-age=31536000, immutable").type(logo.contentType).send(logo.data);
+    } catch (error) {
+      next(error);
+    }
+  });
+  router.get("/manifest.webmanifest", (_req, res) => {
+    const current = studio.publicStudio();
+    const icons = current.logo
+      ? [{ src: current.logo.url, sizes: `${current.logo.width}x${current.logo.height}`, type: "image/png" }]
+      : [{ src: "/favicon.svg", sizes: "any", type: "image/svg+xml" }];
+    res
+      .set("Cache-Control", "no-cache")
+      .type("application/manifest+json")
+      .send(
+        JSON.stringify({
+          name: current.name,
+          short_name: [...current.name].slice(0, 12).join("").trim(),
+          start_url: "/",
+          display: "standalone",
+          theme_color: current.accentColor,
+          background_color: "#ffffff",
+          icons,
+        }),
+      );
+  });
+  return router;
+}

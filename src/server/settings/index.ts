@@ -1,0 +1,376 @@
+/**
+ * The operator's settings (issue 16): brand, free credits and the render engine, set in /admin →
+ * Studio and applied without a restart. The module owns the studio_settings table and the stored
+ * logo. Where an environment variable is set it wins: the setting then shows "set by the
+ * environment" and cannot be changed here. Engine keys are sealed with the app secret (the secret
+ * box) and never leave the server; /admin sees their last four characters only.
+ *
+ * Readers are synchronous (a cache loaded at start and replaced after each change): the HTML of
+ * every page, the sign-up grant and the demo rule read it on their hot paths.
+ */
+import { createHash } from "node:crypto";
+import { UPLOAD_BUCKET } from "../../shared/constants";
+import type { BrandInput, EngineId, EngineInput, FreeCreditsInput, KeyedEngine } from "../../shared/studio-settings";
+import { DEFAULT_PUBLIC_STUDIO, type PublicStudio } from "../../shared/studio";
+import type { EngineEnv, Env, EnvName } from "../env";
+import { DomainError } from "../errors";
+import { prepareLogo } from "../images/logo";
+import type { Infra } from "../infra";
+
+interface StoredLogo {
+  key: string;
+  width: number;
+  height: number;
+}
+interface StoredKey {
+  sealed: string;
+  last4: string;
+}
+interface StoredBrand {
+  name?: string;
+  supportEmail?: string;
+  accentColor?: string;
+  termsText?: string;
+  privacyText?: string;
+  logo?: StoredLogo;
+}
+interface StoredFreeCredits {
+  signUpCredits?: number;
+  demoRendersPerAddressPerDay?: number;
+}
+interface StoredEngine {
+  engine?: EngineId;
+  replicateModel?: string;
+  openaiModel?: string;
+  comfyuiUrl?: string;
+  keys?: Partial<Record<KeyedEngine, StoredKey>>;
+}
+interface Stored {
+  brand: StoredBrand;
+  "free-credits": StoredFreeCredits;
+  engine: StoredEngine;
+}
+type Section = keyof Stored;
+
+/** The variable that wins over each setting. */
+const ENV_OF = {
+  brand: { name: "STUDIO_NAME", supportEmail: "SUPPORT_EMAIL" },
+  "free-credits": { signUpCredits: "SIGNUP_FREE_CREDITS", demoRendersPerAddressPerDay: "DEMO_RENDERS_PER_IP_PER_DAY" },
+  engine: { engine: "RENDER_PROVIDER", replicateModel: "REPLICATE_MODEL", openaiModel: "OPENAI_MODEL", comfyuiUrl: "COMFYUI_URL" },
+  keys: { replicate: "REPLICATE_API_TOKEN", openai: "OPENAI_API_KEY", comfyui: "COMFYUI_TOKEN" },
+} as const satisfies Record<string, Record<string, EnvName>>;
+
+const last4 = (key: string) => key.slice(-4);
+
+export function createSettingsModule(infra: Pick<Infra, "db" | "clock" | "env" | "secretBox" | "storage" | "log">) {
+  const { db, clock, env, secretBox, storage } = infra;
+  const fromEnv = (name: EnvName) => env.SET_IN_ENVIRONMENT.has(name);
+  let stored: Stored = { brand: {}, "free-credits": {}, engine: {} };
+  /** Grows with every change: the pages' HTML is made again when it moves. */
+  let revision = 0;
+  const engineListeners = new Set<() => void>();
+
+  async function load(): Promise<void> {
+    const rows = await db.selectFrom("studio_settings").select(["section", "value"]).execute();
+    const next: Stored = { brand: {}, "free-credits": {}, engine: {} };
+    for (const row of rows) {
+      try {
+        next[row.section] = JSON.parse(row.value) as never;
+      } catch (error) {
+        infra.log.error("unreadable studio setting; using the defaults for it", { section: row.section, error });
+      }
+    }
+    stored = next;
+    revision++;
+  }
+  const ready = load();
+
+  async function save<S extends Section>(section: S, value: Stored[S]): Promise<void> {
+    const text = JSON.stringify(value);
+    await db
+      .insertInto("studio_settings")
+      .values({ section, value: text, updated_at: clock.now() })
+      .onConflict((oc) => oc.column("section").doUpdateSet({ value: text, updated_at: clock.now() }))
+      .execute();
+    stored = { ...stored, [section]: value };
+    revision++;
+  }
+
+  /** A setting the environment holds may only be sent back unchanged. */
+  function refuseEnvironmentChange(name: EnvName, current: unknown, wanted: unknown): void {
+    if (fromEnv(name) && current !== wanted) throw new DomainError("invalid", "setByEnvironment");
+  }
+
+  // ---- What is in force ----
+
+  const brand = () => {
+    const saved = stored.brand;
+    return {
+      name: fromEnv("STUDIO_NAME") ? env.STUDIO_NAME! : (saved.name ?? DEFAULT_PUBLIC_STUDIO.name),
+      supportEmail: fromEnv("SUPPORT_EMAIL") ? env.SUPPORT_EMAIL : (saved.supportEmail ?? env.SUPPORT_EMAIL),
+      accentColor: saved.accentColor ?? DEFAULT_PUBLIC_STUDIO.accentColor,
+      termsText: saved.termsText ?? "",
+      privacyText: saved.privacyText ?? "",
+      logo: saved.logo ?? null,
+    };
+  };
+
+  const freeCredits = () => {
+    const saved = stored["free-credits"];
+    return {
+      signUpCredits: fromEnv("SIGNUP_FREE_CREDITS") ? env.SIGNUP_FREE_CREDITS! : (saved.signUpCredits ?? DEFAULT_PUBLIC_STUDIO.signUpCredits),
+      demoRendersPerAddressPerDay: fromEnv("DEMO_RENDERS_PER_IP_PER_DAY")
+        ? env.DEMO_RENDERS_PER_IP_PER_DAY
+        : (saved.demoRendersPerAddressPerDay ?? env.DEMO_RENDERS_PER_IP_PER_DAY),
+    };
+  };
+
+  const storedKey = (engine: KeyedEngine): string | undefined => {
+    const sealed = stored.engine.keys?.[engine]?.sealed;
+    if (!sealed) return undefined;
+    try {
+      return Buffer.from(secretBox.decrypt(sealed)).toString("utf8");
+    } catch (error) {
+      // Another app secret (a restore without its secret): the key must be entered again.
+      infra.log.warn("a stored engine key cannot be read with this app secret", { engine, error });
+      return undefined;
+    }
+  };
+
+  /** The engine configuration in force: the environment's variables, else the saved settings, else the defaults. */
+  function engineEnv(): EngineEnv {
+    const saved = stored.engine;
+    const pick = <K extends keyof typeof ENV_OF.engine>(field: K, fallback: Env[(typeof ENV_OF.engine)[K]]) =>
+      fromEnv(ENV_OF.engine[field]) ? env[ENV_OF.engine[field]] : (saved[field] ?? fallback);
+    const key = (engine: KeyedEngine) => (fromEnv(ENV_OF.keys[engine]) ? env[ENV_OF.keys[engine]] : storedKey(engine));
+    return {
+      RENDER_PROVIDER: pick("engine", env.RENDER_PROVIDER) as EngineId,
+      REPLICATE_MODEL: pick("replicateModel", env.REPLICATE_MODEL) as string,
+      OPENAI_MODEL: pick("openaiModel", env.OPENAI_MODEL) as string,
+      COMFYUI_URL: (pick("comfyuiUrl", env.COMFYUI_URL) as string | undefined) || undefined,
+      REPLICATE_API_TOKEN: key("replicate"),
+      OPENAI_API_KEY: key("openai"),
+      COMFYUI_TOKEN: key("comfyui"),
+      REPLICATE_API_URL: env.REPLICATE_API_URL,
+      OPENAI_API_URL: env.OPENAI_API_URL,
+    };
+  }
+
+  /**
+   * The engine configuration a form describes, over what is in force: keys left empty keep the
+   * stored ones. For "Test connection" (before saving) and for saving.
+   */
+  function engineEnvFor(input: EngineInput): EngineEnv {
+    const current = engineEnv();
+    const key = (engine: KeyedEngine, currentKey: string | undefined) => {
+      if (fromEnv(ENV_OF.keys[engine])) return currentKey;
+      const typed = input.keys[engine];
+      return typed === undefined ? currentKey : typed === "" ? undefined : typed;
+    };
+    return {
+      ...current,
+      RENDER_PROVIDER: fromEnv("RENDER_PROVIDER") ? current.RENDER_PROVIDER : input.engine,
+      REPLICATE_MODEL: fromEnv("REPLICATE_MODEL") ? current.REPLICATE_MODEL : input.replicateModel,
+      OPENAI_MODEL: fromEnv("OPENAI_MODEL") ? current.OPENAI_MODEL : input.openaiModel,
+      COMFYUI_URL: fromEnv("COMFYUI_URL") ? current.COMFYUI_URL : input.comfyuiUrl || undefined,
+      REPLICATE_API_TOKEN: key("replicate", current.REPLICATE_API_TOKEN),
+      OPENAI_API_KEY: key("openai", current.OPENAI_API_KEY),
+      COMFYUI_TOKEN: key("comfyui", current.COMFYUI_TOKEN),
+    };
+  }
+
+  let publicCache: { revision: number; studio: PublicStudio } | undefined;
+  function publicStudio(): PublicStudio {
+    if (publicCache?.revision === revision) return publicCache.studio;
+    const current = brand();
+    const studio: PublicStudio = {
+      name: current.name,
+      supportEmail: current.supportEmail,
+      accentColor: current.accentColor,
+      logo: current.logo && { url: `/studio/logo?v=${current.logo.key.slice(12, 24)}`, width: current.logo.width, height: current.logo.height },
+      signUpCredits: freeCredits().signUpCredits,
+      hasTerms: current.termsText !== "",
+      hasPrivacy: current.privacyText !== "",
+    };
+    publicCache = { revision, studio };
+    return studio;
+  }
+
+  return {
+    /** Resolves once the saved settings are read (startApp waits for it before serving). */
+    ready,
+    /** Grows with every change (pages made from the settings are made again when it moves). */
+    get revision() {
+      return revision;
+    },
+    publicStudio,
+    brandName: () => brand().name,
+    supportEmail: () => brand().supportEmail,
+    legalText: (page: "terms" | "privacy") => (page === "terms" ? brand().termsText : brand().privacyText),
+    signUpCredits: () => freeCredits().signUpCredits,
+    demoRendersPerAddressPerDay: () => freeCredits().demoRendersPerAddressPerDay,
+    engineEnv,
+    engineEnvFor,
+    /** True when /admin → Studio saved an engine (start-up then builds it instead of the environment's). */
+    engineConfigured: () => Object.keys(stored.engine).length > 0,
+
+    /** The logo's file, for GET /studio/logo. */
+    async logo() {
+      const current = brand().logo;
+      return current ? storage.get(UPLOAD_BUCKET, current.key) : null;
+    },
+
+    /** Called after the engine settings change (the render module swaps its engine). */
+    onEngineChange(listener: () => void): () => void {
+      engineListeners.add(listener);
+      return () => engineListeners.delete(listener);
+    },
+
+    /** Everything /admin → Studio shows: the values in force, which the environment sets, keys as their last 4 characters. */
+    adminView() {
+      const engine = engineEnv();
+      const keyView = (name: KeyedEngine, value: string | undefined) => ({
+        last4: value ? last4(value) : null,
+        setByEnvironment: fromEnv(ENV_OF.keys[name]),
+        /** A key is stored here but this app secret cannot open it (a restore without its secret). */
+        unreadable: !fromEnv(ENV_OF.keys[name]) && stored.engine.keys?.[name] !== undefined && value === undefined,
+      });
+      const { logo, ...brandValues } = brand();
+      return {
+        brand: {
+          ...brandValues,
+          logo: publicStudio().logo,
+          hasStoredLogo: logo !== null,
+          setByEnvironment: { name: fromEnv("STUDIO_NAME"), supportEmail: fromEnv("SUPPORT_EMAIL") },
+        },
+        freeCredits: {
+          ...freeCredits(),
+          setByEnvironment: { signUpCredits: fromEnv("SIGNUP_FREE_CREDITS"), demoRendersPerAddressPerDay: fromEnv("DEMO_RENDERS_PER_IP_PER_DAY") },
+        },
+        engine: {
+          engine: engine.RENDER_PROVIDER,
+          replicateModel: engine.REPLICATE_MODEL,
+          openaiModel: engine.OPENAI_MODEL,
+          comfyuiUrl: engine.COMFYUI_URL ?? "",
+          keys: {
+            replicate: keyView("replicate", engine.REPLICATE_API_TOKEN),
+            openai: keyView("openai", engine.OPENAI_API_KEY),
+            comfyui: keyView("comfyui", engine.COMFYUI_TOKEN),
+          },
+          setByEnvironment: {
+            engine: fromEnv("RENDER_PROVIDER"),
+            replicateModel: fromEnv("REPLICATE_MODEL"),
+            openaiModel: fromEnv("OPENAI_MODEL"),
+            comfyuiUrl: fromEnv("COMFYUI_URL"),
+          },
+        },
+      };
+    },
+
+    /** Saves the brand; returns what changed, for the audit (the texts by length only). */
+    async updateBrand(input: BrandInput) {
+      const before = brand();
+      refuseEnvironmentChange("STUDIO_NAME", before.name, input.name);
+      refuseEnvironmentChange("SUPPORT_EMAIL", before.supportEmail, input.supportEmail);
+      const next: StoredBrand = {
+        ...stored.brand,
+        ...(fromEnv("STUDIO_NAME") ? {} : { name: input.name }),
+        ...(fromEnv("SUPPORT_EMAIL") ? {} : { supportEmail: input.supportEmail }),
+        accentColor: input.accentColor,
+        termsText: input.termsText,
+        privacyText: input.privacyText,
+      };
+      await save("brand", next);
+      return changes(
+        { ...before, termsText: before.termsText.length, privacyText: before.privacyText.length, logo: undefined },
+        { ...brand(), termsText: input.termsText.length, privacyText: input.privacyText.length, logo: undefined },
+      );
+    },
+
+    /** Checks the picture like an upload, keeps a PNG copy and drops the previous one. */
+    async setLogo(bytes: Buffer) {
+      const prepared = await prepareLogo(bytes);
+      if (!prepared.ok) throw new DomainError("invalid", "logoInvalid");
+      const key = `studio/logo-${createHash("sha256").update(prepared.data).digest("hex").slice(0, 32)}.png`;
+      await storage.put(UPLOAD_BUCKET, key, prepared.data, "image/png");
+      const previous = stored.brand.logo?.key;
+      await save("brand", { ...stored.brand, logo: { key, width: prepared.width, height: prepared.height } });
+      if (previous && previous !== key) await storage.remove(UPLOAD_BUCKET, previous);
+      return { width: prepared.width, height: prepared.height, bytes: prepared.data.length };
+    },
+
+    async removeLogo() {
+      const previous = stored.brand.logo?.key;
+      if (!previous) return false;
+      const { logo: _removed, ...rest } = stored.brand;
+      await save("brand", rest);
+      await storage.remove(UPLOAD_BUCKET, previous);
+      return true;
+    },
+
+    async updateFreeCredits(input: FreeCreditsInput) {
+      const before = freeCredits();
+      refuseEnvironmentChange("SIGNUP_FREE_CREDITS", before.signUpCredits, input.signUpCredits);
+      refuseEnvironmentChange("DEMO_RENDERS_PER_IP_PER_DAY", before.demoRendersPerAddressPerDay, input.demoRendersPerAddressPerDay);
+      await save("free-credits", {
+        ...(fromEnv("SIGNUP_FREE_CREDITS") ? {} : { signUpCredits: input.signUpCredits }),
+        ...(fromEnv("DEMO_RENDERS_PER_IP_PER_DAY") ? {} : { demoRendersPerAddressPerDay: input.demoRendersPerAddressPerDay }),
+      });
+      return changes(before, freeCredits());
+    },
+
+    /**
+     * Saves the engine settings once `check` (the render module building the engine) accepts the
+     * configuration they make; then the engine listeners swap it in. Keys typed in are sealed;
+     * what the audit gets names which keys changed, never their values.
+     */
+    async updateEngine(input: EngineInput, check: (config: EngineEnv) => void) {
+      const before = engineEnv();
+      refuseEnvironmentChange("RENDER_PROVIDER", before.RENDER_PROVIDER, input.engine);
+      refuseEnvironmentChange("REPLICATE_MODEL", before.REPLICATE_MODEL, input.replicateModel);
+      refuseEnvironmentChange("OPENAI_MODEL", before.OPENAI_MODEL, input.openaiModel);
+      refuseEnvironmentChange("COMFYUI_URL", before.COMFYUI_URL ?? "", input.comfyuiUrl);
+      const next = engineEnvFor(input);
+      if (next.RENDER_PROVIDER === "replicate" && !next.REPLICATE_API_TOKEN) throw new DomainError("invalid", "engineKeyMissing");
+      if (next.RENDER_PROVIDER === "openai" && !next.OPENAI_API_KEY) throw new DomainError("invalid", "engineKeyMissing");
+      if (next.RENDER_PROVIDER === "comfyui" && !next.COMFYUI_URL) throw new DomainError("invalid", "engineUrlMissing");
+      check(next);
+      const keys: Partial<Record<KeyedEngine, StoredKey>> = { ...stored.engine.keys };
+      const keysChanged: KeyedEngine[] = [];
+      for (const engine of ["replicate", "openai", "comfyui"] as const) {
+        const typed = input.keys[engine];
+        if (typed === undefined || fromEnv(ENV_OF.keys[engine])) continue;
+        keysChanged.push(engine);
+        if (typed === "") delete keys[engine];
+        else keys[engine] = { sealed: secretBox.encrypt(new TextEncoder().encode(typed)), last4: last4(typed) };
+      }
+      await save("engine", {
+        ...(fromEnv("RENDER_PROVIDER") ? {} : { engine: input.engine }),
+        ...(fromEnv("REPLICATE_MODEL") ? {} : { replicateModel: input.replicateModel }),
+        ...(fromEnv("OPENAI_MODEL") ? {} : { openaiModel: input.openaiModel }),
+        ...(fromEnv("COMFYUI_URL") ? {} : { comfyuiUrl: input.comfyuiUrl }),
+        keys,
+      });
+      for (const listener of engineListeners) listener();
+      const after = engineEnv();
+      const visible = (config: EngineEnv) => ({
+        engine: config.RENDER_PROVIDER,
+        replicateModel: config.REPLICATE_MODEL,
+        openaiModel: config.OPENAI_MODEL,
+        comfyuiUrl: config.COMFYUI_URL ?? "",
+      });
+      return { ...changes(visible(before), visible(after)), keysChanged };
+    },
+  };
+}
+
+/** The fields whose value changed, as { field: { from, to } }. */
+function changes<T extends Record<string, unknown>>(before: T, after: T): { changed: Record<string, { from: unknown; to: unknown }> } {
+  const changed: Record<string, { from: unknown; to: unknown }> = {};
+  for (const field of Object.keys(after)) {
+    if (JSON.stringify(before[field]) !== JSON.stringify(after[field])) changed[field] = { from: before[field], to: after[field] };
+  }
+  return { changed };
+}
+
+export type SettingsModule = ReturnType<typeof createSettingsModule>;
