@@ -30,11 +30,7 @@ const hexColor = z
   .transform((value) => value.toLowerCase());
 
 export const brandInputSchema = z.object({
-  name: z
-    .string()
-    .trim()
-    .min(1, { error: MESSAGES.studioNameRequired })
-    .max(STUDIO_LIMITS.nameMax, { error: MESSAGES.studioNameTooLong }),
+  name: z.string().trim().min(1, { error: MESSAGES.studioNameRequired }).max(STUDIO_LIMITS.nameMax, { error: MESSAGES.studioNameTooLong }),
   supportEmail: z.email({ error: MESSAGES.supportEmailInvalid }),
   accentColor: hexColor.refine((color) => accentContrast(color).ok, { error: MESSAGES.accentColorContrast }),
   termsText: z.string().trim().max(STUDIO_LIMITS.legalTextMax, { error: MESSAGES.legalTextTooLong }),

@@ -1,12 +1,16 @@
 /**
  * A fake OpenAI image-edits API on loopback (node:http): bearer auth, a multipart body parsed as
  * the real one is (fields model, prompt, image, n, size, quality, output_format, input_fidelity),
+ * GET /v1/models/{model} (bearer auth, 404 for a model it does not know),
  * OpenAI-shaped errors, and a real JPEG of the requested size as base64. Every request is
  * recorded; each test scripts the answers it needs.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import sharp from "sharp";
+
+/** The image models GET /v1/models/{model} knows. */
+const IMAGE_MODELS = ["gpt-image-1", "gpt-image-1-mini", "dall-e-2"];
 
 /** An answer given instead of the real one; "hang" never answers (the client must give up). */
 export type CannedReply = { status: number; body?: string; headers?: Record<string, string> } | "hang";
@@ -176,6 +180,19 @@ export async function startFakeOpenAi(options: { apiKey?: string } = {}): Promis
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
       const path = new URL(req.url ?? "/", "http://fake").pathname;
+      // GET /v1/models/{model}: the cheapest authenticated call (the self-test and /admin's "Test connection").
+      const model = /^\/v1\/models\/([^/]+)$/.exec(path);
+      if (req.method === "GET" && model) {
+        requests.push({ headers: req.headers, fields: { model: decodeURIComponent(model[1]!) } });
+        if (req.headers.authorization !== `Bearer ${apiKey}`) {
+          return send(res, openAiError(401, "Incorrect API key provided.", null, "invalid_api_key"));
+        }
+        const id = decodeURIComponent(model[1]!);
+        if (!IMAGE_MODELS.includes(id)) {
+          return send(res, openAiError(404, `The model '${id}' does not exist or you do not have access to it.`, null, "model_not_found"));
+        }
+        return send(res, { status: 200, body: JSON.stringify({ id, object: "model", created: 1_745_000_000, owned_by: "system" }) });
+      }
       if (req.method !== "POST" || path !== "/v1/images/edits") {
         return send(res, openAiError(404, `Invalid URL (${req.method} ${path})`, null, null));
       }

@@ -53,7 +53,7 @@ describe("the pre-rendered landing page", () => {
     expect(root).toContain(escapeHtml(text(language, "landing.title")));
     expect(root).toContain(escapeHtml(text(language, "landing.tryWithoutSignup")));
     // No inline script: the CSP would refuse it.
-    expect(html).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/);
+    expect(html).not.toMatch(/<script(?![^>]*\s(?:src=|type="application\/json"))[^>]*>/);
     expect(response.headers.get("content-security-policy")).toContain("script-src 'self';");
   });
 

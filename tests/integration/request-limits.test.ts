@@ -6,7 +6,9 @@
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_BODY_LIMIT, MAX_BODY_LIMIT, bodyLimitOf } from "../../src/server/http/body-limit";
+import { EDIT } from "../../src/shared/edits";
 import { MESSAGES } from "../../src/shared/messages";
+import { STUDIO_LIMITS } from "../../src/shared/studio-settings";
 import { signedInClient } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 
@@ -45,11 +47,13 @@ function claimLongBody(path: string, length: number | null, sent: Buffer): Promi
 }
 
 describe("request body limits", () => {
-  it("gives each procedure its limit: the studio's edit carries a mask, analytics very little, a batch the largest of its calls", () => {
-    expect(bodyLimitOf("/render.edit")).toBe(MAX_BODY_LIMIT);
+  it("gives each procedure its limit: the studio's edit carries a mask, a studio logo its picture, analytics very little, a batch the largest of its calls", () => {
+    expect(bodyLimitOf("/render.edit")).toBeGreaterThan(EDIT.maskDataUrlMax);
+    expect(bodyLimitOf("/admin.setStudioLogo")).toBe(MAX_BODY_LIMIT);
+    expect(bodyLimitOf("/admin.setStudioLogo")).toBeGreaterThan((STUDIO_LIMITS.logoBytesMax * 4) / 3);
     expect(bodyLimitOf("/analytics.track")).toBeLessThan(DEFAULT_BODY_LIMIT);
     expect(bodyLimitOf("/auth.signIn")).toBe(DEFAULT_BODY_LIMIT);
-    expect(bodyLimitOf("/analytics.track,render.edit")).toBe(MAX_BODY_LIMIT);
+    expect(bodyLimitOf("/analytics.track,render.edit")).toBe(bodyLimitOf("/render.edit"));
   });
 
   it("answers 413 to a body that says it is 100 MB before reading it, in the user's words", async () => {

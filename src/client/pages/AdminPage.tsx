@@ -1,10 +1,10 @@
 /**
  * /admin (protected; admins only — the server checks the role on every call too): Users,
- * Render jobs, Mail outbox, System status, Self-test history and Analytics, one tab each; the
+ * Render jobs, Credits, Studio (brand, free credits, engine), Mail outbox, System status, Self-test history and Analytics, one tab each; the
  * open tab is kept in the address (?section=) so it can be linked and reloaded. Payments held for
  * review (amount or currency not the package's) are shown above every tab.
  */
-import { BarChart3, Coins, FlaskConical, Images, Mail, Server, Users } from "lucide-react";
+import { BarChart3, Coins, FlaskConical, Images, Mail, Palette, Server, Users } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { useLocation, useSearch } from "wouter";
 import { AccessDenied } from "../components/admin/QuickAdminBar";
@@ -14,6 +14,7 @@ import { PaymentHoldsAlert } from "../components/admin/PaymentHolds";
 import { BackupsSection } from "../components/admin/BackupsSection";
 import { CreditPackagesSection } from "../components/admin/CreditPackagesSection";
 import { HousekeepingSection } from "../components/admin/HousekeepingSection";
+import { StudioSettingsSection } from "../components/admin/StudioSettingsSection";
 import { OutboxSection, SelfTestSection, SystemSection } from "../components/admin/SystemSections";
 import { UsersSection } from "../components/admin/UsersSection";
 import { PageShell } from "../components/render/PageShell";
@@ -21,7 +22,7 @@ import { Spinner } from "../components/Spinner";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../components/ui/Tabs";
 import { useRoles } from "../hooks/useRoles";
 
-const SECTIONS = ["users", "jobs", "credits", "outbox", "system", "self-tests", "analytics"] as const;
+const SECTIONS = ["users", "jobs", "credits", "studio", "outbox", "system", "self-tests", "analytics"] as const;
 type Section = (typeof SECTIONS)[number];
 
 export default function AdminPage() {
@@ -46,6 +47,7 @@ export default function AdminPage() {
     users: { label: t("admin.tabs.users"), icon: <Users aria-hidden="true" /> },
     jobs: { label: t("admin.tabs.jobs"), icon: <Images aria-hidden="true" /> },
     credits: { label: t("admin.tabs.credits"), icon: <Coins aria-hidden="true" /> },
+    studio: { label: t("admin.tabs.studio"), icon: <Palette aria-hidden="true" /> },
     outbox: { label: t("admin.tabs.outbox"), icon: <Mail aria-hidden="true" /> },
     system: { label: t("admin.tabs.system"), icon: <Server aria-hidden="true" /> },
     "self-tests": { label: t("admin.tabs.selfTests"), icon: <FlaskConical aria-hidden="true" /> },
@@ -72,6 +74,9 @@ export default function AdminPage() {
         </TabsContent>
         <TabsContent value="credits">
           <CreditPackagesSection />
+        </TabsContent>
+        <TabsContent value="studio">
+          <StudioSettingsSection />
         </TabsContent>
         <TabsContent value="outbox">
           <OutboxSection />

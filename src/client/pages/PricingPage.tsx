@@ -116,7 +116,9 @@ export default function PricingPage() {
               <LicenceBadge licence="personal" />
             </div>
             <p className="mt-3 text-3xl font-bold tabular-nums">{formatMoney(0, data.packages[0]?.currency ?? "usd", language, 0)}</p>
-            <p className="text-sm text-slate-600 dark:text-slate-300">{t("pricing.free.credits", { count: currentStudio().signUpCredits })}</p>
+            <p className="text-sm text-slate-600 dark:text-slate-300">
+              {t("pricing.free.credits", { count: currentStudio().signUpCredits })}
+            </p>
             <ul className="mt-4 flex-1 space-y-2 text-sm">
               <li className="flex gap-2">
                 <Gift className="mt-0.5 size-4 shrink-0 text-accent-500" aria-hidden="true" />

@@ -25,12 +25,16 @@ export function brandPage(html: string, studio: PublicStudio): string {
     `<style id="studio-style">${studioCss(studio)}</style>`,
     '<link rel="manifest" href="/manifest.webmanifest" />',
   ].join("");
-  return html
-    .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(studio.name)}</title>`)
-    .replace("</head>", `${head}</head>`)
-    .replaceAll(PRERENDER_PLACEHOLDERS.name, escapeHtml(studio.name))
-    .replaceAll(PRERENDER_PLACEHOLDERS.supportEmail, escapeHtml(studio.supportEmail))
-    .replaceAll(PRERENDER_PLACEHOLDERS.signUpCredits, String(studio.signUpCredits));
+  return (
+    html
+      .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(studio.name)}</title>`)
+      .replace("</head>", `${head}</head>`)
+      // Inside a link (a mail's subject) the name is URL-encoded, as the hydrating app writes it.
+      .replace(/href="[^"]*"/g, (link) => link.replaceAll(PRERENDER_PLACEHOLDERS.name, escapeHtml(encodeURIComponent(studio.name))))
+      .replaceAll(PRERENDER_PLACEHOLDERS.name, escapeHtml(studio.name))
+      .replaceAll(PRERENDER_PLACEHOLDERS.supportEmail, escapeHtml(studio.supportEmail))
+      .replaceAll(PRERENDER_PLACEHOLDERS.signUpCredits, String(studio.signUpCredits))
+  );
 }
 
 /** The pages of the build, branded, made again when the settings change. */

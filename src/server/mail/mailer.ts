@@ -85,7 +85,13 @@ export function createMailer(env: Env, db: AppDatabase, log: Logger, clock: Cloc
       try {
         await (
           await connect()
-        ).sendMail({ from: senderOf(env, message.fromName), to: message.to, subject: message.subject, text: message.text, html: message.html });
+        ).sendMail({
+          from: senderOf(env, message.fromName),
+          to: message.to,
+          subject: message.subject,
+          text: message.text,
+          html: message.html,
+        });
         await db.updateTable("mail_outbox").set({ sent_at: clock.now() }).where("id", "=", id).execute();
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);

@@ -83,7 +83,8 @@ export function createSettingsModule(infra: Pick<Infra, "db" | "clock" | "env" |
     stored = next;
     revision++;
   }
-  const ready = load();
+  // A database that cannot be read at start leaves the defaults in force (and says so).
+  const ready = load().catch((error: unknown) => infra.log.error("could not read the studio settings; using the defaults", { error }));
 
   async function save<S extends Section>(section: S, value: Stored[S]): Promise<void> {
     const text = JSON.stringify(value);
@@ -118,7 +119,9 @@ export function createSettingsModule(infra: Pick<Infra, "db" | "clock" | "env" |
   const freeCredits = () => {
     const saved = stored["free-credits"];
     return {
-      signUpCredits: fromEnv("SIGNUP_FREE_CREDITS") ? env.SIGNUP_FREE_CREDITS! : (saved.signUpCredits ?? DEFAULT_PUBLIC_STUDIO.signUpCredits),
+      signUpCredits: fromEnv("SIGNUP_FREE_CREDITS")
+        ? env.SIGNUP_FREE_CREDITS!
+        : (saved.signUpCredits ?? DEFAULT_PUBLIC_STUDIO.signUpCredits),
       demoRendersPerAddressPerDay: fromEnv("DEMO_RENDERS_PER_IP_PER_DAY")
         ? env.DEMO_RENDERS_PER_IP_PER_DAY
         : (saved.demoRendersPerAddressPerDay ?? env.DEMO_RENDERS_PER_IP_PER_DAY),
@@ -187,7 +190,11 @@ export function createSettingsModule(infra: Pick<Infra, "db" | "clock" | "env" |
       name: current.name,
       supportEmail: current.supportEmail,
       accentColor: current.accentColor,
-      logo: current.logo && { url: `/studio/logo?v=${current.logo.key.slice(12, 24)}`, width: current.logo.width, height: current.logo.height },
+      logo: current.logo && {
+        url: `/studio/logo?v=${current.logo.key.slice(12, 24)}`,
+        width: current.logo.width,
+        height: current.logo.height,
+      },
       signUpCredits: freeCredits().signUpCredits,
       hasTerms: current.termsText !== "",
       hasPrivacy: current.privacyText !== "",
@@ -245,7 +252,10 @@ export function createSettingsModule(infra: Pick<Infra, "db" | "clock" | "env" |
         },
         freeCredits: {
           ...freeCredits(),
-          setByEnvironment: { signUpCredits: fromEnv("SIGNUP_FREE_CREDITS"), demoRendersPerAddressPerDay: fromEnv("DEMO_RENDERS_PER_IP_PER_DAY") },
+          setByEnvironment: {
+            signUpCredits: fromEnv("SIGNUP_FREE_CREDITS"),
+            demoRendersPerAddressPerDay: fromEnv("DEMO_RENDERS_PER_IP_PER_DAY"),
+          },
         },
         engine: {
           engine: engine.RENDER_PROVIDER,

@@ -17,7 +17,6 @@ import { setHelpDrawerOpen, useHelpDrawerOpen } from "../../lib/helpDrawer";
 import { useStudio } from "../../lib/studio";
 import { buttonClass } from "../ui/buttons";
 
-
 const mailto = (email: string | null) => (email ? `mailto:${email}` : undefined);
 
 export function HelpDrawer() {

@@ -1,0 +1,595 @@
+/**
+ * Admin · Studio (issue 16): the studio's brand (name, logo, accent colour checked against WCAG AA
+ * in both themes, support address, terms and privacy texts), free credits, and the render engine
+ * (engine, model, keys shown by their last four characters, "Test connection"). Saved settings
+ * apply at once, without a restart; a setting the environment holds shows "set by the environment"
+ * and cannot be changed here. Every save is audited on the server.
+ */
+import { CheckCircle2, ImageUp, PlugZap, Trash2, XCircle } from "lucide-react";
+import { useEffect, useId, useState, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { toast } from "sonner";
+import { accentContrast, type PublicStudio } from "../../../shared/studio";
+import {
+  brandInputSchema,
+  engineInputSchema,
+  ENGINE_IDS,
+  freeCreditsInputSchema,
+  type EngineId,
+  type KeyedEngine,
+} from "../../../shared/studio-settings";
+import { friendlyError } from "../../lib/friendlyError";
+import { currentStudio, replaceStudio } from "../../lib/studio";
+import type { inferRouterOutputs } from "@trpc/server";
+import type { AppRouter } from "../../../server/trpc/root";
+import { trpc } from "../../trpc";
+import { inputClass } from "../auth/fields";
+import { Spinner } from "../Spinner";
+import { buttonClass, labelClass, selectClass } from "../ui/buttons";
+import { Badge, ErrorNote, Panel } from "./common";
+
+type Settings = inferRouterOutputs<AppRouter>["admin"]["studioSettings"];
+
+/** A labelled field, with the environment's badge when the variable holds it. */
+function Field({
+  id,
+  label,
+  fromEnvironment,
+  hint,
+  children,
+}: {
+  id: string;
+  label: string;
+  fromEnvironment?: boolean;
+  hint?: ReactNode;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div>
+      <label htmlFor={id} className={`${labelClass} flex flex-wrap items-center gap-2`}>
+        {label}
+        {fromEnvironment ? <Badge tone="amber">{t("admin.studio.setByEnvironment")}</Badge> : null}
+      </label>
+      {children}
+      {hint ? <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">{hint}</p> : null}
+    </div>
+  );
+}
+
+export function StudioSettingsSection() {
+  const { t } = useTranslation();
+  const settings = trpc.admin.studioSettings.useQuery(undefined, { staleTime: 0 });
+  if (settings.isLoading) return <Spinner label={t("common.loading")} />;
+  if (settings.error || !settings.data) return <ErrorNote>{friendlyError(settings.error, t)}</ErrorNote>;
+  return (
+    <div className="space-y-6">
+      <BrandPanel settings={settings.data} />
+      <FreeCreditsPanel settings={settings.data} />
+      <EnginePanel settings={settings.data} />
+    </div>
+  );
+}
+
+function BrandPanel({ settings }: { settings: Settings }) {
+  const { t } = useTranslation();
+  const utils = trpc.useUtils();
+  const save = trpc.admin.updateStudioBrand.useMutation();
+  const setLogo = trpc.admin.setStudioLogo.useMutation();
+  const removeLogo = trpc.admin.removeStudioLogo.useMutation();
+  const { brand } = settings;
+  const [form, setForm] = useState({
+    name: brand.name,
+    supportEmail: brand.supportEmail,
+    accentColor: brand.accentColor,
+    termsText: brand.termsText,
+    privacyText: brand.privacyText,
+  });
+  const [error, setError] = useState<string | null>(null);
+  const ids = { name: useId(), email: useId(), accent: useId(), accentText: useId(), terms: useId(), privacy: useId(), logo: useId() };
+  const validColour = /^#[0-9a-fA-F]{6}$/.test(form.accentColor);
+  const contrast = validColour ? accentContrast(form.accentColor.toLowerCase()) : null;
+
+  /** This tab shows the new brand at once; other visitors get it with their next page. */
+  const show = (next: Settings["brand"]) =>
+    replaceStudio({
+      ...currentStudio(),
+      name: next.name,
+      supportEmail: next.supportEmail,
+      accentColor: next.accentColor,
+      logo: next.logo,
+      hasTerms: next.termsText !== "",
+      hasPrivacy: next.privacyText !== "",
+    } satisfies PublicStudio);
+
+  const submit = async () => {
+    const parsed = brandInputSchema.safeParse(form);
+    if (!parsed.success) return setError(friendlyError(parsed.error.issues[0]!, t));
+    setError(null);
+    try {
+      const saved = await save.mutateAsync(parsed.data);
+      show(saved);
+      toast.success(t("admin.studio.brandSaved"));
+      await utils.admin.studioSettings.invalidate();
+    } catch (failure) {
+      setError(friendlyError(failure, t));
+    }
+  };
+
+  const uploadLogo = async (file: File | undefined) => {
+    if (!file) return;
+    setError(null);
+    const dataUrl = await new Promise<string>((resolve, reject) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(String(reader.result));
+      reader.onerror = () => reject(reader.error ?? new Error("unreadable file"));
+      reader.readAsDataURL(file);
+    });
+    try {
+      const saved = await setLogo.mutateAsync({ dataUrl });
+      show(saved);
+      toast.success(t("admin.studio.logoSaved"));
+      await utils.admin.studioSettings.invalidate();
+    } catch (failure) {
+      setError(friendlyError(failure, t));
+    }
+  };
+
+  const dropLogo = async () => {
+    try {
+      const saved = await removeLogo.mutateAsync();
+      show(saved);
+      toast.success(t("admin.studio.logoRemoved"));
+      await utils.admin.studioSettings.invalidate();
+    } catch (failure) {
+      setError(friendlyError(failure, t));
+    }
+  };
+
+  return (
+    <Panel title={t("admin.studio.brandTitle")} description={t("admin.studio.brandDescription")} testId="admin-studio-brand">
+      <form
+        className="space-y-4"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit();
+        }}
+      >
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field id={ids.name} label={t("admin.studio.name")} fromEnvironment={brand.setByEnvironment.name}>
+            <input
+              id={ids.name}
+              className={inputClass}
+              value={form.name}
+              disabled={brand.setByEnvironment.name}
+              onChange={(event) => setForm({ ...form, name: event.target.value })}
+              autoComplete="organization"
+            />
+          </Field>
+          <Field id={ids.email} label={t("admin.studio.supportEmail")} fromEnvironment={brand.setByEnvironment.supportEmail}>
+            <input
+              id={ids.email}
+              type="email"
+              className={inputClass}
+              value={form.supportEmail}
+              disabled={brand.setByEnvironment.supportEmail}
+              onChange={(event) => setForm({ ...form, supportEmail: event.target.value })}
+              autoComplete="email"
+            />
+          </Field>
+        </div>
+
+        <div>
+          <p className={labelClass} id={`${ids.logo}-label`}>
+            {t("admin.studio.logo")}
+          </p>
+          <div className="flex flex-wrap items-center gap-3">
+            <span className="flex size-16 items-center justify-center rounded-lg border border-slate-200 bg-white p-1 dark:border-slate-700">
+              {brand.logo ? (
+                <img
+                  src={brand.logo.url}
+                  alt={t("admin.studio.logoAlt")}
+                  className="max-h-full max-w-full object-contain"
+                  data-testid="admin-studio-logo"
+                />
+              ) : (
+                <span className="text-xs text-slate-500 dark:text-slate-400">{t("admin.studio.noLogo")}</span>
+              )}
+            </span>
+            <label htmlFor={ids.logo} className={`${buttonClass.secondary} cursor-pointer py-2`}>
+              <ImageUp className="size-4" aria-hidden="true" />
+              {brand.logo ? t("admin.studio.replaceLogo") : t("admin.studio.chooseLogo")}
+            </label>
+            <input
+              id={ids.logo}
+              type="file"
+              accept="image/png,image/jpeg"
+              className="sr-only"
+              aria-describedby={`${ids.logo}-hint`}
+              data-testid="admin-studio-logo-input"
+              onChange={(event) => {
+                void uploadLogo(event.target.files?.[0]);
+                event.target.value = "";
+              }}
+            />
+            {brand.logo ? (
+              <button type="button" className={buttonClass.ghost} onClick={() => void dropLogo()} disabled={removeLogo.isPending}>
+                <Trash2 className="size-4" aria-hidden="true" />
+                {t("admin.studio.removeLogo")}
+              </button>
+            ) : null}
+            {setLogo.isPending ? <Spinner label={t("admin.studio.logoUploading")} /> : null}
+          </div>
+          <p id={`${ids.logo}-hint`} className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+            {t("admin.studio.logoHint")}
+          </p>
+        </div>
+
+        <div>
+          <label htmlFor={ids.accentText} className={labelClass}>
+            {t("admin.studio.accent")}
+          </label>
+          <div className="flex flex-wrap items-center gap-3">
+            <input
+              id={ids.accent}
+              type="color"
+              aria-label={t("admin.studio.accentPicker")}
+              className="h-10 w-14 cursor-pointer rounded-md border border-slate-300 bg-white p-1 dark:border-slate-600 dark:bg-slate-900"
+              value={validColour ? form.accentColor.toLowerCase() : "#000000"}
+              onChange={(event) => setForm({ ...form, accentColor: event.target.value })}
+            />
+            <input
+              id={ids.accentText}
+              className={`${inputClass} w-32 font-mono`}
+              value={form.accentColor}
+              onChange={(event) => setForm({ ...form, accentColor: event.target.value.trim() })}
+              aria-invalid={contrast ? !contrast.ok : true}
+              aria-describedby={`${ids.accent}-checks`}
+              spellCheck={false}
+              autoComplete="off"
+            />
+            <span className="flex gap-1" aria-hidden="true">
+              <span
+                className="rounded-md px-3 py-1.5 text-sm font-semibold text-white"
+                style={{ background: validColour ? form.accentColor : undefined }}
+              >
+                Aa
+              </span>
+            </span>
+          </div>
+          <ul id={`${ids.accent}-checks`} className="mt-2 grid gap-1 text-sm sm:grid-cols-2" data-testid="admin-studio-contrast">
+            {contrast ? (
+              contrast.checks.map((check) => (
+                <li key={`${check.theme}-${check.pair}`} className="flex items-center gap-1.5">
+                  {check.ok ? (
+                    <CheckCircle2 className="size-4 shrink-0 text-emerald-600 dark:text-emerald-400" aria-hidden="true" />
+                  ) : (
+                    <XCircle className="size-4 shrink-0 text-red-600 dark:text-red-400" aria-hidden="true" />
+                  )}
+                  <span>
+                    {t(`admin.studio.contrast.${check.theme}`)} · {t(`admin.studio.contrast.${check.pair}`)}:{" "}
+                    {t("admin.studio.contrast.ratio", { ratio: check.ratio.toFixed(2), needs: check.needs })}{" "}
+                    <span className="sr-only">{check.ok ? t("admin.studio.contrast.passes") : t("admin.studio.contrast.fails")}</span>
+                  </span>
+                </li>
+              ))
+            ) : (
+              <li className="text-red-700 dark:text-red-300">{t("serverMessages.accentColorInvalid")}</li>
+            )}
+          </ul>
+        </div>
+
+        <div className="grid gap-4 lg:grid-cols-2">
+          <Field id={ids.terms} label={t("admin.studio.termsText")} hint={t("admin.studio.legalHint")}>
+            <textarea
+              id={ids.terms}
+              className={`${inputClass} min-h-32`}
+              value={form.termsText}
+              onChange={(event) => setForm({ ...form, termsText: event.target.value })}
+            />
+          </Field>
+          <Field id={ids.privacy} label={t("admin.studio.privacyText")} hint={t("admin.studio.legalHint")}>
+            <textarea
+              id={ids.privacy}
+              className={`${inputClass} min-h-32`}
+              value={form.privacyText}
+              onChange={(event) => setForm({ ...form, privacyText: event.target.value })}
+            />
+          </Field>
+        </div>
+
+        {error ? <ErrorNote>{error}</ErrorNote> : null}
+        <button type="submit" className={buttonClass.primary} disabled={save.isPending}>
+          {t("admin.studio.saveBrand")}
+        </button>
+      </form>
+    </Panel>
+  );
+}
+
+function FreeCreditsPanel({ settings }: { settings: Settings }) {
+  const { t } = useTranslation();
+  const utils = trpc.useUtils();
+  const save = trpc.admin.updateFreeCredits.useMutation();
+  const { freeCredits } = settings;
+  const [form, setForm] = useState({
+    signUpCredits: String(freeCredits.signUpCredits),
+    demoRendersPerAddressPerDay: String(freeCredits.demoRendersPerAddressPerDay),
+  });
+  const [error, setError] = useState<string | null>(null);
+  const ids = { signUp: useId(), demo: useId() };
+  const submit = async () => {
+    const parsed = freeCreditsInputSchema.safeParse({
+      signUpCredits: form.signUpCredits === "" ? Number.NaN : Number(form.signUpCredits),
+      demoRendersPerAddressPerDay: form.demoRendersPerAddressPerDay === "" ? Number.NaN : Number(form.demoRendersPerAddressPerDay),
+    });
+    if (!parsed.success) return setError(friendlyError(parsed.error.issues[0]!, t));
+    setError(null);
+    try {
+      const saved = await save.mutateAsync(parsed.data);
+      replaceStudio({ ...currentStudio(), signUpCredits: saved.signUpCredits });
+      toast.success(t("admin.studio.freeCreditsSaved"));
+      await utils.admin.studioSettings.invalidate();
+    } catch (failure) {
+      setError(friendlyError(failure, t));
+    }
+  };
+  return (
+    <Panel
+      title={t("admin.studio.freeCreditsTitle")}
+      description={t("admin.studio.freeCreditsDescription")}
+      testId="admin-studio-free-credits"
+    >
+      <form
+        className="space-y-4"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit();
+        }}
+      >
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field
+            id={ids.signUp}
+            label={t("admin.studio.signUpCredits")}
+            fromEnvironment={freeCredits.setByEnvironment.signUpCredits}
+            hint={t("admin.studio.signUpCreditsHint")}
+          >
+            <input
+              id={ids.signUp}
+              className={inputClass}
+              inputMode="numeric"
+              value={form.signUpCredits}
+              disabled={freeCredits.setByEnvironment.signUpCredits}
+              onChange={(event) => setForm({ ...form, signUpCredits: event.target.value.replace(/[^\d]/g, "") })}
+              autoComplete="off"
+            />
+          </Field>
+          <Field
+            id={ids.demo}
+            label={t("admin.studio.demoRenders")}
+            fromEnvironment={freeCredits.setByEnvironment.demoRendersPerAddressPerDay}
+            hint={t("admin.studio.demoRendersHint")}
+          >
+            <input
+              id={ids.demo}
+              className={inputClass}
+              inputMode="numeric"
+              value={form.demoRendersPerAddressPerDay}
+              disabled={freeCredits.setByEnvironment.demoRendersPerAddressPerDay}
+              onChange={(event) => setForm({ ...form, demoRendersPerAddressPerDay: event.target.value.replace(/[^\d]/g, "") })}
+              autoComplete="off"
+            />
+          </Field>
+        </div>
+        {error ? <ErrorNote>{error}</ErrorNote> : null}
+        <button type="submit" className={buttonClass.primary} disabled={save.isPending}>
+          {t("admin.studio.saveFreeCredits")}
+        </button>
+      </form>
+    </Panel>
+  );
+}
+
+const KEY_OF: Record<Exclude<EngineId, "local">, KeyedEngine> = { replicate: "replicate", openai: "openai", comfyui: "comfyui" };
+
+function EnginePanel({ settings }: { settings: Settings }) {
+  const { t } = useTranslation();
+  const utils = trpc.useUtils();
+  const save = trpc.admin.updateEngine.useMutation();
+  const test = trpc.admin.testEngineConnection.useMutation();
+  const { engine } = settings;
+  const [form, setForm] = useState({
+    engine: engine.engine as EngineId,
+    replicateModel: engine.replicateModel,
+    openaiModel: engine.openaiModel,
+    comfyuiUrl: engine.comfyuiUrl,
+  });
+  /** Keys typed in (undefined: keep the stored one; "": remove it). */
+  const [keys, setKeys] = useState<Partial<Record<KeyedEngine, string>>>({});
+  const [error, setError] = useState<string | null>(null);
+  const [result, setResult] = useState<{ engine: string; ok: boolean; detail?: string; status?: string } | null>(null);
+  const ids = { engine: useId(), model: useId(), url: useId(), key: useId() };
+  useEffect(() => setResult(null), [form.engine]);
+
+  const input = () =>
+    engineInputSchema.safeParse({
+      ...form,
+      keys: Object.fromEntries(Object.entries(keys).filter(([, value]) => value !== undefined)),
+    });
+  const submit = async () => {
+    const parsed = input();
+    if (!parsed.success) return setError(friendlyError(parsed.error.issues[0]!, t));
+    setError(null);
+    try {
+      const saved = await save.mutateAsync(parsed.data);
+      setKeys({});
+      toast.success(t("admin.studio.engineSaved", { engine: saved.engineInUse.label }));
+      await Promise.all([utils.admin.studioSettings.invalidate(), utils.render.allowance.invalidate()]);
+    } catch (failure) {
+      setError(friendlyError(failure, t));
+    }
+  };
+  const testConnection = async () => {
+    const parsed = input();
+    if (!parsed.success) return setError(friendlyError(parsed.error.issues[0]!, t));
+    setError(null);
+    setResult(null);
+    try {
+      setResult(await test.mutateAsync(parsed.data));
+    } catch (failure) {
+      setError(friendlyError(failure, t));
+    }
+  };
+
+  const keyed = form.engine === "local" ? null : KEY_OF[form.engine];
+  const keyState = keyed ? engine.keys[keyed] : null;
+  const typedKey = keyed ? keys[keyed] : undefined;
+
+  return (
+    <Panel
+      title={t("admin.studio.engineTitle")}
+      description={t("admin.studio.engineDescription", { engine: settings.engineInUse.label })}
+      testId="admin-studio-engine"
+    >
+      <form
+        className="space-y-4"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit();
+        }}
+      >
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field id={ids.engine} label={t("admin.studio.engine")} fromEnvironment={engine.setByEnvironment.engine}>
+            <select
+              id={ids.engine}
+              className={selectClass}
+              value={form.engine}
+              disabled={engine.setByEnvironment.engine}
+              onChange={(event) => setForm({ ...form, engine: event.target.value as EngineId })}
+            >
+              {ENGINE_IDS.map((id) => (
+                <option key={id} value={id}>
+                  {t(`admin.studio.engines.${id}`)}
+                </option>
+              ))}
+            </select>
+          </Field>
+          {form.engine === "replicate" ? (
+            <Field id={ids.model} label={t("admin.studio.model")} fromEnvironment={engine.setByEnvironment.replicateModel}>
+              <select
+                id={ids.model}
+                className={selectClass}
+                value={form.replicateModel.split(":")[0]}
+                disabled={engine.setByEnvironment.replicateModel}
+                onChange={(event) => setForm({ ...form, replicateModel: event.target.value })}
+              >
+                {[...new Set([...settings.replicateModels, form.replicateModel.split(":")[0]!])].map((model) => (
+                  <option key={model} value={model}>
+                    {model}
+                  </option>
+                ))}
+              </select>
+            </Field>
+          ) : null}
+          {form.engine === "openai" ? (
+            <Field id={ids.model} label={t("admin.studio.model")} fromEnvironment={engine.setByEnvironment.openaiModel}>
+              <input
+                id={ids.model}
+                className={inputClass}
+                value={form.openaiModel}
+                disabled={engine.setByEnvironment.openaiModel}
+                onChange={(event) => setForm({ ...form, openaiModel: event.target.value })}
+                autoComplete="off"
+              />
+            </Field>
+          ) : null}
+          {form.engine === "comfyui" ? (
+            <Field id={ids.url} label={t("admin.studio.comfyuiUrl")} fromEnvironment={engine.setByEnvironment.comfyuiUrl}>
+              <input
+                id={ids.url}
+                className={inputClass}
+                value={form.comfyuiUrl}
+                placeholder="http://gpu-box:8188"
+                disabled={engine.setByEnvironment.comfyuiUrl}
+                onChange={(event) => setForm({ ...form, comfyuiUrl: event.target.value })}
+                autoComplete="off"
+              />
+            </Field>
+          ) : null}
+        </div>
+
+        {form.engine === "local" ? <p className="text-sm text-slate-600 dark:text-slate-300">{t("admin.studio.localNote")}</p> : null}
+
+        {keyed && keyState ? (
+          <Field
+            id={ids.key}
+            label={t(`admin.studio.keyLabel.${keyed}`)}
+            fromEnvironment={keyState.setByEnvironment}
+            hint={
+              typedKey === ""
+                ? t("admin.studio.keyWillBeRemoved")
+                : keyState.last4
+                  ? t("admin.studio.keyStored", { last4: keyState.last4 })
+                  : keyState.unreadable
+                    ? t("admin.studio.keyUnreadable")
+                    : t("admin.studio.keyNone")
+            }
+          >
+            <div className="flex flex-wrap gap-2">
+              <input
+                id={ids.key}
+                type="password"
+                className={`${inputClass} min-w-0 flex-1`}
+                value={typedKey ?? ""}
+                placeholder={keyState.last4 ? `•••• ${keyState.last4}` : ""}
+                disabled={keyState.setByEnvironment}
+                onChange={(event) => setKeys({ ...keys, [keyed]: event.target.value === "" ? undefined : event.target.value })}
+                autoComplete="off"
+                spellCheck={false}
+                data-testid="admin-studio-key"
+              />
+              {keyState.last4 && !keyState.setByEnvironment ? (
+                <button type="button" className={buttonClass.ghost} onClick={() => setKeys({ ...keys, [keyed]: "" })}>
+                  <Trash2 className="size-4" aria-hidden="true" />
+                  {t("admin.studio.removeKey")}
+                </button>
+              ) : null}
+            </div>
+          </Field>
+        ) : null}
+
+        {result ? (
+          <p
+            role="status"
+            data-testid="admin-studio-test-result"
+            className={`flex items-start gap-2 rounded-lg border px-3 py-2 text-sm ${
+              result.ok
+                ? "border-emerald-200 bg-emerald-50 text-emerald-900 dark:border-emerald-900/60 dark:bg-emerald-950/40 dark:text-emerald-100"
+                : "border-red-200 bg-red-50 text-red-800 dark:border-red-900/60 dark:bg-red-950/40 dark:text-red-200"
+            }`}
+          >
+            {result.ok ? (
+              <CheckCircle2 className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+            ) : (
+              <XCircle className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+            )}
+            <span className="[overflow-wrap:anywhere]">
+              {result.ok ? t("admin.studio.testOk") : t("admin.studio.testFailed")}
+              {result.detail ? ` ${result.detail}` : ""}
+            </span>
+          </p>
+        ) : null}
+        {error ? <ErrorNote>{error}</ErrorNote> : null}
+        <div className="flex flex-wrap gap-2">
+          <button type="submit" className={buttonClass.primary} disabled={save.isPending}>
+            {t("admin.studio.saveEngine")}
+          </button>
+          <button type="button" className={buttonClass.secondary} onClick={() => void testConnection()} disabled={test.isPending}>
+            <PlugZap className="size-4" aria-hidden="true" />
+            {test.isPending ? t("admin.studio.testing") : t("admin.studio.testConnection")}
+          </button>
+        </div>
+      </form>
+    </Panel>
+  );
+}
