@@ -13,7 +13,16 @@ import type { EngineInput } from "../../src/shared/studio-settings";
 import { startFakeComfyUi, type FakeComfyUi } from "../helpers/fake-comfyui";
 import { startFakeOpenAi, type FakeOpenAi } from "../helpers/fake-openai";
 import { startFakeReplicate, type FakeReplicate } from "../helpers/fake-replicate";
-import { collectEvents, confirmAddress, createStudioClient, roomPhoto, signedInClient, untilAllFinal, upload } from "../helpers/render";
+import {
+  collectEvents,
+  confirmAddress,
+  createStudioClient,
+  PASSWORD,
+  roomPhoto,
+  signedInClient,
+  untilAllFinal,
+  upload,
+} from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { makeTempDir } from "../helpers/test-env";
 
@@ -177,6 +186,7 @@ describe("studio settings in /admin", () => {
     expect(JSON.parse((await audit("settings.free-credits"))[0]!.details!)).toMatchObject({
       changed: { signUpCredits: { from: 10, to: 3 }, demoRendersPerAddressPerDay: { from: 3, to: 0 } },
     });
+    await admin.client.admin.updateFreeCredits.mutate({ signUpCredits: 10, demoRendersPerAddressPerDay: 3 });
   });
 
   it("tests each engine's connection with the keys typed in, before anything is saved", async () => {
@@ -244,6 +254,9 @@ describe("studio settings in /admin", () => {
     // The same DATA_DIR, as it was left (not the tests' template database).
     server = await startTestServer(env(), { fresh: true });
     expect(server.services.render.engine.id).toBe("openai");
+    // The same account and password on the new server's address.
+    admin = { ...createStudioClient(server.url), email: admin.email, userId: admin.userId };
+    await admin.client.auth.signIn.mutate({ email: admin.email, password: PASSWORD });
     const settings = await admin.client.admin.studioSettings.query();
     expect(settings.brand.name).toBe("Casa <Nova> Studio");
     expect(settings.engine.keys.openai.last4).toBe("9xQ4");

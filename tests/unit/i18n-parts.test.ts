@@ -33,6 +33,8 @@ describe("text parts", () => {
         "footer",
         "home",
         "landing",
+        // The footer's links to the studio's terms and privacy texts, and those pages' titles.
+        "legal",
         "nav",
         "roomTypes",
         "styles",
