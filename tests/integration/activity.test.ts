@@ -139,7 +139,7 @@ describe("render.activity", () => {
       creditsRefunded: 0,
       refunds: 0,
       averageRenderMs: RENDER_MS,
-      averageStructureScore: await structureAverage(ana.userId, ...week(Date.UTC(2026, 10, 2))),
+      averageStructureScore: expect.closeTo(await structureAverage(ana.userId, ...week(Date.UTC(2026, 10, 2))), 9),
       scored: 2,
     });
     expect(second).toEqual({
@@ -151,7 +151,7 @@ describe("render.activity", () => {
       creditsRefunded: 1,
       refunds: 1,
       averageRenderMs: RENDER_MS,
-      averageStructureScore: await structureAverage(ana.userId, ...week(Date.UTC(2026, 10, 9))),
+      averageStructureScore: expect.closeTo(await structureAverage(ana.userId, ...week(Date.UTC(2026, 10, 9))), 9),
       scored: 1,
     });
     expect(third).toEqual({
@@ -163,10 +163,20 @@ describe("render.activity", () => {
       creditsRefunded: 0,
       refunds: 0,
       averageRenderMs: RENDER_MS,
-      averageStructureScore: await structureAverage(ana.userId, ...week(Date.UTC(2026, 10, 16))),
+      averageStructureScore: expect.closeTo(await structureAverage(ana.userId, ...week(Date.UTC(2026, 10, 16))), 9),
       scored: 1,
     });
     for (const scored of [first, second, third]) expect(scored!.averageStructureScore).toBeGreaterThan(0);
+    expect(activity.totals).toEqual({
+      finished: 4,
+      failed: 1,
+      creditsCharged: 5,
+      creditsRefunded: 1,
+      refunds: 1,
+      averageRenderMs: RENDER_MS,
+      averageStructureScore: expect.closeTo(await structureAverage(ana.userId, Date.UTC(2026, 7, 31), clock.now()), 9),
+      scored: 4,
+    });
   });
 
   it("starts the weeks on Monday in the user's time zone", async () => {
@@ -197,6 +207,13 @@ describe("render.activity", () => {
     const activity = await newcomer.client.render.activity.query({ timeZone: "America/New_York" });
     expect(activity.weeks).toHaveLength(12);
     for (const week of activity.weeks) expect(week).toEqual({ start: week.start, ...EMPTY_WEEK });
+    expect(activity.totals).toMatchObject({
+      finished: 0,
+      failed: 0,
+      creditsCharged: 0,
+      averageRenderMs: null,
+      averageStructureScore: null,
+    });
 
     const visitor = createStudioClient(server.url);
     await expect(visitor.client.render.activity.query()).rejects.toSatisfy((error) => failure(error).data?.code === "UNAUTHORIZED");

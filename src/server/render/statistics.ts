@@ -259,12 +259,29 @@ export async function userActivity(db: AppDatabase, userId: string, now: number,
     total.scoreTotal += Number(row.scoreTotal ?? 0);
     total.scoreCount += Number(row.scoreCount);
   }
+  const all = { durationTotal: 0, durationCount: 0, scoreTotal: 0, scoreCount: 0 };
   result.forEach((week, index) => {
     const total = totals[index]!;
     week.byStyle.sort((a, b) => b.count - a.count || a.style.localeCompare(b.style));
     week.averageRenderMs = total.durationCount > 0 ? total.durationTotal / total.durationCount : null;
     week.averageStructureScore = total.scoreCount > 0 ? total.scoreTotal / total.scoreCount : null;
     week.scored = total.scoreCount;
+    for (const key of ["durationTotal", "durationCount", "scoreTotal", "scoreCount"] as const) all[key] += total[key];
   });
-  return { timeZone, weeks: result };
+  const sum = (value: (week: ActivityWeek) => number) => result.reduce((total, week) => total + value(week), 0);
+  return {
+    timeZone,
+    weeks: result,
+    /** The whole period; the averages are over every render of it, not averages of the weeks. */
+    totals: {
+      finished: sum((week) => week.edits + week.byStyle.reduce((total, style) => total + style.count, 0)),
+      failed: sum((week) => week.failed),
+      creditsCharged: sum((week) => week.creditsCharged),
+      creditsRefunded: sum((week) => week.creditsRefunded),
+      refunds: sum((week) => week.refunds),
+      averageRenderMs: all.durationCount > 0 ? all.durationTotal / all.durationCount : null,
+      averageStructureScore: all.scoreCount > 0 ? all.scoreTotal / all.scoreCount : null,
+      scored: all.scoreCount,
+    },
+  };
 }
