@@ -22,7 +22,8 @@ export function ActivityCharts({ activity }: { activity: Activity }) {
   const short = new Intl.DateTimeFormat(i18n.resolvedLanguage, { day: "numeric", month: "numeric", timeZone: "UTC" });
   const labels = weeks.map((week) => {
     const monday = new Date(`${week.start}T00:00:00Z`);
-    return { label: t("activity.weekOf", { date: long.format(monday) }), short: short.format(monday) };
+    // The tables' first column says "Week": the Monday's date alone keeps them narrow on a phone.
+    return { label: long.format(monday), short: short.format(monday) };
   });
   const count = (value: number) => format.number(Math.round(value));
   const styleName = (style: string) => t(`styles.${style}`, { defaultValue: style });
@@ -40,7 +41,7 @@ export function ActivityCharts({ activity }: { activity: Activity }) {
       `${styleName(style)} ${count(weeks.reduce((sum, week) => sum + (week.byStyle.find((item) => item.style === style)?.count ?? 0), 0))}`,
   );
   const creditSeries: Series[] = [
-    { name: t("activity.charts.creditsKept"), fill: "fill-brand-500 dark:fill-brand-100", swatch: "bg-brand-500 dark:bg-brand-100" },
+    { name: t("activity.charts.creditsKept"), fill: "fill-brand-500 dark:fill-indigo-400", swatch: "bg-brand-500 dark:bg-indigo-400" },
     { name: t("activity.charts.creditsRefunded"), fill: "fill-amber-500 dark:fill-amber-400", swatch: "bg-amber-500 dark:bg-amber-400" },
   ];
   const timeSeries: Series = {

@@ -13,7 +13,7 @@ export const STYLES_SHOWN = 5;
 
 /** Colours of the style series, in both themes (fill for the bars, swatch for the legend). */
 export const STYLE_COLOURS = [
-  { fill: "fill-brand-500 dark:fill-brand-100", swatch: "bg-brand-500 dark:bg-brand-100" },
+  { fill: "fill-brand-500 dark:fill-indigo-400", swatch: "bg-brand-500 dark:bg-indigo-400" },
   { fill: "fill-sky-500 dark:fill-sky-400", swatch: "bg-sky-500 dark:bg-sky-400" },
   { fill: "fill-amber-500 dark:fill-amber-400", swatch: "bg-amber-500 dark:bg-amber-400" },
   { fill: "fill-emerald-600 dark:fill-emerald-400", swatch: "bg-emerald-600 dark:bg-emerald-400" },

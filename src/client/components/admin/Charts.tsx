@@ -76,7 +76,7 @@ function DataTable({ headers, rows }: { headers: string[]; rows: ReactNode[][] }
             {rows.map((row, index) => (
               <tr key={index} className="border-b border-slate-100 last:border-0 dark:border-slate-800/60">
                 {row.map((cell, cellIndex) => (
-                  <td key={cellIndex} className="px-2 py-1 tabular-nums">
+                  <td key={cellIndex} className={`px-2 py-1 tabular-nums ${cellIndex === 0 ? "whitespace-nowrap" : ""}`}>
                     {cell}
                   </td>
                 ))}
