@@ -29,6 +29,7 @@ const BatchUploadPage = lazyWithData(() => import("./pages/BatchUploadPage"));
 const StyleSelectPage = lazyWithData(() => import("./pages/StyleSelectPage"));
 const RenderPage = lazyWithData(() => import("./pages/RenderPage"));
 const DashboardPage = lazyWithData(() => import("./pages/DashboardPage"));
+const EnhancedDashboardPage = lazyWithData(() => import("./pages/EnhancedDashboardPage"));
 const GalleryPage = lazyWithData(() => import("./pages/GalleryPage"));
 const AdminPage = lazyWithData(() => import("./pages/AdminPage"));
 const PricingPage = lazyWithData(() => import("./pages/PricingPage"));
@@ -74,7 +75,7 @@ export const PAGES: Record<AppPath, ComponentType> = {
   "/terms": TermsPage,
   "/privacy": PrivacyPage,
   "/dashboard": DashboardPage,
-  "/enhanced-dashboard": planned("enhancedDashboard"),
+  "/enhanced-dashboard": EnhancedDashboardPage,
   "/social-hub": planned("socialHub"),
   "/admin": AdminPage,
   "/teams": planned("teams"),
@@ -104,7 +105,7 @@ const PRELOADS: Partial<Record<AppPath, Pick<LazyPart<object>, "preload">>> = {
   "/terms": LegalPage,
   "/privacy": LegalPage,
   "/dashboard": DashboardPage,
-  "/enhanced-dashboard": PlannedPage,
+  "/enhanced-dashboard": EnhancedDashboardPage,
   "/social-hub": PlannedPage,
   "/admin": AdminPage,
   "/teams": PlannedPage,

@@ -57,7 +57,15 @@ import { upscaleJob } from "./upscale";
 import { deleteUserImages } from "./removal";
 import { renderRoutes, type OwnerOfRequest } from "./routes";
 import { RenderSignals } from "./signals";
-import { landingFigures, performanceFigures, percentile, renderDurations, rendersPerDay, structureByEngine } from "./statistics";
+import {
+  landingFigures,
+  performanceFigures,
+  percentile,
+  renderDurations,
+  rendersPerDay,
+  structureByEngine,
+  userActivity,
+} from "./statistics";
 import { findOwnedUpload, saveUpload, type UploadChoices } from "./uploads";
 import { uploadView, type JobView, type UploadView } from "./views";
 import { listingSource } from "./listing-source";
@@ -282,6 +290,8 @@ export function createRenderModule(infra: Pick<Infra, "db" | "clock" | "env" | "
 
     projectRenderSummaries: (projectIds: string[]) => projectRenderSummaries(deps, projectIds),
     userRenderStatistics: (userId: string) => userRenderStatistics(deps, userId),
+    /** /enhanced-dashboard: the user's last 12 weeks (Monday to Sunday in `timeZone`, an IANA name), measured. */
+    userActivity: (userId: string, timeZone: string) => userActivity(deps.db, userId, deps.clock.now(), timeZone),
     userRenderCount: (userId: string) => userRenderCount(deps, userId),
     userRenderCounts: (userIds: readonly string[]) => userRenderCounts(deps, userIds),
 

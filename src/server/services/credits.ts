@@ -7,6 +7,7 @@
 import type { Transaction } from "kysely";
 import { CREDITS } from "../../shared/constants";
 import type { AppDatabase } from "../db/client";
+import { periodIndex } from "../db/sql-helpers";
 import type { CreditKind, Database } from "../db/schema";
 import { generateSecureRandomString } from "../auth/tokens";
 
@@ -145,6 +146,40 @@ export async function ledgerBalance(db: Db, userId: string): Promise<number> {
     .where("user_id", "=", userId)
     .executeTakeFirstOrThrow();
   return Number(row.total);
+}
+
+/**
+ * What the user's renders took from the ledger and what failed (or canceled) renders gave back, per
+ * period: periods start at `starts` (ascending), the last one ends before `end`. Charges and refunds
+ * only; purchases, grants and admin changes are not use.
+ */
+export async function creditUseByPeriod(db: Db, userId: string, starts: readonly number[], end: number) {
+  const periods = starts.map(() => ({ charged: 0, refunded: 0, refunds: 0 }));
+  if (starts.length === 0) return periods;
+  const rows = await db
+    .selectFrom("credit_ledger")
+    .select((eb) => [
+      periodIndex("created_at", starts).as("period"),
+      "kind",
+      eb.fn.sum<number>("amount").as("total"),
+      eb.fn.countAll<number>().as("count"),
+    ])
+    .where("user_id", "=", userId)
+    .where("kind", "in", ["charge", "refund"])
+    .where("created_at", ">=", starts[0]!)
+    .where("created_at", "<", end)
+    .groupBy(["period", "kind"])
+    .execute();
+  for (const row of rows) {
+    const period = periods[Number(row.period)];
+    if (!period) continue;
+    if (row.kind === "charge") period.charged = -Number(row.total);
+    else {
+      period.refunded = Number(row.total);
+      period.refunds = Number(row.count);
+    }
+  }
+  return periods;
 }
 
 /**

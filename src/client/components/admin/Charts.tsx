@@ -1,6 +1,6 @@
 /**
- * Small SVG charts for the admin analytics: bars per day (stacked series), a line per day, and
- * horizontal bars. Drawn at the container's real width (no scaled-down text on a phone), in
+ * Small SVG charts for the admin analytics and /enhanced-dashboard: bars per day or week (stacked
+ * series), a line per day or week (with gaps where there is no value), and horizontal bars. Drawn at the container's real width (no scaled-down text on a phone), in
  * colours that hold in both themes. Each chart is a figure with a caption, an image role with a
  * one-line summary, and its numbers in a table under "Show data" for everyone who prefers them.
  */
@@ -76,7 +76,7 @@ function DataTable({ headers, rows }: { headers: string[]; rows: ReactNode[][] }
             {rows.map((row, index) => (
               <tr key={index} className="border-b border-slate-100 last:border-0 dark:border-slate-800/60">
                 {row.map((cell, cellIndex) => (
-                  <td key={cellIndex} className="px-2 py-1 tabular-nums">
+                  <td key={cellIndex} className={`px-2 py-1 tabular-nums ${cellIndex === 0 ? "whitespace-nowrap" : ""}`}>
                     {cell}
                   </td>
                 ))}
@@ -137,6 +137,7 @@ function YAxis({
   left,
   max,
   format,
+  integer = false,
 }: {
   width: number;
   top: number;
@@ -144,8 +145,10 @@ function YAxis({
   left: number;
   max: number;
   format(value: number): string;
+  /** Counts: grid lines on whole numbers only (max 1 and 5 have no whole half). */
+  integer?: boolean;
 }) {
-  const ticks = [0, max / 2, max];
+  const ticks = integer && !Number.isInteger(max / 2) ? Array.from({ length: max + 1 }, (_, tick) => tick) : [0, max / 2, max];
   return (
     <g>
       {ticks.map((tick) => {
@@ -187,6 +190,11 @@ export interface DayPoint {
   values: number[];
 }
 
+/** A line chart's point: null where there is no value (a gap in the line, `missing` in the table). */
+export interface LinePoint extends Omit<DayPoint, "values"> {
+  values: (number | null)[];
+}
+
 const MARGIN = { top: 8, right: 4, bottom: 24, left: 40 };
 
 export function StackedBarChart({
@@ -196,6 +204,8 @@ export function StackedBarChart({
   points,
   format = String,
   testId,
+  integer,
+  xHeader,
 }: {
   title: string;
   summary: string;
@@ -203,6 +213,10 @@ export function StackedBarChart({
   points: DayPoint[];
   format?(value: number): string;
   testId?: string;
+  /** Whole-number grid lines (counts). */
+  integer?: boolean;
+  /** The table's first column (default "Day"). */
+  xHeader?: string;
 }) {
   const { t } = useTranslation();
   const total = (point: DayPoint) => point.values.reduce((sum, value) => sum + value, 0);
@@ -215,7 +229,7 @@ export function StackedBarChart({
       series={series}
       empty={empty}
       testId={testId}
-      headers={[t("admin.analytics.day"), ...series.map((item) => item.name)]}
+      headers={[xHeader ?? t("admin.analytics.day"), ...series.map((item) => item.name)]}
       rows={points.map((point) => [point.label, ...point.values.map(format)])}
     >
       {(width) => {
@@ -226,7 +240,15 @@ export function StackedBarChart({
         const x = (index: number) => MARGIN.left + slot * index + slot / 2;
         return (
           <>
-            <YAxis width={width - MARGIN.right} top={MARGIN.top} height={plotHeight} left={MARGIN.left} max={max} format={format} />
+            <YAxis
+              width={width - MARGIN.right}
+              top={MARGIN.top}
+              height={plotHeight}
+              left={MARGIN.left}
+              max={max}
+              format={format}
+              integer={integer}
+            />
             {points.map((point, index) => {
               let base = 0;
               return (
@@ -266,17 +288,24 @@ export function LineChart({
   points,
   format = String,
   testId,
+  xHeader,
+  missing = "—",
 }: {
   title: string;
   summary: string;
   series: Series;
-  points: DayPoint[];
+  points: LinePoint[];
   format?(value: number): string;
   testId?: string;
+  /** The table's first column (default "Day"). */
+  xHeader?: string;
+  /** The table's text for a point without a value. */
+  missing?: string;
 }) {
   const { t } = useTranslation();
   const max = niceMax(Math.max(0, ...points.map((point) => point.values[0] ?? 0)));
   const empty = points.length === 0 || points.every((point) => (point.values[0] ?? 0) === 0);
+  const valueOf = (point: LinePoint) => point.values[0] ?? null;
   return (
     <ChartFrame
       title={title}
@@ -284,8 +313,8 @@ export function LineChart({
       series={[series]}
       empty={empty}
       testId={testId}
-      headers={[t("admin.analytics.day"), series.name]}
-      rows={points.map((point) => [point.label, format(point.values[0] ?? 0)])}
+      headers={[xHeader ?? t("admin.analytics.day"), series.name]}
+      rows={points.map((point) => [point.label, valueOf(point) === null ? missing : format(valueOf(point)!)])}
     >
       {(width) => {
         const plotWidth = width - MARGIN.left - MARGIN.right;
@@ -293,18 +322,28 @@ export function LineChart({
         const slot = plotWidth / points.length;
         const x = (index: number) => MARGIN.left + slot * index + slot / 2;
         const y = (value: number) => MARGIN.top + plotHeight - (value / max) * plotHeight;
+        // A point without a value breaks the line: the next one starts a new segment.
         const path = points
-          .map((point, index) => `${index === 0 ? "M" : "L"}${x(index).toFixed(1)},${y(point.values[0] ?? 0).toFixed(1)}`)
+          .map((point, index) => {
+            const value = valueOf(point);
+            if (value === null) return "";
+            const previous = index > 0 ? valueOf(points[index - 1]!) : null;
+            return `${previous === null ? "M" : "L"}${x(index).toFixed(1)},${y(value).toFixed(1)}`;
+          })
+          .filter(Boolean)
           .join(" ");
         return (
           <>
             <YAxis width={width - MARGIN.right} top={MARGIN.top} height={plotHeight} left={MARGIN.left} max={max} format={format} />
             <path d={path} fill="none" strokeWidth={2} strokeLinejoin="round" className={series.stroke} />
-            {points.map((point, index) => (
-              <circle key={point.label} cx={x(index)} cy={y(point.values[0] ?? 0)} r={slot > 12 ? 3 : 1.5} className={series.fill}>
-                <title>{`${point.label}: ${format(point.values[0] ?? 0)}`}</title>
-              </circle>
-            ))}
+            {points.map((point, index) => {
+              const value = valueOf(point);
+              return value === null ? null : (
+                <circle key={point.label} cx={x(index)} cy={y(value)} r={slot > 12 ? 3 : 1.5} className={series.fill}>
+                  <title>{`${point.label}: ${format(value)}`}</title>
+                </circle>
+              );
+            })}
             <XLabels labels={points.map((point) => point.short)} x={x} y={200 - 6} slot={slot} />
           </>
         );

@@ -14,6 +14,20 @@ import { enforceRateLimit, protectedProcedure, publicProcedure, router } from ".
 
 const id = z.string().min(1).max(64);
 
+/** An IANA time zone this server knows (Intl), e.g. "Europe/Madrid". */
+const timeZone = z
+  .string()
+  .min(1)
+  .max(64)
+  .refine((name) => {
+    try {
+      new Intl.DateTimeFormat("en-US", { timeZone: name });
+      return true;
+    } catch {
+      return false;
+    }
+  }, "Unknown time zone");
+
 function requireOwner(ctx: Pick<Context, "owner">): Owner {
   if (!ctx.owner) throw new TRPCError({ code: "NOT_FOUND", message: MESSAGES.notFound });
   return ctx.owner;
@@ -25,6 +39,11 @@ export const renderRouter = router({
 
   /** What the user's photos and renders take on the server, and their quota. */
   storage: protectedProcedure.query(({ ctx }) => ctx.services.render.storageUse(ctx.user.id)),
+
+  /** /enhanced-dashboard: the user's last 12 weeks, weeks starting Monday in their time zone (UTC when not given). */
+  activity: protectedProcedure
+    .input(z.object({ timeZone: timeZone.default("UTC") }).default({ timeZone: "UTC" }))
+    .query(({ ctx, input }) => ctx.services.render.userActivity(ctx.user.id, input.timeZone)),
 
   upload: publicProcedure.input(z.object({ id })).query(({ ctx, input }) => ctx.services.render.upload(requireOwner(ctx), input.id)),
 
