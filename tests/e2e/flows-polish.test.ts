@@ -222,6 +222,7 @@ describeBrowser("flows (issue 17)", () => {
       await screenshot(page, `flows-missing-picture-dashboard-${label}`);
       await page.goto(`${server.url}/dashboard`);
       await poll(() => page.getByTestId("project-card").first().getByTestId("missing-picture").isVisible()).toBe(true);
+      await screenshot(page, `flows-missing-picture-projects-${label}`);
 
       // The render page's comparison.
       await page.goto(`${server.url}/render?jobs=${encodeURIComponent(jobs[0]!.id)}`);
