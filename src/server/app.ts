@@ -83,9 +83,10 @@ export function createApp(deps: Pick<Infra, "env" | "log" | "clock" | "version">
   // The link of the sign-up mail: confirms the address, then lands on the landing page (spec section 2).
   app.get("/auth/confirm", async (req, res) => {
     const token = typeof req.query.token === "string" ? req.query.token : "";
-    const confirmed = await services.accounts.confirmEmail(token);
+    const outcome = await services.accounts.confirmEmail(token);
     res.set("Cache-Control", "no-store");
-    res.redirect(303, confirmed ? "/?emailConfirmed=1" : "/?emailConfirmed=0");
+    // A link opened again after it worked says so ("already"), not that confirming failed.
+    res.redirect(303, `/?emailConfirmed=${{ confirmed: "1", "already-confirmed": "already", failed: "0" }[outcome]}`);
   });
 
   // The rest of the API next: each router passed on the way costs every call a little.

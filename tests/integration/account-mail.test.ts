@@ -57,12 +57,28 @@ describe("e-mail confirmation", () => {
       .executeTakeFirstOrThrow();
     expect(user.email_confirmed_at).toBe(clock.now());
 
+    // Opened again after it worked: the address is already confirmed, not "confirmation failed".
     const again = await fetch(link, { redirect: "manual" });
-    expect(again.headers.get("location")).toBe("/?emailConfirmed=0");
+    expect(again.headers.get("location")).toBe("/?emailConfirmed=already");
     const outbox = await server.deps.db.selectFrom("mail_outbox").selectAll().where("to_address", "=", email).executeTakeFirstOrThrow();
     expect(outbox).toMatchObject({ transport: "smtp", sent_at: clock.now(), error: null });
     // Sent by SMTP, the body (with its live link) is not kept (security probe item 8).
     expect(outbox).toMatchObject({ text_body: "", html_body: null });
+  });
+
+  it("a link that never was, or lapsed on an address still unconfirmed, still fails; a lapsed one on a confirmed address says already", async () => {
+    const unknown = await fetch(`${server.url}/auth/confirm?token=not-a-token`, { redirect: "manual" });
+    expect(unknown.headers.get("location")).toBe("/?emailConfirmed=0");
+
+    const email = uniqueEmail();
+    const { client } = createBrowserLikeClient(server.url);
+    await client.auth.signUp.mutate({ email, password: PASSWORD, fullName: "Ana" });
+    const link = onServer(firstLink((await smtp.waitForMail(email)).text));
+    clock.advance(25 * 60 * MINUTE);
+    expect((await fetch(link, { redirect: "manual" })).headers.get("location")).toBe("/?emailConfirmed=0");
+    // Confirmed another way since (a password reset confirms the address): the old link says so.
+    await server.deps.db.updateTable("users").set({ email_confirmed_at: clock.now() }).where("email", "=", email).execute();
+    expect((await fetch(link, { redirect: "manual" })).headers.get("location")).toBe("/?emailConfirmed=already");
   });
 
   it("resends at most once a minute, and never for unknown addresses", async () => {
@@ -149,6 +165,37 @@ describe("password reset", () => {
       .client.auth.resetPassword.mutate({ token, password: NEW_PASSWORD })
       .catch((e: unknown) => e);
     expect((error as TRPCClientError<never>).message).toBe(MESSAGES.resetLinkInvalid);
+  });
+
+  it("tells a link's state without using it up: valid, used, expired or unknown", async () => {
+    const email = uniqueEmail();
+    await createBrowserLikeClient(server.url).client.auth.signUp.mutate({ email, password: PASSWORD, fullName: "Ana" });
+    const visitor = createBrowserLikeClient(server.url).client;
+    const token = await resetToken(email);
+    expect(await visitor.auth.resetLinkState.query({ token })).toEqual({ state: "valid" });
+    expect(await visitor.auth.resetLinkState.query({ token })).toEqual({ state: "valid" });
+    await visitor.auth.resetPassword.mutate({ token, password: NEW_PASSWORD });
+    expect(await visitor.auth.resetLinkState.query({ token })).toEqual({ state: "used" });
+
+    const lapsing = await resetToken(email);
+    clock.advance(60 * MINUTE);
+    expect(await visitor.auth.resetLinkState.query({ token: lapsing })).toEqual({ state: "expired" });
+    expect(await visitor.auth.resetLinkState.query({ token: "no-such-link" })).toEqual({ state: "unknown" });
+    // The answer says nothing of the account behind the link.
+    expect(JSON.stringify(await visitor.auth.resetLinkState.query({ token: lapsing }))).not.toContain(email);
+  });
+
+  it("the link state is rate limited like the reset itself", async () => {
+    const limited = await startTestServer({ AUTH_RATE_LIMIT_PER_MINUTE: "2" }, { clock });
+    try {
+      const visitor = createBrowserLikeClient(limited.url).client;
+      await visitor.auth.resetLinkState.query({ token: "a" });
+      await visitor.auth.resetLinkState.query({ token: "b" });
+      const error = await visitor.auth.resetLinkState.query({ token: "c" }).catch((e: unknown) => e);
+      expect((error as TRPCClientError<never>).message).toBe(MESSAGES.tooManyRequests);
+    } finally {
+      await limited.stop();
+    }
   });
 
   it("answers ok for an unknown address without sending anything", async () => {

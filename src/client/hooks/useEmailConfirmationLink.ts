@@ -1,6 +1,7 @@
 /**
  * The sign-up mail's link is confirmed by the server (GET /auth/confirm), which lands on
- * "/?emailConfirmed=1" (or 0 when the link was invalid or expired). This says how it went,
+ * "/?emailConfirmed=1" ("already" when the address was confirmed before, 0 when the link was
+ * invalid or expired). This says how it went,
  * refreshes the user (the verification banner goes away) and tidies the address bar.
  */
 import { useEffect } from "react";
@@ -26,6 +27,12 @@ export function useEmailConfirmationLink(): void {
       authEvents.emit({ type: "USER_UPDATED" });
       notify(({ toast }) =>
         toast.success(t("toasts.emailConfirmed"), { id: "email-confirmed", description: t("toasts.emailConfirmedDescription") }),
+      );
+    } else if (outcome === "already") {
+      // The link opened again after it worked: nothing failed.
+      authEvents.emit({ type: "USER_UPDATED" });
+      notify(({ toast }) =>
+        toast.success(t("flows.emailConfirm.alreadyTitle"), { id: "email-confirmed", description: t("flows.emailConfirm.alreadyBody") }),
       );
     } else {
       notify(({ toast, translateServerMessage, MESSAGES }) =>

@@ -1,6 +1,6 @@
 /**
  * Where the server's account links and redirects land, and what they carry:
- * - the sign-up mail's link (GET /auth/confirm) confirms and lands on /?emailConfirmed=1 (or 0);
+ * - the sign-up mail's link (GET /auth/confirm) confirms and lands on /?emailConfirmed=1 (already, or 0);
  * - the reset mail's link is /auth?reset=true&token=…;
  * - Google sign-in starts at GET /auth/google; a failure lands on /auth?error=google_…, an account
  *   with two-factor on /auth#twoFactorChallenge=… (a fragment, so the token never reaches a log).

@@ -3,7 +3,7 @@
  * thumbnail, upload progress and state; then the style(s) and note once for all, and one render
  * per picture per style.
  */
-import { AlertCircle, CheckCircle2, Files, Loader2, RotateCcw, Sparkles, Trash2, Wand2 } from "lucide-react";
+import { AlertCircle, CheckCircle2, FileX2, Files, Loader2, RotateCcw, Sparkles, Trash2, Wand2 } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
@@ -13,7 +13,15 @@ import { MESSAGES } from "../../shared/messages";
 import { RENDER } from "../../shared/render";
 import type { DesignStyle, InputMode, RoomType } from "../../shared/styles";
 import { NoteField } from "../components/render/NoteField";
-import { AllowanceNote, Callout, DemoRefusedLine, EngineNote, SignUpCallout } from "../components/render/Callouts";
+import {
+  AllowanceNote,
+  Callout,
+  DemoRefusedLine,
+  EngineNote,
+  FreeCreditsLockedCallout,
+  SignUpCallout,
+  waitsForConfirmation,
+} from "../components/render/Callouts";
 import { DropZone } from "../components/render/DropZone";
 import { ErrorText, PageShell } from "../components/render/PageShell";
 import { ProgressBar } from "../components/render/ProgressBar";
@@ -37,6 +45,10 @@ interface Row {
   status: RowStatus;
   progress: number;
   error?: string;
+  /** The file itself was refused (type, size, unreadable): sending it again cannot help. */
+  refused?: boolean;
+  /** The browser could not show the picture: a file icon instead of a broken image. */
+  noPreview?: boolean;
   imageId?: string;
   projectId?: string;
 }
@@ -44,6 +56,15 @@ interface Row {
 /** Pictures sent at the same time. */
 const PARALLEL_UPLOADS = 2;
 let rowCounter = 0;
+
+/** Server answers about the file itself: the same file would get them again. */
+const FILE_REFUSALS: readonly string[] = [
+  MESSAGES.uploadUnsupportedType,
+  MESSAGES.uploadTooLarge,
+  MESSAGES.uploadTooManyPixels,
+  MESSAGES.uploadUnreadable,
+  MESSAGES.uploadEmpty,
+];
 
 export default function BatchUploadPage() {
   const { t } = useTranslation();
@@ -94,6 +115,7 @@ function BatchUploader() {
   const [error, setError] = useState<string>();
   const [renderError, setRenderError] = useState<string>();
   const [creditsShort, setCreditsShort] = useState(false);
+  const [freeCreditsRefused, setFreeCreditsRefused] = useState(false);
   const [rendering, setRendering] = useState(false);
   const handles = useRef(new Map<string, UploadHandle>());
   const rowsRef = useRef(rows);
@@ -122,7 +144,7 @@ function BatchUploader() {
       patch(row.key, { status: "done", progress: 1, imageId: uploaded.imageId, projectId: uploaded.projectId });
     } catch (caught) {
       if (caught instanceof UploadAbortedError) return;
-      patch(row.key, { status: "failed", error: friendlyError(caught, t) });
+      patch(row.key, { status: "failed", error: friendlyError(caught, t), refused: FILE_REFUSALS.includes(errorMessage(caught)) });
     } finally {
       handles.current.delete(row.key);
     }
@@ -149,7 +171,7 @@ function BatchUploader() {
         preview: URL.createObjectURL(file),
         status: refused ? "failed" : "waiting",
         progress: 0,
-        ...(refused ? { error: friendlyError(refused, t) } : {}),
+        ...(refused ? { error: friendlyError(refused, t), refused: true } : {}),
       };
     });
     if (added.length === 0) return;
@@ -195,6 +217,8 @@ function BatchUploader() {
   const credits = allowance.data?.credits ?? 0;
   const cost = ready.length * styles.length * CREDITS.perRender;
   const tooFewCredits = cost > credits;
+  // Said up front (before any picture or style is chosen) when even one render would wait for the address.
+  const waitsForAddress = waitsForConfirmation(allowance.data, Math.max(cost, CREDITS.perRender));
 
   const render = async () => {
     if (styles.length === 0) {
@@ -203,6 +227,7 @@ function BatchUploader() {
     }
     setRenderError(undefined);
     setCreditsShort(false);
+    setFreeCreditsRefused(false);
     setRendering(true);
     const jobIds: string[] = [];
     const trimmed = note.trim();
@@ -217,10 +242,12 @@ function BatchUploader() {
         jobIds.push(...result.jobs.map((job) => job.id));
       }
     } catch (caught) {
-      if (errorMessage(caught) === MESSAGES.notEnoughCredits) setCreditsShort(true);
+      const message = errorMessage(caught);
+      if (message === MESSAGES.notEnoughCredits) setCreditsShort(true);
+      if (message === MESSAGES.freeCreditsNeedConfirmation) setFreeCreditsRefused(true);
       const text = friendlyError(caught, t);
       if (jobIds.length === 0) {
-        setRenderError(errorMessage(caught) === MESSAGES.notEnoughCredits ? undefined : text);
+        setRenderError(message === MESSAGES.notEnoughCredits || message === MESSAGES.freeCreditsNeedConfirmation ? undefined : text);
         setRendering(false);
         await utils.render.allowance.invalidate();
         return;
@@ -257,7 +284,21 @@ function BatchUploader() {
           >
             {rows.map((row) => (
               <li key={row.key} className="flex items-center gap-3 p-3" data-testid="batch-row" data-status={row.status}>
-                <img src={row.preview} alt="" className="size-14 shrink-0 rounded-md bg-slate-100 object-cover dark:bg-slate-800" />
+                {row.refused || row.noPreview ? (
+                  <span
+                    className="flex size-14 shrink-0 items-center justify-center rounded-md bg-slate-100 text-slate-500 dark:bg-slate-800 dark:text-slate-400"
+                    data-testid="batch-row-file-icon"
+                  >
+                    <FileX2 className="size-6" aria-hidden="true" />
+                  </span>
+                ) : (
+                  <img
+                    src={row.preview}
+                    alt=""
+                    className="size-14 shrink-0 rounded-md bg-slate-100 object-cover dark:bg-slate-800"
+                    onError={() => patch(row.key, { noPreview: true })}
+                  />
+                )}
                 <div className="min-w-0 flex-1 space-y-1.5">
                   <div className="flex items-baseline justify-between gap-2">
                     <p className="truncate text-sm font-medium">{row.file.name}</p>
@@ -294,7 +335,7 @@ function BatchUploader() {
                     </>
                   )}
                 </div>
-                {row.status === "failed" && projectId && !checkFile(row.file) ? (
+                {row.status === "failed" && projectId && !row.refused ? (
                   <button
                     type="button"
                     className={buttonClass.icon}
@@ -339,6 +380,9 @@ function BatchUploader() {
         />
         <NoteField id="batch-note" rows={2} value={note} onChange={setNote} hint={t("batch.noteHint")} />
         {allowance.data ? <EngineNote engine={allowance.data.engine} /> : null}
+        {(waitsForAddress || freeCreditsRefused) && allowance.data ? (
+          <FreeCreditsLockedCallout count={allowance.data.freeCreditsLocked} engine={allowance.data.engine} />
+        ) : null}
         {(tooFewCredits && ready.length > 0 && styles.length > 0) || creditsShort ? (
           <Callout
             tone="amber"
@@ -360,7 +404,7 @@ function BatchUploader() {
           <button
             type="button"
             className={`${buttonClass.big} w-full sm:w-auto`}
-            disabled={rendering || busy || ready.length === 0 || styles.length === 0 || tooFewCredits}
+            disabled={rendering || busy || ready.length === 0 || styles.length === 0 || tooFewCredits || waitsForAddress}
             aria-busy={rendering || undefined}
             onClick={() => void render()}
           >

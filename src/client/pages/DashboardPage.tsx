@@ -24,6 +24,7 @@ import { projectNameSchema } from "../../shared/render";
 import { inputClass } from "../components/auth/fields";
 import { ProjectListingZip } from "../components/listing/ProjectListingZip";
 import { EngineNote } from "../components/render/Callouts";
+import { Picture } from "../components/render/Picture";
 import { RenderTile } from "../components/render/RenderTile";
 import { Spinner } from "../components/Spinner";
 import { buttonClass, cardClass, labelClass, linkClass } from "../components/ui/buttons";
@@ -58,8 +59,9 @@ function ProjectThumbs({ thumbs }: { thumbs: string[] }) {
       className={`grid aspect-[4/3] gap-0.5 bg-slate-200 dark:bg-slate-800 ${shown.length > 1 ? "grid-cols-2" : ""} ${shown.length > 2 ? "grid-rows-2" : ""}`}
     >
       {shown.map((thumb, index) => (
-        <img
+        <Picture
           key={thumb}
+          compact
           src={thumb}
           alt=""
           loading="lazy"

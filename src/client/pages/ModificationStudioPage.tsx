@@ -18,6 +18,7 @@ import { isFinalStatus } from "../../shared/render";
 import { BeforeAfter } from "../components/render/BeforeAfter";
 import { Callout, FreeCreditsLockedCallout, waitsForConfirmation } from "../components/render/Callouts";
 import { ErrorText, PageShell } from "../components/render/PageShell";
+import { Picture } from "../components/render/Picture";
 import { Spinner } from "../components/Spinner";
 import { EditProgress } from "../components/studio/EditProgress";
 import { exportMask, MaskCanvas } from "../components/studio/MaskCanvas";
@@ -96,7 +97,7 @@ function PicturePicker() {
                   className="group block overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm transition hover:border-brand-300 dark:border-slate-800 dark:bg-slate-900 dark:hover:border-brand-500"
                   data-testid="studio-pick"
                 >
-                  <img
+                  <Picture
                     src={job.result?.thumb ?? job.before}
                     alt=""
                     loading="lazy"

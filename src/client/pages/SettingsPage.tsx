@@ -10,6 +10,7 @@ import { toast } from "sonner";
 import { Link } from "wouter";
 import { newPasswordSchema } from "../../shared/auth-schemas";
 import { PasswordField, TextField, primaryButtonClass, secondaryButtonClass } from "../components/auth/fields";
+import { BackupCodes } from "../components/auth/BackupCodes";
 import { PasswordStrengthMeter } from "../components/auth/PasswordStrengthMeter";
 import { DeleteAccountSection } from "../components/info/DeleteAccount";
 import { ChoiceGroup } from "../components/info/ChoiceGroup";
@@ -152,13 +153,7 @@ function TwoFactorSection({ enabled }: { enabled: boolean }) {
     return (
       <div className="space-y-4" data-testid="backup-codes">
         <p className="text-sm font-medium">{t("settings.twoFactor.backupCodesIntro")}</p>
-        <ul className="grid max-w-sm grid-cols-2 gap-2 font-mono text-sm">
-          {backupCodes.map((backupCode) => (
-            <li key={backupCode} className="rounded-md bg-slate-100 px-3 py-1.5 text-center tracking-widest dark:bg-slate-800">
-              {backupCode}
-            </li>
-          ))}
-        </ul>
+        <BackupCodes codes={backupCodes} />
         <button type="button" className={`${secondaryButtonClass} sm:w-auto`} onClick={() => setBackupCodes(null)}>
           {t("settings.twoFactor.backupCodesSaved")}
         </button>

@@ -20,6 +20,7 @@ import {
   waitsForConfirmation,
 } from "../components/render/Callouts";
 import { ErrorText, PageShell } from "../components/render/PageShell";
+import { Picture } from "../components/render/Picture";
 import { RenderOptions, renderCost, type RenderChoices } from "../components/render/RenderOptions";
 import { StylePicker } from "../components/render/StylePicker";
 import { Spinner } from "../components/Spinner";
@@ -126,7 +127,7 @@ export default function StyleSelectPage() {
       <form onSubmit={submit} className="grid gap-6 lg:grid-cols-[minmax(0,20rem)_minmax(0,1fr)]" noValidate>
         <aside className="space-y-4 lg:sticky lg:top-24 lg:self-start">
           <div className={`${cardClass} overflow-hidden`}>
-            <img
+            <Picture
               src={picture.thumbUrl}
               alt={t("styleSelect.yourPicture")}
               className="max-h-[50vh] w-full bg-slate-100 object-contain dark:bg-slate-800"

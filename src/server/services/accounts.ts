@@ -245,9 +245,18 @@ export async function signIn(
   return { status: "signed-in", userId: user.id };
 }
 
-export async function confirmEmail(deps: AccountDeps, token: string): Promise<boolean> {
+/** How opening a confirmation link went: "already-confirmed" when the link was used (or lapsed) on an address confirmed since. */
+export type ConfirmEmailOutcome = "confirmed" | "already-confirmed" | "failed";
+
+export async function confirmEmail(deps: AccountDeps, token: string): Promise<ConfirmEmailOutcome> {
   const userId = await consumeEmailToken(deps, token, "confirm_email");
-  if (!userId) return false;
+  if (!userId) {
+    // Used links are kept (marked) a week past their expiry: opening one again tells the truth.
+    const state = await emailTokenState(deps, token, "confirm_email");
+    if (state.status !== "used" && state.status !== "expired") return "failed";
+    const user = await deps.db.selectFrom("users").select("email_confirmed_at").where("id", "=", state.userId).executeTakeFirst();
+    return user?.email_confirmed_at != null ? "already-confirmed" : "failed";
+  }
   const now = deps.clock.now();
   await deps.db
     .updateTable("users")
@@ -255,7 +264,32 @@ export async function confirmEmail(deps: AccountDeps, token: string): Promise<bo
     .where("id", "=", userId)
     .where("email_confirmed_at", "is", null)
     .execute();
-  return true;
+  return "confirmed";
+}
+
+export type EmailLinkState = "valid" | "used" | "expired" | "unknown";
+
+/** A mail link's state without using it up (the link's holder learns only about the link). */
+async function emailTokenState(
+  deps: AccountDeps,
+  token: string,
+  purpose: EmailTokenPurpose,
+): Promise<{ status: "unknown" } | { status: Exclude<EmailLinkState, "unknown">; userId: string }> {
+  if (token.length === 0 || token.length > 200) return { status: "unknown" };
+  const row = await deps.db
+    .selectFrom("email_tokens")
+    .select(["user_id", "expires_at", "used_at"])
+    .where("token_hash", "=", hashSecret(token))
+    .where("purpose", "=", purpose)
+    .executeTakeFirst();
+  if (!row) return { status: "unknown" };
+  const status = row.used_at !== null ? "used" : row.expires_at <= deps.clock.now() ? "expired" : "valid";
+  return { status, userId: row.user_id };
+}
+
+/** The reset page asks first, so a used or lapsed link says so before the form is filled in. */
+export async function resetLinkState(deps: AccountDeps, token: string): Promise<EmailLinkState> {
+  return (await emailTokenState(deps, token, "reset_password")).status;
 }
 
 /** Mails a reset link (valid 1 hour, single use) when the address has an account; silent otherwise. */
@@ -576,6 +610,7 @@ export function createAccountsService(infra: AccountDeps, render: RenderModule, 
     resendConfirmation: (email: string, mail: MailContext, ownAccount?: boolean) => resendConfirmation(deps, email, mail, ownAccount),
     requestPasswordReset: (email: string, mail: MailContext) => requestPasswordReset(deps, email, mail),
     resetPassword: (token: string, newPassword: string) => resetPassword(deps, token, newPassword),
+    resetLinkState: (token: string) => resetLinkState(deps, token),
     changePassword: (userId: string, currentSessionId: string | null, currentPassword: string, newPassword: string) =>
       changePassword(deps, userId, currentSessionId, currentPassword, newPassword),
     summary: (userId: string) => accountSummary(deps, userId),

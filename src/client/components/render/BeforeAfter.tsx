@@ -12,6 +12,7 @@ import { Columns2, SplitSquareHorizontal } from "lucide-react";
 import { useLayoutEffect, useRef, useState, type KeyboardEvent, type PointerEvent, type SyntheticEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { pictureFrameStyle, pictureSize, type PictureSize } from "../../lib/pictureFrame";
+import { MissingPicture, Picture, usePictureFailure } from "./Picture";
 
 interface CompareSliderProps {
   before: string;
@@ -95,6 +96,13 @@ export function CompareSlider({ before, after, subject, width, height, compact =
   };
 
   const picture = usePictureSize(before, width, height);
+  const beforeFailure = usePictureFailure(before);
+  const afterFailure = usePictureFailure(after);
+  const frameStyle = pictureFrameStyle(picture.size, compact ? MAX_HEIGHT.compact : MAX_HEIGHT.full);
+  // Either file gone: no comparison to make; the fallback keeps the frame's shape.
+  if (beforeFailure.failed || afterFailure.failed) {
+    return <MissingPicture className={`mx-auto max-w-full ${compact ? "rounded-lg" : "rounded-xl"}`} style={frameStyle} />;
+  }
   const badge =
     "pointer-events-none absolute top-2 rounded bg-slate-950/70 px-2 py-0.5 text-xs font-semibold uppercase tracking-wide text-white";
 
@@ -119,7 +127,7 @@ export function CompareSlider({ before, after, subject, width, height, compact =
       data-width={picture.size?.width}
       data-height={picture.size?.height}
       className={`relative mx-auto max-w-full cursor-ew-resize touch-pan-y select-none overflow-hidden bg-slate-100 dark:bg-slate-800 ${compact ? "rounded-lg" : "rounded-xl"}`}
-      style={pictureFrameStyle(picture.size, compact ? MAX_HEIGHT.compact : MAX_HEIGHT.full)}
+      style={frameStyle}
     >
       <img
         src={after}
@@ -127,10 +135,12 @@ export function CompareSlider({ before, after, subject, width, height, compact =
         draggable={false}
         className="absolute inset-0 size-full object-contain"
         data-testid="compare-after"
+        onError={afterFailure.onError}
       />
       <img
         ref={picture.ref}
         onLoad={picture.onLoad}
+        onError={beforeFailure.onError}
         src={before}
         alt={t("compare.beforeAlt", { subject })}
         draggable={false}
@@ -159,7 +169,12 @@ export function SideBySide({ before, after, subject }: CompareSliderProps) {
   const { t } = useTranslation();
   const figure = (src: string, label: string, alt: string) => (
     <figure className="min-w-0">
-      <img src={src} alt={alt} className="h-auto max-h-[70vh] w-full rounded-lg bg-slate-100 object-contain dark:bg-slate-800" />
+      <Picture
+        src={src}
+        alt={alt}
+        className="h-auto max-h-[70vh] w-full rounded-lg bg-slate-100 object-contain dark:bg-slate-800"
+        fallbackClassName="aspect-[4/3]"
+      />
       <figcaption className="mt-1.5 text-center text-xs font-semibold uppercase tracking-wide text-slate-500 dark:text-slate-400">
         {label}
       </figcaption>

@@ -23,6 +23,7 @@ import { Switch } from "../ui/Switch";
 import { OpenInStudioLink } from "../studio/OpenInStudioLink";
 import { ListingExportButton } from "../listing/ListingExportDialog";
 import { BeforeAfter } from "./BeforeAfter";
+import { Picture } from "./Picture";
 import { SignUpCallout } from "./Callouts";
 import { ProgressBar } from "./ProgressBar";
 import { RenderDetails, RenderDownloads, RerenderActions, StructureScore } from "./RenderResultTools";
@@ -168,7 +169,7 @@ export function JobCard({ job, signedIn, projects, onDeleted }: JobCardProps) {
         {!final ? (
           <div className="space-y-3">
             <ProgressBar value={progressValue(job)} label={t("job.progressLabel", { style: styleName })} />
-            <img
+            <Picture
               src={job.before}
               alt={t("compare.beforeAlt", { subject: `${styleName} · ${roomName}` })}
               className="aspect-[4/3] w-full rounded-lg bg-slate-100 object-cover opacity-70 dark:bg-slate-800"

@@ -4,6 +4,7 @@ import { AlertCircle, Ban, Loader2 } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
 import type { JobView } from "../../lib/renderTypes";
+import { Picture } from "./Picture";
 
 export function RenderTile({ job }: { job: JobView }) {
   const { t, i18n } = useTranslation();
@@ -20,7 +21,7 @@ export function RenderTile({ job }: { job: JobView }) {
         data-testid="render-tile"
       >
         <div className="relative aspect-[4/3] bg-slate-100 dark:bg-slate-800">
-          <img
+          <Picture
             src={picture}
             alt=""
             loading="lazy"

@@ -139,6 +139,15 @@ export const authRouter = router({
     return { ok: true as const };
   }),
 
+  /**
+   * The state of a reset link, without using it up: the page says at once that a link was used or
+   * has expired. Rate limited with the reset itself; answers nothing about the account.
+   */
+  resetLinkState: publicProcedure.input(z.object({ token: z.string().min(1).max(200) })).query(async ({ ctx, input }) => {
+    enforceRateLimit(ctx, "passwordReset");
+    return { state: await ctx.services.accounts.resetLinkState(input.token) };
+  }),
+
   resetPassword: publicProcedure
     .input(z.object({ token: z.string().min(1).max(200), password: newPasswordSchema }))
     .mutation(async ({ ctx, input }) => {
