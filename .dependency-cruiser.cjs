@@ -158,6 +158,24 @@ module.exports = {
       from: { path: "^src/server/(backup|metrics)/" },
       to: { path: ["^src/server/(trpc|http)/", TRPC_SERVER] },
     },
+    {
+      name: "settings-not-transport",
+      severity: "error",
+      comment:
+        "The settings module (src/server/settings: the operator's /admin → Studio settings and the studio_settings table) " +
+        "is read by the transport and the capabilities, never the other way round: no tRPC, no HTTP.",
+      from: { path: "^src/server/settings/" },
+      to: { path: ["^src/server/(trpc|http)/", TRPC_SERVER] },
+    },
+    {
+      name: "settings-below-capabilities",
+      severity: "error",
+      comment:
+        "The settings module sits under the capabilities (render, services, backup, listing...): they read it through what " +
+        "boot.ts hands them; it imports none of them (the render engine is checked through a function passed in).",
+      from: { path: "^src/server/settings/" },
+      to: { path: "^src/server/(render|services|backup|listing|housekeeping|metrics)/" },
+    },
   ],
   options: {
     // Cruise the code, not the packages: record an import of a package, don't read the package.

@@ -13,9 +13,7 @@ if (!root) throw new Error("The page has no #root element");
 const language = detectLanguage();
 const onLanding = location.pathname === "/";
 // What the first paint's parts will ask, asked now: one request, alongside the code.
-prefetchQueries(
-  onLanding ? ["auth.session", "render.allowance", "render.gallery", "system.landingStats"] : ["auth.session"],
-);
+prefetchQueries(onLanding ? ["auth.session", "render.allowance", "render.gallery", "system.landingStats"] : ["auth.session"]);
 // The server sends the landing page pre-rendered (scripts/prerender.ts) in the language it guessed.
 const prerendered = root.dataset.prerendered === language && onLanding;
 // The landing page's code loads alongside its texts; hydration starts when both are here.
