@@ -354,7 +354,7 @@ export const ENV_DOCS: Record<keyof z.infer<typeof envSchema>, string> = {
   EVENT_STREAMS_TOTAL: "live render-event streams open on the server in all (default 2000)",
   RENDER_DEADLINE_MS: "how long one render may take, retries included, before it fails and its credit is returned (default 120000)",
   DEMO_RENDERS_PER_IP_PER_DAY:
-    "free demo renders per client address per day, on top of one per visitor (default 3: a household or office behind one address)",
+    "free demo renders per client address per day, on top of one per visitor (default 3: a household or office behind one address; also in /admin → Studio, where the variable wins)",
   COMFYUI_URL: "address of the studio's ComfyUI server, e.g. http://gpu-box:8188 (needed when RENDER_PROVIDER=comfyui)",
   COMFYUI_TOKEN: "sent as a Bearer token to ComfyUI, for a box behind an authenticating proxy (optional)",
   COMFYUI_WORKFLOW_DIR:
