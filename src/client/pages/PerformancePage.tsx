@@ -93,7 +93,7 @@ export default function PerformancePage() {
               icon={<Activity />}
               label={t("performance.renders", { count: data.days })}
               value={number.format(data.renders)}
-              hint={t("performance.rendersHint", { succeeded: number.format(data.succeeded), failed: number.format(data.failed) })}
+              hint={t("performance.rendersHint", { succeeded: data.succeeded, failed: data.failed })}
             />
             <Figure
               testId="figure-success"
