@@ -40,7 +40,8 @@ export type ServerCheckName = (typeof SERVER_CHECKS)[number];
 export const SERVER_CHECK_TEXTS = {
   integrityOk: "quick_check ok, no foreign key violations",
   integrityProblems: "quick_check found problems ({{count}} in all): {{problems}}",
-  foreignKeyViolations: "foreign key violations ({{count}} in all): {{violations}}",
+  foreignKeyViolation: "1 foreign key violation: {{violations}}",
+  foreignKeyViolations: "{{count}} foreign key violations: {{violations}}",
   diskSpace: "{{freeBytes}} free of {{totalBytes}} ({{percent}}%) at {{dir}}",
   diskSpaceLow: "only {{freeBytes}} free of {{totalBytes}} ({{percent}}%) at {{dir}}; needs at least {{minFreeBytes}} and {{minPercent}}%",
   mailOutbox: "Built-in outbox (set SMTP_URL to send mail)",
@@ -72,7 +73,7 @@ export const SERVER_CHECK_TEXTS = {
   noBackupYet: "no backup yet",
   backupSchedule: "every {{everyMs}} into {{dir}}, keeping {{keep}}",
   backupFailed: "the last backup failed ({{error}})",
-  backupOverdue: "older than twice the schedule (every {{everyMs}})",
+  backupOverdue: "older than twice the schedule (every {{everyMs}} into {{dir}}, keeping {{keep}})",
   storageMismatch: "a file written to the uploads bucket did not read back the same",
   storageWritable: "{{bucket}} is writable",
   checkError: "{{error}}",

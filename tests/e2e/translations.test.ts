@@ -172,8 +172,43 @@ describeBrowser("no English in Spanish and French", () => {
         await page.goto(`${server.url}${urlPath}`);
         await check(urlPath);
       }
+      // The same texts on a phone in the dark theme, for looking at: what got longer must still fit.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.emulateMedia({ colorScheme: "dark" });
+      for (const urlPath of ["/performance", "/dashboard", "/admin"]) {
+        await page.goto(`${server.url}${urlPath}`);
+        await settledTexts(page);
+        await screenshot(page, `translations-${language}-390-dark${urlPath.replaceAll("/", "-")}`);
+      }
       expect(leaks).toEqual([]);
     },
     180_000,
   );
+
+  it("shows the server checks' findings and the run's summary of the self-tests in French", async () => {
+    const opened = await launchPage({ locale: "fr-FR", width: 1366, height: 900 });
+    browser = opened.browser;
+    const { page } = opened;
+    const fr = flatten(translations.fr);
+    await signIn(page, server.url, admin.email, { language: "fr" });
+    await page.getByRole("button", { name: fr.get("quickAdmin.toggle")! }).click();
+    const panel = page.getByTestId("quick-admin-panel");
+    await page.getByTestId("run-system-tests").click();
+    await expect.poll(() => panel.locator("[data-testid=self-test-item][data-status=running]").count(), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => panel.locator("[data-testid=self-test-item][data-status=running]").count(), { timeout: 60_000 }).toBe(0);
+    await expect.poll(() => panel.getByTestId("system-summary").textContent(), { timeout: 10_000 }).toMatch(/réussis?, \d+ échoués?$/);
+    const message = (id: string) =>
+      panel
+        .locator(`[data-testid=self-test-item]:has-text("${fr.get(`selfTest.items.${id}`)}") [data-testid=self-test-message]`)
+        .first()
+        .textContent();
+    expect(await message("database-integrity")).toBe(fr.get("selfTest.details.integrityOk"));
+    expect(await message("render-provider")).toBe(fr.get("selfTest.details.previewEngine"));
+    expect(await message("mail-transport")).toBe(fr.get("selfTest.details.mailOutbox"));
+    const summary = (await panel.getByTestId("system-summary").textContent())!;
+    // "0 échoué", "1 échoué", "2 échoués": French plural rules.
+    const failed = Number(/(\d+) échoués?$/.exec(summary)![1]);
+    expect(summary.endsWith(failed <= 1 ? `${failed} échoué` : `${failed} échoués`)).toBe(true);
+    await screenshot(page, "translations-fr-self-tests");
+  }, 120_000);
 });

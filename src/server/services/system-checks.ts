@@ -54,7 +54,10 @@ export async function checkDatabaseIntegrity(db: AppDatabase): Promise<ServerChe
   if (violations.rows.length > 0) {
     const first = violations.rows.slice(0, 3).map((row) => `${row.table} row ${row.rowid ?? "?"} → ${row.parent}`);
     const count = violations.rows.length;
-    return notOk(text("foreignKeyViolations", { count, violations: `${first.join("; ")}${count > 3 ? " ..." : ""}` }));
+    const listed = `${first.join("; ")}${count > 3 ? " ..." : ""}`;
+    return notOk(
+      count === 1 ? text("foreignKeyViolation", { violations: listed }) : text("foreignKeyViolations", { count, violations: listed }),
+    );
   }
   return ok(text("integrityOk"));
 }
@@ -244,7 +247,7 @@ export async function checkBackups(backups: SystemCheckDeps["backups"], now: num
   if (!status.dir) return ok(text("backupsUnscheduled"), lastText);
   const schedule = text("backupSchedule", { everyMs: status.everyMs, dir: status.dir, keep: status.keep });
   if (status.lastFailure) return warningWith(text("backupFailed", { error: status.lastFailure.error ?? "?" }), lastText, schedule);
-  if (status.overdue) return warningWith(lastText, text("backupOverdue", { everyMs: status.everyMs }), schedule);
+  if (status.overdue) return warningWith(lastText, text("backupOverdue", { everyMs: status.everyMs, dir: status.dir, keep: status.keep }));
   return ok(lastText, schedule);
 }
 
