@@ -7,7 +7,15 @@ import i18next from "i18next";
 import { describe, expect, it } from "vitest";
 import { translations } from "../../src/client/i18n/resources";
 import { checkDetailText, selfTestItemMessage } from "../../src/client/lib/selfTestText";
-import { SERVER_CHECK_TEXTS, checkText, englishCheckDetail, failedWith, warningWith } from "../../src/shared/self-test-checks";
+import { MESSAGES } from "../../src/shared/messages";
+import {
+  SELF_TEST_REPORTS,
+  SERVER_CHECK_TEXTS,
+  checkText,
+  englishCheckDetail,
+  failedWith,
+  warningWith,
+} from "../../src/shared/self-test-checks";
 
 const i18n = i18next.createInstance();
 await i18n.init({
@@ -21,6 +29,13 @@ describe("self-test details", () => {
   it("has every check text in English word for word as the server writes it, and in es and fr", () => {
     const details = (language: "en" | "es" | "fr") => (translations[language].selfTest as Record<string, Record<string, string>>).details!;
     expect(details("en")).toEqual(SERVER_CHECK_TEXTS);
+    const reports = translations.en.selfTest as Record<string, Record<string, string>>;
+    for (const [name, text] of Object.entries(SELF_TEST_REPORTS)) {
+      expect(
+        reports.reports![name] ??
+          (translations.en.serverMessages as Record<string, string>)[name === "accessDenied" ? "adminRequired" : name],
+      ).toBe(text);
+    }
     expect(Object.keys(details("es")).sort()).toEqual(Object.keys(SERVER_CHECK_TEXTS).sort());
     expect(Object.keys(details("fr")).sort()).toEqual(Object.keys(SERVER_CHECK_TEXTS).sort());
   });
@@ -48,9 +63,15 @@ describe("self-test details", () => {
     const item = { status: "failed", message: `Error: Render provider error: ${failed.detail}`, texts: failed.texts };
     expect(selfTestItemMessage(item, t("es"), "es")).toBe("Error: No se pudo contactar con Replicate: fetch failed (connect ECONNREFUSED)");
     expect(selfTestItemMessage(item, t("fr"), "fr")).toBe("Erreur : Impossible de joindre Replicate : fetch failed (connect ECONNREFUSED)");
-    // A run recorded before the texts existed keeps its message.
+    // The spec's report texts and the server's messages are translated; the suite's own English stays.
     expect(selfTestItemMessage({ status: "failed", message: "Error: AI render validation failed" }, t("fr"), "fr")).toBe(
-      "Error: AI render validation failed",
+      "Erreur : La validation du rendu par IA a échoué",
+    );
+    expect(selfTestItemMessage({ status: "warning", message: MESSAGES.stripeNotConfigured }, t("es"), "es")).toBe(
+      (translations.es.serverMessages as Record<string, string>).stripeNotConfigured,
+    );
+    expect(selfTestItemMessage({ status: "failed", message: "Error: Storage error: upload answered HTTP 500" }, t("fr"), "fr")).toBe(
+      "Error: Storage error: upload answered HTTP 500",
     );
   });
 });

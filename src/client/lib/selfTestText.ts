@@ -4,7 +4,8 @@
  * sizes and durations are written here, the reader's way. Items without texts (the suite's own
  * checks) keep their message.
  */
-import type { ServerCheckText } from "../../shared/self-test-checks";
+import { readMessage } from "../../shared/messages";
+import { SELF_TEST_ERROR_PREFIX, SELF_TEST_REPORTS, type ServerCheckText } from "../../shared/self-test-checks";
 import { formatBytes } from "./format";
 
 type Translate = (key: string, options?: Record<string, unknown>) => string;
@@ -35,13 +36,32 @@ export function checkDetailText(texts: readonly ServerCheckText[], t: Translate,
     .join("; ");
 }
 
-/** What an item says under its name: its texts translated ("Error: ..." when it failed), else its message. */
+/** A report text of spec section 8 or a server message, translated; anything else as it is. */
+function reportText(text: string, t: Translate): string {
+  const report = (Object.keys(SELF_TEST_REPORTS) as Array<keyof typeof SELF_TEST_REPORTS>).find((name) => SELF_TEST_REPORTS[name] === text);
+  const known = readMessage(text);
+  if (known) return t(`serverMessages.${known.key}`, known.params);
+  return report ? t(`selfTest.reports.${report}`) : text;
+}
+
+/**
+ * What an item says under its name: its texts translated ("Error: ..." when it failed); else its
+ * message, with a report text of the spec or a server message translated; else the message as it is.
+ */
 export function selfTestItemMessage(
   item: { status: string; message?: string; texts?: readonly ServerCheckText[] },
   t: Translate,
   language: string,
 ): string | undefined {
-  if (!item.texts?.length) return item.message;
-  const detail = checkDetailText(item.texts, t, language);
-  return item.status === "failed" ? t("selfTest.errorDetail", { detail }) : detail;
+  if (item.texts?.length) {
+    const detail = checkDetailText(item.texts, t, language);
+    return item.status === "failed" ? t("selfTest.errorDetail", { detail }) : detail;
+  }
+  if (!item.message) return item.message;
+  if (item.message.startsWith(SELF_TEST_ERROR_PREFIX)) {
+    const rest = item.message.slice(SELF_TEST_ERROR_PREFIX.length);
+    const shown = reportText(rest, t);
+    return shown === rest ? item.message : t("selfTest.errorDetail", { detail: shown });
+  }
+  return reportText(item.message, t);
 }
