@@ -196,7 +196,9 @@ describeBrowser("no English in Spanish and French", () => {
     await page.getByTestId("run-system-tests").click();
     await expect.poll(() => panel.locator("[data-testid=self-test-item][data-status=running]").count(), { timeout: 10_000 }).toBe(1);
     await expect.poll(() => panel.locator("[data-testid=self-test-item][data-status=running]").count(), { timeout: 60_000 }).toBe(0);
-    await expect.poll(() => panel.getByTestId("system-summary").textContent(), { timeout: 10_000 }).toMatch(/^\d+ réussis?, .*\d+ échoués?$/);
+    await expect
+      .poll(() => panel.getByTestId("system-summary").textContent(), { timeout: 10_000 })
+      .toMatch(/^\d+ réussis?, .*\d+ échoués?$/);
     const message = (id: string) =>
       panel
         .locator(`[data-testid=self-test-item]:has-text("${fr.get(`selfTest.items.${id}`)}") [data-testid=self-test-message]`)
