@@ -4,6 +4,7 @@
  * The bar reads tRPC's queries: it comes with the data layer, for a signed-in user only.
  */
 import { Suspense } from "react";
+import { useTranslation } from "react-i18next";
 import { Toaster } from "sonner";
 import { TOASTS } from "../shared/constants";
 import { HelpCenter } from "./components/help/HelpCenter";
@@ -18,6 +19,7 @@ const QuickAdminBar = lazyWithData<object>(() =>
 /** Toasts sit above the Quick Admin bar when it is shown. */
 function ThemedToaster({ aboveBar }: { aboveBar: boolean }) {
   const { theme } = useTheme();
+  const { t } = useTranslation();
   const offset = aboveBar ? { bottom: 64 } : undefined;
   return (
     <Toaster
@@ -28,6 +30,9 @@ function ThemedToaster({ aboveBar }: { aboveBar: boolean }) {
       mobileOffset={offset}
       richColors
       closeButton
+      // sonner's own English ("Notifications alt+T", "Close toast") in the interface language.
+      containerAriaLabel={t("common.notifications")}
+      toastOptions={{ closeButtonAriaLabel: t("common.closeNotification") }}
     />
   );
 }

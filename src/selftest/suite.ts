@@ -28,7 +28,7 @@ import type { AppRouter } from "../server/trpc/root";
 import { SELF_TEST } from "../shared/constants";
 import { MESSAGES } from "../shared/messages";
 import { UPLOAD_ENDPOINT, type UploadResponse } from "../shared/render";
-import { SELF_TEST_ERROR_PREFIX, SELF_TEST_REPORTS, type ServerCheckName } from "../shared/self-test-checks";
+import { SELF_TEST_ERROR_PREFIX, SELF_TEST_REPORTS, type ServerCheckName, type ServerCheckText } from "../shared/self-test-checks";
 import type { SelfTestClient, SelfTestEnvironment, SelfTestItem, SelfTestListener, SelfTestSource, SelfTestSuiteName } from "./types";
 
 export * from "../shared/self-test-checks";
@@ -52,8 +52,14 @@ export interface SelfTestDefinition {
   name: string;
   /** The "<Step>" of "<Step> error: <message>". */
   step: string;
-  /** Resolves with an optional note on success; throws on failure. */
-  run(context: SelfTestContext): Promise<string | undefined>;
+  /** Resolves with an optional note on success (a server check's with its texts); throws on failure. */
+  run(context: SelfTestContext): Promise<string | SelfTestNote | undefined>;
+}
+
+/** A note with the texts the browser shows instead of its English (a server check's finding). */
+export interface SelfTestNote {
+  message: string;
+  texts?: ServerCheckText[];
 }
 
 /** A failure whose text is final (a report of spec section 8, or an already written "<Step> error: ..."). */
@@ -63,6 +69,8 @@ export class SelfTestFailure extends Error {
     message: string,
     /** What the server actually answered, when the message is a fixed report text. */
     readonly detail?: string,
+    /** A server check's finding as texts the browser translates. */
+    readonly texts?: ServerCheckText[],
   ) {
     super(message);
   }
@@ -71,6 +79,13 @@ export class SelfTestFailure extends Error {
 /** A check that found something to look at, without failing (the item's status is "warning"). */
 export class SelfTestWarning extends Error {
   override name = "SelfTestWarning";
+  constructor(
+    message: string,
+    /** A server check's finding as texts the browser translates. */
+    readonly texts?: ServerCheckText[],
+  ) {
+    super(message);
+  }
 }
 
 function fail(message: string, detail?: string): never {
@@ -136,11 +151,11 @@ export function createVisitorClient(baseUrl: string): SelfTestClient {
 }
 
 /** A box check on the server (admin only); "<step> error: <detail>" when it finds a fault. */
-async function serverCheck(client: SelfTestClient, name: ServerCheckName, step: string): Promise<string> {
+async function serverCheck(client: SelfTestClient, name: ServerCheckName, step: string): Promise<SelfTestNote> {
   const result = await client.selfTest.check.mutate({ name });
-  if (!result.ok) fail(`${step} error: ${result.detail}`);
-  if (result.warning) throw new SelfTestWarning(`${step}: ${result.detail}`);
-  return result.detail;
+  if (!result.ok) throw new SelfTestFailure(`${step} error: ${result.detail}`, undefined, result.texts);
+  if (result.warning) throw new SelfTestWarning(`${step}: ${result.detail}`, result.texts);
+  return { message: result.detail, ...(result.texts ? { texts: result.texts } : {}) };
 }
 
 /** The server's own explanation of a failed write (admins only; nothing for anyone else). */
@@ -518,20 +533,30 @@ export async function runSelfTests(
     update(index, { ...base, status: "running" });
     const started = now();
     try {
-      const note = await test.run(context);
-      update(index, { ...base, status: "passed", ...(note ? { message: note } : {}), durationMs: Math.round(now() - started) });
+      const result = await test.run(context);
+      const note = typeof result === "string" ? { message: result } : result;
+      update(index, {
+        ...base,
+        status: "passed",
+        ...(note ? { message: note.message } : {}),
+        ...(note?.texts ? { texts: note.texts } : {}),
+        durationMs: Math.round(now() - started),
+      });
     } catch (error) {
       if (error instanceof SelfTestWarning) {
-        update(index, { ...base, status: "warning", message: error.message, durationMs: Math.round(now() - started) });
+        const texts = error.texts ? { texts: error.texts } : {};
+        update(index, { ...base, status: "warning", message: error.message, ...texts, durationMs: Math.round(now() - started) });
         continue;
       }
       const report = error instanceof SelfTestFailure ? error.message : `${test.step} error: ${messageOf(error)}`;
       const detail = error instanceof SelfTestFailure ? error.detail : undefined;
+      const texts = error instanceof SelfTestFailure ? error.texts : undefined;
       update(index, {
         ...base,
         status: "failed",
         message: `${SELF_TEST_ERROR_PREFIX}${report}`,
         ...(detail ? { detail } : {}),
+        ...(texts ? { texts } : {}),
         durationMs: Math.round(now() - started),
       });
     }

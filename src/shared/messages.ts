@@ -46,6 +46,10 @@ export const MESSAGES = {
   renderFailed: "The render failed. Your credit was not charged.",
   renderInterrupted: "The render was interrupted by a server restart",
   renderTimedOut: "The render took too long and was stopped",
+  renderUploadGone: "The uploaded picture is no longer there",
+  renderEditSourceGone: "The picture to edit is no longer there",
+  // The engine's own words (a provider's refusal, its failure) inside a sentence the client translates.
+  renderEngineStopped: "The render engine stopped this render: {{detail}}",
   // The modification studio.
   maskNotPng: "The mask must be a PNG image",
   maskWrongSize: "The mask must be the same size as the picture",
@@ -104,4 +108,48 @@ export type MessageName = keyof typeof MESSAGES;
 /** The name of a known server message, for looking up its translation. */
 export function messageName(message: string): MessageName | undefined {
   return (Object.keys(MESSAGES) as MessageName[]).find((name) => MESSAGES[name] === message);
+}
+
+export type MessageParams = Record<string, string | number>;
+
+/** A known message with its parameters ({{detail}}, ...), as the client translates it. */
+export interface KeyedMessage {
+  key: MessageName;
+  params: MessageParams;
+}
+
+/**
+ * A message with parameters as it travels and is stored (render_jobs.error): JSON {"key", "params"},
+ * readable for an admin, translated by the client (serverMessages.<key>). A message without
+ * parameters travels as its English text, which names it (messageName).
+ */
+export function keyedMessage(key: MessageName, params: MessageParams): string {
+  return JSON.stringify({ key, params } satisfies KeyedMessage);
+}
+
+/** The English text of a keyed message (logs, the credit ledger's reason). */
+export function englishMessage(message: KeyedMessage): string {
+  return MESSAGES[message.key].replace(/\{\{(\w+)\}\}/g, (_whole, name: string) => String(message.params[name] ?? ""));
+}
+
+/**
+ * Reads what the server sent: a known English text (no parameters) or a keyed message; undefined
+ * for any other text (a free English text stored before messages had keys is shown as it is).
+ */
+export function readMessage(text: string): KeyedMessage | undefined {
+  const name = messageName(text);
+  if (name) return { key: name, params: {} };
+  if (!text.startsWith("{")) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed !== "object" || parsed === null) return undefined;
+    const { key, params } = parsed as { key?: unknown; params?: unknown };
+    if (typeof key !== "string" || !Object.hasOwn(MESSAGES, key)) return undefined;
+    if (typeof params !== "object" || params === null) return undefined;
+    const clean: MessageParams = {};
+    for (const [param, value] of Object.entries(params)) if (typeof value === "string" || typeof value === "number") clean[param] = value;
+    return { key: key as MessageName, params: clean };
+  } catch {
+    return undefined;
+  }
 }

@@ -5,7 +5,7 @@
  */
 import { PREVIEW_CAPABILITIES } from "../../src/server/render/providers/local";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MESSAGES } from "../../src/shared/messages";
+import { keyedMessage, MESSAGES } from "../../src/shared/messages";
 import { appRouter } from "../../src/server/trpc/root";
 import { ledgerBalance } from "../../src/server/services/credits";
 import type { RenderProvider } from "../../src/server/render/providers/provider";
@@ -162,7 +162,7 @@ describe("administration", () => {
           owner: member.email,
           status: "failed",
           provider: "flaky",
-          error: "The render engine failed: test",
+          error: keyedMessage("renderEngineStopped", { detail: "The render engine failed: test" }),
         }),
       ]),
     );

@@ -621,16 +621,16 @@ describe("the self-test's render-provider check for ComfyUI", () => {
     const env = parseEnv({ DATA_DIR: makeTempDir() });
     try {
       const base = { ...env, RENDER_PROVIDER: "comfyui", COMFYUI_URL: guarded.url, COMFYUI_TOKEN: "studio-secret" } as const;
-      expect(await checkRenderProvider(base)).toEqual({
+      expect(await checkRenderProvider(base)).toMatchObject({
         ok: true,
         detail: "ComfyUI reachable (cuda:0 NVIDIA GeForce RTX 4090 : cudaMallocAsync, 22 GiB VRAM free)",
       });
       expect(guarded.requests.at(-1)).toMatchObject({ path: "/system_stats", headers: { authorization: "Bearer studio-secret" } });
-      expect(await checkRenderProvider({ ...base, COMFYUI_TOKEN: "wrong" })).toEqual({
+      expect(await checkRenderProvider({ ...base, COMFYUI_TOKEN: "wrong" })).toMatchObject({
         ok: false,
         detail: "ComfyUI refused the token (HTTP 401)",
       });
-      expect(await checkRenderProvider({ ...base, COMFYUI_TOKEN: undefined })).toEqual({
+      expect(await checkRenderProvider({ ...base, COMFYUI_TOKEN: undefined })).toMatchObject({
         ok: false,
         detail: "ComfyUI asked for a token (HTTP 401); set COMFYUI_TOKEN",
       });
@@ -641,7 +641,10 @@ describe("the self-test's render-provider check for ComfyUI", () => {
     const unreachable = await checkRenderProvider({ ...env, RENDER_PROVIDER: "comfyui", COMFYUI_URL: `http://127.0.0.1:${port}` });
     expect(unreachable.ok).toBe(false);
     expect(unreachable.detail).toMatch(/^ComfyUI could not be reached: fetch failed \(connect ECONNREFUSED/);
-    expect(await checkRenderProvider({ ...env, RENDER_PROVIDER: "comfyui" })).toEqual({ ok: false, detail: "COMFYUI_URL is not set" });
+    expect(await checkRenderProvider({ ...env, RENDER_PROVIDER: "comfyui" })).toMatchObject({
+      ok: false,
+      detail: "COMFYUI_URL is not set",
+    });
   });
 });
 

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MESSAGES } from "../../src/shared/messages";
+import { keyedMessage, MESSAGES, readMessage } from "../../src/shared/messages";
 import { ledgerBalance } from "../../src/server/services/credits";
 import { PermanentRenderError, type RenderProvider } from "../../src/server/render/providers/provider";
 import { localProvider } from "../../src/server/render/providers/local";
@@ -394,6 +394,7 @@ describe("a failing render engine", () => {
   });
 
   it("refunds the credit exactly once, in the transaction that marks the job failed", async () => {
+    const engineStopped = keyedMessage("renderEngineStopped", { detail: "The render engine failed: out of GPUs" });
     const user = await signedInClient(server.url);
     const uploaded = await upload(server.url, user.jar, await roomPhoto(500, 400));
     const { jobs, credits } = await user.client.render.create.mutate({
@@ -405,9 +406,7 @@ describe("a failing render engine", () => {
     const events = await collectEvents(user, {}, untilAllFinal(jobs.map((j) => j.id)));
     const failures = events.filter((e) => e.event.type === "failed");
     expect(failures.map((e) => e.event)).toEqual(
-      expect.arrayContaining(
-        jobs.map((j) => expect.objectContaining({ jobId: j.id, message: "The render engine failed: out of GPUs", refunded: true })),
-      ),
+      expect.arrayContaining(jobs.map((j) => expect.objectContaining({ jobId: j.id, message: engineStopped, refunded: true }))),
     );
     expect(failures).toHaveLength(2);
     expect(calls).toBe(2);
@@ -419,7 +418,9 @@ describe("a failing render engine", () => {
     expect(ledger.filter((row) => row.kind === "refund")).toHaveLength(2);
     expect(await ledgerBalance(server.deps.db, user.userId)).toBe(10);
     const job = await user.client.render.job.query({ id: jobs[0]!.id });
-    expect(job).toMatchObject({ status: "failed", error: "The render engine failed: out of GPUs", result: null });
+    // The engine's words travel inside a message the client translates (serverMessages.renderEngineStopped).
+    expect(job).toMatchObject({ status: "failed", error: engineStopped, result: null });
+    expect(readMessage(job.error!)).toEqual({ key: "renderEngineStopped", params: { detail: "The render engine failed: out of GPUs" } });
     // Nothing left behind by the failed render.
     expect(fs.existsSync(path.join(server.deps.env.DATA_DIR, "storage/project-uploads/renders", jobs[0]!.id, "input.jpg"))).toBe(false);
   });

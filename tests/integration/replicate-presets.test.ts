@@ -146,11 +146,13 @@ describe("a model without a preset", () => {
     const unknown = await checkRenderProvider({ ...env, REPLICATE_MODEL: "acme/mystery-model" });
     expect(unknown.ok).toBe(false);
     expect(unknown.detail).toMatch(/^REPLICATE_MODEL=acme\/mystery-model has no preset .*Known render presets: adirik\/interior-design/);
-    expect(await checkRenderProvider({ ...env, REPLICATE_MODEL: `adirik/interior-design:${VERSIONS["adirik/interior-design"]}` })).toEqual({
+    expect(
+      await checkRenderProvider({ ...env, REPLICATE_MODEL: `adirik/interior-design:${VERSIONS["adirik/interior-design"]}` }),
+    ).toMatchObject({
       ok: true,
       detail: "Replicate reachable (account fake), model adirik/interior-design (version 76604baddc85)",
     });
-    expect(await checkRenderProvider({ ...env, REPLICATE_MODEL: "black-forest-labs/flux-kontext-pro" })).toEqual({
+    expect(await checkRenderProvider({ ...env, REPLICATE_MODEL: "black-forest-labs/flux-kontext-pro" })).toMatchObject({
       ok: true,
       detail: "Replicate reachable (account fake), model black-forest-labs/flux-kontext-pro",
     });

@@ -509,7 +509,10 @@ describe("box checks", () => {
   });
 
   it("mail transport: the built-in outbox passes; a real SMTP server is verified", async () => {
-    expect(await checkMailTransport({ SMTP_URL: undefined })).toEqual({ ok: true, detail: "Built-in outbox (set SMTP_URL to send mail)" });
+    expect(await checkMailTransport({ SMTP_URL: undefined })).toMatchObject({
+      ok: true,
+      detail: "Built-in outbox (set SMTP_URL to send mail)",
+    });
     const smtp = await startSmtpServer();
     try {
       expect(await checkMailTransport({ SMTP_URL: smtp.url })).toMatchObject({ ok: true });
@@ -529,20 +532,23 @@ describe("box checks", () => {
       OPENAI_API_KEY: "key_right",
     };
     try {
-      expect(await checkRenderProvider({ ...base, RENDER_PROVIDER: "local" })).toEqual({ ok: true, detail: "Preview engine (offline)" });
-      expect(await checkRenderProvider({ ...base, RENDER_PROVIDER: "replicate" })).toEqual({
+      expect(await checkRenderProvider({ ...base, RENDER_PROVIDER: "local" })).toMatchObject({
+        ok: true,
+        detail: "Preview engine (offline)",
+      });
+      expect(await checkRenderProvider({ ...base, RENDER_PROVIDER: "replicate" })).toMatchObject({
         ok: true,
         detail: "Replicate reachable (account studio), model adirik/interior-design",
       });
-      expect(await checkRenderProvider({ ...base, RENDER_PROVIDER: "openai" })).toEqual({
+      expect(await checkRenderProvider({ ...base, RENDER_PROVIDER: "openai" })).toMatchObject({
         ok: true,
         detail: "OpenAI reachable, model gpt-image-1 available",
       });
-      expect(await checkRenderProvider({ ...base, RENDER_PROVIDER: "openai", OPENAI_API_KEY: "key_wrong" })).toEqual({
+      expect(await checkRenderProvider({ ...base, RENDER_PROVIDER: "openai", OPENAI_API_KEY: "key_wrong" })).toMatchObject({
         ok: false,
         detail: "OpenAI refused the API key (HTTP 401)",
       });
-      expect(await checkRenderProvider({ ...base, RENDER_PROVIDER: "openai", OPENAI_MODEL: "dall-e-9" })).toEqual({
+      expect(await checkRenderProvider({ ...base, RENDER_PROVIDER: "openai", OPENAI_MODEL: "dall-e-9" })).toMatchObject({
         ok: false,
         detail: "OpenAI does not offer the model dall-e-9 to this key (HTTP 404)",
       });
@@ -559,7 +565,9 @@ describe("box checks", () => {
     }
     const silent = await startFakeEngineApi({ token: "key_right", models: [], hang: true });
     try {
-      expect(await checkRenderProvider({ ...base, RENDER_PROVIDER: "openai", OPENAI_API_URL: silent.url }, { timeoutMs: 300 })).toEqual({
+      expect(
+        await checkRenderProvider({ ...base, RENDER_PROVIDER: "openai", OPENAI_API_URL: silent.url }, { timeoutMs: 300 }),
+      ).toMatchObject({
         ok: false,
         detail: "OpenAI did not answer within 300 ms",
       });

@@ -118,7 +118,7 @@ describe("npm run selftest", () => {
       expect(result.stderr).toBe("");
       expect(result.code).toBe(0);
       expect(result.stdout).toMatch(
-        /^ {2}WARN {4}Backups +\d+ {2}Backups: no backup yet: older than twice the schedule \(every 5 min into /m,
+        /^ {2}WARN {4}Backups +\d+ {2}Backups: no backup yet; older than twice the schedule \(every 5 min into /m,
       );
       expect(result.stdout).toMatch(/^ {2}WARN {4}Purchase credits +\d+ {2}Stripe secret key not configured$/m);
       expect(result.stdout).toContain(`Passed with warnings: ${SYSTEM_TESTS.length - 2} passed, 2 warnings, 0 failed`);

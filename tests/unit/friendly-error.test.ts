@@ -3,7 +3,9 @@ import en from "../../src/client/i18n/en.json";
 import { errorMessage, friendlyError, friendlyErrorKey, type Translate } from "../../src/client/lib/friendlyError";
 import { translateMessage } from "../../src/client/lib/validationMessages";
 import { VALIDATION_MESSAGES } from "../../src/shared/auth-schemas";
-import { MESSAGES } from "../../src/shared/messages";
+import { englishMessage, MESSAGES, readMessage } from "../../src/shared/messages";
+import { translations } from "../../src/client/i18n/resources";
+import { failureMessage } from "../../src/server/render/worker";
 
 /** English lookups straight from en.json (the client's i18n setup needs a browser). */
 const t: Translate = (key) => {
@@ -64,5 +66,35 @@ describe("friendly error mapping (spec section 8)", () => {
     for (const [name, text] of Object.entries(VALIDATION_MESSAGES)) {
       expect((en.validation as Record<string, string>)[name], name).toBe(text);
     }
+  });
+});
+
+describe("render failure reasons (issue 17: no English left in es/fr)", () => {
+  const tr = (language: "es" | "fr" | "en"): Translate => {
+    const tree = translations[language];
+    return (key, params = {}) => {
+      const value = key.split(".").reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], tree);
+      if (typeof value !== "string") throw new Error(`no ${language} text for ${key}`);
+      return value.replace(/\{\{(\w+)\}\}/g, (_whole, name: string) => String(params[name]));
+    };
+  };
+
+  it("shows what the worker stores in the reader's language", () => {
+    expect(friendlyError(MESSAGES.renderUploadGone, tr("fr"))).toBe("La photo importée n'est plus disponible");
+    expect(friendlyError(MESSAGES.renderEditSourceGone, tr("es"))).toBe("La imagen que querías editar ya no está disponible");
+    // The engine's own words (here one that mentions a network failure) inside a translated sentence.
+    const stored = failureMessage("Replicate: fetch failed");
+    expect(friendlyError(stored, tr("es"))).toBe("El motor de render detuvo este render: Replicate: fetch failed");
+    expect(friendlyError(stored, tr("en"))).toBe("The render engine stopped this render: Replicate: fetch failed");
+    expect(englishMessage(readMessage(stored)!)).toBe("The render engine stopped this render: Replicate: fetch failed");
+    expect(failureMessage(MESSAGES.renderUploadGone)).toBe(MESSAGES.renderUploadGone);
+  });
+
+  it("still shows an old row's free English text as it is", () => {
+    expect(friendlyError("The render engine refused the request: bad prompt", tr("fr"))).toBe(
+      "The render engine refused the request: bad prompt",
+    );
+    expect(friendlyError('{"not":"a message"}', tr("fr"))).toBe('{"not":"a message"}');
+    expect(readMessage('{"key":"constructor","params":{}}')).toBeUndefined();
   });
 });

@@ -28,11 +28,55 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
+const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
+
+/** A language's texts by name, a plural text once under its base name with the forms it has. */
+function textNames(entries: Map<string, string>): Map<string, string[] | null> {
+  const names = new Map<string, string[] | null>();
+  for (const key of entries.keys()) {
+    const form = PLURAL_SUFFIX.exec(key)?.[1];
+    if (!form) names.set(key, null);
+    else {
+      const base = key.slice(0, -form.length - 1);
+      names.set(`${base} (plural)`, [...(names.get(`${base} (plural)`) ?? []), form].sort());
+    }
+  }
+  return names;
+}
+
+/** The plural forms i18next picks from in a language (Intl.PluralRules: en one/other; es and fr also many, for millions). */
+const pluralForms = (language: string) => [...new Intl.PluralRules(language).resolvedOptions().pluralCategories].sort();
+
+/** Texts nested in a text: $t(common.counts.credits, {"count": {{credits}} }). */
+const nestedKeys = (text: string) => [...text.matchAll(/\$t\(([\w.-]+)/g)].map((match) => match[1]!);
+
 describe("translations", () => {
-  it.each(["es", "fr"] as const)("%s has exactly the keys of en", (language) => {
-    const missing = [...languages.en.keys()].filter((key) => !languages[language].has(key));
-    const extra = [...languages[language].keys()].filter((key) => !languages.en.has(key));
-    expect({ missing, extra }).toEqual({ missing: [], extra: [] });
+  it.each([
+    ["en", "es"],
+    ["en", "fr"],
+    ["es", "fr"],
+  ] as const)("%s and %s have the same texts (a key in one and not the other fails)", (one, other) => {
+    const names = { [one]: textNames(languages[one]), [other]: textNames(languages[other]) };
+    const onlyIn = (a: string, b: string) => [...names[a]!.keys()].filter((name) => !names[b]!.has(name));
+    expect({ [`only in ${one}`]: onlyIn(one, other), [`only in ${other}`]: onlyIn(other, one) }).toEqual({
+      [`only in ${one}`]: [],
+      [`only in ${other}`]: [],
+    });
+  });
+
+  it.each(["en", "es", "fr"] as const)("%s has each plural text in exactly the forms of its plural rules", (language) => {
+    const wrong = [...textNames(languages[language])].filter(([, forms]) => forms && forms.join() !== pluralForms(language).join());
+    expect(wrong.map(([name, forms]) => `${name}: ${forms!.join(", ")}`)).toEqual([]);
+  });
+
+  it.each(["en", "es", "fr"] as const)("%s nests only texts that exist, as plurals", (language) => {
+    const entries = languages[language];
+    const missing: string[] = [];
+    for (const [key, text] of entries) {
+      for (const nested of nestedKeys(text))
+        if (!entries.has(nested) && !entries.has(`${nested}_other`)) missing.push(`${key} → ${nested}`);
+    }
+    expect(missing).toEqual([]);
   });
 
   it.each(Object.entries(languages))("%s has no empty text", (_language, entries) => {
@@ -40,12 +84,40 @@ describe("translations", () => {
   });
 
   it("keeps interpolation placeholders the same in every language", () => {
-    const placeholders = (text: string) => [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((match) => match[1]).sort();
+    const placeholders = (text: string) => [...text.matchAll(/\{\{\s*(\w+)\s*[,}]/g)].map((match) => match[1]).sort();
     for (const [key, text] of languages.en) {
       for (const language of ["es", "fr"] as const) {
         expect(placeholders(languages[language].get(key) ?? ""), `${language} ${key}`).toEqual(placeholders(text));
       }
     }
+    // The forms English does not have (es/fr "many") say what their "other" says.
+    for (const language of ["es", "fr"] as const) {
+      for (const [key, text] of languages[language]) {
+        if (key.endsWith("_many"))
+          expect(placeholders(text), `${language} ${key}`).toEqual(placeholders(languages.en.get(key.replace(/_many$/, "_other"))!));
+      }
+    }
+  });
+
+  it("says a number's noun in the number's plural form (issue 17: not '1 fallidos', '1 échoués')", async () => {
+    const { default: i18next } = await import("i18next");
+    const i18n = i18next.createInstance();
+    await i18n.init({
+      resources: { en: { translation: en }, es: { translation: es }, fr: { translation: fr } },
+      lng: "en",
+      interpolation: { escapeValue: false },
+    });
+    const say = (language: string, key: string, options: Record<string, unknown>) => i18n.getFixedT(language)(key, options);
+    expect(say("es", "selfTest.summary", { passed: 3, failed: 1 })).toBe("3 superadas, 1 fallida");
+    expect(say("fr", "selfTest.summary", { passed: 1, failed: 0 })).toBe("1 réussi, 0 échoué");
+    expect(say("fr", "selfTest.summary", { passed: 2, failed: 2 })).toBe("2 réussis, 2 échoués");
+    expect(say("en", "selfTest.summary", { passed: 1, failed: 1 })).toBe("1 passed, 1 failed");
+    expect(say("es", "performance.rendersHint", { succeeded: 1, failed: 1 })).toBe("1 completado, 1 fallido");
+    expect(say("en", "admin.users.creditsAdjusted", { email: "a@b.c", credits: 1 })).toBe("a@b.c now has 1 credit");
+    expect(say("fr", "admin.users.creditsAdjusted", { email: "a@b.c", credits: 12345 })).toBe("a@b.c a maintenant 12\u202f345 crédits");
+    // A million takes "de" in French and Spanish (Intl.PluralRules "many"), instead of i18next showing the key.
+    expect(say("es", "flow.signUpBenefits", { credits: 1_000_000 })).toContain("1.000.000 de créditos gratis");
+    expect(say("fr", "dashboard.renderCount", { count: 1_000_000 })).toBe("1000000 rendus");
   });
 
   it("has every key the client code uses", () => {

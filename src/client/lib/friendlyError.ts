@@ -6,7 +6,7 @@
  * (Validation messages are translated by lib/validationMessages, which the forms use: it needs
  * the zod schemas, which stay out of the app's first chunk this way.)
  */
-import { MESSAGES, messageName } from "../../shared/messages";
+import { MESSAGES, readMessage } from "../../shared/messages";
 
 /** The translate function this module needs; react-i18next's `t` fits it. */
 export type Translate = (key: string, options?: Record<string, unknown>) => string;
@@ -56,15 +56,21 @@ export function friendlyErrorKey(message: string): string | null {
   return FRIENDLY_MAPPING.find((entry) => lower.includes(entry.message.toLowerCase()))?.key ?? null;
 }
 
-/** Translates a server message the client knows; any other message is returned unchanged. */
+/**
+ * Translates a server message the client knows (its English text, or a keyed message with
+ * parameters: JSON {key, params}); any other message (an old row's free English text) is
+ * returned unchanged.
+ */
 export function translateServerMessage(message: string, t: Translate): string {
-  const name = messageName(message);
-  return name ? t(`serverMessages.${name}`) : message;
+  const known = readMessage(message);
+  return known ? t(`serverMessages.${known.key}`, known.params) : message;
 }
 
 /** The text to show for an error: friendly mapping first, then translation, else the message itself. */
 export function friendlyError(error: unknown, t: Translate): string {
   const message = errorMessage(error);
+  // A keyed message's parameters (an engine's words) must not be taken for a provider message.
+  if (message.startsWith("{")) return translateServerMessage(message, t);
   const key = friendlyErrorKey(message);
   return key ? t(key) : translateServerMessage(message, t);
 }

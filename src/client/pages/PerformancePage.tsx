@@ -7,6 +7,7 @@ import { Activity, CheckCircle2, Clock, Cpu, Gauge, ListOrdered, RefreshCw } fro
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
+import { engineName } from "../components/info/common";
 import { EngineNote } from "../components/render/Callouts";
 import { PageShell } from "../components/render/PageShell";
 import { Spinner } from "../components/Spinner";
@@ -92,7 +93,7 @@ export default function PerformancePage() {
               icon={<Activity />}
               label={t("performance.renders", { count: data.days })}
               value={number.format(data.renders)}
-              hint={t("performance.rendersHint", { succeeded: number.format(data.succeeded), failed: number.format(data.failed) })}
+              hint={t("performance.rendersHint", { succeeded: data.succeeded, failed: data.failed })}
             />
             <Figure
               testId="figure-success"
@@ -126,7 +127,7 @@ export default function PerformancePage() {
               testId="figure-engine"
               icon={<Cpu />}
               label={t("performance.engine")}
-              value={data.engine.label}
+              value={engineName(data.engine, t)}
               hint={data.engine.isAi ? t("performance.engineAi") : t("performance.enginePreview")}
             />
           </div>

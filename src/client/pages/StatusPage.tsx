@@ -118,8 +118,8 @@ export default function StatusPage() {
             label={t("infoPages.status.renders", { count: performance.data.days })}
             value={number.format(performance.data.renders)}
             hint={t("infoPages.status.rendersHint", {
-              succeeded: number.format(performance.data.succeeded),
-              failed: number.format(performance.data.failed),
+              succeeded: performance.data.succeeded,
+              failed: performance.data.failed,
             })}
           />
         </div>

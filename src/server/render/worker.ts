@@ -6,7 +6,7 @@
  * On shutdown, running jobs go back to the queue; after a crash, start() puts them back.
  */
 import { setTimeout as delay } from "node:timers/promises";
-import { MESSAGES } from "../../shared/messages";
+import { keyedMessage, MESSAGES, messageName } from "../../shared/messages";
 import { UPLOAD_BUCKET } from "../../shared/constants";
 import type { RenderJob } from "../db/schema";
 import type { DesignStyle } from "../../shared/styles";
@@ -183,7 +183,7 @@ export class RenderWorker {
       const upload = await db.selectFrom("uploads").selectAll().where("id", "=", job.upload_id).executeTakeFirst();
       // An edit repaints a version of the photo (its own picture, mask and instruction).
       const edit = job.kind === "edit" ? await editWork(this.deps, job) : null;
-      if (job.kind === "edit" && !edit) throw new PermanentRenderError("The picture to edit is no longer there");
+      if (job.kind === "edit" && !edit) throw new PermanentRenderError(MESSAGES.renderEditSourceGone);
       const sourceKey = edit?.sourceKey ?? upload?.original_key;
       // On disk, sharp reads the photo itself, off the main thread; other stores hand over bytes.
       const original =
@@ -192,7 +192,7 @@ export class RenderWorker {
           : storage.localFile
             ? await storage.localFile(UPLOAD_BUCKET, sourceKey)
             : ((await storage.get(UPLOAD_BUCKET, sourceKey))?.data ?? null);
-      if (!upload || !original) throw new PermanentRenderError("The uploaded picture is no longer there");
+      if (!upload || !original) throw new PermanentRenderError(MESSAGES.renderUploadGone);
       // An edit's source at exactly the mask's size, lossless: the composite keeps its pixels outside the region.
       const editBase = edit ? await editSource(original, edit.width, edit.height) : null;
       const input = editBase ? await providerInput(editBase) : await providerInput(original);
@@ -302,7 +302,7 @@ export class RenderWorker {
       } else if (deadline.aborted) {
         await failJob(this.deps, job.id, RUNNING, MESSAGES.renderTimedOut, now);
       } else {
-        const shown = error instanceof PermanentRenderError ? error.message : MESSAGES.renderFailed;
+        const shown = error instanceof PermanentRenderError ? failureMessage(error.message) : MESSAGES.renderFailed;
         if (error instanceof PermanentRenderError) log.info("render failed", { engine: provider.id, reason: error.message });
         else log.error("render failed", { engine: provider.id, error });
         await failJob(this.deps, job.id, RUNNING, shown, now);
@@ -446,6 +446,14 @@ export class RenderWorker {
 }
 
 /** A render's style (only edits made from the photo itself have none, and they are not rendered). */
+/**
+ * What a failed job stores and the owner reads (render_jobs.error): one of our messages as it is
+ * (the client translates it by name), the engine's own words inside a sentence the client translates.
+ */
+export function failureMessage(reason: string): string {
+  return messageName(reason) ? reason : keyedMessage("renderEngineStopped", { detail: reason });
+}
+
 function renderStyle(job: RenderJob): DesignStyle {
   if (job.style === "") throw new PermanentRenderError(MESSAGES.renderFailed);
   return job.style;

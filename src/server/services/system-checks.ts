@@ -13,9 +13,10 @@ import {
   DISK_SPACE_LIMITS,
   OUTSIDE_SERVICE_TIMEOUT_MS,
   type ServerCheckName,
-  checkFailed as notOk,
-  checkPassed as ok,
-  checkWarning,
+  checkText as text,
+  failedWith as notOk,
+  passedWith as ok,
+  warningWith,
   type ServerCheckResult,
 } from "../../shared/self-test-checks";
 import { generateSecureRandomString } from "../auth/tokens";
@@ -46,25 +47,22 @@ export async function checkDatabaseIntegrity(db: AppDatabase): Promise<ServerChe
   const quick = await sql<{ quick_check: string }>`PRAGMA quick_check`.execute(db);
   const problems = quick.rows.map((row) => row.quick_check).filter((line) => line !== "ok");
   if (problems.length > 0)
-    return notOk(`quick_check: ${problems.slice(0, 3).join("; ")}${problems.length > 3 ? ` (and ${problems.length - 3} more)` : ""}`);
+    return notOk(
+      text("integrityProblems", {
+        count: problems.length,
+        problems: `${problems.slice(0, 3).join("; ")}${problems.length > 3 ? " ..." : ""}`,
+      }),
+    );
   const violations = await sql<{ table: string; rowid: number | null; parent: string }>`PRAGMA foreign_key_check`.execute(db);
   if (violations.rows.length > 0) {
     const first = violations.rows.slice(0, 3).map((row) => `${row.table} row ${row.rowid ?? "?"} → ${row.parent}`);
     const count = violations.rows.length;
-    return notOk(`${count} foreign key violation${count === 1 ? "" : "s"}: ${first.join("; ")}${count > 3 ? " ..." : ""}`);
+    const listed = `${first.join("; ")}${count > 3 ? " ..." : ""}`;
+    return notOk(
+      count === 1 ? text("foreignKeyViolation", { violations: listed }) : text("foreignKeyViolations", { count, violations: listed }),
+    );
   }
-  return ok("quick_check ok, no foreign key violations");
-}
-
-function formatBytes(bytes: number): string {
-  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value >= 10 || unit === 0 ? Math.round(value) : value.toFixed(1)} ${units[unit]}`;
+  return ok(text("integrityOk"));
 }
 
 /** Free space (for this unprivileged process) of the file system holding dir. */
@@ -76,16 +74,18 @@ export async function checkDiskSpace(
   const free = stats.bavail * stats.bsize;
   const total = stats.blocks * stats.bsize;
   const fraction = total > 0 ? free / total : 0;
-  const summary = `${formatBytes(free)} free of ${formatBytes(total)} (${(fraction * 100).toFixed(1)}%) at ${dir}`;
+  const summary = { freeBytes: free, totalBytes: total, percent: (fraction * 100).toFixed(1), dir };
   if (free < limits.minFreeBytes || fraction < limits.minFreeFraction) {
-    return notOk(`only ${summary}; needs at least ${formatBytes(limits.minFreeBytes)} and ${Math.round(limits.minFreeFraction * 100)}%`);
+    return notOk(
+      text("diskSpaceLow", { ...summary, minFreeBytes: limits.minFreeBytes, minPercent: Math.round(limits.minFreeFraction * 100) }),
+    );
   }
-  return ok(summary);
+  return ok(text("diskSpace", summary));
 }
 
 /** SMTP_URL's server answers and accepts us (nodemailer verify); the built-in outbox always works. */
 export async function checkMailTransport(env: Pick<Env, "SMTP_URL">, timeoutMs = OUTSIDE_SERVICE_TIMEOUT_MS): Promise<ServerCheckResult> {
-  if (!env.SMTP_URL) return ok("Built-in outbox (set SMTP_URL to send mail)");
+  if (!env.SMTP_URL) return ok(text("mailOutbox"));
   const url = new URL(env.SMTP_URL);
   const where = `${url.protocol.replace(/:$/, "")}://${url.hostname}:${url.port || (url.protocol === "smtps:" ? "465" : "587")}`;
   const { default: mailer } = await import("nodemailer");
@@ -97,9 +97,9 @@ export async function checkMailTransport(env: Pick<Env, "SMTP_URL">, timeoutMs =
   } as Parameters<typeof nodemailer.createTransport>[0]);
   try {
     await transport.verify();
-    return ok(`SMTP server ${where} accepted the connection`);
+    return ok(text("mailAccepted", { server: where }));
   } catch (error) {
-    return notOk(`SMTP server ${where}: ${errorText(error)}`);
+    return notOk(text("mailFailed", { server: where, error: errorText(error) }));
   } finally {
     transport.close();
   }
@@ -130,10 +130,16 @@ function apiMessage(body: unknown): string | undefined {
   return typeof message === "string" ? message.slice(0, 200) : undefined;
 }
 
+/** "<service> answered HTTP <status>", with the API's own message when it gave one. */
+function answered(service: string, status: number, body: unknown): ServerCheckResult {
+  const message = apiMessage(body);
+  return notOk(message ? text("serviceAnsweredWith", { service, status, message }) : text("serviceAnswered", { service, status }));
+}
+
 function reachFailure(service: string, error: unknown, timeoutMs: number): ServerCheckResult {
   if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError"))
-    return notOk(`${service} did not answer within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`}`);
-  return notOk(`${service} could not be reached: ${errorText(error)}`);
+    return notOk(text("noAnswer", { service, waitMs: timeoutMs }));
+  return notOk(text("unreachable", { service, error: errorText(error) }));
 }
 
 /**
@@ -158,15 +164,15 @@ export async function checkRenderProvider(
   const timeoutMs = options.timeoutMs ?? OUTSIDE_SERVICE_TIMEOUT_MS;
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const provider = options.providerId ?? env.RENDER_PROVIDER;
-  if (provider === "local") return ok("Preview engine (offline)");
+  if (provider === "local") return ok(text("previewEngine"));
   if (provider === "replicate") {
-    if (!env.REPLICATE_API_TOKEN) return notOk("REPLICATE_API_TOKEN is not set");
+    if (!env.REPLICATE_API_TOKEN) return notOk(text("settingMissing", { setting: "REPLICATE_API_TOKEN" }));
     // The preset whose model is checked; a model without one is refused with the list of those there are.
     let presetModel: string;
     try {
       presetModel = renderPresetFor(env.REPLICATE_MODEL).model;
     } catch (error) {
-      return notOk(errorText(error));
+      return notOk(text("engineSettingRefused", { error: errorText(error) }));
     }
     const version = env.REPLICATE_MODEL.split(":")[1];
     try {
@@ -176,31 +182,34 @@ export async function checkRenderProvider(
         timeoutMs,
         fetchImpl,
       );
-      if (status === 401 || status === 403) return notOk(`Replicate refused the API token (HTTP ${status})`);
-      if (status !== 200) return notOk(`Replicate answered HTTP ${status}${apiMessage(body) ? `: ${apiMessage(body)}` : ""}`);
+      if (status === 401 || status === 403) return notOk(text("apiTokenRefused", { service: "Replicate", status }));
+      if (status !== 200) return answered("Replicate", status, body);
       const username = (body as { username?: unknown } | null)?.username;
-      return ok(
-        `Replicate reachable${typeof username === "string" ? ` (account ${username})` : ""}, model ${presetModel}${version ? ` (version ${version.slice(0, 12)})` : ""}`,
-      );
+      const found = { service: "Replicate", model: presetModel, ...(typeof username === "string" ? { account: username } : {}) };
+      if (version) {
+        const withVersion = { ...found, version: version.slice(0, 12) };
+        return ok(text(typeof username === "string" ? "engineReachableAccountVersion" : "engineReachableVersion", withVersion));
+      }
+      return ok(text(typeof username === "string" ? "engineReachableAccount" : "engineReachable", found));
     } catch (error) {
       return reachFailure("Replicate", error, timeoutMs);
     }
   }
   if (provider === "openai") {
-    if (!env.OPENAI_API_KEY) return notOk("OPENAI_API_KEY is not set");
+    if (!env.OPENAI_API_KEY) return notOk(text("settingMissing", { setting: "OPENAI_API_KEY" }));
     try {
       const url = `${env.OPENAI_API_URL.replace(/\/+$/, "")}/v1/models/${encodeURIComponent(env.OPENAI_MODEL)}`;
       const { status, body } = await getJson(url, { Authorization: `Bearer ${env.OPENAI_API_KEY}` }, timeoutMs, fetchImpl);
-      if (status === 401 || status === 403) return notOk(`OpenAI refused the API key (HTTP ${status})`);
-      if (status === 404) return notOk(`OpenAI does not offer the model ${env.OPENAI_MODEL} to this key (HTTP 404)`);
-      if (status !== 200) return notOk(`OpenAI answered HTTP ${status}${apiMessage(body) ? `: ${apiMessage(body)}` : ""}`);
-      return ok(`OpenAI reachable, model ${env.OPENAI_MODEL} available`);
+      if (status === 401 || status === 403) return notOk(text("apiKeyRefused", { service: "OpenAI", status }));
+      if (status === 404) return notOk(text("modelNotOffered", { service: "OpenAI", model: env.OPENAI_MODEL, status }));
+      if (status !== 200) return answered("OpenAI", status, body);
+      return ok(text("modelAvailable", { service: "OpenAI", model: env.OPENAI_MODEL }));
     } catch (error) {
       return reachFailure("OpenAI", error, timeoutMs);
     }
   }
   if (provider === "comfyui") {
-    if (!env.COMFYUI_URL) return notOk("COMFYUI_URL is not set");
+    if (!env.COMFYUI_URL) return notOk(text("settingMissing", { setting: "COMFYUI_URL" }));
     try {
       const { status, body } = await getJson(
         `${env.COMFYUI_URL.replace(/\/+$/, "")}/system_stats`,
@@ -211,45 +220,38 @@ export async function checkRenderProvider(
       if (status === 401 || status === 403) {
         return notOk(
           env.COMFYUI_TOKEN
-            ? `ComfyUI refused the token (HTTP ${status})`
-            : `ComfyUI asked for a token (HTTP ${status}); set COMFYUI_TOKEN`,
+            ? text("tokenRefused", { service: "ComfyUI", status })
+            : text("tokenNeeded", { service: "ComfyUI", status, setting: "COMFYUI_TOKEN" }),
         );
       }
-      if (status !== 200) return notOk(`ComfyUI answered HTTP ${status}`);
+      if (status !== 200) return notOk(text("serviceAnswered", { service: "ComfyUI", status }));
       const devices = (body as { devices?: unknown } | null)?.devices;
       const device: unknown = Array.isArray(devices) ? devices[0] : undefined;
-      if (typeof device !== "object" || device === null) return notOk("ComfyUI answered /system_stats without a device");
+      if (typeof device !== "object" || device === null) return notOk(text("noDevice", { service: "ComfyUI" }));
       const { name, vram_free: vramFree } = device as { name?: unknown; vram_free?: unknown };
-      const deviceName = typeof name === "string" && name.trim() ? name.trim() : "unnamed device";
-      const free = typeof vramFree === "number" && Number.isFinite(vramFree) ? `${formatBytes(vramFree)} VRAM free` : "free VRAM unknown";
-      return ok(`ComfyUI reachable (${deviceName}, ${free})`);
+      const deviceName = typeof name === "string" && name.trim() ? name.trim() : "—";
+      return ok(
+        typeof vramFree === "number" && Number.isFinite(vramFree)
+          ? text("gpuReachable", { service: "ComfyUI", device: deviceName, vramBytes: vramFree })
+          : text("gpuReachableNoVram", { service: "ComfyUI", device: deviceName }),
+      );
     } catch (error) {
       return reachFailure("ComfyUI", error, timeoutMs);
     }
   }
-  return ok(`${provider} engine (not checked)`);
-}
-
-/** "3 h", "2 d 4 h", "12 min": how old a backup is, or a schedule's period. */
-function formatPeriod(ms: number): string {
-  const minutes = Math.round(ms / 60_000);
-  if (minutes < 60) return `${minutes} min`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 24) return `${hours} h`;
-  return hours % 24 === 0 ? `${hours / 24} d` : `${Math.floor(hours / 24)} d ${hours % 24} h`;
+  return ok(text("engineNotChecked", { engine: provider }));
 }
 
 /** The last backup against the schedule: a warning when it is over twice the schedule old, or the last attempt failed. */
 export async function checkBackups(backups: SystemCheckDeps["backups"], now: number): Promise<ServerCheckResult> {
   const status = await backups.status();
   const last = status.lastSuccess;
-  const lastText = last ? `last backup ${formatPeriod(now - last.startedAt)} ago (${formatBytes(last.bytes ?? 0)})` : "no backup yet";
-  if (!status.dir) return ok(`backups are not scheduled (BACKUP_DIR is not set; npm run backup DIR takes one); ${lastText}`);
-  const schedule = `every ${formatPeriod(status.everyMs)} into ${status.dir}, keeping ${status.keep}`;
-  if (status.lastFailure)
-    return checkWarning(`the last backup failed (${status.lastFailure.error ?? "unknown error"}); ${lastText}; ${schedule}`);
-  if (status.overdue) return checkWarning(`${lastText}: older than twice the schedule (${schedule})`);
-  return ok(`${lastText}; ${schedule}`);
+  const lastText = last ? text("lastBackup", { ageMs: now - last.startedAt, sizeBytes: last.bytes ?? 0 }) : text("noBackupYet");
+  if (!status.dir) return ok(text("backupsUnscheduled"), lastText);
+  const schedule = text("backupSchedule", { everyMs: status.everyMs, dir: status.dir, keep: status.keep });
+  if (status.lastFailure) return warningWith(text("backupFailed", { error: status.lastFailure.error ?? "?" }), lastText, schedule);
+  if (status.overdue) return warningWith(lastText, text("backupOverdue", { everyMs: status.everyMs, dir: status.dir, keep: status.keep }));
+  return ok(lastText, schedule);
 }
 
 /** Writes, reads back and removes a small file in the uploads bucket. */
@@ -259,12 +261,12 @@ export async function checkStorageWrite(storage: ObjectStorage): Promise<ServerC
   try {
     await storage.put(UPLOAD_BUCKET, key, data, "image/png");
     const back = await storage.get(UPLOAD_BUCKET, key);
-    if (!back || !back.data.equals(data)) return notOk("a file written to the uploads bucket did not read back the same");
+    if (!back || !back.data.equals(data)) return notOk(text("storageMismatch"));
     await storage.remove(UPLOAD_BUCKET, key);
-    return ok(`${UPLOAD_BUCKET} is writable`);
+    return ok(text("storageWritable", { bucket: UPLOAD_BUCKET }));
   } catch (error) {
     await storage.remove(UPLOAD_BUCKET, key).catch(() => undefined);
-    return notOk(errorText(error));
+    return notOk(text("checkError", { error: errorText(error) }));
   }
 }
 
@@ -288,7 +290,7 @@ export async function runSystemCheck(deps: SystemCheckDeps, name: ServerCheckNam
         return await checkStorageWrite(deps.storage);
     }
   } catch (error) {
-    return notOk(errorText(error));
+    return notOk(text("checkError", { error: errorText(error) }));
   }
 }
 

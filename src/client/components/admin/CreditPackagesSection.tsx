@@ -121,7 +121,7 @@ export function CreditPackagesSection() {
                   <Badge>{t(`pricing.licence.${pack.licence}`)}</Badge>
                 </p>
                 <p className="text-sm text-slate-600 dark:text-slate-300" data-testid="admin-package-terms">
-                  {t("admin.packages.terms", { credits: format.number(pack.credits), price: money(pack.priceCents, pack.currency) })}
+                  {t("admin.packages.terms", { credits: pack.credits, price: money(pack.priceCents, pack.currency) })}
                   {" · "}
                   {t("admin.packages.sold", { count: pack.sold })}
                 </p>

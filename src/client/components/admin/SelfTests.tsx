@@ -13,6 +13,7 @@ import { pendingItems, runSelfTests, summarize } from "../../../selftest/suite";
 import type { SelfTestEnvironment, SelfTestItem, SelfTestStatus, SelfTestSuiteName } from "../../../selftest/types";
 import { useSession } from "../../hooks/useSession";
 import { friendlyError } from "../../lib/friendlyError";
+import { selfTestItemMessage } from "../../lib/selfTestText";
 import { trpc } from "../../trpc";
 import { buttonClass } from "../ui/buttons";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../ui/Tabs";
@@ -60,7 +61,7 @@ function StatusIcon({ status }: { status: SelfTestStatus }) {
 }
 
 function ItemList({ items }: { items: readonly SelfTestItem[] }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const statusText: Record<SelfTestStatus, string> = {
     pending: t("selfTest.status.pending"),
     running: t("selfTest.status.running"),
@@ -80,12 +81,12 @@ function ItemList({ items }: { items: readonly SelfTestItem[] }) {
           </span>
           <div className="min-w-0 flex-1">
             <p className="text-sm font-medium">{t(`selfTest.items.${item.id}`, { defaultValue: item.name })}</p>
-            {item.message ? (
+            {selfTestItemMessage(item, t, i18n.language) ? (
               <p
                 className={`break-words text-xs ${item.status === "failed" ? "text-red-700 dark:text-red-300" : item.status === "warning" ? "text-amber-800 dark:text-amber-200" : "text-slate-500 dark:text-slate-400"}`}
                 data-testid="self-test-message"
               >
-                {item.message}
+                {selfTestItemMessage(item, t, i18n.language)}
               </p>
             ) : null}
             {item.detail ? <p className="break-words text-xs text-slate-500 dark:text-slate-400">{item.detail}</p> : null}

@@ -19,6 +19,7 @@ import {
   type KeyedEngine,
 } from "../../../shared/studio-settings";
 import { friendlyError } from "../../lib/friendlyError";
+import { checkDetailText } from "../../lib/selfTestText";
 import { currentStudio, replaceStudio } from "../../lib/studio";
 import type { inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "../../../server/trpc/root";
@@ -28,7 +29,8 @@ import { Spinner } from "../Spinner";
 import { buttonClass, labelClass, selectClass } from "../ui/buttons";
 import { Badge, ErrorNote, Panel } from "./common";
 
-type Settings = inferRouterOutputs<AppRouter>["admin"]["studioSettings"];
+type RouterOutput = inferRouterOutputs<AppRouter>;
+type Settings = RouterOutput["admin"]["studioSettings"];
 
 /** A labelled field, with the environment's badge when the variable holds it. */
 function Field({
@@ -407,7 +409,8 @@ function EnginePanel({ settings }: { settings: Settings }) {
   /** Keys typed in (undefined: keep the stored one; "": remove it). */
   const [keys, setKeys] = useState<Partial<Record<KeyedEngine, string>>>({});
   const [error, setError] = useState<string | null>(null);
-  const [result, setResult] = useState<{ engine: string; ok: boolean; detail?: string; status?: string } | null>(null);
+  const [result, setResult] = useState<RouterOutput["admin"]["testEngineConnection"] | null>(null);
+  const { i18n } = useTranslation();
   const ids = { engine: useId(), model: useId(), url: useId(), key: useId() };
   useEffect(() => setResult(null), [form.engine]);
 
@@ -575,7 +578,8 @@ function EnginePanel({ settings }: { settings: Settings }) {
             )}
             <span className="[overflow-wrap:anywhere]">
               {result.ok ? t("admin.studio.testOk") : t("admin.studio.testFailed")}
-              {result.detail ? ` ${result.detail}` : ""}
+              {/* The finding in the admin's language when the check gives it as texts; an engine's own words stay verbatim inside. */}
+              {result.texts ? ` ${checkDetailText(result.texts, t, i18n.language)}` : result.detail ? ` ${result.detail}` : ""}
             </span>
           </p>
         ) : null}

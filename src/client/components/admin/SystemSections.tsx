@@ -3,6 +3,7 @@ import { CheckCircle2, ChevronDown, Clock, Cpu, Database, HardDrive, Inbox, List
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { friendlyError } from "../../lib/friendlyError";
+import { selfTestItemMessage } from "../../lib/selfTestText";
 import { trpc } from "../../trpc";
 import { ProgressBar } from "../render/ProgressBar";
 import { Spinner } from "../Spinner";
@@ -124,7 +125,7 @@ export function SystemSection() {
 }
 
 export function SelfTestSection() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const format = useFormatters();
   const runs = trpc.selfTest.runs.useQuery({ limit: 20 }, { staleTime: 0 });
   return (
@@ -178,7 +179,9 @@ export function SelfTestSection() {
                         </span>{" "}
                         {t(`selfTest.items.${item.id}`, { defaultValue: item.name })}
                         {item.message ? (
-                          <span className="block break-words pl-4 text-xs text-slate-500 dark:text-slate-400">{item.message}</span>
+                          <span className="block break-words pl-4 text-xs text-slate-500 dark:text-slate-400">
+                            {selfTestItemMessage(item, t, i18n.language)}
+                          </span>
                         ) : null}
                       </li>
                     ))}

@@ -154,7 +154,7 @@ export function UsersSection() {
     if (!reason.trim()) return setFormError(t("admin.users.reasonRequired"));
     try {
       const result = await adjust.mutateAsync({ userId: dialog.user.id, amount: value, reason: reason.trim() });
-      await done(t("admin.users.creditsAdjusted", { email: dialog.user.email, credits: format.number(result.credits) }));
+      await done(t("admin.users.creditsAdjusted", { email: dialog.user.email, credits: result.credits }));
     } catch (caught) {
       setFormError(friendlyError(caught, t));
     }
@@ -304,7 +304,7 @@ export function UsersSection() {
         title={t("admin.users.adjustTitle")}
         description={
           dialog?.kind === "credits"
-            ? t("admin.users.adjustDescription", { email: dialog.user.email, credits: format.number(dialog.user.credits) })
+            ? t("admin.users.adjustDescription", { email: dialog.user.email, credits: dialog.user.credits })
             : undefined
         }
         submitLabel={t("admin.users.adjustSubmit")}

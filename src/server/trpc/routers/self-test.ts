@@ -19,7 +19,7 @@ export const selfTestRouter = router({
   /** A mutation: some checks write (a probe file) or call outside services; never cached. */
   check: adminProcedure.input(z.object({ name: z.enum(SERVER_CHECKS) })).mutation(async ({ ctx, input }) => {
     const result = await ctx.services.system.runCheck(input.name);
-    return { name: input.name, ok: result.ok, warning: result.warning ?? false, detail: result.detail };
+    return { name: input.name, ok: result.ok, warning: result.warning ?? false, detail: result.detail, texts: result.texts };
   }),
 
   recordRun: adminProcedure.input(selfTestRunSchema).mutation(({ ctx, input }) => ctx.services.selfTestRuns.record(ctx.user.id, input)),

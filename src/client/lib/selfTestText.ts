@@ -1,0 +1,67 @@
+/**
+ * A self-test item's message in the interface language: a server check's finding travels as texts
+ * (selfTest.details.<key> with parameters, src/shared/self-test-checks.ts) next to its English;
+ * sizes and durations are written here, the reader's way. Items without texts (the suite's own
+ * checks) keep their message.
+ */
+import { readMessage } from "../../shared/messages";
+import { SELF_TEST_ERROR_PREFIX, SELF_TEST_REPORTS, type ServerCheckText } from "../../shared/self-test-checks";
+import { formatBytes } from "./format";
+
+type Translate = (key: string, options?: Record<string, unknown>) => string;
+
+/** "45 s", "12 min", "3 h 5 min", "2 d 4 h" with the admin page's own units. */
+function period(ms: number, t: Translate): string {
+  if (ms < 1000) return `${ms} ms`;
+  if (ms < 60_000) return `${Math.round(ms / 1000)} s`;
+  const minutes = Math.round(ms / 60_000);
+  if (minutes < 60) return t("admin.system.uptimeMinutes", { minutes });
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return minutes % 60 === 0 ? `${hours} h` : t("admin.system.uptimeHours", { hours, minutes: minutes % 60 });
+  return t("admin.system.uptimeDays", { days: Math.floor(hours / 24), hours: hours % 24 });
+}
+
+/** A server check's texts, translated and joined as the English joins them. */
+export function checkDetailText(texts: readonly ServerCheckText[], t: Translate, language: string): string {
+  return texts
+    .map(({ key, params = {} }) => {
+      const shown: Record<string, string | number> = {};
+      for (const [name, value] of Object.entries(params)) {
+        if (typeof value === "number" && name.endsWith("Bytes")) shown[name] = formatBytes(value, language);
+        else if (typeof value === "number" && name.endsWith("Ms")) shown[name] = period(value, t);
+        else shown[name] = value;
+      }
+      return t(`selfTest.details.${key}`, shown);
+    })
+    .join("; ");
+}
+
+/** A report text of spec section 8 or a server message, translated; anything else as it is. */
+function reportText(text: string, t: Translate): string {
+  const report = (Object.keys(SELF_TEST_REPORTS) as Array<keyof typeof SELF_TEST_REPORTS>).find((name) => SELF_TEST_REPORTS[name] === text);
+  const known = readMessage(text);
+  if (known) return t(`serverMessages.${known.key}`, known.params);
+  return report ? t(`selfTest.reports.${report}`) : text;
+}
+
+/**
+ * What an item says under its name: its texts translated ("Error: ..." when it failed); else its
+ * message, with a report text of the spec or a server message translated; else the message as it is.
+ */
+export function selfTestItemMessage(
+  item: { status: string; message?: string; texts?: readonly ServerCheckText[] },
+  t: Translate,
+  language: string,
+): string | undefined {
+  if (item.texts?.length) {
+    const detail = checkDetailText(item.texts, t, language);
+    return item.status === "failed" ? t("selfTest.errorDetail", { detail }) : detail;
+  }
+  if (!item.message) return item.message;
+  if (item.message.startsWith(SELF_TEST_ERROR_PREFIX)) {
+    const rest = item.message.slice(SELF_TEST_ERROR_PREFIX.length);
+    const shown = reportText(rest, t);
+    return shown === rest ? item.message : t("selfTest.errorDetail", { detail: shown });
+  }
+  return reportText(item.message, t);
+}

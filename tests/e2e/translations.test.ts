@@ -1,0 +1,216 @@
+/**
+ * No English left in Spanish and French (issue 17): a browser walks the main pages in es and fr,
+ * signed out and then signed in as an admin with a project, and reads every text node and every
+ * aria-label, placeholder, title and alt. None may be the English text of one of our keys (or an
+ * English default of a library we use, like sonner's "Notifications alt+T"), except the few words
+ * that are the same in that language by nature (ALLOWED, each explained).
+ */
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { translations, type TranslationTree } from "../../src/client/i18n/resources";
+import { PRODUCT_NAME } from "../../src/shared/constants";
+import { describeBrowser, launchPage, screenshot, signIn } from "../helpers/browser";
+import { roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
+import { startTestServer, type TestServer } from "../helpers/server";
+
+const PUBLIC_PAGES = ["/", "/auth", "/upload", "/pricing", "/features", "/gallery", "/guide", "/performance", "/test"];
+const SIGNED_IN_PAGES = ["/dashboard", "/profile", "/settings", "/admin"];
+
+/** English defaults of libraries, shown unless we pass our own text. */
+const LIBRARY_ENGLISH = ["Notifications alt+T", "Close toast"];
+
+/**
+ * Texts that are English and also right in that language. Keep it short: each is a word the
+ * language really uses, a name, or a unit.
+ */
+const ALLOWED: Record<"es" | "fr", readonly string[]> = {
+  // Package names (spec: Starter, Pro, Studio are names), engine makers' names, the style "Japandi" (a name),
+  // words Spanish writes the same ("Industrial", "Social", "Normal", "Error", "OK"), and "render", the
+  // Spanish word for a rendering (issue 17).
+  es: ["Starter", "Pro", "Studio", "Replicate", "OpenAI", "Japandi", "Industrial", "Social", "Normal", "Error", "OK", "Render", "Renders"],
+  // Names (packages, engine makers, the style "Japandi") and words French writes the same: "Version", "Notifications", "Contact",
+  // "Mobile", "Navigation", "Pause", "Photo", "Versions", "Mode", "Secret", "Licence", "Conversions", "Administration".
+  fr: [
+    "Starter",
+    "Pro",
+    "Studio",
+    "Replicate",
+    "OpenAI",
+    "Japandi",
+    "Social",
+    "Normal",
+    "OK",
+    "Version",
+    "Versions",
+    "Notifications",
+    "Notifications alt+T",
+    "Contact",
+    "Mobile",
+    "Navigation",
+    "Pause",
+    "Photo",
+    "Mode",
+    "Secret",
+    "Licence",
+    "Conversions",
+    "Administration",
+    "E-mail",
+  ],
+};
+
+function flatten(tree: TranslationTree, prefix = "", into = new Map<string, string>()): Map<string, string> {
+  for (const [key, value] of Object.entries(tree)) {
+    const name = prefix ? `${prefix}.${key}` : key;
+    if (typeof value === "string") into.set(name, value);
+    else flatten(value, name, into);
+  }
+  return into;
+}
+
+/** The English texts a page could show as they are (no placeholders to fill in), each with its key. */
+function englishTexts(): Map<string, string> {
+  const texts = new Map<string, string>();
+  for (const [key, text] of flatten(translations.en)) {
+    if (text.includes("{{") || text.includes("$t(") || text.includes("<")) continue;
+    // A bare number or symbol is the same in every language.
+    if (!/[a-z]{2}/i.test(text)) continue;
+    texts.set(text.trim(), key);
+  }
+  for (const text of LIBRARY_ENGLISH) texts.set(text, "(library default)");
+  return texts;
+}
+
+/** Every text node and labelling attribute of the page, trimmed. */
+function pageTexts(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const found = new Set<string>();
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const parent = node.parentElement;
+      if (!parent || parent.closest("script, style, noscript")) continue;
+      const text = node.textContent?.replace(/\s+/g, " ").trim();
+      if (text) found.add(text);
+    }
+    for (const element of document.body.querySelectorAll("[aria-label], [placeholder], [title], [alt]")) {
+      for (const attribute of ["aria-label", "placeholder", "title", "alt"]) {
+        const value = element.getAttribute(attribute)?.replace(/\s+/g, " ").trim();
+        if (value) found.add(value);
+      }
+    }
+    return [...found];
+  });
+}
+
+/** Waits until the page's texts stop changing (lazy pages, their texts and data arrive after the load). */
+async function settledTexts(page: Page): Promise<string[]> {
+  let previous = "";
+  let texts: string[] = [];
+  for (let round = 0; round < 40; round++) {
+    await page.waitForTimeout(250);
+    texts = await pageTexts(page);
+    const now = texts.join("\n");
+    const loading = await page.locator("[role=status][aria-busy=true], [data-testid=page-loading]").count();
+    if (now === previous && loading === 0 && round >= 3) break;
+    previous = now;
+  }
+  return texts;
+}
+
+describeBrowser("no English in Spanish and French", () => {
+  let server: TestServer;
+  let browser: BrowserContext | undefined;
+  let admin: Awaited<ReturnType<typeof signedInClient>>;
+  const english = englishTexts();
+
+  beforeAll(async () => {
+    server = await startTestServer({ AUTH_RATE_LIMIT_PER_MINUTE: "1000" });
+    admin = await signedInClient(server.url);
+    await server.deps.db.insertInto("user_roles").values({ user_id: admin.userId, role: "admin", created_at: Date.now() }).execute();
+    // A project with a render, so the dashboard, the profile and the admin's lists have something to show.
+    const uploaded = await upload(server.url, admin.jar, await roomPhoto());
+    const { jobs } = await admin.client.render.create.mutate({
+      projectId: uploaded.body.projectId,
+      imageId: uploaded.body.imageId,
+      style: ["modern"],
+    });
+    await waitForRenders(
+      admin,
+      jobs.map((job) => job.id),
+    );
+  });
+  afterEach(async () => {
+    await browser?.close();
+    browser = undefined;
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it.each(["es", "fr"] as const)(
+    "shows no English text of a key on the main pages in %s",
+    async (language) => {
+      const opened = await launchPage({ locale: language === "es" ? "es-ES" : "fr-FR", width: 1366, height: 900 });
+      browser = opened.browser;
+      const { page } = opened;
+      const allowed = new Set([...ALLOWED[language], PRODUCT_NAME, admin.email, "Ana Lima"]);
+      const leaks: string[] = [];
+      const check = async (urlPath: string) => {
+        const texts = await settledTexts(page);
+        expect(await page.evaluate(() => document.documentElement.lang)).toBe(language);
+        for (const text of texts) {
+          const key = english.get(text);
+          if (key && !allowed.has(text)) leaks.push(`${urlPath}: "${text}" (${key})`);
+        }
+        await screenshot(page, `translations-${language}${urlPath === "/" ? "-home" : urlPath.replaceAll("/", "-")}`);
+      };
+      for (const urlPath of PUBLIC_PAGES) {
+        await page.goto(`${server.url}${urlPath}`);
+        await check(urlPath);
+      }
+      await signIn(page, server.url, admin.email, { language });
+      for (const urlPath of SIGNED_IN_PAGES) {
+        await page.goto(`${server.url}${urlPath}`);
+        await check(urlPath);
+      }
+      // The same texts on a phone in the dark theme, for looking at: what got longer must still fit.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.emulateMedia({ colorScheme: "dark" });
+      for (const urlPath of ["/performance", "/dashboard", "/admin"]) {
+        await page.goto(`${server.url}${urlPath}`);
+        await settledTexts(page);
+        await screenshot(page, `translations-${language}-390-dark${urlPath.replaceAll("/", "-")}`);
+      }
+      expect(leaks).toEqual([]);
+    },
+    180_000,
+  );
+
+  it("shows the server checks' findings and the run's summary of the self-tests in French", async () => {
+    const opened = await launchPage({ locale: "fr-FR", width: 1366, height: 900 });
+    browser = opened.browser;
+    const { page } = opened;
+    const fr = flatten(translations.fr);
+    await signIn(page, server.url, admin.email, { language: "fr" });
+    await page.getByRole("button", { name: fr.get("quickAdmin.toggle")! }).click();
+    const panel = page.getByTestId("quick-admin-panel");
+    await page.getByTestId("run-system-tests").click();
+    await expect.poll(() => panel.locator("[data-testid=self-test-item][data-status=running]").count(), { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => panel.locator("[data-testid=self-test-item][data-status=running]").count(), { timeout: 60_000 }).toBe(0);
+    await expect
+      .poll(() => panel.getByTestId("system-summary").textContent(), { timeout: 10_000 })
+      .toMatch(/^\d+ réussis?, .*\d+ échoués?$/);
+    const message = (id: string) =>
+      panel
+        .locator(`[data-testid=self-test-item]:has-text("${fr.get(`selfTest.items.${id}`)}") [data-testid=self-test-message]`)
+        .first()
+        .textContent();
+    expect(await message("database-integrity")).toBe(fr.get("selfTest.details.integrityOk"));
+    expect(await message("render-provider")).toBe(fr.get("selfTest.details.previewEngine"));
+    expect(await message("mail-transport")).toBe(fr.get("selfTest.details.mailOutbox"));
+    const summary = (await panel.getByTestId("system-summary").textContent())!;
+    // "0 échoué", "1 échoué", "2 échoués": French plural rules.
+    const failed = Number(/(\d+) échoués?$/.exec(summary)![1]);
+    expect(summary.endsWith(failed <= 1 ? `${failed} échoué` : `${failed} échoués`)).toBe(true);
+    await screenshot(page, "translations-fr-self-tests");
+  }, 120_000);
+});
