@@ -119,8 +119,9 @@ export function createApp(deps: Pick<Infra, "env" | "log" | "clock" | "version">
     app.use(express.static(clientDir, { index: false, maxAge: 0, setHeaders: (res) => res.set("Cache-Control", "no-cache") }));
     // Every page carries the studio's brand (/admin → Studio), filled in again when a setting changes.
     const landing = readPrerenderedLanding(clientDir);
-    const page = brandedPages(
-      new Map<string, string>([["index", fs.readFileSync(indexFile, "utf8")], ...landing]),
+    const pages = brandedPages(
+      fs.readFileSync(indexFile, "utf8"),
+      landing,
       () => services.settings.publicStudio(),
       () => services.settings.revision,
     );
@@ -129,13 +130,13 @@ export function createApp(deps: Pick<Infra, "env" | "log" | "clock" | "version">
       if (req.path === "/" && landing.size > 0) {
         // The landing page's HTML is in the page already (issue 15); which language depends on these.
         res.vary("Cookie").vary("Accept-Language");
-        res.type("html").send(page(pageLanguage(req)) ?? page("index"));
+        res.type("html").send(pages.landing(pageLanguage(req)) ?? pages.index());
         return;
       }
       res
         .status(isAppPath(req.path) ? 200 : 404)
         .type("html")
-        .send(page("index"));
+        .send(pages.index());
     });
   } else {
     deps.log.warn("client build not found; serving the API only", { clientDir });

@@ -186,7 +186,11 @@ describe("studio settings in /admin", () => {
     expect(JSON.parse((await audit("settings.free-credits"))[0]!.details!)).toMatchObject({
       changed: { signUpCredits: { from: 10, to: 3 }, demoRendersPerAddressPerDay: { from: 3, to: 0 } },
     });
+    // One credit is "1 free credit": the page pre-rendered with "… credits" is then drawn in the browser instead.
+    await admin.client.admin.updateFreeCredits.mutate({ signUpCredits: 1, demoRendersPerAddressPerDay: 3 });
+    expect(await page("/")).not.toContain("data-prerendered");
     await admin.client.admin.updateFreeCredits.mutate({ signUpCredits: 10, demoRendersPerAddressPerDay: 3 });
+    expect(await page("/")).toContain('data-prerendered="en"');
   });
 
   it("tests each engine's connection with the keys typed in, before anything is saved", async () => {

@@ -19,7 +19,13 @@ const scriptJson = (value: unknown) =>
   JSON.stringify(value).replaceAll("<", "\\u003c").replaceAll("\u2028", "\\u2028").replaceAll("\u2029", "\\u2029");
 
 /** One page of the build with the studio filled in. */
-export function brandPage(html: string, studio: PublicStudio): string {
+/**
+ * One page of the build with the studio filled in. `language` is the pre-rendered page's: its texts
+ * wrote the credits placeholder as that language writes numbers ("86,420,975", "86 420 975").
+ */
+export function brandPage(html: string, studio: PublicStudio, language?: string): string {
+  const credits = Number(PRERENDER_PLACEHOLDERS.signUpCredits);
+  const written = language ? new Intl.NumberFormat(language).format(credits) : null;
   const head = [
     `<script id="studio-settings" type="application/json">${scriptJson(studio)}</script>`,
     `<style id="studio-style">${studioCss(studio)}</style>`,
@@ -33,20 +39,49 @@ export function brandPage(html: string, studio: PublicStudio): string {
       .replace(/href="[^"]*"/g, (link) => link.replaceAll(PRERENDER_PLACEHOLDERS.name, escapeHtml(encodeURIComponent(studio.name))))
       .replaceAll(PRERENDER_PLACEHOLDERS.name, escapeHtml(studio.name))
       .replaceAll(PRERENDER_PLACEHOLDERS.supportEmail, escapeHtml(studio.supportEmail))
+      .replaceAll(
+        written ?? PRERENDER_PLACEHOLDERS.signUpCredits,
+        language ? new Intl.NumberFormat(language).format(studio.signUpCredits) : "",
+      )
       .replaceAll(PRERENDER_PLACEHOLDERS.signUpCredits, String(studio.signUpCredits))
   );
 }
 
-/** The pages of the build, branded, made again when the settings change. */
-export function brandedPages<K>(pages: Map<K, string>, studio: () => PublicStudio, revision: () => number) {
-  let made: { revision: number; pages: Map<K, string> } | undefined;
-  return (key: K): string | undefined => {
+/**
+ * Whether a pre-rendered page fits the studio's sign-up credits: it was written with the plural
+ * form of "other" ("86,420,975 free credits"); a count in another form ("1 free credit", French
+ * "0 crédit") would read wrongly and not match the hydrating app, so that page is drawn in the
+ * browser instead.
+ */
+export function prerenderFits(studio: PublicStudio, language: string): boolean {
+  return (
+    new Intl.PluralRules(language).select(studio.signUpCredits) ===
+    new Intl.PluralRules(language).select(Number(PRERENDER_PLACEHOLDERS.signUpCredits))
+  );
+}
+
+/**
+ * The pages of the build, branded, made again when the settings change: the app's page ("index")
+ * and the pre-rendered landing page of each language (undefined when it does not fit the studio).
+ */
+export function brandedPages(index: string, landing: Map<string, string>, studio: () => PublicStudio, revision: () => number) {
+  let made: { revision: number; index: string; landing: Map<string, string> } | undefined;
+  const current = () => {
     if (made?.revision !== revision()) {
-      const current = studio();
-      made = { revision: revision(), pages: new Map([...pages].map(([name, html]) => [name, brandPage(html, current)])) };
+      const settings = studio();
+      made = {
+        revision: revision(),
+        index: brandPage(index, settings),
+        landing: new Map(
+          [...landing]
+            .filter(([language]) => prerenderFits(settings, language))
+            .map(([language, html]) => [language, brandPage(html, settings, language)]),
+        ),
+      };
     }
-    return made.pages.get(key);
+    return made;
   };
+  return { index: () => current().index, landing: (language: string) => current().landing.get(language) };
 }
 
 /** GET /studio/logo (the studio's logo, public) and GET /manifest.webmanifest. */
