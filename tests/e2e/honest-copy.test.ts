@@ -13,7 +13,8 @@ import fs from "node:fs";
 import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { translations, type TranslationTree } from "../../src/client/i18n/resources";
+import i18next from "i18next";
+import { translations } from "../../src/client/i18n/resources";
 import { PREVIEW_ALTERNATIVES } from "../../src/client/lib/engineCopy";
 import { localProvider, PREVIEW_CAPABILITIES } from "../../src/server/render/providers/local";
 import type { RenderProvider } from "../../src/server/render/providers/provider";
@@ -36,12 +37,18 @@ const LANGUAGES = [
 ] as const;
 type Lang = (typeof LANGUAGES)[number]["language"];
 
-/** A text of the interface as the client holds it, with {{placeholders}} filled. */
+// The client's own texts through i18next, as the page says them (plurals and nested texts included).
+const i18n = i18next.createInstance();
+await i18n.init({
+  resources: { en: { translation: translations.en }, es: { translation: translations.es } },
+  lng: "en",
+  interpolation: { escapeValue: false },
+});
+
+/** A text of the interface as the client says it, with its values filled in. */
 function text(language: Lang, key: string, values: Record<string, string | number> = {}): string {
-  let node: string | TranslationTree | undefined = translations[language];
-  for (const part of key.split(".")) node = typeof node === "object" ? node[part] : undefined;
-  if (typeof node !== "string") throw new Error(`no text ${key} in ${language}`);
-  return node.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(values[name] ?? `{{${name}}}`));
+  if (!i18n.exists(key, { lng: language })) throw new Error(`no text ${key} in ${language}`);
+  return i18n.getFixedT(language)(key, values);
 }
 const tx = (language: Lang, key: string, values: Record<string, string | number> = {}) =>
   text(language, key, { product: PRODUCT_NAME, credits: CREDITS.signUpGrant, ...values });
