@@ -40,6 +40,19 @@ export function niceMax(value: number): number {
   return 10 * power;
 }
 
+/**
+ * Where the y axis gets a grid line and a label: 0, the middle and the top. For counts
+ * (`wholeNumbers`) every line sits on a whole number: when the middle is not one (a top of 1 or
+ * 5), the top is split into the fewest whole steps that fit (5 → 0, 1, 2, 3, 4, 5; 1 → 0, 1).
+ */
+export function axisTicks(max: number, wholeNumbers = false): number[] {
+  if (!wholeNumbers) return [0, max / 2, max];
+  const top = Math.max(1, Math.ceil(max));
+  for (let intervals = 2; intervals <= 5; intervals++)
+    if (top % intervals === 0) return Array.from({ length: intervals + 1 }, (_, index) => (top / intervals) * index);
+  return [0, top];
+}
+
 function Legend({ series }: { series: Series[] }) {
   if (series.length < 2) return null;
   return (
@@ -137,6 +150,7 @@ function YAxis({
   left,
   max,
   format,
+  wholeNumbers,
 }: {
   width: number;
   top: number;
@@ -144,8 +158,9 @@ function YAxis({
   left: number;
   max: number;
   format(value: number): string;
+  wholeNumbers?: boolean;
 }) {
-  const ticks = [0, max / 2, max];
+  const ticks = axisTicks(max, wholeNumbers);
   return (
     <g>
       {ticks.map((tick) => {
@@ -196,6 +211,7 @@ export function StackedBarChart({
   points,
   format = String,
   testId,
+  counts = false,
 }: {
   title: string;
   summary: string;
@@ -203,6 +219,8 @@ export function StackedBarChart({
   points: DayPoint[];
   format?(value: number): string;
   testId?: string;
+  /** The values are counts: grid lines on whole numbers only. */
+  counts?: boolean;
 }) {
   const { t } = useTranslation();
   const total = (point: DayPoint) => point.values.reduce((sum, value) => sum + value, 0);
@@ -226,7 +244,7 @@ export function StackedBarChart({
         const x = (index: number) => MARGIN.left + slot * index + slot / 2;
         return (
           <>
-            <YAxis width={width - MARGIN.right} top={MARGIN.top} height={plotHeight} left={MARGIN.left} max={max} format={format} />
+            <YAxis width={width - MARGIN.right} top={MARGIN.top} height={plotHeight} left={MARGIN.left} max={max} format={format} wholeNumbers={counts} />
             {points.map((point, index) => {
               let base = 0;
               return (
@@ -266,6 +284,7 @@ export function LineChart({
   points,
   format = String,
   testId,
+  counts = false,
 }: {
   title: string;
   summary: string;
@@ -273,6 +292,8 @@ export function LineChart({
   points: DayPoint[];
   format?(value: number): string;
   testId?: string;
+  /** The values are counts: grid lines on whole numbers only. */
+  counts?: boolean;
 }) {
   const { t } = useTranslation();
   const max = niceMax(Math.max(0, ...points.map((point) => point.values[0] ?? 0)));
@@ -298,7 +319,7 @@ export function LineChart({
           .join(" ");
         return (
           <>
-            <YAxis width={width - MARGIN.right} top={MARGIN.top} height={plotHeight} left={MARGIN.left} max={max} format={format} />
+            <YAxis width={width - MARGIN.right} top={MARGIN.top} height={plotHeight} left={MARGIN.left} max={max} format={format} wholeNumbers={counts} />
             <path d={path} fill="none" strokeWidth={2} strokeLinejoin="round" className={series.stroke} />
             {points.map((point, index) => (
               <circle key={point.label} cx={x(index)} cy={y(point.values[0] ?? 0)} r={slot > 12 ? 3 : 1.5} className={series.fill}>
