@@ -244,7 +244,15 @@ export function StackedBarChart({
         const x = (index: number) => MARGIN.left + slot * index + slot / 2;
         return (
           <>
-            <YAxis width={width - MARGIN.right} top={MARGIN.top} height={plotHeight} left={MARGIN.left} max={max} format={format} wholeNumbers={counts} />
+            <YAxis
+              width={width - MARGIN.right}
+              top={MARGIN.top}
+              height={plotHeight}
+              left={MARGIN.left}
+              max={max}
+              format={format}
+              wholeNumbers={counts}
+            />
             {points.map((point, index) => {
               let base = 0;
               return (
@@ -319,7 +327,15 @@ export function LineChart({
           .join(" ");
         return (
           <>
-            <YAxis width={width - MARGIN.right} top={MARGIN.top} height={plotHeight} left={MARGIN.left} max={max} format={format} wholeNumbers={counts} />
+            <YAxis
+              width={width - MARGIN.right}
+              top={MARGIN.top}
+              height={plotHeight}
+              left={MARGIN.left}
+              max={max}
+              format={format}
+              wholeNumbers={counts}
+            />
             <path d={path} fill="none" strokeWidth={2} strokeLinejoin="round" className={series.stroke} />
             {points.map((point, index) => (
               <circle key={point.label} cx={x(index)} cy={y(point.values[0] ?? 0)} r={slot > 12 ? 3 : 1.5} className={series.fill}>
