@@ -1,8 +1,8 @@
 /**
  * axe-core (WCAG 2.2 A and AA rules) on every page of the route table, in a browser against the
- * real server: signed out, signed in as a member and as an admin (for /admin), in the light and
+ * real server: signed out, signed in as a member and as an admin (/admin, every tab), in the light and
  * the dark theme, on a phone (390 px) and a desktop (1366 px). No serious or critical violation
- * may remain. axe is evaluated through the DevTools protocol, which the page's CSP does not govern.
+ * may remain; the help drawer is checked open too. axe is evaluated through the DevTools protocol, which the page's CSP does not govern.
  */
 import fs from "node:fs";
 import { createRequire } from "node:module";
@@ -18,6 +18,8 @@ const AXE_SOURCE = fs.readFileSync(require.resolve("axe-core/axe.min.js"), "utf8
 const LOADING_PAGE = "Loading page...";
 const WIDTHS = { phone: { width: 390, height: 844 }, desktop: { width: 1366, height: 900 } } as const;
 type Who = "visitor" | "member" | "admin";
+/** The admin page's tabs (?section=). */
+const ADMIN_SECTIONS = ["users", "jobs", "credits", "outbox", "system", "self-tests", "analytics"];
 
 interface Violation {
   id: string;
@@ -97,19 +99,26 @@ describeBrowser("accessibility (axe-core, WCAG 2.2 AA) on every page", () => {
       if (who === "admin") await signIn(page, server.url, adminEmail);
       const paths: string[] =
         who === "admin"
-          ? ["/admin"]
+          ? ADMIN_SECTIONS.map((section) => `/admin?section=${section}`)
           : APP_ROUTES.filter((route) => route.path !== "/admin" || who === "visitor").map((route) => route.path);
       if (who === "visitor") paths.push("/no-such-page");
       const found: string[] = [];
+      const check = async (where: string) => {
+        const violations = await seriousViolations(page);
+        if (violations.length === 0) return;
+        found.push(...violations.map((line) => `${where}: ${line}`));
+        await screenshot(page, `a11y-${who}-${theme}-${device}${where.replace(/[/?=\s]+/g, "-")}`);
+      };
       for (const path of paths) {
         await page.goto(`${server.url}${path}`);
         await settle(page);
-        const violations = await seriousViolations(page);
-        if (violations.length > 0) {
-          found.push(...violations.map((line) => `${path}: ${line}`));
-          await screenshot(page, `a11y-${who}-${theme}-${device}${path.replace(/\//g, "-")}`);
-        }
+        await check(path);
       }
+      // The help drawer, open.
+      await page.getByTestId("help-button").click();
+      await page.getByRole("dialog").waitFor();
+      await page.waitForTimeout(400);
+      await check(`${paths.at(-1)} with the help drawer open`);
       expect(found).toEqual([]);
     },
     240_000,

@@ -387,9 +387,9 @@ export function HorizontalBarChart({
         </p>
       ) : (
         <>
-          <ul className="space-y-3" role="img" aria-label={`${title}. ${summary}`}>
+          <div className="space-y-3" role="img" aria-label={`${title}. ${summary}`}>
             {rows.map((row) => (
-              <li key={row.label} className="space-y-1">
+              <div key={row.label} className="space-y-1">
                 <p className="truncate text-sm font-medium" aria-hidden="true">
                   {row.label}
                 </p>
@@ -405,9 +405,9 @@ export function HorizontalBarChart({
                     </span>
                   </div>
                 ))}
-              </li>
+              </div>
             ))}
-          </ul>
+          </div>
           <DataTable headers={["", ...series.map((item) => item.name)]} rows={rows.map((row) => [row.label, ...row.values.map(format)])} />
         </>
       )}

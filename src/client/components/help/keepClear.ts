@@ -107,20 +107,18 @@ export function useKeepClear(button: React.RefObject<HTMLElement | null>): { lif
     window.addEventListener("scroll", schedule, { passive: true, capture: true });
     window.addEventListener("resize", schedule);
     phone.addEventListener("change", schedule);
+    // Content arriving or changing (a message, the strength meter, a toast) and pictures loading;
+    // not attribute changes, which animations make every frame.
     const observer = new MutationObserver(schedule);
-    observer.observe(document.body, {
-      childList: true,
-      subtree: true,
-      characterData: true,
-      attributes: true,
-      attributeFilter: ["class", "style"],
-    });
+    observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+    window.addEventListener("load", schedule, true);
     return () => {
       if (frame) cancelAnimationFrame(frame);
       window.removeEventListener("scroll", schedule, { capture: true });
       window.removeEventListener("resize", schedule);
       phone.removeEventListener("change", schedule);
       observer.disconnect();
+      window.removeEventListener("load", schedule, true);
     };
   }, [button]);
   return state;
