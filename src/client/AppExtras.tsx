@@ -16,18 +16,23 @@ const QuickAdminBar = lazyWithData<object>(() =>
   import("./components/admin/QuickAdminBar").then((module) => ({ default: module.QuickAdminBar })),
 );
 
-/** Toasts sit above the Quick Admin bar when it is shown. */
+/**
+ * Toasts sit above the floating help button (HelpButton.tsx: 3 rem tall, 1 rem from the bottom on a
+ * phone and 1.5 rem on a larger screen, 4.25 rem above the Quick Admin bar when that is shown), so
+ * they never cover it, nor it them.
+ */
+const TOAST_BOTTOM = { phone: 16 + 48 + 12, desktop: 24 + 48 + 12, aboveBar: 68 + 48 + 12 };
+
 function ThemedToaster({ aboveBar }: { aboveBar: boolean }) {
   const { theme } = useTheme();
   const { t } = useTranslation();
-  const offset = aboveBar ? { bottom: 64 } : undefined;
   return (
     <Toaster
       theme={theme}
       visibleToasts={TOASTS.visible}
       duration={TOASTS.durationMs}
-      offset={offset}
-      mobileOffset={offset}
+      offset={{ bottom: aboveBar ? TOAST_BOTTOM.aboveBar : TOAST_BOTTOM.desktop }}
+      mobileOffset={{ bottom: aboveBar ? TOAST_BOTTOM.aboveBar : TOAST_BOTTOM.phone }}
       richColors
       closeButton
       // sonner's own English ("Notifications alt+T", "Close toast") in the interface language.

@@ -10,7 +10,8 @@ export const LanguageButton = forwardRef<HTMLButtonElement, ButtonProps>(functio
     <button
       ref={ref}
       type="button"
-      aria-label={label}
+      // The visible language name comes first (WCAG 2.5.3 Label in Name), then what the button is for.
+      aria-label={`${LANGUAGE_NAMES[language]}, ${label}`}
       className="inline-flex items-center gap-1.5 rounded-md px-2.5 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800"
       {...props}
     >

@@ -25,7 +25,7 @@ export default function LanguageMenuRadix({ defaultOpen = false }: { defaultOpen
               key={language}
               lang={language}
               onSelect={() => void chooseLanguage(language)}
-              className="flex cursor-pointer items-center justify-between gap-3 rounded px-3 py-2 text-sm outline-none data-[highlighted]:bg-slate-100 dark:data-[highlighted]:bg-slate-800"
+              className="flex cursor-pointer items-center justify-between gap-3 rounded px-3 py-2 text-sm outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-brand-500 data-[highlighted]:bg-slate-100 dark:data-[highlighted]:bg-slate-800"
             >
               {LANGUAGE_NAMES[language]}
               {language === active ? <Check className="size-4 text-brand-600" aria-hidden="true" /> : null}

@@ -66,7 +66,7 @@ export function NavBar() {
   return (
     <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/90 backdrop-blur dark:border-slate-800 dark:bg-slate-950/90">
       <nav aria-label={t("nav.mainNavigation")} className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4 sm:px-6">
-        <Link href={user ? "/dashboard" : "/"} className="flex items-center gap-2" aria-label={t("nav.home")}>
+        <Link href={user ? "/dashboard" : "/"} className="flex items-center gap-2">
           <BrandMark />
           <BrandName />
         </Link>

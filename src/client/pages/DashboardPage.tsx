@@ -96,7 +96,7 @@ function ProjectCard({ project, onRename, onDelete }: { project: ProjectSummary;
 function ProjectMenu({ name, onRename, onDelete }: { name: string; onRename(): void; onDelete(): void }) {
   const { t } = useTranslation();
   const item =
-    "flex cursor-pointer items-center gap-2 rounded px-3 py-2 text-sm outline-none data-[highlighted]:bg-slate-100 dark:data-[highlighted]:bg-slate-800";
+    "flex cursor-pointer items-center gap-2 rounded px-3 py-2 text-sm outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-brand-500 data-[highlighted]:bg-slate-100 dark:data-[highlighted]:bg-slate-800";
   return (
     <DropdownMenu.Root modal={false}>
       <DropdownMenu.Trigger className={buttonClass.icon} aria-label={t("dashboard.projectActions", { name })}>

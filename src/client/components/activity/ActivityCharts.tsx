@@ -73,7 +73,7 @@ export function ActivityCharts({ activity }: { activity: Activity }) {
           series={renderSeries}
           points={weeks.map((week, index) => ({ ...labels[index]!, values: renderValues(week, styles, withEdits) }))}
           format={count}
-          integer
+          counts
           xHeader={t("activity.week")}
         />
       </section>
@@ -88,7 +88,7 @@ export function ActivityCharts({ activity }: { activity: Activity }) {
           series={creditSeries}
           points={weeks.map((week, index) => ({ ...labels[index]!, values: creditValues(week) }))}
           format={count}
-          integer
+          counts
           xHeader={t("activity.week")}
         />
       </section>

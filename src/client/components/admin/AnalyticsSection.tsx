@@ -127,6 +127,7 @@ export function AnalyticsSection() {
               series={renderSeries}
               points={renderPoints}
               format={(value) => format.number(Math.round(value))}
+              counts
             />
             <LineChart
               testId="chart-sign-ups"
@@ -135,6 +136,7 @@ export function AnalyticsSection() {
               series={signUpSeries}
               points={signUpPoints}
               format={(value) => format.number(Math.round(value))}
+              counts
             />
             <HorizontalBarChart
               testId="chart-render-time"

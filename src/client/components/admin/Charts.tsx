@@ -40,6 +40,19 @@ export function niceMax(value: number): number {
   return 10 * power;
 }
 
+/**
+ * Where the y axis gets a grid line and a label: 0, the middle and the top. For counts
+ * (`wholeNumbers`) every line sits on a whole number: when the middle is not one (a top of 1 or
+ * 5), the top is split into the fewest whole steps that fit (5 → 0, 1, 2, 3, 4, 5; 1 → 0, 1).
+ */
+export function axisTicks(max: number, wholeNumbers = false): number[] {
+  if (!wholeNumbers) return [0, max / 2, max];
+  const top = Math.max(1, Math.ceil(max));
+  for (let intervals = 2; intervals <= 5; intervals++)
+    if (top % intervals === 0) return Array.from({ length: intervals + 1 }, (_, index) => (top / intervals) * index);
+  return [0, top];
+}
+
 function Legend({ series }: { series: Series[] }) {
   if (series.length < 2) return null;
   return (
@@ -137,7 +150,7 @@ function YAxis({
   left,
   max,
   format,
-  integer = false,
+  wholeNumbers,
 }: {
   width: number;
   top: number;
@@ -145,10 +158,9 @@ function YAxis({
   left: number;
   max: number;
   format(value: number): string;
-  /** Counts: grid lines on whole numbers only (max 1 and 5 have no whole half). */
-  integer?: boolean;
+  wholeNumbers?: boolean;
 }) {
-  const ticks = integer && !Number.isInteger(max / 2) ? Array.from({ length: max + 1 }, (_, tick) => tick) : [0, max / 2, max];
+  const ticks = axisTicks(max, wholeNumbers);
   return (
     <g>
       {ticks.map((tick) => {
@@ -204,8 +216,8 @@ export function StackedBarChart({
   points,
   format = String,
   testId,
-  integer,
   xHeader,
+  counts = false,
 }: {
   title: string;
   summary: string;
@@ -213,10 +225,10 @@ export function StackedBarChart({
   points: DayPoint[];
   format?(value: number): string;
   testId?: string;
-  /** Whole-number grid lines (counts). */
-  integer?: boolean;
   /** The table's first column (default "Day"). */
   xHeader?: string;
+  /** The values are counts: grid lines on whole numbers only. */
+  counts?: boolean;
 }) {
   const { t } = useTranslation();
   const total = (point: DayPoint) => point.values.reduce((sum, value) => sum + value, 0);
@@ -247,7 +259,7 @@ export function StackedBarChart({
               left={MARGIN.left}
               max={max}
               format={format}
-              integer={integer}
+              wholeNumbers={counts}
             />
             {points.map((point, index) => {
               let base = 0;
@@ -290,6 +302,7 @@ export function LineChart({
   testId,
   xHeader,
   missing = "—",
+  counts = false,
 }: {
   title: string;
   summary: string;
@@ -301,6 +314,8 @@ export function LineChart({
   xHeader?: string;
   /** The table's text for a point without a value. */
   missing?: string;
+  /** The values are counts: grid lines on whole numbers only. */
+  counts?: boolean;
 }) {
   const { t } = useTranslation();
   const max = niceMax(Math.max(0, ...points.map((point) => point.values[0] ?? 0)));
@@ -334,7 +349,15 @@ export function LineChart({
           .join(" ");
         return (
           <>
-            <YAxis width={width - MARGIN.right} top={MARGIN.top} height={plotHeight} left={MARGIN.left} max={max} format={format} />
+            <YAxis
+              width={width - MARGIN.right}
+              top={MARGIN.top}
+              height={plotHeight}
+              left={MARGIN.left}
+              max={max}
+              format={format}
+              wholeNumbers={counts}
+            />
             <path d={path} fill="none" strokeWidth={2} strokeLinejoin="round" className={series.stroke} />
             {points.map((point, index) => {
               const value = valueOf(point);
@@ -389,9 +412,9 @@ export function HorizontalBarChart({
         </p>
       ) : (
         <>
-          <ul className="space-y-3" role="img" aria-label={`${title}. ${summary}`}>
+          <div className="space-y-3" role="img" aria-label={`${title}. ${summary}`}>
             {rows.map((row) => (
-              <li key={row.label} className="space-y-1">
+              <div key={row.label} className="space-y-1">
                 <p className="truncate text-sm font-medium" aria-hidden="true">
                   {row.label}
                 </p>
@@ -407,9 +430,9 @@ export function HorizontalBarChart({
                     </span>
                   </div>
                 ))}
-              </li>
+              </div>
             ))}
-          </ul>
+          </div>
           <DataTable headers={["", ...series.map((item) => item.name)]} rows={rows.map((row) => [row.label, ...row.values.map(format)])} />
         </>
       )}

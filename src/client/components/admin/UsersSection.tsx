@@ -42,7 +42,7 @@ function useDebounced<T>(value: T, ms: number): T {
 }
 
 const menuItem =
-  "flex cursor-pointer items-center gap-2 rounded px-3 py-2 text-sm outline-none data-[highlighted]:bg-slate-100 data-[disabled]:cursor-not-allowed data-[disabled]:opacity-50 dark:data-[highlighted]:bg-slate-800";
+  "flex cursor-pointer items-center gap-2 rounded px-3 py-2 text-sm outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-brand-500 data-[highlighted]:bg-slate-100 data-[disabled]:cursor-not-allowed data-[disabled]:opacity-50 dark:data-[highlighted]:bg-slate-800";
 
 function UserActions({ user, isSelf, onAction }: { user: AdminUser; isSelf: boolean; onAction(state: DialogState): void }) {
   const { t } = useTranslation();

@@ -11,7 +11,7 @@ export const inputClass =
 
 export const primaryButtonClass =
   "inline-flex w-full items-center justify-center gap-2 rounded-md bg-brand-600 px-4 py-2.5 text-sm font-semibold text-white shadow-sm " +
-  "hover:bg-brand-700 disabled:cursor-not-allowed disabled:opacity-60 dark:bg-brand-600 dark:hover:bg-brand-500";
+  "hover:bg-brand-700 disabled:cursor-not-allowed disabled:opacity-60 dark:bg-brand-600";
 
 export const secondaryButtonClass =
   "inline-flex w-full items-center justify-center gap-2 rounded-md border border-slate-300 bg-white px-4 py-2.5 text-sm font-semibold text-slate-800 " +

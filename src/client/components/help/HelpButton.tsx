@@ -1,12 +1,15 @@
 /**
  * The floating round help button (spec section 2), bottom right of every page. For a signed-in
  * user it sits above the Quick Admin bar, and under the bar's panel when that is opened; toasts
- * (sonner, far higher in the stack) always show over it.
+ * (sonner, far higher in the stack) are placed above it (AppExtras). On a phone it keeps clear of
+ * content (keepClear.ts): it rises past what sits in its corner, or fades out when nothing is free.
  */
 import { CircleHelp } from "lucide-react";
+import { useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { openHelpDrawer, useHelpDrawerOpen } from "../../lib/helpDrawer";
 import { useSession } from "../../hooks/useSession";
+import { useKeepClear } from "./keepClear";
 
 /** `onIntent`: the pointer or the keyboard reached the button (the drawer's code may be fetched). */
 export function HelpButton({ onIntent }: { onIntent?: () => void }) {
@@ -15,8 +18,13 @@ export function HelpButton({ onIntent }: { onIntent?: () => void }) {
   const open = useHelpDrawerOpen();
   // The Quick Admin bar is 3 rem tall (plus its border): the button keeps 1 rem above it.
   const position = user ? "bottom-[4.25rem]" : "bottom-4 sm:bottom-6";
+  const ref = useRef<HTMLButtonElement>(null);
+  const { lift, hidden } = useKeepClear(ref);
+  // Out of the way, it still comes back when the keyboard reaches it.
+  const away = hidden ? "pointer-events-none opacity-0 focus-visible:pointer-events-auto focus-visible:opacity-100" : "";
   return (
     <button
+      ref={ref}
       type="button"
       onClick={openHelpDrawer}
       onPointerEnter={onIntent}
@@ -27,8 +35,11 @@ export function HelpButton({ onIntent }: { onIntent?: () => void }) {
       title={t("help.button")}
       className={
         `fixed right-4 z-30 inline-flex size-12 items-center justify-center rounded-full bg-brand-600 text-white shadow-lg shadow-brand-900/25 ` +
-        `ring-4 ring-white/70 transition hover:bg-brand-700 hover:shadow-xl active:scale-95 sm:right-6 dark:ring-slate-950/70 dark:hover:bg-brand-500 ${position}`
+        `ring-4 ring-white/70 transition hover:bg-brand-700 hover:shadow-xl active:scale-95 sm:right-6 dark:ring-slate-950/70 dark:hover:bg-brand-500 ${position} ${away}`
       }
+      style={lift ? { translate: `0 -${lift}px` } : undefined}
+      data-lift={lift}
+      data-away={hidden || undefined}
       data-testid="help-button"
     >
       <CircleHelp className="size-6" aria-hidden="true" />

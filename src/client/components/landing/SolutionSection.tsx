@@ -61,7 +61,7 @@ export function SolutionSection() {
                 </span>
                 <div>
                   <h3 className="font-semibold">
-                    <span className="text-slate-400 dark:text-slate-500">{index + 1}. </span>
+                    <span className="text-slate-500 dark:text-slate-400">{index + 1}. </span>
                     {t(title)}
                   </h3>
                   <p className="mt-0.5 text-sm text-slate-600 dark:text-slate-400">{t(body)}</p>

@@ -3,7 +3,7 @@ const base =
   "inline-flex items-center justify-center gap-2 rounded-md text-sm font-semibold transition-colors disabled:cursor-not-allowed disabled:opacity-60 [&>svg]:shrink-0";
 
 export const buttonClass = {
-  primary: `${base} bg-brand-600 px-4 py-2.5 text-white shadow-sm hover:bg-brand-700 dark:hover:bg-brand-500`,
+  primary: `${base} bg-brand-600 px-4 py-2.5 text-white shadow-sm hover:bg-brand-700`,
   secondary:
     `${base} border border-slate-300 bg-white px-4 py-2.5 text-slate-800 hover:bg-slate-50 ` +
     "dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800",
@@ -14,7 +14,7 @@ export const buttonClass = {
     "dark:border-red-900 dark:bg-slate-900 dark:text-red-300 dark:hover:bg-red-950/40",
   /** A square button holding only an icon (give it an aria-label). */
   icon: `${base} size-9 text-slate-600 hover:bg-slate-100 hover:text-slate-900 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-white`,
-  big: `${base} bg-brand-600 px-6 py-3.5 text-base text-white shadow-md hover:bg-brand-700 dark:hover:bg-brand-500`,
+  big: `${base} bg-brand-600 px-6 py-3.5 text-base text-white shadow-md hover:bg-brand-700`,
 } as const;
 
 export const cardClass = "rounded-xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900";

@@ -1,0 +1,126 @@
+/**
+ * axe-core (WCAG 2.2 A and AA rules) on every page of the route table, in a browser against the
+ * real server: signed out, signed in as a member and as an admin (/admin, every tab), in the light and
+ * the dark theme, on a phone (390 px) and a desktop (1366 px). No serious or critical violation
+ * may remain; the help drawer is checked open too. axe is evaluated through the DevTools protocol, which the page's CSP does not govern.
+ */
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { APP_ROUTES } from "../../src/shared/routes";
+import { describeBrowser, launchPage, screenshot, signIn, signUp } from "../helpers/browser";
+import { startTestServer, type TestServer } from "../helpers/server";
+
+const require = createRequire(import.meta.url);
+const AXE_SOURCE = fs.readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
+
+const LOADING_PAGE = "Loading page...";
+const WIDTHS = { phone: { width: 390, height: 844 }, desktop: { width: 1366, height: 900 } } as const;
+type Who = "visitor" | "member" | "admin";
+/** The admin page's tabs (?section=). */
+const ADMIN_SECTIONS = ["users", "jobs", "credits", "outbox", "system", "self-tests", "analytics"];
+
+interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[]; failureSummary?: string }[];
+}
+
+/** Runs axe on what the page shows now; returns its serious and critical violations, one line per element. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const loaded = await page.evaluate("typeof window.axe === 'object'");
+  if (!loaded) await page.evaluate(`${AXE_SOURCE};window.axe = axe;0`);
+  const violations = (await page.evaluate(() =>
+    (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: unknown[] }> } }).axe
+      .run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"] } })
+      .then((result) => result.violations),
+  )) as Violation[];
+  return violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .flatMap((violation) =>
+      violation.nodes.map(
+        (node) =>
+          `${violation.id} (${violation.impact}): ${node.target.join(" ")}: ${(node.failureSummary ?? violation.help).replace(/\s+/g, " ")}`,
+      ),
+    );
+}
+
+/** Waits until the page has arrived: no "Loading page..." spinner, pictures loaded, a moment for late parts. */
+async function settle(page: Page): Promise<void> {
+  await page
+    .waitForFunction(
+      (loading) =>
+        !!document.querySelector("main") &&
+        ![...document.querySelectorAll("[role=status]")].some((status) => status.textContent?.includes(loading)),
+      LOADING_PAGE,
+      { timeout: 15_000 },
+    )
+    .catch(async (error: unknown) => {
+      const body = await page.evaluate(() => document.body.innerText.slice(0, 300)).catch(() => "?");
+      throw new Error(`${page.url()} did not settle (${String(error)}); it shows: ${body}`);
+    });
+  await page.waitForFunction(() => [...document.images].every((image) => image.complete), undefined, { timeout: 10_000 }).catch(() => {});
+  await page.waitForTimeout(400);
+}
+
+const cases = (["light", "dark"] as const).flatMap((theme) =>
+  (["phone", "desktop"] as const).flatMap((device) => (["visitor", "member", "admin"] as const).map((who) => ({ theme, device, who }))),
+);
+
+describeBrowser("accessibility (axe-core, WCAG 2.2 AA) on every page", () => {
+  let server: TestServer;
+  let browser: BrowserContext | undefined;
+  let adminEmail: string;
+
+  beforeAll(async () => {
+    server = await startTestServer({ AUTH_RATE_LIMIT_PER_MINUTE: "1000" });
+    adminEmail = await signUp(server.url);
+    const user = await server.deps.db.selectFrom("users").select("id").where("email", "=", adminEmail).executeTakeFirstOrThrow();
+    await server.deps.db.insertInto("user_roles").values({ user_id: user.id, role: "admin", created_at: Date.now() }).execute();
+  });
+  afterEach(async () => {
+    await browser?.close();
+    browser = undefined;
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it.each(cases)(
+    "no serious or critical violation ($who, $theme, $device)",
+    async ({ theme, device, who }: { theme: "light" | "dark"; device: keyof typeof WIDTHS; who: Who }) => {
+      const opened = await launchPage({ ...WIDTHS[device], colorScheme: theme });
+      browser = opened.browser;
+      const page = opened.page;
+      await page.emulateMedia({ reducedMotion: "reduce" });
+      if (who === "member") await signIn(page, server.url, await signUp(server.url));
+      if (who === "admin") await signIn(page, server.url, adminEmail);
+      const paths: string[] =
+        who === "admin"
+          ? ADMIN_SECTIONS.map((section) => `/admin?section=${section}`)
+          : APP_ROUTES.filter((route) => route.path !== "/admin" || who === "visitor").map((route) => route.path);
+      if (who === "visitor") paths.push("/no-such-page");
+      const found: string[] = [];
+      const check = async (where: string) => {
+        const violations = await seriousViolations(page);
+        if (violations.length === 0) return;
+        found.push(...violations.map((line) => `${where}: ${line}`));
+        await screenshot(page, `a11y-${who}-${theme}-${device}${where.replace(/[/?=\s]+/g, "-")}`);
+      };
+      for (const path of paths) {
+        await page.goto(`${server.url}${path}`);
+        await settle(page);
+        await check(path);
+      }
+      // The help drawer, open.
+      await page.getByTestId("help-button").click();
+      await page.getByRole("dialog").waitFor();
+      await page.waitForTimeout(400);
+      await check(`${paths.at(-1)} with the help drawer open`);
+      expect(found).toEqual([]);
+    },
+    240_000,
+  );
+});
