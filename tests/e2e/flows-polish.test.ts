@@ -233,6 +233,12 @@ describeBrowser("flows (issue 17)", () => {
       // The upload's own picture on the style page.
       await page.goto(`${server.url}/style-select?image=${uploaded.body.imageId}&project=${uploaded.body.projectId}`);
       await poll(() => missing.first().isVisible()).toBe(true);
+
+      // The studio's picture to paint on, and its version's 48 px thumbnail.
+      await page.goto(`${server.url}/modification-studio?picture=${encodeURIComponent(jobs[0]!.id)}`);
+      await poll(() => page.getByTestId("studio-canvas-frame").getByTestId("missing-picture").isVisible()).toBe(true);
+      await poll(() => page.getByTestId("version-select").first().getByTestId("missing-picture").count()).toBe(1);
+      await screenshot(page, `flows-missing-picture-studio-${label}`);
     });
   }
 });

@@ -103,7 +103,8 @@ export function ActivityCharts({ activity }: { activity: Activity }) {
           }
           series={timeSeries}
           points={weeks.map((week, index) => ({ ...labels[index]!, values: [week.averageRenderMs] }))}
-          format={format.duration}
+          // The axis starts at a plain 0 ("0 ms" read as a measured time); weeks without renders have no value.
+          format={(ms) => (ms === 0 ? format.number(0) : format.duration(ms))}
           xHeader={t("activity.week")}
           missing={t("activity.noRenders")}
         />

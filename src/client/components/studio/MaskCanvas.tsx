@@ -7,6 +7,7 @@
 import { useEffect, useLayoutEffect, useRef, useState, type PointerEvent as ReactPointerEvent, type RefObject } from "react";
 import { useTranslation } from "react-i18next";
 import { pictureFrameStyle } from "../../lib/pictureFrame";
+import { MissingPicture, usePictureFailure } from "../render/Picture";
 import {
   brushDiameter,
   countPainted,
@@ -59,6 +60,8 @@ export function MaskCanvas({
   const gesture = useRef<Gesture | null>(null);
   const [rectPreview, setRectPreview] = useState<{ x: number; y: number; width: number; height: number } | null>(null);
   const [cursor, setCursor] = useState<{ x: number; y: number; diameter: number } | null>(null);
+  // The picture's file may be gone (cleanup, a restore without files): the frame says so instead of staying blank.
+  const pictureFailure = usePictureFailure(picture);
 
   // The mask is the history drawn from scratch whenever it (or the picture's size) changes.
   useLayoutEffect(() => {
@@ -152,7 +155,17 @@ export function MaskCanvas({
       style={pictureFrameStyle(size, "min(70vh, 44rem)")}
       data-testid="studio-canvas-frame"
     >
-      <img src={picture} alt={alt} draggable={false} className="absolute inset-0 size-full select-none object-fill" />
+      {pictureFailure.failed ? (
+        <MissingPicture className="absolute inset-0 size-full" />
+      ) : (
+        <img
+          src={picture}
+          alt={alt}
+          draggable={false}
+          className="absolute inset-0 size-full select-none object-fill"
+          onError={pictureFailure.onError}
+        />
+      )}
       <canvas
         ref={canvasRef}
         width={size.width}

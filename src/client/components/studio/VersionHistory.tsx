@@ -4,10 +4,11 @@
  * continues from it (a new branch). Each finished version can be downloaded; an edit can be
  * re-rolled; any render or edit can be deleted (its later versions are kept).
  */
-import { AlertCircle, Ban, Dices, Download, Loader2, Trash2 } from "lucide-react";
+import { AlertCircle, Ban, Dices, Download, ImageOff, Loader2, Trash2 } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import type { VersionNode } from "../../../shared/edits";
 import { isFinished, type VersionRow } from "../../lib/versionTree";
+import { usePictureFailure } from "../render/Picture";
 import { buttonClass } from "../ui/buttons";
 
 /** A version's name in the history and the compare pickers. */
@@ -81,7 +82,7 @@ export function VersionHistory({ rows, currentId, busy, onSelect, onReroll, onDe
                 data-testid="version-select"
               >
                 <span className="relative size-12 shrink-0 overflow-hidden rounded-md bg-slate-100 dark:bg-slate-800">
-                  {node.thumb ? <img src={node.thumb} alt="" className="size-full object-cover" loading="lazy" /> : null}
+                  {node.thumb ? <VersionThumb src={node.thumb} /> : null}
                   {!finished ? (
                     <span className="absolute inset-0 flex items-center justify-center bg-slate-950/40 text-white">
                       {working ? (
@@ -150,4 +151,19 @@ export function VersionHistory({ rows, currentId, busy, onSelect, onReroll, onDe
       })}
     </ol>
   );
+}
+
+/** A version's 48 px thumbnail; a missing file shows the missing-picture icon (its text is read out, too small to show). */
+function VersionThumb({ src }: { src: string }) {
+  const { t } = useTranslation();
+  const failure = usePictureFailure(src);
+  if (failure.failed) {
+    return (
+      <span className="flex size-full items-center justify-center text-slate-500 dark:text-slate-400" data-testid="missing-picture">
+        <ImageOff className="size-5" aria-hidden="true" />
+        <span className="sr-only">{t("flows.missingPicture.title")}</span>
+      </span>
+    );
+  }
+  return <img src={src} alt="" className="size-full object-cover" loading="lazy" onError={failure.onError} />;
 }
