@@ -76,7 +76,7 @@ export function Footer() {
               </button>
             </li>
             <li>
-              <a href={email ? mailtoHref(email) : undefined} aria-disabled={email ? undefined : true} className={linkClass}>
+              <a href={mailtoHref(email)} className={linkClass}>
                 {t("home.footer.contact")}
               </a>
             </li>

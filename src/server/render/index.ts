@@ -94,8 +94,6 @@ export interface RenderModuleOptions {
   accounts: AccountDirectory;
   /** Replaces the engine RENDER_PROVIDER picks (tests, the benchmark). */
   provider?: RenderProvider;
-  /** The engine configuration in force when it is not only the environment's (the operator's settings). */
-  engineEnv?: () => EngineEnv;
   /** Free demo renders per address per day in force (the operator's settings; default DEMO_RENDERS_PER_IP_PER_DAY). */
   freeDemoRendersPerAddress?: () => number;
   /** Worker settings beyond RENDER_CONCURRENCY and RENDER_DEADLINE_MS (tests: short backoff). */
@@ -110,7 +108,7 @@ export function createRenderModule(infra: Pick<Infra, "db" | "clock" | "env" | "
   /** Builds the engine a configuration describes; throws when it cannot be built (a model without a preset). */
   const buildEngine = (config: EngineEnv) => createRenderProvider({ ...infra.env, ...config }, replicateWaiters);
   // The engine in force; /admin → Studio may swap it while the server runs (useEngine). Jobs running keep theirs.
-  let provider = options.provider ?? buildEngine(options.engineEnv?.() ?? infra.env);
+  let provider = options.provider ?? buildEngine(infra.env);
   let engine = engineInfo(provider);
   const deps: RenderContext = {
     db: infra.db,

@@ -350,38 +350,29 @@ function FreeCreditsPanel({ settings }: { settings: Settings }) {
         }}
       >
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field
-            id={ids.signUp}
-            label={t("admin.studio.signUpCredits")}
-            fromEnvironment={freeCredits.setByEnvironment.signUpCredits}
-            hint={t("admin.studio.signUpCreditsHint")}
-          >
-            <input
-              id={ids.signUp}
-              className={inputClass}
-              inputMode="numeric"
-              value={form.signUpCredits}
-              disabled={freeCredits.setByEnvironment.signUpCredits}
-              onChange={(event) => setForm({ ...form, signUpCredits: event.target.value.replace(/[^\d]/g, "") })}
-              autoComplete="off"
-            />
-          </Field>
-          <Field
-            id={ids.demo}
-            label={t("admin.studio.demoRenders")}
-            fromEnvironment={freeCredits.setByEnvironment.demoRendersPerAddressPerDay}
-            hint={t("admin.studio.demoRendersHint")}
-          >
-            <input
-              id={ids.demo}
-              className={inputClass}
-              inputMode="numeric"
-              value={form.demoRendersPerAddressPerDay}
-              disabled={freeCredits.setByEnvironment.demoRendersPerAddressPerDay}
-              onChange={(event) => setForm({ ...form, demoRendersPerAddressPerDay: event.target.value.replace(/[^\d]/g, "") })}
-              autoComplete="off"
-            />
-          </Field>
+          {(
+            [
+              { field: "signUpCredits", id: ids.signUp, label: "admin.studio.signUpCredits", hint: "admin.studio.signUpCreditsHint" },
+              {
+                field: "demoRendersPerAddressPerDay",
+                id: ids.demo,
+                label: "admin.studio.demoRenders",
+                hint: "admin.studio.demoRendersHint",
+              },
+            ] as const
+          ).map(({ field, id, label, hint }) => (
+            <Field key={field} id={id} label={t(label)} fromEnvironment={freeCredits.setByEnvironment[field]} hint={t(hint)}>
+              <input
+                id={id}
+                className={inputClass}
+                inputMode="numeric"
+                value={form[field]}
+                disabled={freeCredits.setByEnvironment[field]}
+                onChange={(event) => setForm({ ...form, [field]: event.target.value.replace(/[^\d]/g, "") })}
+                autoComplete="off"
+              />
+            </Field>
+          ))}
         </div>
         {error ? <ErrorNote>{error}</ErrorNote> : null}
         <button type="submit" className={buttonClass.primary} disabled={save.isPending}>

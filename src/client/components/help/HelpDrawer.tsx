@@ -14,16 +14,13 @@ import { useTranslation } from "react-i18next";
 import { useEngine } from "../../hooks/useEngine";
 import { buildFaqEntries, groupFaqs, searchFaqs, type FaqEntry } from "../../lib/faq";
 import { setHelpDrawerOpen, useHelpDrawerOpen } from "../../lib/helpDrawer";
-import { useStudio } from "../../lib/studio";
+import { mailtoHref, useSupportEmail } from "../landing/support";
 import { buttonClass } from "../ui/buttons";
-
-const mailto = (email: string | null) => (email ? `mailto:${email}` : undefined);
 
 export function HelpDrawer() {
   const { t } = useTranslation();
   const open = useHelpDrawerOpen();
-  // The support mailbox of this installation (/admin → Studio, or SUPPORT_EMAIL).
-  const supportEmail: string | null = useStudio().supportEmail;
+  const supportEmail = useSupportEmail();
   const [term, setTerm] = useState("");
   const deferredTerm = useDeferredValue(term);
   const searchInput = useRef<HTMLInputElement>(null);
@@ -110,10 +107,10 @@ export function HelpDrawer() {
                 testId="help-user-guide"
               />
               <Tile
-                href={mailto(supportEmail)}
+                href={mailtoHref(supportEmail)}
                 icon={<Mail className="size-5 text-brand-600 dark:text-brand-100" aria-hidden="true" />}
                 title={t("help.emailSupport")}
-                hint={supportEmail ?? "…"}
+                hint={supportEmail}
                 testId="help-email-support"
               />
             </div>
@@ -122,16 +119,14 @@ export function HelpDrawer() {
               <h3 id="help-faq-title" className="mb-2 text-sm font-semibold tracking-wide text-slate-900 dark:text-slate-100">
                 {t("help.faqTitle")}
               </h3>
-              <FaqList term={deferredTerm} supportEmail={supportEmail ?? "…"} />
+              <FaqList term={deferredTerm} supportEmail={supportEmail} />
             </section>
           </div>
 
           <div className="border-t border-slate-200 bg-slate-50 px-5 py-4 dark:border-slate-800 dark:bg-slate-950/40">
             <p className="text-sm font-medium">{t("help.stillNeedHelp")}</p>
-            {supportEmail ? (
-              <p className="mt-0.5 text-xs text-slate-600 dark:text-slate-400">{t("help.contactHint", { email: supportEmail })}</p>
-            ) : null}
-            <a href={mailto(supportEmail)} className={`${buttonClass.primary} mt-3 w-full`} data-testid="help-contact-support">
+            <p className="mt-0.5 text-xs text-slate-600 dark:text-slate-400">{t("help.contactHint", { email: supportEmail })}</p>
+            <a href={mailtoHref(supportEmail)} className={`${buttonClass.primary} mt-3 w-full`} data-testid="help-contact-support">
               <Mail className="size-4" aria-hidden="true" />
               {t("help.contactSupport")}
             </a>

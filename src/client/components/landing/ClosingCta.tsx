@@ -57,22 +57,14 @@ export function ClosingCta() {
               {t("home.cta.startFreeTrial")}
             </Link>
           )}
-          <a
-            href={email ? mailtoHref(email, subject) : undefined}
-            aria-disabled={email ? undefined : true}
-            className={`${onBrand} border border-white/60 text-white hover:bg-white/10`}
-          >
+          <a href={mailtoHref(email, subject)} className={`${onBrand} border border-white/60 text-white hover:bg-white/10`}>
             <CalendarClock className="size-4" aria-hidden="true" />
             {t("home.cta.scheduleDemo")}
           </a>
         </div>
-        {email ? (
-          <p className="mt-4 text-sm text-brand-100">
-            <EmailNote text={t("home.cta.scheduleDemoNote", { email })} email={email} />
-          </p>
-        ) : (
-          <p className="mt-4 h-5" aria-hidden="true" />
-        )}
+        <p className="mt-4 text-sm text-brand-100">
+          <EmailNote text={t("home.cta.scheduleDemoNote", { email })} email={email} />
+        </p>
       </div>
     </section>
   );

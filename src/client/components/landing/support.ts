@@ -2,7 +2,7 @@
 import { useStudio } from "../../lib/studio";
 
 /** The support address (written into the page by the server: known at the first render). */
-export function useSupportEmail(): string | undefined {
+export function useSupportEmail(): string {
   return useStudio().supportEmail;
 }
 
