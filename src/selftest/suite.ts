@@ -28,7 +28,18 @@ import type { AppRouter } from "../server/trpc/root";
 import { SELF_TEST } from "../shared/constants";
 import { MESSAGES } from "../shared/messages";
 import { UPLOAD_ENDPOINT, type UploadResponse } from "../shared/render";
-import { SELF_TEST_ERROR_PREFIX, SELF_TEST_REPORTS, type ServerCheckName, type ServerCheckText } from "../shared/self-test-checks";
+import {
+  SELF_TEST_ERROR_PREFIX,
+  SELF_TEST_REPORTS,
+  SELF_TEST_STEPS,
+  checkText,
+  englishCheckDetail,
+  type SelfTestId,
+  type SelfTestText,
+  type SelfTestTextKey,
+  type SelfTestTextParams,
+  type ServerCheckName,
+} from "../shared/self-test-checks";
 import type { SelfTestClient, SelfTestEnvironment, SelfTestItem, SelfTestListener, SelfTestSource, SelfTestSuiteName } from "./types";
 
 export * from "../shared/self-test-checks";
@@ -46,20 +57,18 @@ export interface SelfTestContext {
 }
 
 export interface SelfTestDefinition {
-  /** Stable id (the browser's translation key: selfTest.items.<id>). */
-  id: string;
+  /** Stable id (the browser's translation key: selfTest.items.<id>; its step's name: SELF_TEST_STEPS). */
+  id: SelfTestId;
   /** English name shown when there is no translation. */
   name: string;
-  /** The "<Step>" of "<Step> error: <message>". */
-  step: string;
-  /** Resolves with an optional note on success (a server check's with its texts); throws on failure. */
-  run(context: SelfTestContext): Promise<string | SelfTestNote | undefined>;
+  /** Resolves with a note on success (its English and the texts the browser translates); throws on failure. */
+  run(context: SelfTestContext): Promise<SelfTestNote | undefined>;
 }
 
-/** A note with the texts the browser shows instead of its English (a server check's finding). */
+/** A note: its English (the command line) and the texts the browser shows in the reader's language. */
 export interface SelfTestNote {
   message: string;
-  texts?: ServerCheckText[];
+  texts?: SelfTestText[];
 }
 
 /** A failure whose text is final (a report of spec section 8, or an already written "<Step> error: ..."). */
@@ -69,8 +78,10 @@ export class SelfTestFailure extends Error {
     message: string,
     /** What the server actually answered, when the message is a fixed report text. */
     readonly detail?: string,
-    /** A server check's finding as texts the browser translates. */
-    readonly texts?: ServerCheckText[],
+    /** The message as texts the browser translates. */
+    readonly texts?: SelfTestText[],
+    /** The detail as texts the browser translates. */
+    readonly detailTexts?: SelfTestText[],
   ) {
     super(message);
   }
@@ -82,14 +93,32 @@ export class SelfTestWarning extends Error {
   constructor(
     message: string,
     /** A server check's finding as texts the browser translates. */
-    readonly texts?: ServerCheckText[],
+    readonly texts?: SelfTestText[],
   ) {
     super(message);
   }
 }
 
-function fail(message: string, detail?: string): never {
-  throw new SelfTestFailure(message, detail);
+/** A note told as texts, with its English. */
+function note(key: SelfTestTextKey, params?: SelfTestTextParams): SelfTestNote {
+  const texts = [checkText(key, params)];
+  return { message: englishCheckDetail(texts), texts };
+}
+
+/** Fails with a finding of the suite ("Project error: ...", "Storage error: ..."). */
+function fail(...texts: SelfTestText[]): never {
+  throw new SelfTestFailure(englishCheckDetail(texts), undefined, texts);
+}
+
+/** Fails with "<Step> error: <what the server answered>". */
+function failStep(step: SelfTestId, error: string): never {
+  fail(checkText("stepError", { step, error }));
+}
+
+/** Fails with a report of spec section 8, and what was found: the server's answer, or the suite's finding as a text. */
+function failReport(report: string, found?: string | SelfTestText): never {
+  if (found === undefined || typeof found === "string") throw new SelfTestFailure(report, found);
+  throw new SelfTestFailure(report, englishCheckDetail([found]), undefined, [found]);
 }
 
 /** The message of anything thrown (a TRPCClientError's message is the server's). */
@@ -151,20 +180,21 @@ export function createVisitorClient(baseUrl: string): SelfTestClient {
 }
 
 /** A box check on the server (admin only); "<step> error: <detail>" when it finds a fault. */
-async function serverCheck(client: SelfTestClient, name: ServerCheckName, step: string): Promise<SelfTestNote> {
+async function serverCheck(client: SelfTestClient, name: ServerCheckName & SelfTestId): Promise<SelfTestNote> {
   const result = await client.selfTest.check.mutate({ name });
+  const step = SELF_TEST_STEPS[name];
   if (!result.ok) throw new SelfTestFailure(`${step} error: ${result.detail}`, undefined, result.texts);
   if (result.warning) throw new SelfTestWarning(`${step}: ${result.detail}`, result.texts);
   return { message: result.detail, ...(result.texts ? { texts: result.texts } : {}) };
 }
 
 /** The server's own explanation of a failed write (admins only; nothing for anyone else). */
-async function storageDiagnosis(client: SelfTestClient): Promise<string | null> {
+async function storageDiagnosis(client: SelfTestClient): Promise<SelfTestText[]> {
   try {
     const result = await client.selfTest.check.mutate({ name: "storage-write" });
-    return result.ok ? null : result.detail;
+    return result.ok ? [] : (result.texts ?? [checkText("checkError", { error: result.detail })]);
   } catch {
-    return null;
+    return [];
   }
 }
 
@@ -189,18 +219,16 @@ export const SYSTEM_TESTS: readonly SelfTestDefinition[] = [
   {
     id: "profile-read",
     name: "Profile read",
-    step: "Profile read",
     // Spec 7: read profiles filtered by user_id, all fields, at most one row.
     async run({ client }) {
       const { profile } = await client.selfTest.profile.query({ columns: "all" });
-      if (!profile) fail(SELF_TEST_REPORTS.profileNotFound);
-      return `1 row: ${profile.email}, ${profile.creditsRemaining} credits`;
+      if (!profile) failReport(SELF_TEST_REPORTS.profileNotFound);
+      return note("profileRow", { email: profile.email ?? "", count: profile.creditsRemaining ?? 0 });
     },
   },
   {
     id: "project-crud",
     name: "Project insert, read back and delete",
-    step: "Project",
     // Spec 7: insert into projects {name, project_type, user_id, settings}, read it back, delete by id.
     async run({ client }) {
       const name = projectName("project");
@@ -210,7 +238,7 @@ export const SYSTEM_TESTS: readonly SelfTestDefinition[] = [
         async () => {
           const { project } = await client.projects.get.query({ id: created.id });
           if (project.name !== name || project.projectType !== "room_rendering" || project.settings.defaultStyle !== "modern") {
-            fail("Project error: the project read back differs from the one inserted");
+            fail(checkText("projectDiffers"));
           }
           await client.projects.delete.mutate({ id: created.id });
           deleted = true;
@@ -220,27 +248,26 @@ export const SYSTEM_TESTS: readonly SelfTestDefinition[] = [
         },
       );
       const after = await refusal(() => client.projects.get.query({ id: created.id }));
-      if (after?.code !== "NOT_FOUND") fail(`Project error: ${after ? after.message : "the project was still there after it was deleted"}`);
-      return "Inserted (room_rendering), read back and deleted";
+      if (!after) fail(checkText("projectNotDeleted"));
+      if (after.code !== "NOT_FOUND") failStep("project-crud", after.message);
+      return note("projectCrudOk");
     },
   },
   {
     id: "route-protection",
     name: "Route protection",
-    step: "Route protection",
     // Spec 7: the projects count of the route-protection test: a visitor is refused, the user is answered.
     async run({ client, visitor }) {
       const asVisitor = await refusal(() => visitor.projects.list.query());
-      if (!asVisitor) fail("Route protection error: a visitor was given the projects");
-      if (asVisitor.code !== "UNAUTHORIZED") fail(`Route protection error: ${asVisitor.message}`);
+      if (!asVisitor) fail(checkText("visitorGivenProjects"));
+      if (asVisitor.code !== "UNAUTHORIZED") failStep("route-protection", asVisitor.message);
       const { total } = await client.projects.list.query();
-      return `Visitor refused ("${asVisitor.message}"); the signed-in user is answered (${total} project${total === 1 ? "" : "s"})`;
+      return note("routeProtected", { answer: asVisitor.message, count: total });
     },
   },
   {
     id: "storage",
     name: "Storage upload and removal",
-    step: "Storage",
     // Spec 7: upload a generated 100x100 PNG to the project-uploads bucket, then remove it. It goes into a
     // throw-away project (so none of the user's projects changes), is read back, and is removed with it.
     async run({ env, client }) {
@@ -257,16 +284,17 @@ export const SYSTEM_TESTS: readonly SelfTestDefinition[] = [
           });
           if (!response.ok) {
             const answer = await errorOfResponse(response);
-            const diagnosis = response.status >= 500 ? await storageDiagnosis(client) : null;
-            fail(`Storage error: upload answered HTTP ${response.status} (${answer})${diagnosis ? `: ${diagnosis}` : ""}`);
+            const diagnosis = response.status >= 500 ? await storageDiagnosis(client) : [];
+            fail(checkText("uploadRefused", { status: response.status, answer }), ...diagnosis);
           }
-          uploaded = (await response.json()) as UploadResponse;
+          const answer = (await response.json()) as UploadResponse;
+          uploaded = answer;
           const size = SELF_TEST.testImageSize;
-          if (uploaded.width !== size || uploaded.height !== size)
-            fail(`Storage error: stored ${uploaded.width}x${uploaded.height}, expected ${size}x${size}`);
-          const stored = await env.fetch(`${env.baseUrl}${uploaded.url}`);
+          if (answer.width !== size || answer.height !== size)
+            fail(checkText("storedSizeWrong", { width: answer.width, height: answer.height, size }));
+          const stored = await env.fetch(`${env.baseUrl}${answer.url}`);
           const bytes = stored.ok ? (await stored.arrayBuffer()).byteLength : 0;
-          if (!stored.ok || bytes === 0) fail(`Storage error: the stored image could not be read back (HTTP ${stored.status})`);
+          if (!stored.ok || bytes === 0) fail(checkText("storedUnreadable", { status: stored.status }));
           await client.projects.delete.mutate({ id: project.id });
           removed = true;
         },
@@ -277,97 +305,87 @@ export const SYSTEM_TESTS: readonly SelfTestDefinition[] = [
       // no-store: a browser would otherwise answer from its cache the picture it just fetched.
       const gone = await env.fetch(`${env.baseUrl}${uploaded!.url}`, { cache: "no-store" });
       await gone.arrayBuffer().catch(() => undefined);
-      if (gone.status !== 404) fail(`Storage error: the test image was still served after its removal (HTTP ${gone.status})`);
-      return `${SELF_TEST.testImageSize}x${SELF_TEST.testImageSize} PNG stored, read back and removed`;
+      if (gone.status !== 404) fail(checkText("storedNotRemoved", { status: gone.status }));
+      return note("storageOk", { size: SELF_TEST.testImageSize });
     },
   },
   {
     id: "ai-render-validation",
     name: "AI render validation",
-    step: "AI render",
     // Spec 7/8: ai-render without fields must answer "Missing required fields".
     async run({ client }) {
       const answer = await refusal(() => client.render.create.mutate({}));
-      if (answer?.message === MESSAGES.missingRequiredFields) return `"${MESSAGES.missingRequiredFields}" (validation works)`;
-      fail(SELF_TEST_REPORTS.aiRenderValidationFailed, answer ? answer.message : "a render request without fields was accepted");
+      if (answer?.message === MESSAGES.missingRequiredFields) return note("validationWorks", { answer: MESSAGES.missingRequiredFields });
+      failReport(SELF_TEST_REPORTS.aiRenderValidationFailed, answer ? answer.message : checkText("renderWithoutFieldsAccepted"));
     },
   },
   {
     id: "purchase-credits",
     name: "Purchase credits",
-    step: "Purchase credits",
     // Spec 7/8: without a user "User not authenticated" is the correct answer; then, signed in and without a
     // package (so no checkout is ever made), a missing Stripe key is reported as "Stripe secret key not configured"
     // (a warning: the default install has no Stripe, and everything else works).
     async run({ client, visitor }) {
       const anonymous = await refusal(() => visitor.billing.purchaseCredits.mutate({ creditPackage: "starter" }));
-      if (!anonymous) fail("Purchase credits error: a visitor was given a checkout");
-      if (STRIPE_KEY_MISSING.test(anonymous.message)) fail(SELF_TEST_REPORTS.stripeNotConfigured, anonymous.message);
-      if (anonymous.message !== MESSAGES.notAuthenticated) fail(`Purchase credits error: ${anonymous.message}`);
+      if (!anonymous) fail(checkText("visitorGivenCheckout"));
+      if (STRIPE_KEY_MISSING.test(anonymous.message)) failReport(SELF_TEST_REPORTS.stripeNotConfigured, anonymous.message);
+      if (anonymous.message !== MESSAGES.notAuthenticated) failStep("purchase-credits", anonymous.message);
       const signedIn = await refusal(() => client.billing.purchaseCredits.mutate({}));
-      if (!signedIn) fail("Purchase credits error: a purchase without a package was accepted");
+      if (!signedIn) fail(checkText("purchaseWithoutPackage"));
       // A server without Stripe works (admins grant credits): the spec's report, as a warning, not a failure.
       if (STRIPE_KEY_MISSING.test(signedIn.message)) throw new SelfTestWarning(SELF_TEST_REPORTS.stripeNotConfigured);
-      const correct = `"${MESSAGES.notAuthenticated}" without a user (correct)`;
-      if (signedIn.message === MESSAGES.notAuthenticated) return `${correct}; the Stripe key is checked when signed in`;
-      if (signedIn.message === MESSAGES.missingRequiredFields) return `${correct}; Stripe key configured`;
-      fail(`Purchase credits error: ${signedIn.message}`);
+      if (signedIn.message === MESSAGES.notAuthenticated) return note("stripeCheckedSignedIn", { answer: MESSAGES.notAuthenticated });
+      if (signedIn.message === MESSAGES.missingRequiredFields) return note("stripeConfigured", { answer: MESSAGES.notAuthenticated });
+      failStep("purchase-credits", signedIn.message);
     },
   },
   {
     id: "unknown-function",
     name: "Non-existent function",
-    step: "Non-existent function",
     // Spec 7: calling a deliberately non-existent name must bring an error back.
     async run({ client }) {
       const untyped = client as unknown as Record<string, Record<string, { query(): Promise<unknown> }>>;
       const answer = await refusal(() => untyped.selfTest!.thisProcedureDoesNotExist!.query());
-      if (!answer) fail("Non-existent function error: the server answered a procedure that does not exist");
-      return `Error returned: ${answer.message}`;
+      if (!answer) fail(checkText("unknownProcedureAnswered"));
+      return note("errorReturned", { error: answer.message });
     },
   },
   {
     id: "database-integrity",
     name: "Database integrity",
-    step: "Database integrity",
-    run: ({ client }) => serverCheck(client, "database-integrity", "Database integrity"),
+    run: ({ client }) => serverCheck(client, "database-integrity"),
   },
   {
     id: "disk-space",
     name: "Free disk space",
-    step: "Disk space",
-    run: ({ client }) => serverCheck(client, "disk-space", "Disk space"),
+    run: ({ client }) => serverCheck(client, "disk-space"),
   },
   {
     id: "mail-transport",
     name: "Mail transport",
-    step: "Mail",
-    run: ({ client }) => serverCheck(client, "mail-transport", "Mail"),
+    run: ({ client }) => serverCheck(client, "mail-transport"),
   },
   {
     id: "render-provider",
     name: "Render provider",
-    step: "Render provider",
-    run: ({ client }) => serverCheck(client, "render-provider", "Render provider"),
+    run: ({ client }) => serverCheck(client, "render-provider"),
   },
   {
     id: "render-queue",
     name: "Render queue",
-    step: "Render queue",
-    run: ({ client }) => serverCheck(client, "render-queue", "Render queue"),
+    run: ({ client }) => serverCheck(client, "render-queue"),
   },
   {
     id: "backups",
     name: "Backups",
-    step: "Backups",
-    run: ({ client }) => serverCheck(client, "backups", "Backups"),
+    run: ({ client }) => serverCheck(client, "backups"),
   },
 ];
 
 /** The signed-in user as the server sees them; fails with "<step> error: User not authenticated" without one. */
-async function sessionUser(client: SelfTestClient, step: string) {
+async function sessionUser(client: SelfTestClient, step: SelfTestId) {
   const { user, session } = await client.auth.session.query();
-  if (!user && !session) fail(`${step} error: ${MESSAGES.notAuthenticated}`);
+  if (!user && !session) failStep(step, MESSAGES.notAuthenticated);
   return { user, session };
 }
 
@@ -375,64 +393,60 @@ export const AUTH_TESTS: readonly SelfTestDefinition[] = [
   {
     id: "session-read",
     name: "Session read",
-    step: "Session read",
     async run({ client, state }) {
-      const { user, session } = await sessionUser(client, "Session read");
+      const { user, session } = await sessionUser(client, "session-read");
       if (user) state.user = { id: user.id, email: user.email };
-      if (!session) return "Session read (no session with the user: see the next check)";
-      return `${session.persistent ? "Remembered" : "Browser"} session, ends ${new Date(session.idleExpiresAt ?? session.expiresAt).toISOString()}`;
+      if (!session) return note("sessionWithoutUser");
+      return note(session.persistent ? "rememberedSession" : "browserSession", { endsAt: session.idleExpiresAt ?? session.expiresAt });
     },
   },
   {
     id: "session-user",
     name: "Session and user agree",
-    step: "Session",
     // Spec 8: "Session/user state mismatch" when the session and the user disagree: a session without a user
     // (or the reverse), another user than the front end believes signed in, or one the protected API does not know.
     async run({ env, client, state }) {
-      const { user, session } = await sessionUser(client, "Session");
-      if (!user || !session) fail(SELF_TEST_REPORTS.sessionMismatch, user ? "a user without a session" : "a session without a user");
+      const { user, session } = await sessionUser(client, "session-user");
+      if (!user || !session)
+        failReport(SELF_TEST_REPORTS.sessionMismatch, checkText(user ? "userWithoutSession" : "sessionWithoutItsUser"));
       const expected = env.expectedUser ?? (env.credentials ? { email: env.credentials.email } : undefined);
       if (
         expected &&
         (expected.email.trim().toLowerCase() !== user.email.toLowerCase() || (expected.id !== undefined && expected.id !== user.id))
       ) {
-        fail(SELF_TEST_REPORTS.sessionMismatch, `expected ${expected.email}, the server's session is ${user.email}`);
+        failReport(SELF_TEST_REPORTS.sessionMismatch, checkText("otherUserSession", { expected: expected.email, actual: user.email }));
       }
-      if (state.user && state.user.id !== user.id) fail(SELF_TEST_REPORTS.sessionMismatch, "the session changed user during the test");
+      if (state.user && state.user.id !== user.id) failReport(SELF_TEST_REPORTS.sessionMismatch, checkText("sessionChangedUser"));
       const sessions = await client.account.sessions.query();
-      if (!sessions.some((listed) => listed.current))
-        fail(SELF_TEST_REPORTS.sessionMismatch, "the session is not among the user's sessions");
+      if (!sessions.some((listed) => listed.current)) failReport(SELF_TEST_REPORTS.sessionMismatch, checkText("sessionNotListed"));
       state.user = { id: user.id, email: user.email };
-      return `Session belongs to ${user.email}`;
+      return note("sessionBelongs", { email: user.email });
     },
   },
   {
     id: "sign-up-existing",
     name: "Sign-up with an existing email",
-    step: "Sign up",
     // Spec 8: a sign-up error containing "already registered" or "already exists" is the expected answer.
     async run({ env, client, visitor, state }) {
-      const email = state.user?.email ?? env.credentials?.email ?? (await sessionUser(client, "Sign up")).user?.email;
-      if (!email) fail(`Sign up error: ${MESSAGES.notAuthenticated}`);
+      const email = state.user?.email ?? env.credentials?.email ?? (await sessionUser(client, "sign-up-existing")).user?.email;
+      if (!email) failStep("sign-up-existing", MESSAGES.notAuthenticated);
       const answer = await refusal(() =>
         visitor.auth.signUp.mutate({ email, password: `Self-test-${randomSuffix()}A1`, fullName: "Self Test" }),
       );
-      if (!answer) fail(`Sign up error: a second account was accepted for ${email}`);
-      if (!ALREADY_REGISTERED.test(answer.message)) fail(`Sign up error: ${answer.message}`);
-      return `Refused: "${answer.message}" (expected)`;
+      if (!answer) fail(checkText("secondAccountAccepted", { email }));
+      if (!ALREADY_REGISTERED.test(answer.message)) failStep("sign-up-existing", answer.message);
+      return note("signUpRefused", { answer: answer.message });
     },
   },
   {
     id: "sign-in",
     name: "Sign-in",
-    step: "Sign in",
     // With credentials (command line) a real sign-in; without them (browser) the current session.
     async run({ env, client, state }) {
       if (!env.credentials) {
-        const { user, session } = await sessionUser(client, "Sign in");
-        if (!user || !session) fail(`Sign in error: ${MESSAGES.notAuthenticated}`);
-        return `Signed in as ${user.email} (current session)`;
+        const { user, session } = await sessionUser(client, "sign-in");
+        if (!user || !session) failStep("sign-in", MESSAGES.notAuthenticated);
+        return note("signedInCurrent", { email: user.email });
       }
       // The session in use is replaced by the new one; the old one is ended, not left behind.
       const previous = (await client.account.sessions.query().catch(() => [])).find((listed) => listed.current)?.id;
@@ -444,43 +458,41 @@ export const AUTH_TESTS: readonly SelfTestDefinition[] = [
       switch (result.status) {
         case "signed-in": {
           if (previous) await client.account.revokeSession.mutate({ id: previous }).catch(() => undefined);
-          const { user } = await sessionUser(client, "Sign in");
+          const { user } = await sessionUser(client, "sign-in");
           if (user) state.user = { id: user.id, email: user.email };
-          return `Signed in as ${env.credentials.email}`;
+          return note("signedInAs", { email: env.credentials.email });
         }
         case "two-factor-required":
-          return "Password accepted; a two-factor code is required (the current session is kept)";
+          return note("twoFactorRequired");
         case "invalid-credentials":
-          return fail(`Sign in error: ${MESSAGES.invalidCredentials}`);
+          return failStep("sign-in", MESSAGES.invalidCredentials);
         case "email-not-confirmed":
-          return fail(`Sign in error: ${MESSAGES.emailNotConfirmed}`);
+          return failStep("sign-in", MESSAGES.emailNotConfirmed);
         case "locked":
-          return fail(`Sign in error: ${result.lockout.message ?? "Account locked"}`);
+          return failStep("sign-in", result.lockout.message);
         default:
-          return fail(`Sign in error: ${(result as { status: string }).status}`);
+          return failStep("sign-in", (result as { status: string }).status);
       }
     },
   },
   {
     id: "sign-in-profile",
     name: "Profile after sign-in",
-    step: "Profile",
     // Spec 4/7: on sign-in a missing profile is created; the check reads it (id only, one row).
     async run({ client }) {
       const { profile } = await client.selfTest.profile.query({ columns: "id" });
-      if (!profile) fail(SELF_TEST_REPORTS.profileNotCreated);
-      return "Profile exists (id only, single row)";
+      if (!profile) failReport(SELF_TEST_REPORTS.profileNotCreated);
+      return note("profileExists");
     },
   },
   {
     id: "roles-read",
     name: "Roles read",
-    step: "Roles read",
     // Spec 7: read user_roles (role) by user_id.
     async run({ client }) {
       const roles = await client.account.roles.query();
-      if (roles.length === 0) return "No roles (not an admin)";
-      return `Roles: ${roles.join(", ")}${roles.includes("admin") ? " (admin)" : ""}`;
+      if (roles.length === 0) return note("noRoles");
+      return note(roles.includes("admin") ? "rolesAdmin" : "roles", { roles: roles.join(", ") });
     },
   },
 ];
@@ -533,8 +545,7 @@ export async function runSelfTests(
     update(index, { ...base, status: "running" });
     const started = now();
     try {
-      const result = await test.run(context);
-      const note = typeof result === "string" ? { message: result } : result;
+      const note = await test.run(context);
       update(index, {
         ...base,
         status: "passed",
@@ -548,15 +559,16 @@ export async function runSelfTests(
         update(index, { ...base, status: "warning", message: error.message, ...texts, durationMs: Math.round(now() - started) });
         continue;
       }
-      const report = error instanceof SelfTestFailure ? error.message : `${test.step} error: ${messageOf(error)}`;
-      const detail = error instanceof SelfTestFailure ? error.detail : undefined;
-      const texts = error instanceof SelfTestFailure ? error.texts : undefined;
+      // Anything else thrown is what the server answered: "<Step> error: <message>".
+      const answered = [checkText("stepError", { step: test.id, error: messageOf(error) })];
+      const failure = error instanceof SelfTestFailure ? error : new SelfTestFailure(englishCheckDetail(answered), undefined, answered);
       update(index, {
         ...base,
         status: "failed",
-        message: `${SELF_TEST_ERROR_PREFIX}${report}`,
-        ...(detail ? { detail } : {}),
-        ...(texts ? { texts } : {}),
+        message: `${SELF_TEST_ERROR_PREFIX}${failure.message}`,
+        ...(failure.detail ? { detail: failure.detail } : {}),
+        ...(failure.texts ? { texts: failure.texts } : {}),
+        ...(failure.detailTexts ? { detailTexts: failure.detailTexts } : {}),
         durationMs: Math.round(now() - started),
       });
     }

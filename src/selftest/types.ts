@@ -5,7 +5,7 @@
  */
 import type { createTRPCClient } from "@trpc/client";
 import type { AppRouter } from "../server/trpc/root";
-import type { ServerCheckText } from "../shared/self-test-checks";
+import type { SelfTestText } from "../shared/self-test-checks";
 
 /** "warning": the check found something to look at that does not stop the product working (it does not fail a run). */
 export type SelfTestStatus = "pending" | "running" | "passed" | "warning" | "failed";
@@ -26,8 +26,10 @@ export interface SelfTestItem {
    * server actually answered, for the admin. Absent otherwise.
    */
   detail?: string;
+  /** The detail as texts the browser translates (selfTest.details.<key>); the detail is its English. */
+  detailTexts?: SelfTestText[];
   /** A server check's finding as texts the browser translates (selfTest.details.<key>); the message is its English. */
-  texts?: ServerCheckText[];
+  texts?: SelfTestText[];
   durationMs?: number;
 }
 

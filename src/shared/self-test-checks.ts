@@ -4,7 +4,7 @@
  * of spec section 8, word for word.
  */
 import { z } from "zod";
-import { MESSAGES } from "./messages";
+import { MESSAGES, englishMessage, readMessage } from "./messages";
 
 /**
  * Checks of the box the server runs on (src/server/services/system-checks.ts):
@@ -33,9 +33,12 @@ export type ServerCheckName = (typeof SERVER_CHECKS)[number];
 
 /**
  * What a check found, sentence by sentence, in English (the command line, logs); the browser shows
- * selfTest.details.<key> in the reader's language. A parameter whose name ends in "Bytes" is a size
- * and one ending in "Ms" a duration: each side writes them its own way. Other parameters (paths,
- * hosts, an outside service's own error) are shown as they are.
+ * selfTest.details.<key> in the reader's language. Parameters each side writes its own way:
+ * - a number whose name ends in "Bytes" is a size, in "Ms" a duration, in "At" a moment (ms since 1970);
+ * - "step" is a test's id, written as its step's name (SELF_TEST_STEPS, selfTest.steps.<id>);
+ * - a text that is a server message (MESSAGES, or a keyed one) is that message.
+ * Other parameters (paths, hosts, an outside service's own error) are shown as they are. A text with
+ * a "count" has its plural forms ({ one, other } here, key_one/key_other... in the translations).
  */
 export const SERVER_CHECK_TEXTS = {
   integrityOk: "quick_check ok, no foreign key violations",
@@ -77,18 +80,105 @@ export const SERVER_CHECK_TEXTS = {
   storageMismatch: "a file written to the uploads bucket did not read back the same",
   storageWritable: "{{bucket}} is writable",
   checkError: "{{error}}",
+  rendersOverdue: {
+    one: "{{count}} render has been running for {{runningMs}}, past the {{deadlineMs}} deadline",
+    other: "{{count}} renders have been running for {{runningMs}}, past the {{deadlineMs}} deadline",
+  },
+  rendersWaiting: {
+    one: "{{count}} render has waited {{waitedMs}} while the worker has {{free}} of {{slots}} slots free",
+    other: "{{count}} renders have waited {{waitedMs}} while the worker has {{free}} of {{slots}} slots free",
+  },
+  queueState: "{{waiting}} waiting, {{rendering}} rendering, {{active}} of {{slots}} slots busy",
+  queueStateOldest: "{{waiting}} waiting, {{rendering}} rendering, {{active}} of {{slots}} slots busy, oldest waiting {{oldestMs}}",
 } as const;
 
+/** The "<Step>" of "<Step> error: <message>", by test id (src/selftest/suite.ts). */
+export const SELF_TEST_STEPS = {
+  "profile-read": "Profile read",
+  "project-crud": "Project",
+  "route-protection": "Route protection",
+  storage: "Storage",
+  "ai-render-validation": "AI render",
+  "purchase-credits": "Purchase credits",
+  "unknown-function": "Non-existent function",
+  "database-integrity": "Database integrity",
+  "disk-space": "Disk space",
+  "mail-transport": "Mail",
+  "render-provider": "Render provider",
+  "render-queue": "Render queue",
+  backups: "Backups",
+  "session-read": "Session read",
+  "session-user": "Session",
+  "sign-up-existing": "Sign up",
+  "sign-in": "Sign in",
+  "sign-in-profile": "Profile",
+  "roles-read": "Roles read",
+} as const;
+export type SelfTestId = keyof typeof SELF_TEST_STEPS;
+
+/** What the suite's own checks found (src/selftest/suite.ts), as SERVER_CHECK_TEXTS. */
+export const SUITE_CHECK_TEXTS = {
+  stepError: "{{step}} error: {{error}}",
+  profileRow: { one: "1 row: {{email}}, {{count}} credit", other: "1 row: {{email}}, {{count}} credits" },
+  projectDiffers: "Project error: the project read back differs from the one inserted",
+  projectNotDeleted: "Project error: the project was still there after it was deleted",
+  projectCrudOk: "Inserted (room_rendering), read back and deleted",
+  visitorGivenProjects: "Route protection error: a visitor was given the projects",
+  routeProtected: {
+    one: 'Visitor refused ("{{answer}}"); the signed-in user is answered ({{count}} project)',
+    other: 'Visitor refused ("{{answer}}"); the signed-in user is answered ({{count}} projects)',
+  },
+  uploadRefused: "Storage error: upload answered HTTP {{status}} ({{answer}})",
+  storedSizeWrong: "Storage error: stored {{width}}x{{height}}, expected {{size}}x{{size}}",
+  storedUnreadable: "Storage error: the stored image could not be read back (HTTP {{status}})",
+  storedNotRemoved: "Storage error: the test image was still served after its removal (HTTP {{status}})",
+  storageOk: "{{size}}x{{size}} PNG stored, read back and removed",
+  validationWorks: '"{{answer}}" (validation works)',
+  renderWithoutFieldsAccepted: "a render request without fields was accepted",
+  visitorGivenCheckout: "Purchase credits error: a visitor was given a checkout",
+  purchaseWithoutPackage: "Purchase credits error: a purchase without a package was accepted",
+  stripeCheckedSignedIn: '"{{answer}}" without a user (correct); the Stripe key is checked when signed in',
+  stripeConfigured: '"{{answer}}" without a user (correct); Stripe key configured',
+  unknownProcedureAnswered: "Non-existent function error: the server answered a procedure that does not exist",
+  errorReturned: "Error returned: {{error}}",
+  sessionWithoutUser: "Session read (no session with the user: see the next check)",
+  rememberedSession: "Remembered session, ends {{endsAt}}",
+  browserSession: "Browser session, ends {{endsAt}}",
+  userWithoutSession: "a user without a session",
+  sessionWithoutItsUser: "a session without a user",
+  otherUserSession: "expected {{expected}}, the server's session is {{actual}}",
+  sessionChangedUser: "the session changed user during the test",
+  sessionNotListed: "the session is not among the user's sessions",
+  sessionBelongs: "Session belongs to {{email}}",
+  secondAccountAccepted: "Sign up error: a second account was accepted for {{email}}",
+  signUpRefused: 'Refused: "{{answer}}" (expected)',
+  signedInCurrent: "Signed in as {{email}} (current session)",
+  signedInAs: "Signed in as {{email}}",
+  twoFactorRequired: "Password accepted; a two-factor code is required (the current session is kept)",
+  profileExists: "Profile exists (id only, single row)",
+  noRoles: "No roles (not an admin)",
+  roles: "Roles: {{roles}}",
+  rolesAdmin: "Roles: {{roles}} (admin)",
+} as const;
+
+/** Every text a self-test item can carry: the server's checks' and the suite's own. */
+export const SELF_TEST_TEXTS = { ...SERVER_CHECK_TEXTS, ...SUITE_CHECK_TEXTS } as const;
+
+export type SelfTestTextKey = keyof typeof SELF_TEST_TEXTS;
+
+/** The longest text parameter a stored run keeps (selfTestTextSchema); an outside answer is cut to it. */
+export const SELF_TEST_PARAM_MAX = 1000;
+/** Server checks speak only their own texts. */
 export type ServerCheckTextKey = keyof typeof SERVER_CHECK_TEXTS;
-export type ServerCheckParams = Record<string, string | number>;
-export interface ServerCheckText {
-  key: ServerCheckTextKey;
-  params?: ServerCheckParams;
+export type SelfTestTextParams = Record<string, string | number>;
+export interface SelfTestText {
+  key: SelfTestTextKey;
+  params?: SelfTestTextParams;
 }
 
-export const serverCheckTextSchema = z.object({
-  key: z.enum(Object.keys(SERVER_CHECK_TEXTS) as [ServerCheckTextKey, ...ServerCheckTextKey[]]),
-  params: z.record(z.string().max(64), z.union([z.string().max(1000), z.number()])).optional(),
+export const selfTestTextSchema = z.object({
+  key: z.enum(Object.keys(SELF_TEST_TEXTS) as [SelfTestTextKey, ...SelfTestTextKey[]]),
+  params: z.record(z.string().max(64), z.union([z.string().max(SELF_TEST_PARAM_MAX), z.number()])).optional(),
 });
 
 export interface ServerCheckResult {
@@ -98,7 +188,7 @@ export interface ServerCheckResult {
   /** What was found, for people (English). */
   detail: string;
   /** The same, as texts the browser translates (absent for a check that only has the English). */
-  texts?: ServerCheckText[];
+  texts?: SelfTestText[];
 }
 
 /** "3 KiB", "1.2 GiB": a size in English, as the command line shows it. */
@@ -115,7 +205,7 @@ export function formatBytes(bytes: number): string {
 
 /** "3 h", "2 d 4 h", "12 min", "5 s": a duration in English, as the command line shows it. */
 export function formatPeriod(ms: number): string {
-  if (ms < 60_000) return ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`;
+  if (ms < 60_000) return ms >= 1000 || ms === 0 ? `${Math.round(ms / 1000)} s` : `${ms} ms`;
   const minutes = Math.round(ms / 60_000);
   if (minutes < 60) return `${minutes} min`;
   const hours = Math.floor(minutes / 60);
@@ -123,36 +213,42 @@ export function formatPeriod(ms: number): string {
   return hours % 24 === 0 ? `${hours / 24} d` : `${Math.floor(hours / 24)} d ${hours % 24} h`;
 }
 
-/** One text with its parameters filled in, `format` writing sizes and durations. */
-export function fillCheckText(
-  template: string,
-  params: ServerCheckParams = {},
-  format: { bytes(bytes: number): string; period(ms: number): string } = { bytes: formatBytes, period: formatPeriod },
-): string {
-  return template.replace(/\{\{(\w+)\}\}/g, (_whole, name: string) => {
-    const value = params[name];
-    if (typeof value === "number" && name.endsWith("Bytes")) return format.bytes(value);
-    if (typeof value === "number" && name.endsWith("Ms")) return format.period(value);
-    return String(value ?? "");
-  });
+/** A parameter in English, as the command line shows it (see SERVER_CHECK_TEXTS for the kinds). */
+function englishParam(name: string, value: string | number | undefined): string {
+  if (typeof value === "number" && name.endsWith("Bytes")) return formatBytes(value);
+  if (typeof value === "number" && name.endsWith("Ms")) return formatPeriod(value);
+  if (typeof value === "number" && name.endsWith("At")) return new Date(value).toISOString();
+  if (name === "step" && typeof value === "string") return (SELF_TEST_STEPS as Record<string, string>)[value] ?? value;
+  if (typeof value === "string") {
+    const message = readMessage(value);
+    if (message) return englishMessage(message);
+  }
+  return String(value ?? "");
+}
+
+/** One text in English with its parameters filled in (the plural form by "count", English's rule). */
+export function englishCheckText({ key, params = {} }: SelfTestText): string {
+  const text: string | { one: string; other: string } = SELF_TEST_TEXTS[key];
+  const template = typeof text === "string" ? text : params.count === 1 ? text.one : text.other;
+  return template.replace(/\{\{(\w+)\}\}/g, (_whole, name: string) => englishParam(name, params[name]));
 }
 
 /** The English of a check's texts: the sentences joined by "; ". */
-export function englishCheckDetail(texts: readonly ServerCheckText[]): string {
-  return texts.map((text) => fillCheckText(SERVER_CHECK_TEXTS[text.key], text.params)).join("; ");
+export function englishCheckDetail(texts: readonly SelfTestText[]): string {
+  return texts.map(englishCheckText).join("; ");
 }
 
-export const checkText = (key: ServerCheckTextKey, params?: ServerCheckParams): ServerCheckText => (params ? { key, params } : { key });
-
-/** A result with only English (checks that have no texts yet). */
-export const checkPassed = (detail: string): ServerCheckResult => ({ ok: true, detail });
-export const checkFailed = (detail: string): ServerCheckResult => ({ ok: false, detail });
-export const checkWarning = (detail: string): ServerCheckResult => ({ ok: true, warning: true, detail });
+export const checkText = (key: SelfTestTextKey, params?: SelfTestTextParams): SelfTestText => {
+  if (!params) return { key };
+  const kept: SelfTestTextParams = {};
+  for (const [name, value] of Object.entries(params)) kept[name] = typeof value === "string" ? value.slice(0, SELF_TEST_PARAM_MAX) : value;
+  return { key, params: kept };
+};
 
 /** Results told as texts (the browser translates them), with their English. */
-export const passedWith = (...texts: ServerCheckText[]): ServerCheckResult => ({ ok: true, detail: englishCheckDetail(texts), texts });
-export const failedWith = (...texts: ServerCheckText[]): ServerCheckResult => ({ ok: false, detail: englishCheckDetail(texts), texts });
-export const warningWith = (...texts: ServerCheckText[]): ServerCheckResult => ({
+export const passedWith = (...texts: SelfTestText[]): ServerCheckResult => ({ ok: true, detail: englishCheckDetail(texts), texts });
+export const failedWith = (...texts: SelfTestText[]): ServerCheckResult => ({ ok: false, detail: englishCheckDetail(texts), texts });
+export const warningWith = (...texts: SelfTestText[]): ServerCheckResult => ({
   ok: true,
   warning: true,
   detail: englishCheckDetail(texts),
@@ -194,7 +290,9 @@ export const selfTestItemSchema = z.object({
   message: z.string().max(2000).optional(),
   detail: z.string().max(2000).optional(),
   /** A server check's finding as texts the browser translates (the message is its English). */
-  texts: z.array(serverCheckTextSchema).max(10).optional(),
+  texts: z.array(selfTestTextSchema).max(10).optional(),
+  /** The detail as texts the browser translates (the detail is its English). */
+  detailTexts: z.array(selfTestTextSchema).max(10).optional(),
   durationMs: z.number().min(0).max(86_400_000).optional(),
 });
 

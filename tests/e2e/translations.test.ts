@@ -207,10 +207,22 @@ describeBrowser("no English in Spanish and French", () => {
     expect(await message("database-integrity")).toBe(fr.get("selfTest.details.integrityOk"));
     expect(await message("render-provider")).toBe(fr.get("selfTest.details.previewEngine"));
     expect(await message("mail-transport")).toBe(fr.get("selfTest.details.mailOutbox"));
+    // The suite's own notes too (issue 17): not "Inserted (room_rendering), read back and deleted".
+    expect(await message("project-crud")).toBe(fr.get("selfTest.details.projectCrudOk"));
+    expect(await message("storage")).toBe(fr.get("selfTest.details.storageOk")!.replaceAll("{{size}}", "100"));
+    expect(await message("route-protection")).toContain(`« ${fr.get("serverMessages.notAuthenticated")} »`);
     const summary = (await panel.getByTestId("system-summary").textContent())!;
     // "0 échoué", "1 échoué", "2 échoués": French plural rules.
     const failed = Number(/(\d+) échoués?$/.exec(summary)![1]);
     expect(summary.endsWith(failed <= 1 ? `${failed} échoué` : `${failed} échoués`)).toBe(true);
     await screenshot(page, "translations-fr-self-tests");
+
+    await panel.getByRole("tab", { name: fr.get("selfTest.authTab")! }).click();
+    await page.getByTestId("run-auth-tests").click();
+    await expect.poll(() => panel.getByTestId("auth-summary").textContent(), { timeout: 30_000 }).toMatch(/échoué/);
+    expect(await message("roles-read")).toBe(fr.get("selfTest.details.rolesAdmin")!.replace("{{roles}}", "admin"));
+    expect(await message("sign-in")).toBe(fr.get("selfTest.details.signedInCurrent")!.replace("{{email}}", admin.email));
+    expect(await message("session-user")).toBe(fr.get("selfTest.details.sessionBelongs")!.replace("{{email}}", admin.email));
+    await screenshot(page, "translations-fr-auth-tests");
   }, 120_000);
 });

@@ -18,6 +18,7 @@ import {
   SELF_TEST_COMPLETE,
   SELF_TEST_REPORTS,
   SYSTEM_TESTS,
+  englishCheckDetail,
   runSelfTests,
   type SelfTestEnvironment,
   type SelfTestItem,
@@ -63,8 +64,28 @@ function nodeEnvironment(
   };
 }
 
+/**
+ * Runs a suite and checks that everything it says can be shown in the admin's language (issue 17):
+ * an item's message is the English of its texts (a server check's with "<Step> error: " before
+ * it), or one of the spec's report texts, with what was found under it as texts too.
+ */
+async function runTranslatable(...args: Parameters<typeof runSelfTests>): Promise<SelfTestItem[]> {
+  const items = await runSelfTests(...args);
+  const reports: string[] = Object.values(SELF_TEST_REPORTS);
+  for (const item of items.filter((item) => item.status !== "pending")) {
+    const said = item.message?.replace(/^Error: /, "") ?? "";
+    if (reports.includes(said)) {
+      if (item.detailTexts) expect(item.detail, item.id).toBe(englishCheckDetail(item.detailTexts));
+      continue;
+    }
+    expect(item.texts?.length, `${item.id} has no texts: ${item.message}`).toBeGreaterThan(0);
+    expect(said.endsWith(englishCheckDetail(item.texts!)), `${item.id}: ${said}`).toBe(true);
+  }
+  return items;
+}
+
 async function run(suite: SelfTestSuiteName, env: SelfTestEnvironment, only?: string[]): Promise<Record<string, SelfTestItem>> {
-  const items = await runSelfTests(suite, env, undefined, only ? { only } : {});
+  const items = await runTranslatable(suite, env, undefined, only ? { only } : {});
   return Object.fromEntries(items.map((item) => [item.id, item]));
 }
 
@@ -138,7 +159,7 @@ describe("self-test suite against a healthy server", () => {
   it("runs every system item one after another (pending → running → passed) with 500 ms pauses, and all pass", async () => {
     const env = nodeEnvironment(server, admin);
     const snapshots: Array<readonly SelfTestItem[]> = [];
-    const items = await runSelfTests("system", env, (live) => snapshots.push(live));
+    const items = await runTranslatable("system", env, (live) => snapshots.push(live));
 
     expect(failures(items)).toEqual([]);
     expect(items.map((item) => item.id)).toEqual(SYSTEM_TESTS.map((test) => test.id));
@@ -172,7 +193,7 @@ describe("self-test suite against a healthy server", () => {
 
   it("runs every auth item with 1000 ms pauses, as the browser (current session) and with credentials (a real sign-in)", async () => {
     const browser = nodeEnvironment(server, admin, { expectedUser: { id: admin.userId, email: admin.email } });
-    const asBrowser = await runSelfTests("auth", browser);
+    const asBrowser = await runTranslatable("auth", browser);
     expect(failures(asBrowser)).toEqual([]);
     expect(asBrowser.map((item) => item.id)).toEqual(AUTH_TESTS.map((test) => test.id));
     expect(browser.pauses).toEqual(Array.from({ length: AUTH_TESTS.length - 1 }, () => 1000));
@@ -183,7 +204,7 @@ describe("self-test suite against a healthy server", () => {
     expect(asBrowser.find((item) => item.id === "roles-read")!.message).toBe("Roles: admin (admin)");
 
     const cli = nodeEnvironment(server, admin, { credentials: { email: admin.email, password: PASSWORD } });
-    const withCredentials = await runSelfTests("auth", cli);
+    const withCredentials = await runTranslatable("auth", cli);
     expect(failures(withCredentials)).toEqual([]);
     expect(withCredentials.find((item) => item.id === "sign-in")!.message).toBe(`Signed in as ${admin.email}`);
     expect(SELF_TEST_COMPLETE).toEqual({ system: "Testing Complete", auth: "Authentication Testing Complete" });
@@ -191,7 +212,7 @@ describe("self-test suite against a healthy server", () => {
 
   it("records runs for /admin (source browser unless told), lists them newest first", async () => {
     const env = nodeEnvironment(server, admin);
-    const items = await runSelfTests("auth", env, undefined, { record: "cli" });
+    const items = await runTranslatable("auth", env, undefined, { record: "cli" });
     const later = Date.now() + 60_000;
     await admin.client.selfTest.recordRun.mutate({
       suite: "system",
@@ -327,7 +348,7 @@ describe("self-test suite against a healthy server", () => {
       try {
         const items = await run("system", nodeEnvironment(server, admin), ["storage"]);
         expect(items["storage"]!.status).toBe("failed");
-        expect(items["storage"]!.message).toMatch(/^Error: Storage error: upload answered HTTP 500 \(Internal error\): ENOTDIR/);
+        expect(items["storage"]!.message).toMatch(/^Error: Storage error: upload answered HTTP 500 \(Internal error\); ENOTDIR/);
       } finally {
         restore();
       }

@@ -6,12 +6,14 @@
 import i18next from "i18next";
 import { describe, expect, it } from "vitest";
 import { translations } from "../../src/client/i18n/resources";
-import { checkDetailText, selfTestItemMessage } from "../../src/client/lib/selfTestText";
+import { checkDetailText, selfTestItemDetail, selfTestItemMessage } from "../../src/client/lib/selfTestText";
 import { MESSAGES } from "../../src/shared/messages";
 import {
   SELF_TEST_REPORTS,
-  SERVER_CHECK_TEXTS,
+  SELF_TEST_STEPS,
+  SELF_TEST_TEXTS,
   checkText,
+  englishCheckText,
   englishCheckDetail,
   failedWith,
   warningWith,
@@ -28,7 +30,14 @@ const t = (language: string) => i18n.getFixedT(language);
 describe("self-test details", () => {
   it("has every check text in English word for word as the server writes it, and in es and fr", () => {
     const details = (language: "en" | "es" | "fr") => (translations[language].selfTest as Record<string, Record<string, string>>).details!;
-    expect(details("en")).toEqual(SERVER_CHECK_TEXTS);
+    // A plural text is one entry here ({ one, other }) and its forms in the translations (key_one, key_other).
+    const english: Record<string, string> = {};
+    for (const [key, text] of Object.entries(SELF_TEST_TEXTS)) {
+      if (typeof text === "string") english[key] = text;
+      else Object.assign(english, { [`${key}_one`]: text.one, [`${key}_other`]: text.other });
+    }
+    expect(details("en")).toEqual(english);
+    expect(translations.en.selfTest).toMatchObject({ steps: SELF_TEST_STEPS });
     const reports = translations.en.selfTest as Record<string, Record<string, string>>;
     for (const [name, text] of Object.entries(SELF_TEST_REPORTS)) {
       expect(
@@ -36,8 +45,59 @@ describe("self-test details", () => {
           (translations.en.serverMessages as Record<string, string>)[name === "accessDenied" ? "adminRequired" : name],
       ).toBe(text);
     }
-    expect(Object.keys(details("es")).sort()).toEqual(Object.keys(SERVER_CHECK_TEXTS).sort());
-    expect(Object.keys(details("fr")).sort()).toEqual(Object.keys(SERVER_CHECK_TEXTS).sort());
+    const base = (keys: string[]) => [...new Set(keys.map((key) => key.replace(/_(one|many|other)$/, "")))].sort();
+    for (const language of ["es", "fr"] as const) {
+      expect(base(Object.keys(details(language)))).toEqual(Object.keys(SELF_TEST_TEXTS).sort());
+      const steps = (translations[language].selfTest as Record<string, Record<string, string>>).steps!;
+      expect(Object.keys(steps).sort()).toEqual(Object.keys(SELF_TEST_STEPS).sort());
+    }
+  });
+
+  it("writes the suite's own notes in English by English's plural rule, with steps, moments and the server's messages", () => {
+    expect(englishCheckText(checkText("profileRow", { email: "a@b.c", count: 1 }))).toBe("1 row: a@b.c, 1 credit");
+    expect(englishCheckText(checkText("profileRow", { email: "a@b.c", count: 0 }))).toBe("1 row: a@b.c, 0 credits");
+    expect(englishCheckText(checkText("stepError", { step: "project-crud", error: MESSAGES.internalError }))).toBe(
+      `Project error: ${MESSAGES.internalError}`,
+    );
+    expect(englishCheckText(checkText("browserSession", { endsAt: Date.UTC(2026, 10, 23, 9, 30) }))).toBe(
+      "Browser session, ends 2026-11-23T09:30:00.000Z",
+    );
+    expect(englishCheckText(checkText("rendersWaiting", { count: 2, waitedMs: 11 * 60_000, free: 2, slots: 2 }))).toBe(
+      "2 renders have waited 11 min while the worker has 2 of 2 slots free",
+    );
+    // An outside answer is cut to what a stored run keeps.
+    expect((checkText("errorReturned", { error: "x".repeat(5000) }).params!.error as string).length).toBe(1000);
+  });
+
+  it("shows the suite's own notes in Spanish and French: plurals, step names, dates and the server's messages translated", () => {
+    const es = t("es");
+    const fr = t("fr");
+    expect(checkDetailText([checkText("profileRow", { email: "a@b.c", count: 1 })], es, "es")).toBe("1 fila: a@b.c, 1 crédito");
+    expect(checkDetailText([checkText("routeProtected", { answer: MESSAGES.notAuthenticated, count: 3 })], fr, "fr")).toBe(
+      `Visiteur refusé (« ${(translations.fr.serverMessages as Record<string, string>).notAuthenticated} ») ; l'utilisateur connecté reçoit une réponse (3 projets)`,
+    );
+    const failed = { status: "failed", message: `Error: Project error: ${MESSAGES.internalError}` };
+    const texts = [checkText("stepError", { step: "project-crud", error: MESSAGES.internalError })];
+    expect(selfTestItemMessage({ ...failed, texts }, es, "es")).toBe(
+      `Error: Error en proyecto: ${(translations.es.serverMessages as Record<string, string>).internalError}`,
+    );
+    const ends = Date.UTC(2026, 10, 23, 9, 30);
+    expect(checkDetailText([checkText("rememberedSession", { endsAt: ends })], fr, "fr")).toBe(
+      `Session mémorisée, se termine le ${new Intl.DateTimeFormat("fr", { dateStyle: "medium", timeStyle: "short" }).format(ends)}`,
+    );
+    // What was found under a report of the spec: the suite's finding translated, the server's message translated.
+    const mismatch = { detail: "the session is not among the user's sessions", detailTexts: [checkText("sessionNotListed")] };
+    expect(selfTestItemDetail(mismatch, fr, "fr")).toBe("la session ne figure pas parmi les sessions de l'utilisateur");
+    expect(selfTestItemDetail({ detail: MESSAGES.notAuthenticated }, es, "es")).toBe(
+      (translations.es.serverMessages as Record<string, string>).notAuthenticated,
+    );
+    // No text of the suite is left in English in Spanish or French (a test id, a path or a server's own words aside).
+    for (const key of Object.keys(SELF_TEST_TEXTS) as Array<keyof typeof SELF_TEST_TEXTS>) {
+      if (key === "checkError" || key === "engineSettingRefused" || key === "roles") continue;
+      const english = englishCheckText(checkText(key, { count: 2 }));
+      for (const language of ["es", "fr"])
+        expect(checkDetailText([checkText(key, { count: 2 })], t(language), language), key).not.toBe(english);
+    }
   });
 
   it("writes the English the command line shows, with sizes and durations", () => {

@@ -1,18 +1,18 @@
 /**
- * A self-test item's message in the interface language: a server check's finding travels as texts
+ * A self-test item's message in the interface language: what a check found travels as texts
  * (selfTest.details.<key> with parameters, src/shared/self-test-checks.ts) next to its English;
- * sizes and durations are written here, the reader's way. Items without texts (the suite's own
- * checks) keep their message.
+ * sizes, durations, moments, step names and the server's messages are written here, the reader's
+ * way. An item without texts (a run recorded before they existed) keeps its message.
  */
 import { readMessage } from "../../shared/messages";
-import { SELF_TEST_ERROR_PREFIX, SELF_TEST_REPORTS, type ServerCheckText } from "../../shared/self-test-checks";
+import { SELF_TEST_ERROR_PREFIX, SELF_TEST_REPORTS, type SelfTestText } from "../../shared/self-test-checks";
 import { formatBytes } from "./format";
 
 type Translate = (key: string, options?: Record<string, unknown>) => string;
 
 /** "45 s", "12 min", "3 h 5 min", "2 d 4 h" with the admin page's own units. */
 function period(ms: number, t: Translate): string {
-  if (ms < 1000) return `${ms} ms`;
+  if (ms < 1000 && ms !== 0) return `${ms} ms`;
   if (ms < 60_000) return `${Math.round(ms / 1000)} s`;
   const minutes = Math.round(ms / 60_000);
   if (minutes < 60) return t("admin.system.uptimeMinutes", { minutes });
@@ -21,16 +21,25 @@ function period(ms: number, t: Translate): string {
   return t("admin.system.uptimeDays", { days: Math.floor(hours / 24), hours: hours % 24 });
 }
 
-/** A server check's texts, translated and joined as the English joins them. */
-export function checkDetailText(texts: readonly ServerCheckText[], t: Translate, language: string): string {
+/** One parameter, the reader's way (the kinds are listed at SERVER_CHECK_TEXTS). */
+function paramText(name: string, value: string | number, t: Translate, language: string): string | number {
+  if (typeof value === "number") {
+    if (name.endsWith("Bytes")) return formatBytes(value, language);
+    if (name.endsWith("Ms")) return period(value, t);
+    if (name.endsWith("At")) return new Intl.DateTimeFormat(language, { dateStyle: "medium", timeStyle: "short" }).format(value);
+    return value;
+  }
+  if (name === "step") return t(`selfTest.steps.${value}`, { defaultValue: value });
+  const message = readMessage(value);
+  return message ? t(`serverMessages.${message.key}`, message.params) : value;
+}
+
+/** A check's texts, translated and joined as the English joins them. */
+export function checkDetailText(texts: readonly SelfTestText[], t: Translate, language: string): string {
   return texts
     .map(({ key, params = {} }) => {
       const shown: Record<string, string | number> = {};
-      for (const [name, value] of Object.entries(params)) {
-        if (typeof value === "number" && name.endsWith("Bytes")) shown[name] = formatBytes(value, language);
-        else if (typeof value === "number" && name.endsWith("Ms")) shown[name] = period(value, t);
-        else shown[name] = value;
-      }
+      for (const [name, value] of Object.entries(params)) shown[name] = paramText(name, value, t, language);
       return t(`selfTest.details.${key}`, shown);
     })
     .join("; ");
@@ -44,12 +53,18 @@ function reportText(text: string, t: Translate): string {
   return report ? t(`selfTest.reports.${report}`) : text;
 }
 
+/** What was found under a report of spec section 8 (the server's answer, or the suite's finding). */
+export function selfTestItemDetail(item: { detail?: string; detailTexts?: readonly SelfTestText[] }, t: Translate, language: string) {
+  if (item.detailTexts?.length) return checkDetailText(item.detailTexts, t, language);
+  return item.detail ? reportText(item.detail, t) : item.detail;
+}
+
 /**
  * What an item says under its name: its texts translated ("Error: ..." when it failed); else its
  * message, with a report text of the spec or a server message translated; else the message as it is.
  */
 export function selfTestItemMessage(
-  item: { status: string; message?: string; texts?: readonly ServerCheckText[] },
+  item: { status: string; message?: string; texts?: readonly SelfTestText[] },
   t: Translate,
   language: string,
 ): string | undefined {

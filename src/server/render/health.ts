@@ -1,9 +1,7 @@
 /** The self-test's render-queue check: is anything stuck? */
-import { RENDER_QUEUE_LIMITS, checkFailed as notOk, checkPassed as ok, type ServerCheckResult } from "../../shared/self-test-checks";
+import { RENDER_QUEUE_LIMITS, checkText, failedWith, passedWith, type ServerCheckResult } from "../../shared/self-test-checks";
 import type { RenderContext } from "./context";
 import { RUNNING } from "./queue";
-
-const minutes = (ms: number) => `${Math.max(1, Math.round(ms / 60_000))} min`;
 
 /**
  * Not stuck: no render waiting longer than maxWaitMs while the worker has a free slot (a long
@@ -36,16 +34,17 @@ export async function checkRenderQueue(deps: Pick<RenderContext, "db" | "env" | 
       .executeTakeFirstOrThrow();
     const count = Number(overdue.count);
     if (count > 0) {
-      return notOk(
-        `${count} render${count === 1 ? " has" : "s have"} been running for ${minutes(now - Number(running.oldest))}, past the ${minutes(deps.env.RENDER_DEADLINE_MS)} deadline`,
+      return failedWith(
+        checkText("rendersOverdue", { count, runningMs: now - Number(running.oldest), deadlineMs: deps.env.RENDER_DEADLINE_MS }),
       );
     }
   }
   if (waiting > 0 && queued.oldest !== null && now - Number(queued.oldest) > RENDER_QUEUE_LIMITS.maxWaitMs && active < slots) {
-    return notOk(
-      `${waiting} render${waiting === 1 ? " has" : "s have"} waited ${minutes(now - Number(queued.oldest))} while the worker has ${slots - active} of ${slots} slots free`,
-    );
+    return failedWith(checkText("rendersWaiting", { count: waiting, waitedMs: now - Number(queued.oldest), free: slots - active, slots }));
   }
-  const oldestWait = waiting > 0 && queued.oldest !== null ? `, oldest waiting ${Math.round((now - Number(queued.oldest)) / 1000)} s` : "";
-  return ok(`${waiting} waiting, ${rendering} rendering, ${active} of ${slots} slots busy${oldestWait}`);
+  const state = { waiting, rendering, active, slots };
+  if (waiting === 0 || queued.oldest === null) return passedWith(checkText("queueState", state));
+  // Whole seconds: the wait is shown as "12 s", not to the millisecond.
+  const oldestMs = Math.round((now - Number(queued.oldest)) / 1000) * 1000;
+  return passedWith(checkText("queueStateOldest", { ...state, oldestMs }));
 }

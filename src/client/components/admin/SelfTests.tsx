@@ -13,7 +13,7 @@ import { pendingItems, runSelfTests, summarize } from "../../../selftest/suite";
 import type { SelfTestEnvironment, SelfTestItem, SelfTestStatus, SelfTestSuiteName } from "../../../selftest/types";
 import { useSession } from "../../hooks/useSession";
 import { friendlyError } from "../../lib/friendlyError";
-import { selfTestItemMessage } from "../../lib/selfTestText";
+import { selfTestItemDetail, selfTestItemMessage } from "../../lib/selfTestText";
 import { trpc } from "../../trpc";
 import { buttonClass } from "../ui/buttons";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../ui/Tabs";
@@ -89,7 +89,9 @@ function ItemList({ items }: { items: readonly SelfTestItem[] }) {
                 {selfTestItemMessage(item, t, i18n.language)}
               </p>
             ) : null}
-            {item.detail ? <p className="break-words text-xs text-slate-500 dark:text-slate-400">{item.detail}</p> : null}
+            {item.detail ? (
+              <p className="break-words text-xs text-slate-500 dark:text-slate-400">{selfTestItemDetail(item, t, i18n.language)}</p>
+            ) : null}
           </div>
           <span className="shrink-0 text-xs text-slate-500 tabular-nums dark:text-slate-400">
             <span className="sr-only">{statusText[item.status]}</span>

@@ -3,7 +3,7 @@ import { CheckCircle2, ChevronDown, Clock, Cpu, Database, HardDrive, Inbox, List
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { friendlyError } from "../../lib/friendlyError";
-import { selfTestItemMessage } from "../../lib/selfTestText";
+import { selfTestItemDetail, selfTestItemMessage } from "../../lib/selfTestText";
 import { trpc } from "../../trpc";
 import { ProgressBar } from "../render/ProgressBar";
 import { Spinner } from "../Spinner";
@@ -181,6 +181,11 @@ export function SelfTestSection() {
                         {item.message ? (
                           <span className="block break-words pl-4 text-xs text-slate-500 dark:text-slate-400">
                             {selfTestItemMessage(item, t, i18n.language)}
+                          </span>
+                        ) : null}
+                        {item.detail ? (
+                          <span className="block break-words pl-4 text-xs text-slate-500 dark:text-slate-400">
+                            {selfTestItemDetail(item, t, i18n.language)}
                           </span>
                         ) : null}
                       </li>
