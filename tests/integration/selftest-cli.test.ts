@@ -96,7 +96,7 @@ describe("npm run selftest", () => {
     }
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(
-      /^ {2}FAIL {4}Storage upload and removal +\d+ {2}Error: Storage error: upload answered HTTP 500 \(Internal error\): ENOTDIR/m,
+      /^ {2}FAIL {4}Storage upload and removal +\d+ {2}Error: Storage error: upload answered HTTP 500 \(Internal error\); ENOTDIR/m,
     );
     expect(result.stdout).toContain(`Testing Complete: ${SYSTEM_TESTS.length - 1} passed, 0 warnings, 1 failed`);
     expect(result.stdout).toContain("FAILED: ");

@@ -13,9 +13,9 @@ type Menu = Awaited<ReturnType<typeof loadMenu>>["default"];
 
 export function LanguageMenu() {
   const { t } = useTranslation(); // re-renders this button when the language changes
-  const [menu, setMenu] = useState<{ component: Menu } | null>(null);
+  const [menu, setMenu] = useState<{ component: Menu; byKeyboard: boolean } | null>(null);
   // Loaded by the click, it opens at once; from then on Radix's trigger handles the clicks.
-  if (menu) return <menu.component defaultOpen />;
+  if (menu) return <menu.component defaultOpen focusFirstItem={menu.byKeyboard} />;
   return (
     <LanguageButton
       label={t("nav.language")}
@@ -23,7 +23,11 @@ export function LanguageMenu() {
       aria-haspopup="menu"
       // Only fetched when the pointer passes: swapping the button then could swallow the click that follows.
       onPointerEnter={() => void loadMenu()}
-      onClick={() => void loadMenu().then((module) => setMenu({ component: module.default }))}
+      // A click without a pointer (detail 0) is Enter or Space: the menu then opens on its first item, as Radix's own trigger does.
+      onClick={(event) => {
+        const byKeyboard = event.detail === 0;
+        void loadMenu().then((module) => setMenu({ component: module.default, byKeyboard }));
+      }}
     />
   );
 }
