@@ -4,14 +4,16 @@
  * file button, a style, Render), the help drawer opened and closed with Escape, the theme and the
  * language switched, signing up and signing in. Only Tab, Shift+Tab, arrows, Space, Enter, Escape
  * and typing; at every stop the focused element must show a focus indicator (an outline, or a ring
- * drawn with box-shadow).
+ * drawn with box-shadow). Signed in (desktop, dark): an edit in the modification studio with the
+ * mask's keyboard box, a purchase up to Stripe's checkout, and an admin's menu, dialog and tabs.
  */
 import path from "node:path";
 import type { BrowserContext, FileChooser, Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
-import { PASSWORD, uniqueEmail } from "../helpers/render";
-import { describeBrowser, launchPage, screenshot, waitForRender } from "../helpers/browser";
+import { describeBrowser, launchPage, screenshot, signIn, waitForRender } from "../helpers/browser";
+import { startFakeStripe, type FakeStripe } from "../helpers/fake-stripe";
+import { PASSWORD, roomPhoto, signedInClient, uniqueEmail, upload, waitForRenders } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { makeTempDir } from "../helpers/test-env";
 
@@ -29,11 +31,14 @@ function focused(page: Page): Promise<Focused> {
   return page.evaluate(() => {
     const element = document.activeElement as HTMLElement | null;
     if (!element || element === document.body) return { label: "body", missing: "nothing is focused" };
-    const labelled = element instanceof HTMLInputElement ? element.labels?.[0]?.textContent : null;
+    // An element whose frame draws its focus (the studio's mask) is judged by that frame.
+    const drawn = element.closest<HTMLElement>("[data-focus-ring]") ?? element;
+    const labelled =
+      element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement ? element.labels?.[0]?.textContent : null;
     const name = (element.getAttribute("aria-label") ?? labelled ?? element.textContent ?? "").trim().replace(/\s+/g, " ").slice(0, 50);
     const role = element.getAttribute("role") ?? (element instanceof HTMLInputElement && element.type === "radio" ? "radio" : null);
     const label = `<${element.tagName.toLowerCase()}${role ? ` role=${role}` : ""}> "${name}"`;
-    const computed = getComputedStyle(element);
+    const computed = getComputedStyle(drawn);
     const outline =
       computed.outlineStyle !== "none" && parseFloat(computed.outlineWidth) > 0 && computed.outlineColor !== "rgba(0, 0, 0, 0)";
     if (outline) return { label, missing: null };
@@ -54,6 +59,29 @@ function focused(page: Page): Promise<Focused> {
     if (ring) return { label, missing: null };
     return { label, missing: `${label} shows no focus indicator (outline none, box-shadow ${computed.boxShadow})` };
   });
+}
+
+/** Moving through a page with keys, collecting every stop that shows no focus indicator. */
+function keyboardWalk(page: Page) {
+  const missing: string[] = [];
+  const visited: string[] = [];
+  /** Presses `key` (Tab by default) until the focused element's label matches; checks the focus ring at every stop. */
+  async function tabTo(pattern: RegExp, key = "Tab", limit = 80): Promise<void> {
+    for (let step = 0; step < limit; step++) {
+      await page.keyboard.press(key);
+      const now = await focused(page);
+      visited.push(now.label);
+      // Past the last element the focus leaves the page for a moment (the browser's own controls).
+      if (now.missing && now.label !== "body") missing.push(`${new URL(page.url()).pathname}: ${now.missing}`);
+      if (pattern.test(now.label)) return;
+    }
+    throw new Error(`${pattern} not reached with ${key} on ${page.url()}; last stops: ${visited.slice(-12).join(" | ")}`);
+  }
+  async function expectRing(): Promise<void> {
+    const now = await focused(page);
+    if (now.missing) missing.push(`${new URL(page.url()).pathname}: ${now.missing}`);
+  }
+  return { tabTo, expectRing, missing };
 }
 
 describeBrowser("every flow with the keyboard alone, with a visible focus ring", () => {
@@ -86,25 +114,7 @@ describeBrowser("every flow with the keyboard alone, with a visible focus ring",
       const opened = await launchPage({ width, height, colorScheme: theme });
       browser = opened.browser;
       const { page, problems } = opened;
-      const missing: string[] = [];
-      const visited: string[] = [];
-
-      /** Presses `key` (Tab by default) until the focused element's label matches; checks the focus ring at every stop. */
-      async function tabTo(pattern: RegExp, key = "Tab", limit = 80): Promise<void> {
-        for (let step = 0; step < limit; step++) {
-          await page.keyboard.press(key);
-          const now = await focused(page);
-          visited.push(now.label);
-          // Past the last element the focus leaves the page for a moment (the browser's own controls).
-          if (now.missing && now.label !== "body") missing.push(`${new URL(page.url()).pathname}: ${now.missing}`);
-          if (pattern.test(now.label)) return;
-        }
-        throw new Error(`${pattern} not reached with ${key} on ${page.url()}; last stops: ${visited.slice(-12).join(" | ")}`);
-      }
-      async function expectRing(): Promise<void> {
-        const now = await focused(page);
-        if (now.missing) missing.push(`${new URL(page.url()).pathname}: ${now.missing}`);
-      }
+      const { tabTo, expectRing, missing } = keyboardWalk(page);
 
       // A visitor's free render, from the landing page.
       await page.goto(`${server.url}/`);
@@ -223,4 +233,126 @@ describeBrowser("every flow with the keyboard alone, with a visible focus ring",
     },
     180_000,
   );
+});
+
+describeBrowser("the signed-in flows with the keyboard alone: an edit in the studio, a purchase, an admin's dialogs", () => {
+  let fake: FakeStripe;
+  let server: TestServer;
+  let browser: BrowserContext | undefined;
+
+  beforeAll(async () => {
+    fake = await startFakeStripe({ secretKey: "sk_test_keys" });
+    server = await startTestServer({
+      AUTH_RATE_LIMIT_PER_MINUTE: "1000",
+      STRIPE_SECRET_KEY: "sk_test_keys",
+      STRIPE_WEBHOOK_SECRET: "whsec_keys",
+      STRIPE_API_URL: fake.url,
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await fake?.close();
+  });
+
+  it("paints a region with the keyboard's box and runs the edit, buys credits, adjusts a member's credits and renames the studio (desktop, dark)", async () => {
+    const admin = await signedInClient(server.url);
+    await server.deps.db.insertInto("user_roles").values({ user_id: admin.userId, role: "admin", created_at: Date.now() }).execute();
+    const member = await signedInClient(server.url);
+    const uploaded = await upload(server.url, admin.jar, await roomPhoto(1600, 1200));
+    const { jobs } = await admin.client.render.create.mutate({
+      projectId: uploaded.body.projectId,
+      imageId: uploaded.body.imageId,
+      style: "modern",
+    });
+    await waitForRenders(admin, [jobs[0]!.id]);
+
+    const opened = await launchPage({ width: 1366, height: 900, colorScheme: "dark" });
+    browser = opened.browser;
+    const { page, problems } = opened;
+    const { tabTo, expectRing, missing } = keyboardWalk(page);
+    await signIn(page, server.url, admin.email);
+
+    // The studio: from the render's card, the mask gets the focus and its box; arrows move and size it, Enter marks it.
+    await page.goto(`${server.url}/render?jobs=${jobs[0]!.id}`);
+    await waitForRender(page);
+    await tabTo(/Edit in studio/);
+    await page.keyboard.press("Enter");
+    await poll(() => new URL(page.url()).pathname).toBe("/modification-studio");
+    await page.getByTestId("mask-canvas").waitFor();
+    await tabTo(/role=application> "Mask over the picture/);
+    const box = page.getByTestId("keyboard-box");
+    await poll(() => box.isVisible()).toBe(true);
+    const before = await box.boundingBox();
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("Shift+ArrowDown");
+    const after = await box.boundingBox();
+    expect(after!.x).toBeGreaterThan(before!.x);
+    expect(after!.height).toBeGreaterThan(before!.height);
+    await page.keyboard.press("Enter");
+    await poll(() => page.getByTestId("mask-coverage").getAttribute("data-coverage")).toBe("ok");
+    await screenshot(page, "keyboard-studio-box-desktop-dark");
+    // The eraser takes the same box away again; the brush marks it back.
+    await page.keyboard.press("e");
+    await page.keyboard.press("Enter");
+    await poll(() => page.getByTestId("mask-coverage").getAttribute("data-coverage")).toBe("empty");
+    await page.keyboard.press("b");
+    await page.keyboard.press("Space");
+    await poll(() => page.getByTestId("mask-coverage").getAttribute("data-coverage")).toBe("ok");
+    await tabTo(/^<textarea> "Instruction"$/);
+    await page.keyboard.type("a green velvet sofa");
+    await tabTo(/^<button> "Apply edit"$/);
+    await page.keyboard.press("Enter");
+    await poll(() => page.locator("[data-testid=version-row][data-kind=edit][data-status=succeeded]").count(), { timeout: 30_000 }).toBe(1);
+
+    // A purchase: the package's button leads to Stripe's checkout.
+    await page.goto(`${server.url}/pricing`);
+    await poll(() => page.getByRole("button", { name: "Buy Starter" }).isVisible()).toBe(true);
+    await tabTo(/^<button> "Buy Starter"$/);
+    expect(problems).toEqual([]);
+    await page.keyboard.press("Enter");
+    await poll(() => page.url(), { timeout: 15_000 }).toMatch(new RegExp(`^${fake.url}/c/pay/`));
+    // The fake Stripe has no checkout page to show (it answers 401): what the browser logged there is not ours.
+    await page.goto(`${server.url}/pricing`);
+    problems.length = 0;
+
+    // An admin's menu and dialog: a member's credits, then the studio's name in its tab.
+    await page.goto(`${server.url}/admin`);
+    await poll(() => page.getByRole("tab", { name: "Users" }).isVisible()).toBe(true);
+    await tabTo(/^<input> "Search users"$/);
+    await page.keyboard.type(member.email);
+    await poll(() => page.getByTestId("admin-user").count()).toBe(1);
+    await tabTo(new RegExp(`Actions for ${member.email.replace(/[.+]/g, "\\$&")}`));
+    await page.keyboard.press("Enter");
+    // Opened by the keyboard, the menu starts on its first item.
+    await poll(async () => (await focused(page)).label).toMatch(/role=menuitem> "Adjust credits"/);
+    await expectRing();
+    await page.keyboard.press("Enter");
+    const dialog = page.getByRole("dialog", { name: "Adjust credits" });
+    await poll(() => dialog.isVisible()).toBe(true);
+    await tabTo(/^<input> "Credits to add or remove"$/, "Tab", 6);
+    await page.keyboard.type("5");
+    await tabTo(/^<(input|textarea)> "Reason"$/, "Tab", 4);
+    await page.keyboard.type("Keyboard goodwill");
+    await tabTo(/^<button> "Apply"$/, "Tab", 4);
+    await page.keyboard.press("Enter");
+    await poll(() => dialog.count()).toBe(0);
+    expect(await member.client.render.allowance.query().then((allowance) => allowance.credits)).toBe(15);
+
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await tabTo(/role=tab> "Users"/, "Shift+Tab", 60);
+    await tabTo(/role=tab> "Studio"/, "ArrowRight", 15);
+    await poll(() => page.getByLabel("Studio name").isVisible()).toBe(true);
+    await tabTo(/^<input> "Studio name"$/);
+    await page.keyboard.press("ControlOrMeta+a");
+    await page.keyboard.type("Keyboard Interiors");
+    await tabTo(/^<button> "Save brand"$/);
+    await page.keyboard.press("Enter");
+    await poll(() => page.locator("[data-sonner-toast]").filter({ hasText: "Brand saved" }).isVisible()).toBe(true);
+    expect((await server.services.settings.publicStudio()).name).toBe("Keyboard Interiors");
+    await screenshot(page, "keyboard-admin-studio-desktop-dark");
+
+    expect([...new Set(missing)]).toEqual([]);
+    expect(problems).toEqual([]);
+  }, 120_000);
 });

@@ -1,7 +1,7 @@
 /**
  * The studio's mask logic: the undo/redo history, the screen-to-mask geometry at any display size,
  * pen pressure, rectangles, drawing operations (on a recording context), the painted count by the
- * server's rule, the keyboard shortcuts, and the version tree's rows.
+ * server's rule, the keyboard shortcuts, the keyboard's box, and the version tree's rows.
  */
 import { describe, expect, it } from "vitest";
 import {
@@ -12,7 +12,9 @@ import {
   countPainted,
   drawHistory,
   emptyHistory,
+  initialKeyboardBox,
   isBlank,
+  moveKeyboardBox,
   maskCoverage,
   pushOp,
   rectBetween,
@@ -253,5 +255,38 @@ describe("version rows", () => {
     expect(startingVersion(nodes, "deleted")?.id).toBe("photo");
     expect(startingVersion(nodes, null)?.id).toBe("photo");
     expect(finishedAncestor(nodes, "b")?.id).toBe("render");
+  });
+});
+
+describe("the keyboard's box (marking without a pointer)", () => {
+  const size = { width: 1024, height: 768 };
+
+  it("starts as a quarter of each side in the middle, and moves by a twentieth of the picture, never out of it", () => {
+    const box = initialKeyboardBox(size);
+    expect(box).toEqual({ x: 384, y: 288, width: 256, height: 192 });
+    expect(moveKeyboardBox(box, "ArrowRight", false, size)).toEqual({ ...box, x: 435 });
+    expect(moveKeyboardBox(box, "ArrowUp", false, size)).toEqual({ ...box, y: 250 });
+    let edge = box;
+    for (let press = 0; press < 30; press++) edge = moveKeyboardBox(edge, "ArrowLeft", false, size)!;
+    expect(edge.x).toBe(0);
+    for (let press = 0; press < 30; press++) edge = moveKeyboardBox(edge, "ArrowDown", false, size)!;
+    expect(edge.y + edge.height).toBe(768);
+  });
+
+  it("with Shift changes its size from the top-left corner, between one step and the picture's edge", () => {
+    const box = initialKeyboardBox(size);
+    expect(moveKeyboardBox(box, "ArrowRight", true, size)).toEqual({ ...box, width: 307 });
+    expect(moveKeyboardBox(box, "ArrowDown", true, size)).toEqual({ ...box, height: 230 });
+    let small = box;
+    for (let press = 0; press < 30; press++) small = moveKeyboardBox(small, "ArrowLeft", true, size)!;
+    expect(small.width).toBe(51);
+    let large = box;
+    for (let press = 0; press < 30; press++) large = moveKeyboardBox(large, "ArrowRight", true, size)!;
+    expect(large.x + large.width).toBe(1024);
+  });
+
+  it("leaves every other key alone", () => {
+    expect(moveKeyboardBox(initialKeyboardBox(size), "Enter", false, size)).toBeNull();
+    expect(moveKeyboardBox(initialKeyboardBox(size), "a", true, size)).toBeNull();
   });
 });

@@ -112,6 +112,43 @@ export function rectBetween(a: { x: number; y: number }, b: { x: number; y: numb
   return { x: left, y: top, width: right - left, height: bottom - top };
 }
 
+/**
+ * The keyboard's way to mark (WCAG 2.1.1): a box on the focused mask that the arrow keys move and
+ * Shift with the arrow keys resize, by a twentieth of the picture; Enter or Space marks it (or
+ * erases it with the eraser). Mask pixels, always inside the picture.
+ */
+export interface KeyboardBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** The box when the mask gets the keyboard's focus: a quarter of each side, in the middle. */
+export function initialKeyboardBox(size: Size): KeyboardBox {
+  const width = Math.max(1, Math.round(size.width / 4));
+  const height = Math.max(1, Math.round(size.height / 4));
+  return { x: Math.round((size.width - width) / 2), y: Math.round((size.height - height) / 2), width, height };
+}
+
+/** The box after an arrow key (Shift: resize from its top-left corner); null for any other key. */
+export function moveKeyboardBox(box: KeyboardBox, key: string, resize: boolean, size: Size): KeyboardBox | null {
+  const direction = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[key];
+  if (!direction) return null;
+  // One step is a twentieth of the side, and the smallest box one step square.
+  const unitX = Math.max(1, Math.round(size.width / 20));
+  const unitY = Math.max(1, Math.round(size.height / 20));
+  const [dx, dy] = direction as [number, number];
+  if (resize) {
+    return {
+      ...box,
+      width: clamp(box.width + dx * unitX, unitX, size.width - box.x),
+      height: clamp(box.height + dy * unitY, unitY, size.height - box.y),
+    };
+  }
+  return { ...box, x: clamp(box.x + dx * unitX, 0, size.width - box.width), y: clamp(box.y + dy * unitY, 0, size.height - box.height) };
+}
+
 /** The size slider's next value for the [ and ] keys. */
 export function stepBrush(size: number, direction: 1 | -1): number {
   return clamp(size + direction * BRUSH.step, BRUSH.min, BRUSH.max);

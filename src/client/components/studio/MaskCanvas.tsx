@@ -3,8 +3,18 @@
  * (the size the server checks), scaled by CSS to fit the screen with the picture; pointer events
  * (mouse, touch, pen) are turned into mask pixels. A stroke is drawn as it goes and handed to the
  * page as one operation when the pointer lifts; the page's history redraws the whole mask.
+ * With the keyboard, the focused mask shows a box that the arrow keys move and size and Enter marks.
  */
-import { useEffect, useLayoutEffect, useRef, useState, type PointerEvent as ReactPointerEvent, type RefObject } from "react";
+import {
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type KeyboardEvent as ReactKeyboardEvent,
+  type PointerEvent as ReactPointerEvent,
+  type RefObject,
+} from "react";
 import { useTranslation } from "react-i18next";
 import { pictureFrameStyle } from "../../lib/pictureFrame";
 import { MissingPicture, usePictureFailure } from "../render/Picture";
@@ -13,9 +23,12 @@ import {
   countPainted,
   drawHistory,
   drawStroke,
+  initialKeyboardBox,
+  moveKeyboardBox,
   rectBetween,
   screenScale,
   screenToMask,
+  type KeyboardBox,
   type MaskHistory,
   type MaskOp,
   type MaskTool,
@@ -62,6 +75,8 @@ export function MaskCanvas({
   const [cursor, setCursor] = useState<{ x: number; y: number; diameter: number } | null>(null);
   // The picture's file may be gone (cleanup, a restore without files): the frame says so instead of staying blank.
   const pictureFailure = usePictureFailure(picture);
+  const [keyboardBox, setKeyboardBox] = useState<KeyboardBox | null>(null);
+  const helpId = useId();
 
   // The mask is the history drawn from scratch whenever it (or the picture's size) changes.
   useLayoutEffect(() => {
@@ -136,6 +151,22 @@ export function MaskCanvas({
     if (ctx) drawStroke(ctx, current.op, MASK_COLOUR, from);
   };
 
+  const onKeyDown = (event: ReactKeyboardEvent<HTMLCanvasElement>) => {
+    if (disabled || event.altKey || event.ctrlKey || event.metaKey) return;
+    const box = keyboardBox ?? initialKeyboardBox(size);
+    const moved = moveKeyboardBox(box, event.key, event.shiftKey, size);
+    if (moved) {
+      event.preventDefault(); // not the page's scrolling
+      setKeyboardBox(moved);
+      return;
+    }
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      setKeyboardBox(box);
+      onCommit({ kind: "rect", mode: tool === "eraser" ? "erase" : "paint", ...box });
+    }
+  };
+
   const finish = (event: ReactPointerEvent<HTMLCanvasElement>) => {
     const current = gesture.current;
     if (!current || current.pointerId !== event.pointerId) return;
@@ -151,9 +182,11 @@ export function MaskCanvas({
 
   return (
     <div
-      className="relative mx-auto max-w-full overflow-hidden rounded-xl bg-slate-100 dark:bg-slate-800"
+      // The frame shows the mask's focus: the canvas's own outline would be clipped and faded with the mask.
+      className="relative mx-auto max-w-full overflow-hidden rounded-xl bg-slate-100 has-[canvas:focus-visible]:outline-2 has-[canvas:focus-visible]:outline-offset-2 has-[canvas:focus-visible]:outline-brand-500 dark:bg-slate-800"
       style={pictureFrameStyle(size, "min(70vh, 44rem)")}
       data-testid="studio-canvas-frame"
+      data-focus-ring
     >
       {pictureFailure.failed ? (
         <MissingPicture className="absolute inset-0 size-full" />
@@ -170,20 +203,43 @@ export function MaskCanvas({
         ref={canvasRef}
         width={size.width}
         height={size.height}
-        role="img"
+        role="application"
+        tabIndex={disabled ? -1 : 0}
         aria-label={t("studio.canvas.label", { width: size.width, height: size.height })}
+        aria-describedby={helpId}
         data-testid="mask-canvas"
         data-width={size.width}
         data-height={size.height}
-        className={`absolute inset-0 size-full touch-none select-none ${disabled ? "cursor-not-allowed" : tool === "rectangle" ? "cursor-crosshair" : "cursor-none"}`}
+        className={`absolute inset-0 size-full touch-none select-none focus-visible:outline-none ${disabled ? "cursor-not-allowed" : tool === "rectangle" ? "cursor-crosshair" : "cursor-none"}`}
         style={{ opacity: opacity / 100, touchAction: "none" }}
         onPointerDown={onPointerDown}
         onPointerMove={onPointerMove}
         onPointerUp={finish}
         onPointerCancel={finish}
         onPointerLeave={() => setCursor(null)}
+        // The box shows for the keyboard's focus only, not for a click on the picture.
+        onFocus={(event) => {
+          if (event.currentTarget.matches(":focus-visible")) setKeyboardBox((box) => box ?? initialKeyboardBox(size));
+        }}
+        onBlur={() => setKeyboardBox(null)}
+        onKeyDown={onKeyDown}
         onContextMenu={(event) => event.preventDefault()}
       />
+      <p id={helpId} className="sr-only">
+        {t("studio.canvas.keyboardHelp")}
+      </p>
+      {keyboardBox && !disabled ? (
+        <>
+          <div
+            className="pointer-events-none absolute border-2 border-dashed border-white shadow-[0_0_0_2px_rgba(0,0,0,0.75)]"
+            style={percentBox(keyboardBox, size)}
+            data-testid="keyboard-box"
+          />
+          <p className="sr-only" aria-live="polite">
+            {t("studio.canvas.keyboardBox", { ...keyboardBox })}
+          </p>
+        </>
+      ) : null}
       {rectPreview ? (
         <div
           className="pointer-events-none absolute border-2 border-dashed border-white bg-pink-500/30 shadow-[0_0_0_1px_rgba(0,0,0,0.6)]"
@@ -205,6 +261,16 @@ export function MaskCanvas({
       ) : null}
     </div>
   );
+}
+
+/** A box of the mask placed over the frame, in percent (the frame is scaled by CSS). */
+function percentBox(box: KeyboardBox, size: Size) {
+  return {
+    left: `${(box.x / size.width) * 100}%`,
+    top: `${(box.y / size.height) * 100}%`,
+    width: `${(box.width / size.width) * 100}%`,
+    height: `${(box.height / size.height) * 100}%`,
+  };
 }
 
 /**

@@ -202,14 +202,19 @@ function Slider({
 /** The keyboard shortcuts, listed on the page. */
 export function ShortcutList() {
   const { t } = useTranslation();
+  // Keys by the names printed on the reader's keyboard (Mayús, Maj; Supr, Suppr).
+  const shift = t("studio.keys.shift");
   const rows: Array<[string[], string]> = [
     [["B"], t("studio.tools.brush")],
     [["E"], t("studio.tools.eraser")],
     [["R"], t("studio.tools.rectangle")],
     [["[", "]"], t("studio.shortcuts.size")],
     [["Ctrl/⌘ + Z"], t("studio.tools.undo")],
-    [["Ctrl/⌘ + Shift + Z", "Ctrl + Y"], t("studio.tools.redo")],
-    [["Delete"], t("studio.tools.clear")],
+    [[`Ctrl/⌘ + ${shift} + Z`, "Ctrl + Y"], t("studio.tools.redo")],
+    [[t("studio.keys.delete")], t("studio.tools.clear")],
+    [["← ↑ → ↓"], t("studio.shortcuts.moveBox")],
+    [[`${shift} + ← ↑ → ↓`], t("studio.shortcuts.resizeBox")],
+    [[t("studio.keys.enter"), t("studio.keys.space")], t("studio.shortcuts.markBox")],
   ];
   return (
     <details className="rounded-lg border border-slate-200 text-sm dark:border-slate-800" data-testid="shortcuts">
