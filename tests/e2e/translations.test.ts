@@ -1,6 +1,8 @@
 /**
  * No English left in Spanish and French (issue 17): a browser walks the main pages in es and fr,
- * signed out and then signed in as an admin with a project, and reads every text node and every
+ * signed out and then signed in as an admin with a project (with every tab of /admin, the render
+ * and studio pages, and the dialogs: help, a project's menu and its delete dialog, the listing
+ * export, an account's menu and its credits dialog), and reads every text node and every
  * aria-label, placeholder, title and alt. None may be the English text of one of our keys (or an
  * English default of a library we use, like sonner's "Notifications alt+T"), except the few words
  * that are the same in that language by nature (ALLOWED, each explained).
@@ -13,8 +15,10 @@ import { describeBrowser, launchPage, screenshot, signIn } from "../helpers/brow
 import { roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 
+const poll = <T>(check: () => T | Promise<T>) => expect.poll(check, { timeout: 10_000 });
+
 const PUBLIC_PAGES = ["/", "/auth", "/upload", "/pricing", "/features", "/gallery", "/guide", "/performance", "/test"];
-const SIGNED_IN_PAGES = ["/dashboard", "/profile", "/settings", "/admin"];
+const SIGNED_IN_PAGES = ["/dashboard", "/enhanced-dashboard", "/batch-upload", "/profile", "/settings", "/admin"];
 
 /** English defaults of libraries, shown unless we pass our own text. */
 const LIBRARY_ENGLISH = ["Notifications alt+T", "Close toast"];
@@ -29,7 +33,7 @@ const ALLOWED: Record<"es" | "fr", readonly string[]> = {
   // Spanish word for a rendering (issue 17).
   es: ["Starter", "Pro", "Studio", "Replicate", "OpenAI", "Japandi", "Industrial", "Social", "Normal", "Error", "OK", "Render", "Renders"],
   // Names (packages, engine makers, the style "Japandi") and words French writes the same: "Version", "Notifications", "Contact",
-  // "Mobile", "Navigation", "Pause", "Photo", "Versions", "Mode", "Secret", "Licence", "Conversions", "Administration".
+  // "Mobile", "Navigation", "Pause", "Photo", "Versions", "Mode", "Secret", "Licence", "Conversions", "Administration", "Logo", "Rectangle".
   fr: [
     "Starter",
     "Pro",
@@ -55,6 +59,8 @@ const ALLOWED: Record<"es" | "fr", readonly string[]> = {
     "Conversions",
     "Administration",
     "E-mail",
+    "Logo",
+    "Rectangle",
   ],
 };
 
@@ -120,6 +126,7 @@ describeBrowser("no English in Spanish and French", () => {
   let server: TestServer;
   let browser: BrowserContext | undefined;
   let admin: Awaited<ReturnType<typeof signedInClient>>;
+  let renderId: string;
   const english = englishTexts();
 
   beforeAll(async () => {
@@ -137,6 +144,7 @@ describeBrowser("no English in Spanish and French", () => {
       admin,
       jobs.map((job) => job.id),
     );
+    renderId = jobs[0]!.id;
   });
   afterEach(async () => {
     await browser?.close();
@@ -154,6 +162,9 @@ describeBrowser("no English in Spanish and French", () => {
       const { page } = opened;
       const allowed = new Set([...ALLOWED[language], PRODUCT_NAME, admin.email, "Ana Lima"]);
       const leaks: string[] = [];
+      const t = flatten(translations[language]);
+      const text = (key: string, values: Record<string, string> = {}) =>
+        t.get(key)!.replace(/\{\{(\w+)\}\}/g, (_whole, name: string) => values[name] ?? "");
       const check = async (urlPath: string) => {
         const texts = await settledTexts(page);
         expect(await page.evaluate(() => document.documentElement.lang)).toBe(language);
@@ -172,6 +183,55 @@ describeBrowser("no English in Spanish and French", () => {
         await page.goto(`${server.url}${urlPath}`);
         await check(urlPath);
       }
+      // Every other tab of /admin.
+      const tabs = page.getByRole("tablist", { name: text("admin.tabs.label") }).getByRole("tab");
+      const tabCount = await tabs.count();
+      expect(tabCount).toBeGreaterThan(5);
+      for (let index = 1; index < tabCount; index++) {
+        await tabs.nth(index).click();
+        await check(`/admin/tab-${index}`);
+      }
+      // An account's menu, then its credits dialog.
+      await tabs.first().click();
+      await page.getByRole("button", { name: text("admin.users.actionsFor", { email: admin.email }) }).click();
+      await poll(() => page.getByRole("menu").isVisible()).toBe(true);
+      await check("/admin/user-menu");
+      await page.getByRole("menuitem", { name: text("admin.users.adjustCredits") }).click();
+      await poll(() => page.getByRole("dialog").isVisible()).toBe(true);
+      await check("/admin/adjust-credits");
+      await page.keyboard.press("Escape");
+
+      // The help drawer, on the dashboard; a project's menu and the dialog to delete it.
+      await page.goto(`${server.url}/dashboard`);
+      await page.getByRole("button", { name: text("help.button") }).click();
+      await poll(() => page.getByTestId("help-drawer").isVisible()).toBe(true);
+      await check("/dashboard/help");
+      await page.keyboard.press("Escape");
+      const projectActions = t
+        .get("dashboard.projectActions")!
+        .replace(/[.*+?^$()|[\]\\]/g, "\\$&")
+        .replace("{{name}}", ".+");
+      await page
+        .getByRole("button", { name: new RegExp(`^${projectActions}$`) })
+        .first()
+        .click();
+      await poll(() => page.getByRole("menu").isVisible()).toBe(true);
+      await check("/dashboard/project-menu");
+      await page.getByRole("menuitem", { name: text("dashboard.deleteProject") }).click();
+      await poll(() => page.getByRole("alertdialog").isVisible()).toBe(true);
+      await check("/dashboard/delete-project");
+      await page.keyboard.press("Escape");
+
+      // The render's page with its listing export dialog, and the studio.
+      await page.goto(`${server.url}/render?jobs=${renderId}`);
+      await page.getByTestId("listing-export-open").click();
+      await poll(() => page.getByTestId("listing-dialog").isVisible()).toBe(true);
+      await check("/render/listing-export");
+      await page.keyboard.press("Escape");
+      await page.goto(`${server.url}/modification-studio?picture=${renderId}`);
+      await page.getByTestId("mask-canvas").waitFor();
+      await page.getByTestId("shortcuts").locator("summary").click();
+      await check("/modification-studio");
       // The same texts on a phone in the dark theme, for looking at: what got longer must still fit.
       await page.setViewportSize({ width: 390, height: 844 });
       await page.emulateMedia({ colorScheme: "dark" });

@@ -4,6 +4,7 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { friendlyError } from "../../lib/friendlyError";
 import { selfTestItemDetail, selfTestItemMessage } from "../../lib/selfTestText";
+import { engineName } from "../info/common";
 import { trpc } from "../../trpc";
 import { ProgressBar } from "../render/ProgressBar";
 import { Spinner } from "../Spinner";
@@ -97,7 +98,7 @@ export function SystemSection() {
         <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
           <Stat icon={<Package />} label={t("admin.system.version")} value={data.version} testId="system-version" />
           <Stat icon={<Clock />} label={t("admin.system.uptime")} value={uptimeText(data.uptimeSeconds, t)} />
-          <Stat icon={<Cpu />} label={t("admin.system.provider")} value={data.provider.label} detail={data.provider.id} />
+          <Stat icon={<Cpu />} label={t("admin.system.provider")} value={engineName(data.provider, t)} detail={data.provider.id} />
           <Stat
             icon={<ListOrdered />}
             label={t("admin.system.queue")}

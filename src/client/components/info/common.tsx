@@ -15,7 +15,7 @@ export interface EngineInfo {
 type Translate = (key: string, options?: Record<string, unknown>) => string;
 
 /** The engine's name in the interface language (the Preview engine's name is translated). */
-export function engineName(engine: EngineInfo, t: Translate): string {
+export function engineName(engine: Pick<EngineInfo, "id" | "label">, t: Translate): string {
   return engine.id === "local" ? t("flow.previewEngine") : engine.label;
 }
 
