@@ -332,6 +332,12 @@ describeBrowser("the modification studio", () => {
     expect(await page.getByRole("textbox", { name: "Instrucción" }).inputValue()).toBe(text("es", "studio.presets.recolourTemplate"));
     expect(await page.getByTestId("studio-price").textContent()).toContain("Esta edición usa 1 crédito.");
     await screenshot(page, "studio-phone-dark-painted-es");
+    // The shortcuts, with the keys as a Spanish keyboard names them, fit the phone.
+    await page.getByTestId("shortcuts").locator("summary").click();
+    expect(await page.getByTestId("shortcuts").textContent()).toContain("Ctrl/⌘ + Mayús + Z");
+    expect(await page.getByTestId("shortcuts").evaluate((element) => element.scrollWidth <= element.clientWidth + 1)).toBe(true);
+    await page.getByTestId("shortcuts").scrollIntoViewIfNeeded();
+    await screenshot(page, "studio-phone-dark-shortcuts-es");
 
     await page.getByRole("button", { name: "Aplicar edición" }).click();
     await poll(() => page.getByTestId("edit-progress").getAttribute("data-status"), { timeout: 20_000 }).toBe("succeeded");

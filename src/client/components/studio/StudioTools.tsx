@@ -222,10 +222,11 @@ export function ShortcutList() {
         <Keyboard className="size-4" aria-hidden="true" />
         {t("studio.shortcuts.title")}
       </summary>
-      <dl className="grid grid-cols-[max-content_minmax(0,1fr)] gap-x-4 gap-y-1.5 border-t border-slate-200 px-3 py-3 dark:border-slate-800">
+      {/* Keys beside their action; on a phone under it, so that long key names leave the action room. */}
+      <dl className="grid grid-cols-1 gap-x-4 border-t border-slate-200 px-3 py-3 sm:grid-cols-[max-content_minmax(0,1fr)] sm:gap-y-1.5 dark:border-slate-800">
         {rows.map(([keys, action]) => (
           <div key={action} className="contents">
-            <dt className="flex flex-wrap gap-1">
+            <dt className="flex flex-wrap items-start gap-1">
               {keys.map((key) => (
                 <kbd
                   key={key}
@@ -235,7 +236,7 @@ export function ShortcutList() {
                 </kbd>
               ))}
             </dt>
-            <dd className="text-slate-600 dark:text-slate-300">{action}</dd>
+            <dd className="mt-0.5 mb-2.5 text-slate-600 sm:m-0 dark:text-slate-300">{action}</dd>
           </div>
         ))}
       </dl>
