@@ -1,7 +1,7 @@
 /**
  * The navigation bar's language button. Radix's menu (with its positioning library, ~15 KB gzip)
- * is not part of the first load: it is fetched when the pointer reaches the button, and takes the
- * button's place, open, on the first click.
+ * is not part of the first load: it is fetched when the pointer or the keyboard's focus reaches the
+ * button, and takes the button's place, open, on the first click.
  */
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -21,8 +21,9 @@ export function LanguageMenu() {
       label={t("nav.language")}
       language={currentLanguage()}
       aria-haspopup="menu"
-      // Only fetched when the pointer passes: swapping the button then could swallow the click that follows.
+      // Only fetched when the pointer passes or the keyboard arrives: swapping the button then could swallow the click that follows.
       onPointerEnter={() => void loadMenu()}
+      onFocus={() => void loadMenu()}
       // A click without a pointer (detail 0) is Enter or Space: the menu then opens on its first item, as Radix's own trigger does.
       onClick={(event) => {
         const byKeyboard = event.detail === 0;
