@@ -25,6 +25,7 @@ import type { inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "../../../server/trpc/root";
 import { trpc } from "../../trpc";
 import { inputClass } from "../auth/fields";
+import { engineName } from "../info/common";
 import { Spinner } from "../Spinner";
 import { buttonClass, labelClass, selectClass } from "../ui/buttons";
 import { Badge, ErrorNote, Panel } from "./common";
@@ -417,7 +418,7 @@ function EnginePanel({ settings }: { settings: Settings }) {
     try {
       const saved = await save.mutateAsync(parsed.data);
       setKeys({});
-      toast.success(t("admin.studio.engineSaved", { engine: saved.engineInUse.label }));
+      toast.success(t("admin.studio.engineSaved", { engine: engineName(saved.engineInUse, t) }));
       await Promise.all([utils.admin.studioSettings.invalidate(), utils.render.allowance.invalidate()]);
     } catch (failure) {
       setError(friendlyError(failure, t));
@@ -442,7 +443,7 @@ function EnginePanel({ settings }: { settings: Settings }) {
   return (
     <Panel
       title={t("admin.studio.engineTitle")}
-      description={t("admin.studio.engineDescription", { engine: settings.engineInUse.label })}
+      description={t("admin.studio.engineDescription", { engine: engineName(settings.engineInUse, t) })}
       testId="admin-studio-engine"
     >
       <form
