@@ -34,6 +34,7 @@ import {
   SELF_TEST_STEPS,
   checkText,
   englishCheckDetail,
+  englishCheckText,
   type SelfTestId,
   type SelfTestText,
   type SelfTestTextKey,
@@ -182,9 +183,11 @@ export function createVisitorClient(baseUrl: string): SelfTestClient {
 /** A box check on the server (admin only); "<step> error: <detail>" when it finds a fault. */
 async function serverCheck(client: SelfTestClient, name: ServerCheckName & SelfTestId): Promise<SelfTestNote> {
   const result = await client.selfTest.check.mutate({ name });
-  const step = SELF_TEST_STEPS[name];
-  if (!result.ok) throw new SelfTestFailure(`${step} error: ${result.detail}`, undefined, result.texts);
-  if (result.warning) throw new SelfTestWarning(`${step}: ${result.detail}`, result.texts);
+  if (!result.ok) {
+    const failed = englishCheckText({ key: "stepError", params: { step: name, error: result.detail } });
+    throw new SelfTestFailure(failed, undefined, result.texts);
+  }
+  if (result.warning) throw new SelfTestWarning(`${SELF_TEST_STEPS[name]}: ${result.detail}`, result.texts);
   return { message: result.detail, ...(result.texts ? { texts: result.texts } : {}) };
 }
 
