@@ -11,7 +11,7 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
-# npm install, not npm ci: see README, Decisions (the lock file lacks other platforms' optional packages).
+# npm install, not npm ci: see docs/decisions/026-npm-install-not-npm-ci.md (the lock file lacks other platforms' optional packages).
 RUN npm install --no-audit --no-fund
 
 FROM deps AS build

@@ -306,7 +306,7 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
   return { ...result.data, DATA_DIR: dataDir, DATABASE_FILE: path.join(dataDir, "app.db"), SET_IN_ENVIRONMENT: setInEnvironment };
 }
 
-/** The documentation of each variable, printed in README and checked against the schema by a test. */
+/** The documentation of each variable (the full table is docs/configuration.md); a test checks both against the schema. */
 export const ENV_DOCS: Record<keyof z.infer<typeof envSchema>, string> = {
   NODE_ENV: "production (default for npm start), development (npm run dev) or test",
   PORT: "HTTP port to listen on (default 3000; 0 picks a free port)",
