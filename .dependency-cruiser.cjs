@@ -21,6 +21,15 @@ const TRPC_SERVER = "(^|/)node_modules/@trpc/server/|^@trpc/server(/|$)";
  */
 const TYPES_ONLY = ["type-only", "type-import"];
 
+/** The render module's parts (src/server/render/<part>/), each behind its own index.ts, and what each holds. */
+const RENDER_PARTS = {
+  intake: "what comes in before a render: uploads, storage and upload budgets, visitors' demo work",
+  jobs: "the life of a render: the queue and its charges, the worker, edits, upscales, cancel, retry, delete",
+  live: "render events: stored with each change, then streamed to browsers (the fan-out)",
+  engines: "the engines (Preview, ComfyUI, Replicate, OpenAI), their prompts and workflows, the structure check",
+  figures: "measured figures: statistics, activity, example pairs, the queue's health",
+};
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -115,14 +124,62 @@ module.exports = {
       to: { path: TRPC_SERVER },
     },
     {
-      name: "render-jobs-owned-by-render",
+      name: "render-behind-its-index",
       severity: "error",
       comment:
-        "The render module owns its internals (worker, events, providers, ...): server code outside " +
-        "src/server/render imports only its public surface, src/server/render/index.ts. src/server/boot.ts, " +
-        "which wires the worker and providers together, is the one exception (tests are not cruised).",
-      from: { path: "^src/server/(?!render/|boot\\.ts$)" },
+        "The render module owns its internals (parts, worker, events, engines, ...): server code outside " +
+        "src/server/render imports only its public surface, src/server/render/index.ts (tests and the benchmarks " +
+        "in scripts/ may reach further in).",
+      from: { path: "^src/server/(?!render/)" },
       to: { path: "^src/server/render/(?!index\\.ts$)" },
+    },
+    ...Object.entries(RENDER_PARTS).map(([part, holds]) => ({
+      name: `render-${part}-behind-its-index`,
+      severity: "error",
+      comment:
+        `src/server/render/${part}/ holds ${holds}. The rest of the render module imports only its surface, ` +
+        `render/${part}/index.ts: export what another part needs from there (a newcomer then finds what a part ` +
+        "offers in one file, and its insides can change without reaching into the others).",
+      from: { path: `^src/server/render/(?!${part}/)` },
+      to: { path: `^src/server/render/${part}/(?!index\\.ts$)` },
+    })),
+    {
+      name: "render-engines-stand-alone",
+      severity: "error",
+      comment:
+        "The engines (src/server/render/engines) are adapters to outside services and the offline Preview engine: " +
+        "they know nothing of jobs, owners, credits or events, so they import nothing else of the render module. " +
+        "The jobs part calls them with a request and stores what they answer.",
+      from: { path: "^src/server/render/engines/" },
+      to: { path: "^src/server/render/(?!engines/)" },
+    },
+    {
+      name: "render-live-below-the-parts",
+      severity: "error",
+      comment:
+        "Live events (src/server/render/live) sit below the other parts: jobs record and publish events, the fan-out " +
+        "streams them; live imports no other part and nothing beside render/index.ts but owner.ts.",
+      from: { path: "^src/server/render/live/" },
+      to: { path: "^src/server/render/(?!live/|owner\\.ts$)" },
+    },
+    {
+      name: "render-intake-below-jobs",
+      severity: "error",
+      comment:
+        "Intake (uploads, budgets, visitors' work) comes before a job exists: jobs use intake (a render's photo, the " +
+        "storage left), never the other way round. What both need of jobs' rows and files is in render/records.ts.",
+      from: { path: "^src/server/render/intake/" },
+      to: { path: "^src/server/render/(jobs|figures)/" },
+    },
+    {
+      name: "render-shared-below-the-parts",
+      severity: "error",
+      comment:
+        "The files beside render/index.ts that every part shares (context, owner, records, views, links, signals) " +
+        "import no part (context.ts may name the live part's event bus, the one part below them) and none of the " +
+        "files that compose the parts (index.ts, routes.ts, housekeeping.ts).",
+      from: { path: "^src/server/render/(context|owner|records|views|links|signals)\\.ts$" },
+      to: { path: "^src/server/render/((intake|jobs|engines|figures)/|(index|routes|housekeeping)\\.ts$)" },
     },
     {
       name: "listing-owned-by-listing",

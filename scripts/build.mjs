@@ -77,7 +77,7 @@ export async function buildServer() {
     sourcemap: "linked",
     logLevel: "warning",
   });
-  const workflows = path.join(root, "src/server/render/providers/comfyui-workflows");
+  const workflows = path.join(root, "src/server/render/engines/comfyui-workflows");
   fs.cpSync(workflows, path.join(path.dirname(SERVER_BUNDLE), "comfyui-workflows"), { recursive: true });
 }
 

@@ -8,7 +8,7 @@
  * Prints a table, then one JSON line. A benchmark, not a test: it exits 0 whether or not the goal is met.
  */
 import os from "node:os";
-import { createComfyUiProvider } from "../../src/server/render/providers/comfyui";
+import { createComfyUiProvider } from "../../src/server/render/engines/comfyui";
 import { RENDER } from "../../src/shared/render";
 import { startFakeComfyUi } from "../../tests/helpers/fake-comfyui";
 import { makeRoomPhoto } from "./photo";

@@ -13,7 +13,7 @@ import os from "node:os";
 import sharp from "sharp";
 import type { Unsubscribable } from "@trpc/server/observable";
 import { MAX_INPUT_PIXELS } from "../../src/server/images/prepare-upload";
-import { structureScore } from "../../src/server/render/structure";
+import { structureScore } from "../../src/server/render/engines/structure";
 import { UPLOAD_BUCKET } from "../../src/shared/constants";
 import { RENDER } from "../../src/shared/render";
 import { makeRoomPhoto, PHOTO_HEIGHT, PHOTO_WIDTH } from "./photo";

@@ -1,5 +1,5 @@
 /**
- * `npx tsx scripts/bench/structure.ts`: what the structure check (src/server/render/structure.ts)
+ * `npx tsx scripts/bench/structure.ts`: what the structure check (src/server/render/engines/structure.ts)
  * costs per render. The worker compares the 320-px thumbnails it makes anyway (the upload's and
  * the result's); here, a 1024×768 room photo with grain (./photo.ts, baseline JPEG q90, about
  * 200 KB) against the Preview engine's grade of it in five styles, as thumbnails (what the worker
@@ -13,8 +13,8 @@
 import os from "node:os";
 import { performance } from "node:perf_hooks";
 import sharp from "sharp";
-import { localProvider } from "../../src/server/render/providers/local";
-import { compareEdges, edgeMap, structureScore, workingPicture, workingSize } from "../../src/server/render/structure";
+import { localProvider } from "../../src/server/render/engines/local";
+import { compareEdges, edgeMap, structureScore, workingPicture, workingSize } from "../../src/server/render/engines/structure";
 import { RENDER } from "../../src/shared/render";
 import type { DesignStyle } from "../../src/shared/styles";
 import { makeRoomPhoto } from "./photo";

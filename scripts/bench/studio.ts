@@ -9,7 +9,7 @@ import path from "node:path";
 import { startApp, type StartedApp } from "../../src/server/boot";
 import { parseEnv } from "../../src/server/env";
 import type { RenderProvider, StoredRenderEvent } from "../../src/server/render";
-import { PREVIEW_CAPABILITIES } from "../../src/server/render/providers/local";
+import { PREVIEW_CAPABILITIES } from "../../src/server/render/engines/local";
 import { grantCredits } from "../../src/server/services/credits";
 import { RENDER, type UploadResponse } from "../../src/shared/render";
 import { DESIGN_STYLES, type DesignStyle } from "../../src/shared/styles";

@@ -26,6 +26,7 @@ import { createRenderModule, type RenderModuleOptions } from "./render";
 import { createSettingsModule } from "./settings";
 import { createAccountDirectory, createAccountsService } from "./services/accounts";
 import { createAdminService } from "./services/admin";
+import { renderCreditLedger } from "./services/credits";
 import { createAnalyticsService } from "./services/analytics";
 import { createPaymentsService } from "./services/payments";
 import { createProjectDirectory, createProjectsService } from "./services/projects";
@@ -79,6 +80,7 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
   const render = createRenderModule(infra, {
     projects: createProjectDirectory(infra),
     accounts: createAccountDirectory(infra),
+    credits: renderCreditLedger,
     provider: options.renderProvider,
     worker: options.worker,
     freeDemoRendersPerAddress: settings.demoRendersPerAddressPerDay,

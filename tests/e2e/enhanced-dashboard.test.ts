@@ -6,8 +6,8 @@
  */
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
-import { localProvider } from "../../src/server/render/providers/local";
-import { PermanentRenderError, type RenderProvider } from "../../src/server/render/providers/provider";
+import { localProvider } from "../../src/server/render/engines/local";
+import { PermanentRenderError, type RenderProvider } from "../../src/server/render/engines/provider";
 import type { DesignStyle } from "../../src/shared/styles";
 import { describeBrowser, launchPage, screenshot, signIn, signUpAndSignIn, type BrowserOptions } from "../helpers/browser";
 import { createStudioClient, PASSWORD, roomPhoto, uniqueEmail, upload, type StudioClient } from "../helpers/render";

@@ -8,8 +8,8 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { translations, type TranslationTree } from "../../src/client/i18n/resources";
-import { localProvider } from "../../src/server/render/providers/local";
-import type { RenderProvider } from "../../src/server/render/providers/provider";
+import { localProvider } from "../../src/server/render/engines/local";
+import type { RenderProvider } from "../../src/server/render/engines/provider";
 import { describeBrowser, launchPage, screenshot, signIn } from "../helpers/browser";
 import { roomPhoto, signedInClient, upload } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";

@@ -1,6 +1,6 @@
 /** What the engine adapters' tests hand an engine: a small noisy room photo and a render request around it. */
 import sharp from "sharp";
-import type { RenderRequest } from "../../src/server/render/providers/provider";
+import type { RenderRequest } from "../../src/server/render/engines/provider";
 
 /** A JPEG of the given size, brown with noise (so it compresses like a photo, not a flat colour). */
 export function noisyRoomPhoto(width = 120, height = 80): Promise<Buffer> {

@@ -148,7 +148,7 @@ const OUTPUT_FORMATS = ["jpg", "png"] as const;
 
 /**
  * The input schemas of the models with presets, as their API pages on replicate.com show them
- * (sources in src/server/render/providers/replicate-presets.ts). Choices of enumerated fields are
+ * (sources in src/server/render/engines/replicate-presets.ts). Choices of enumerated fields are
  * listed only as far as the pages show them.
  */
 export const MODEL_SCHEMAS: Record<string, ModelSchema> = {

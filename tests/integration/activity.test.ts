@@ -5,8 +5,8 @@
  * every figure the same as the database says.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { localProvider } from "../../src/server/render/providers/local";
-import { PermanentRenderError, type RenderProvider } from "../../src/server/render/providers/provider";
+import { localProvider } from "../../src/server/render/engines/local";
+import { PermanentRenderError, type RenderProvider } from "../../src/server/render/engines/provider";
 import type { DesignStyle } from "../../src/shared/styles";
 import { failure } from "../helpers/failure";
 import { createStudioClient, PASSWORD, roomPhoto, uniqueEmail, upload, type StudioClient } from "../helpers/render";

@@ -3,13 +3,13 @@
  * visitors (UNAUTHORIZED); what admins do to accounts and jobs; roles from ADMIN_EMAILS and the
  * `npm run admin` CLI; analytics batches validated and stored.
  */
-import { PREVIEW_CAPABILITIES } from "../../src/server/render/providers/local";
+import { PREVIEW_CAPABILITIES } from "../../src/server/render/engines/local";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { keyedMessage, MESSAGES } from "../../src/shared/messages";
 import { appRouter } from "../../src/server/trpc/root";
 import { ledgerBalance } from "../../src/server/services/credits";
-import type { RenderProvider } from "../../src/server/render/providers/provider";
-import { PermanentRenderError } from "../../src/server/render/providers/provider";
+import type { RenderProvider } from "../../src/server/render/engines/provider";
+import { PermanentRenderError } from "../../src/server/render/engines/provider";
 import { collectEvents, createStudioClient, isFinal, PASSWORD, roomPhoto, signedInClient, upload } from "../helpers/render";
 import { runScript } from "../helpers/cli";
 import { startTestServer, type TestServer } from "../helpers/server";

@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { migrations } from "../../db/migrations";
 import { openDatabase, type AppDatabase } from "../../src/server/db/client";
 import { migrateToLatest } from "../../src/server/db/migrate";
-import { chargeForJob, grantCredits, ledgerBalance, NotEnoughCreditsError, refundJob } from "../../src/server/services/credits";
+import { DomainError } from "../../src/server/errors";
+import { chargeForJob, grantCredits, ledgerBalance, refundJob } from "../../src/server/services/credits";
 import { createProfile } from "../../src/server/services/accounts";
 import { makeTempDir } from "../helpers/test-env";
 
@@ -43,8 +44,8 @@ describe("credits", () => {
     const refused = results.filter((result): result is PromiseRejectedResult => result.status === "rejected");
     expect(refused).toHaveLength(20);
     for (const refusal of refused) {
-      expect(refusal.reason).toBeInstanceOf(NotEnoughCreditsError);
-      expect(refusal.reason).toMatchObject({ message: "Not enough credits" });
+      expect(refusal.reason).toBeInstanceOf(DomainError);
+      expect(refusal.reason).toMatchObject({ kind: "payment-required", messageName: "notEnoughCredits", message: "Not enough credits" });
     }
     expect(await balance(db)).toBe(0);
     expect(await ledgerBalance(db, "u1")).toBe(0);

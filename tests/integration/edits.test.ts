@@ -6,9 +6,9 @@
  */
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createOpenAiProvider } from "../../src/server/render/providers/openai";
-import type { InpaintRequest, RenderProvider } from "../../src/server/render/providers/provider";
-import { PREVIEW_CAPABILITIES, localProvider } from "../../src/server/render/providers/local";
+import { createOpenAiProvider } from "../../src/server/render/engines/openai";
+import type { InpaintRequest, RenderProvider } from "../../src/server/render/engines/provider";
+import { PREVIEW_CAPABILITIES, localProvider } from "../../src/server/render/engines/local";
 import { EDIT } from "../../src/shared/edits";
 import { MESSAGES } from "../../src/shared/messages";
 import { startFakeComfyUi, type FakeComfyUi } from "../helpers/fake-comfyui";

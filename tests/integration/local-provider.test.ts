@@ -1,6 +1,6 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { localProvider } from "../../src/server/render/providers/local";
+import { localProvider } from "../../src/server/render/engines/local";
 import { DESIGN_STYLES } from "../../src/shared/styles";
 
 const room = () =>

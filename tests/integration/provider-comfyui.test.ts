@@ -12,14 +12,14 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { UPLOAD_BUCKET } from "../../src/shared/constants";
 import { RENDER } from "../../src/shared/render";
 import { parseEnv } from "../../src/server/env";
-import { createRenderProvider } from "../../src/server/render/providers";
+import { createRenderProvider } from "../../src/server/render/engines";
 import {
   COMFYUI_CAPABILITIES,
   comfyUiOptionsFromEnv,
   createComfyUiProvider,
   type ComfyUiProvider,
   type ComfyUiProviderOptions,
-} from "../../src/server/render/providers/comfyui";
+} from "../../src/server/render/engines/comfyui";
 import {
   loadWorkflows,
   PLACEHOLDERS,
@@ -28,11 +28,11 @@ import {
   TEMPLATE_NAMES,
   WorkflowError,
   type ApiGraph,
-} from "../../src/server/render/providers/comfyui-workflow";
-import { PermanentRenderError, RetryableRenderError, type RenderRequest } from "../../src/server/render/providers/provider";
-import { buildNegativePrompt, buildPrompt } from "../../src/server/render/providers/prompt";
-import { TransientRenderError } from "../../src/server/render/providers/replicate";
-import { PredictionWaiters } from "../../src/server/render/providers/replicate-webhook";
+} from "../../src/server/render/engines/comfyui-workflow";
+import { PermanentRenderError, RetryableRenderError, type RenderRequest } from "../../src/server/render/engines/provider";
+import { buildNegativePrompt, buildPrompt } from "../../src/server/render/engines/prompt";
+import { TransientRenderError } from "../../src/server/render/engines/replicate";
+import { PredictionWaiters } from "../../src/server/render/engines/replicate-webhook";
 import { checkRenderProvider } from "../../src/server/services/system-checks";
 import { startFakeComfyUi, type FakeComfyUi } from "../helpers/fake-comfyui";
 import { collectEvents, isFinal, roomPhoto, signedInClient, upload } from "../helpers/render";

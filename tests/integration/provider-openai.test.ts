@@ -3,9 +3,9 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import sharp from "sharp";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createOpenAiProvider, openAiSizeFor, type OpenAiProviderOptions } from "../../src/server/render/providers/openai";
-import { PermanentRenderError, RetryableRenderError, type RenderRequest } from "../../src/server/render/providers/provider";
-import { TransientRenderError } from "../../src/server/render/providers/replicate";
+import { createOpenAiProvider, openAiSizeFor, type OpenAiProviderOptions } from "../../src/server/render/engines/openai";
+import { PermanentRenderError, RetryableRenderError, type RenderRequest } from "../../src/server/render/engines/provider";
+import { TransientRenderError } from "../../src/server/render/engines/replicate";
 import { startFakeOpenAi, type FakeOpenAi } from "../helpers/fake-openai";
 
 let room: Buffer;

@@ -8,22 +8,22 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import sharp from "sharp";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { PermanentRenderError, RetryableRenderError, type RenderRequest } from "../../src/server/render/providers/provider";
+import { PermanentRenderError, RetryableRenderError, type RenderRequest } from "../../src/server/render/engines/provider";
 import {
   buildNegativePrompt,
   buildPrompt,
   cleanUserNote,
   MAX_NOTE_LENGTH,
   STYLE_DESCRIPTIONS,
-} from "../../src/server/render/providers/prompt";
+} from "../../src/server/render/engines/prompt";
 import {
   abortableSleep,
   createReplicateProvider,
   progressFromLogs,
   TransientRenderError,
   type ReplicateProviderOptions,
-} from "../../src/server/render/providers/replicate";
-import { PredictionWaiters, replicateWebhookHandler, verifyReplicateSignature } from "../../src/server/render/providers/replicate-webhook";
+} from "../../src/server/render/engines/replicate";
+import { PredictionWaiters, replicateWebhookHandler, verifyReplicateSignature } from "../../src/server/render/engines/replicate-webhook";
 import { DESIGN_STYLES } from "../../src/shared/styles";
 import { postSignedWebhook, signReplicateWebhook, startFakeReplicate, type FakeReplicate } from "../helpers/fake-replicate";
 import { engineRequest, noisyRoomPhoto } from "../helpers/engine-request";

@@ -3,15 +3,15 @@
  * by content, the visitor's one demo render, credits charged once and refunded once, live events,
  * and owners only.
  */
-import { PREVIEW_CAPABILITIES } from "../../src/server/render/providers/local";
+import { PREVIEW_CAPABILITIES } from "../../src/server/render/engines/local";
 import fs from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { keyedMessage, MESSAGES, readMessage } from "../../src/shared/messages";
 import { ledgerBalance } from "../../src/server/services/credits";
-import { PermanentRenderError, type RenderProvider } from "../../src/server/render/providers/provider";
-import { localProvider } from "../../src/server/render/providers/local";
+import { PermanentRenderError, type RenderProvider } from "../../src/server/render/engines/provider";
+import { localProvider } from "../../src/server/render/engines/local";
 import { pngBomb } from "../fixtures/png-bomb";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { CookieJar } from "../helpers/trpc-client";

@@ -8,7 +8,7 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIGITAL_SOURCE_TYPE_EDITED_WITH_AI } from "../../src/server/images/provenance";
-import type { RenderProvider, RenderRequest, UpscaleRequest } from "../../src/server/render/providers/provider";
+import type { RenderProvider, RenderRequest, UpscaleRequest } from "../../src/server/render/engines/provider";
 import { ledgerBalance } from "../../src/server/services/credits";
 import { UPLOAD_BUCKET } from "../../src/shared/constants";
 import { MESSAGES } from "../../src/shared/messages";

@@ -3,7 +3,7 @@
  * that fails and refunds, cancel while queued or rendering, events replayed after lastEventId
  * without loss or duplicates, and jobs that survive a shutdown, a crash (SIGKILL) and a restart.
  */
-import { PREVIEW_CAPABILITIES } from "../../src/server/render/providers/local";
+import { PREVIEW_CAPABILITIES } from "../../src/server/render/engines/local";
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -11,8 +11,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vi
 import { MESSAGES } from "../../src/shared/messages";
 import { openDatabase } from "../../src/server/db/client";
 import { ledgerBalance } from "../../src/server/services/credits";
-import { localProvider } from "../../src/server/render/providers/local";
-import { RetryableRenderError, type RenderProvider, type RenderRequest } from "../../src/server/render/providers/provider";
+import { localProvider } from "../../src/server/render/engines/local";
+import { RetryableRenderError, type RenderProvider, type RenderRequest } from "../../src/server/render/engines/provider";
 import { startFakeReplicate, type FakeReplicate } from "../helpers/fake-replicate";
 import {
   collectEvents,

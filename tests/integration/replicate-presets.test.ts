@@ -7,16 +7,16 @@
 import sharp from "sharp";
 import { afterEach, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { startApp } from "../../src/server/boot";
-import { PermanentRenderError, type RenderRequest } from "../../src/server/render/providers/provider";
-import { buildInpaintPrompt, buildNegativePrompt } from "../../src/server/render/providers/prompt";
-import { createReplicateProvider, type ReplicateProviderOptions } from "../../src/server/render/providers/replicate";
+import { PermanentRenderError, type RenderRequest } from "../../src/server/render/engines/provider";
+import { buildInpaintPrompt, buildNegativePrompt } from "../../src/server/render/engines/prompt";
+import { createReplicateProvider, type ReplicateProviderOptions } from "../../src/server/render/engines/replicate";
 import {
   findReplicatePreset,
   REPLICATE_PRESETS,
   REPLICATE_RENDER_MODELS,
   UnknownReplicateModelError,
   upscaleFactor,
-} from "../../src/server/render/providers/replicate-presets";
+} from "../../src/server/render/engines/replicate-presets";
 import { checkRenderProvider } from "../../src/server/services/system-checks";
 import { startFakeReplicate, type FakeReplicate, type RecordedRequest } from "../helpers/fake-replicate";
 import { makeTestEnv } from "../helpers/test-env";

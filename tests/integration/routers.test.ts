@@ -4,7 +4,7 @@
  * message. Real services, real SQLite.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PREVIEW_CAPABILITIES } from "../../src/server/render/providers/local";
+import { PREVIEW_CAPABILITIES } from "../../src/server/render/engines/local";
 import { ledgerBalance } from "../../src/server/services/credits";
 import { MESSAGES } from "../../src/shared/messages";
 import { callerWorld, type CallerWorld } from "../helpers/callers";

@@ -2,8 +2,9 @@
  * The module boundaries in .dependency-cruiser.cjs bite: small trees planted in a temporary directory,
  * cruised by the project's own depcruise binary and config as `npm run lint` runs it. One tree plants
  * one violation per rule (each must be reported by its rule name, exit non-zero); the other holds only
- * the allowed forms (type-only server imports from the client and self-test, boot.ts wiring the render
- * internals, services using kysely and the render index, routers using the listing index) and must pass.
+ * the allowed forms (type-only server imports from the client and self-test, the render module's parts
+ * using each other through their index.ts, services using kysely and the render index, routers using
+ * the listing index) and must pass.
  */
 import { execFile } from "node:child_process";
 import fs from "node:fs";
@@ -54,11 +55,34 @@ const VIOLATING: Tree = {
   "src/server/services/s.ts": 'import { TRPCError } from "@trpc/server";\nexport const fail = () => new TRPCError();\n',
   "src/server/render/sse.ts": 'import type { observable } from "@trpc/server/observable";\nexport type O = typeof observable;\n',
   // render-not-router
-  "src/server/render/routes.ts": 'import { appRouter } from "../trpc/root";\nexport const routes = appRouter;\n',
-  // render-jobs-owned-by-render
+  "src/server/render/routes.ts":
+    'import { appRouter } from "../trpc/root";\nimport { examples } from "./figures/examples";\nexport const routes = [appRouter, examples];\n',
+  // render-behind-its-index: a service, and boot.ts too
   "src/server/render/index.ts": 'export { worker } from "./worker";\n',
   "src/server/render/worker.ts": "export const worker = 1;\n",
   "src/server/services/jobs.ts": 'import { worker } from "../render/worker";\nexport const jobs = worker;\n',
+  "src/server/boot.ts": 'import { queue } from "./render/jobs/queue";\nexport const boot = queue;\n',
+  // render-<part>-behind-its-index: one part reaching into another's files (intake, live, engines from jobs;
+  // jobs from figures; figures from routes.ts, planted below with render-not-router)
+  "src/server/render/jobs/index.ts": "export const jobs = 1;\n",
+  "src/server/render/jobs/queue.ts":
+    'import { upload } from "../intake/uploads";\nimport { event } from "../live/events";\nimport { local } from "../engines/local";\n' +
+    "export const queue = [upload, event, local];\n",
+  "src/server/render/figures/index.ts": "export const figures = 1;\n",
+  "src/server/render/figures/examples.ts": "export const examples = 1;\n",
+  "src/server/render/figures/health.ts": 'import { queue } from "../jobs/queue";\nexport const health = queue;\n',
+  // render-intake-below-jobs
+  "src/server/render/intake/index.ts": "export const intake = 1;\n",
+  "src/server/render/intake/uploads.ts": 'import { jobs } from "../jobs";\nexport const upload = jobs;\n',
+  // render-live-below-the-parts
+  "src/server/render/live/index.ts": "export const live = 1;\n",
+  "src/server/render/live/events.ts": 'import { intake } from "../intake";\nexport const event = intake;\n',
+  // render-engines-stand-alone
+  "src/server/render/engines/index.ts": "export const engines = 1;\n",
+  "src/server/render/engines/local.ts": 'import { ownerKey } from "../owner";\nexport const local = ownerKey;\n',
+  "src/server/render/owner.ts": "export const ownerKey = 1;\n",
+  // render-shared-below-the-parts
+  "src/server/render/records.ts": 'import { engines } from "./engines";\nexport const records = engines;\n',
   // listing-owned-by-listing, listing-not-transport
   "src/server/listing/index.ts": 'export { createExport } from "./exports";\n',
   "src/server/listing/exports.ts":
@@ -85,8 +109,18 @@ const EXPECTED_VIOLATIONS = [
   "listing-not-transport: src/server/listing/routes.ts → src/server/trpc/root.ts",
   "listing-owned-by-listing: src/server/services/listing-use.ts → src/server/listing/exports.ts",
   "no-circular: src/server/p.ts → src/server/q.ts → src/server/p.ts",
-  "render-jobs-owned-by-render: src/server/services/jobs.ts → src/server/render/worker.ts",
+  "render-behind-its-index: src/server/boot.ts → src/server/render/jobs/queue.ts",
+  "render-behind-its-index: src/server/services/jobs.ts → src/server/render/worker.ts",
+  "render-engines-behind-its-index: src/server/render/jobs/queue.ts → src/server/render/engines/local.ts",
+  "render-engines-stand-alone: src/server/render/engines/local.ts → src/server/render/owner.ts",
+  "render-figures-behind-its-index: src/server/render/routes.ts → src/server/render/figures/examples.ts",
+  "render-intake-behind-its-index: src/server/render/jobs/queue.ts → src/server/render/intake/uploads.ts",
+  "render-intake-below-jobs: src/server/render/intake/uploads.ts → src/server/render/jobs/index.ts",
+  "render-jobs-behind-its-index: src/server/render/figures/health.ts → src/server/render/jobs/queue.ts",
+  "render-live-behind-its-index: src/server/render/jobs/queue.ts → src/server/render/live/events.ts",
+  "render-live-below-the-parts: src/server/render/live/events.ts → src/server/render/intake/index.ts",
   "render-not-router: src/server/render/routes.ts → src/server/trpc/root.ts",
+  "render-shared-below-the-parts: src/server/render/records.ts → src/server/render/engines/index.ts",
   "selftest-imports-server-types-only: src/selftest/t.ts → src/server/y.ts",
   "selftest-not-client: src/selftest/t.ts → src/client/x.ts",
   "services-not-transport: src/server/render/sse.ts → node_modules/@trpc/server/observable.js",
@@ -113,11 +147,29 @@ const CLEAN: Tree = {
     'import { sql } from "kysely";\nimport { db } from "../db/client";\nimport type { Row } from "../db/schema";\n' +
     'import { startWorker } from "../render";\n' +
     "export interface JobView { id: string }\nexport const listJobs = (): JobView[] => [db, sql, startWorker].map((): Row => ({ id: '' }));\n",
-  "src/server/render/index.ts": 'export { startWorker } from "./worker";\n',
-  "src/server/render/worker.ts": 'import { local } from "./providers/local";\nexport const startWorker = () => local;\n',
-  "src/server/render/providers/local.ts": "export const local = 1;\n",
-  "src/server/boot.ts":
-    'import { startWorker } from "./render/worker";\nimport { local } from "./render/providers/local";\nexport const boot = [startWorker, local];\n',
+  // The render module: parts use each other through their index.ts; shared files beside index.ts; live and
+  // engines import no other part; context.ts may name the live part's types.
+  "src/server/render/index.ts":
+    'import { routes } from "./routes";\nexport { startWorker } from "./jobs";\nexport const surface = routes;\n',
+  "src/server/render/routes.ts": 'import { examples } from "./figures";\nexport const routes = examples;\n',
+  "src/server/render/context.ts": 'import type { Bus } from "./live";\nexport interface Context { bus: Bus }\n',
+  "src/server/render/owner.ts": "export const ownerKey = 1;\n",
+  "src/server/render/records.ts":
+    'import type { Context } from "./context";\nimport { ownerKey } from "./owner";\nexport const find = (context?: Context) => [context, ownerKey];\n',
+  "src/server/render/jobs/index.ts": 'export { startWorker } from "./worker";\n',
+  "src/server/render/jobs/worker.ts":
+    'import { local } from "../engines";\nimport { record } from "../live";\nimport { upload } from "../intake";\nimport { find } from "../records";\n' +
+    "export const startWorker = () => [local, record, upload, find];\n",
+  "src/server/render/engines/index.ts": 'export { local } from "./local";\n',
+  "src/server/render/engines/local.ts": "export const local = 1;\n",
+  "src/server/render/live/index.ts": 'export { record, type Bus } from "./events";\n',
+  "src/server/render/live/events.ts": 'import { ownerKey } from "../owner";\nexport type Bus = string;\nexport const record = ownerKey;\n',
+  "src/server/render/intake/index.ts": 'export { upload } from "./uploads";\n',
+  "src/server/render/intake/uploads.ts":
+    'import { record } from "../live";\nimport { find } from "../records";\nexport const upload = [record, find];\n',
+  "src/server/render/figures/index.ts": 'export { examples } from "./examples";\n',
+  "src/server/render/figures/examples.ts": 'import { local } from "../engines";\nexport const examples = local;\n',
+  "src/server/boot.ts": 'import { startWorker } from "./render";\nexport const boot = [startWorker];\n',
   "src/server/listing/index.ts":
     'import { LIMIT } from "../../shared/constants";\nimport { startWorker } from "../render";\nexport const listing = [LIMIT, startWorker];\n',
   "src/server/trpc/routers/listing.ts": 'import { listing } from "../../listing";\nexport const listingRouter = listing;\n',

@@ -5,7 +5,7 @@ import { translateMessage } from "../../src/client/lib/validationMessages";
 import { VALIDATION_MESSAGES } from "../../src/shared/auth-schemas";
 import { englishMessage, MESSAGES, readMessage } from "../../src/shared/messages";
 import { translations } from "../../src/client/i18n/resources";
-import { failureMessage } from "../../src/server/render/worker";
+import { failureMessage } from "../../src/server/render/jobs/worker";
 
 /** English lookups straight from en.json (the client's i18n setup needs a browser). */
 const t: Translate = (key) => {

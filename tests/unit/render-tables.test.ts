@@ -42,7 +42,7 @@ describe("render tables", () => {
     const planted = [
       { file: "src/server/services/projects.ts", source: `await db.selectFrom("render_jobs").selectAll().execute();` },
       { file: "src/server/trpc/routers/admin.ts", source: `db.leftJoin("uploads as u", "u.id", "x.upload_id")` },
-      { file: "src/server/render/jobs.ts", source: `await db.updateTable("render_jobs").set({}).execute();` },
+      { file: "src/server/render/jobs/library.ts", source: `await db.updateTable("render_jobs").set({}).execute();` },
       { file: "src/server/services/other.ts", source: `db.selectFrom("uploads_archive")` },
     ];
     expect(renderTableQueriesOutsideRender(planted)).toEqual([

@@ -1,5 +1,5 @@
 /**
- * The structure check (src/server/render/structure.ts) and its calibration. Each category is a set
+ * The structure check (src/server/render/engines/structure.ts) and its calibration. Each category is a set
  * of before/after pairs made here with sharp from rooms drawn as SVG (tests/helpers/rooms.ts): five
  * rooms of different layouts, 1024×768 JPEGs with grain. Results that keep the room must score at
  * least the warning threshold, results that moved or replaced it below it; the figures are printed
@@ -8,9 +8,9 @@
  */
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { localProvider } from "../../src/server/render/providers/local";
+import { localProvider } from "../../src/server/render/engines/local";
 import { resultVariants, thumbnail } from "../../src/server/images/variants";
-import { compareEdges, edgeMap, structureScore, workingPicture, workingSize } from "../../src/server/render/structure";
+import { compareEdges, edgeMap, structureScore, workingPicture, workingSize } from "../../src/server/render/engines/structure";
 import { RENDER } from "../../src/shared/render";
 import type { DesignStyle } from "../../src/shared/styles";
 import { drawRoom, FURNITURE, jitter, LOOKS, rotate, ROOMS, shift, zoom, type RoomSpec } from "../helpers/rooms";

@@ -7,8 +7,8 @@
 import type { RenderContext } from "./context";
 import { UPLOAD_BUCKET } from "../../shared/constants";
 import { RENDER } from "../../shared/render";
-import { forgetOldUploadBudgets } from "./upload-budgets";
-import { purgeExpiredVisitorWork, reclaimVisitorSpace } from "./visitor-work";
+import { forgetOldUploadBudgets, purgeExpiredVisitorWork, reclaimVisitorSpace } from "./intake";
+import { forgetEventsBefore } from "./live";
 
 const DAY_MS = 86_400_000;
 
@@ -21,14 +21,11 @@ export async function runHousekeeping(deps: HousekeepingDeps): Promise<Record<st
   const visitorUploads = await purgeExpiredVisitorWork(deps);
   await reclaimVisitorSpace(deps);
   const uploadBudgets = await forgetOldUploadBudgets(deps);
-  const events = await deps.db
-    .deleteFrom("render_events")
-    .where("created_at", "<", deps.clock.now() - RENDER.visitorWorkDays * DAY_MS)
-    .executeTakeFirst();
+  const events = await forgetEventsBefore(deps.db, deps.clock.now() - RENDER.visitorWorkDays * DAY_MS);
   const orphans = await removeOrphanFiles(deps);
   return {
     visitorUploads,
-    renderEvents: Number(events.numDeletedRows),
+    renderEvents: events,
     uploadBudgets,
     orphanFiles: orphans.files,
     orphanBytes: orphans.bytes,

@@ -3,7 +3,12 @@
  * cookie id (the free demo render). Every query for files and jobs filters by the owner.
  * (The visitor cookie itself is read and written at the edge, in http/cookies.ts.)
  */
+import type { Request, Response } from "express";
+
 export type Owner = { userId: string; visitorId: null } | { userId: null; visitorId: string };
+
+/** Who is asking, resolved at the edge (session or visitor cookie) and handed to the render routes. */
+export type OwnerOfRequest = (req: Request, res: Response) => Promise<Owner | null>;
 
 export const userOwner = (userId: string): Owner => ({ userId, visitorId: null });
 export const visitorOwner = (visitorId: string): Owner => ({ userId: null, visitorId });

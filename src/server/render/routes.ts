@@ -11,17 +11,15 @@ import { AI_ENGINE_IDS } from "../../shared/render";
 import type { RenderJob } from "../db/schema";
 import { withAiProvenance } from "../images/provenance";
 import type { RenderContext } from "./context";
-import { exampleKey } from "./examples";
-import { ownsRow, type Owner } from "./owner";
-import { replicateWebhookHandler, type PredictionWaiters } from "./providers/replicate-webhook";
+import { exampleKey } from "./figures";
+import { ownsRow, type OwnerOfRequest } from "./owner";
+import { replicateWebhookHandler, type PredictionWaiters } from "./engines";
 
 /** Private pictures: the browser may keep them an hour (spec: cache control 3600), proxies may not. */
 const PRIVATE_CACHE = "private, max-age=3600";
 const PUBLIC_CACHE = "public, max-age=3600";
 
 const RENDER_VARIANTS = { before: "input_key", full: "result_key", medium: "medium_key", thumb: "thumb_key" } as const;
-
-export type OwnerOfRequest = (req: Request, res: Response) => Promise<Owner | null>;
 
 function notFound(res: Response): void {
   res.status(404).json({ error: MESSAGES.notFound });

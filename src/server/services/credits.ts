@@ -10,17 +10,9 @@ import type { AppDatabase } from "../db/client";
 import { periodIndex } from "../db/sql-helpers";
 import type { CreditKind, Database } from "../db/schema";
 import { generateSecureRandomString } from "../auth/tokens";
+import { DomainError } from "../errors";
 
 type Db = AppDatabase | Transaction<Database>;
-
-export class NotEnoughCreditsError extends Error {
-  override name = "NotEnoughCreditsError";
-}
-
-/** The balance would do, but only with free credits the account may not spend yet (its e-mail address is unconfirmed). */
-export class FreeCreditsLockedError extends Error {
-  override name = "FreeCreditsLockedError";
-}
 
 /**
  * The free credits (sign-up grants) among the user's balance, counted as the last ones spent: so
@@ -81,9 +73,10 @@ export async function grantCredits(
 }
 
 /**
- * Takes the credit of one render; throws NotEnoughCreditsError at zero. With keepFreeCredits (an
- * unconfirmed account on an engine that bills each render) the free credits stay untouched, and
- * FreeCreditsLockedError says they were all it had. Call inside the transaction that creates the job.
+ * Takes the credit of one render; at zero it refuses with the domain error "notEnoughCredits". With
+ * keepFreeCredits (an unconfirmed account on an engine that bills each render) the free credits stay
+ * untouched, and "freeCreditsNeedConfirmation" says they were all it had (the balance would do, but
+ * only with credits the account may not spend yet). Call inside the transaction that creates the job.
  */
 export async function chargeForJob(
   db: Db,
@@ -101,8 +94,8 @@ export async function chargeForJob(
     .executeTakeFirst();
   if (Number(charged.numUpdatedRows) !== 1) {
     if (kept > 0 && (await creditBalance(db, userId)) >= CREDITS.perRender)
-      throw new FreeCreditsLockedError("Free credits need a confirmed address");
-    throw new NotEnoughCreditsError("Not enough credits");
+      throw new DomainError("payment-required", "freeCreditsNeedConfirmation");
+    throw new DomainError("payment-required", "notEnoughCredits");
   }
   await addLedgerRow(db, { userId, kind: "charge", amount: -CREDITS.perRender, jobId, now });
 }
@@ -224,3 +217,15 @@ export async function reversePurchaseCredits(
   if (Number(taken.numUpdatedRows) !== 1) throw new Error("The credit balance changed while a purchase was being reversed");
   return take;
 }
+
+/**
+ * The ledger as the render module uses it (its CreditLedger port, src/server/render/context.ts):
+ * charges and refunds run inside the render's own transaction, so a job and its credit commit together.
+ */
+export const renderCreditLedger = {
+  balance: creditBalance,
+  freeCreditsHeld,
+  chargeForJob,
+  refundJob,
+  useByPeriod: creditUseByPeriod,
+};

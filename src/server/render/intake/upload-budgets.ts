@@ -4,12 +4,12 @@
  * quota over its photos and renders (USER_STORAGE_QUOTA_MB). Both count the bytes as stored.
  */
 import { sql } from "kysely";
-import type { MessageName } from "../../shared/messages";
+import type { MessageName } from "../../../shared/messages";
 import type { Transaction } from "kysely";
-import type { AppDatabase } from "../db/client";
-import type { Database } from "../db/schema";
-import { DomainError } from "../errors";
-import type { RenderContext } from "./context";
+import type { AppDatabase } from "../../db/client";
+import type { Database } from "../../db/schema";
+import { DomainError } from "../../errors";
+import type { RenderContext } from "../context";
 
 type Db = AppDatabase | Transaction<Database>;
 

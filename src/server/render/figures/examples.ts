@@ -3,11 +3,11 @@
  * the Preview engine in one style. Made once on first request and kept in storage.
  */
 import sharp from "sharp";
-import { UPLOAD_BUCKET } from "../../shared/constants";
-import type { DesignStyle, RoomType } from "../../shared/styles";
-import type { RenderContext } from "./context";
-import { FILE_ROUTES } from "./links";
-import { localProvider } from "./providers/local";
+import { UPLOAD_BUCKET } from "../../../shared/constants";
+import type { DesignStyle, RoomType } from "../../../shared/styles";
+import type { RenderContext } from "../context";
+import { FILE_ROUTES } from "../links";
+import { localProvider } from "../engines";
 
 export interface GalleryPair {
   id: string;

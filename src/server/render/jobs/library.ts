@@ -4,18 +4,19 @@
  * statistics, the admin's lists). All reads of render_jobs outside the queue live here.
  */
 import { sql } from "kysely";
-import { DomainError, notFound } from "../errors";
-import { generateSecureRandomString } from "../auth/tokens";
-import type { JobStatus } from "../../shared/render";
-import type { DesignStyle, RoomType } from "../../shared/styles";
-import type { RenderContext } from "./context";
-import { FILE_ROUTES } from "./links";
-import { userOwner, type Owner } from "./owner";
-import type { RenderJob } from "../db/schema";
-import { preparedQuery } from "../db/prepared";
-import { findOwnedJob, queuePosition, RUNNING } from "./queue";
-import { jobView, shareUrlOf, styleOf, type JobView } from "./views";
-import type { JobKind } from "../../shared/edits";
+import { DomainError, notFound } from "../../errors";
+import { generateSecureRandomString } from "../../auth/tokens";
+import type { JobStatus } from "../../../shared/render";
+import type { DesignStyle, RoomType } from "../../../shared/styles";
+import type { RenderContext } from "../context";
+import { FILE_ROUTES } from "../links";
+import { userOwner, type Owner } from "../owner";
+import type { RenderJob } from "../../db/schema";
+import { preparedQuery } from "../../db/prepared";
+import { findOwnedJob, RUNNING } from "../records";
+import { queuePosition } from "./queue";
+import { jobView, shareUrlOf, styleOf, type JobView } from "../views";
+import type { JobKind } from "../../../shared/edits";
 
 type Deps = Pick<RenderContext, "db" | "clock">;
 

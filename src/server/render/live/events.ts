@@ -6,10 +6,10 @@
  */
 import { EventEmitter, on } from "node:events";
 import type { Transaction } from "kysely";
-import { eventConcernsJob, type RenderEvent } from "../../shared/render";
-import type { AppDatabase } from "../db/client";
-import type { Database } from "../db/schema";
-import { DomainError } from "../errors";
+import { eventConcernsJob, type RenderEvent } from "../../../shared/render";
+import type { AppDatabase } from "../../db/client";
+import type { Database } from "../../db/schema";
+import { DomainError } from "../../errors";
 
 type Db = AppDatabase | Transaction<Database>;
 
@@ -35,6 +35,12 @@ export async function storedEventsAfter(db: AppDatabase, owner: string, afterId:
   if (jobId) query = query.where((eb) => eb.or([eb("job_id", "=", jobId), eb("type", "=", "positions")]));
   const stored = (await query.execute()).map((row) => ({ id: row.id, owner, event: JSON.parse(row.payload) as RenderEvent }));
   return jobId ? stored.filter((row) => eventConcernsJob(row.event, jobId)) : stored;
+}
+
+/** Removes events older than `before` (housekeeping: no reconnecting client asks for them); how many went. */
+export async function forgetEventsBefore(db: AppDatabase, before: number): Promise<number> {
+  const deleted = await db.deleteFrom("render_events").where("created_at", "<", before).executeTakeFirst();
+  return Number(deleted.numDeletedRows);
 }
 
 /** Open event streams allowed per owner and in all. */

@@ -4,7 +4,7 @@
  * functions and the worker both go through here, so a job is charged once and given back at most once.
  */
 import { sql, type Transaction } from "kysely";
-import { MESSAGES } from "../../shared/messages";
+import { MESSAGES } from "../../../shared/messages";
 import {
   isFinalStatus,
   RENDER,
@@ -13,25 +13,25 @@ import {
   type RenderEvent,
   type RenderRequestInput,
   type StructureStrength,
-} from "../../shared/render";
-import type { DesignStyle } from "../../shared/styles";
-import { CREDITS, UPLOAD_BUCKET } from "../../shared/constants";
-import { generateSecureRandomString } from "../auth/tokens";
-import type { AppDatabase } from "../db/client";
-import type { Database, RenderJob, Upload } from "../db/schema";
-import { DomainError, notFound } from "../errors";
-import { creditBalance, chargeForJob, FreeCreditsLockedError, NotEnoughCreditsError, refundJob } from "../services/credits";
-import type { RenderContext } from "./context";
-import { recordRenderEvent, type StoredRenderEvent } from "./events";
-import { ownerColumns, ownerKey, ownsRow, rowOwner, type Owner } from "./owner";
-import { editMaskKey } from "./links";
-import { ensureStorageLeft } from "./upload-budgets";
-import { currentRequestId } from "../logger";
+} from "../../../shared/render";
+import type { DesignStyle } from "../../../shared/styles";
+import { CREDITS } from "../../../shared/constants";
+import { generateSecureRandomString } from "../../auth/tokens";
+import type { AppDatabase } from "../../db/client";
+import type { Database, RenderJob } from "../../db/schema";
+import { DomainError, notFound } from "../../errors";
+import type { RenderContext } from "../context";
+import { recordRenderEvent, type StoredRenderEvent } from "../live";
+import { ownerColumns, ownerKey, ownsRow, rowOwner, type Owner } from "../owner";
+import { deleteJobRows, findOwnedJob, removeJobFiles, RUNNING } from "../records";
+import { ensureStorageLeft } from "../intake";
+import { currentRequestId } from "../../logger";
 
 type Db = AppDatabase | Transaction<Database>;
 type EventDeps = Pick<RenderContext, "db" | "events">;
+/** What changes a job's state and may give its credit back. */
+type RefundDeps = EventDeps & Pick<RenderContext, "credits">;
 
-export const RUNNING: readonly JobStatus[] = ["preprocessing", "rendering", "saving"];
 const DAY_MS = 86_400_000;
 /** How many waiting jobs are told their new place when the queue moves. */
 const POSITION_UPDATES = 20;
@@ -94,13 +94,6 @@ export async function keepsFreeCredits(deps: Pick<RenderContext, "billedPerRende
   return deps.billedPerRender && !(await deps.accounts.emailConfirmed(userId));
 }
 
-/** A failed charge as the user reads it; any other error unchanged. */
-export function chargeRefusal(error: unknown): unknown {
-  if (error instanceof NotEnoughCreditsError) return new DomainError("payment-required", "notEnoughCredits");
-  if (error instanceof FreeCreditsLockedError) return new DomainError("payment-required", "freeCreditsNeedConfirmation");
-  return error;
-}
-
 export async function createRenderJobs(
   deps: RenderContext,
   owner: Owner,
@@ -144,56 +137,52 @@ export async function createRenderJobs(
   const events: StoredRenderEvent[] = [];
   const jobs: Array<{ id: string; style: DesignStyle; variation: number }> = [];
   let credits: number | null = null;
-  try {
-    await deps.db.transaction().execute(async (trx) => {
-      // Checked inside the transaction that records the demo, so two requests cannot both take it.
-      if (owner.visitorId !== null && (await demoRefusal({ ...deps, db: trx }, owner.visitorId, ipAddress))) {
-        throw new DomainError("forbidden", "demoUsed");
-      }
-      for (const [style, variation] of styles.flatMap((style) =>
-        Array.from({ length: variations }, (_, index) => [style, index + 1] as const),
-      )) {
-        const id = generateSecureRandomString();
-        const job = await trx
-          .insertInto("render_jobs")
-          .values({
-            id,
-            ...ownerColumns(owner),
-            project_id: projectId,
-            upload_id: upload.id,
-            style,
-            room_type: upload.room_type,
-            mode: upload.mode,
-            note,
-            render_mode: renderMode,
-            structure,
-            // Variations of one request with a chosen seed get neighbouring seeds, so each differs and each can be repeated.
-            requested_seed: input.seed === undefined ? null : (input.seed + variation - 1) % (RENDER.maxSeed + 1),
-            provider: deps.providerId,
-            request_id: currentRequestId() ?? null,
-            status: "queued",
-            credits_charged: owner.userId !== null ? CREDITS.perRender : 0,
-            created_at: now,
-            updated_at: now,
-          })
-          .returning("id")
-          .executeTakeFirstOrThrow();
-        if (owner.userId !== null) await chargeForJob(trx, owner.userId, id, now, { keepFreeCredits });
-        else
-          await trx
-            .insertInto("visitor_demo_renders")
-            .values({ visitor_id: owner.visitorId, ip_address: ipAddress, job_id: id, created_at: now })
-            .execute();
-        events.push(
-          await recordRenderEvent(trx, ownerKey(owner), { type: "queued", jobId: id, at: now, position: await queuePosition(trx, job) }),
-        );
-        jobs.push({ id, style, variation });
-      }
-      if (owner.userId !== null) credits = await creditBalance(trx, owner.userId);
-    });
-  } catch (error) {
-    throw chargeRefusal(error);
-  }
+  await deps.db.transaction().execute(async (trx) => {
+    // Checked inside the transaction that records the demo, so two requests cannot both take it.
+    if (owner.visitorId !== null && (await demoRefusal({ ...deps, db: trx }, owner.visitorId, ipAddress))) {
+      throw new DomainError("forbidden", "demoUsed");
+    }
+    for (const [style, variation] of styles.flatMap((style) =>
+      Array.from({ length: variations }, (_, index) => [style, index + 1] as const),
+    )) {
+      const id = generateSecureRandomString();
+      const job = await trx
+        .insertInto("render_jobs")
+        .values({
+          id,
+          ...ownerColumns(owner),
+          project_id: projectId,
+          upload_id: upload.id,
+          style,
+          room_type: upload.room_type,
+          mode: upload.mode,
+          note,
+          render_mode: renderMode,
+          structure,
+          // Variations of one request with a chosen seed get neighbouring seeds, so each differs and each can be repeated.
+          requested_seed: input.seed === undefined ? null : (input.seed + variation - 1) % (RENDER.maxSeed + 1),
+          provider: deps.providerId,
+          request_id: currentRequestId() ?? null,
+          status: "queued",
+          credits_charged: owner.userId !== null ? CREDITS.perRender : 0,
+          created_at: now,
+          updated_at: now,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      if (owner.userId !== null) await deps.credits.chargeForJob(trx, owner.userId, id, now, { keepFreeCredits });
+      else
+        await trx
+          .insertInto("visitor_demo_renders")
+          .values({ visitor_id: owner.visitorId, ip_address: ipAddress, job_id: id, created_at: now })
+          .execute();
+      events.push(
+        await recordRenderEvent(trx, ownerKey(owner), { type: "queued", jobId: id, at: now, position: await queuePosition(trx, job) }),
+      );
+      jobs.push({ id, style, variation });
+    }
+    if (owner.userId !== null) credits = await deps.credits.balance(trx, owner.userId);
+  });
   deps.events.publish(events);
   deps.signals.jobAdded();
   return { jobs, credits };
@@ -255,8 +244,14 @@ export async function transitionJob(
 }
 
 /** Gives back what the job took: its credit, or the visitor's free demo. Inside the ending transaction. */
-async function giveBack(trx: Transaction<Database>, job: RenderJob, now: number, reason: string): Promise<boolean> {
-  if (job.user_id !== null && job.credits_charged > 0) return refundJob(trx, job.user_id, job.id, now, reason);
+async function giveBack(
+  credits: RenderContext["credits"],
+  trx: Transaction<Database>,
+  job: RenderJob,
+  now: number,
+  reason: string,
+): Promise<boolean> {
+  if (job.user_id !== null && job.credits_charged > 0) return credits.refundJob(trx, job.user_id, job.id, now, reason);
   if (job.visitor_id !== null) {
     const released = await trx.deleteFrom("visitor_demo_renders").where("job_id", "=", job.id).executeTakeFirst();
     return Number(released.numDeletedRows) > 0;
@@ -266,7 +261,7 @@ async function giveBack(trx: Transaction<Database>, job: RenderJob, now: number,
 
 /** Marks a job failed and refunds it, in one transaction, once. */
 export function failJob(
-  deps: EventDeps,
+  deps: RefundDeps,
   jobId: string,
   from: readonly JobStatus[],
   message: string,
@@ -283,13 +278,13 @@ export function failJob(
       jobId,
       at: now,
       message,
-      refunded: await giveBack(trx, job, now, `render failed: ${message}`),
+      refunded: await giveBack(deps.credits, trx, job, now, `render failed: ${message}`),
     }),
     now,
   );
 }
 
-export function markCanceled(deps: EventDeps, jobId: string, from: readonly JobStatus[], now: number): Promise<RenderJob | null> {
+export function markCanceled(deps: RefundDeps, jobId: string, from: readonly JobStatus[], now: number): Promise<RenderJob | null> {
   return transitionJob(
     deps,
     jobId,
@@ -300,16 +295,10 @@ export function markCanceled(deps: EventDeps, jobId: string, from: readonly JobS
       type: "canceled",
       jobId,
       at: now,
-      refunded: await giveBack(trx, job, now, "render canceled"),
+      refunded: await giveBack(deps.credits, trx, job, now, "render canceled"),
     }),
     now,
   );
-}
-
-export async function findOwnedJob(db: Db, owner: Owner, jobId: string): Promise<RenderJob> {
-  const job = await db.selectFrom("render_jobs").selectAll().where("id", "=", jobId).executeTakeFirst();
-  if (!job || !ownsRow(owner, job)) throw notFound();
-  return job;
 }
 
 /** Cancel while queued (at once) or while running (the worker stops the engine, then marks it). */
@@ -340,27 +329,6 @@ export async function deleteJob(deps: RenderContext, owner: Owner, jobId: string
   }
   await deleteJobRows(deps.db, [jobId]);
   await removeJobFiles(deps, [job]);
-}
-
-export async function deleteJobRows(db: Db, jobIds: string[]): Promise<void> {
-  if (jobIds.length === 0) return;
-  await db.deleteFrom("render_events").where("job_id", "in", jobIds).execute();
-  await db.deleteFrom("render_jobs").where("id", "in", jobIds).execute();
-}
-
-export async function removeJobFiles(
-  deps: Pick<RenderContext, "storage" | "log">,
-  jobs: Array<Pick<RenderJob, "id" | "kind" | "input_key" | "result_key" | "medium_key" | "thumb_key" | "high_key" | "upscaled_key">>,
-): Promise<void> {
-  for (const job of jobs) {
-    const mask = job.kind === "edit" ? editMaskKey(job.id) : null;
-    for (const key of [job.input_key, job.result_key, job.medium_key, job.thumb_key, job.high_key, job.upscaled_key, mask]) {
-      if (key)
-        await deps.storage
-          .remove(UPLOAD_BUCKET, key)
-          .catch((error: unknown) => deps.log.warn("could not remove a stored file", { key, error }));
-    }
-  }
 }
 
 /**
@@ -423,7 +391,7 @@ export async function claimNextJob(deps: EventDeps, now: number): Promise<Render
  * the render simply runs again); a job interrupted a second time fails and is refunded.
  */
 export async function recoverInterruptedJobs(
-  deps: EventDeps & Pick<RenderContext, "log">,
+  deps: RefundDeps & Pick<RenderContext, "log">,
   now: number,
 ): Promise<{ resumed: number; failed: number }> {
   const interrupted = await deps.db
@@ -552,17 +520,4 @@ export async function recordStructureScore(
     });
   });
   if (stored) deps.events.publish([stored]);
-}
-
-export async function removeUploadFiles(
-  deps: Pick<RenderContext, "storage" | "log">,
-  uploads: Array<Pick<Upload, "original_key" | "thumb_key">>,
-): Promise<void> {
-  for (const upload of uploads) {
-    for (const key of [upload.original_key, upload.thumb_key]) {
-      await deps.storage
-        .remove(UPLOAD_BUCKET, key)
-        .catch((error: unknown) => deps.log.warn("could not remove a stored file", { key, error }));
-    }
-  }
 }

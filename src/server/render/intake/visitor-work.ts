@@ -3,12 +3,12 @@
  * signs in, its uploads and renders (and their event history) become the user's, filed in the
  * user's latest project. Visitors' work nobody claims is removed after RENDER.visitorWorkDays.
  */
-import { UPLOAD_BUCKET, type Language } from "../../shared/constants";
-import { RENDER } from "../../shared/render";
-import type { Upload } from "../db/schema";
-import type { RenderContext } from "./context";
-import { ownerKey, userOwner, visitorOwner } from "./owner";
-import { deleteJobRows, removeJobFiles, removeUploadFiles } from "./queue";
+import { UPLOAD_BUCKET, type Language } from "../../../shared/constants";
+import { RENDER } from "../../../shared/render";
+import type { Upload } from "../../db/schema";
+import type { RenderContext } from "../context";
+import { ownerKey, userOwner, visitorOwner } from "../owner";
+import { deleteJobRows, removeJobFiles, removeUploadFiles } from "../records";
 
 export async function adoptVisitorWork(
   deps: Pick<RenderContext, "db" | "projects">,

@@ -4,14 +4,14 @@
  * size), never passed off as the original resolution.
  */
 import { sql } from "kysely";
-import { UPLOAD_BUCKET } from "../../shared/constants";
-import { DomainError } from "../errors";
-import { EXTENSIONS, MIME_TYPES } from "../images/variants";
-import type { RenderContext } from "./context";
-import type { Owner } from "./owner";
-import { ensureStorageLeft } from "./upload-budgets";
-import { PermanentRenderError, RetryableRenderError, type RenderProvider } from "./providers/provider";
-import { findOwnedJob } from "./queue";
+import { UPLOAD_BUCKET } from "../../../shared/constants";
+import { DomainError } from "../../errors";
+import { EXTENSIONS, MIME_TYPES } from "../../images/variants";
+import type { RenderContext } from "../context";
+import type { Owner } from "../owner";
+import { ensureStorageLeft } from "../intake";
+import { PermanentRenderError, RetryableRenderError, type RenderProvider } from "../engines";
+import { findOwnedJob } from "../records";
 import sharp from "sharp";
 
 /** Upscales in progress, by job: a second click waits for the first instead of paying twice. */

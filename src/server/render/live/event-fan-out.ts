@@ -13,11 +13,10 @@
  */
 import type { NextFunction, Request, Response } from "express";
 import superjson from "superjson";
-import { eventConcernsJob, renderEventsInputSchema, type RenderEvent } from "../../shared/render";
-import type { RenderContext } from "./context";
-import { storedEventsAfter, type StoredRenderEvent } from "./events";
-import { ownerKey, ownsRow } from "./owner";
-import type { OwnerOfRequest } from "./routes";
+import { eventConcernsJob, renderEventsInputSchema, type RenderEvent } from "../../../shared/render";
+import type { Infra } from "../../infra";
+import { storedEventsAfter, type RenderEventBus, type StoredRenderEvent } from "./events";
+import { ownerKey, ownsRow, type OwnerOfRequest } from "../owner";
 
 /** The procedure's URL under the tRPC endpoint (GET, one call, no batch). */
 export const EVENTS_PATH = "/trpc/render.events";
@@ -83,7 +82,7 @@ export class EventFanOut {
   private flushTimer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly deps: Pick<RenderContext, "db" | "env" | "events" | "log">,
+    private readonly deps: Pick<Infra, "db" | "env" | "log"> & { events: RenderEventBus },
     /** A fixed window instead of batchWindowMs (tests). */
     private readonly fixedBatchMs?: number,
   ) {

@@ -3,9 +3,10 @@
  * all my images", account deletion). Rows go first, then files, so nothing serves a half-deleted
  * picture. The credit ledger keeps its rows (it explains the balance), without the pictures.
  */
-import { isFinalStatus } from "../../shared/render";
-import type { RenderContext } from "./context";
-import { deleteJobRows, markCanceled, removeJobFiles, removeUploadFiles, RUNNING } from "./queue";
+import { isFinalStatus } from "../../../shared/render";
+import type { RenderContext } from "../context";
+import { deleteJobRows, removeJobFiles, removeUploadFiles, RUNNING } from "../records";
+import { markCanceled } from "./queue";
 
 export async function deleteUserImages(
   deps: RenderContext,

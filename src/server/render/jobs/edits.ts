@@ -5,23 +5,22 @@
  * render. Its render_edits row links it to the version it was made from, so the versions of a photo
  * form a tree: the photo, its renders under it, and edits under whatever they were made from.
  */
-import { CREDITS, UPLOAD_BUCKET } from "../../shared/constants";
-import { EDIT, studioPictureSize, type EditPreset, type EditRequestInput, type VersionNode, type VersionTree } from "../../shared/edits";
-import { generateSecureRandomString } from "../auth/tokens";
-import type { RenderJob, Upload } from "../db/schema";
-import type { DesignStyle } from "../../shared/styles";
-import { DomainError, notFound } from "../errors";
-import { checkMask, pngFromDataUrl } from "../images/mask";
-import { chargeForJob, creditBalance } from "../services/credits";
-import type { RenderContext } from "./context";
-import { recordRenderEvent } from "./events";
-import { ensureStorageLeft } from "./upload-budgets";
-import { editMaskKey, FILE_ROUTES } from "./links";
-import { ownerColumns, ownerKey, ownsRow, type Owner } from "./owner";
-import { chargeRefusal, findOwnedJob, keepsFreeCredits, queuePosition } from "./queue";
-import { findOwnedUpload } from "./uploads";
-import { styleOf } from "./views";
-import { currentRequestId } from "../logger";
+import { CREDITS, UPLOAD_BUCKET } from "../../../shared/constants";
+import { EDIT, studioPictureSize, type EditPreset, type EditRequestInput, type VersionNode, type VersionTree } from "../../../shared/edits";
+import { generateSecureRandomString } from "../../auth/tokens";
+import type { RenderJob, Upload } from "../../db/schema";
+import type { DesignStyle } from "../../../shared/styles";
+import { DomainError, notFound } from "../../errors";
+import { checkMask, pngFromDataUrl } from "../../images/mask";
+import type { RenderContext } from "../context";
+import { recordRenderEvent } from "../live";
+import { ensureStorageLeft, findOwnedUpload } from "../intake";
+import { editMaskKey, FILE_ROUTES } from "../links";
+import { ownerColumns, ownerKey, ownsRow, type Owner } from "../owner";
+import { findOwnedJob } from "../records";
+import { keepsFreeCredits, queuePosition } from "./queue";
+import { styleOf } from "../views";
+import { currentRequestId } from "../../logger";
 
 /** A version an edit can start from: the photo (no parent job) or a finished job of the same photo. */
 interface EditSource {
@@ -109,14 +108,14 @@ export async function createEditJob(
           preset: input.preset ?? null,
         })
         .execute();
-      await chargeForJob(trx, userId, id, now, { keepFreeCredits });
-      credits = await creditBalance(trx, userId);
+      await deps.credits.chargeForJob(trx, userId, id, now, { keepFreeCredits });
+      credits = await deps.credits.balance(trx, userId);
       return recordRenderEvent(trx, ownerKey(owner), { type: "queued", jobId: id, at: now, position: await queuePosition(trx, job) });
     });
     deps.events.publish([event]);
   } catch (error) {
     await deps.storage.remove(UPLOAD_BUCKET, maskKey).catch(() => undefined);
-    throw chargeRefusal(error);
+    throw error;
   }
   await deps.projects.touch(projectId, now);
   deps.signals.jobAdded();

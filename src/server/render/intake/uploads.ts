@@ -3,17 +3,17 @@
  * kept with a thumbnail under generated keys, and filed in the user's project (a visitor's
  * upload belongs to their anonymous id).
  */
-import { UPLOAD_BUCKET, type Language } from "../../shared/constants";
-import type { MessageName } from "../../shared/messages";
-import { RENDER } from "../../shared/render";
-import type { InputMode, RoomType } from "../../shared/styles";
-import { generateSecureRandomString } from "../auth/tokens";
-import type { Upload } from "../db/schema";
-import { DomainError, notFound, type DomainErrorKind } from "../errors";
-import { prepareUpload, type PreparedUpload, type UploadRefusal } from "../images/prepare-upload";
-import { thumbnail } from "../images/variants";
-import type { RenderContext } from "./context";
-import { ownerColumns, ownsRow, type Owner } from "./owner";
+import { UPLOAD_BUCKET, type Language } from "../../../shared/constants";
+import type { MessageName } from "../../../shared/messages";
+import { RENDER } from "../../../shared/render";
+import type { InputMode, RoomType } from "../../../shared/styles";
+import { generateSecureRandomString } from "../../auth/tokens";
+import type { Upload } from "../../db/schema";
+import { DomainError, notFound, type DomainErrorKind } from "../../errors";
+import { prepareUpload, type PreparedUpload, type UploadRefusal } from "../../images/prepare-upload";
+import { thumbnail } from "../../images/variants";
+import type { RenderContext } from "../context";
+import { ownerColumns, ownsRow, type Owner } from "../owner";
 import { ensureStorageLeft, returnVisitorUploadBudget, takeVisitorUploadBudget } from "./upload-budgets";
 import { reclaimVisitorSpace } from "./visitor-work";
 

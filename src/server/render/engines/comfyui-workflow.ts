@@ -128,7 +128,7 @@ export function validateWorkflow<Name extends TemplateName>(name: Name, file: st
   if (missing.length > 0) {
     const list = missing.map((placeholder) => `{{${placeholder}}}`).join(", ");
     throw fail(
-      `lacks the placeholder${missing.length === 1 ? "" : "s"} ${list} (the ${name} workflow needs ${required.length}: see README)`,
+      `lacks the placeholder${missing.length === 1 ? "" : "s"} ${list} (the ${name} workflow needs ${required.length}: see docs/rendering-engines.md)`,
     );
   }
 

@@ -6,12 +6,12 @@
  * On shutdown, running jobs go back to the queue; after a crash, start() puts them back.
  */
 import { setTimeout as delay } from "node:timers/promises";
-import { keyedMessage, MESSAGES, messageName } from "../../shared/messages";
-import { UPLOAD_BUCKET } from "../../shared/constants";
-import type { RenderJob } from "../db/schema";
-import type { DesignStyle } from "../../shared/styles";
-import { compositeEdit } from "../images/composite";
-import { editSource, EXTENSIONS, MIME_TYPES, providerInput, resultVariants } from "../images/variants";
+import { keyedMessage, MESSAGES, messageName } from "../../../shared/messages";
+import { UPLOAD_BUCKET } from "../../../shared/constants";
+import type { RenderJob } from "../../db/schema";
+import type { DesignStyle } from "../../../shared/styles";
+import { compositeEdit } from "../../images/composite";
+import { editSource, EXTENSIONS, MIME_TYPES, providerInput, resultVariants } from "../../images/variants";
 import { editWork, type EditWork } from "./edits";
 import {
   announceQueuePositions,
@@ -23,13 +23,12 @@ import {
   recordStructureScore,
   transitionJob,
 } from "./queue";
-import type { RenderContext } from "./context";
-import { resultLinks } from "./links";
-import { structureScore } from "./structure";
-import { PermanentRenderError, RetryableRenderError, type RenderProvider, type RenderResult } from "./providers/provider";
-import { withLogContext } from "../logger";
+import type { RenderContext } from "../context";
+import { resultLinks } from "../links";
+import { PermanentRenderError, RetryableRenderError, structureScore, type RenderProvider, type RenderResult } from "../engines";
+import { withLogContext } from "../../logger";
 
-type WorkerDeps = Pick<RenderContext, "db" | "clock" | "log" | "storage" | "events" | "signals">;
+type WorkerDeps = Pick<RenderContext, "db" | "clock" | "log" | "storage" | "events" | "signals" | "credits">;
 
 export interface RenderWorkerOptions {
   concurrency: number;

@@ -1,8 +1,8 @@
 /** Measured figures of the renders made here: times by engine, counts, renders per day, a user's weeks. */
-import type { DesignStyle } from "../../shared/styles";
-import type { AppDatabase } from "../db/client";
-import { periodIndex, utcDay } from "../db/sql-helpers";
-import { creditUseByPeriod } from "../services/credits";
+import type { DesignStyle } from "../../../shared/styles";
+import type { AppDatabase } from "../../db/client";
+import { periodIndex, utcDay } from "../../db/sql-helpers";
+import type { CreditLedger } from "../context";
 
 const DAY_MS = 86_400_000;
 
@@ -196,7 +196,13 @@ export interface ActivityWeek {
  * measured from render_jobs (one grouped statement) and the credit ledger (credits.ts). Weeks without
  * anything are zeros.
  */
-export async function userActivity(db: AppDatabase, userId: string, now: number, timeZone: string) {
+export async function userActivity(
+  db: AppDatabase,
+  ledger: Pick<CreditLedger, "useByPeriod">,
+  userId: string,
+  now: number,
+  timeZone: string,
+) {
   const { weeks, end } = activityWeeks(now, timeZone);
   const starts = weeks.map((week) => week.start);
   const [rows, credits] = await Promise.all([
@@ -227,7 +233,7 @@ export async function userActivity(db: AppDatabase, userId: string, now: number,
       .where("finished_at", "<", end)
       .groupBy(["week", "kind", "style", "status"])
       .execute(),
-    creditUseByPeriod(db, userId, starts, end),
+    ledger.useByPeriod(db, userId, starts, end),
   ]);
   const totals = weeks.map(() => ({ durationTotal: 0, durationCount: 0, scoreTotal: 0, scoreCount: 0 }));
   const result: ActivityWeek[] = weeks.map((week, index) => ({

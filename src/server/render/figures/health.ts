@@ -1,7 +1,7 @@
 /** The self-test's render-queue check: is anything stuck? */
-import { RENDER_QUEUE_LIMITS, checkText, failedWith, passedWith, type ServerCheckResult } from "../../shared/self-test-checks";
-import type { RenderContext } from "./context";
-import { RUNNING } from "./queue";
+import { RENDER_QUEUE_LIMITS, checkText, failedWith, passedWith, type ServerCheckResult } from "../../../shared/self-test-checks";
+import type { RenderContext } from "../context";
+import { RUNNING } from "../records";
 
 /**
  * Not stuck: no render waiting longer than maxWaitMs while the worker has a free slot (a long

@@ -35,7 +35,7 @@ interface PresetBase {
   readonly model: string;
   /** Official models run by name, with a stable schema; community models run by version. */
   readonly official: boolean;
-  /** What it is good for, in a sentence (README, the admin's choice). */
+  /** What it is good for, in a sentence (docs/rendering-engines.md, the admin's choice). */
   readonly goodFor: string;
   /** Where the schema below was checked. */
   readonly schemaSource: string;

@@ -1,0 +1,129 @@
+/**
+ * Jobs: the life of a render after its photo is in. ai-render makes jobs and charges them in one
+ * transaction (queue.ts); the worker claims them, runs the engine and stores the pictures
+ * (worker.ts); edits of the modification studio and upscales are jobs too; cancel, retry, re-roll
+ * and delete change them, each change with its event and at most one refund. library.ts is what
+ * owners and admins read of them: views, lists, sharing, counts.
+ *
+ * The rest of the render module imports this file only (lint: render-jobs-behind-its-index).
+ */
+import { isFinalStatus, type RenderRequestInput, type StructureStrength } from "../../../shared/render";
+import type { EditRequestInput } from "../../../shared/edits";
+import { DomainError, notFound } from "../../errors";
+import type { RenderContext } from "../context";
+import type { RenderProvider } from "../engines";
+import { rowOwner, type Owner } from "../owner";
+import { findOwnedJob } from "../records";
+import { createEditJob, relinkChildren, repeatEdit, unfinishedChildEdits, versionTree } from "./edits";
+import {
+  gallerySharedRenders,
+  jobOwnerOf,
+  listAllJobs,
+  listOwnedJobs,
+  moveToProject,
+  ownedJobView,
+  projectRenderSummaries,
+  queueCounts,
+  setSharing,
+  sharedRender,
+  userRenderCount,
+  userRenderCounts,
+  userRenderStatistics,
+} from "./library";
+import { listingSource } from "./listing-source";
+import { cancelJob, createRenderJobs, deleteJob, recoverInterruptedJobs, rerenderJob, retryJob } from "./queue";
+import { deleteUserImages } from "./removal";
+import { upscaleJob } from "./upscale";
+import { RenderWorker, type RenderWorkerOptions } from "./worker";
+
+export { demoRefusal, keepsFreeCredits, type DemoRefusal } from "./queue";
+export type { AdminJobRow } from "./library";
+export type { ListingSource } from "./listing-source";
+export type { RenderWorkerOptions } from "./worker";
+
+/**
+ * The jobs part of the render module's surface, and its worker. `engine` is the engine in force
+ * (the module may swap it while the server runs; jobs running keep theirs).
+ */
+export function createJobs(deps: RenderContext, engine: () => RenderProvider, workerOptions: RenderWorkerOptions) {
+  const worker = new RenderWorker(deps, engine, workerOptions);
+  return {
+    worker,
+    surface: {
+      /** Recovers what a crash left running, then starts taking jobs. */
+      startWorker: () => worker.start(),
+      /** What start-up does after a crash: jobs left running are queued again once, or failed and refunded. */
+      recoverInterruptedJobs: () => recoverInterruptedJobs(deps, deps.clock.now()),
+      /** Stops the worker; running jobs go back to the queue. */
+      async stop(): Promise<void> {
+        await worker.stop();
+      },
+
+      /** ai-render: one job per style, each charged (or the visitor's free demo), all in one transaction. */
+      create: (owner: Owner, input: RenderRequestInput, ipAddress: string) => createRenderJobs(deps, owner, input, ipAddress),
+      job: (owner: Owner, jobId: string) => ownedJobView(deps, owner, jobId, engine().label),
+      list: (owner: Owner, filter: { projectId?: string; limit?: number }) => listOwnedJobs(deps, owner, filter, engine().label),
+      cancel: (owner: Owner, jobId: string) => cancelJob(deps, owner, jobId),
+      /**
+       * Deletes a render or an edit with its files. Edits made from it hang from its own parent
+       * instead (they keep their pictures); unfinished ones cannot run without it and are canceled.
+       */
+      async delete(owner: Owner, jobId: string) {
+        await findOwnedJob(deps.db, owner, jobId);
+        for (const child of await unfinishedChildEdits(deps, jobId)) await cancelJob(deps, owner, child);
+        await relinkChildren(deps, jobId);
+        await deleteJob(deps, owner, jobId);
+      },
+      /** The modification studio: repaint a painted region of a version, one credit, through the queue. */
+      edit: (owner: Owner, input: EditRequestInput) => createEditJob(deps, owner, input),
+      /** Every version of the photo a picture (upload or job) belongs to, as a tree. */
+      versions: (owner: Owner, pictureId: string) => versionTree(deps, owner, pictureId),
+      setSharing: (owner: Owner, jobId: string, choice: { link?: boolean; gallery?: boolean }) => setSharing(deps, owner, jobId, choice),
+      moveToProject: (userId: string, jobId: string, projectId: string) => moveToProject(deps, userId, jobId, projectId),
+      /** A new render of a finished one: new seed (re-roll), same seed, or a stronger structure setting; charged like any render. */
+      async rerender(owner: Owner, jobId: string, choice: { seed: "new" | "same"; structure?: StructureStrength }, ipAddress: string) {
+        const job = await findOwnedJob(deps.db, owner, jobId);
+        if (job.kind !== "edit") return rerenderJob(deps, owner, jobId, choice, ipAddress);
+        // An edit again: the same version, mask and instruction.
+        if (!isFinalStatus(job.status)) throw new DomainError("conflict", "renderNotFinished");
+        if (choice.seed === "same" && job.seed === null) throw new DomainError("invalid", "engineCannot");
+        return repeatEdit(deps, owner, job, choice.seed === "same" ? (job.seed ?? undefined) : undefined);
+      },
+      /** The optional AI upscale to the photo's size (engines with an upscaler), made once and kept. */
+      upscale: (owner: Owner, jobId: string) => upscaleJob(deps, engine(), owner, jobId),
+      shared: (token: string) => sharedRender(deps, token),
+      /** Renders users chose to show in the gallery. */
+      gallerySharedRenders: () => gallerySharedRenders(deps),
+      /** A finished render of the owner as the listing export needs it (files, engine, mode). */
+      listingSource: (owner: Owner, jobId: string) => listingSource(deps, owner, jobId, engine().label),
+      /** Deletes the user's uploads and renders (of one project, or all), with their files. */
+      deleteUserImages: (filter: { userId: string; projectId?: string }) => deleteUserImages(deps, filter),
+
+      projectRenderSummaries: (projectIds: string[]) => projectRenderSummaries(deps, projectIds),
+      userRenderStatistics: (userId: string) => userRenderStatistics(deps, userId),
+      userRenderCount: (userId: string) => userRenderCount(deps, userId),
+      userRenderCounts: (userIds: readonly string[]) => userRenderCounts(deps, userIds),
+
+      // Administration.
+      queueCounts: () => queueCounts(deps),
+      /** Finished renders' engine, kind, input mode and credits, for the metrics (by id). */
+      async jobFacts(jobIds: readonly string[]) {
+        if (jobIds.length === 0) return [];
+        return deps.db
+          .selectFrom("render_jobs")
+          .select(["id", "provider", "kind", "mode", "credits_charged"])
+          .where("id", "in", [...jobIds])
+          .execute();
+      },
+      listAllJobs: (filter: Parameters<typeof listAllJobs>[1]) => listAllJobs(deps, filter),
+      /** Puts a failed or canceled render back in the queue, free of charge; false in any other state. */
+      retry: (jobId: string) => retryJob(deps, jobId),
+      /** Cancels anyone's render; returns its owner's user id (null for a visitor). */
+      async cancelAny(jobId: string) {
+        const job = await jobOwnerOf(deps, jobId);
+        if (!job) throw notFound();
+        return { status: await cancelJob(deps, rowOwner(job), jobId), userId: job.user_id };
+      },
+    },
+  };
+}
