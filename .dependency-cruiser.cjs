@@ -124,6 +124,16 @@ module.exports = {
       to: { path: TRPC_SERVER },
     },
     {
+      name: "render-imports-no-service",
+      severity: "error",
+      comment:
+        "The render module reaches the capabilities it needs (credits, projects, accounts) through ports declared in " +
+        "render/context.ts and handed in by boot.ts, never by importing src/server/services: services use render's " +
+        "surface, so an import the other way would tie the two together in both directions.",
+      from: { path: "^src/server/render/" },
+      to: { path: "^src/server/services/" },
+    },
+    {
       name: "render-behind-its-index",
       severity: "error",
       comment:

@@ -69,7 +69,6 @@ const VIOLATING: Tree = {
     'import { upload } from "../intake/uploads";\nimport { event } from "../live/events";\nimport { local } from "../engines/local";\n' +
     "export const queue = [upload, event, local];\n",
   "src/server/render/figures/index.ts": "export const figures = 1;\n",
-  "src/server/render/figures/examples.ts": "export const examples = 1;\n",
   "src/server/render/figures/health.ts": 'import { queue } from "../jobs/queue";\nexport const health = queue;\n',
   // render-intake-below-jobs
   "src/server/render/intake/index.ts": "export const intake = 1;\n",
@@ -81,6 +80,8 @@ const VIOLATING: Tree = {
   "src/server/render/engines/index.ts": "export const engines = 1;\n",
   "src/server/render/engines/local.ts": 'import { ownerKey } from "../owner";\nexport const local = ownerKey;\n',
   "src/server/render/owner.ts": "export const ownerKey = 1;\n",
+  // render-imports-no-service
+  "src/server/render/figures/examples.ts": 'import { jobs } from "../../services/jobs";\nexport const examples = jobs;\n',
   // render-shared-below-the-parts
   "src/server/render/records.ts": 'import { engines } from "./engines";\nexport const records = engines;\n',
   // listing-owned-by-listing, listing-not-transport
@@ -114,6 +115,7 @@ const EXPECTED_VIOLATIONS = [
   "render-engines-behind-its-index: src/server/render/jobs/queue.ts → src/server/render/engines/local.ts",
   "render-engines-stand-alone: src/server/render/engines/local.ts → src/server/render/owner.ts",
   "render-figures-behind-its-index: src/server/render/routes.ts → src/server/render/figures/examples.ts",
+  "render-imports-no-service: src/server/render/figures/examples.ts → src/server/services/jobs.ts",
   "render-intake-behind-its-index: src/server/render/jobs/queue.ts → src/server/render/intake/uploads.ts",
   "render-intake-below-jobs: src/server/render/intake/uploads.ts → src/server/render/jobs/index.ts",
   "render-jobs-behind-its-index: src/server/render/figures/health.ts → src/server/render/jobs/queue.ts",
