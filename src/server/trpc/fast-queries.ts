@@ -1,14 +1,16 @@
 /**
  * A shorter road for tRPC queries over GET (decision 044): single and batched (httpBatchLink) calls
  * whose procedures are all queries are answered here; everything else (mutations, subscriptions,
- * jsonl streaming, unknown paths, unreadable input) goes on to tRPC's own adapter, unchanged.
+ * jsonl streaming, unknown paths, unreadable input, a GET naming a Content-Type) goes on to tRPC's own
+ * adapter, unchanged.
  *
  * tRPC's Express adapter turns each request into a Fetch Request and its answer into a Fetch
  * Response written through web streams, with an AbortController per call: measured, that was about
  * 40 % of a session-checked query's time. This calls the same procedure (middlewares, input
  * validation and output included) and answers with the same body and status, built with tRPC's own
  * getErrorShape, transformTRPCResponse and getHTTPStatusCode. tests/integration/fast-queries.test.ts
- * compares both roads' answers.
+ * compares both roads' answers, and tests/integration/trpc-wire-contract.test.ts every query's, byte
+ * for byte, with tRPC's handler's (decision 053).
  *
  * A result is written as transformTRPCResponse writes it, `{ result: { data: serialize(data) } }`, without
  * its object spreads (decision 046); errors still go through it. The app mounts this before compression
@@ -38,8 +40,15 @@ function sendWithLength(_req: Request, res: Response, body: string): void {
 /** The calls of a GET request when every one is a query, with its deserialised input; null otherwise. */
 function queryCalls(router: AnyTRPCRouter, req: Request) {
   if (req.method !== "GET") return null;
-  // Streaming (httpBatchStreamLink) and server-sent events keep tRPC's adapter.
-  if (req.headers["trpc-accept"] !== undefined || req.headers.accept?.includes("text/event-stream")) return null;
+  // Streaming (httpBatchStreamLink's trpc-accept, or an Accept listing application/jsonl, which tRPC
+  // streams when batched and refuses otherwise) and server-sent events keep tRPC's adapter.
+  const accept = req.headers.accept;
+  const streaming =
+    req.headers["trpc-accept"] !== undefined || accept?.includes("application/jsonl") || accept?.includes("text/event-stream");
+  if (streaming) return null;
+  // tRPC's adapter reads a request by its Content-Type, and refuses some on GET (multipart/form-data,
+  // application/octet-stream); tRPC's client sends none with a GET, so any is left to the adapter.
+  if (req.headers["content-type"] !== undefined) return null;
   const query = req.url.indexOf("?");
   const search = new URLSearchParams(query === -1 ? "" : req.url.slice(query + 1));
   const batch = search.get("batch") === "1";
@@ -56,7 +65,8 @@ function queryCalls(router: AnyTRPCRouter, req: Request) {
   const deserialize = router._def._config.transformer.input.deserialize;
   try {
     const parsed: unknown = rawInput ? JSON.parse(rawInput) : undefined;
-    if (batch && parsed !== undefined && (typeof parsed !== "object" || parsed === null)) return null;
+    // A batch's input must be an object (not an array): tRPC's adapter answers anything else with its own error.
+    if (batch && parsed !== undefined && (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))) return null;
     const inputs = paths.map((_, index) => {
       const raw = batch ? (parsed as Record<string, unknown> | undefined)?.[index] : parsed;
       return raw === undefined ? undefined : (deserialize(raw) as unknown);

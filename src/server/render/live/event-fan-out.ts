@@ -163,7 +163,7 @@ export class EventFanOut {
   handler(ownerOfRequest: OwnerOfRequest) {
     return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
       try {
-        if (req.query.batch !== undefined || this.deps.events.closedSignal.aborted) return next();
+        if (!servesAsTrpcWould(req) || this.deps.events.closedSignal.aborted) return next();
         const input = parseInput(req);
         if (!input) return next();
         const owner = await ownerOfRequest(req, res);
@@ -200,7 +200,9 @@ export class EventFanOut {
       subscribers.delete(subscriber);
       if (subscribers.size === 0 && this.byOwner.get(owner) === subscribers) this.byOwner.delete(owner);
     });
-    res.status(200).set(SSE_HEADERS);
+    // setHeader, not res.set: Express's set would add "; charset=utf-8" to the content type, which tRPC does not send.
+    res.status(200);
+    for (const [name, value] of Object.entries(SSE_HEADERS)) res.setHeader(name, value);
     res.flushHeaders();
     res.write(CONNECTED_FRAME);
     try {
@@ -225,21 +227,35 @@ export class EventFanOut {
 }
 
 /**
+ * Whether this is the request tRPC answers with a stream: one GET call (not a batch, not HEAD), no
+ * body type, no JSON-lines streaming asked for (tRPC refuses those: 405, 400). Anything else goes
+ * on to tRPC's adapter, which answers it in its own words.
+ */
+function servesAsTrpcWould(req: Request): boolean {
+  if (req.method !== "GET" || req.query.batch !== undefined) return false;
+  if (req.headers["content-type"] !== undefined) return false;
+  const accepts = `${req.headers.accept ?? ""} ${String(req.headers["trpc-accept"] ?? "")}`;
+  return !accepts.includes("application/jsonl");
+}
+
+/**
  * The procedure's input as tRPC reads it: `input` (superjson), with a Last-Event-ID header, or a
  * lastEventId / Last-Event-Id query parameter, taking the place of input.lastEventId. Null when
  * tRPC would refuse it.
  */
 function parseInput(req: Request): { jobId?: string; lastEventId: number } | null {
+  // tRPC reads the query with URLSearchParams: a repeated parameter counts by its first value.
+  const params = new URL(req.originalUrl, "http://localhost").searchParams;
   let raw: unknown = undefined;
   try {
-    if (typeof req.query.input === "string") raw = superjson.deserialize(JSON.parse(req.query.input) as never);
-    else if (req.query.input !== undefined) return null;
+    const input = params.get("input");
+    if (input !== null) raw = superjson.deserialize(JSON.parse(input) as never);
   } catch {
     return null;
   }
   const header = req.headers["last-event-id"];
-  const query = req.query.lastEventId ?? req.query["Last-Event-Id"];
-  const lastEventId = typeof header === "string" ? header : typeof query === "string" ? query : undefined;
+  const query = params.get("lastEventId") ?? params.get("Last-Event-Id") ?? undefined;
+  const lastEventId = typeof header === "string" ? header : query;
   if (lastEventId) {
     if (raw !== null && typeof raw === "object") raw = { ...raw, lastEventId };
     else raw ??= { lastEventId };
