@@ -3,6 +3,7 @@
  * "<id>.<secret>"; the table holds the id and a SHA-256 hash of the secret only, compared in
  * constant time. A normal session ends after 30 minutes without activity (activity is recorded
  * at most once a minute); a remember-me session lasts 30 days. Rows can be listed and revoked.
+ * Owns the sessions table (decision 053): ending another module's sessions goes through here.
  */
 import { AUTH } from "../../shared/constants";
 import type { AppDatabase } from "../db/client";
@@ -113,7 +114,10 @@ export async function invalidateSession(db: AppDatabase, sessionId: string): Pro
   await db.deleteFrom("sessions").where("id", "=", sessionId).execute();
 }
 
-/** Ends every session of a user except `keepSessionId` (after a password change or reset). */
+/**
+ * Ends every session of a user except `keepSessionId` (after a password change or reset); null ends
+ * them all (an admin disabling the account). Runs inside the caller's transaction when given one.
+ */
 export async function invalidateOtherSessions(db: AppDatabase, userId: string, keepSessionId: string | null): Promise<number> {
   let query = db.deleteFrom("sessions").where("user_id", "=", userId);
   if (keepSessionId) query = query.where("id", "!=", keepSessionId);
@@ -133,6 +137,8 @@ export async function listSessions(db: AppDatabase, clock: Clock, userId: string
 }
 
 // The columns validation needs (not the stored user agent and address, which every request would copy).
+// It joins users, a table of the accounts service: the one read of it outside accounts, kept because
+// every request runs it (decisions 044 and 053; tests/unit/table-owners.test.ts lists the exception).
 const sessionWithUser = preparedQuery((db, sessionId: string) =>
   db
     .selectFrom("sessions")

@@ -1,7 +1,9 @@
 /**
  * Accounts: sign-up (profile with the free credits), sign-in with lockout and the second factor,
  * Google sign-in, e-mail confirmation and password reset, the profile, and deleting an account.
- * Owns the tables users, profiles, user_identities, email_tokens and two_factor_challenges.
+ * Owns the tables users, profiles, user_identities, email_tokens, two_factor_challenges and
+ * two_factor_failures (decision 053): other modules read and change accounts through the functions
+ * below, e.g. the admin's user list, the e-mail addresses of a list's owners, disabling an account.
  */
 import { AUTH, CREDITS, DEFAULT_LANGUAGE, PRODUCT_NAME, type Language } from "../../shared/constants";
 import { DomainError } from "../errors";
@@ -14,10 +16,11 @@ import { createIdAndSecret, generateSecureRandomString, hashSecret, secretMatche
 import { acceptBackupCode, acceptTotp, twoFactorEnabled } from "../auth/two-factor";
 import { invalidateOtherSessions } from "../auth/sessions";
 import { confirmSignUpMail, resetPasswordMail, twoFactorLockedMail } from "../mail/templates";
-import type { Transaction } from "kysely";
+import { sql, type Transaction } from "kysely";
 import type { AppDatabase } from "../db/client";
 import type { Database, EmailTokenPurpose } from "../db/schema";
 import { googleConfigured } from "../auth/google";
+import { utcDay } from "../db/sql-helpers";
 import { grantCredits } from "./credits";
 import { preparedQuery } from "../db/prepared";
 
@@ -67,6 +70,102 @@ export function createAccountDirectory(deps: Pick<Infra, "db">): AccountDirector
 
 export async function findUserByEmail(deps: AccountDeps, email: string) {
   return deps.db.selectFrom("users").selectAll().where("email", "=", email.trim()).executeTakeFirst();
+}
+
+/** An account's id and e-mail address, by id; undefined when there is no such account. */
+export async function findAccount(db: AppDatabase, userId: string): Promise<{ id: string; email: string } | undefined> {
+  return db.selectFrom("users").select(["id", "email"]).where("id", "=", userId).executeTakeFirst();
+}
+
+/** An account's id and e-mail address, by address (the admin CLI, ADMIN_EMAILS). */
+export async function findAccountByEmail(db: AppDatabase, email: string): Promise<{ id: string; email: string } | undefined> {
+  // users.email is COLLATE NOCASE: the comparison ignores case and uses the index.
+  return db.selectFrom("users").select(["id", "email"]).where("email", "=", email.trim()).executeTakeFirst();
+}
+
+/** The e-mail addresses of these accounts, by id, in one statement; ids without an account are left out. */
+export async function accountEmails(db: AppDatabase, userIds: readonly string[]): Promise<Map<string, string>> {
+  if (userIds.length === 0) return new Map();
+  const users = await db.selectFrom("users").select(["id", "email"]).where("id", "in", userIds).execute();
+  return new Map(users.map((user) => [user.id, user.email]));
+}
+
+/** These accounts' ids and addresses in address order (users.email's, COLLATE NOCASE): the admin CLI's role list. */
+export async function accountsInEmailOrder(db: AppDatabase, userIds: readonly string[]): Promise<Array<{ id: string; email: string }>> {
+  if (userIds.length === 0) return [];
+  return db.selectFrom("users").select(["id", "email"]).where("id", "in", userIds).orderBy("email").execute();
+}
+
+/** How many accounts there are. */
+export async function countAccounts(db: AppDatabase): Promise<number> {
+  const users = await db
+    .selectFrom("users")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
+  return Number(users.n);
+}
+
+/** Accounts made per UTC day since `since`, oldest day first (the admin's analytics). */
+export async function signUpsPerDay(db: AppDatabase, since: number): Promise<Array<{ day: string; count: number }>> {
+  const rows = await db
+    .selectFrom("users")
+    .select((eb) => [utcDay("created_at").as("day"), eb.fn.countAll<number>().as("count")])
+    .where("created_at", ">=", since)
+    .groupBy("day")
+    .orderBy("day")
+    .execute();
+  return rows.map((row) => ({ day: row.day, count: Number(row.count) }));
+}
+
+/**
+ * A page of accounts for /admin, newest first, with each one's name and credits; `search` matches the
+ * address or the name. The total counts every match. Lockouts, roles and renders come from their owners.
+ */
+export async function accountPage(db: AppDatabase, filter: { search?: string; limit: number; offset: number }) {
+  let query = db.selectFrom("users").leftJoin("profiles", "profiles.user_id", "users.id");
+  if (filter.search) {
+    const pattern = `%${filter.search.replace(/[\\%_]/g, (match) => `\\${match}`)}%`;
+    query = query.where((eb) =>
+      eb.or([
+        eb("users.email", "like", sql<string>`${pattern} ESCAPE '\\'`),
+        eb("profiles.full_name", "like", sql<string>`${pattern} ESCAPE '\\'`),
+      ]),
+    );
+  }
+  const total = await query.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  const rows = await query
+    .select([
+      "users.id",
+      "users.email",
+      "users.created_at",
+      "users.email_confirmed_at",
+      "users.disabled_at",
+      "profiles.full_name",
+      "profiles.credits_remaining",
+    ])
+    .orderBy("users.created_at", "desc")
+    .limit(filter.limit)
+    .offset(filter.offset)
+    .execute();
+  return { rows, total: Number(total.n) };
+}
+
+/** Whether the user has a profile (the admin's credit adjustment needs one). Inside a transaction too. */
+export async function hasProfile(db: AppDatabase | Transaction<Database>, userId: string): Promise<boolean> {
+  const row = await db.selectFrom("profiles").select("user_id").where("user_id", "=", userId).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** An admin disables (or enables) an account: a disabled one cannot sign in, and its sessions end at once. */
+export async function setAccountDisabled(db: AppDatabase, userId: string, disabled: boolean, now: number): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable("users")
+      .set({ disabled_at: disabled ? now : null, updated_at: now })
+      .where("id", "=", userId)
+      .execute();
+    if (disabled) await invalidateOtherSessions(trx, userId, null);
+  });
 }
 
 /**
@@ -543,15 +642,7 @@ export async function accountSummary(deps: AccountDeps, userId: string) {
   const row = await deps.db
     .selectFrom("users")
     .leftJoin("profiles", "profiles.user_id", "users.id")
-    .leftJoin("two_factor", "two_factor.user_id", "users.id")
-    .select([
-      "users.id",
-      "users.email",
-      "users.email_confirmed_at",
-      "profiles.full_name",
-      "profiles.credits_remaining",
-      "two_factor.enabled_at",
-    ])
+    .select(["users.id", "users.email", "users.email_confirmed_at", "profiles.full_name", "profiles.credits_remaining"])
     .where("users.id", "=", userId)
     .executeTakeFirstOrThrow();
   return {
@@ -559,7 +650,7 @@ export async function accountSummary(deps: AccountDeps, userId: string) {
     email: row.email,
     fullName: row.full_name ?? row.email,
     emailConfirmed: row.email_confirmed_at !== null,
-    twoFactorEnabled: row.enabled_at !== null && row.enabled_at !== undefined,
+    twoFactorEnabled: await twoFactorEnabled(deps, userId),
     creditsRemaining: row.credits_remaining ?? 0,
   };
 }
@@ -671,7 +762,7 @@ export function createAccountsService(infra: AccountDeps, render: RenderModule, 
       await render.deleteUserImages({ userId });
       // Everything else hangs off the user row (ON DELETE CASCADE); analytics keep no user id.
       await deps.db.transaction().execute(async (trx) => {
-        await trx.deleteFrom("login_attempts").where("email", "=", user.email.toLowerCase()).execute();
+        await clearAttempts(trx, user.email);
         await trx.deleteFrom("users").where("id", "=", userId).execute();
       });
       deps.log.info("account deleted at its owner's request", { userId });
