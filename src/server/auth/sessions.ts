@@ -9,6 +9,7 @@ import { AUTH } from "../../shared/constants";
 import type { AppDatabase } from "../db/client";
 import { preparedQuery } from "../db/prepared";
 import type { Clock } from "../clock";
+import { DomainError } from "../errors";
 import { createIdAndSecret, secretMatches, splitToken } from "./tokens";
 
 const DAY_MS = 86_400_000;
@@ -103,10 +104,13 @@ async function recordActivity(
   return toInfo({ ...row, last_active_at: now, expires_at: expiresAt });
 }
 
-/** Explicit "keep me signed in" from the idle warning: records activity now. */
-export async function extendSession(db: AppDatabase, clock: Clock, sessionId: string): Promise<SessionInfo | null> {
-  const row = await db.selectFrom("sessions").selectAll().where("id", "=", sessionId).executeTakeFirst();
-  if (!row || clock.now() >= row.expires_at) return null;
+/**
+ * Explicit "keep me signed in" from the idle warning: records activity now. No session (or one that
+ * has ended) is refused: sessionExpired.
+ */
+export async function extendSession(db: AppDatabase, clock: Clock, sessionId: string | null): Promise<SessionInfo> {
+  const row = sessionId ? await db.selectFrom("sessions").selectAll().where("id", "=", sessionId).executeTakeFirst() : undefined;
+  if (!row || clock.now() >= row.expires_at) throw new DomainError("unauthenticated", "sessionExpired");
   return recordActivity(db, row, clock.now());
 }
 
@@ -188,7 +192,8 @@ export function createSessionsService(db: AppDatabase, clock: Clock) {
   return {
     /** The session of a cookie token with its (enabled) user, or null. */
     validate: (token: string) => validateSessionWithUser(db, clock, token),
-    extend: (sessionId: string) => extendSession(db, clock, sessionId),
+    /** The request's session (null: it has none), extended; refused when it has ended. */
+    extend: (sessionId: string | null) => extendSession(db, clock, sessionId),
     invalidate: (sessionId: string) => invalidateSession(db, sessionId),
     invalidateOthers: (userId: string, keepSessionId: string | null) => invalidateOtherSessions(db, userId, keepSessionId),
     list: (userId: string) => listSessions(db, clock, userId),

@@ -410,12 +410,13 @@ export async function requestPasswordReset(deps: AccountDeps, email: string, mai
 
 /**
  * Sets a new password from a reset link. Every session of the user ends, the lockout is cleared,
- * and the address counts as confirmed (the link reached its inbox).
+ * and the address counts as confirmed (the link reached its inbox). An unknown, used or expired
+ * link is refused (resetLinkInvalid).
  */
-export async function resetPassword(deps: AccountDeps, token: string, newPassword: string): Promise<boolean> {
+export async function resetPassword(deps: AccountDeps, token: string, newPassword: string): Promise<void> {
   const passwordHash = await hashPassword(newPassword);
   const userId = await consumeEmailToken(deps, token, "reset_password");
-  if (!userId) return false;
+  if (!userId) throw new DomainError("invalid", "resetLinkInvalid");
   const now = deps.clock.now();
   const user = await deps.db
     .updateTable("users")
@@ -426,7 +427,6 @@ export async function resetPassword(deps: AccountDeps, token: string, newPasswor
   await invalidateOtherSessions(deps.db, userId, null);
   await revokeResetLinks(deps, userId);
   await clearAttempts(deps.db, user.email);
-  return true;
 }
 
 /** Every reset link of the user not yet used stops working (after the password changed, by any way). */
@@ -440,17 +440,22 @@ async function revokeResetLinks(deps: AccountDeps, userId: string): Promise<void
     .execute();
 }
 
-/** Changes the password of a signed-in user after checking the current one; other sessions end. */
+/**
+ * Changes the password of a signed-in user after checking the current one (a wrong one is refused,
+ * currentPasswordWrong, as deleting the account refuses it); other sessions end.
+ */
 export async function changePassword(
   deps: AccountDeps,
   userId: string,
   currentSessionId: string | null,
   currentPassword: string,
   newPassword: string,
-): Promise<boolean> {
+): Promise<void> {
   const user = await deps.db.selectFrom("users").select(["password_hash"]).where("id", "=", userId).executeTakeFirstOrThrow();
   // Accounts created with Google have no password yet: they may set one without a current password.
-  if (user.password_hash !== null && !(await verifyPassword(user.password_hash, currentPassword))) return false;
+  if (user.password_hash !== null && !(await verifyPassword(user.password_hash, currentPassword))) {
+    throw new DomainError("invalid", "currentPasswordWrong");
+  }
   await deps.db
     .updateTable("users")
     .set({ password_hash: await hashPassword(newPassword), updated_at: deps.clock.now() })
@@ -458,7 +463,6 @@ export async function changePassword(
     .execute();
   await invalidateOtherSessions(deps.db, userId, currentSessionId);
   await revokeResetLinks(deps, userId);
-  return true;
 }
 
 /** A sign-in waiting for its second factor; the token is "<id>.<secret>" like a session's. */
@@ -504,14 +508,20 @@ async function countTwoFactorFailure(deps: AccountDeps, userId: string, language
   deps.log.warn("second factor locked after too many wrong codes", { userId });
 }
 
-export type TwoFactorResult =
-  | { status: "verified"; userId: string; rememberMe: boolean; usedBackupCode: boolean }
-  | { status: "invalid-code" }
-  | { status: "challenge-ended" };
+/** A second factor that passed: whose sign-in it completes. */
+export interface TwoFactorVerified {
+  userId: string;
+  rememberMe: boolean;
+  usedBackupCode: boolean;
+}
+
+/** The pending sign-in is gone (unknown, expired, or ended by wrong codes): the password must be given again. */
+const challengeEnded = () => new DomainError("unauthenticated", "twoFactorChallengeExpired");
 
 /**
- * Checks the second factor of a pending sign-in. Right: the challenge is consumed. Wrong: counted,
- * and the 5th wrong code in a row ends the pending sign-in (the password must be given again).
+ * Checks the second factor of a pending sign-in. Right: the challenge is consumed. Wrong: counted
+ * and refused (invalidVerificationCode), and the 5th wrong code in a row ends the pending sign-in.
+ * Every refusal is thrown: an ended challenge (twoFactorChallengeExpired), a locked factor (twoFactorLocked).
  */
 export async function verifyTwoFactorChallenge(
   deps: AccountDeps,
@@ -519,14 +529,14 @@ export async function verifyTwoFactorChallenge(
   code: string,
   backup: boolean,
   language: Language = DEFAULT_LANGUAGE,
-): Promise<TwoFactorResult> {
+): Promise<TwoFactorVerified> {
   const parts = splitToken(challengeToken);
-  if (!parts) return { status: "challenge-ended" };
+  if (!parts) throw challengeEnded();
   const challenge = await deps.db.selectFrom("two_factor_challenges").selectAll().where("id", "=", parts.id).executeTakeFirst();
-  if (!challenge || !secretMatches(parts.secret, challenge.secret_hash)) return { status: "challenge-ended" };
+  if (!challenge || !secretMatches(parts.secret, challenge.secret_hash)) throw challengeEnded();
   if (challenge.expires_at <= deps.clock.now()) {
     await deps.db.deleteFrom("two_factor_challenges").where("id", "=", challenge.id).execute();
-    return { status: "challenge-ended" };
+    throw challengeEnded();
   }
   if (await twoFactorLocked(deps, challenge.user_id)) {
     await deps.db.deleteFrom("two_factor_challenges").where("id", "=", challenge.id).execute();
@@ -542,7 +552,7 @@ export async function verifyTwoFactorChallenge(
     .executeTakeFirst();
   if (!counted) {
     await deps.db.deleteFrom("two_factor_challenges").where("id", "=", challenge.id).execute();
-    return { status: "challenge-ended" };
+    throw challengeEnded();
   }
   const accepted = backup ? await acceptBackupCode(deps, challenge.user_id, code) : await acceptTotp(deps, challenge.user_id, code, true);
   if (!accepted) {
@@ -550,10 +560,10 @@ export async function verifyTwoFactorChallenge(
     if (counted.failed_count >= AUTH.twoFactorMaxFailures) {
       await deps.db.deleteFrom("two_factor_challenges").where("id", "=", challenge.id).execute();
     }
-    return { status: "invalid-code" };
+    throw new DomainError("invalid", "invalidVerificationCode");
   }
   await deps.db.deleteFrom("two_factor_challenges").where("id", "=", challenge.id).execute();
-  return { status: "verified", userId: challenge.user_id, rememberMe: challenge.remember_me === 1, usedBackupCode: backup };
+  return { userId: challenge.user_id, rememberMe: challenge.remember_me === 1, usedBackupCode: backup };
 }
 
 /** A new browser sign-in: where it came from, and what the browser held before. */
@@ -623,14 +633,16 @@ async function userForGoogle(deps: AccountDeps, claims: GoogleIdentity): Promise
   return userId;
 }
 
-export type GoogleSignInResult =
-  { status: "signed-in"; userId: string } | { status: "two-factor-required"; challengeToken: string } | { status: "disabled" };
+export type GoogleSignInResult = { status: "signed-in"; userId: string } | { status: "two-factor-required"; challengeToken: string };
 
-/** Google vouched for the identity: link or create the account, then sign in (or ask for the second factor). */
+/**
+ * Google vouched for the identity: link or create the account, then sign in (or ask for the second
+ * factor). A disabled account is refused (accountDisabled), as a password sign-in refuses it.
+ */
 export async function signInWithGoogle(deps: AccountDeps, identity: GoogleIdentity): Promise<GoogleSignInResult> {
   const userId = await userForGoogle(deps, identity);
   const user = await deps.db.selectFrom("users").select(["id", "email", "disabled_at"]).where("id", "=", userId).executeTakeFirstOrThrow();
-  if (user.disabled_at !== null) return { status: "disabled" };
+  if (user.disabled_at !== null) throw new DomainError("forbidden", "accountDisabled");
   await ensureProfile(deps, user).catch((error: unknown) => deps.log.error("profile creation at sign-in failed", { userId, error }));
   if (await twoFactorEnabled(deps, userId))
     return { status: "two-factor-required", challengeToken: await createTwoFactorChallenge(deps, userId, false) };
