@@ -3,7 +3,8 @@
  * cruised by the project's own depcruise binary and config as `npm run lint` runs it. One tree plants
  * one violation per rule (each must be reported by its rule name, exit non-zero); the other holds only
  * the allowed forms (type-only server imports from the client and self-test, boot.ts wiring the render
- * internals, services using kysely and the render index, routers using the listing index) and must pass.
+ * internals, services using kysely and the render index, routers using the listing index and the types of
+ * @trpc/server) and must pass.
  */
 import { execFile } from "node:child_process";
 import fs from "node:fs";
@@ -53,6 +54,8 @@ const VIOLATING: Tree = {
   // services-not-transport: a value import, and a type-only import of a subpath
   "src/server/services/s.ts": 'import { TRPCError } from "@trpc/server";\nexport const fail = () => new TRPCError();\n',
   "src/server/render/sse.ts": 'import type { observable } from "@trpc/server/observable";\nexport type O = typeof observable;\n',
+  // routers-throw-domain-errors: a router making its own TRPCError
+  "src/server/trpc/routers/e.ts": 'import { TRPCError } from "@trpc/server";\nexport const refuse = () => new TRPCError();\n',
   // render-not-router
   "src/server/render/routes.ts": 'import { appRouter } from "../trpc/root";\nexport const routes = appRouter;\n',
   // render-jobs-owned-by-render
@@ -87,6 +90,7 @@ const EXPECTED_VIOLATIONS = [
   "no-circular: src/server/p.ts → src/server/q.ts → src/server/p.ts",
   "render-jobs-owned-by-render: src/server/services/jobs.ts → src/server/render/worker.ts",
   "render-not-router: src/server/render/routes.ts → src/server/trpc/root.ts",
+  "routers-throw-domain-errors: src/server/trpc/routers/e.ts → node_modules/@trpc/server/index.js",
   "selftest-imports-server-types-only: src/selftest/t.ts → src/server/y.ts",
   "selftest-not-client: src/selftest/t.ts → src/client/x.ts",
   "services-not-transport: src/server/render/sse.ts → node_modules/@trpc/server/observable.js",
@@ -107,8 +111,8 @@ const CLEAN: Tree = {
     "export const appRouter = { LIMIT, jobsRouter };\nexport type AppRouter = typeof appRouter;\n",
   "src/server/trpc/init.ts": 'import { TRPCError } from "@trpc/server";\nexport const fail = () => new TRPCError();\n',
   "src/server/trpc/routers/jobs.ts":
-    'import { TRPCError } from "@trpc/server";\nimport { listJobs, type JobView } from "../../services/jobs";\n' +
-    "export const jobsRouter = (): JobView[] => listJobs() ?? [new TRPCError()].map(() => ({ id: '' }));\n",
+    'import type { TRPCError } from "@trpc/server";\nimport { listJobs, type JobView } from "../../services/jobs";\n' +
+    "export const jobsRouter = (error?: TRPCError): JobView[] => listJobs() ?? [error].map(() => ({ id: '' }));\n",
   "src/server/services/jobs.ts":
     'import { sql } from "kysely";\nimport { db } from "../db/client";\nimport type { Row } from "../db/schema";\n' +
     'import { startWorker } from "../render";\n' +
