@@ -105,6 +105,17 @@ module.exports = {
       to: { path: ["^src/server/db/", KYSELY] },
     },
     {
+      name: "routers-throw-domain-errors",
+      severity: "error",
+      comment:
+        "tRPC routers (src/server/trpc/routers) throw no TRPCError of their own: services, and a router's own guards " +
+        "(no owner, no user), throw domain errors (src/server/errors.ts), which trpc/init.ts maps to tRPC once " +
+        "(decisions 028 and 053). So a router imports @trpc/server only for types (`import type`); what it needs of " +
+        "it at run time (e.g. tracked) comes from trpc/init.ts, the one file that makes TRPCErrors.",
+      from: { path: "^src/server/trpc/routers/" },
+      to: { path: TRPC_SERVER, dependencyTypesNot: TYPES_ONLY },
+    },
+    {
       name: "render-not-router",
       severity: "error",
       comment:

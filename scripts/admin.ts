@@ -6,7 +6,8 @@ import { openDatabase } from "../src/server/db/client";
 import { migrateToLatest } from "../src/server/db/migrate";
 import { EnvError, parseEnv } from "../src/server/env";
 import { ROLE_PATTERN } from "../src/shared/constants";
-import { findUserByEmail, grantRole, listRoleHolders, revokeRole } from "../src/server/services/roles";
+import { findAccountByEmail } from "../src/server/services/accounts";
+import { grantRole, listRoleHolders, revokeRole } from "../src/server/services/roles";
 
 const USAGE = `Usage:
   npm run admin -- grant <role> <email>    give an account a role (e.g. grant admin ana@example.com)
@@ -35,7 +36,7 @@ async function main(args: string[]): Promise<number> {
       console.error(`"${role}" is not a role name: lower-case letters, digits, "-" and "_", at most 50.`);
       return 2;
     }
-    const user = await findUserByEmail(db, email!);
+    const user = await findAccountByEmail(db, email!);
     if (!user) {
       console.error(`No account with the e-mail ${email}. Sign up first, then run this again.`);
       return 1;

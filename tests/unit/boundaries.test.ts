@@ -4,7 +4,7 @@
  * one violation per rule (each must be reported by its rule name, exit non-zero); the other holds only
  * the allowed forms (type-only server imports from the client and self-test, the render module's parts
  * using each other through their index.ts, services using kysely and the render index, routers using
- * the listing index) and must pass.
+ * the listing index and the types of @trpc/server) and must pass.
  */
 import { execFile } from "node:child_process";
 import fs from "node:fs";
@@ -54,6 +54,8 @@ const VIOLATING: Tree = {
   // services-not-transport: a value import, and a type-only import of a subpath
   "src/server/services/s.ts": 'import { TRPCError } from "@trpc/server";\nexport const fail = () => new TRPCError();\n',
   "src/server/render/sse.ts": 'import type { observable } from "@trpc/server/observable";\nexport type O = typeof observable;\n',
+  // routers-throw-domain-errors: a router making its own TRPCError
+  "src/server/trpc/routers/e.ts": 'import { TRPCError } from "@trpc/server";\nexport const refuse = () => new TRPCError();\n',
   // render-not-router
   "src/server/render/routes.ts":
     'import { appRouter } from "../trpc/root";\nimport { examples } from "./figures/examples";\nexport const routes = [appRouter, examples];\n',
@@ -123,6 +125,7 @@ const EXPECTED_VIOLATIONS = [
   "render-live-below-the-parts: src/server/render/live/events.ts → src/server/render/intake/index.ts",
   "render-not-router: src/server/render/routes.ts → src/server/trpc/root.ts",
   "render-shared-below-the-parts: src/server/render/records.ts → src/server/render/engines/index.ts",
+  "routers-throw-domain-errors: src/server/trpc/routers/e.ts → node_modules/@trpc/server/index.js",
   "selftest-imports-server-types-only: src/selftest/t.ts → src/server/y.ts",
   "selftest-not-client: src/selftest/t.ts → src/client/x.ts",
   "services-not-transport: src/server/render/sse.ts → node_modules/@trpc/server/observable.js",
@@ -143,8 +146,8 @@ const CLEAN: Tree = {
     "export const appRouter = { LIMIT, jobsRouter };\nexport type AppRouter = typeof appRouter;\n",
   "src/server/trpc/init.ts": 'import { TRPCError } from "@trpc/server";\nexport const fail = () => new TRPCError();\n',
   "src/server/trpc/routers/jobs.ts":
-    'import { TRPCError } from "@trpc/server";\nimport { listJobs, type JobView } from "../../services/jobs";\n' +
-    "export const jobsRouter = (): JobView[] => listJobs() ?? [new TRPCError()].map(() => ({ id: '' }));\n",
+    'import type { TRPCError } from "@trpc/server";\nimport { listJobs, type JobView } from "../../services/jobs";\n' +
+    "export const jobsRouter = (error?: TRPCError): JobView[] => listJobs() ?? [error].map(() => ({ id: '' }));\n",
   "src/server/services/jobs.ts":
     'import { sql } from "kysely";\nimport { db } from "../db/client";\nimport type { Row } from "../db/schema";\n' +
     'import { startWorker } from "../render";\n' +

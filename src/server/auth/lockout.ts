@@ -2,6 +2,7 @@
  * Per-email lockout (spec sections 7 and 9): 5 failed sign-ins lock the account for 15 minutes.
  * An attempt is counted *before* its password is checked, in one transaction, so parallel wrong
  * passwords cannot get more than 5 checks; a correct password then clears the count.
+ * Owns the login_attempts table (decision 054).
  */
 import { AUTH } from "../../shared/constants";
 import type { AppDatabase } from "../db/client";
@@ -57,6 +58,26 @@ export async function lockoutStatus(db: AppDatabase, clock: Clock, email: string
   return describe(state.failed_count, state.locked_until, now);
 }
 
+/**
+ * The recorded lock end (null: none) of each of these addresses, in one statement: the admin's user
+ * list. Keyed by the addresses as given; an address without attempts is left out.
+ */
+export async function lockedUntilOf(db: AppDatabase, emails: readonly string[]): Promise<Map<string, number | null>> {
+  if (emails.length === 0) return new Map();
+  const rows = await db
+    .selectFrom("login_attempts")
+    .select(["email", "locked_until"])
+    .where("email", "in", [...new Set(emails.map(normalize))])
+    .execute();
+  const byKey = new Map(rows.map((row) => [row.email, row]));
+  const found = new Map<string, number | null>();
+  for (const email of emails) {
+    const row = byKey.get(normalize(email));
+    if (row) found.set(email, row.locked_until);
+  }
+  return found;
+}
+
 export interface AttemptInfo {
   ipAddress?: string | null;
   userAgent?: string | null;
@@ -98,7 +119,7 @@ export async function countFailedAttempt(
   });
 }
 
-/** A successful sign-in (or an admin unlocking the account) clears the count and any lock. */
+/** A successful sign-in (or an admin unlocking the account, or deleting it) clears the count and any lock. Inside a transaction too. */
 export async function clearAttempts(db: AppDatabase, email: string): Promise<void> {
   await db.deleteFrom("login_attempts").where("email", "=", normalize(email)).execute();
 }

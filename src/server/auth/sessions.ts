@@ -3,11 +3,13 @@
  * "<id>.<secret>"; the table holds the id and a SHA-256 hash of the secret only, compared in
  * constant time. A normal session ends after 30 minutes without activity (activity is recorded
  * at most once a minute); a remember-me session lasts 30 days. Rows can be listed and revoked.
+ * Owns the sessions table (decision 054): ending another module's sessions goes through here.
  */
 import { AUTH } from "../../shared/constants";
 import type { AppDatabase } from "../db/client";
 import { preparedQuery } from "../db/prepared";
 import type { Clock } from "../clock";
+import { DomainError } from "../errors";
 import { createIdAndSecret, secretMatches, splitToken } from "./tokens";
 
 const DAY_MS = 86_400_000;
@@ -102,10 +104,13 @@ async function recordActivity(
   return toInfo({ ...row, last_active_at: now, expires_at: expiresAt });
 }
 
-/** Explicit "keep me signed in" from the idle warning: records activity now. */
-export async function extendSession(db: AppDatabase, clock: Clock, sessionId: string): Promise<SessionInfo | null> {
-  const row = await db.selectFrom("sessions").selectAll().where("id", "=", sessionId).executeTakeFirst();
-  if (!row || clock.now() >= row.expires_at) return null;
+/**
+ * Explicit "keep me signed in" from the idle warning: records activity now. No session (or one that
+ * has ended) is refused: sessionExpired.
+ */
+export async function extendSession(db: AppDatabase, clock: Clock, sessionId: string | null): Promise<SessionInfo> {
+  const row = sessionId ? await db.selectFrom("sessions").selectAll().where("id", "=", sessionId).executeTakeFirst() : undefined;
+  if (!row || clock.now() >= row.expires_at) throw new DomainError("unauthenticated", "sessionExpired");
   return recordActivity(db, row, clock.now());
 }
 
@@ -113,7 +118,10 @@ export async function invalidateSession(db: AppDatabase, sessionId: string): Pro
   await db.deleteFrom("sessions").where("id", "=", sessionId).execute();
 }
 
-/** Ends every session of a user except `keepSessionId` (after a password change or reset). */
+/**
+ * Ends every session of a user except `keepSessionId` (after a password change or reset); null ends
+ * them all (an admin disabling the account). Runs inside the caller's transaction when given one.
+ */
 export async function invalidateOtherSessions(db: AppDatabase, userId: string, keepSessionId: string | null): Promise<number> {
   let query = db.deleteFrom("sessions").where("user_id", "=", userId);
   if (keepSessionId) query = query.where("id", "!=", keepSessionId);
@@ -133,6 +141,8 @@ export async function listSessions(db: AppDatabase, clock: Clock, userId: string
 }
 
 // The columns validation needs (not the stored user agent and address, which every request would copy).
+// It joins users, a table of the accounts service: the one read of it outside accounts, kept because
+// every request runs it (decisions 044 and 054; tests/unit/table-owners.test.ts lists the exception).
 const sessionWithUser = preparedQuery((db, sessionId: string) =>
   db
     .selectFrom("sessions")
@@ -182,7 +192,8 @@ export function createSessionsService(db: AppDatabase, clock: Clock) {
   return {
     /** The session of a cookie token with its (enabled) user, or null. */
     validate: (token: string) => validateSessionWithUser(db, clock, token),
-    extend: (sessionId: string) => extendSession(db, clock, sessionId),
+    /** The request's session (null: it has none), extended; refused when it has ended. */
+    extend: (sessionId: string | null) => extendSession(db, clock, sessionId),
     invalidate: (sessionId: string) => invalidateSession(db, sessionId),
     invalidateOthers: (userId: string, keepSessionId: string | null) => invalidateOtherSessions(db, userId, keepSessionId),
     list: (userId: string) => listSessions(db, clock, userId),

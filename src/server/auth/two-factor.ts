@@ -1,13 +1,15 @@
 /**
  * Two-factor authentication: TOTP (RFC 6238: 6 digits, 30 s steps, one step of drift either way,
  * each step accepted once) with keys encrypted at rest, and 10 single-use backup codes of 8
- * characters stored as hashes. Times come from the injected clock.
+ * characters stored as hashes. Times come from the injected clock. Owns the tables two_factor and
+ * backup_codes (decision 054). A refused step throws a domain error (already on, wrong code).
  */
 import { encodeBase32UpperCaseNoPadding } from "@oslojs/encoding";
 import { createTOTPKeyURI, generateHOTP } from "@oslojs/otp";
 import { constantTimeEqual } from "@oslojs/crypto/subtle";
 import QRCode from "qrcode";
 import { AUTH, FIELD_LIMITS, PRODUCT_NAME } from "../../shared/constants";
+import { DomainError } from "../errors";
 import type { Infra } from "../infra";
 
 type TwoFactorDeps = Pick<Infra, "db" | "clock" | "secretBox"> & {
@@ -46,9 +48,10 @@ function generateBackupCode(): string {
   return [...bytes].map((byte) => BACKUP_ALPHABET[byte % BACKUP_ALPHABET.length]).join("");
 }
 
+/** A new key to scan; refused when two-factor is already on (twoFactorAlreadyEnabled). */
 export async function beginEnrollment(deps: TwoFactorDeps, user: { id: string; email: string }) {
   const existing = await deps.db.selectFrom("two_factor").select("enabled_at").where("user_id", "=", user.id).executeTakeFirst();
-  if (existing?.enabled_at) return null;
+  if (existing?.enabled_at) throw new DomainError("conflict", "twoFactorAlreadyEnabled");
   const key = new Uint8Array(20);
   crypto.getRandomValues(key);
   const sealed = deps.secretBox.encrypt(key);
@@ -98,18 +101,20 @@ async function replaceBackupCodes(deps: TwoFactorDeps, userId: string): Promise<
   return codes;
 }
 
-/** The first right code turns two-factor on; returns the backup codes to show once. */
-export async function confirmEnrollment(deps: TwoFactorDeps, userId: string, code: string): Promise<string[] | null> {
-  if (!(await acceptTotp(deps, userId, code, false))) return null;
+const wrongCode = () => new DomainError("invalid", "invalidVerificationCode");
+
+/** The first right code turns two-factor on; returns the backup codes to show once. A wrong code is refused. */
+export async function confirmEnrollment(deps: TwoFactorDeps, userId: string, code: string): Promise<string[]> {
+  if (!(await acceptTotp(deps, userId, code, false))) throw wrongCode();
   await deps.db.updateTable("two_factor").set({ enabled_at: deps.clock.now() }).where("user_id", "=", userId).execute();
   return replaceBackupCodes(deps, userId);
 }
 
-export async function disableTwoFactor(deps: TwoFactorDeps, userId: string, code: string): Promise<boolean> {
-  if (!(await acceptTotp(deps, userId, code, true))) return false;
+/** Turns two-factor off with a right code; a wrong one is refused. */
+export async function disableTwoFactor(deps: TwoFactorDeps, userId: string, code: string): Promise<void> {
+  if (!(await acceptTotp(deps, userId, code, true))) throw wrongCode();
   await deps.db.deleteFrom("backup_codes").where("user_id", "=", userId).execute();
   await deps.db.deleteFrom("two_factor").where("user_id", "=", userId).execute();
-  return true;
 }
 
 export async function twoFactorEnabled(deps: TwoFactorDeps, userId: string): Promise<boolean> {
@@ -119,9 +124,9 @@ export async function twoFactorEnabled(deps: TwoFactorDeps, userId: string): Pro
 
 export function createTwoFactorService(deps: TwoFactorDeps) {
   return {
-    /** A new key to scan; null when two-factor is already on. */
+    /** A new key to scan; refused when two-factor is already on. */
     beginEnrollment: (user: { id: string; email: string }) => beginEnrollment(deps, user),
-    /** Turns two-factor on with a first right code; returns the backup codes (shown once), or null. */
+    /** Turns two-factor on with a first right code; returns the backup codes (shown once). */
     confirmEnrollment: (userId: string, code: string) => confirmEnrollment(deps, userId, code),
     disable: (userId: string, code: string) => disableTwoFactor(deps, userId, code),
   };

@@ -6,6 +6,7 @@
 import express, { type Router } from "express";
 import { beginGoogleSignIn, finishGoogleSignIn, googleConfigured, type GoogleClaims } from "../auth/google";
 import type { Env } from "../env";
+import { DomainError } from "../errors";
 import type { Logger } from "../logger";
 import type { AccountsService } from "../services/accounts";
 import { readCookie, readSessionToken, readVisitorId, setFlowCookie, setSessionCookie } from "./cookies";
@@ -56,7 +57,6 @@ export function googleRoutes(deps: { env: Env; log: Logger; accounts: AccountsSe
 
     try {
       const result = await accounts.signInWithGoogle({ sub: claims.sub, email: claims.email, name: claims.name });
-      if (result.status === "disabled") return fail("account disabled");
       // The fragment never reaches a server log.
       if (result.status === "two-factor-required")
         return res.redirect(303, `/auth#twoFactorChallenge=${encodeURIComponent(result.challengeToken)}`);
@@ -71,6 +71,7 @@ export function googleRoutes(deps: { env: Env; log: Logger; accounts: AccountsSe
       setSessionCookie(req, res, env, token, session.persistent ? session.expiresAt : undefined);
       return res.redirect(303, "/dashboard");
     } catch (error) {
+      if (error instanceof DomainError && error.messageName === "accountDisabled") return fail("account disabled");
       return fail("account linking", error);
     }
   });

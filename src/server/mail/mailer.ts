@@ -3,7 +3,7 @@
  * built-in outbox (the mail_outbox table, readable by admins) and the log. Every message is
  * recorded in mail_outbox either way, with its delivery result. Bodies carry live links (reset,
  * confirmation), so they are kept only where the admin needs them, in the outbox without SMTP,
- * and only for OUTBOX_BODY_KEEP_MS.
+ * and only for OUTBOX_BODY_KEEP_MS. Owns the mail_outbox table (decision 054).
  */
 import type { Transporter } from "nodemailer";
 import type { AppDatabase } from "../db/client";
@@ -47,6 +47,25 @@ export async function forgetOldMailBodies(db: AppDatabase, now: number): Promise
     .where("created_at", "<", now - OUTBOX_BODY_KEEP_MS)
     .where("text_body", "!=", "")
     .execute();
+}
+
+/** The latest mails, newest first, as /admin's mail outbox lists them (not their bodies). */
+export async function latestOutboxMails(db: AppDatabase, limit: number) {
+  const mails = await db
+    .selectFrom("mail_outbox")
+    .select(["id", "to_address", "subject", "transport", "created_at", "sent_at", "error"])
+    .orderBy("created_at", "desc")
+    .limit(limit)
+    .execute();
+  return mails.map((mail) => ({
+    id: mail.id,
+    to: mail.to_address,
+    subject: mail.subject,
+    transport: mail.transport,
+    createdAt: mail.created_at,
+    sentAt: mail.sent_at,
+    error: mail.error,
+  }));
 }
 
 export function createMailer(env: Env, db: AppDatabase, log: Logger, clock: Clock): Mailer {

@@ -1,7 +1,9 @@
 /**
  * Accounts: sign-up (profile with the free credits), sign-in with lockout and the second factor,
  * Google sign-in, e-mail confirmation and password reset, the profile, and deleting an account.
- * Owns the tables users, profiles, user_identities, email_tokens and two_factor_challenges.
+ * Owns the tables users, profiles, user_identities, email_tokens, two_factor_challenges and
+ * two_factor_failures (decision 054): other modules read and change accounts through the functions
+ * below, e.g. the admin's user list, the e-mail addresses of a list's owners, disabling an account.
  */
 import { AUTH, CREDITS, DEFAULT_LANGUAGE, PRODUCT_NAME, type Language } from "../../shared/constants";
 import { DomainError } from "../errors";
@@ -14,10 +16,11 @@ import { createIdAndSecret, generateSecureRandomString, hashSecret, secretMatche
 import { acceptBackupCode, acceptTotp, twoFactorEnabled } from "../auth/two-factor";
 import { invalidateOtherSessions } from "../auth/sessions";
 import { confirmSignUpMail, resetPasswordMail, twoFactorLockedMail } from "../mail/templates";
-import type { Transaction } from "kysely";
+import { sql, type Transaction } from "kysely";
 import type { AppDatabase } from "../db/client";
 import type { Database, EmailTokenPurpose } from "../db/schema";
 import { googleConfigured } from "../auth/google";
+import { utcDay } from "../db/sql-helpers";
 import { grantCredits } from "./credits";
 import { preparedQuery } from "../db/prepared";
 
@@ -67,6 +70,102 @@ export function createAccountDirectory(deps: Pick<Infra, "db">): AccountDirector
 
 export async function findUserByEmail(deps: AccountDeps, email: string) {
   return deps.db.selectFrom("users").selectAll().where("email", "=", email.trim()).executeTakeFirst();
+}
+
+/** An account's id and e-mail address, by id; undefined when there is no such account. */
+export async function findAccount(db: AppDatabase, userId: string): Promise<{ id: string; email: string } | undefined> {
+  return db.selectFrom("users").select(["id", "email"]).where("id", "=", userId).executeTakeFirst();
+}
+
+/** An account's id and e-mail address, by address (the admin CLI, ADMIN_EMAILS). */
+export async function findAccountByEmail(db: AppDatabase, email: string): Promise<{ id: string; email: string } | undefined> {
+  // users.email is COLLATE NOCASE: the comparison ignores case and uses the index.
+  return db.selectFrom("users").select(["id", "email"]).where("email", "=", email.trim()).executeTakeFirst();
+}
+
+/** The e-mail addresses of these accounts, by id, in one statement; ids without an account are left out. */
+export async function accountEmails(db: AppDatabase, userIds: readonly string[]): Promise<Map<string, string>> {
+  if (userIds.length === 0) return new Map();
+  const users = await db.selectFrom("users").select(["id", "email"]).where("id", "in", userIds).execute();
+  return new Map(users.map((user) => [user.id, user.email]));
+}
+
+/** These accounts' ids and addresses in address order (users.email's, COLLATE NOCASE): the admin CLI's role list. */
+export async function accountsInEmailOrder(db: AppDatabase, userIds: readonly string[]): Promise<Array<{ id: string; email: string }>> {
+  if (userIds.length === 0) return [];
+  return db.selectFrom("users").select(["id", "email"]).where("id", "in", userIds).orderBy("email").execute();
+}
+
+/** How many accounts there are. */
+export async function countAccounts(db: AppDatabase): Promise<number> {
+  const users = await db
+    .selectFrom("users")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirstOrThrow();
+  return Number(users.n);
+}
+
+/** Accounts made per UTC day since `since`, oldest day first (the admin's analytics). */
+export async function signUpsPerDay(db: AppDatabase, since: number): Promise<Array<{ day: string; count: number }>> {
+  const rows = await db
+    .selectFrom("users")
+    .select((eb) => [utcDay("created_at").as("day"), eb.fn.countAll<number>().as("count")])
+    .where("created_at", ">=", since)
+    .groupBy("day")
+    .orderBy("day")
+    .execute();
+  return rows.map((row) => ({ day: row.day, count: Number(row.count) }));
+}
+
+/**
+ * A page of accounts for /admin, newest first, with each one's name and credits; `search` matches the
+ * address or the name. The total counts every match. Lockouts, roles and renders come from their owners.
+ */
+export async function accountPage(db: AppDatabase, filter: { search?: string; limit: number; offset: number }) {
+  let query = db.selectFrom("users").leftJoin("profiles", "profiles.user_id", "users.id");
+  if (filter.search) {
+    const pattern = `%${filter.search.replace(/[\\%_]/g, (match) => `\\${match}`)}%`;
+    query = query.where((eb) =>
+      eb.or([
+        eb("users.email", "like", sql<string>`${pattern} ESCAPE '\\'`),
+        eb("profiles.full_name", "like", sql<string>`${pattern} ESCAPE '\\'`),
+      ]),
+    );
+  }
+  const total = await query.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
+  const rows = await query
+    .select([
+      "users.id",
+      "users.email",
+      "users.created_at",
+      "users.email_confirmed_at",
+      "users.disabled_at",
+      "profiles.full_name",
+      "profiles.credits_remaining",
+    ])
+    .orderBy("users.created_at", "desc")
+    .limit(filter.limit)
+    .offset(filter.offset)
+    .execute();
+  return { rows, total: Number(total.n) };
+}
+
+/** Whether the user has a profile (the admin's credit adjustment needs one). Inside a transaction too. */
+export async function hasProfile(db: AppDatabase | Transaction<Database>, userId: string): Promise<boolean> {
+  const row = await db.selectFrom("profiles").select("user_id").where("user_id", "=", userId).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** An admin disables (or enables) an account: a disabled one cannot sign in, and its sessions end at once. */
+export async function setAccountDisabled(db: AppDatabase, userId: string, disabled: boolean, now: number): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable("users")
+      .set({ disabled_at: disabled ? now : null, updated_at: now })
+      .where("id", "=", userId)
+      .execute();
+    if (disabled) await invalidateOtherSessions(trx, userId, null);
+  });
 }
 
 /**
@@ -311,12 +410,13 @@ export async function requestPasswordReset(deps: AccountDeps, email: string, mai
 
 /**
  * Sets a new password from a reset link. Every session of the user ends, the lockout is cleared,
- * and the address counts as confirmed (the link reached its inbox).
+ * and the address counts as confirmed (the link reached its inbox). An unknown, used or expired
+ * link is refused (resetLinkInvalid).
  */
-export async function resetPassword(deps: AccountDeps, token: string, newPassword: string): Promise<boolean> {
+export async function resetPassword(deps: AccountDeps, token: string, newPassword: string): Promise<void> {
   const passwordHash = await hashPassword(newPassword);
   const userId = await consumeEmailToken(deps, token, "reset_password");
-  if (!userId) return false;
+  if (!userId) throw new DomainError("invalid", "resetLinkInvalid");
   const now = deps.clock.now();
   const user = await deps.db
     .updateTable("users")
@@ -327,7 +427,6 @@ export async function resetPassword(deps: AccountDeps, token: string, newPasswor
   await invalidateOtherSessions(deps.db, userId, null);
   await revokeResetLinks(deps, userId);
   await clearAttempts(deps.db, user.email);
-  return true;
 }
 
 /** Every reset link of the user not yet used stops working (after the password changed, by any way). */
@@ -341,17 +440,22 @@ async function revokeResetLinks(deps: AccountDeps, userId: string): Promise<void
     .execute();
 }
 
-/** Changes the password of a signed-in user after checking the current one; other sessions end. */
+/**
+ * Changes the password of a signed-in user after checking the current one (a wrong one is refused,
+ * currentPasswordWrong, as deleting the account refuses it); other sessions end.
+ */
 export async function changePassword(
   deps: AccountDeps,
   userId: string,
   currentSessionId: string | null,
   currentPassword: string,
   newPassword: string,
-): Promise<boolean> {
+): Promise<void> {
   const user = await deps.db.selectFrom("users").select(["password_hash"]).where("id", "=", userId).executeTakeFirstOrThrow();
   // Accounts created with Google have no password yet: they may set one without a current password.
-  if (user.password_hash !== null && !(await verifyPassword(user.password_hash, currentPassword))) return false;
+  if (user.password_hash !== null && !(await verifyPassword(user.password_hash, currentPassword))) {
+    throw new DomainError("invalid", "currentPasswordWrong");
+  }
   await deps.db
     .updateTable("users")
     .set({ password_hash: await hashPassword(newPassword), updated_at: deps.clock.now() })
@@ -359,7 +463,6 @@ export async function changePassword(
     .execute();
   await invalidateOtherSessions(deps.db, userId, currentSessionId);
   await revokeResetLinks(deps, userId);
-  return true;
 }
 
 /** A sign-in waiting for its second factor; the token is "<id>.<secret>" like a session's. */
@@ -405,14 +508,20 @@ async function countTwoFactorFailure(deps: AccountDeps, userId: string, language
   deps.log.warn("second factor locked after too many wrong codes", { userId });
 }
 
-export type TwoFactorResult =
-  | { status: "verified"; userId: string; rememberMe: boolean; usedBackupCode: boolean }
-  | { status: "invalid-code" }
-  | { status: "challenge-ended" };
+/** A second factor that passed: whose sign-in it completes. */
+export interface TwoFactorVerified {
+  userId: string;
+  rememberMe: boolean;
+  usedBackupCode: boolean;
+}
+
+/** The pending sign-in is gone (unknown, expired, or ended by wrong codes): the password must be given again. */
+const challengeEnded = () => new DomainError("unauthenticated", "twoFactorChallengeExpired");
 
 /**
- * Checks the second factor of a pending sign-in. Right: the challenge is consumed. Wrong: counted,
- * and the 5th wrong code in a row ends the pending sign-in (the password must be given again).
+ * Checks the second factor of a pending sign-in. Right: the challenge is consumed. Wrong: counted
+ * and refused (invalidVerificationCode), and the 5th wrong code in a row ends the pending sign-in.
+ * Every refusal is thrown: an ended challenge (twoFactorChallengeExpired), a locked factor (twoFactorLocked).
  */
 export async function verifyTwoFactorChallenge(
   deps: AccountDeps,
@@ -420,14 +529,14 @@ export async function verifyTwoFactorChallenge(
   code: string,
   backup: boolean,
   language: Language = DEFAULT_LANGUAGE,
-): Promise<TwoFactorResult> {
+): Promise<TwoFactorVerified> {
   const parts = splitToken(challengeToken);
-  if (!parts) return { status: "challenge-ended" };
+  if (!parts) throw challengeEnded();
   const challenge = await deps.db.selectFrom("two_factor_challenges").selectAll().where("id", "=", parts.id).executeTakeFirst();
-  if (!challenge || !secretMatches(parts.secret, challenge.secret_hash)) return { status: "challenge-ended" };
+  if (!challenge || !secretMatches(parts.secret, challenge.secret_hash)) throw challengeEnded();
   if (challenge.expires_at <= deps.clock.now()) {
     await deps.db.deleteFrom("two_factor_challenges").where("id", "=", challenge.id).execute();
-    return { status: "challenge-ended" };
+    throw challengeEnded();
   }
   if (await twoFactorLocked(deps, challenge.user_id)) {
     await deps.db.deleteFrom("two_factor_challenges").where("id", "=", challenge.id).execute();
@@ -443,7 +552,7 @@ export async function verifyTwoFactorChallenge(
     .executeTakeFirst();
   if (!counted) {
     await deps.db.deleteFrom("two_factor_challenges").where("id", "=", challenge.id).execute();
-    return { status: "challenge-ended" };
+    throw challengeEnded();
   }
   const accepted = backup ? await acceptBackupCode(deps, challenge.user_id, code) : await acceptTotp(deps, challenge.user_id, code, true);
   if (!accepted) {
@@ -451,10 +560,10 @@ export async function verifyTwoFactorChallenge(
     if (counted.failed_count >= AUTH.twoFactorMaxFailures) {
       await deps.db.deleteFrom("two_factor_challenges").where("id", "=", challenge.id).execute();
     }
-    return { status: "invalid-code" };
+    throw new DomainError("invalid", "invalidVerificationCode");
   }
   await deps.db.deleteFrom("two_factor_challenges").where("id", "=", challenge.id).execute();
-  return { status: "verified", userId: challenge.user_id, rememberMe: challenge.remember_me === 1, usedBackupCode: backup };
+  return { userId: challenge.user_id, rememberMe: challenge.remember_me === 1, usedBackupCode: backup };
 }
 
 /** A new browser sign-in: where it came from, and what the browser held before. */
@@ -524,14 +633,16 @@ async function userForGoogle(deps: AccountDeps, claims: GoogleIdentity): Promise
   return userId;
 }
 
-export type GoogleSignInResult =
-  { status: "signed-in"; userId: string } | { status: "two-factor-required"; challengeToken: string } | { status: "disabled" };
+export type GoogleSignInResult = { status: "signed-in"; userId: string } | { status: "two-factor-required"; challengeToken: string };
 
-/** Google vouched for the identity: link or create the account, then sign in (or ask for the second factor). */
+/**
+ * Google vouched for the identity: link or create the account, then sign in (or ask for the second
+ * factor). A disabled account is refused (accountDisabled), as a password sign-in refuses it.
+ */
 export async function signInWithGoogle(deps: AccountDeps, identity: GoogleIdentity): Promise<GoogleSignInResult> {
   const userId = await userForGoogle(deps, identity);
   const user = await deps.db.selectFrom("users").select(["id", "email", "disabled_at"]).where("id", "=", userId).executeTakeFirstOrThrow();
-  if (user.disabled_at !== null) return { status: "disabled" };
+  if (user.disabled_at !== null) throw new DomainError("forbidden", "accountDisabled");
   await ensureProfile(deps, user).catch((error: unknown) => deps.log.error("profile creation at sign-in failed", { userId, error }));
   if (await twoFactorEnabled(deps, userId))
     return { status: "two-factor-required", challengeToken: await createTwoFactorChallenge(deps, userId, false) };
@@ -543,15 +654,7 @@ export async function accountSummary(deps: AccountDeps, userId: string) {
   const row = await deps.db
     .selectFrom("users")
     .leftJoin("profiles", "profiles.user_id", "users.id")
-    .leftJoin("two_factor", "two_factor.user_id", "users.id")
-    .select([
-      "users.id",
-      "users.email",
-      "users.email_confirmed_at",
-      "profiles.full_name",
-      "profiles.credits_remaining",
-      "two_factor.enabled_at",
-    ])
+    .select(["users.id", "users.email", "users.email_confirmed_at", "profiles.full_name", "profiles.credits_remaining"])
     .where("users.id", "=", userId)
     .executeTakeFirstOrThrow();
   return {
@@ -559,7 +662,7 @@ export async function accountSummary(deps: AccountDeps, userId: string) {
     email: row.email,
     fullName: row.full_name ?? row.email,
     emailConfirmed: row.email_confirmed_at !== null,
-    twoFactorEnabled: row.enabled_at !== null && row.enabled_at !== undefined,
+    twoFactorEnabled: await twoFactorEnabled(deps, userId),
     creditsRemaining: row.credits_remaining ?? 0,
   };
 }
@@ -671,7 +774,7 @@ export function createAccountsService(infra: AccountDeps, render: RenderModule, 
       await render.deleteUserImages({ userId });
       // Everything else hangs off the user row (ON DELETE CASCADE); analytics keep no user id.
       await deps.db.transaction().execute(async (trx) => {
-        await trx.deleteFrom("login_attempts").where("email", "=", user.email.toLowerCase()).execute();
+        await clearAttempts(trx, user.email);
         await trx.deleteFrom("users").where("id", "=", userId).execute();
       });
       deps.log.info("account deleted at its owner's request", { userId });

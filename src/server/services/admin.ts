@@ -1,11 +1,10 @@
 /**
  * /admin (spec sections 4 and 6): what an admin sees and does, each action written to admin_audit.
- * The router checks the admin role; this service owns admin_audit and reads the other capabilities'
- * figures through them.
+ * The router checks the admin role; this service owns admin_audit and reads and changes the other
+ * capabilities' tables through their owners (accounts, lockout, credits, mail; decision 054).
  */
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import { sql } from "kysely";
 import { ADMIN_ROLE, UPLOAD_BUCKET } from "../../shared/constants";
 import type { JobStatus } from "../../shared/render";
 import { DomainError, notFound } from "../errors";
@@ -16,8 +15,10 @@ import { REPLICATE_RENDER_MODELS, type RenderModule } from "../render";
 import type { SettingsModule } from "../settings";
 import type { BrandInput, EngineInput, FreeCreditsInput } from "../../shared/studio-settings";
 import { checkRenderProvider } from "./system-checks";
-import { clearAttempts } from "../auth/lockout";
-import { grantCredits } from "./credits";
+import { clearAttempts, lockedUntilOf } from "../auth/lockout";
+import { latestOutboxMails } from "../mail/mailer";
+import { accountEmails, accountPage, countAccounts, findAccount, hasProfile, setAccountDisabled } from "./accounts";
+import { creditBalance, grantCredits } from "./credits";
 import type { CreditPackageInput } from "../../shared/credit-packages";
 import type { PaymentHoldView, PaymentsService } from "./payments";
 import type { RolesService } from "./roles";
@@ -70,7 +71,7 @@ export function createAdminService(
   }
 
   async function existingUser(userId: string) {
-    const user = await db.selectFrom("users").select(["id", "email"]).where("id", "=", userId).executeTakeFirst();
+    const user = await findAccount(db, userId);
     if (!user) throw notFound();
     return user;
   }
@@ -113,10 +114,7 @@ export function createAdminService(
     },
 
     async overview() {
-      const users = await db
-        .selectFrom("users")
-        .select((eb) => eb.fn.countAll<number>().as("n"))
-        .executeTakeFirstOrThrow();
+      const users = await countAccounts(db);
       const disk = await fs.statfs(deps.env.DATA_DIR);
       const databaseBytes = (await fileSize(deps.env.DATABASE_FILE)) + (await fileSize(`${deps.env.DATABASE_FILE}-wal`));
       return {
@@ -124,7 +122,7 @@ export function createAdminService(
         uptimeSeconds: Math.floor((clock.now() - deps.startedAt) / 1000),
         provider: { id: render.engine.id, label: render.engine.label },
         queue: await render.queueCounts(),
-        users: Number(users.n),
+        users,
         dataDir: path.resolve(deps.env.DATA_DIR),
         databaseBytes,
         storageBytes: await deps.storage.size(UPLOAD_BUCKET),
@@ -135,39 +133,19 @@ export function createAdminService(
 
     async users(filter: { search?: string; limit: number; offset: number }) {
       const now = clock.now();
-      let query = db.selectFrom("users").leftJoin("profiles", "profiles.user_id", "users.id");
-      if (filter.search) {
-        const pattern = `%${filter.search.replace(/[\\%_]/g, (match) => `\\${match}`)}%`;
-        query = query.where((eb) =>
-          eb.or([
-            eb("users.email", "like", sql<string>`${pattern} ESCAPE '\\'`),
-            eb("profiles.full_name", "like", sql<string>`${pattern} ESCAPE '\\'`),
-          ]),
-        );
-      }
-      const total = await query.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
-      // The page with each user's lockout in one statement, then roles and render counts for the whole
-      // page from their owners: a constant number of statements, not three per row (decision 044).
-      const rows = await query
-        .leftJoin("login_attempts", (join) => join.on("login_attempts.email", "=", sql<string>`lower(users.email)`))
-        .select([
-          "users.id",
-          "users.email",
-          "users.created_at",
-          "users.email_confirmed_at",
-          "users.disabled_at",
-          "profiles.full_name",
-          "profiles.credits_remaining",
-          "login_attempts.locked_until",
-        ])
-        .orderBy("users.created_at", "desc")
-        .limit(filter.limit)
-        .offset(filter.offset)
-        .execute();
+      // The page from accounts, then lockouts, roles and render counts for the whole page from their
+      // owners: a constant number of statements, not three per row (decisions 044 and 054).
+      const { rows, total } = await accountPage(db, filter);
       const ids = rows.map((row) => row.id);
-      const [roleLists, renders] = await Promise.all([roles.listOf(ids), render.userRenderCounts(ids)]);
+      const emails = rows.map((row) => row.email);
+      const [lockouts, roleLists, renders] = await Promise.all([
+        lockedUntilOf(db, emails),
+        roles.listOf(ids),
+        render.userRenderCounts(ids),
+      ]);
       const users = rows.map((row) => {
-        const lockedUntil = row.locked_until && row.locked_until > now ? row.locked_until : null;
+        const locked = lockouts.get(row.email) ?? null;
+        const lockedUntil = locked && locked > now ? locked : null;
         return {
           id: row.id,
           email: row.email,
@@ -182,7 +160,7 @@ export function createAdminService(
           renders: renders.get(row.id) ?? 0,
         };
       });
-      return { users, total: Number(total.n) };
+      return { users, total };
     },
 
     /** A credit adjustment, with its reason, as a ledger row ("admin"); never below zero. */
@@ -190,11 +168,11 @@ export function createAdminService(
       await existingUser(userId);
       const now = clock.now();
       const credits = await db.transaction().execute(async (trx) => {
-        const profile = await trx.selectFrom("profiles").select("credits_remaining").where("user_id", "=", userId).executeTakeFirst();
-        if (!profile) throw notFound();
-        if (profile.credits_remaining + amount < 0) throw new DomainError("invalid", "notEnoughCredits");
+        if (!(await hasProfile(trx, userId))) throw notFound();
+        const balance = await creditBalance(trx, userId);
+        if (balance + amount < 0) throw new DomainError("invalid", "notEnoughCredits");
         await grantCredits(trx, userId, amount, "admin", now, { reason: `${reason} (by ${admin.email})` });
-        return profile.credits_remaining + amount;
+        return balance + amount;
       });
       await audit(admin, "adjust_credits", userId, { amount, reason });
       return { credits };
@@ -227,15 +205,7 @@ export function createAdminService(
     async setDisabled(admin: Admin, userId: string, disabled: boolean): Promise<void> {
       if (userId === admin.id) throw new DomainError("invalid", "cannotChangeOwnAdmin");
       await existingUser(userId);
-      const now = clock.now();
-      await db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable("users")
-          .set({ disabled_at: disabled ? now : null, updated_at: now })
-          .where("id", "=", userId)
-          .execute();
-        if (disabled) await trx.deleteFrom("sessions").where("user_id", "=", userId).execute();
-      });
+      await setAccountDisabled(db, userId, disabled, clock.now());
       await audit(admin, disabled ? "disable" : "enable", userId);
     },
 
@@ -243,8 +213,7 @@ export function createAdminService(
     async jobs(filter: { status?: JobStatus; limit: number; offset: number }) {
       const { total, jobs } = await render.listAllJobs(filter);
       const userIds = [...new Set(jobs.map((job) => job.userId).filter((id): id is string => id !== null))];
-      const users = userIds.length ? await db.selectFrom("users").select(["id", "email"]).where("id", "in", userIds).execute() : [];
-      const emails = new Map(users.map((user) => [user.id, user.email]));
+      const emails = await accountEmails(db, userIds);
       return {
         total,
         jobs: jobs.map(({ userId, ...job }) => ({ ...job, owner: (userId !== null ? emails.get(userId) : undefined) ?? "visitor" })),
@@ -267,9 +236,7 @@ export function createAdminService(
     /** Paid Checkout Sessions held because the amount or currency was not the package's, with the buyer's e-mail. */
     async paymentHolds() {
       const holds = await payments.openHolds();
-      const userIds = [...new Set(holds.map((hold) => hold.userId))];
-      const users = userIds.length ? await db.selectFrom("users").select(["id", "email"]).where("id", "in", userIds).execute() : [];
-      const emails = new Map(users.map((user) => [user.id, user.email]));
+      const emails = await accountEmails(db, [...new Set(holds.map((hold) => hold.userId))]);
       return holds.map((hold) => ({ ...hold, email: emails.get(hold.userId) ?? null }));
     },
 
@@ -356,23 +323,7 @@ export function createAdminService(
       await audit(admin, "dismiss_held_payment", hold.userId, holdDetails(hold));
     },
 
-    async outbox(limit: number) {
-      const mails = await db
-        .selectFrom("mail_outbox")
-        .select(["id", "to_address", "subject", "transport", "created_at", "sent_at", "error"])
-        .orderBy("created_at", "desc")
-        .limit(limit)
-        .execute();
-      return mails.map((mail) => ({
-        id: mail.id,
-        to: mail.to_address,
-        subject: mail.subject,
-        transport: mail.transport,
-        createdAt: mail.created_at,
-        sentAt: mail.sent_at,
-        error: mail.error,
-      }));
-    },
+    outbox: (limit: number) => latestOutboxMails(db, limit),
   };
 }
 

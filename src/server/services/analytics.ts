@@ -1,13 +1,13 @@
 /**
  * Analytics (spec section 4): batches of the client's queued events, stored with the server's idea
  * of the user; and the admin's summary of what happened here (renders, sign-ups, conversion, events).
- * Owns analytics_events.
+ * Owns analytics_events; sign-ups come from accounts, purchasers from payments (decision 054).
  */
-import { sql } from "kysely";
 import type { AnalyticsBatch } from "../../shared/analytics";
 import type { Infra } from "../infra";
-import { utcDay } from "../db/sql-helpers";
 import type { RenderModule } from "../render";
+import { countAccounts, signUpsPerDay } from "./accounts";
+import { countPurchasers } from "./payments";
 
 type Deps = Pick<Infra, "db" | "clock" | "env" | "log">;
 
@@ -69,22 +69,9 @@ export function createAnalyticsService(deps: Deps, render: RenderModule) {
 
     async summary(days: number) {
       const since = clock.now() - days * DAY_MS;
-      const signUps = await db
-        .selectFrom("users")
-        .select((eb) => [utcDay("created_at").as("day"), eb.fn.countAll<number>().as("count")])
-        .where("created_at", ">=", since)
-        .groupBy("day")
-        .orderBy("day")
-        .execute();
-      const users = await db
-        .selectFrom("users")
-        .select((eb) => eb.fn.countAll<number>().as("n"))
-        .executeTakeFirstOrThrow();
-      const purchasers = await db
-        .selectFrom("credit_purchases")
-        .select(sql<number>`count(DISTINCT user_id)`.as("n"))
-        .where("status", "in", ["paid", "refunded"])
-        .executeTakeFirstOrThrow();
+      const signUps = await signUpsPerDay(db, since);
+      const userCount = await countAccounts(db);
+      const purchaserCount = await countPurchasers(db);
       const events = await db
         .selectFrom("analytics_events")
         .select((eb) => ["category", eb.fn.countAll<number>().as("count")])
@@ -92,14 +79,12 @@ export function createAnalyticsService(deps: Deps, render: RenderModule) {
         .groupBy("category")
         .orderBy("count", "desc")
         .execute();
-      const userCount = Number(users.n);
-      const purchaserCount = Number(purchasers.n);
       return {
         days,
         rendersPerDay: await render.rendersPerDay(since),
         renderTimeByProvider: await render.renderTimeByProvider(since),
         structureByEngine: await render.structureByEngine(since),
-        signUpsPerDay: signUps.map((row) => ({ day: row.day, count: Number(row.count) })),
+        signUpsPerDay: signUps,
         conversion: { users: userCount, purchasers: purchaserCount, rate: userCount === 0 ? 0 : purchaserCount / userCount },
         eventsByCategory: events.map((row) => ({ category: row.category, count: Number(row.count) })),
       };

@@ -18,8 +18,11 @@
  *   had no credits to take: it is marked refunded and its hold resolved.
  * - checkout.session.expired: a pending purchase becomes expired.
  * Every other event is acknowledged and ignored.
+ *
+ * Owns the tables credit_purchases, stripe_events, payment_holds and credit_packages (decision 054);
+ * the credits themselves are the credits module's.
  */
-import type { Selectable, Transaction } from "kysely";
+import { sql, type Selectable, type Transaction } from "kysely";
 // Types only: the SDK is loaded when first used (it cost about 0.3 s of every start, decision 045).
 import type Stripe from "stripe";
 import { CREDITS, PRODUCT_NAME } from "../../shared/constants";
@@ -104,6 +107,16 @@ export async function listPurchases(db: AppDatabase, userId: string, limit = 100
     .limit(limit)
     .execute();
   return rows.map(purchaseView);
+}
+
+/** How many accounts have paid for credits (refunded purchases count): the admin's conversion figure. */
+export async function countPurchasers(db: AppDatabase): Promise<number> {
+  const purchasers = await db
+    .selectFrom("credit_purchases")
+    .select(sql<number>`count(DISTINCT user_id)`.as("n"))
+    .where("status", "in", ["paid", "refunded"])
+    .executeTakeFirstOrThrow();
+  return Number(purchasers.n);
 }
 
 /** A package as /admin lists it: on sale or retired. */

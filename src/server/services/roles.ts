@@ -1,10 +1,12 @@
 /**
  * Roles (spec sections 3 and 6): rows of user_roles; "admin" opens the Quick Admin bar and /admin.
  * Granted by `npm run admin -- grant admin EMAIL`, by an admin in /admin, or by ADMIN_EMAILS at start-up.
+ * Owns user_roles; accounts are found through the accounts service (decision 054).
  */
 import { ADMIN_ROLE } from "../../shared/constants";
 import type { AppDatabase } from "../db/client";
 import type { Infra } from "../infra";
+import { accountsInEmailOrder, findAccountByEmail } from "./accounts";
 
 export async function listRoles(db: AppDatabase, userId: string): Promise<string[]> {
   const rows = await db.selectFrom("user_roles").select("role").where("user_id", "=", userId).orderBy("role").execute();
@@ -35,11 +37,6 @@ export async function revokeRole(db: AppDatabase, userId: string, role: string):
   return Number(result.numDeletedRows) > 0;
 }
 
-export async function findUserByEmail(db: AppDatabase, email: string) {
-  // users.email is COLLATE NOCASE: the comparison ignores case and uses the index.
-  return db.selectFrom("users").select(["id", "email"]).where("email", "=", email.trim()).executeTakeFirst();
-}
-
 export async function countAdmins(db: AppDatabase): Promise<number> {
   const row = await db
     .selectFrom("user_roles")
@@ -52,7 +49,7 @@ export async function countAdmins(db: AppDatabase): Promise<number> {
 /** At start-up: ADMIN_EMAILS become admins (those with accounts), and a fresh install says how to make the first one. */
 export async function applyAdminEmails(deps: Pick<Infra, "db" | "env" | "log" | "clock">): Promise<void> {
   for (const email of deps.env.ADMIN_EMAILS) {
-    const user = await findUserByEmail(deps.db, email);
+    const user = await findAccountByEmail(deps.db, email);
     if (!user) {
       deps.log.warn(
         `ADMIN_EMAILS: no account for ${email} yet; sign up with it, then restart (or run: npm run admin -- grant admin ${email})`,
@@ -68,15 +65,15 @@ export async function applyAdminEmails(deps: Pick<Infra, "db" | "env" | "log" | 
   }
 }
 
-/** Every account that holds a role, by e-mail (the admin CLI's list). */
+/** Every account that holds a role, by e-mail, each account's roles in name order (the admin CLI's list). */
 export async function listRoleHolders(db: AppDatabase): Promise<Array<{ email: string; role: string; since: number }>> {
-  const rows = await db
-    .selectFrom("user_roles")
-    .innerJoin("users", "users.id", "user_roles.user_id")
-    .select(["users.email", "user_roles.role", "user_roles.created_at"])
-    .orderBy("users.email")
-    .execute();
-  return rows.map((row) => ({ email: row.email, role: row.role, since: row.created_at }));
+  const rows = await db.selectFrom("user_roles").select(["user_id", "role", "created_at"]).orderBy("role").execute();
+  const rolesOf = new Map<string, typeof rows>();
+  for (const row of rows) rolesOf.set(row.user_id, [...(rolesOf.get(row.user_id) ?? []), row]);
+  const accounts = await accountsInEmailOrder(db, [...rolesOf.keys()]);
+  return accounts.flatMap((account) =>
+    (rolesOf.get(account.id) ?? []).map((row) => ({ email: account.email, role: row.role, since: row.created_at })),
+  );
 }
 
 export async function hasRole(db: AppDatabase, userId: string, role: string): Promise<boolean> {

@@ -1,7 +1,11 @@
-/** The history of self-test runs (self_test_runs) shown in /admin: what ran, who ran it, what passed. */
+/**
+ * The history of self-test runs shown in /admin: what ran, who ran it, what passed. Owns self_test_runs;
+ * who ran a run comes from accounts (decision 054).
+ */
 import type { SelfTestRunItem, SelfTestRunInput } from "../../shared/self-test-checks";
 import { generateSecureRandomString } from "../auth/tokens";
 import type { Infra } from "../infra";
+import { accountEmails } from "./accounts";
 
 export function createSelfTestRunsService(deps: Pick<Infra, "db">) {
   const { db } = deps;
@@ -29,20 +33,13 @@ export function createSelfTestRunsService(deps: Pick<Infra, "db">) {
 
     /** The latest runs, newest first, with who ran them. */
     async latest(limit: number) {
-      const rows = await db
-        .selectFrom("self_test_runs")
-        .leftJoin("users", "users.id", "self_test_runs.user_id")
-        .selectAll("self_test_runs")
-        .select("users.email as user_email")
-        .orderBy("self_test_runs.finished_at", "desc")
-        .orderBy("self_test_runs.id")
-        .limit(limit)
-        .execute();
+      const rows = await db.selectFrom("self_test_runs").selectAll().orderBy("finished_at", "desc").orderBy("id").limit(limit).execute();
+      const emails = await accountEmails(db, [...new Set(rows.flatMap((row) => (row.user_id === null ? [] : [row.user_id])))]);
       return rows.map((row) => ({
         id: row.id,
         suite: row.suite as "system" | "auth",
         source: row.source,
-        userEmail: row.user_email ?? null,
+        userEmail: (row.user_id === null ? undefined : emails.get(row.user_id)) ?? null,
         passed: row.passed,
         failed: row.failed,
         items: JSON.parse(row.results) as SelfTestRunItem[],

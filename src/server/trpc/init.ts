@@ -3,7 +3,9 @@
  * - publicProcedure: anyone.
  * - protectedProcedure: a signed-in user; narrows ctx.user to non-null.
  * - adminProcedure: a signed-in user holding the "admin" role, read from user_roles on every call.
- * Domain errors thrown by services become tRPC errors here, once (DOMAIN_ERROR_CODES). Validation
+ * Domain errors thrown by services become tRPC errors here, once (DOMAIN_ERROR_CODES): routers throw
+ * no TRPCError of their own and import nothing of @trpc/server but types (decision 054; dependency-cruiser
+ * rule routers-throw-domain-errors), so what they need of it at run time comes from here. Validation
  * errors carry zod's flattened errors in error.data.zodError so forms show field messages;
  * unexpected errors are logged and answered with a generic message, never a stack trace.
  */
@@ -55,6 +57,9 @@ const t = initTRPC.context<Context>().create({
     return { ...shape, message, data: { ...shape.data, zodError } };
   },
 });
+
+/** A subscription's event with its id, for resuming after lastEventId (render.events). */
+export { tracked } from "@trpc/server";
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;

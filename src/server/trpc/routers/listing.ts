@@ -3,17 +3,17 @@
  * render's current ones, revoke one, and count a project's for its zip. Signed-in users only:
  * a visitor is told to sign in. Everything else is the listing module's (owner checks included).
  */
-import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { SUPPORTED_LANGUAGES } from "../../../shared/constants";
 import { MESSAGES } from "../../../shared/messages";
+import { DomainError } from "../../errors";
 import type { Context } from "../context";
 import { enforceRateLimit, publicProcedure, router } from "../init";
 
 const id = z.string().min(1).max(64);
 
 function requireUser(ctx: Pick<Context, "user">): string {
-  if (!ctx.user) throw new TRPCError({ code: "UNAUTHORIZED", message: MESSAGES.listingAccountRequired });
+  if (!ctx.user) throw new DomainError("unauthenticated", "listingAccountRequired");
   return ctx.user.id;
 }
 

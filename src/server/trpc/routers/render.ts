@@ -3,14 +3,13 @@
  * delete, sharing, and the gallery. Every job and picture is reachable only by its owner
  * (a user, or a visitor's anonymous cookie); anything else answers "Not found".
  */
-import { TRPCError, tracked } from "@trpc/server";
 import { z } from "zod";
-import { MESSAGES } from "../../../shared/messages";
 import { renderEventsInputSchema, renderRequestSchema, STRUCTURE_STRENGTHS, type RenderEvent } from "../../../shared/render";
 import { editRequestSchema } from "../../../shared/edits";
+import { DomainError, notFound } from "../../errors";
 import type { Owner } from "../../render";
 import type { Context } from "../context";
-import { enforceRateLimit, protectedProcedure, publicProcedure, router } from "../init";
+import { enforceRateLimit, protectedProcedure, publicProcedure, router, tracked } from "../init";
 
 const id = z.string().min(1).max(64);
 
@@ -28,8 +27,9 @@ const timeZone = z
     }
   }, "Unknown time zone");
 
+/** The caller's owner (a user, or a visitor with the cookie); without one, nothing is theirs: "Not found". */
 function requireOwner(ctx: Pick<Context, "owner">): Owner {
-  if (!ctx.owner) throw new TRPCError({ code: "NOT_FOUND", message: MESSAGES.notFound });
+  if (!ctx.owner) throw notFound();
   return ctx.owner;
 }
 
@@ -52,9 +52,7 @@ export const renderRouter = router({
     enforceRateLimit(ctx, "render");
     if (!ctx.owner) {
       const complete = input.projectId && (input.imageId || input.imageUrl) && input.style !== undefined && [input.style].flat().length > 0;
-      throw new TRPCError(
-        complete ? { code: "NOT_FOUND", message: MESSAGES.notFound } : { code: "BAD_REQUEST", message: MESSAGES.missingRequiredFields },
-      );
+      throw complete ? notFound() : new DomainError("invalid", "missingRequiredFields");
     }
     return ctx.services.render.create(ctx.owner, input, ctx.clientAddress);
   }),

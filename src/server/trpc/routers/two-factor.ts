@@ -1,4 +1,3 @@
-import { TRPCError } from "@trpc/server";
 import { z } from "zod";
 import { FIELD_LIMITS } from "../../../shared/constants";
 import { MESSAGES } from "../../../shared/messages";
@@ -13,22 +12,15 @@ const totpInput = z.object({
 
 export const twoFactorRouter = router({
   /** A new key to scan (QR code) or type (secret); two-factor turns on only after a first right code. */
-  beginEnrollment: protectedProcedure.mutation(async ({ ctx }) => {
-    const enrollment = await ctx.services.twoFactor.beginEnrollment(ctx.user);
-    if (!enrollment) throw new TRPCError({ code: "CONFLICT", message: MESSAGES.twoFactorAlreadyEnabled });
-    return enrollment;
-  }),
+  beginEnrollment: protectedProcedure.mutation(({ ctx }) => ctx.services.twoFactor.beginEnrollment(ctx.user)),
 
   /** Turns two-factor on; the backup codes are returned this once and stored only as hashes. */
-  confirmEnrollment: protectedProcedure.input(totpInput).mutation(async ({ ctx, input }) => {
-    const backupCodes = await ctx.services.twoFactor.confirmEnrollment(ctx.user.id, input.code);
-    if (!backupCodes) throw new TRPCError({ code: "BAD_REQUEST", message: MESSAGES.invalidVerificationCode });
-    return { backupCodes };
-  }),
+  confirmEnrollment: protectedProcedure.input(totpInput).mutation(async ({ ctx, input }) => ({
+    backupCodes: await ctx.services.twoFactor.confirmEnrollment(ctx.user.id, input.code),
+  })),
 
   disable: protectedProcedure.input(totpInput).mutation(async ({ ctx, input }) => {
-    if (!(await ctx.services.twoFactor.disable(ctx.user.id, input.code)))
-      throw new TRPCError({ code: "BAD_REQUEST", message: MESSAGES.invalidVerificationCode });
+    await ctx.services.twoFactor.disable(ctx.user.id, input.code);
     return { ok: true as const };
   }),
 });
