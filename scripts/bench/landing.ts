@@ -1,7 +1,7 @@
 /**
  * `npm run bench` (landing): the landing page as a phone first loads it, on a production build
  * served by the real server (temporary DATA_DIR). Builds the client only when it is missing or
- * older than its sources. Three runs each, medians:
+ * older than its sources. Five runs each, medians (the score: every run):
  *   1. first-load JavaScript: gzip bytes on the wire and script requests up to the client's
  *      first-load mark (scripts/bench/first-load.ts), Chromium with Pixel 7 emulation;
  *   2. Lighthouse (mobile, simulated throttling, Debian's Chromium headless): performance score,
@@ -19,12 +19,13 @@ import lighthouse from "lighthouse";
 import { startApp } from "../../src/server/boot";
 import { parseEnv } from "../../src/server/env";
 import { buildClient, CLIENT_OUT_DIR, clientBuildIsStale } from "../build.mjs";
-import { LANDING_JS_BUDGET_BYTES, measureFirstLoad } from "./first-load";
+import { LANDING_IDLE_JS_BUDGET_BYTES, LANDING_JS_BUDGET_BYTES, measureFirstLoad } from "./first-load";
 import { log, median, progress, round, table } from "./stats";
 
-const RUNS = 3;
+const RUNS = 5;
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const GOALS = { score: 95, lcpMs: 1800, cls: 0.05 };
+/** Issue 25's goals: the score in every round, TBT, LCP, and all JavaScript until the network is quiet. */
+const GOALS = { score: 99, lcpMs: 1000, cls: 0.05, tbtMs: 100 };
 
 interface Audit {
   score: number;
@@ -120,11 +121,20 @@ try {
         `${figures.jsKb} KB in ${figures.jsRequests} requests`,
         `≤ ${LANDING_JS_BUDGET_BYTES / 1024} KB${figures.jsKb * 1024 <= LANDING_JS_BUDGET_BYTES ? "" : "  (not met)"}`,
       ],
-      ["all JavaScript until the network is quiet", `${figures.allJsKb} KB in ${figures.allJsRequests} requests`, "—"],
-      ["Lighthouse performance", String(figures.score), `≥ ${GOALS.score}${figures.score >= GOALS.score ? "" : "  (not met)"}`],
+      [
+        "all JavaScript until the network is quiet",
+        `${figures.allJsKb} KB in ${figures.allJsRequests} requests`,
+        `≤ ${LANDING_IDLE_JS_BUDGET_BYTES / 1024} KB${figures.allJsKb * 1024 <= LANDING_IDLE_JS_BUDGET_BYTES ? "" : "  (not met)"}`,
+      ],
+      [
+        "Lighthouse performance (median; lowest)",
+        `${figures.score}; ${Math.min(...figures.scores)}`,
+        `≥ ${GOALS.score} in every run${Math.min(...figures.scores) >= GOALS.score ? "" : "  (not met)"}`,
+      ],
       ["LCP", `${figures.lcpS} s`, `≤ ${GOALS.lcpMs / 1000} s${figures.lcpS * 1000 <= GOALS.lcpMs ? "" : "  (not met)"}`],
       ["CLS", String(figures.cls), `≤ ${GOALS.cls}${figures.cls <= GOALS.cls ? "" : "  (not met)"}`],
-      ["TBT / FCP (for reference)", `${figures.tbtMs} ms / ${figures.fcpS} s`, "—"],
+      ["TBT", `${figures.tbtMs} ms`, `≤ ${GOALS.tbtMs} ms${figures.tbtMs <= GOALS.tbtMs ? "" : "  (not met)"}`],
+      ["FCP (for reference)", `${figures.fcpS} s`, "—"],
     ]),
   );
   log(`Lighthouse scores of the runs: ${figures.scores.join(", ")}; LCP element: ${figures.lcpElement}`);

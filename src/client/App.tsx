@@ -10,7 +10,6 @@ import { PageLoading } from "./components/PageLoading";
 import { ProtectedRoute } from "./components/ProtectedRoute";
 import { SessionEffects } from "./components/SessionEffects";
 import { useSession } from "./hooks/useSession";
-import { withTexts } from "./i18n";
 import { useAfterFirstLoad } from "./lib/afterFirstLoad";
 import { useDocumentTitle } from "./lib/documentTitle";
 import { notePageView } from "./lib/pageViews";
@@ -18,7 +17,8 @@ import { hydration } from "./lib/queries";
 import { landingLoaded, NotFound, PAGES } from "./routes";
 import { ThemeProvider } from "./theme";
 
-const AppExtras = lazy(withTexts(() => import("./AppExtras")));
+// Its own texts (the help button, the toaster) are in the first part; what it opens loads its own.
+const AppExtras = lazy(() => import("./AppExtras"));
 // Analytics starts after the first load; the pages seen before are noted (lib/pageViews) and sent then.
 const AnalyticsEffects = lazy(() => import("./components/AnalyticsEffects").then((module) => ({ default: module.AnalyticsEffects })));
 

@@ -1,16 +1,42 @@
 /**
  * What the first paint does not show, loaded after it (issue 15): the Quick Admin bar, the help
- * drawer, the onboarding tour and the toaster (sonner replays toasts raised before it listens).
- * The bar reads tRPC's queries: it comes with the data layer, for a signed-in user only.
+ * button, the onboarding tour and the toaster (sonner replays toasts raised before it listens).
+ * The bar reads tRPC's queries: it comes with the data layer, for a signed-in user only. The tour
+ * (Radix Dialog and its texts) is fetched only for a signed-in user who has not finished it, and the
+ * help drawer when the button is reached for (issue 25: a visitor's landing page does not carry them).
  */
-import { Suspense } from "react";
+import { Suspense, useEffect, useState, type ComponentType } from "react";
 import { useTranslation } from "react-i18next";
 import { Toaster } from "sonner";
 import { TOASTS } from "../shared/constants";
 import { HelpCenter } from "./components/help/HelpCenter";
+import { withTexts } from "./i18n";
 import { lazyWithData } from "./lazy";
-import { OnboardingOverlay } from "./components/onboarding/OnboardingOverlay";
+import { readCompletedFlag } from "./lib/onboarding";
 import { useTheme } from "./theme";
+
+const loadOnboarding = withTexts(() => import("./components/onboarding/OnboardingOverlay"));
+
+/**
+ * The onboarding tour for a signed-in user who has not completed or skipped it (the only one it
+ * opens for by itself). No Suspense: its fallback is revealed on a timer, which a paused clock (the
+ * tour's tests) would hold; the module is set in state once loaded, and the tour schedules its own
+ * opening from there.
+ */
+function Onboarding() {
+  const [overlay, setOverlay] = useState<{ component: ComponentType } | null>(null);
+  useEffect(() => {
+    if (readCompletedFlag()) return;
+    let live = true;
+    void loadOnboarding().then((module) => {
+      if (live) setOverlay({ component: module.OnboardingOverlay });
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
+  return overlay ? <overlay.component /> : null;
+}
 
 const QuickAdminBar = lazyWithData<object>(() =>
   import("./components/admin/QuickAdminBar").then((module) => ({ default: module.QuickAdminBar })),
@@ -51,7 +77,7 @@ export default function AppExtras({ signedIn }: { signedIn: boolean }) {
         </Suspense>
       ) : null}
       <HelpCenter />
-      <OnboardingOverlay />
+      {signedIn ? <Onboarding /> : null}
       <ThemedToaster aboveBar={signedIn} />
     </>
   );

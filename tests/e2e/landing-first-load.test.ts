@@ -2,10 +2,13 @@
  * The landing page's first load stays small (issue 15): the JavaScript a phone fetches for `/`
  * before the client's first-load mark, gzip on the wire, measured as `npm run bench` measures it,
  * within the issue's goal (LANDING_JS_BUDGET_BYTES): a change that pulls a library back into the
- * first load (tRPC's client, React Query, superjson, sonner, zod, Radix) fails here.
+ * first load (tRPC's client, React Query, superjson, sonner, zod, Radix) fails here. Until the
+ * network is quiet, all of it stays within LANDING_IDLE_JS_BUDGET_BYTES (issue 25): what the first
+ * screen does not show (the demo dialog, the help drawer, the tour, the texts of other pages) waits
+ * for the visitor to reach for it.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { LANDING_JS_BUDGET_BYTES, measureFirstLoad } from "../../scripts/bench/first-load";
+import { LANDING_IDLE_JS_BUDGET_BYTES, LANDING_JS_BUDGET_BYTES, measureFirstLoad } from "../../scripts/bench/first-load";
 import { describeBrowser, findChromium, launchPage } from "../helpers/browser";
 import { startTestServer, type TestServer } from "../helpers/server";
 
@@ -33,6 +36,12 @@ describeBrowser("the landing page's first load", () => {
     expect(load.scripts.some((script) => !script.first && /AppExtras/.test(script.url))).toBe(true);
     expect(
       load.scripts.filter((script) => script.first && /\/(data|trpc|AppExtras)-/.test(script.url)),
+      listing.join("\n"),
+    ).toEqual([]);
+    // Until the network is quiet (measured 2026-11-26: 134 KB in 13 scripts).
+    expect(load.allJsBytes, listing.join("\n")).toBeLessThanOrEqual(LANDING_IDLE_JS_BUDGET_BYTES);
+    expect(
+      load.scripts.filter((script) => /\/(DemoDialog|OnboardingOverlay|HelpDrawer|data|trpc)-|\.(rest|demo)-/.test(script.url)),
       listing.join("\n"),
     ).toEqual([]);
   }, 60_000);

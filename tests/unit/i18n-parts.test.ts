@@ -31,6 +31,8 @@ describe("text parts", () => {
         "errorScreen",
         "flow",
         "footer",
+        // Only the floating help button's label: the drawer's texts come with the drawer.
+        "help",
         "home",
         "landing",
         // The footer's links to the studio's terms and privacy texts, and those pages' titles.
@@ -40,6 +42,7 @@ describe("text parts", () => {
         "styles",
       ]);
       expect(Object.keys(first.flow as TranslationTree).sort()).toEqual(["engineAi", "previewEngine", "previewEngineNote"]);
+      expect(Object.keys(first.help as TranslationTree)).toEqual(["button"]);
     },
   );
 });

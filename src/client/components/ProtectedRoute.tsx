@@ -3,11 +3,12 @@ import { useTranslation } from "react-i18next";
 import { useLocation } from "wouter";
 import { STORAGE_KEYS } from "../../shared/constants";
 import { useSession } from "../hooks/useSession";
+import { withTexts } from "../i18n";
 import { Spinner } from "./Spinner";
 
 // Only for an address not yet confirmed: not in the first load.
-const EmailVerificationBanner = lazy(() =>
-  import("./EmailVerificationBanner").then((module) => ({ default: module.EmailVerificationBanner })),
+const EmailVerificationBanner = lazy(
+  withTexts(() => import("./EmailVerificationBanner").then((module) => ({ default: module.EmailVerificationBanner }))),
 );
 
 /**

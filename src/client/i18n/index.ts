@@ -3,14 +3,15 @@
  * a language the user picks is stored on the device and wins from then on.
  *
  * Only the active language is loaded, in parts (parts/): first what the landing page paints (the
- * shell and home areas), the rest after the first load; lazily loaded pages and dialogs wait for
- * the part they show (withTexts). Issue 15: all three languages eagerly were ~65 KB gzip, and
+ * shell and home areas); the rest when something needs it: lazily loaded pages, drawers and
+ * dialogs wait for the part they show (withTexts), toasts of the first load too (lib/notify), and
+ * a language chosen in the menu loads whole. A visit that only reads the landing page never
+ * fetches it (issue 25: what the first screen does not need waits for the user to need it). Issue 15: all three languages eagerly were ~65 KB gzip, and
  * one file per area made a page wait for eleven requests.
  */
 import i18n from "i18next";
 import { initReactI18next } from "react-i18next";
 import { DEFAULT_LANGUAGE, LANGUAGE_COOKIE, STORAGE_KEYS, SUPPORTED_LANGUAGES, type Language } from "../../shared/constants";
-import { afterFirstLoad } from "../lib/afterFirstLoad";
 import type { TranslationTree } from "./merge";
 
 /** Each language's texts in three parts (parts/<language>.<part>.ts), each one file to fetch. */
@@ -73,7 +74,7 @@ function syncDocumentLanguage(language: string): void {
   if (typeof document !== "undefined") document.documentElement.lang = language;
 }
 
-/** Starts i18next in `language` once what the first paint needs is loaded; the rest follows in the background. */
+/** Starts i18next in `language` once what the first paint needs is loaded. */
 export async function startI18n(language: Language): Promise<void> {
   if (!i18n.isInitialized) {
     i18n.on("languageChanged", syncDocumentLanguage);
@@ -91,8 +92,6 @@ export async function startI18n(language: Language): Promise<void> {
   }
   await loadPart(language, "first");
   await i18n.changeLanguage(language);
-  // The build-time pre-render (no window) loads the rest itself.
-  if (typeof window !== "undefined") void afterFirstLoad().then(() => allTexts());
 }
 
 /** Resolves when these parts of the current language's texts are loaded. */

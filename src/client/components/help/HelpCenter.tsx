@@ -4,10 +4,11 @@
  * or when the pointer or the keyboard reaches the button: most visits never open it.
  */
 import { lazy, Suspense, useState } from "react";
+import { withTexts } from "../../i18n";
 import { useHelpDrawerOpen } from "../../lib/helpDrawer";
 import { HelpButton } from "./HelpButton";
 
-const loadDrawer = () => import("./HelpDrawer");
+const loadDrawer = withTexts(() => import("./HelpDrawer"));
 const HelpDrawer = lazy(() => loadDrawer().then((module) => ({ default: module.HelpDrawer })));
 
 export function HelpCenter() {

@@ -4,13 +4,12 @@
  * engine; with the Preview engine it is the app's own example, before and after the Preview engine.
  */
 import { ArrowRight, CirclePlay, LayoutDashboard } from "lucide-react";
-import { useEffect, useState, type ReactElement } from "react";
+import { useState, type ReactElement } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
 import { useEngine } from "../../hooks/useEngine";
 import { useSession } from "../../hooks/useSession";
 import { withTexts } from "../../i18n";
-import { afterFirstLoad } from "../../lib/afterFirstLoad";
 import { SIGN_UP_HREF } from "../../lib/authLinks";
 import { useSharedQuery } from "../../lib/queries";
 import { demoExample, DRAWN_STYLE } from "../demo/demoExample";
@@ -18,22 +17,19 @@ import { EngineNote } from "../render/EngineNote";
 import { buttonClass } from "../ui/buttons";
 import { ROOM_DRAWING_RATIO, RoomSplit } from "./RoomDrawing";
 
-// Radix Dialog and the demo's texts are not part of the first load: fetched after it, or when the visitor reaches for Watch Demo.
+// Radix Dialog and the demo's texts are not part of the first load: fetched when the visitor reaches for Watch Demo.
 const loadDemoDialog = withTexts(() => import("../demo/DemoDialog"), ["demo"]);
 type DemoDialogType = Awaited<ReturnType<typeof loadDemoDialog>>["DemoDialog"];
 type DemoTriggerProps = { onClick?: () => void; onPointerEnter?: () => void; onPointerDown?: () => void; onFocus?: () => void };
 
 /**
  * Watch Demo: a plain button until first used, then the demo dialog's trigger, opened at once. Its
- * code and texts are fetched after the first load, or as soon as the pointer, a finger or the
- * keyboard reaches the button. No Suspense: its fallback is revealed on a timer, which a paused
+ * code and texts are fetched as soon as the pointer, a finger or the keyboard reaches the button
+ * (most visits never open it, so the first load and what follows it do not carry it). No Suspense: its fallback is revealed on a timer, which a paused
  * clock (the demo's tests) would hold.
  */
 function WatchDemo({ children }: { children: (props: DemoTriggerProps) => ReactElement }) {
   const [dialog, setDialog] = useState<{ component: DemoDialogType } | null>(null);
-  useEffect(() => {
-    void afterFirstLoad().then(loadDemoDialog);
-  }, []);
   if (!dialog) {
     const prefetch = () => void loadDemoDialog();
     return children({
