@@ -1,9 +1,9 @@
 /**
- * Rooms drawn as SVG for the structure check's calibration (tests/unit/structure-calibration.slow.test.ts): a back
- * wall, side walls and ceiling in perspective, a window with mullions, a door, the floor edge and
- * skirting, and furniture, with light gradients and sensor grain like a photo. A room is its
- * layout (the structure: walls, window, door) plus a look (colours) and furniture (what a restyle
- * changes), so tests can change one and keep the others.
+ * Rooms drawn as SVG for the structure check's tests and calibration (tests/unit/structure.test.ts,
+ * tests/unit/structure-calibration.slow.test.ts): a back wall, side walls and ceiling in perspective,
+ * a window with mullions, a door, the floor edge and skirting, and furniture, with light gradients
+ * and sensor grain like a photo. A room is its layout (the structure: walls, window, door) plus a
+ * look (colours) and furniture (what a restyle changes), so tests can change one and keep the others.
  */
 import sharp from "sharp";
 
