@@ -6,9 +6,9 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import type { BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
-import { describeBrowser, launchPage, SCREENSHOT_DIR } from "../helpers/browser";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { describeBrowser, SCREENSHOT_DIR, useBrowsers } from "../helpers/browser";
 import { startTestServer, type TestServer } from "../helpers/server";
 
 const PHONE = { width: 390, height: 844 } as const;
@@ -72,30 +72,20 @@ async function coveredWhileScrolling(page: Page, targets: { selector: string; te
 
 describeBrowser("the floating help button keeps clear of content on a phone", () => {
   let server: TestServer;
-  let browser: BrowserContext | undefined;
 
   beforeAll(async () => {
     server = await startTestServer({ AUTH_RATE_LIMIT_PER_MINUTE: "1000" });
-  });
-  afterEach(async () => {
-    await browser?.close();
-    browser = undefined;
   });
   afterAll(async () => {
     await server?.stop();
   });
 
-  async function open(urlPath: string, options: Parameters<typeof launchPage>[0]): Promise<Page> {
-    const opened = await launchPage(options);
-    browser = opened.browser;
-    await opened.page.goto(`${server.url}${urlPath}`);
-    return opened.page;
-  }
+  const { open } = useBrowsers(() => server.url);
 
   it.each(["light", "dark"] as const)(
     "keeps clear of the French sign-up form's fields, messages and strength meter (%s)",
     async (theme) => {
-      const page = await open("/auth?tab=signup", { ...PHONE, colorScheme: theme, locale: "fr-FR" });
+      const { page } = await open("/auth?tab=signup", { ...PHONE, colorScheme: theme, locale: "fr-FR" });
       const submit = page.getByRole("button", { name: "Créer un compte", exact: true });
       await poll(() => submit.isVisible()).toBe(true);
       // Every field's message, then a weak password: the meter shows "Faible".
@@ -122,7 +112,7 @@ describeBrowser("the floating help button keeps clear of content on a phone", ()
   it.each(["light", "dark"] as const)(
     "keeps clear of the landing page's hero picture, and stays in its corner where nothing is under it (%s)",
     async (theme) => {
-      const page = await open("/", { ...PHONE, colorScheme: theme, locale: "fr-FR" });
+      const { page } = await open("/", { ...PHONE, colorScheme: theme, locale: "fr-FR" });
       const button = page.getByTestId("help-button");
       await poll(() => button.isVisible()).toBe(true);
       await poll(() => page.getByTestId("hero-picture").isVisible()).toBe(true);
@@ -146,7 +136,7 @@ describeBrowser("the floating help button keeps clear of content on a phone", ()
   ] as const)(
     "places a toast where it does not sit on the help button ($device)",
     async ({ device, viewport }) => {
-      const page = await open("/auth", { ...viewport, locale: "fr-FR" });
+      const { page } = await open("/auth", { ...viewport, locale: "fr-FR" });
       await page.getByLabel("Adresse e-mail").fill("nobody@example.com");
       await page.getByLabel("Mot de passe", { exact: true }).fill("Wrong-Password1");
       await page.getByRole("button", { name: "Se connecter", exact: true }).click();

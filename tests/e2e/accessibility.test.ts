@@ -6,10 +6,10 @@
  */
 import fs from "node:fs";
 import { createRequire } from "node:module";
-import type { BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { APP_ROUTES } from "../../src/shared/routes";
-import { describeBrowser, launchPage, screenshot, signIn, signUp } from "../helpers/browser";
+import { describeBrowser, screenshot, signIn, signUp, useBrowsers } from "../helpers/browser";
 import { startTestServer, type TestServer } from "../helpers/server";
 
 const require = createRequire(import.meta.url);
@@ -71,7 +71,6 @@ const cases = (["light", "dark"] as const).flatMap((theme) =>
 
 describeBrowser("accessibility (axe-core, WCAG 2.2 AA) on every page", () => {
   let server: TestServer;
-  let browser: BrowserContext | undefined;
   let adminEmail: string;
 
   beforeAll(async () => {
@@ -80,20 +79,15 @@ describeBrowser("accessibility (axe-core, WCAG 2.2 AA) on every page", () => {
     const user = await server.deps.db.selectFrom("users").select("id").where("email", "=", adminEmail).executeTakeFirstOrThrow();
     await server.deps.db.insertInto("user_roles").values({ user_id: user.id, role: "admin", created_at: Date.now() }).execute();
   });
-  afterEach(async () => {
-    await browser?.close();
-    browser = undefined;
-  });
   afterAll(async () => {
     await server?.stop();
   });
+  const { launch } = useBrowsers();
 
   it.each(cases)(
     "no serious or critical violation ($who, $theme, $device)",
     async ({ theme, device, who }: { theme: "light" | "dark"; device: keyof typeof WIDTHS; who: Who }) => {
-      const opened = await launchPage({ ...WIDTHS[device], colorScheme: theme });
-      browser = opened.browser;
-      const page = opened.page;
+      const { page } = await launch({ ...WIDTHS[device], colorScheme: theme });
       await page.emulateMedia({ reducedMotion: "reduce" });
       if (who === "member") await signIn(page, server.url, await signUp(server.url));
       if (who === "admin") await signIn(page, server.url, adminEmail);

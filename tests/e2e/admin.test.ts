@@ -8,9 +8,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
-import { describeBrowser, screenshot, type BrowserOptions, launchPage, signIn } from "../helpers/browser";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { describeBrowser, screenshot, signIn, useBrowsers } from "../helpers/browser";
 import { postStripeWebhook, startFakeStripe, stripeEvent, type FakeCheckoutSession, type FakeStripe } from "../helpers/fake-stripe";
 import { roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
@@ -20,7 +20,6 @@ const ACCESS_DENIED = "Access denied. Admin privileges required.";
 
 describeBrowser("administration in a browser", () => {
   let server: TestServer;
-  let browser: BrowserContext | undefined;
   let admin: Awaited<ReturnType<typeof signedInClient>>;
   let member: Awaited<ReturnType<typeof signedInClient>>;
 
@@ -46,20 +45,11 @@ describeBrowser("administration in a browser", () => {
     const jobIds = jobs.map((job) => job.id);
     await waitForRenders(member, jobIds);
   });
-  afterEach(async () => {
-    await browser?.close();
-    browser = undefined;
-  });
   afterAll(async () => {
     await server?.stop();
   });
 
-  async function open(urlPath: string, options: BrowserOptions = {}): Promise<{ page: Page; problems: string[] }> {
-    const opened = await launchPage(options);
-    browser = opened.browser;
-    await opened.page.goto(`${server.url}${urlPath}`);
-    return opened;
-  }
+  const { open } = useBrowsers(() => server.url);
 
   const path_ = (page: Page) => new URL(page.url()).pathname;
   const bar = (page: Page) => page.getByTestId("quick-admin-bar");
@@ -213,7 +203,7 @@ describeBrowser("administration in a browser", () => {
   }, 40_000);
 
   it("backs up from /admin's System tab: Back up now, then the last backup with its size and age (desktop light, phone dark)", async () => {
-    const { page, problems } = await open("/");
+    const { browser, page, problems } = await open("/");
     await signIn(page, server.url, admin.email);
     await page.goto(`${server.url}/admin?section=system`);
     const panel = page.getByTestId("admin-backups");
@@ -238,9 +228,9 @@ describeBrowser("administration in a browser", () => {
     await housekeeping.scrollIntoViewIfNeeded();
     await screenshot(page, "admin-housekeeping-desktop-light");
     expect(problems).toEqual([]);
-    await browser?.close();
+    await browser.close();
 
-    // open() keeps the new browser for afterEach to close.
+    // useBrowsers closes the phone's browser after the test.
     const phone = await open("/", { width: 390, height: 844, colorScheme: "dark" });
     await signIn(phone.page, server.url, admin.email);
     await phone.page.evaluate(() => localStorage.setItem("roomcanvas.language", "es"));
@@ -263,7 +253,7 @@ describeBrowser("administration in a browser", () => {
     for (const colorScheme of ["light", "dark"] as const) {
       for (const size of sizes) {
         const label = `${size.name}-${colorScheme}`;
-        const { page, problems } = await open("/pricing", { width: size.width, height: size.height, colorScheme });
+        const { browser, page, problems } = await open("/pricing", { width: size.width, height: size.height, colorScheme });
         await poll(() => page.getByTestId("package-pro").isVisible()).toBe(true);
         expect(await page.getByTestId("package-pro").getByTestId("package-price").textContent()).toBe("$29.00");
         expect(await page.getByTestId("package-pro").getByTestId("package-per-credit").textContent()).toBe("$0.29 per credit");
@@ -307,14 +297,13 @@ describeBrowser("administration in a browser", () => {
           await screenshot(page, "quick-admin-open-phone-fr");
         }
         expect(problems, label).toEqual([]);
-        await browser?.close();
-        browser = undefined;
+        await browser.close();
       }
     }
   }, 180_000);
 
   it("creates, edits and retires a credit package in /admin → Credits, and /pricing follows (desktop light, phone dark)", async () => {
-    const { page, problems } = await open("/");
+    const { browser, page, problems } = await open("/");
     await signIn(page, server.url, admin.email);
     await page.goto(`${server.url}/admin?section=credits`);
     const panel = page.getByTestId("admin-packages");
@@ -348,7 +337,7 @@ describeBrowser("administration in a browser", () => {
     expect(await page.getByText("Most popular").count()).toBe(0);
     await screenshot(page, "pricing-with-admin-package-desktop-light");
     expect(problems).toEqual([]);
-    await browser?.close();
+    await browser.close();
 
     const phone = await open("/", { width: 390, height: 844, colorScheme: "dark" });
     await signIn(phone.page, server.url, admin.email);
@@ -367,21 +356,17 @@ describeBrowser("administration in a browser", () => {
 
 describeBrowser("pricing without a payment provider", () => {
   let server: TestServer;
-  let browser: BrowserContext | undefined;
 
   beforeAll(async () => {
     server = await startTestServer({ AUTH_RATE_LIMIT_PER_MINUTE: "1000" });
   });
   afterAll(async () => {
-    await browser?.close();
     await server?.stop();
   });
+  const { open } = useBrowsers(() => server.url);
 
   it("says buying is not set up on this server instead of offering a broken button, and shows 'not enough data yet' on /performance", async () => {
-    const opened = await launchPage();
-    browser = opened.browser;
-    const { page, problems } = opened;
-    await page.goto(`${server.url}/pricing`);
+    const { page, problems } = await open("/pricing");
     await poll(() => page.getByTestId("purchases-disabled").isVisible()).toBe(true);
     expect(await page.getByTestId("purchases-disabled").textContent()).toContain("Buying credits is not set up on this server");
     expect(await page.getByRole("button", { name: /^Buy |Sign in to buy/ }).count()).toBe(0);
@@ -402,7 +387,6 @@ describeBrowser("payments held for review in a browser", () => {
   const WEBHOOK_SECRET = "whsec_test";
   let fake: FakeStripe;
   let server: TestServer;
-  let browser: BrowserContext | undefined;
   let admin: Awaited<ReturnType<typeof signedInClient>>;
 
   beforeAll(async () => {
@@ -416,14 +400,11 @@ describeBrowser("payments held for review in a browser", () => {
     admin = await signedInClient(server.url);
     await server.deps.db.insertInto("user_roles").values({ user_id: admin.userId, role: "admin", created_at: Date.now() }).execute();
   });
-  afterEach(async () => {
-    await browser?.close();
-    browser = undefined;
-  });
   afterAll(async () => {
     await server?.stop();
     await fake?.close();
   });
+  const { launch } = useBrowsers();
 
   /** A new user buys Starter ($9.00, 25 credits) and Stripe reports the payment changed by `paid`: held. */
   async function heldBuyer(paid: Partial<FakeCheckoutSession>) {
@@ -446,20 +427,16 @@ describeBrowser("payments held for review in a browser", () => {
       { name: "desktop", width: 1280, height: 800 },
       { name: "phone", width: 390, height: 844 },
     ]) {
-      const dark = await launchPage({ colorScheme: "dark", width: size.width, height: size.height });
-      browser = dark.browser;
+      const dark = await launch({ colorScheme: "dark", width: size.width, height: size.height });
       await signIn(dark.page, server.url, admin.email);
       await dark.page.goto(`${server.url}/admin`);
       await poll(() => dark.page.getByTestId("payment-hold").count()).toBe(2);
       await screenshot(dark.page, `admin-payment-holds-${size.name}-dark`);
       expect(dark.problems).toEqual([]);
-      await browser.close();
-      browser = undefined;
+      await dark.browser.close();
     }
 
-    const opened = await launchPage();
-    browser = opened.browser;
-    const { page, problems } = opened;
+    const { page, problems } = await launch();
     await signIn(page, server.url, admin.email);
     await page.goto(`${server.url}/admin`);
     const alert = page.getByTestId("payment-holds");

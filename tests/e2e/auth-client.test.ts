@@ -5,11 +5,11 @@
  * The server's clock and the browser's are the same movable clock, so 25 and 30 minutes pass at once.
  */
 import { decodeBase32IgnorePadding } from "@oslojs/encoding";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { totpCode, totpStep } from "../../src/server/auth/two-factor";
 import { AUTH } from "../../src/shared/constants";
-import { describeBrowser, screenshot, type BrowserOptions, launchPage, signUp } from "../helpers/browser";
+import { describeBrowser, screenshot, signUp, useBrowsers } from "../helpers/browser";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { firstLink, startSmtpServer } from "../helpers/smtp";
 import { createBrowserLikeClient } from "../helpers/trpc-client";
@@ -25,15 +25,12 @@ const newEmail = () => `client${++counter}.${Date.now()}@example.com`;
 describeBrowser("account screens in a browser", () => {
   let server: TestServer;
   let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-  let browser: BrowserContext | undefined;
 
   beforeAll(async () => {
     smtp = await startSmtpServer();
     server = await startTestServer({ SMTP_URL: smtp.url, AUTH_RATE_LIMIT_PER_MINUTE: "1000" }, { clock });
   });
-  afterEach(async () => {
-    await browser?.close();
-    browser = undefined;
+  afterEach(() => {
     offset = 0;
   });
   afterAll(async () => {
@@ -41,17 +38,12 @@ describeBrowser("account screens in a browser", () => {
     await smtp?.close();
   });
 
-  async function open(path: string, options: BrowserOptions & { fakeClock?: boolean } = {}): Promise<{ page: Page; problems: string[] }> {
-    const opened = await launchPage(options);
-    browser = opened.browser;
-    const { page, problems } = opened;
-    if (options.fakeClock) {
-      // Time flows as usual; fastForward() makes it jump (see skip()).
-      await page.clock.install();
-      await page.clock.resume();
-    }
-    await page.goto(`${server.url}${path}`);
-    return { page, problems };
+  const { open } = useBrowsers(() => server.url);
+
+  /** Playwright's clock on the page, before it loads: time flows as usual; fastForward() makes it jump (see skip()). */
+  async function fakeClock(page: Page): Promise<void> {
+    await page.clock.install();
+    await page.clock.resume();
   }
 
   async function skip(page: Page, ms: number): Promise<void> {
@@ -259,7 +251,7 @@ describeBrowser("account screens in a browser", () => {
   it("warns at 25 idle minutes, extends on request, and signs out at 30", async () => {
     const email = newEmail();
     await signUp(server.url, { email });
-    const { page, problems } = await open("/auth", { fakeClock: true });
+    const { page, problems } = await open("/auth", { beforeLoad: fakeClock });
     await signIn(page, email);
     await expect.poll(() => new URL(page.url()).pathname).toBe("/dashboard");
 
@@ -282,7 +274,7 @@ describeBrowser("account screens in a browser", () => {
   it("keeps a remember-me session without idle warnings, and shows Dashboard and Sign Out in the phone menu", async () => {
     const email = newEmail();
     await signUp(server.url, { email });
-    const { page, problems } = await open("/auth", { fakeClock: true, width: 390, height: 844 });
+    const { page, problems } = await open("/auth", { beforeLoad: fakeClock, width: 390, height: 844 });
     await page.getByLabel("Remember me for 30 days").check();
     await signIn(page, email);
     await expect.poll(() => new URL(page.url()).pathname).toBe("/dashboard");

@@ -7,11 +7,11 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import sharp from "sharp";
-import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { DIGITAL_SOURCE_TYPE_EDITED_WITH_AI } from "../../src/server/images/provenance";
-import { describeBrowser, launchPage, screenshot, signUpAndSignIn, waitForRender, type BrowserOptions } from "../helpers/browser";
+import { describeBrowser, screenshot, signUpAndSignIn, waitForRender, useBrowsers } from "../helpers/browser";
 import { startFakeComfyUi, type FakeComfyUi } from "../helpers/fake-comfyui";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { makeTempDir } from "../helpers/test-env";
@@ -31,7 +31,6 @@ async function roomPhoto(file: string): Promise<string> {
 describeBrowser("renders on a studio's own ComfyUI box", () => {
   let comfy: FakeComfyUi;
   let server: TestServer;
-  let browser: BrowserContext | undefined;
   let photo: string;
   let dir: string;
 
@@ -48,21 +47,12 @@ describeBrowser("renders on a studio's own ComfyUI box", () => {
     dir = makeTempDir("roomcanvas-engines-");
     photo = await roomPhoto(path.join(dir, "room.jpg"));
   });
-  afterEach(async () => {
-    await browser?.close();
-    browser = undefined;
-  });
   afterAll(async () => {
     await server?.stop();
     await comfy?.close();
   });
 
-  async function open(urlPath: string, options: BrowserOptions = {}): Promise<{ page: Page; problems: string[] }> {
-    const opened = await launchPage(options);
-    browser = opened.browser;
-    await opened.page.goto(`${server.url}${urlPath}`);
-    return opened;
-  }
+  const { open } = useBrowsers(() => server.url);
 
   /** Every phase text the job cards show from now on. */
   async function recordPhases(page: Page): Promise<() => Promise<string[]>> {
@@ -127,7 +117,7 @@ describeBrowser("renders on a studio's own ComfyUI box", () => {
       [{ width: 390, height: 844 }, "dark"],
       [{ width: 1280, height: 900 }, "light"],
     ] as const) {
-      const { page, problems } = await open("/upload", { ...size, colorScheme, locale: "es-ES" });
+      const { browser, page, problems } = await open("/upload", { ...size, colorScheme, locale: "es-ES" });
       await signUpAndSignIn(page, server.url, { language: "es" });
       await page.goto(`${server.url}/upload`);
       // A file chosen before the allowance arrives is ignored by the page.
@@ -146,8 +136,7 @@ describeBrowser("renders on a studio's own ComfyUI box", () => {
       await page.getByRole("button", { name: "Repetir (nueva semilla)" }).first().click();
       await waitForRender(page, { count: 3, timeoutMs: 40_000 });
       expect(problems).toEqual([]);
-      await browser?.close();
-      browser = undefined;
+      await browser.close();
     }
   }, 90_000); // two widths, each with variations, a re-roll and screenshots; waits up to 40 s inside
 });

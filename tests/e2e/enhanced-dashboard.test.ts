@@ -4,12 +4,12 @@
  * a 390 px phone in the dark theme and on a 1366 px desktop in the light one (screenshots), each
  * chart with its summary and its numbers in a table; a new user's empty state leads to /upload.
  */
-import type { BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { localProvider } from "../../src/server/render/engines/local";
 import { PermanentRenderError, type RenderProvider } from "../../src/server/render/engines/provider";
 import type { DesignStyle } from "../../src/shared/styles";
-import { describeBrowser, launchPage, screenshot, signIn, signUpAndSignIn, type BrowserOptions } from "../helpers/browser";
+import { describeBrowser, screenshot, signIn, signUpAndSignIn, useBrowsers } from "../helpers/browser";
 import { createStudioClient, PASSWORD, roomPhoto, uniqueEmail, upload, type StudioClient } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { DAY, TestClock } from "../helpers/test-clock";
@@ -31,7 +31,6 @@ describeBrowser("/enhanced-dashboard in a browser", () => {
     },
   };
   let server: TestServer;
-  let browser: BrowserContext | undefined;
   let email: string;
 
   async function render(user: StudioClient, photo: Buffer, styles: DesignStyle[]): Promise<void> {
@@ -62,19 +61,11 @@ describeBrowser("/enhanced-dashboard in a browser", () => {
     await render(user, photo, ["modern", "coastal"]);
     clock.advance(Math.max(0, Date.now() - clock.now()));
   }, 90_000);
-  afterEach(async () => {
-    await browser?.close();
-    browser = undefined;
-  });
   afterAll(async () => {
     await server?.stop();
   });
 
-  async function open(options: BrowserOptions): Promise<{ page: Page; problems: string[] }> {
-    const opened = await launchPage(options);
-    browser = opened.browser;
-    return opened;
-  }
+  const { launch } = useBrowsers();
 
   async function readPage(page: Page) {
     await poll(() => page.getByTestId("chart-activity-renders").locator("svg").count()).toBe(1);
@@ -93,7 +84,7 @@ describeBrowser("/enhanced-dashboard in a browser", () => {
     { name: "1366-light", width: 1366, height: 900, colorScheme: "light" as const },
   ]) {
     it(`shows the weeks' figures and charts, measured, at ${view.name}`, async () => {
-      const { page, problems } = await open(view);
+      const { page, problems } = await launch(view);
       await signIn(page, server.url, email);
       await page.goto(`${server.url}/enhanced-dashboard`);
       expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Enhanced dashboard");
@@ -144,7 +135,7 @@ describeBrowser("/enhanced-dashboard in a browser", () => {
   }
 
   it("shows a new user a friendly empty state that leads to /upload", async () => {
-    const { page, problems } = await open({ width: 390, height: 844, colorScheme: "light" });
+    const { page, problems } = await launch({ width: 390, height: 844, colorScheme: "light" });
     await signUpAndSignIn(page, server.url);
     await page.goto(`${server.url}/enhanced-dashboard`);
     await poll(() => page.getByTestId("activity-empty").isVisible()).toBe(true);

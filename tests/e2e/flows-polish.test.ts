@@ -14,7 +14,7 @@ import { totpCode, totpStep } from "../../src/server/auth/two-factor";
 import { localProvider } from "../../src/server/render/engines/local";
 import type { RenderProvider } from "../../src/server/render/engines/provider";
 import { MESSAGES } from "../../src/shared/messages";
-import { describeBrowser, launchPage, screenshot, signIn } from "../helpers/browser";
+import { describeBrowser, screenshot, signIn, useBrowsers } from "../helpers/browser";
 import { confirmAddress, roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { TestClock } from "../helpers/test-clock";
@@ -31,7 +31,6 @@ const expectedLoadFailure = /Failed to load resource: the server responded with 
 describeBrowser("flows (issue 17)", () => {
   let server: TestServer;
   const clock = new TestClock();
-  let browser: BrowserContext | undefined;
   let problems: string[] = [];
 
   beforeAll(async () => {
@@ -40,11 +39,10 @@ describeBrowser("flows (issue 17)", () => {
   afterAll(async () => {
     await server.stop();
   });
-  afterEach(async () => {
-    await browser?.close();
-    browser = undefined;
+  afterEach(() => {
     expect(problems.filter((problem) => !expectedLoadFailure.test(problem))).toEqual([]);
   });
+  const { launch } = useBrowsers();
 
   const toast = (page: Page, text: string) => page.locator("[data-sonner-toast]").filter({ hasText: text });
 
@@ -79,7 +77,7 @@ describeBrowser("flows (issue 17)", () => {
       const used = await resetToken(user.email);
       await createBrowserLikeClient(server.url).client.auth.resetPassword.mutate({ token: used, password: "Brand-New-Pass2" });
       let page: Page;
-      ({ browser, page, problems } = await launchPage({ width, height, colorScheme }));
+      ({ page, problems } = await launch({ width, height, colorScheme }));
 
       await page.goto(`${server.url}/auth?reset=true&token=${encodeURIComponent(used)}`);
       const problem = page.getByTestId("reset-link-problem");
@@ -107,7 +105,7 @@ describeBrowser("flows (issue 17)", () => {
       await confirmAddress(server.url, server.deps.db, user.email);
       const link = await mailedLink(user.email, "Confirm", /\/auth\/confirm\?token=[\w.-]+/);
       let page: Page;
-      ({ browser, page, problems } = await launchPage({ width, height, colorScheme }));
+      ({ page, problems } = await launch({ width, height, colorScheme }));
       await page.goto(`${server.url}${link}`);
       await poll(() => new URL(page.url()).pathname + new URL(page.url()).search).toBe("/");
       await poll(() => toast(page, "Email already confirmed").isVisible()).toBe(true);
@@ -118,7 +116,7 @@ describeBrowser("flows (issue 17)", () => {
     it(`batch upload: refused files show a file icon and the reason, no retry; the free-credits callout shows (${label})`, async () => {
       const user = await signedInClient(server.url);
       let page: Page;
-      ({ browser, page, problems } = await launchPage({ width, height, colorScheme }));
+      ({ page, problems } = await launch({ width, height, colorScheme }));
       await signIn(page, server.url, user.email);
       await page.goto(`${server.url}/batch-upload`);
       // Unconfirmed, on an engine that bills each render: said up front, as on the other render pages.
@@ -164,7 +162,8 @@ describeBrowser("flows (issue 17)", () => {
     it(`backup codes can be copied and downloaded as a text file (${label})`, async () => {
       const user = await signedInClient(server.url);
       let page: Page;
-      ({ browser, page, problems } = await launchPage({ width, height, colorScheme }));
+      let browser: BrowserContext;
+      ({ browser, page, problems } = await launch({ width, height, colorScheme }));
       await browser.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
       await signIn(page, server.url, user.email);
       await page.goto(`${server.url}/settings`);
@@ -211,7 +210,7 @@ describeBrowser("flows (issue 17)", () => {
       }
 
       let page: Page;
-      ({ browser, page, problems } = await launchPage({ width, height, colorScheme }));
+      ({ page, problems } = await launch({ width, height, colorScheme }));
       await signIn(page, server.url, user.email);
       const missing = page.getByTestId("missing-picture");
       // The project's card and the render's tile on the dashboard.

@@ -1,29 +1,19 @@
-import type { BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
-import { describeBrowser, type BrowserOptions, screenshot, launchPage } from "../helpers/browser";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { describeBrowser, screenshot, useBrowsers } from "../helpers/browser";
 import { startTestServer, type TestServer } from "../helpers/server";
 
 describeBrowser("the app in a browser", () => {
   let server: TestServer;
-  let browser: BrowserContext | undefined;
 
   beforeAll(async () => {
     server = await startTestServer();
-  });
-  afterEach(async () => {
-    await browser?.close();
-    browser = undefined;
   });
   afterAll(async () => {
     await server?.stop();
   });
 
-  async function open(path: string, options: BrowserOptions = {}): Promise<{ page: Page; problems: string[] }> {
-    const opened = await launchPage(options);
-    browser = opened.browser;
-    await opened.page.goto(`${server.url}${path}`);
-    return opened;
-  }
+  const { open } = useBrowsers(() => server.url);
 
   const nav = (page: Page) => page.getByRole("navigation", { name: /Main navigation|Navegación principal|Navigation principale/ });
 
@@ -65,7 +55,7 @@ describeBrowser("the app in a browser", () => {
   it("starts in the browser's language when it is supported, else English", async () => {
     const french = await open("/", { locale: "fr-FR" });
     await expect.poll(() => nav(french.page).getByRole("link", { name: "Tarifs" }).isVisible()).toBe(true);
-    await browser?.close();
+    await french.browser.close();
     const german = await open("/", { locale: "de-DE" });
     await expect.poll(() => nav(german.page).getByRole("link", { name: "Pricing" }).isVisible()).toBe(true);
   });

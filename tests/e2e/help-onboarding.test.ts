@@ -9,12 +9,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import i18next, { type TFunction } from "i18next";
-import type { BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { translations } from "../../src/client/i18n/resources";
 import { buildFaqEntries, FAQ_CATEGORIES, foldForSearch, searchFaqs, type FaqEntry } from "../../src/client/lib/faq";
 import { ONBOARDING, STORAGE_KEYS, type Language } from "../../src/shared/constants";
-import { describeBrowser, SCREENSHOT_DIR, type BrowserOptions, launchPage, signUpAndSignIn } from "../helpers/browser";
+import { describeBrowser, SCREENSHOT_DIR, signUpAndSignIn, useBrowsers } from "../helpers/browser";
 import { startTestServer, type TestServer } from "../helpers/server";
 
 const SUPPORT_EMAIL = "help@studio.example";
@@ -39,7 +39,6 @@ const cases = (["en", "es"] as const).flatMap((language) => (["phone", "desktop"
 
 describeBrowser("the help drawer and the onboarding overlay in a browser", () => {
   let server: TestServer;
-  let browser: BrowserContext | undefined;
 
   beforeAll(async () => {
     server = await startTestServer({ AUTH_RATE_LIMIT_PER_MINUTE: "1000", SUPPORT_EMAIL });
@@ -54,19 +53,11 @@ describeBrowser("the help drawer and the onboarding overlay in a browser", () =>
       faqs[language] = buildFaqEntries(instance.t as TFunction, SUPPORT_EMAIL);
     }
   });
-  afterEach(async () => {
-    await browser?.close();
-    browser = undefined;
-  });
   afterAll(async () => {
     await server?.stop();
   });
 
-  async function launch(options: BrowserOptions): Promise<{ page: Page; problems: string[] }> {
-    const opened = await launchPage(options);
-    browser = opened.browser;
-    return opened;
-  }
+  const { launch } = useBrowsers();
 
   const path_ = (page: Page) => new URL(page.url()).pathname;
   const storedFlag = (page: Page) => page.evaluate((key) => localStorage.getItem(key), STORAGE_KEYS.onboardingCompleted);

@@ -11,15 +11,15 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import type { BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import i18next from "i18next";
 import { translations } from "../../src/client/i18n/resources";
 import { PREVIEW_ALTERNATIVES } from "../../src/client/lib/engineCopy";
 import { localProvider, PREVIEW_CAPABILITIES } from "../../src/server/render/engines/local";
 import type { RenderProvider } from "../../src/server/render/engines/provider";
 import { CREDITS, PRODUCT_NAME } from "../../src/shared/constants";
-import { describeBrowser, launchPage, screenshot, SCREENSHOT_DIR, signIn, waitForRender, type BrowserOptions } from "../helpers/browser";
+import { describeBrowser, screenshot, SCREENSHOT_DIR, signIn, waitForRender, useBrowsers } from "../helpers/browser";
 import { roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { makeTempDir } from "../helpers/test-env";
@@ -86,7 +86,6 @@ describeBrowser("honest copy and the visitor's demo", () => {
   let preview: TestServer;
   let ai: TestServer;
   let limited: TestServer;
-  let browser: BrowserContext | undefined;
   let dir: string;
 
   beforeAll(async () => {
@@ -97,20 +96,12 @@ describeBrowser("honest copy and the visitor's demo", () => {
     ]);
     dir = makeTempDir("roomcanvas-honest-");
   });
-  afterEach(async () => {
-    await browser?.close();
-    browser = undefined;
-  });
   afterAll(async () => {
     await Promise.all([preview?.stop(), ai?.stop(), limited?.stop()]);
   });
 
-  async function open(server: TestServer, urlPath: string, options: BrowserOptions = {}): Promise<{ page: Page; problems: string[] }> {
-    const opened = await launchPage(options);
-    browser = opened.browser;
-    await opened.page.goto(`${server.url}${urlPath}`);
-    return opened;
-  }
+  // Pages on three servers: open() is given whole addresses.
+  const { open } = useBrowsers();
 
   const dialogStep = (page: Page) => page.getByTestId("demo-stage").getAttribute("data-step");
   /** Opens the demo dialog and stops it on a step (a dot stops playback). */
@@ -127,7 +118,7 @@ describeBrowser("honest copy and the visitor's demo", () => {
 
   for (const { language, locale } of LANGUAGES) {
     it(`(a) says what the Preview engine does and claims no AI: landing, demo dialog, features (${language})`, async () => {
-      const { page, problems } = await open(preview, "/", { locale });
+      const { page, problems } = await open(`${preview.url}/`, { locale });
       // The landing page: the engine named, not AI; the hero pictures the app's own example.
       await poll(() => page.getByTestId("engine-note").first().textContent()).toContain(tx(language, "flow.previewEngineNote"));
       await poll(() => page.getByTestId("hero-picture").getAttribute("data-pictures")).toBe("example");
@@ -187,7 +178,7 @@ describeBrowser("honest copy and the visitor's demo", () => {
     }, 60_000);
 
     it(`(b) shows the spec's texts word for word with an AI engine (${language})`, async () => {
-      const { page, problems } = await open(ai, "/", { locale });
+      const { page, problems } = await open(`${ai.url}/`, { locale });
       await poll(() => page.getByTestId("engine-note").first().textContent()).toBe(
         tx(language, "flow.engineAi", { name: "Test AI model" }),
       );
@@ -240,7 +231,7 @@ describeBrowser("honest copy and the visitor's demo", () => {
     it(`(c) tells a visitor whose free demo is used, before uploading, and leads to sign-up instead of a drop zone (${language})`, async () => {
       const photo = path.join(dir, `room-${language}.jpg`);
       fs.writeFileSync(photo, await roomPhoto(1200, 900));
-      const { page, problems } = await open(preview, "/batch-upload", { locale });
+      const { page, problems } = await open(`${preview.url}/batch-upload`, { locale });
       // Before: the free demo is there, said on /batch-upload and /upload before anything is uploaded.
       await poll(() => page.getByTestId("demo-note").isVisible()).toBe(true);
       await page.goto(`${preview.url}/upload`);
@@ -291,7 +282,7 @@ describeBrowser("honest copy and the visitor's demo", () => {
     }, 60_000);
 
     it(`(c) tells a visitor that this network's free demos are used up for today (${language})`, async () => {
-      const { page, problems } = await open(limited, "/upload", { locale });
+      const { page, problems } = await open(`${limited.url}/upload`, { locale });
       const refused = page.getByTestId("demo-refused");
       await poll(() => refused.getAttribute("data-refusal")).toBe("address-limit");
       expect(await refused.textContent()).toContain(tx(language, "flow.demoAddressLimitTitle"));
@@ -353,7 +344,7 @@ describeBrowser("honest copy and the visitor's demo", () => {
 
     for (const size of SIZES) {
       it(`shows the whole picture, portrait, wide, square and panorama, and the slider works (${size.name})`, async () => {
-        const { page, problems } = await open(preview, "/", { width: size.width, height: size.height });
+        const { page, problems } = await open(`${preview.url}/`, { width: size.width, height: size.height });
         await signIn(page, preview.url, email);
         for (const shape of SHAPES) {
           await page.goto(`${preview.url}/render?jobs=${jobs.get(shape.name)}`);
@@ -421,7 +412,7 @@ describeBrowser("honest copy and the visitor's demo", () => {
       for (const colorScheme of ["light", "dark"] as const) {
         for (const size of SIZES) {
           const label = `${size.name}-${colorScheme}`;
-          const { page, problems } = await open(preview, "/", { width: size.width, height: size.height, colorScheme });
+          const { browser, page, problems } = await open(`${preview.url}/`, { width: size.width, height: size.height, colorScheme });
           expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(colorScheme === "dark");
           await poll(() => page.getByTestId("hero-picture").getAttribute("data-pictures")).toBe("example");
           await poll(() => page.getByTestId("landing-examples").isVisible()).toBe(true);
@@ -458,8 +449,7 @@ describeBrowser("honest copy and the visitor's demo", () => {
           await demoAt(page, "en", 2);
           await screenshotViewport(page, `honest-demo-ai-magic-${label}`);
           expect(problems, label).toEqual([]);
-          await browser?.close();
-          browser = undefined;
+          await browser.close();
         }
       }
     }, 180_000);

@@ -7,10 +7,10 @@
  * on / signed out). Screenshots of each page in light and dark.
  */
 import path from "node:path";
-import type { BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { APP_VERSION } from "../../src/server/version";
-import { SCREENSHOT_DIR, describeBrowser, screenshot, type BrowserOptions, launchPage, signIn } from "../helpers/browser";
+import { SCREENSHOT_DIR, describeBrowser, screenshot, signIn, useBrowsers } from "../helpers/browser";
 import { PASSWORD, roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 
@@ -96,7 +96,6 @@ const TEXT = {
 
 describeBrowser("information pages, profile and settings in a browser", () => {
   let server: TestServer;
-  let browser: BrowserContext | undefined;
   let member: Awaited<ReturnType<typeof signedInClient>>;
 
   beforeAll(async () => {
@@ -111,21 +110,12 @@ describeBrowser("information pages, profile and settings in a browser", () => {
     });
     await waitForRenders(member, [jobs[0]!.id]);
   });
-  afterEach(async () => {
-    await browser?.close();
-    browser = undefined;
-  });
   afterAll(async () => {
     await server?.stop();
   });
 
-  async function open(urlPath: string, options: BrowserOptions = {}): Promise<{ page: Page; problems: string[] }> {
-    // launchBrowser keeps the onboarding overlay of signed-in pages closed.
-    const opened = await launchPage(options);
-    browser = opened.browser;
-    await opened.page.goto(`${server.url}${urlPath}`);
-    return opened;
-  }
+  // launchBrowser keeps the onboarding overlay of signed-in pages closed.
+  const { open } = useBrowsers(() => server.url);
 
   const path_ = (page: Page) => new URL(page.url()).pathname;
   const heading = (page: Page, name: string) => page.getByRole("heading", { level: 1, name, exact: true });
@@ -175,13 +165,12 @@ describeBrowser("information pages, profile and settings in a browser", () => {
       for (const size of ["phone", "desktop"] as const) {
         for (const colorScheme of lang === "en" ? (["light", "dark"] as const) : (["light"] as const)) {
           const label = `${size}-${colorScheme}-${lang}`;
-          const { page, problems } = await open("/", { ...SIZES[size], colorScheme, locale: LOCALES[lang] });
+          const { browser, page, problems } = await open("/", { ...SIZES[size], colorScheme, locale: LOCALES[lang] });
           await checkPublicPages(page, lang, label);
           // Nothing sticks out sideways on a phone.
           expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), label).toBe(true);
           expect(problems, label).toEqual([]);
-          await browser?.close();
-          browser = undefined;
+          await browser.close();
         }
       }
     }
@@ -193,7 +182,7 @@ describeBrowser("information pages, profile and settings in a browser", () => {
       ["es", "phone"],
     ] as const) {
       for (const colorScheme of ["light", "dark"] as const) {
-        const { page, problems } = await open("/", { ...SIZES[size], colorScheme, locale: LOCALES[lang] });
+        const { browser, page, problems } = await open("/", { ...SIZES[size], colorScheme, locale: LOCALES[lang] });
         await signIn(page, server.url, member.email, { language: lang });
         await page.goto(`${server.url}/teams`);
         await poll(() => heading(page, TEXT[lang].teams).isVisible()).toBe(true);
@@ -205,8 +194,7 @@ describeBrowser("information pages, profile and settings in a browser", () => {
         await poll(() => page.getByTestId("planned-page").getAttribute("data-area")).toBe("developers");
         expect(await page.getByTestId("not-open-yet").textContent()).toBe(TEXT[lang].notOpenYet);
         expect(problems).toEqual([]);
-        await browser?.close();
-        browser = undefined;
+        await browser.close();
       }
     }
   }, 90_000);
@@ -221,7 +209,7 @@ describeBrowser("information pages, profile and settings in a browser", () => {
     for (const [lang, size, colorScheme, newName] of runs) {
       const text = TEXT[lang];
       const label = `${size}-${colorScheme}-${lang}`;
-      const { page, problems } = await open("/", { ...SIZES[size], colorScheme, locale: LOCALES[lang] });
+      const { browser, page, problems } = await open("/", { ...SIZES[size], colorScheme, locale: LOCALES[lang] });
       await signIn(page, server.url, member.email, { language: lang });
       await page.goto(`${server.url}/profile`);
       await poll(() => heading(page, text.profile).isVisible()).toBe(true);
@@ -252,14 +240,13 @@ describeBrowser("information pages, profile and settings in a browser", () => {
       expect(await field.getAttribute("aria-invalid")).toBeNull();
       expect((await member.client.account.profile.query()).fullName).toBe(newName);
       expect(problems, label).toEqual([]);
-      await browser?.close();
-      browser = undefined;
+      await browser.close();
     }
   }, 90_000);
 
   it("switches the language and the theme on /settings", async () => {
     for (const size of ["phone", "desktop"] as const) {
-      const { page, problems } = await open("/", { ...SIZES[size], colorScheme: "light", locale: LOCALES.en });
+      const { browser, page, problems } = await open("/", { ...SIZES[size], colorScheme: "light", locale: LOCALES.en });
       await signIn(page, server.url, member.email);
       await page.goto(`${server.url}/settings`);
       await poll(() => heading(page, TEXT.en.settings).isVisible()).toBe(true);
@@ -295,8 +282,7 @@ describeBrowser("information pages, profile and settings in a browser", () => {
       await page.getByTestId("language-choice").getByText("English").click();
       await poll(() => heading(page, TEXT.en.settings).isVisible()).toBe(true);
       expect(problems, size).toEqual([]);
-      await browser?.close();
-      browser = undefined;
+      await browser.close();
     }
   }, 90_000);
 
@@ -308,7 +294,7 @@ describeBrowser("information pages, profile and settings in a browser", () => {
       const text = TEXT[lang];
       const label = `${size}-${colorScheme}-${lang}`;
       const doomed = await signedInClient(server.url);
-      const { page, problems } = await open("/", { ...SIZES[size], colorScheme, locale: LOCALES[lang] });
+      const { browser, page, problems } = await open("/", { ...SIZES[size], colorScheme, locale: LOCALES[lang] });
       await signIn(page, server.url, doomed.email, { language: lang });
       await page.goto(`${server.url}/settings`);
       await poll(() => heading(page, text.settings).isVisible()).toBe(true);
@@ -352,8 +338,7 @@ describeBrowser("information pages, profile and settings in a browser", () => {
         problems.filter((problem) => !/status of 400/.test(problem)),
         label,
       ).toEqual([]);
-      await browser?.close();
-      browser = undefined;
+      await browser.close();
     }
   }, 90_000);
 });

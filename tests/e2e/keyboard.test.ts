@@ -8,10 +8,10 @@
  * mask's keyboard box, a purchase up to Stripe's checkout, and an admin's menu, dialog and tabs.
  */
 import path from "node:path";
-import type { BrowserContext, FileChooser, Page, Request } from "playwright-core";
+import type { FileChooser, Page, Request } from "playwright-core";
 import sharp from "sharp";
-import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
-import { describeBrowser, launchPage, screenshot, signIn, waitForRender } from "../helpers/browser";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { describeBrowser, screenshot, signIn, waitForRender, useBrowsers } from "../helpers/browser";
 import { startFakeStripe, type FakeStripe } from "../helpers/fake-stripe";
 import { PASSWORD, roomPhoto, signedInClient, uniqueEmail, upload, waitForRenders } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
@@ -102,7 +102,6 @@ function keyboardWalk(page: Page) {
 
 describeBrowser("every flow with the keyboard alone, with a visible focus ring", () => {
   let server: TestServer;
-  let browser: BrowserContext | undefined;
   let photo: string;
 
   beforeAll(async () => {
@@ -113,13 +112,10 @@ describeBrowser("every flow with the keyboard alone, with a visible focus ring",
       .jpeg()
       .toFile(photo);
   });
-  afterEach(async () => {
-    await browser?.close();
-    browser = undefined;
-  });
   afterAll(async () => {
     await server?.stop();
   });
+  const { launch } = useBrowsers();
 
   it.each([
     { device: "desktop", width: 1366, height: 900, theme: "light" },
@@ -127,9 +123,7 @@ describeBrowser("every flow with the keyboard alone, with a visible focus ring",
   ] as const)(
     "renders, opens help, switches theme and language, signs up and in ($device, $theme)",
     async ({ device, width, height, theme }) => {
-      const opened = await launchPage({ width, height, colorScheme: theme });
-      browser = opened.browser;
-      const { page, problems } = opened;
+      const { page, problems } = await launch({ width, height, colorScheme: theme });
       const { tabTo, expectRing, missing } = keyboardWalk(page);
 
       // A visitor's free render, from the landing page.
@@ -254,7 +248,6 @@ describeBrowser("every flow with the keyboard alone, with a visible focus ring",
 describeBrowser("the signed-in flows with the keyboard alone: an edit in the studio, a purchase, an admin's dialogs", () => {
   let fake: FakeStripe;
   let server: TestServer;
-  let browser: BrowserContext | undefined;
 
   beforeAll(async () => {
     fake = await startFakeStripe({ secretKey: "sk_test_keys" });
@@ -266,10 +259,10 @@ describeBrowser("the signed-in flows with the keyboard alone: an edit in the stu
     });
   });
   afterAll(async () => {
-    await browser?.close();
     await server?.stop();
     await fake?.close();
   });
+  const { launch } = useBrowsers();
 
   it("paints a region with the keyboard's box and runs the edit, buys credits, adjusts a member's credits and renames the studio (desktop, dark)", async () => {
     const admin = await signedInClient(server.url);
@@ -283,9 +276,7 @@ describeBrowser("the signed-in flows with the keyboard alone: an edit in the stu
     });
     await waitForRenders(admin, [jobs[0]!.id]);
 
-    const opened = await launchPage({ width: 1366, height: 900, colorScheme: "dark" });
-    browser = opened.browser;
-    const { page, problems } = opened;
+    const { page, problems } = await launch({ width: 1366, height: 900, colorScheme: "dark" });
     const { tabTo, expectRing, missing } = keyboardWalk(page);
     await signIn(page, server.url, admin.email);
 

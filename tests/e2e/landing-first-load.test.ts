@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { LANDING_IDLE_JS_BUDGET_BYTES, LANDING_JS_BUDGET_BYTES, measureFirstLoad } from "../../scripts/bench/first-load";
-import { describeBrowser, findChromium, launchPage } from "../helpers/browser";
+import { describeBrowser, findChromium, useBrowsers } from "../helpers/browser";
 import { startTestServer, type TestServer } from "../helpers/server";
 
 /** Measured 2026-11-23: about 113 KB in 6 scripts (react-dom alone is ~60 KB, i18next ~15 KB). */
@@ -25,6 +25,7 @@ describeBrowser("the landing page's first load", () => {
   afterAll(async () => {
     await server?.stop();
   });
+  const { launch } = useBrowsers();
 
   it("fetches no more JavaScript than its limit before the page is loaded and idle", async () => {
     const load = await measureFirstLoad(`${server.url}/`, findChromium()!);
@@ -47,35 +48,31 @@ describeBrowser("the landing page's first load", () => {
   }, 60_000);
 
   it("paints before its scripts start, and a Watch Demo pressed before the app took over opens once it has", async () => {
-    const { browser, page, problems } = await launchPage({ width: 390, height: 844 });
-    try {
-      // The app's entry is held back: the page must read and take the press without it.
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => (release = resolve));
-      let entryRequested = false;
-      await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
-        entryRequested = true;
-        await held;
-        await route.continue();
-      });
-      await page.goto(`${server.url}/`, { waitUntil: "domcontentloaded" });
-      await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toContain("See your room in a new style");
-      // Started after the first paint (boot.js), not by the HTML.
-      await expect.poll(() => entryRequested).toBe(true);
-      const paints = await page.evaluate(() => performance.getEntriesByType("paint").map((entry) => entry.name));
-      expect(paints).toContain("first-contentful-paint");
-      await page.evaluate(() => Object.assign(window, { preRenderedHero: document.querySelector("h1") }));
+    const { page, problems } = await launch({ width: 390, height: 844 });
+    // The app's entry is held back: the page must read and take the press without it.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let entryRequested = false;
+    await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
+      entryRequested = true;
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${server.url}/`, { waitUntil: "domcontentloaded" });
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toContain("See your room in a new style");
+    // Started after the first paint (boot.js), not by the HTML.
+    await expect.poll(() => entryRequested).toBe(true);
+    const paints = await page.evaluate(() => performance.getEntriesByType("paint").map((entry) => entry.name));
+    expect(paints).toContain("first-contentful-paint");
+    await page.evaluate(() => Object.assign(window, { preRenderedHero: document.querySelector("h1") }));
 
-      await page.getByRole("button", { name: "Watch Demo" }).click();
-      release();
-      await expect.poll(() => page.getByRole("dialog").isVisible(), { timeout: 15_000 }).toBe(true);
-      // Hydrated, not drawn again: the pre-rendered hero is the same element, and React reported no mismatch.
-      expect(
-        await page.evaluate(() => document.querySelector("h1") === (window as unknown as { preRenderedHero: Element }).preRenderedHero),
-      ).toBe(true);
-      expect(problems).toEqual([]);
-    } finally {
-      await browser.close();
-    }
+    await page.getByRole("button", { name: "Watch Demo" }).click();
+    release();
+    await expect.poll(() => page.getByRole("dialog").isVisible(), { timeout: 15_000 }).toBe(true);
+    // Hydrated, not drawn again: the pre-rendered hero is the same element, and React reported no mismatch.
+    expect(
+      await page.evaluate(() => document.querySelector("h1") === (window as unknown as { preRenderedHero: Element }).preRenderedHero),
+    ).toBe(true);
+    expect(problems).toEqual([]);
   }, 60_000);
 });

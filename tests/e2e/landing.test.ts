@@ -5,11 +5,11 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import type { BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { translations, type TranslationTree } from "../../src/client/i18n/resources";
 import { engineTextKey } from "../../src/client/lib/engineCopy";
-import { describeBrowser, screenshot, SCREENSHOT_DIR, type BrowserOptions, launchPage, signUpAndSignIn } from "../helpers/browser";
+import { describeBrowser, screenshot, SCREENSHOT_DIR, signUpAndSignIn, useBrowsers } from "../helpers/browser";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { createHttpClient } from "../helpers/trpc-client";
 
@@ -85,27 +85,18 @@ it("holds the spec's English texts word for word", () => {
 
 describeBrowser("the landing page in a browser", () => {
   let server: TestServer;
-  let browser: BrowserContext | undefined;
   let version: string;
 
   beforeAll(async () => {
     server = await startTestServer({ SUPPORT_EMAIL, AUTH_RATE_LIMIT_PER_MINUTE: "1000" });
     version = (await createHttpClient(server.url).system.info.query()).version;
   });
-  afterEach(async () => {
-    await browser?.close();
-    browser = undefined;
-  });
   afterAll(async () => {
     await server?.stop();
   });
 
-  async function launch(options: BrowserOptions): Promise<{ page: Page; problems: string[] }> {
-    // launchBrowser keeps the onboarding tour (tested on its own) closed for signed-in users.
-    const opened = await launchPage(options);
-    browser = opened.browser;
-    return opened;
-  }
+  // launchBrowser keeps the onboarding tour (tested on its own) closed for signed-in users.
+  const { launch } = useBrowsers();
 
   const step = (page: Page) => page.getByTestId("demo-stage").getAttribute("data-step");
 

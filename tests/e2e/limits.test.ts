@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { translations, type TranslationTree } from "../../src/client/i18n/resources";
 import { localProvider } from "../../src/server/render/engines/local";
 import type { RenderProvider } from "../../src/server/render/engines/provider";
-import { describeBrowser, launchPage, screenshot, signIn } from "../helpers/browser";
+import { describeBrowser, screenshot, signIn, useBrowsers } from "../helpers/browser";
 import { roomPhoto, signedInClient, upload } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { TestClock } from "../helpers/test-clock";
@@ -30,7 +30,6 @@ function text(language: "en" | "fr", key: string, values: Record<string, string 
 describeBrowser("limits as the user meets them", () => {
   let server: TestServer;
   const clock = new TestClock();
-  let browser: BrowserContext | undefined;
   let problems: string[] = [];
 
   beforeAll(async () => {
@@ -39,11 +38,10 @@ describeBrowser("limits as the user meets them", () => {
   afterAll(async () => {
     await server.stop();
   });
-  afterEach(async () => {
-    await browser?.close();
-    browser = undefined;
+  afterEach(() => {
     expect(problems).toEqual([]);
   });
+  const { launch } = useBrowsers();
 
   const cases = [
     { language: "en", locale: "en-US", width: 1280, height: 800, colorScheme: "light" },
@@ -55,7 +53,7 @@ describeBrowser("limits as the user meets them", () => {
       const user = await signedInClient(server.url);
       const picture = await upload(server.url, user.jar, await roomPhoto());
       let page: Page;
-      ({ browser, page, problems } = await launchPage({ width, height, colorScheme, locale }));
+      ({ page, problems } = await launch({ width, height, colorScheme, locale }));
       await signIn(page, server.url, user.email, { language });
       await page.goto(`${server.url}/style-select?image=${picture.body.imageId}&project=${picture.body.projectId}`);
       await page.getByTestId("style-modern").click();
@@ -90,7 +88,8 @@ describeBrowser("limits as the user meets them", () => {
       { width: 390, height: 844, colorScheme: "dark" },
     ] as const) {
       let page: Page;
-      ({ browser, page, problems } = await launchPage({ width, height, colorScheme }));
+      let browser: BrowserContext;
+      ({ browser, page, problems } = await launch({ width, height, colorScheme }));
       await signIn(page, server.url, user.email);
       await page.goto(`${server.url}/profile`);
       const card = page.getByTestId("profile-storage");
@@ -100,7 +99,6 @@ describeBrowser("limits as the user meets them", () => {
       expect(await card.getByRole("progressbar").getAttribute("aria-valuenow")).toBe(String(percent));
       await screenshot(page, `profile-storage-${width}-${colorScheme}`);
       await browser.close();
-      browser = undefined;
     }
   });
 });

@@ -7,9 +7,9 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import type { BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
-import { describeBrowser, launchPage, screenshot, signUpAndSignIn, waitForRender, type BrowserOptions } from "../helpers/browser";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { describeBrowser, screenshot, signUpAndSignIn, waitForRender, useBrowsers, type BrowserOptions } from "../helpers/browser";
 import { roomPhoto } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { makeTempDir } from "../helpers/test-env";
@@ -26,7 +26,6 @@ const picturesLoaded = (page: Page, selector: string) =>
 
 describeBrowser("export for listing", () => {
   let server: TestServer;
-  const browsers: BrowserContext[] = [];
   let photo: string;
 
   beforeAll(async () => {
@@ -34,18 +33,11 @@ describeBrowser("export for listing", () => {
     photo = path.join(makeTempDir("roomcanvas-listing-e2e-"), "room.jpg");
     fs.writeFileSync(photo, await roomPhoto(1600, 1200));
   });
-  afterEach(async () => {
-    await Promise.all(browsers.splice(0).map((browser) => browser.close()));
-  });
   afterAll(async () => {
     await server?.stop();
   });
 
-  async function open(options: BrowserOptions): Promise<{ page: Page; problems: string[] }> {
-    const opened = await launchPage(options);
-    browsers.push(opened.browser);
-    return opened;
-  }
+  const { launch } = useBrowsers();
 
   /** Signs up, uploads the photo and renders one style; the page ends on /render with the result. */
   async function finishedRender(page: Page, language: "en" | "es"): Promise<void> {
@@ -62,7 +54,7 @@ describeBrowser("export for listing", () => {
 
   /** Opens the public link in a fresh browser (no cookies), checks both pictures and the disclosure, screenshots it. */
   async function checkPublicPage(url: string, disclosure: string, options: BrowserOptions, name: string): Promise<void> {
-    const { page, problems } = await open(options);
+    const { page, problems } = await launch(options);
     const response = await page.goto(url);
     expect(response?.status()).toBe(200);
     await poll(() => picturesLoaded(page, "img")).toBe(true);
@@ -80,7 +72,7 @@ describeBrowser("export for listing", () => {
   }
 
   it("in English on a desktop: creates the picture, shows its preview, the public page opens signed out, revoking ends it", async () => {
-    const { page, problems } = await open({ ...DESKTOP, colorScheme: "light" });
+    const { page, problems } = await launch({ ...DESKTOP, colorScheme: "light" });
     await finishedRender(page, "en");
     await page.getByRole("button", { name: "Export for listing" }).click();
     const dialog = page.getByTestId("listing-dialog");
@@ -126,7 +118,7 @@ describeBrowser("export for listing", () => {
   }, 90_000);
 
   it("en español en un teléfono, oscuro: el aviso vacío se rechaza en español; se crea con el aviso por defecto", async () => {
-    const { page, problems } = await open({ ...PHONE, colorScheme: "dark", locale: "es-ES" });
+    const { page, problems } = await launch({ ...PHONE, colorScheme: "dark", locale: "es-ES" });
     await finishedRender(page, "es");
     await screenshot(page, "listing-render-tools-phone-dark-es");
     await page.getByRole("button", { name: "Exportar para anuncio" }).click();

@@ -8,14 +8,14 @@
  * is asked what it received: the edit is in render.versions, so the mask had the picture's size.
  * Screenshots at phone and desktop width.
  */
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import sharp from "sharp";
-import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { translations, type TranslationTree } from "../../src/client/i18n/resources";
 import { localProvider } from "../../src/server/render/engines/local";
 import type { RenderProvider } from "../../src/server/render/engines/provider";
 import { STORAGE_KEYS } from "../../src/shared/constants";
-import { describeBrowser, launchPage, screenshot, signIn, waitForRender, type BrowserOptions } from "../helpers/browser";
+import { describeBrowser, screenshot, signIn, waitForRender, type BrowserOptions, useBrowsers } from "../helpers/browser";
 import { roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 
@@ -44,18 +44,14 @@ const slowPreview: RenderProvider = {
 
 describeBrowser("the modification studio", () => {
   let server: TestServer;
-  let browser: BrowserContext | undefined;
 
   beforeAll(async () => {
     server = await startTestServer({ AUTH_RATE_LIMIT_PER_MINUTE: "1000" }, { renderProvider: slowPreview });
   });
-  afterEach(async () => {
-    await browser?.close();
-    browser = undefined;
-  });
   afterAll(async () => {
     await server?.stop();
   });
+  const { launch } = useBrowsers();
 
   /** A signed-in user (over the API and on the page) with one finished render of a 1600 × 1200 photo. */
   async function userWithRender(options: BrowserOptions & { language: Lang }) {
@@ -67,8 +63,7 @@ describeBrowser("the modification studio", () => {
       style: "coastal",
     });
     await waitForRenders(user, [jobs[0]!.id]);
-    const opened = await launchPage(options);
-    browser = opened.browser;
+    const opened = await launch(options);
     if (options.language !== "en") {
       await opened.page.goto(`${server.url}/`);
       await opened.page.evaluate(([key, language]) => localStorage.setItem(key!, language!), [STORAGE_KEYS.language, options.language]);

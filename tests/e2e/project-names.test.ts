@@ -3,10 +3,10 @@
  * instead of being cut silently, and a long unbroken name wraps in the delete dialog instead of
  * running off a phone's screen. Screenshots on a phone (dark) and a desktop (light).
  */
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { MESSAGES } from "../../src/shared/messages";
-import { describeBrowser, launchPage, screenshot, signIn } from "../helpers/browser";
+import { describeBrowser, screenshot, signIn, useBrowsers } from "../helpers/browser";
 import { signedInClient } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 
@@ -14,7 +14,6 @@ const poll = <T>(check: () => T | Promise<T>) => expect.poll(check, { timeout: 1
 
 describeBrowser("project names", () => {
   let server: TestServer;
-  let browser: BrowserContext | undefined;
   let problems: string[] = [];
 
   beforeAll(async () => {
@@ -23,11 +22,10 @@ describeBrowser("project names", () => {
   afterAll(async () => {
     await server.stop();
   });
-  afterEach(async () => {
-    await browser?.close();
-    browser = undefined;
+  afterEach(() => {
     expect(problems).toEqual([]);
   });
+  const { launch } = useBrowsers();
 
   for (const { width, height, colorScheme, label } of [
     { width: 1280, height: 800, colorScheme: "light", label: "desktop-light" },
@@ -36,7 +34,7 @@ describeBrowser("project names", () => {
     it(`says a name is too long instead of cutting it, and wraps a long name in the delete dialog (${label})`, async () => {
       const user = await signedInClient(server.url);
       let page: Page;
-      ({ browser, page, problems } = await launchPage({ width, height, colorScheme }));
+      ({ page, problems } = await launch({ width, height, colorScheme }));
       await signIn(page, server.url, user.email);
       await page.goto(`${server.url}/dashboard`);
       await page.getByRole("button", { name: "New project" }).first().click();

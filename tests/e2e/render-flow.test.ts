@@ -6,12 +6,12 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import sharp from "sharp";
-import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { localProvider } from "../../src/server/render/engines/local";
 import type { RenderProvider } from "../../src/server/render/engines/provider";
-import { describeBrowser, screenshot, type BrowserOptions, launchPage, signUpAndSignIn, waitForRender } from "../helpers/browser";
+import { describeBrowser, screenshot, signUpAndSignIn, waitForRender, useBrowsers } from "../helpers/browser";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { makeTempDir } from "../helpers/test-env";
 
@@ -53,7 +53,6 @@ async function makeRoomPhoto(file: string, width = 1600, height = 1200, wall = "
 
 describeBrowser("the render flow in a browser", () => {
   let server: TestServer;
-  let browser: BrowserContext | undefined;
   let dir: string;
   let photo: string;
 
@@ -65,20 +64,11 @@ describeBrowser("the render flow in a browser", () => {
     dir = makeTempDir("roomcanvas-photos-");
     photo = await makeRoomPhoto(path.join(dir, "living-room.jpg"));
   });
-  afterEach(async () => {
-    await browser?.close();
-    browser = undefined;
-  });
   afterAll(async () => {
     await server?.stop();
   });
 
-  async function open(urlPath: string, options: BrowserOptions = {}): Promise<{ page: Page; problems: string[] }> {
-    const opened = await launchPage(options);
-    browser = opened.browser;
-    await opened.page.goto(`${server.url}${urlPath}`);
-    return opened;
-  }
+  const { open } = useBrowsers(() => server.url);
 
   const path_ = (page: Page) => new URL(page.url()).pathname;
   const visible = (page: Page, text: string | RegExp) => page.getByText(text).first().isVisible();
@@ -196,7 +186,7 @@ describeBrowser("the render flow in a browser", () => {
 
   it("tells the server's refusal of a second demo render as a sign-up call to action", async () => {
     // The allowance said yes a moment ago, but another tab used the demo since: the server's answer counts.
-    const { page, problems } = await open("/upload");
+    const { browser, page, problems } = await open("/upload");
     await poll(() => page.getByTestId("demo-note").isVisible()).toBe(true);
     await page.getByTestId("file-input").setInputFiles(photo);
     await poll(() => path_(page)).toBe("/style-select");
@@ -205,7 +195,7 @@ describeBrowser("the render flow in a browser", () => {
     await page.getByTestId("style-modern").click();
     await poll(() => page.getByRole("button", { name: "Render", exact: true }).isEnabled()).toBe(true);
     // The same visitor (same cookies) renders from another tab first.
-    const other = await browser!.newPage();
+    const other = await browser.newPage();
     await other.goto(`${server.url}/style-select?image=${upload.id}&project=${upload.project}`);
     await other.getByTestId("style-coastal").click();
     await other.getByRole("button", { name: "Render", exact: true }).click();
@@ -294,7 +284,7 @@ describeBrowser("the render flow in a browser", () => {
     for (const colorScheme of ["light", "dark"] as const) {
       for (const size of sizes) {
         const label = `${size.name}-${colorScheme}`;
-        const { page, problems } = await open("/", { width: size.width, height: size.height, colorScheme });
+        const { browser, page, problems } = await open("/", { width: size.width, height: size.height, colorScheme });
         await signUpAndSignIn(page, server.url);
         await screenshot(page, `dashboard-empty-${label}`);
 
@@ -324,8 +314,7 @@ describeBrowser("the render flow in a browser", () => {
         await poll(() => page.getByTestId("gallery-pair").count(), { timeout: 15_000 }).toBeGreaterThan(0);
         await screenshot(page, `gallery-${label}`);
         expect(problems, label).toEqual([]);
-        await browser?.close();
-        browser = undefined;
+        await browser.close();
       }
     }
   }, 120_000);

@@ -7,9 +7,8 @@
 import path from "node:path";
 import fs from "node:fs";
 import sharp from "sharp";
-import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
-import { describeBrowser, launchPage, screenshot, signIn } from "../helpers/browser";
+import { describeBrowser, screenshot, signIn, useBrowsers, type OpenedPage } from "../helpers/browser";
 import { signedInClient } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { makeTempDir } from "../helpers/test-env";
@@ -18,7 +17,6 @@ const poll = <T>(check: () => T | Promise<T>) => expect.poll(check, { timeout: 1
 
 describeBrowser("studio settings", () => {
   let server: TestServer;
-  let browser: BrowserContext | undefined;
   let problems: string[] = [];
   let logoFile: string;
 
@@ -36,25 +34,25 @@ describeBrowser("studio settings", () => {
   afterAll(async () => {
     await server.stop();
   });
-  afterEach(async () => {
-    await browser?.close();
-    browser = undefined;
+  afterEach(() => {
     expect(problems).toEqual([]);
   });
+  const { launch } = useBrowsers();
 
-  async function adminPage(options: { width: number; height: number; colorScheme: "light" | "dark" }): Promise<Page> {
+  async function adminPage(options: { width: number; height: number; colorScheme: "light" | "dark" }): Promise<OpenedPage> {
     const admin = await signedInClient(server.url);
     await server.deps.db.insertInto("user_roles").values({ user_id: admin.userId, role: "admin", created_at: Date.now() }).execute();
-    let page: Page;
-    ({ browser, page, problems } = await launchPage(options));
+    const opened = await launch(options);
+    const { page } = opened;
+    problems = opened.problems;
     await signIn(page, server.url, admin.email);
     await page.goto(`${server.url}/admin?section=studio`);
     await poll(() => page.getByTestId("admin-studio-brand").isVisible()).toBe(true);
-    return page;
+    return opened;
   }
 
   it("brands the studio from /admin: name, accent, logo and terms show at once, and on a visitor's landing page (desktop light)", async () => {
-    const page = await adminPage({ width: 1366, height: 900, colorScheme: "light" });
+    const { browser, page } = await adminPage({ width: 1366, height: 900, colorScheme: "light" });
     const brand = page.getByTestId("admin-studio-brand");
     await brand.getByLabel("Studio name", { exact: true }).fill("Casa Nova Studio");
     await brand.getByLabel("Accent colour", { exact: true }).fill("#facc15");
@@ -81,7 +79,7 @@ describeBrowser("studio settings", () => {
     await screenshot(page, "studio-brand-desktop-light");
 
     // A visitor's landing page, pre-rendered and hydrated, carries it all.
-    const visitor = await browser!.browser()!.newContext({ viewport: { width: 1366, height: 900 } });
+    const visitor = await browser.browser()!.newContext({ viewport: { width: 1366, height: 900 } });
     const landing = await visitor.newPage();
     const errors: string[] = [];
     landing.on("console", (message) => void (message.type() === "error" && errors.push(message.text())));
@@ -104,7 +102,7 @@ describeBrowser("studio settings", () => {
   });
 
   it("tests the engine's connection and shows free credits, on a phone (dark)", async () => {
-    const page = await adminPage({ width: 390, height: 844, colorScheme: "dark" });
+    const { page } = await adminPage({ width: 390, height: 844, colorScheme: "dark" });
     const engine = page.getByTestId("admin-studio-engine");
     await engine.scrollIntoViewIfNeeded();
     await engine.getByLabel("Engine", { exact: true }).selectOption("openai");

@@ -7,11 +7,11 @@
  * English default of a library we use, like sonner's "Notifications alt+T"), except the few words
  * that are the same in that language by nature (ALLOWED, each explained).
  */
-import type { BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { translations, type TranslationTree } from "../../src/client/i18n/resources";
 import { PRODUCT_NAME } from "../../src/shared/constants";
-import { describeBrowser, launchPage, screenshot, signIn } from "../helpers/browser";
+import { describeBrowser, screenshot, signIn, useBrowsers } from "../helpers/browser";
 import { roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 
@@ -124,7 +124,6 @@ async function settledTexts(page: Page): Promise<string[]> {
 
 describeBrowser("no English in Spanish and French", () => {
   let server: TestServer;
-  let browser: BrowserContext | undefined;
   let admin: Awaited<ReturnType<typeof signedInClient>>;
   let renderId: string;
   const english = englishTexts();
@@ -146,20 +145,15 @@ describeBrowser("no English in Spanish and French", () => {
     );
     renderId = jobs[0]!.id;
   });
-  afterEach(async () => {
-    await browser?.close();
-    browser = undefined;
-  });
   afterAll(async () => {
     await server?.stop();
   });
+  const { launch } = useBrowsers();
 
   it.each(["es", "fr"] as const)(
     "shows no English text of a key on the main pages in %s",
     async (language) => {
-      const opened = await launchPage({ locale: language === "es" ? "es-ES" : "fr-FR", width: 1366, height: 900 });
-      browser = opened.browser;
-      const { page } = opened;
+      const { page } = await launch({ locale: language === "es" ? "es-ES" : "fr-FR", width: 1366, height: 900 });
       const allowed = new Set([...ALLOWED[language], PRODUCT_NAME, admin.email, "Ana Lima"]);
       const leaks: string[] = [];
       const t = flatten(translations[language]);
@@ -246,9 +240,7 @@ describeBrowser("no English in Spanish and French", () => {
   );
 
   it("shows the server checks' findings and the run's summary of the self-tests in French", async () => {
-    const opened = await launchPage({ locale: "fr-FR", width: 1366, height: 900 });
-    browser = opened.browser;
-    const { page } = opened;
+    const { page } = await launch({ locale: "fr-FR", width: 1366, height: 900 });
     const fr = flatten(translations.fr);
     await signIn(page, server.url, admin.email, { language: "fr" });
     await page.getByRole("button", { name: fr.get("quickAdmin.toggle")! }).click();

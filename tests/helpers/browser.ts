@@ -1,13 +1,14 @@
 /**
  * Browser tests drive Debian's Chromium with playwright-core (never a downloaded browser).
  * Without Chromium they are skipped with the install command, except under CI=true, where a
- * missing Chromium fails the run. Here too is what every browser test shares: opening a page,
- * signing up and in, and waiting for a render on the page.
+ * missing Chromium fails the run. Here too is what every browser test shares: its browsers
+ * (useBrowsers: opened per test, closed after it), signing up and in, and waiting for a render on
+ * the page.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
-import { describe, it } from "vitest";
+import { afterAll, afterEach, describe, it } from "vitest";
 import { translations } from "../../src/client/i18n/resources";
 import { STORAGE_KEYS, type Language } from "../../src/shared/constants";
 import { PASSWORD, uniqueEmail } from "./render";
@@ -86,11 +87,71 @@ export async function launchBrowser(options: BrowserOptions = {}): Promise<Brows
   return context;
 }
 
-/** A fresh browser with its first page, whose problems (console errors, uncaught exceptions) are collected. */
-export async function launchPage(options: BrowserOptions = {}): Promise<{ browser: BrowserContext; page: Page; problems: string[] }> {
+/**
+ * A fresh browser with its first page, whose problems (console errors, uncaught exceptions) are
+ * collected. The caller closes it; in a describeBrowser block, useBrowsers() does.
+ */
+export async function launchPage(options: BrowserOptions = {}): Promise<OpenedPage> {
   const browser = await launchBrowser(options);
   const page = browser.pages()[0] ?? (await browser.newPage());
   return { browser, page, problems: collectPageProblems(page) };
+}
+
+/** A browser a test opened: its profile, its first page, and what that page reported as broken. */
+export interface OpenedPage {
+  browser: BrowserContext;
+  page: Page;
+  problems: string[];
+}
+
+export interface OpenOptions extends BrowserOptions {
+  /** Runs on the new page before it loads the address (e.g. to install Playwright's clock). */
+  beforeLoad?: (page: Page) => Promise<void>;
+}
+
+export interface Browsers {
+  /**
+   * A fresh browser (its own profile) with its first page, its problems collected, at `address`:
+   * a path on the block's server ("/auth?tab=signup") or a whole URL. Closed after the test.
+   */
+  open(address: string, options?: OpenOptions): Promise<OpenedPage>;
+  /** A fresh browser with its first page (about:blank), its problems collected. Closed after the test. */
+  launch(options?: BrowserOptions): Promise<OpenedPage>;
+}
+
+/**
+ * The browsers of a describeBrowser block. Called in the block's body, it closes every browser its
+ * tests open after each test, however the test ended (and any a beforeAll opened, after the block);
+ * a test that wants one closed sooner (to open the next as someone else) closes it itself.
+ * `baseUrl` tells where the paths given to open() are: usually `() => server.url`.
+ */
+export function useBrowsers(baseUrl?: () => string): Browsers {
+  const opened = new Set<BrowserContext>();
+  const closeAll = async () => {
+    const closing = [...opened];
+    opened.clear();
+    await Promise.all(closing.map((browser) => browser.close()));
+  };
+  afterEach(closeAll);
+  afterAll(closeAll);
+
+  async function launch(options: BrowserOptions = {}): Promise<OpenedPage> {
+    const page = await launchPage(options);
+    opened.add(page.browser);
+    page.browser.on("close", () => opened.delete(page.browser));
+    return page;
+  }
+
+  return {
+    launch,
+    async open(address, { beforeLoad, ...options } = {}) {
+      if (!/^https?:\/\//.test(address) && !baseUrl) throw new Error(`open("${address}"): a path needs useBrowsers(baseUrl)`);
+      const page = await launch(options);
+      await beforeLoad?.(page.page);
+      await page.page.goto(/^https?:\/\//.test(address) ? address : `${baseUrl!()}${address}`);
+      return page;
+    },
+  };
 }
 
 /**

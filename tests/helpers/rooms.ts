@@ -1,9 +1,9 @@
 /**
- * Rooms drawn as SVG for the structure check's calibration (tests/unit/structure.test.ts): a back
- * wall, side walls and ceiling in perspective, a window with mullions, a door, the floor edge and
- * skirting, and furniture, with light gradients and sensor grain like a photo. A room is its
- * layout (the structure: walls, window, door) plus a look (colours) and furniture (what a restyle
- * changes), so tests can change one and keep the others.
+ * Rooms drawn as SVG for the structure check's tests and calibration (tests/unit/structure.test.ts,
+ * tests/unit/structure-calibration.slow.test.ts): a back wall, side walls and ceiling in perspective,
+ * a window with mullions, a door, the floor edge and skirting, and furniture, with light gradients
+ * and sensor grain like a photo. A room is its layout (the structure: walls, window, door) plus a
+ * look (colours) and furniture (what a restyle changes), so tests can change one and keep the others.
  */
 import sharp from "sharp";
 
@@ -230,10 +230,12 @@ export interface RoomSpec {
 /**
  * Sensor grain: `amount` (σ, grey levels) of Gaussian-like noise per channel from a seeded
  * generator, so a test's pictures are the same on every run (sharp's own noise is not seeded).
+ * Whole grey levels: Math.round(level + noise) is level + Math.round(noise) for a whole level, so
+ * adding these gives the same bytes as adding the unrounded noise.
  */
-function grainBytes(width: number, height: number, amount: number, seed: number): Float32Array {
+function grainBytes(width: number, height: number, amount: number, seed: number): Int8Array {
   let state = Math.imul(seed, 2654435761) >>> 0 || 1;
-  const noise = new Float32Array(width * height * 3);
+  const noise = new Int8Array(width * height * 3);
   for (let i = 0; i < noise.length; i++) {
     // xorshift32; the sum of four uniforms is close enough to a Gaussian for grain (σ of the sum: 1/√3).
     let sum = 0;
@@ -244,7 +246,23 @@ function grainBytes(width: number, height: number, amount: number, seed: number)
       state >>>= 0;
       sum += state / 4294967296 - 0.5;
     }
-    noise[i] = sum * Math.sqrt(3) * amount;
+    noise[i] = Math.round(Math.fround(sum * Math.sqrt(3) * amount));
+  }
+  return noise;
+}
+
+/**
+ * The grain of each size, amount and seed, made once per test file: the calibration draws many
+ * rooms with the same grain (a category's five "after" pictures share a seed), and making it is
+ * most of what drawing a room costs.
+ */
+const grains = new Map<string, Int8Array>();
+function grainOf(width: number, height: number, amount: number, seed: number): Int8Array {
+  const key = `${width}x${height}:${amount}:${seed}`;
+  let noise = grains.get(key);
+  if (!noise) {
+    noise = grainBytes(width, height, amount, seed);
+    grains.set(key, noise);
   }
   return noise;
 }
@@ -256,8 +274,8 @@ export async function drawRoom(room: RoomSpec, width = 1024, height = 768, grain
     .raw()
     .toBuffer();
   if (grain > 0) {
-    const noise = grainBytes(width, height, grain, seed);
-    for (let i = 0; i < drawing.length; i++) drawing[i] = Math.max(0, Math.min(255, Math.round(drawing[i]! + noise[i]!)));
+    const noise = grainOf(width, height, grain, seed);
+    for (let i = 0; i < drawing.length; i++) drawing[i] = Math.max(0, Math.min(255, drawing[i]! + noise[i]!));
   }
   return sharp(drawing, { raw: { width, height, channels: 3 } })
     .jpeg({ quality: 90 })

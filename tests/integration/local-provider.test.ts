@@ -3,13 +3,21 @@ import { describe, expect, it } from "vitest";
 import { localProvider } from "../../src/server/render/engines/local";
 import { DESIGN_STYLES } from "../../src/shared/styles";
 
+/**
+ * A small noisy photo: the engine grades whatever size it is given, and encoding a 1024×768 picture of
+ * pure noise (the costliest JPEG there is) twelve times took seconds, and up to the test's budget on
+ * a busy machine.
+ */
+const WIDTH = 256;
+const HEIGHT = 192;
+
 const room = () =>
-  sharp({ create: { width: 1024, height: 768, channels: 3, background: "#a08060", noise: { type: "gaussian", mean: 120, sigma: 30 } } })
+  sharp({ create: { width: WIDTH, height: HEIGHT, channels: 3, background: "#a08060", noise: { type: "gaussian", mean: 120, sigma: 30 } } })
     .jpeg()
     .toBuffer();
 
 function request(image: Buffer, style: (typeof DESIGN_STYLES)[number], signal = new AbortController().signal) {
-  return { image, width: 1024, height: 768, style, roomType: "living-room" as const, mode: "room-photo" as const, signal };
+  return { image, width: WIDTH, height: HEIGHT, style, roomType: "living-room" as const, mode: "room-photo" as const, signal };
 }
 
 describe("the local preview engine", () => {
@@ -28,8 +36,8 @@ describe("the local preview engine", () => {
       const metadata = await sharp(result.image).metadata();
       expect({ format: metadata.format, width: metadata.width, height: metadata.height }).toEqual({
         format: "jpeg",
-        width: 1024,
-        height: 768,
+        width: WIDTH,
+        height: HEIGHT,
       });
       expect(progress.at(-1)).toBe(1);
       const stats = await sharp(result.image).stats();

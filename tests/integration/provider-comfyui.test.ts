@@ -96,7 +96,21 @@ async function rejection(promise: Promise<unknown>): Promise<Error> {
 const queuedGraph = (index = 0) => (fake.queued()[index]?.json as { prompt: ApiGraph; client_id: string }).prompt;
 const queuedBody = (index = 0) => fake.queued()[index]?.json as { prompt: ApiGraph; client_id: string };
 const promptIds = () => [...fake.prompts.keys()];
-const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * A fetch that counts the answers to POST /prompt read in full, as the adapter reads them: from
+ * then on it knows its prompt id, and a cancel can name the prompt.
+ */
+function watchingQueue(): { fetch: typeof fetch; queued: () => number } {
+  let queued = 0;
+  const watching: typeof fetch = async (input, init) => {
+    const response = await fetch(input, init);
+    if (!String(input).endsWith("/prompt")) return response;
+    const body = await response.arrayBuffer();
+    queued += 1;
+    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+  return { fetch: watching, queued: () => queued };
+}
 
 async function closedPort(): Promise<number> {
   const server = http.createServer();
@@ -285,7 +299,8 @@ describe("ComfyUI adapter", () => {
   });
 
   it("cancel: takes the prompt out of the queue and interrupts it, and rejects at once", async () => {
-    fake.script({ steps: 50, stepDelayMs: 40 });
+    // 50 steps of 200 ms: the render would go on for 10 s; the cancel ends it at once.
+    fake.script({ steps: 50, stepDelayMs: 200 });
     const controller = new AbortController();
     let abortedAt = 0;
     const rendering = provider().render(
@@ -299,7 +314,7 @@ describe("ComfyUI adapter", () => {
     );
     const error = await rejection(rendering);
     expect(error.name).toBe("AbortError");
-    expect(Date.now() - abortedAt).toBeLessThan(1000);
+    expect(Date.now() - abortedAt).toBeLessThan(5000);
     const [promptId] = promptIds();
     expect(fake.queueDeletes().map((request) => request.json)).toEqual([{ delete: [promptId] }]);
     expect(fake.interrupts().map((request) => request.json)).toEqual([{ prompt_id: promptId }]);
@@ -309,14 +324,10 @@ describe("ComfyUI adapter", () => {
   it("cancel while the prompt still waits behind another: only takes it out of the queue, interrupting nobody", async () => {
     fake.script({ queueDelayMs: 60_000 });
     const controller = new AbortController();
-    const rendering = rejection(provider().render(renderRequest({ signal: controller.signal })));
-    await waitUntil(() => fake.prompts.size, {
-      until: (size) => size === 1,
-      message: "the prompt to be queued",
-      timeoutMs: 5000,
-      intervalMs: 5,
-    });
-    await delay(50);
+    const watch = watchingQueue();
+    const rendering = rejection(provider({ fetch: watch.fetch }).render(renderRequest({ signal: controller.signal })));
+    // Aborted once the adapter has the prompt's id (POST /prompt answered), not a moment after the box got it.
+    await waitUntil(() => fake.prompts.size === 1 && watch.queued() === 1, { message: "the prompt to be queued", intervalMs: 5 });
     controller.abort();
     expect((await rendering).name).toBe("AbortError");
     expect(fake.queueDeletes()).toHaveLength(1);
@@ -327,10 +338,22 @@ describe("ComfyUI adapter", () => {
   it("a box slower than the deadline: rejects when the signal aborts, following the WebSocket or polling, and stops the prompt", async () => {
     for (const refuseSocket of [false, true]) {
       fake.script({ outcome: "hang", stepDelayMs: 5, refuseSocket });
-      const started = Date.now();
-      const error = await rejection(provider().render(renderRequest({ signal: AbortSignal.timeout(400) })));
+      // The deadline passes while the box runs the prompt and the adapter follows it (its progress on
+      // the socket, or /history read without one): the signal aborts as AbortSignal.timeout's does,
+      // then, not at a fixed 400 ms that a busy machine may reach before the prompt is queued.
+      const deadline = new AbortController();
+      const historyReads = fake.historyReads().length;
+      let progressed = false;
+      const rendering = rejection(provider().render(renderRequest({ signal: deadline.signal, onProgress: () => (progressed = true) })));
+      await waitUntil(() => progressed || fake.historyReads().length > historyReads, {
+        message: `the running prompt to be followed (refuseSocket: ${refuseSocket})`,
+        intervalMs: 5,
+      });
+      const abortedAt = Date.now();
+      deadline.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError"));
+      const error = await rendering;
       expect(error.name, `refuseSocket: ${refuseSocket}`).toBe("TimeoutError");
-      expect(Date.now() - started).toBeLessThan(2000);
+      expect(Date.now() - abortedAt).toBeLessThan(2000);
     }
     const ids = promptIds();
     expect(fake.interrupts().map((request) => request.json)).toEqual(ids.map((id) => ({ prompt_id: id })));
@@ -455,7 +478,11 @@ describe("ComfyUI behind an authenticating proxy", () => {
     ]);
 
     guarded.script({ outcome: "hang" });
-    await rejection(comfy.render(renderRequest({ signal: AbortSignal.timeout(300) })));
+    // The deadline passes once the prompt runs (its first progress), not at a fixed 300 ms a busy
+    // machine may reach before the prompt is queued (then there would be nothing to cancel).
+    const deadline = new AbortController();
+    const timedOut = () => deadline.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError"));
+    await rejection(comfy.render(renderRequest({ signal: deadline.signal, onProgress: timedOut })));
     expect(guarded.interrupts()).toHaveLength(1);
     expect(guarded.queueDeletes()).toHaveLength(1);
     expect(guarded.requests.length).toBeGreaterThan(6);

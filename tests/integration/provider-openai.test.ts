@@ -7,6 +7,7 @@ import { createOpenAiProvider, openAiSizeFor, type OpenAiProviderOptions } from 
 import { PermanentRenderError, RetryableRenderError, type RenderRequest } from "../../src/server/render/engines/provider";
 import { TransientRenderError } from "../../src/server/render/engines/replicate";
 import { startFakeOpenAi, type FakeOpenAi } from "../helpers/fake-openai";
+import { waitUntil } from "../helpers/wait";
 
 let room: Buffer;
 let fake: FakeOpenAi;
@@ -189,11 +190,14 @@ describe("the OpenAI adapter", () => {
   it("stops a slow request when the signal aborts", async () => {
     fake.script({ replies: ["hang"] });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 200);
-    const started = Date.now();
-    const error = await rejection(provider().render(renderRequest({ signal: controller.signal })));
+    const rendering = rejection(provider().render(renderRequest({ signal: controller.signal })));
+    // Aborted once the fake holds the request, not after a delay a busy machine may outlast.
+    await waitUntil(() => fake.requests.length, { until: (requests) => requests === 1, message: "the hanging request" });
+    const abortedAt = Date.now();
+    controller.abort();
+    const error = await rendering;
     expect(error.name).toBe("AbortError");
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(Date.now() - abortedAt).toBeLessThan(2000);
 
     const already = new AbortController();
     already.abort();

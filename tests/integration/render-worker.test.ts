@@ -9,6 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { MESSAGES } from "../../src/shared/messages";
+import type { RenderEvent } from "../../src/shared/render";
 import { openDatabase } from "../../src/server/db/client";
 import { ledgerBalance } from "../../src/server/services/credits";
 import { localProvider } from "../../src/server/render/engines/local";
@@ -74,8 +75,11 @@ describe("render worker", () => {
   let server: TestServer;
   const engine = steeredProvider();
   beforeAll(async () => {
+    // The default deadline (2 minutes): a job the engine holds ("hang") stays rendering until the
+    // test cancels it, however long a busy machine takes to get there. The deadline has its own
+    // server below.
     server = await startTestServer(
-      { RENDER_DEADLINE_MS: "1500", RENDER_CONCURRENCY: "1" },
+      { RENDER_CONCURRENCY: "1" },
       { renderProvider: engine.provider, worker: { retryBaseMs: 5, retryMaxMs: 20 } },
     );
   });
@@ -95,16 +99,6 @@ describe("render worker", () => {
     );
     expect((await jobRow(jobId!)).attempts).toBe(3);
     expect(await ledgerBalance(server.deps.db, user.userId)).toBe(9);
-  });
-
-  it("fails a render that passes its deadline and refunds it", async () => {
-    const user = await signedInClient(server.url);
-    engine.plan(["hang"]);
-    const [jobId] = await newJob(user, server.url);
-    const events = await collectEvents(user, { jobId }, (seen) => seen.some((e) => isFinal(e.event)));
-    expect(events.at(-1)!.event).toMatchObject({ type: "failed", message: MESSAGES.renderTimedOut, refunded: true });
-    expect(engine.started.at(-1)!.signal.aborted).toBe(true);
-    expect(await ledgerBalance(server.deps.db, user.userId)).toBe(10);
   });
 
   it("cancels while rendering (the engine is stopped) and while queued, refunding each once", async () => {
@@ -164,6 +158,12 @@ describe("render worker", () => {
     engine.plan(["hang", "hang", "hang", "hang"]);
     const [running, anaWaiting] = await newJob(ana, server.url, ["modern", "scandinavian"]);
     await untilStatus(running!, "rendering", async () => (await jobRow(running!)).status);
+    // The worker announces the queue shortly after each start (at most twice a second). Bob queues
+    // once the announcement for Ana's start has placed her second job, so the move below is the
+    // first one that places his (queued a moment sooner, his jobs would be placed at 2 and 3 first).
+    const placedFirst = (event: RenderEvent) =>
+      event.type === "positions" && event.positions.some((place) => place.jobId === anaWaiting && place.position === 1);
+    await collectEvents(ana, { jobId: anaWaiting }, (seen) => seen.some((e) => placedFirst(e.event)));
     const [bobFirst, bobSecond] = await newJob(bob, server.url, ["modern", "scandinavian"]);
     // The queue: ana's second (1), bob's two (2, 3). Ana's running job leaves it; her second starts.
     const bobSees = collectEvents(bob, {}, (seen) => seen.some((e) => e.event.type === "positions"));
@@ -217,6 +217,27 @@ describe("render worker", () => {
     await server.deps.db.deleteFrom("credit_ledger").where("job_id", "=", jobId!).where("kind", "=", "refund").execute();
     expect(await server.services.render.recoverInterruptedJobs()).toEqual({ resumed: 0, failed: 1 });
     expect(await jobRow(jobId!)).toMatchObject({ status: "failed", error: MESSAGES.renderInterrupted });
+    expect(await ledgerBalance(server.deps.db, user.userId)).toBe(10);
+  });
+});
+
+describe("render deadline", () => {
+  let server: TestServer;
+  const engine = steeredProvider();
+  beforeAll(async () => {
+    server = await startTestServer({ RENDER_DEADLINE_MS: "1000", RENDER_CONCURRENCY: "1" }, { renderProvider: engine.provider });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("fails a render that passes its deadline and refunds it", async () => {
+    const user = await signedInClient(server.url);
+    engine.plan(["hang"]);
+    const [jobId] = await newJob(user, server.url);
+    const events = await collectEvents(user, { jobId }, (seen) => seen.some((e) => isFinal(e.event)));
+    expect(events.at(-1)!.event).toMatchObject({ type: "failed", message: MESSAGES.renderTimedOut, refunded: true });
+    expect(engine.started.at(-1)!.signal.aborted).toBe(true);
     expect(await ledgerBalance(server.deps.db, user.userId)).toBe(10);
   });
 });
@@ -326,7 +347,8 @@ describe("crash recovery (SIGKILL)", () => {
         Object.fromEntries((await db.selectFrom("render_jobs").select(["id", "status"]).execute()).map((row) => [row.id, row.status]));
       expect(await statuses()).toEqual({ [rendering!]: "rendering", [queued!]: "queued" });
 
-      fake.script({ final: "succeeded", processingPolls: 1 });
+      // Done at the first poll: the server polls once a second, and the two renders run one after the other.
+      fake.script({ final: "succeeded", processingPolls: 0 });
       url = await startServerProcess();
       const again = createStudioClient(url, user.jar);
       const events = await collectEvents(again, {}, untilAllFinal([rendering!, queued!]), 20_000);

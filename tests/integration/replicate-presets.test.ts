@@ -21,6 +21,7 @@ import { checkRenderProvider } from "../../src/server/services/system-checks";
 import { startFakeReplicate, type FakeReplicate, type RecordedRequest } from "../helpers/fake-replicate";
 import { makeTestEnv } from "../helpers/test-env";
 import { engineRequest, noisyRoomPhoto } from "../helpers/engine-request";
+import { waitUntil } from "../helpers/wait";
 
 /** Latest versions of the community models, as GET /v1/models/{owner}/{name} names them. */
 const VERSIONS = {
@@ -58,6 +59,18 @@ function lastCreate(): { request: RecordedRequest; body: { version?: string; inp
   const request = fake.creates().at(-1);
   if (!request) throw new Error("no create request");
   return { request, body: request.json as { version?: string; input: Record<string, unknown>; webhook?: string } };
+}
+
+/**
+ * Aborts once the adapter polls a prediction it created (the fake recorded one more poll), not
+ * after a fixed delay: on a busy machine the create (for a community model: a refusal by name, the
+ * version look-up, then the create) can take longer than any delay, and an abort before the
+ * prediction exists leaves nothing to cancel.
+ */
+async function abortOncePolled(controller: AbortController, model: string): Promise<void> {
+  const polled = fake.polls().length;
+  await waitUntil(() => fake.polls().length, { until: (polls) => polls > polled, message: `${model}'s prediction to be polled` });
+  controller.abort();
 }
 
 const dataUriOf = (bytes: Buffer, mime: string) => `data:${mime};base64,${bytes.toString("base64")}`;
@@ -365,8 +378,9 @@ describe("every render preset", () => {
     fake.script({ final: "never" });
     for (const model of ["black-forest-labs/flux-kontext-pro", "google/nano-banana-2"]) {
       const controller = new AbortController();
-      setTimeout(() => controller.abort(), 100);
-      const error = await rejection(provider(model).render(renderRequest({ signal: controller.signal })));
+      const rendering = rejection(provider(model).render(renderRequest({ signal: controller.signal })));
+      await abortOncePolled(controller, model);
+      const error = await rendering;
       expect(error.name, model).toBe("AbortError");
     }
     expect(fake.cancels()).toHaveLength(2);
@@ -433,8 +447,7 @@ describe("the upscaler (nightmareai/real-esrgan)", () => {
   it("cancels its prediction when aborted", async () => {
     fake.script({ final: "never" });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
-    const error = await rejection(
+    const upscaling = rejection(
       provider("adirik/interior-design").upscale!({
         image: room,
         width: 120,
@@ -444,6 +457,8 @@ describe("the upscaler (nightmareai/real-esrgan)", () => {
         signal: controller.signal,
       }),
     );
+    await abortOncePolled(controller, "nightmareai/real-esrgan");
+    const error = await upscaling;
     expect(error.name).toBe("AbortError");
     expect(fake.cancels()).toHaveLength(1);
   });

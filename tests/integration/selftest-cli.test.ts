@@ -29,7 +29,9 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-describe("npm run selftest", () => {
+// Each test starts the CLI as its own tsx process (five at once for the usage errors): their start-up
+// grows with the machine's load, so these tests have runScript's 60 s rather than 20 s.
+describe("npm run selftest", { timeout: 60_000 }, () => {
   let server: TestServer;
   let admin: { email: string; userId: string };
 

@@ -50,17 +50,22 @@ describe("graceful shutdown", () => {
 
   it("cuts requests still open after the timeout", async () => {
     const app = express();
+    let arrived!: () => void;
+    const requestArrived = new Promise<void>((resolve) => (arrived = resolve));
     app.get("/hang", () => {
+      arrived();
       // never answers
     });
     const server = await listen(app, 0, "127.0.0.1");
     const hanging = get(`${server.url}/hang`).catch((error: Error) => error);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Closed once the request is in (not 50 ms later, which a busy machine may not have reached).
+    await requestArrived;
     await server.close(100);
     // The server cut the connection: the client sees it reset, without an answer.
     expect(await hanging).toMatchObject({ code: "ECONNRESET", message: "socket hang up" });
   });
 
+  // The server as its own tsx process here and below: its start-up grows with the machine's load (60 s).
   it("the server process exits 0 on SIGTERM and closes the database cleanly", async () => {
     const dataDir = makeTempDir();
     const child = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], {
@@ -86,7 +91,7 @@ describe("graceful shutdown", () => {
     // A cleanly closed WAL database checkpoints and removes its -wal file.
     expect(fs.existsSync(path.join(dataDir, "app.db"))).toBe(true);
     expect(fs.existsSync(path.join(dataDir, "app.db-wal"))).toBe(false);
-  });
+  }, 60_000);
 
   it("a bad environment value stops the process with a message naming the variable", async () => {
     const child = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], {
@@ -98,5 +103,5 @@ describe("graceful shutdown", () => {
     const exitCode = await new Promise<number | null>((resolve) => child.on("exit", resolve));
     expect(exitCode).toBe(1);
     expect(stderr).toContain('PORT: expected a port number between 0 and 65535 (got "not-a-port")');
-  });
+  }, 60_000);
 });
