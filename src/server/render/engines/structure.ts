@@ -15,7 +15,7 @@
  *    1 and any other (furniture curves, clutter, texture) weighs STRAY_WEIGHT.
  *
  * Calibration (what scores what, and the warning threshold): docs/decisions/032-structure-check.md
- * and tests/unit/structure.test.ts.
+ * and tests/unit/structure-calibration.slow.test.ts.
  */
 import sharp from "sharp";
 
@@ -39,7 +39,7 @@ export interface StructureScore {
  * The calibrated setting. Together they say how far a line may move and still count as kept:
  * 2 px at 256 ≈ 0.8 % of the frame (8 px on a 1024-px picture). A larger working size with the same
  * tolerance is stricter (320: restyles fall to 0.57–0.79), a smaller one looser (192: rotations of
- * 3–6° rise to 0.74): change either only with the calibration in tests/unit/structure.test.ts.
+ * 3–6° rise to 0.74): change either only with the calibration in tests/unit/structure-calibration.slow.test.ts.
  */
 export const STRUCTURE_DEFAULTS = {
   workingLongEdge: 256,
