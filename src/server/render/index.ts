@@ -90,7 +90,9 @@ export function createRenderModule(infra: Pick<Infra, "db" | "clock" | "env" | "
     deadlineMs: infra.env.RENDER_DEADLINE_MS,
     ...options.worker,
   });
-  const figures = createFigures(
+  // The gallery's two halves come from two parts; gallery() below is the surface's one way to them.
+  const { gallerySharedRenders, ...jobSurface } = jobs.surface;
+  const { exampleGalleryPairs, ...figures } = createFigures(
     deps,
     () => engine,
     () => jobs.worker.activeJobs,
@@ -99,7 +101,7 @@ export function createRenderModule(infra: Pick<Infra, "db" | "clock" | "env" | "
 
   return {
     ...createIntake(deps),
-    ...jobs.surface,
+    ...jobSurface,
     ...figures,
 
     // The engine.
@@ -143,7 +145,7 @@ export function createRenderModule(infra: Pick<Infra, "db" | "clock" | "env" | "
     },
     /** Renders users chose to show, and example pairs the app made itself. */
     async gallery() {
-      return { examples: await figures.exampleGalleryPairs(), shared: await jobs.surface.gallerySharedRenders() };
+      return { examples: await exampleGalleryPairs(), shared: await gallerySharedRenders() };
     },
 
     // Live events.
