@@ -69,7 +69,13 @@ export function createEdge(options: EdgeOptions): (req: IncomingMessage, res: Se
       const query = url.indexOf("?");
       const procedures = query === -1 ? url.slice(TRPC_PREFIX.length) : url.slice(TRPC_PREFIX.length, query);
       const search = query === -1 ? "" : url.slice(query + 1);
-      if (callsIn(procedures) <= TRPC_MAX_BATCH_CALLS && options.queries(req, res, procedures, search, fail)) return;
+      try {
+        if (callsIn(procedures) <= TRPC_MAX_BATCH_CALLS && options.queries(req, res, procedures, search, fail)) return;
+      } catch (error) {
+        // Express catches what its middleware throws; a throw here would otherwise reach Node's request event.
+        fail(error, req, res);
+        return;
+      }
     }
     options.app(req, res);
   }
