@@ -1,19 +1,22 @@
 /**
- * The Express application: security headers, compression, /healthz, /trpc, the built client
+ * The application: the edge (request id, access line and metrics, security headers, GET queries on the
+ * short road: decision 055) in front of the Express app: compression, /healthz, /trpc, the built client
  * with immutable hashed assets, and the SPA for every client route (404 status for unknown paths).
  */
 import fs from "node:fs";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import express, { type ErrorRequestHandler, type Express } from "express";
+import express, { type ErrorRequestHandler } from "express";
 import type { TRPCError } from "@trpc/server";
 import * as trpcExpress from "@trpc/server/adapters/express";
 import { isAppPath } from "../shared/routes";
-import { SERVER_TIME_HEADER } from "../shared/constants";
 import type { Services } from "./app-services";
 import { DomainError } from "./errors";
 import { compress, endCompressible } from "./http/compression";
 import { csrfProtection } from "./http/csrf";
+import { createEdge } from "./http/edge";
+import { asExpress, nodeExchange } from "./http/exchange";
 import { googleRoutes } from "./http/google-routes";
 import { operationsRoutes, requestTracking } from "./http/operations";
 import { identifyRequest } from "./http/identity";
@@ -24,7 +27,7 @@ import { stripeWebhookRoutes } from "./http/stripe-webhook";
 import { uploadRoutes } from "./http/upload-route";
 import type { Infra } from "./infra";
 import { MAX_BODY_LIMIT, trpcBodyLimit } from "./http/body-limit";
-import { createContext } from "./trpc/context";
+import { contextOf, createContext } from "./trpc/context";
 import { fastQueries } from "./trpc/fast-queries";
 import { appRouter } from "./trpc/root";
 
@@ -35,26 +38,24 @@ export interface AppOptions {
   clientDir?: string;
 }
 
-export function createApp(deps: Pick<Infra, "env" | "log" | "clock" | "version">, services: Services, options: AppOptions = {}): Express {
+/** The server's request listener: the edge, with the Express app behind it. */
+export type AppHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+export function createApp(
+  deps: Pick<Infra, "env" | "log" | "clock" | "version">,
+  services: Services,
+  options: AppOptions = {},
+): AppHandler {
   const clientDir = options.clientDir ?? DEFAULT_CLIENT_DIR;
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", deps.env.TRUST_PROXY);
-  app.use(requestTracking(services.metrics, new Set(Object.keys(appRouter._def.procedures)), deps.log));
-
-  // Security headers and the server's time on every response, in one pass (decision 046). The server's
-  // time tells the client's idle timer the server's clock in milliseconds (it measures session deadlines
-  // with it); from the injected clock, like every deadline the server hands out.
-  const security = securityHeaders();
-  app.use((_req, res, next) => {
-    security.apply(res);
-    res.setHeader(SERVER_TIME_HEADER, String(deps.clock.now()));
-    next();
-  });
 
   // tRPC queries over GET first (decision 046): they need nothing of what follows (CSRF passes GET; the
   // fan-out answers subscriptions only), and they compress their own answer once its size is known. They
-  // take a shorter road than tRPC's Fetch-based adapter (decision 044); whatever they do not take goes on.
+  // take a shorter road than tRPC's Fetch-based adapter (decision 044), on Node's own request and response
+  // from the edge (decision 055); whatever they do not take goes on. Mounted here too, for the GETs the edge
+  // leaves to Express (another spelling of /trpc, a body, too many calls: 413 first).
   const onTRPCError = ({ error, path: procedure }: { error: TRPCError; path: string | undefined }) => {
     if (error.code === "INTERNAL_SERVER_ERROR" && !(error.cause instanceof DomainError)) {
       deps.log.error("tRPC procedure failed", { procedure, error: error.cause ?? error });
@@ -62,7 +63,7 @@ export function createApp(deps: Pick<Infra, "env" | "log" | "clock" | "version">
   };
   const queries = fastQueries({
     router: appRouter,
-    createContext: (req, res) => createContext(services, deps.env, req, res),
+    createContext: (req, res) => contextOf(services, deps.env, nodeExchange(app, req, res)),
     onError: onTRPCError,
     send: endCompressible,
   });
@@ -156,5 +157,17 @@ export function createApp(deps: Pick<Infra, "env" | "log" | "clock" | "version">
   };
   app.use(handleError);
 
-  return app;
+  // Every request starts at the edge (decision 055); a failure on the short road reaches the error handler
+  // above with Express's request and response, as it did when the road was a middleware of this app.
+  return createEdge({
+    track: requestTracking(services.metrics, new Set(Object.keys(appRouter._def.procedures)), deps.log),
+    security: securityHeaders(),
+    now: () => deps.clock.now(),
+    queries: queries.take,
+    fail: (error, req, res) => {
+      const http = asExpress(app, req, res);
+      handleError(error, http.req, http.res, () => {});
+    },
+    app,
+  });
 }

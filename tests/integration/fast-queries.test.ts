@@ -33,7 +33,7 @@ beforeAll(async () => {
     "/fast",
     fastQueries({
       router: appRouter,
-      createContext: (req) => {
+      createContext: (req: express.Request) => {
         fastAnswered++;
         return createContext(req);
       },

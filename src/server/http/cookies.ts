@@ -7,6 +7,7 @@ import { parse, serialize } from "cookie";
 import type { Request, Response } from "express";
 import { generateSecureRandomString } from "../auth/tokens";
 import type { Env } from "../env";
+import type { HttpExchange } from "./exchange";
 
 const PLAIN_NAME = "session";
 const SECURE_NAME = "__Host-session";
@@ -26,6 +27,20 @@ export function readCookie(req: Request, name: string): string | undefined {
 
 export function readSessionToken(req: Request, env: Pick<Env, "PUBLIC_URL">): string | undefined {
   return readCookie(req, isSecureRequest(req, env) ? SECURE_NAME : PLAIN_NAME);
+}
+
+/** The session token and the visitor's id of a request, from one reading of its Cookie header (what readSessionToken and readVisitorId answer). */
+export function readIdentityCookies(
+  http: HttpExchange,
+  env: Pick<Env, "PUBLIC_URL">,
+): { token: string | undefined; visitorId: string | null } {
+  const header = http.headers.cookie;
+  if (!header) return { token: undefined, visitorId: null };
+  const cookies = parse(header);
+  // isSecureRequest's answer; PUBLIC_URL first, which settles it without looking at the request.
+  const secure = (env.PUBLIC_URL?.startsWith("https://") ?? false) || http.secure();
+  const visitor = cookies[VISITOR_COOKIE];
+  return { token: cookies[secure ? SECURE_NAME : PLAIN_NAME], visitorId: visitor && VISITOR_ID_PATTERN.test(visitor) ? visitor : null };
 }
 
 /** persistentUntil: a date for remember-me sessions; undefined makes a browser-session cookie. */

@@ -6,7 +6,8 @@ import type { Request, Response } from "express";
 import type { SessionInfo, SessionsService } from "../auth/sessions";
 import type { Env } from "../env";
 import { ownerOf, type Owner } from "../render";
-import { clearSessionCookie, readSessionToken, readVisitorId } from "./cookies";
+import { clearSessionCookie, readIdentityCookies } from "./cookies";
+import { expressExchange, type HttpExchange } from "./exchange";
 
 /** The signed-in user as procedures and routes see it. */
 export interface SessionUser {
@@ -30,10 +31,17 @@ export interface IdentityDeps {
 
 /** Reads the cookies; an invalid or expired session cookie is cleared. Disabled accounts have no session. */
 export async function identifyRequest(deps: IdentityDeps, req: Request, res: Response): Promise<RequestIdentity> {
-  const token = readSessionToken(req, deps.env);
+  return identify(deps, expressExchange(req, res));
+}
+
+/** identifyRequest for any exchange (the edge's short road hands Node's own request and response: decision 055). */
+export async function identify(deps: IdentityDeps, http: HttpExchange): Promise<RequestIdentity> {
+  const { token, visitorId } = readIdentityCookies(http, deps.env);
   const found = token ? await deps.sessions.validate(token) : null;
-  if (token && !found) clearSessionCookie(req, res, deps.env);
-  const visitorId = readVisitorId(req);
+  if (token && !found) {
+    const { req, res } = http.express();
+    clearSessionCookie(req, res, deps.env);
+  }
   const user = found?.user ?? null;
   return { user, session: found?.session ?? null, visitorId, owner: ownerOf(user?.id ?? null, visitorId) };
 }

@@ -1,6 +1,5 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Express } from "express";
 
 export interface RunningServer {
   server: http.Server;
@@ -14,7 +13,8 @@ export interface RunningServer {
   close(timeoutMs: number): Promise<void>;
 }
 
-export async function listen(app: Express, port: number, host: string): Promise<RunningServer> {
+/** `app`: the request listener (createApp's edge, or an Express app). */
+export async function listen(app: http.RequestListener, port: number, host: string): Promise<RunningServer> {
   const server = http.createServer(app);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

@@ -5,10 +5,12 @@
  * GET /metrics for Prometheus (Bearer METRICS_TOKEN), and GET /readyz.
  */
 import { randomBytes, timingSafeEqual } from "node:crypto";
-import { Router, type Request, type RequestHandler } from "express";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { parse as parseUrl } from "node:url";
+import { Router, type Request } from "express";
 import type { Services } from "../app-services";
 import type { Env } from "../env";
-import { withLogContext, type Logger } from "../logger";
+import type { Logger } from "../logger";
 import type { Metrics } from "../metrics";
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,100}$/;
@@ -40,31 +42,63 @@ const QUIET_ROUTES = new Set(["/healthz", "/readyz", "/metrics", "assets"]);
  * A label of bounded cardinality for a request: the tRPC procedure (known names only), the
  * Express route pattern, "assets", or "other" (pages of the app, unknown paths).
  */
-export function routeLabel(req: Request, path: string, procedures: ReadonlySet<string>): string {
+export function routeLabel(req: IncomingMessage, path: string, procedures: ReadonlySet<string>): string {
   if (path.startsWith("/trpc/")) {
     const names = path.slice("/trpc/".length).split(",");
     if (!names.every((name) => procedures.has(name))) return "trpc:unknown";
     return names.length === 1 ? `trpc:${names[0]}` : "trpc:batch";
   }
-  const pattern = (req.route as { path?: unknown } | undefined)?.path;
-  if (typeof pattern === "string") return `${req.baseUrl}${pattern}`;
+  // Express sets these while it routes (never on the edge's short road: decision 055).
+  const { route, baseUrl } = req as Partial<Pick<Request, "route" | "baseUrl">>;
+  const pattern = (route as { path?: unknown } | undefined)?.path;
+  if (typeof pattern === "string") return `${baseUrl}${pattern}`;
   if (path.startsWith("/assets/")) return "assets";
   return "other";
 }
 
-export function requestTracking(metrics: Metrics, procedures: ReadonlySet<string>, log: Logger): RequestHandler {
-  return (req, res, next) => {
-    const given = req.get("x-request-id");
-    const requestId = given && REQUEST_ID.test(given) ? given : newRequestId();
+/** Characters after which parseurl (Express's req.path) leaves a URL to Node's url.parse. */
+const NOT_PLAIN = /[\t\n\f\r #\u00a0\ufeff]/;
+
+/** A request URL's path as Express's `req.path` reads it (parseurl: up to the query, or Node's url.parse for anything else). */
+export function pathOf(url: string): string {
+  if (url.charCodeAt(0) !== 0x2f || NOT_PLAIN.test(url)) return parseUrl(url).pathname ?? "";
+  const query = url.indexOf("?");
+  return query === -1 ? url : url.slice(0, query);
+}
+
+/** tRPC procedure labels by path: bounded by the procedures and the batches clients send (unknown names are not kept). */
+const TRPC_LABELS_KEPT = 1000;
+
+/**
+ * Starts the tracking of a request (Node's own or Express's): its id, sent back as X-Request-Id and
+ * returned, for the caller to run the request in that log context; at the end, one access-log line and
+ * the HTTP metrics.
+ */
+export function requestTracking(
+  metrics: Metrics,
+  procedures: ReadonlySet<string>,
+  log: Logger,
+): (req: IncomingMessage, res: ServerResponse) => string {
+  const trpcLabels = new Map<string, string>();
+  const labelOf = (req: IncomingMessage, path: string): string => {
+    const known = trpcLabels.get(path);
+    if (known !== undefined) return known;
+    const label = routeLabel(req, path, procedures);
+    if (label.startsWith("trpc:") && label !== "trpc:unknown" && trpcLabels.size < TRPC_LABELS_KEPT) trpcLabels.set(path, label);
+    return label;
+  };
+  return (req, res) => {
+    const given = req.headers["x-request-id"];
+    const requestId = typeof given === "string" && REQUEST_ID.test(given) ? given : newRequestId();
     res.setHeader("X-Request-Id", requestId);
     const started = process.hrtime.bigint();
-    // As it arrived: routers mounted on a prefix (/trpc) shorten req.path while they run.
-    const path = req.path;
+    // As it arrived: routers mounted on a prefix (/trpc) shorten req.url while they run.
+    const path = pathOf(req.url ?? "/");
     // A response finishes once: a plain listener (once() wraps it in another function per request).
     res.on("finish", () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const route = routeLabel(req, path, procedures);
-      metrics.recordHttp(req.method, route, res.statusCode, seconds);
+      const route = labelOf(req, path);
+      metrics.recordHttp(req.method ?? "", route, res.statusCode, seconds);
       // The path only: query strings can carry tokens (mail links).
       const fields = {
         requestId,
@@ -77,7 +111,7 @@ export function requestTracking(metrics: Metrics, procedures: ReadonlySet<string
       if (QUIET_ROUTES.has(route) && res.statusCode < 400) log.debug("request", fields);
       else log.info("request", fields);
     });
-    withLogContext({ requestId }, next);
+    return requestId;
   };
 }
 

@@ -8,8 +8,9 @@ import { DEFAULT_LANGUAGE, type Language } from "../../shared/constants";
 import type { Services } from "../app-services";
 import type { SessionInfo, SessionRequestInfo } from "../auth/sessions";
 import type { Env } from "../env";
-import { clearSessionCookie, readSessionToken, setSessionCookie } from "../http/cookies";
-import { clientAddress, identifyRequest, mailBaseUrl, requestBaseUrl, type SessionUser } from "../http/identity";
+import { clearSessionCookie, readIdentityCookies, setSessionCookie } from "../http/cookies";
+import { expressExchange, type HttpExchange } from "../http/exchange";
+import { clientAddress, identify, mailBaseUrl, requestBaseUrl, type SessionUser } from "../http/identity";
 import { requestInfo } from "../http/request-info";
 import { requestLanguage } from "../http/request-language";
 import { ownerOf, type Owner } from "../render";
@@ -78,37 +79,57 @@ export function createContextInner(services: Services, env: Pick<Env, "PUBLIC_UR
  * closures (each closure in an object literal also gets its name set when it is made, under tsx).
  */
 class BrowserSessionCookie implements SessionCookie {
-  readonly #req: Request;
-  readonly #res: Response;
+  readonly #http: HttpExchange;
   readonly #env: Env;
 
-  constructor(req: Request, res: Response, env: Env) {
-    this.#req = req;
-    this.#res = res;
+  constructor(http: HttpExchange, env: Env) {
+    this.#http = http;
     this.#env = env;
   }
 
   get current(): string | null {
-    return readSessionToken(this.#req, this.#env) ?? null;
+    return readIdentityCookies(this.#http, this.#env).token ?? null;
   }
 
   set(token: string, persistentUntil?: number): void {
-    setSessionCookie(this.#req, this.#res, this.#env, token, persistentUntil);
+    const { req, res } = this.#http.express();
+    setSessionCookie(req, res, this.#env, token, persistentUntil);
   }
 
   clear(): void {
-    clearSessionCookie(this.#req, this.#res, this.#env);
+    const { req, res } = this.#http.express();
+    clearSessionCookie(req, res, this.#env);
   }
 }
 
 /**
- * The context of an HTTP request. The language (parsed from Accept-Language) and the cookie's current
- * token are read when a procedure first asks: most calls never do, and every call paid for them
- * (decision 046). Both depend only on the request's headers, so reading them later gives the same answer.
+ * The context of a request that went through Express (tRPC's adapter, tests). Its address and base URLs
+ * are read at once, as they always were: a procedure that reads them after a long await (a sign-in's
+ * password check) still finds them if the browser has gone in between.
  */
 export async function createContext(services: Services, env: Env, req: Request, res: Response): Promise<Context> {
-  const identity = await identifyRequest({ sessions: services.sessions, env }, req, res);
+  const ctx = await contextOf(services, env, expressExchange(req, res));
+  readNow(ctx.clientAddress, ctx.requestInfo, ctx.baseUrl, ctx.mailBaseUrl);
+  return ctx;
+}
+
+/** Reads getters for their side effect (each keeps what it read). */
+function readNow(..._values: unknown[]): void {}
+
+/**
+ * The context of an HTTP request. Only who is asking is read at once; the language (parsed from
+ * Accept-Language), the address, the base URLs and the cookie's current token when a procedure first asks:
+ * most calls never do, and each needs Express's request (decisions 046 and 055). All of them depend only
+ * on the request and its connection, so reading them later in the call gives the same answer; each is
+ * read once. The GET queries that read one (render.allowance: the address) read it before any await.
+ */
+export async function contextOf(services: Services, env: Env, http: HttpExchange): Promise<Context> {
+  const identity = await identify({ sessions: services.sessions, env }, http);
   let language: Language | undefined;
+  let address: string | undefined;
+  let info: SessionRequestInfo | undefined;
+  let baseUrl: string | undefined;
+  let mailBase: string | null | undefined;
   // Named one by one: a spread followed by more properties takes V8's slow path (several µs a call).
   return {
     user: identity.user,
@@ -116,13 +137,21 @@ export async function createContext(services: Services, env: Env, req: Request, 
     visitorId: identity.visitorId,
     owner: identity.owner,
     get language() {
-      return (language ??= requestLanguage(req));
+      return (language ??= requestLanguage(http.express().req));
     },
-    clientAddress: clientAddress(req),
-    requestInfo: requestInfo(req),
-    baseUrl: requestBaseUrl(req, env),
-    mailBaseUrl: mailBaseUrl(req, env),
-    sessionCookie: new BrowserSessionCookie(req, res, env),
+    get clientAddress() {
+      return (address ??= clientAddress(http.express().req));
+    },
+    get requestInfo() {
+      return (info ??= requestInfo(http.express().req));
+    },
+    get baseUrl() {
+      return (baseUrl ??= requestBaseUrl(http.express().req, env));
+    },
+    get mailBaseUrl() {
+      return mailBase !== undefined ? mailBase : (mailBase = mailBaseUrl(http.express().req, env));
+    },
+    sessionCookie: new BrowserSessionCookie(http, env),
     services,
   };
 }
