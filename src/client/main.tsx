@@ -16,8 +16,23 @@ const onLanding = location.pathname === "/";
 prefetchQueries(onLanding ? ["auth.session", "render.allowance", "render.gallery", "system.landingStats"] : ["auth.session"]);
 // The server sends the landing page pre-rendered (scripts/prerender.ts) in the language it guessed.
 const prerendered = root.dataset.prerendered === language && onLanding;
-// The landing page's code loads alongside its texts; hydration starts when both are here.
-void Promise.all([startI18n(language), prerendered ? loadLanding() : null]).then(() => {
+
+/**
+ * The app's stylesheet, when the page started loading it after its first paint (the pre-rendered
+ * page carries only the rules its HTML uses: inline/boot.js, decision 056): whatever the app draws
+ * next needs the rest. Loaded or failed, the app goes on.
+ */
+function appStyles(): Promise<void> | null {
+  const link = document.querySelector<HTMLLinkElement>("link[data-app-styles]");
+  if (!link || link.sheet) return null;
+  return new Promise((resolve) => {
+    link.addEventListener("load", () => resolve(), { once: true });
+    link.addEventListener("error", () => resolve(), { once: true });
+  });
+}
+
+// The landing page's code loads alongside its texts and the stylesheet; hydration starts when all are here.
+void Promise.all([startI18n(language), prerendered ? loadLanding() : null, appStyles()]).then(() => {
   const app = (
     <StrictMode>
       <App />

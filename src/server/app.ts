@@ -17,8 +17,8 @@ import { csrfProtection } from "./http/csrf";
 import { googleRoutes } from "./http/google-routes";
 import { operationsRoutes, requestTracking } from "./http/operations";
 import { identifyRequest } from "./http/identity";
-import { pageLanguage, readPrerenderedLanding } from "./http/prerendered-pages";
-import { securityHeaders } from "./http/security-headers";
+import { pageLanguage, readInlineScriptHashes, readPrerenderedLanding } from "./http/prerendered-pages";
+import { helmetOptions, securityHeaders } from "./http/security-headers";
 import { brandedPages, studioRoutes } from "./http/studio-pages";
 import { stripeWebhookRoutes } from "./http/stripe-webhook";
 import { uploadRoutes } from "./http/upload-route";
@@ -44,8 +44,9 @@ export function createApp(deps: Pick<Infra, "env" | "log" | "clock" | "version">
 
   // Security headers and the server's time on every response, in one pass (decision 046). The server's
   // time tells the client's idle timer the server's clock in milliseconds (it measures session deadlines
-  // with it); from the injected clock, like every deadline the server hands out.
-  const security = securityHeaders();
+  // with it); from the injected clock, like every deadline the server hands out. The CSP allows the
+  // pre-rendered landing page's inline scripts by the hashes the build listed (decision 056).
+  const security = securityHeaders(helmetOptions(readInlineScriptHashes(clientDir)));
   app.use((_req, res, next) => {
     security.apply(res);
     res.setHeader(SERVER_TIME_HEADER, String(deps.clock.now()));
