@@ -25,7 +25,8 @@ export default tseslint.config(
     },
   },
   {
-    files: ["src/client/public/**/*.js"],
+    // Plain scripts the browser runs as they are: public files, and the ones the pre-rendered page carries inline.
+    files: ["src/client/public/**/*.js", "src/client/inline/**/*.js"],
     languageOptions: { globals: { ...globals.browser }, sourceType: "script" },
   },
   {

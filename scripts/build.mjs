@@ -12,7 +12,15 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const CLIENT_OUT_DIR = path.join(root, "dist/client");
 export const SERVER_BUNDLE = path.join(root, "dist/server/main.mjs");
-const CLIENT_SOURCES = ["src/client", "src/shared", "vite.config.ts", "package.json", "scripts/prerender.ts", "scripts/build.mjs"];
+const CLIENT_SOURCES = [
+  "src/client",
+  "src/shared",
+  "vite.config.ts",
+  "package.json",
+  "scripts/prerender.ts",
+  "scripts/prerender-css.ts",
+  "scripts/build.mjs",
+];
 const SERVER_SOURCES = ["src/server", "src/shared", "db", "package.json", "package-lock.json"];
 
 /** The newest modification time under a file or folder (0 when missing). */

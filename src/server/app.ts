@@ -20,8 +20,8 @@ import { asExpress, nodeExchange } from "./http/exchange";
 import { googleRoutes } from "./http/google-routes";
 import { operationsRoutes, requestTracking } from "./http/operations";
 import { identifyRequest } from "./http/identity";
-import { pageLanguage, readPrerenderedLanding } from "./http/prerendered-pages";
-import { securityHeaders } from "./http/security-headers";
+import { pageLanguage, readInlineScriptHashes, readPrerenderedLanding } from "./http/prerendered-pages";
+import { helmetOptions, securityHeaders } from "./http/security-headers";
 import { brandedPages, studioRoutes } from "./http/studio-pages";
 import { stripeWebhookRoutes } from "./http/stripe-webhook";
 import { uploadRoutes } from "./http/upload-route";
@@ -161,7 +161,8 @@ export function createApp(
   // above with Express's request and response, as it did when the road was a middleware of this app.
   return createEdge({
     track: requestTracking(services.metrics, new Set(Object.keys(appRouter._def.procedures)), deps.log),
-    security: securityHeaders(),
+    // The CSP allows the pre-rendered landing page's inline scripts by the hashes the build listed (decision 056).
+    security: securityHeaders(helmetOptions(readInlineScriptHashes(clientDir))),
     now: () => deps.clock.now(),
     queries: queries.take,
     fail: (error, req, res) => {

@@ -26,8 +26,10 @@ export const LANGUAGE_COOKIE = "roomcanvas_language";
  * the first paint does not show; the landing benchmark counts the first load's scripts up to it.
  */
 export const FIRST_LOAD_MARK = "roomcanvas:first-load-done";
-/** The DOM event App sends once the pre-rendered page is hydrated (public/boot.js then replays held clicks; a test checks the name). */
+/** The DOM event App sends once the pre-rendered page is hydrated (inline/boot.js then replays held clicks; a test checks the name). */
 export const HYDRATED_EVENT = "roomcanvas:hydrated";
+/** The web app manifest's address (the server makes it from the studio's settings). */
+export const MANIFEST_PATH = "/manifest.webmanifest";
 
 /** Keys of the values this product keeps on the device (localStorage). */
 export const STORAGE_KEYS = {

@@ -75,4 +75,61 @@ describeBrowser("the landing page's first load", () => {
     ).toBe(true);
     expect(problems).toEqual([]);
   }, 60_000);
+
+  it.each([
+    ["light", 390],
+    ["dark", 390],
+    ["light", 1280],
+  ] as const)(
+    "draws the page with its own rules as the whole stylesheet draws it (%s, %i px), its inline scripts allowed",
+    async (colorScheme, width) => {
+      const { page, problems } = await launch({ width, height: 844, colorScheme });
+      // The stylesheet and the app are held: the page as it is painted first, with its own rules only.
+      let releaseStyles!: () => void;
+      const stylesHeld = new Promise<void>((resolve) => (releaseStyles = resolve));
+      await page.route(/\/assets\/index-[\w-]+\.css$/, async (route) => {
+        await stylesHeld;
+        await route.continue();
+      });
+      await page.route(/\/assets\/.*\.js$/, () => undefined);
+      await page.goto(`${server.url}/`, { waitUntil: "domcontentloaded" });
+      await expect.poll(() => page.evaluate(() => document.querySelector("link[data-app-styles]") !== null)).toBe(true);
+      // Every element's box and every computed property (custom properties aside: the page's own
+      // rules leave out those nothing on the page reads).
+      const drawn = () =>
+        page.evaluate(() =>
+          [...document.body.querySelectorAll("*")].map((element) => {
+            const box = element.getBoundingClientRect();
+            const style = getComputedStyle(element);
+            const properties = [...style].filter((name) => !name.startsWith("--"));
+            return {
+              element: `${element.tagName.toLowerCase()}.${[...element.classList].join(".")}`,
+              drawn: [
+                `box:${box.x},${box.y},${box.width},${box.height}`,
+                ...properties.map((name) => `${name}:${style.getPropertyValue(name)}`),
+              ],
+            };
+          }),
+        );
+      const own = await drawn();
+      expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(colorScheme === "dark");
+      releaseStyles();
+      await expect
+        .poll(() => page.evaluate(() => (document.querySelector("link[data-app-styles]") as HTMLLinkElement).sheet !== null))
+        .toBe(true);
+      const whole = await drawn();
+      expect(whole.map((entry) => entry.element)).toEqual(own.map((entry) => entry.element));
+      const differences = whole.flatMap(({ element, drawn: values }, index) =>
+        values
+          .filter((value, at) => value !== own[index]!.drawn[at])
+          .map(
+            (value) => `${element} ${value} (own rules: ${own[index]!.drawn.find((mine) => mine.split(":")[0] === value.split(":")[0])})`,
+          ),
+      );
+      expect(differences.slice(0, 5)).toEqual([]);
+      // The theme and boot scripts ran: the CSP allowed them (a refused script is a console error).
+      expect(problems).toEqual([]);
+    },
+    60_000,
+  );
 });

@@ -9,8 +9,9 @@ import type { AddressInfo } from "node:net";
 import zlib from "node:zlib";
 import express from "express";
 import helmet from "helmet";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HELMET_OPTIONS } from "../../src/server/http/security-headers";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { readInlineScriptHashes } from "../../src/server/http/prerendered-pages";
+import { helmetOptions } from "../../src/server/http/security-headers";
 import { COMPRESSION_THRESHOLD } from "../../src/server/http/compression";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { MINUTE, TestClock } from "../helpers/test-clock";
@@ -18,7 +19,7 @@ import { createBrowserLikeClient } from "../helpers/trpc-client";
 
 const clock = new TestClock();
 let server: TestServer;
-/** The headers helmet itself sets with our options, on a bare Express app. */
+/** The headers helmet itself sets with our options (the build's inline scripts allowed), on a bare Express app. */
 let helmetHeaders: Record<string, string>;
 let signedIn: ReturnType<typeof createBrowserLikeClient>;
 let userId: string;
@@ -27,7 +28,7 @@ beforeAll(async () => {
   server = await startTestServer({ AUTH_RATE_LIMIT_PER_MINUTE: "1000" }, { clock });
   const reference = express();
   reference.disable("x-powered-by");
-  reference.use(helmet(HELMET_OPTIONS));
+  reference.use(helmet(helmetOptions(readInlineScriptHashes(inject("clientDir")))));
   reference.get("/", (_req, res) => {
     res.end();
   });
@@ -65,6 +66,9 @@ function raw(path: string, options: { method?: string; headers?: Record<string, 
 describe("response headers", () => {
   it("are helmet's, with the server's time, on every kind of answer", async () => {
     expect(Object.keys(helmetHeaders)).toContain("content-security-policy");
+    // The pre-rendered landing page's two inline scripts by their hash (decision 056), and nothing looser.
+    expect(helmetHeaders["content-security-policy"]).toMatch(/script-src 'self' 'sha256-[\w+/]{43}=' 'sha256-[\w+/]{43}=';/);
+    expect(helmetHeaders["content-security-policy"]).not.toMatch(/script-src[^;]*unsafe/);
     const cookie = signedIn.jar.header();
     const answers = {
       "a query on the short road": await raw("/trpc/account.profile", { headers: { cookie } }),

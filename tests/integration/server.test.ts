@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -72,7 +73,6 @@ describe("server", () => {
     expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
     expect((await fetch(`${server.url}/`)).headers.get("cache-control")).toBe("no-cache");
     expect((await fetch(`${server.url}/theme-init.js`)).headers.get("cache-control")).toBe("no-cache");
-    expect((await fetch(`${server.url}/boot.js`)).headers.get("cache-control")).toBe("no-cache");
   });
 
   it("answers a missing asset with 404, not with the app", async () => {
@@ -81,7 +81,7 @@ describe("server", () => {
     expect(response.headers.get("content-type")).toMatch(/json/);
   });
 
-  it("sends security headers with a CSP the built app satisfies (no inline script)", async () => {
+  it("sends security headers with a CSP the built app satisfies (inline scripts only by their hash)", async () => {
     const response = await fetch(`${server.url}/`);
     const csp = response.headers.get("content-security-policy") ?? "";
     const directives = new Map(
@@ -90,7 +90,11 @@ describe("server", () => {
         return [name, values.join(" ")];
       }),
     );
-    expect(directives.get("script-src")).toBe("'self'");
+    // 'self' and the SHA-256 of the pre-rendered page's theme and boot scripts (decision 056); never 'unsafe-inline'.
+    const scriptSources = directives.get("script-src")!.split(" ");
+    expect(scriptSources[0]).toBe("'self'");
+    expect(scriptSources.slice(1)).toHaveLength(2);
+    for (const source of scriptSources.slice(1)) expect(source).toMatch(/^'sha256-[\w+/]{43}='$/);
     expect(directives.get("default-src")).toBe("'self'");
     expect(csp).toContain("frame-ancestors 'none'");
     expect(response.headers.get("x-content-type-options")).toBe("nosniff");
@@ -98,6 +102,12 @@ describe("server", () => {
     const html = await response.text();
     for (const [, attributes, body] of html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)) {
       // The studio's settings travel as a JSON data block, which is never run.
+      if (attributes!.includes('type="application/json"')) continue;
+      expect(scriptSources).toContain(`'sha256-${crypto.createHash("sha256").update(body!).digest("base64")}'`);
+    }
+    // The app's other pages keep their scripts in files.
+    const shell = await (await fetch(`${server.url}/features`)).text();
+    for (const [, attributes, body] of shell.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)) {
       if (attributes!.includes('type="application/json"')) continue;
       expect(attributes).toMatch(/src="\//);
       expect(body!.trim()).toBe("");

@@ -10,11 +10,11 @@ describe("client files", () => {
   });
 
   it("boot.js waits for the event the app sends once it has hydrated the pre-rendered page", () => {
-    const script = fs.readFileSync("src/client/public/boot.js", "utf8");
+    const script = fs.readFileSync("src/client/inline/boot.js", "utf8");
     expect(script).toContain(`"${HYDRATED_EVENT}"`);
   });
 
-  it("index.html has no inline script (the CSP allows scripts from 'self' only)", () => {
+  it("index.html has no inline script (the CSP allows scripts from 'self' and the pre-rendered page's two)", () => {
     const html = fs.readFileSync("src/client/index.html", "utf8");
     const scripts = [...html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];
     expect(scripts.length).toBeGreaterThan(0);

@@ -13,6 +13,7 @@ import i18n from "i18next";
 import { initReactI18next } from "react-i18next";
 import { DEFAULT_LANGUAGE, LANGUAGE_COOKIE, STORAGE_KEYS, SUPPORTED_LANGUAGES, type Language } from "../../shared/constants";
 import type { TranslationTree } from "./merge";
+import { formatNumber } from "../lib/numbers";
 
 /** Each language's texts in three parts (parts/<language>.<part>.ts), each one file to fetch. */
 export type TextPart = "first" | "demo" | "rest";
@@ -89,6 +90,9 @@ export async function startI18n(language: Language): Promise<void> {
       interpolation: { escapeValue: false },
       returnNull: false,
     });
+    // {{count, number}} without a formatter for the small numbers (lib/numbers.ts): the landing
+    // page's texts write the sign-up credits while it hydrates.
+    i18n.services.formatter?.add("number", (value: number, language: string | undefined) => formatNumber(language ?? i18n.language, value));
   }
   await loadPart(language, "first");
   await i18n.changeLanguage(language);

@@ -3,6 +3,9 @@
  * language: the language the visitor chose (its cookie), else the first of Accept-Language we have,
  * else English. The client hydrates the page when it shows the same language, and draws it afresh
  * otherwise, so a wrong guess costs a repaint, never a wrong text.
+ *
+ * The pages carry two inline scripts (their theme and boot scripts, decision 056); the build lists
+ * their SHA-256 in `prerendered/inline-scripts.json`, which the CSP allows.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -41,4 +44,13 @@ export function readPrerenderedLanding(clientDir: string): Map<Language, string>
     if (fs.existsSync(file)) pages.set(language, fs.readFileSync(file, "utf8"));
   }
   return pages;
+}
+
+/** The CSP sources (`'sha256-…'`) of the pre-rendered pages' inline scripts, as the build listed them (none in an older build). */
+export function readInlineScriptHashes(clientDir: string): string[] {
+  const file = path.join(clientDir, "prerendered", "inline-scripts.json");
+  if (!fs.existsSync(file)) return [];
+  const listed = (JSON.parse(fs.readFileSync(file, "utf8")) as { scriptSrc?: unknown }).scriptSrc;
+  if (!Array.isArray(listed) || !listed.every((source) => typeof source === "string")) throw new Error(`${file} lists no scriptSrc`);
+  return listed as string[];
 }

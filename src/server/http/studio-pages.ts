@@ -8,6 +8,7 @@
  * (the settings' revision), not per request.
  */
 import { Router } from "express";
+import { MANIFEST_PATH } from "../../shared/constants";
 import { studioCss, type PublicStudio } from "../../shared/studio";
 import { PRERENDER_PLACEHOLDERS } from "../../shared/studio-placeholders";
 
@@ -18,10 +19,11 @@ const escapeHtml = (text: string) =>
 const scriptJson = (value: unknown) =>
   JSON.stringify(value).replaceAll("<", "\\u003c").replaceAll("\u2028", "\\u2028").replaceAll("\u2029", "\\u2029");
 
-/** One page of the build with the studio filled in. */
 /**
  * One page of the build with the studio filled in. `language` is the pre-rendered page's: its texts
- * wrote the credits placeholder as that language writes numbers ("86,420,975", "86 420 975").
+ * wrote the credits placeholder as that language writes numbers ("86,420,975", "86 420 975"). That
+ * page links the manifest itself after its first paint (decision 056: a browser fetches the manifest
+ * once the page has loaded, which on a phone can be before the first paint); the others here.
  */
 export function brandPage(html: string, studio: PublicStudio, language?: string): string {
   const credits = Number(PRERENDER_PLACEHOLDERS.signUpCredits);
@@ -29,7 +31,7 @@ export function brandPage(html: string, studio: PublicStudio, language?: string)
   const head = [
     `<script id="studio-settings" type="application/json">${scriptJson(studio)}</script>`,
     `<style id="studio-style">${studioCss(studio)}</style>`,
-    '<link rel="manifest" href="/manifest.webmanifest" />',
+    language ? "" : `<link rel="manifest" href="${MANIFEST_PATH}" />`,
   ].join("");
   return (
     html
@@ -103,7 +105,7 @@ export function studioRoutes(studio: {
       next(error);
     }
   });
-  router.get("/manifest.webmanifest", (_req, res) => {
+  router.get(MANIFEST_PATH, (_req, res) => {
     const current = studio.publicStudio();
     const icons = current.logo
       ? [{ src: current.logo.url, sizes: `${current.logo.width}x${current.logo.height}`, type: "image/png" }]

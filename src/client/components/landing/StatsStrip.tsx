@@ -7,24 +7,8 @@ import { Activity } from "lucide-react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { CREDITS } from "../../../shared/constants";
+import { formatNumber } from "../../lib/numbers";
 import { useSharedQuery } from "../../lib/queries";
-
-/**
- * Formatters are costly to make (the first loads the locale's data: several milliseconds on a
- * phone): one per language and precision, and none for a whole number below 1,000, which every
- * interface language writes plainly (the free render, while the page hydrates).
- */
-const formatters = new Map<string, Intl.NumberFormat>();
-function formatNumber(language: string, value: number, digits: number): string {
-  if (Number.isInteger(value) && value >= 0 && value < 1000) return String(value);
-  const key = `${language}:${digits}`;
-  let formatter = formatters.get(key);
-  if (!formatter) {
-    formatter = new Intl.NumberFormat(language, { maximumFractionDigits: digits });
-    formatters.set(key, formatter);
-  }
-  return formatter.format(value);
-}
 
 function Figure({ value, label, measured, testId }: { value: ReactNode; label: string; measured?: boolean; testId: string }) {
   const { t } = useTranslation();
