@@ -65,7 +65,7 @@ export const MESSAGES = {
   paymentHoldResolved: "This held payment has already been dealt with",
   deleteConfirmationMismatch: "Type your e-mail address to confirm",
   backupRunning: "A backup is being written right now. Wait for it to finish.",
-  backupDirMissing: "Backups have no folder yet: set BACKUP_DIR (README, Operations).",
+  backupDirMissing: "Backups have no folder yet: set BACKUP_DIR (docs/operations.md).",
   housekeepingRunning: "Housekeeping is running right now. Wait for it to finish.",
   packageNameRequired: "Give the package a name",
   packageNameTooLong: "The name must be at most 40 characters",

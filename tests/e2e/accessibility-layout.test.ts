@@ -25,13 +25,23 @@ async function shot(page: Page, name: string): Promise<void> {
  * measured line by line when `text`): one line each, empty when it covers nothing. A button that
  * has faded out of the way covers nothing.
  */
-function covered(page: Page, targets: { selector: string; text?: boolean }[]): Promise<string[]> {
+async function covered(page: Page, targets: { selector: string; text?: boolean }[]): Promise<string[]> {
+  // The button arrives with the shell's later parts, after the page's first paint.
+  await page.getByTestId("help-button").waitFor({ state: "attached" });
   return page.evaluate(async (targets) => {
-    // Two frames: the button has measured the page at its new scroll position and moved.
-    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    // The button measures the page in a frame after the scroll, then moves or fades (CSS transitions):
+    // read it once two frames and its transitions have passed twice with it in the same place.
     const button = document.querySelector<HTMLElement>("[data-testid=help-button]");
     if (!button) return ["no help button"];
+    let before = "";
+    for (let round = 0; round < 30; round++) {
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      await Promise.all(button.getAnimations().map((animation) => animation.finished.catch(() => undefined)));
+      const box = button.getBoundingClientRect();
+      const now = `${box.top} ${box.left} ${getComputedStyle(button).opacity}`;
+      if (now === before) break;
+      before = now;
+    }
     if (getComputedStyle(button).opacity === "0") return [];
     const own = button.getBoundingClientRect();
     const found: string[] = [];
@@ -143,7 +153,7 @@ describeBrowser("the floating help button keeps clear of content on a phone", ()
       const toast = page.locator("[data-sonner-toast]").first();
       await poll(() => toast.isVisible()).toBe(true);
       // Once it has slid in.
-      await page.waitForTimeout(600);
+      await toast.evaluate((element) => Promise.all(element.getAnimations().map((animation) => animation.finished.catch(() => undefined))));
       const help = (await page.getByTestId("help-button").boundingBox())!;
       const placed = (await toast.boundingBox())!;
       await shot(page, `help-button-toast-${device}`);

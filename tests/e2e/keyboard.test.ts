@@ -8,10 +8,10 @@
  * mask's keyboard box, a purchase up to Stripe's checkout, and an admin's menu, dialog and tabs.
  */
 import path from "node:path";
-import type { FileChooser, Page, Request } from "playwright-core";
+import type { FileChooser, Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { describeBrowser, screenshot, signIn, waitForRender, useBrowsers } from "../helpers/browser";
+import { describeBrowser, requestsOf, screenshot, signIn, waitForRender, useBrowsers } from "../helpers/browser";
 import { startFakeStripe, type FakeStripe } from "../helpers/fake-stripe";
 import { PASSWORD, roomPhoto, signedInClient, uniqueEmail, upload, waitForRenders } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
@@ -69,17 +69,8 @@ function focused(page: Page): Promise<Focused> {
 function keyboardWalk(page: Page) {
   const missing: string[] = [];
   const visited: string[] = [];
-  // Server-sent event streams stay open for as long as the page: they are not waited for.
-  const inFlight = new Set<Request>();
-  page.on("request", (request) => {
-    if (request.resourceType() !== "eventsource") inFlight.add(request);
-  });
-  page.on("requestfinished", (request) => inFlight.delete(request));
-  page.on("requestfailed", (request) => inFlight.delete(request));
-  async function settled(): Promise<void> {
-    for (let round = 0; round < 80 && inFlight.size > 0; round++) await page.waitForTimeout(25);
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))).catch(() => undefined);
-  }
+  const requests = requestsOf(page);
+  const settled = () => requests.quiet();
   /** Presses `key` (Tab by default) until the focused element's label matches; checks the focus ring at every stop. */
   async function tabTo(pattern: RegExp, key = "Tab", limit = 80): Promise<void> {
     for (let step = 0; step < limit; step++) {

@@ -11,7 +11,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { translations, type TranslationTree } from "../../src/client/i18n/resources";
 import { PRODUCT_NAME } from "../../src/shared/constants";
-import { describeBrowser, screenshot, signIn, useBrowsers } from "../helpers/browser";
+import { describeBrowser, requestsOf, screenshot, signIn, useBrowsers, type PageRequests } from "../helpers/browser";
 import { roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 
@@ -107,16 +107,19 @@ function pageTexts(page: Page): Promise<string[]> {
   });
 }
 
-/** Waits until the page's texts stop changing (lazy pages, their texts and data arrive after the load). */
-async function settledTexts(page: Page): Promise<string[]> {
+/**
+ * Waits until the page's texts stop changing (lazy pages, their texts and data arrive after the load):
+ * the same texts twice, each read once nothing the page asked for was in flight, and nothing loading.
+ */
+async function settledTexts(page: Page, requests: PageRequests): Promise<string[]> {
   let previous = "";
   let texts: string[] = [];
   for (let round = 0; round < 40; round++) {
-    await page.waitForTimeout(250);
+    await requests.quiet();
     texts = await pageTexts(page);
     const now = texts.join("\n");
     const loading = await page.locator("[role=status][aria-busy=true], [data-testid=page-loading]").count();
-    if (now === previous && loading === 0 && round >= 3) break;
+    if (now === previous && loading === 0) break;
     previous = now;
   }
   return texts;
@@ -154,13 +157,14 @@ describeBrowser("no English in Spanish and French", () => {
     "shows no English text of a key on the main pages in %s",
     async (language) => {
       const { page } = await launch({ locale: language === "es" ? "es-ES" : "fr-FR", width: 1366, height: 900 });
+      const requests = requestsOf(page);
       const allowed = new Set([...ALLOWED[language], PRODUCT_NAME, admin.email, "Ana Lima"]);
       const leaks: string[] = [];
       const t = flatten(translations[language]);
       const text = (key: string, values: Record<string, string> = {}) =>
         t.get(key)!.replace(/\{\{(\w+)\}\}/g, (_whole, name: string) => values[name] ?? "");
       const check = async (urlPath: string) => {
-        const texts = await settledTexts(page);
+        const texts = await settledTexts(page, requests);
         expect(await page.evaluate(() => document.documentElement.lang)).toBe(language);
         for (const text of texts) {
           const key = english.get(text);
@@ -168,15 +172,16 @@ describeBrowser("no English in Spanish and French", () => {
         }
         await screenshot(page, `translations-${language}${urlPath === "/" ? "-home" : urlPath.replaceAll("/", "-")}`);
       };
-      for (const urlPath of PUBLIC_PAGES) {
-        await page.goto(`${server.url}${urlPath}`);
+      // Each list's first page is loaded; the others are reached inside the app, as by its links (the
+      // router follows history.pushState), which spares reloading the app for every page.
+      const visit = async (urlPath: string, load: boolean) => {
+        if (load) await page.goto(`${server.url}${urlPath}`);
+        else await page.evaluate((to) => history.pushState(null, "", to), urlPath);
         await check(urlPath);
-      }
+      };
+      for (const [index, urlPath] of PUBLIC_PAGES.entries()) await visit(urlPath, index === 0);
       await signIn(page, server.url, admin.email, { language });
-      for (const urlPath of SIGNED_IN_PAGES) {
-        await page.goto(`${server.url}${urlPath}`);
-        await check(urlPath);
-      }
+      for (const [index, urlPath] of SIGNED_IN_PAGES.entries()) await visit(urlPath, index === 0);
       // Every other tab of /admin.
       const tabs = page.getByRole("tablist", { name: text("admin.tabs.label") }).getByRole("tab");
       const tabCount = await tabs.count();
@@ -231,7 +236,7 @@ describeBrowser("no English in Spanish and French", () => {
       await page.emulateMedia({ colorScheme: "dark" });
       for (const urlPath of ["/performance", "/dashboard", "/admin"]) {
         await page.goto(`${server.url}${urlPath}`);
-        await settledTexts(page);
+        await settledTexts(page, requests);
         await screenshot(page, `translations-${language}-390-dark${urlPath.replaceAll("/", "-")}`);
       }
       expect(leaks).toEqual([]);

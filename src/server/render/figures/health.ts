@@ -48,3 +48,16 @@ export async function checkRenderQueue(deps: Pick<RenderContext, "db" | "env" | 
   const oldestMs = Math.round((now - Number(queued.oldest)) / 1000) * 1000;
   return passedWith(checkText("queueStateOldest", { ...state, oldestMs }));
 }
+
+/** How the engine's latest finished render ended, for /readyz (the engine is not called for this). */
+export async function lastFinishedRender(deps: Pick<RenderContext, "db">, providerId: string) {
+  const last = await deps.db
+    .selectFrom("render_jobs")
+    .select(["status", "error", "engine_finished_at", "updated_at"])
+    .where("provider", "=", providerId)
+    .where("status", "in", ["succeeded", "failed"])
+    .orderBy("updated_at", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return last ? { outcome: last.status as "succeeded" | "failed", at: last.updated_at, error: last.error } : null;
+}

@@ -9,7 +9,7 @@ import type { EngineInfo } from "../../../shared/render";
 import type { ServerCheckResult } from "../../../shared/self-test-checks";
 import type { RenderContext } from "../context";
 import { exampleGalleryPairs } from "./examples";
-import { checkRenderQueue } from "./health";
+import { checkRenderQueue, lastFinishedRender } from "./health";
 import {
   landingFigures,
   percentile,
@@ -70,19 +70,7 @@ export function createFigures(deps: RenderContext, engine: () => EngineInfo, act
      */
     async engineState() {
       const { id, label } = engine();
-      const last = await deps.db
-        .selectFrom("render_jobs")
-        .select(["status", "error", "engine_finished_at", "updated_at"])
-        .where("provider", "=", id)
-        .where("status", "in", ["succeeded", "failed"])
-        .orderBy("updated_at", "desc")
-        .limit(1)
-        .executeTakeFirst();
-      return {
-        id,
-        label,
-        lastRender: last ? { outcome: last.status as "succeeded" | "failed", at: last.updated_at, error: last.error } : null,
-      };
+      return { id, label, lastRender: await lastFinishedRender(deps, id) };
     },
     /** The self-test's check that no render is stuck. */
     checkQueue: (): Promise<ServerCheckResult> => checkRenderQueue(deps, activeJobs()),

@@ -17,6 +17,7 @@ import { findOwnedJob } from "../records";
 import { createEditJob, relinkChildren, repeatEdit, unfinishedChildEdits, versionTree } from "./edits";
 import {
   gallerySharedRenders,
+  jobFacts,
   jobOwnerOf,
   listAllJobs,
   listOwnedJobs,
@@ -107,14 +108,7 @@ export function createJobs(deps: RenderContext, engine: () => RenderProvider, wo
       // Administration.
       queueCounts: () => queueCounts(deps),
       /** Finished renders' engine, kind, input mode and credits, for the metrics (by id). */
-      async jobFacts(jobIds: readonly string[]) {
-        if (jobIds.length === 0) return [];
-        return deps.db
-          .selectFrom("render_jobs")
-          .select(["id", "provider", "kind", "mode", "credits_charged"])
-          .where("id", "in", [...jobIds])
-          .execute();
-      },
+      jobFacts: (jobIds: readonly string[]) => jobFacts(deps, jobIds),
       listAllJobs: (filter: Parameters<typeof listAllJobs>[1]) => listAllJobs(deps, filter),
       /** Puts a failed or canceled render back in the queue, free of charge; false in any other state. */
       retry: (jobId: string) => retryJob(deps, jobId),

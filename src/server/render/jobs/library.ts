@@ -228,6 +228,16 @@ export async function userRenderCounts(deps: Deps, userIds: readonly string[]): 
   return new Map(rows.map((row) => [row.user_id!, Number(row.n)]));
 }
 
+/** Finished renders' engine, kind, input mode and credits, for the metrics (by id). */
+export async function jobFacts(deps: Deps, jobIds: readonly string[]) {
+  if (jobIds.length === 0) return [];
+  return deps.db
+    .selectFrom("render_jobs")
+    .select(["id", "provider", "kind", "mode", "credits_charged"])
+    .where("id", "in", [...jobIds])
+    .execute();
+}
+
 /** Jobs waiting and running now. */
 export async function queueCounts(deps: Deps): Promise<{ queued: number; running: number }> {
   const queue = await deps.db
