@@ -13,6 +13,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { SERVER_TIME_HEADER, TRPC_MAX_BATCH_CALLS } from "../../shared/constants";
 import { withRequestId } from "../logger";
+import type { FastQueries } from "../trpc/fast-queries";
 import type { SecurityHeaders } from "./security-headers";
 
 /** Where tRPC is mounted, with the slash that starts a procedure's name. */
@@ -27,14 +28,8 @@ export interface EdgeOptions {
   security: SecurityHeaders;
   /** The server's clock, in milliseconds (X-Server-Time). */
   now(): number;
-  /** The short road (FastQueries.take): false when the request is not one for it. */
-  queries(
-    req: IncomingMessage,
-    res: ServerResponse,
-    procedures: string,
-    search: string,
-    fail: (error: unknown, req: IncomingMessage, res: ServerResponse) => void,
-  ): boolean;
+  /** The short road: false when the request is not one for it. */
+  queries: FastQueries["take"];
   /** Answers a failure of the short road (the app's error handler). */
   fail(error: unknown, req: IncomingMessage, res: ServerResponse): void;
   /** Everything else: the Express app. */

@@ -53,7 +53,7 @@ export async function checkRenderQueue(deps: Pick<RenderContext, "db" | "env" | 
 export async function lastFinishedRender(deps: Pick<RenderContext, "db">, providerId: string) {
   const last = await deps.db
     .selectFrom("render_jobs")
-    .select(["status", "error", "engine_finished_at", "updated_at"])
+    .select(["status", "error", "updated_at"])
     .where("provider", "=", providerId)
     .where("status", "in", ["succeeded", "failed"])
     .orderBy("updated_at", "desc")
