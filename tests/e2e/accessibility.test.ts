@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { APP_ROUTES } from "../../src/shared/routes";
-import { describeBrowser, requestsOf, screenshot, signIn, signUp, useBrowsers, type PageRequests } from "../helpers/browser";
+import { describeBrowser, goInsideApp, requestsOf, screenshot, signIn, signUp, useBrowsers, type PageRequests } from "../helpers/browser";
 import { startTestServer, type TestServer } from "../helpers/server";
 
 const require = createRequire(import.meta.url);
@@ -104,11 +104,10 @@ describeBrowser("accessibility (axe-core, WCAG 2.2 AA) on every page", () => {
         found.push(...violations.map((line) => `${where}: ${line}`));
         await screenshot(page, `a11y-${who}-${theme}-${device}${where.replace(/[/?=\s]+/g, "-")}`);
       };
-      // The first page is loaded; the others are reached inside the app, as a person following its links
-      // does (the router follows history.pushState), which spares reloading the app for every page.
+      // The first page is loaded; the others are reached inside the app.
       for (const [index, path] of paths.entries()) {
         if (index === 0) await page.goto(`${server.url}${path}`);
-        else await page.evaluate((to) => history.pushState(null, "", to), path);
+        else await goInsideApp(page, path);
         await settle(page, requests);
         await check(path);
       }

@@ -11,7 +11,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { translations, type TranslationTree } from "../../src/client/i18n/resources";
 import { PRODUCT_NAME } from "../../src/shared/constants";
-import { describeBrowser, requestsOf, screenshot, signIn, useBrowsers, type PageRequests } from "../helpers/browser";
+import { describeBrowser, goInsideApp, requestsOf, screenshot, signIn, useBrowsers, type PageRequests } from "../helpers/browser";
 import { roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 
@@ -172,11 +172,10 @@ describeBrowser("no English in Spanish and French", () => {
         }
         await screenshot(page, `translations-${language}${urlPath === "/" ? "-home" : urlPath.replaceAll("/", "-")}`);
       };
-      // Each list's first page is loaded; the others are reached inside the app, as by its links (the
-      // router follows history.pushState), which spares reloading the app for every page.
+      // Each list's first page is loaded; the others are reached inside the app.
       const visit = async (urlPath: string, load: boolean) => {
         if (load) await page.goto(`${server.url}${urlPath}`);
-        else await page.evaluate((to) => history.pushState(null, "", to), urlPath);
+        else await goInsideApp(page, urlPath);
         await check(urlPath);
       };
       for (const [index, urlPath] of PUBLIC_PAGES.entries()) await visit(urlPath, index === 0);

@@ -186,6 +186,15 @@ export function useBrowsers(baseUrl?: () => string): Browsers {
   };
 }
 
+/**
+ * Opens `path` inside the app already on the page, as a person following one of its links does: the
+ * router follows history.pushState, and the app is not loaded again (a test walking many pages spares
+ * reloading it for each).
+ */
+export async function goInsideApp(page: Page, path: string): Promise<void> {
+  await page.evaluate((to) => history.pushState(null, "", to), path);
+}
+
 /** Waits until a page has answered what was last done to it (requestsOf). */
 export interface PageRequests {
   /**
