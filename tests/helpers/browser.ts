@@ -257,7 +257,9 @@ export function requestsOf(page: Page): PageRequests {
 export function collectPageProblems(page: Page): string[] {
   const problems: string[] = [];
   page.on("console", (message) => {
-    if (message.type() === "error") problems.push(`console: ${message.text()}`);
+    // The address says which request failed when the text is only "Failed to load resource".
+    const { url } = message.location();
+    if (message.type() === "error") problems.push(`console: ${message.text()}${url ? ` (${url})` : ""}`);
   });
   page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
   return problems;

@@ -11,6 +11,12 @@ import { useSession } from "./useSession";
 
 export function useAuthEventReactions(): void {
   const { user, isLoading } = useSession();
+  const signedIn = useRef(false);
+  signedIn.current = user !== null;
+  // The account's data is dropped once every screen shows the visitor: the session reaches the
+  // screens as a transition, and a screen still rendered as the account would fetch a dropped
+  // query again and be refused (401).
+  const dropAccountData = useRef(false);
 
   useEffect(
     () =>
@@ -21,10 +27,11 @@ export function useAuthEventReactions(): void {
             invalidateShared();
             break;
           case "SIGNED_OUT":
-            // The session first, so the screens switch to the visitor's view; then no data of
-            // the account stays in this tab's memory.
+            // The session first, so the screens switch to the visitor's view; then (below, once
+            // they show it) no data of the account stays in this tab's memory.
             setSharedData("auth.session", () => ({ user: null, session: null }));
-            removeSharedExcept("auth.session");
+            if (signedIn.current) dropAccountData.current = true;
+            else removeSharedExcept("auth.session");
             break;
           case "TOKEN_REFRESHED":
             setSharedData("auth.session", (old) =>
@@ -41,6 +48,12 @@ export function useAuthEventReactions(): void {
       }),
     [],
   );
+
+  useEffect(() => {
+    if (user !== null || !dropAccountData.current) return;
+    dropAccountData.current = false;
+    removeSharedExcept("auth.session");
+  }, [user]);
 
   useEffect(() => {
     const channel = openAuthChannel();
