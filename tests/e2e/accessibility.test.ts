@@ -107,7 +107,7 @@ describeBrowser("accessibility (axe-core, WCAG 2.2 AA) on every page", () => {
       // The first page is loaded; the others are reached inside the app.
       for (const [index, path] of paths.entries()) {
         if (index === 0) await page.goto(`${server.url}${path}`);
-        else await goInsideApp(page, path);
+        else await goInsideApp(page, path, requests);
         await settle(page, requests);
         await check(path);
       }

@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { LANDING_IDLE_JS_BUDGET_BYTES, LANDING_JS_BUDGET_BYTES, measureFirstLoad } from "../../scripts/bench/first-load";
-import { describeBrowser, findChromium, useBrowsers } from "../helpers/browser";
+import { describeBrowser, findChromium, requestsOf, useBrowsers } from "../helpers/browser";
 import { startTestServer, type TestServer } from "../helpers/server";
 
 /** Measured 2026-11-23: about 113 KB in 6 scripts (react-dom alone is ~60 KB, i18next ~15 KB). */
@@ -73,6 +73,29 @@ describeBrowser("the landing page's first load", () => {
     expect(
       await page.evaluate(() => document.querySelector("h1") === (window as unknown as { preRenderedHero: Element }).preRenderedHero),
     ).toBe(true);
+    expect(problems).toEqual([]);
+  }, 60_000);
+
+  it("opens a page whose link the pointer reached at once, without the loading spinner", async () => {
+    const { page, problems } = await launch({ width: 1280, height: 800 });
+    const requests = requestsOf(page);
+    await page.goto(`${server.url}/`);
+    await requests.quiet();
+    const link = page.getByRole("navigation").getByRole("link", { name: "Pricing" }).first();
+    // Reaching for the link fetches the page's code, texts and the data layer.
+    await link.hover();
+    await requests.quiet();
+    await page.evaluate(() => {
+      const seen = { spinner: false };
+      Object.assign(window, { seen });
+      new MutationObserver(() => {
+        if (document.querySelector("[data-testid=page-loading]")) seen.spinner = true;
+      }).observe(document.body, { childList: true, subtree: true });
+    });
+    await link.click();
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toContain("Pricing");
+    // Rendered at once: React.lazy would have suspended and shown the spinner for at least 300 ms.
+    expect(await page.evaluate(() => (window as unknown as { seen: { spinner: boolean } }).seen.spinner)).toBe(false);
     expect(problems).toEqual([]);
   }, 60_000);
 

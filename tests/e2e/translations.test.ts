@@ -175,7 +175,7 @@ describeBrowser("no English in Spanish and French", () => {
       // Each list's first page is loaded; the others are reached inside the app.
       const visit = async (urlPath: string, load: boolean) => {
         if (load) await page.goto(`${server.url}${urlPath}`);
-        else await goInsideApp(page, urlPath);
+        else await goInsideApp(page, urlPath, requests);
         await check(urlPath);
       };
       for (const [index, urlPath] of PUBLIC_PAGES.entries()) await visit(urlPath, index === 0);

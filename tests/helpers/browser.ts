@@ -188,10 +188,21 @@ export function useBrowsers(baseUrl?: () => string): Browsers {
 
 /**
  * Opens `path` inside the app already on the page, as a person following one of its links does: the
+ * pointer reaches the link first (the app then fetches the page's code: prefetchLinks), then the
  * router follows history.pushState, and the app is not loaded again (a test walking many pages spares
- * reloading it for each).
+ * reloading it for each). Without `requests`, the page's code is fetched after the navigation.
  */
-export async function goInsideApp(page: Page, path: string): Promise<void> {
+export async function goInsideApp(page: Page, path: string, requests?: PageRequests): Promise<void> {
+  if (requests) {
+    await page.evaluate((to) => {
+      const link = document.createElement("a");
+      link.href = to;
+      document.body.append(link);
+      link.dispatchEvent(new PointerEvent("pointerover", { bubbles: true }));
+      link.remove();
+    }, path);
+    await requests.quiet();
+  }
   await page.evaluate((to) => history.pushState(null, "", to), path);
 }
 
