@@ -15,7 +15,7 @@ import { translations, type TranslationTree } from "../../src/client/i18n/resour
 import { localProvider } from "../../src/server/render/engines/local";
 import type { RenderProvider } from "../../src/server/render/engines/provider";
 import { STORAGE_KEYS } from "../../src/shared/constants";
-import { describeBrowser, screenshot, signIn, waitForRender, type BrowserOptions, useBrowsers } from "../helpers/browser";
+import { describeBrowser, requestsOf, screenshot, signIn, waitForRender, type BrowserOptions, useBrowsers } from "../helpers/browser";
 import { roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 
@@ -74,8 +74,11 @@ describeBrowser("the modification studio", () => {
 
   /** Opens the render's page and goes to the studio through its card's button. */
   async function openFromRender(page: Page, language: Lang, renderId: string) {
+    const requests = requestsOf(page);
     await page.goto(`${server.url}/render?jobs=${renderId}`);
     await waitForRender(page);
+    // The card's pictures and the page's last parts arrive after the status: the button moves until then.
+    await requests.quiet();
     await page.getByRole("link", { name: text(language, "studio.openInStudio") }).click();
     await poll(() => new URL(page.url()).pathname).toBe("/modification-studio");
     expect(new URL(page.url()).searchParams.get("picture")).toBe(renderId);
