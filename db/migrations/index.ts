@@ -2,7 +2,7 @@
  * Every migration, in order. Listed statically (not discovered by reading the folder) so that they
  * load the same way under tsx, vitest and any bundler; a test checks every file here is listed.
  */
-import type { Migration } from "kysely";
+import type { Migration } from "kysely/migration";
 import * as m0001 from "./0001-init";
 import * as m0002 from "./0002-accounts";
 import * as m0003 from "./0003-identities";

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { Migrator } from "kysely";
+import { Migrator } from "kysely/migration";
 import { afterEach, describe, expect, it } from "vitest";
 import { migrations } from "../../db/migrations";
 import { openDatabase, type AppDatabase } from "../../src/server/db/client";

@@ -1,4 +1,4 @@
-import { Migrator, NO_MIGRATIONS, type MigrationResultSet } from "kysely";
+import { Migrator, NO_MIGRATIONS, type MigrationResultSet } from "kysely/migration";
 import { migrations } from "../../../db/migrations";
 import type { AppDatabase } from "./client";
 
