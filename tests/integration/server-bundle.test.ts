@@ -4,17 +4,20 @@
  * must start, find what it resolves from its own file (the package's version, the shipped ComfyUI
  * workflows, the client build with its pre-rendered landing page), answer /healthz, and stop cleanly.
  */
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { buildClient, buildServer, clientBuildIsStale, SERVER_BUNDLE, serverBuildIsStale } from "../../scripts/build.mjs";
+import { buildServer, clientBuildIsStale, SERVER_BUNDLE, serverBuildIsStale } from "../../scripts/build.mjs";
 import { makeTempDir } from "../helpers/test-env";
 
 describe("the production server bundle", () => {
   it("builds, starts under plain node with the shipped ComfyUI workflows, answers /healthz and the pre-rendered /, and stops on SIGTERM", async () => {
-    // The client as `npm start` builds it (dist/client), when missing or stale.
-    if (clientBuildIsStale()) await buildClient(undefined, "silent");
+    // The client as `npm start` builds it (dist/client), when missing or stale. In a process of its
+    // own: its pre-rendering loads React for production, and this worker may hold React's
+    // development build from an earlier test file (decision 059).
+    if (clientBuildIsStale()) await promisify(execFile)(process.execPath, ["scripts/build.mjs", "client"]);
     await buildServer();
     expect(serverBuildIsStale()).toBe(false);
     expect(fs.existsSync(path.join(path.dirname(SERVER_BUNDLE), "comfyui-workflows", "restyle.json"))).toBe(true);
