@@ -9,7 +9,17 @@ import { createRequire } from "node:module";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { APP_ROUTES } from "../../src/shared/routes";
-import { describeBrowser, goInsideApp, requestsOf, screenshot, signIn, signUp, useBrowsers, type PageRequests } from "../helpers/browser";
+import {
+  describeBrowser,
+  goInsideApp,
+  reachForLinks,
+  requestsOf,
+  screenshot,
+  signIn,
+  signUp,
+  useBrowsers,
+  type PageRequests,
+} from "../helpers/browser";
 import { startTestServer, type TestServer } from "../helpers/server";
 
 const require = createRequire(import.meta.url);
@@ -104,10 +114,12 @@ describeBrowser("accessibility (axe-core, WCAG 2.2 AA) on every page", () => {
         found.push(...violations.map((line) => `${where}: ${line}`));
         await screenshot(page, `a11y-${who}-${theme}-${device}${where.replace(/[/?=\s]+/g, "-")}`);
       };
-      // The first page is loaded; the others are reached inside the app.
+      // The first page is loaded; the pointer reaches for links to all the others, which are then
+      // opened inside the app.
       for (const [index, path] of paths.entries()) {
         if (index === 0) await page.goto(`${server.url}${path}`);
-        else await goInsideApp(page, path, requests);
+        if (index === 1) await reachForLinks(page, paths.slice(1), requests);
+        if (index > 0) await goInsideApp(page, path);
         await settle(page, requests);
         await check(path);
       }

@@ -187,22 +187,30 @@ export function useBrowsers(baseUrl?: () => string): Browsers {
 }
 
 /**
- * Opens `path` inside the app already on the page, as a person following one of its links does: the
- * pointer reaches the link first (the app then fetches the page's code: prefetchLinks), then the
- * router follows history.pushState, and the app is not loaded again (a test walking many pages spares
- * reloading it for each). Without `requests`, the page's code is fetched after the navigation.
+ * Reaches for links to `paths` as a person moving the pointer over them does (the app then fetches
+ * those pages' code, texts and data layer: prefetchLinks), and waits until that has arrived. A page
+ * reached for opens without the loading spinner.
  */
-export async function goInsideApp(page: Page, path: string, requests?: PageRequests): Promise<void> {
-  if (requests) {
-    await page.evaluate((to) => {
+export async function reachForLinks(page: Page, paths: string[], requests: PageRequests): Promise<void> {
+  await page.evaluate((targets) => {
+    for (const target of targets) {
       const link = document.createElement("a");
-      link.href = to;
+      link.href = target;
       document.body.append(link);
       link.dispatchEvent(new PointerEvent("pointerover", { bubbles: true }));
       link.remove();
-    }, path);
-    await requests.quiet();
-  }
+    }
+  }, paths);
+  await requests.quiet();
+}
+
+/**
+ * Opens `path` inside the app already on the page, as a person following one of its links does: the
+ * router follows history.pushState, and the app is not loaded again (a test walking many pages spares
+ * reloading it for each). With `requests`, the pointer reaches the link first (reachForLinks).
+ */
+export async function goInsideApp(page: Page, path: string, requests?: PageRequests): Promise<void> {
+  if (requests) await reachForLinks(page, [path], requests);
   await page.evaluate((to) => history.pushState(null, "", to), path);
 }
 
