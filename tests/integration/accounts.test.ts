@@ -156,6 +156,16 @@ describe("sign-in and sessions", () => {
     expect(jar.cookies.has("session")).toBe(false);
   });
 
+  it("ends the session of an account disabled while it was signed in, on its next request", async () => {
+    const email = await registered();
+    const { client } = createBrowserLikeClient(server.url);
+    await client.auth.signIn.mutate({ email, password: PASSWORD });
+    expect((await client.auth.session.query()).user?.email).toBe(email);
+    // Disabled in the database alone: the session row stays, the session check must refuse it.
+    await server.deps.db.updateTable("users").set({ disabled_at: clock.now() }).where("email", "=", email).execute();
+    expect((await client.auth.session.query()).user).toBeNull();
+  });
+
   it("ends a session after 30 minutes without activity, and activity keeps it alive", async () => {
     const email = await registered();
     const { client } = createBrowserLikeClient(server.url);

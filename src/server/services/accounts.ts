@@ -25,17 +25,22 @@ import { grantCredits } from "./credits";
 import { preparedQuery } from "../db/prepared";
 
 // Compiled once: /profile reads it on each visit (decision 044). Whether there is a password, not its hash.
+// The profile's columns come from subqueries, not a join: SQLite 3.54 prepares a join again each time
+// its parameter is bound (decision 061).
 const profilePageRow = preparedQuery((db, userId: string) =>
   db
     .selectFrom("users")
-    .leftJoin("profiles", "profiles.user_id", "users.id")
     .select((eb) => [
       "users.email",
       "users.created_at",
       "users.email_confirmed_at",
       eb("users.password_hash", "is not", null).as("has_password"),
-      "profiles.full_name",
-      "profiles.credits_remaining",
+      eb.selectFrom("profiles").select("profiles.full_name").whereRef("profiles.user_id", "=", "users.id").as("full_name"),
+      eb
+        .selectFrom("profiles")
+        .select("profiles.credits_remaining")
+        .whereRef("profiles.user_id", "=", "users.id")
+        .as("credits_remaining"),
     ])
     .where("users.id", "=", userId),
 );
