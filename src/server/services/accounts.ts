@@ -36,11 +36,7 @@ const profilePageRow = preparedQuery((db, userId: string) =>
       "users.email_confirmed_at",
       eb("users.password_hash", "is not", null).as("has_password"),
       eb.selectFrom("profiles").select("profiles.full_name").whereRef("profiles.user_id", "=", "users.id").as("full_name"),
-      eb
-        .selectFrom("profiles")
-        .select("profiles.credits_remaining")
-        .whereRef("profiles.user_id", "=", "users.id")
-        .as("credits_remaining"),
+      eb.selectFrom("profiles").select("profiles.credits_remaining").whereRef("profiles.user_id", "=", "users.id").as("credits_remaining"),
     ])
     .where("users.id", "=", userId),
 );
