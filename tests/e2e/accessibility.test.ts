@@ -9,17 +9,7 @@ import { createRequire } from "node:module";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { APP_ROUTES } from "../../src/shared/routes";
-import {
-  describeBrowser,
-  goInsideApp,
-  reachForLinks,
-  requestsOf,
-  screenshot,
-  signIn,
-  signUp,
-  useBrowsers,
-  type PageRequests,
-} from "../helpers/browser";
+import { describeBrowser, requestsOf, screenshot, signIn, signUp, useBrowsers, walkPages, type PageRequests } from "../helpers/browser";
 import { startTestServer, type TestServer } from "../helpers/server";
 
 const require = createRequire(import.meta.url);
@@ -114,15 +104,11 @@ describeBrowser("accessibility (axe-core, WCAG 2.2 AA) on every page", () => {
         found.push(...violations.map((line) => `${where}: ${line}`));
         await screenshot(page, `a11y-${who}-${theme}-${device}${where.replace(/[/?=\s]+/g, "-")}`);
       };
-      // The first page is loaded; the pointer reaches for links to all the others, which are then
-      // opened inside the app.
-      for (const [index, path] of paths.entries()) {
-        if (index === 0) await page.goto(`${server.url}${path}`);
-        if (index === 1) await reachForLinks(page, paths.slice(1), requests);
-        if (index > 0) await goInsideApp(page, path);
+      // The first page is loaded; the others are reached for and opened inside the app.
+      await walkPages(page, server.url, paths, requests, async (path) => {
         await settle(page, requests);
         await check(path);
-      }
+      });
       // The help drawer, open.
       await page.getByTestId("help-button").click();
       await page.getByRole("dialog").waitFor();

@@ -11,16 +11,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { translations, type TranslationTree } from "../../src/client/i18n/resources";
 import { PRODUCT_NAME } from "../../src/shared/constants";
-import {
-  describeBrowser,
-  goInsideApp,
-  reachForLinks,
-  requestsOf,
-  screenshot,
-  signIn,
-  useBrowsers,
-  type PageRequests,
-} from "../helpers/browser";
+import { describeBrowser, requestsOf, screenshot, signIn, useBrowsers, walkPages, type PageRequests } from "../helpers/browser";
 import { roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 
@@ -181,19 +172,10 @@ describeBrowser("no English in Spanish and French", () => {
         }
         await screenshot(page, `translations-${language}${urlPath === "/" ? "-home" : urlPath.replaceAll("/", "-")}`);
       };
-      // Each list's first page is loaded; the pointer reaches for links to the others, which are
-      // then opened inside the app.
-      const walk = async (urlPaths: readonly string[]) => {
-        for (const [index, urlPath] of urlPaths.entries()) {
-          if (index === 0) await page.goto(`${server.url}${urlPath}`);
-          if (index === 1) await reachForLinks(page, urlPaths.slice(1), requests);
-          if (index > 0) await goInsideApp(page, urlPath);
-          await check(urlPath);
-        }
-      };
-      await walk(PUBLIC_PAGES);
+      // Each list's first page is loaded; the others are reached for and opened inside the app.
+      await walkPages(page, server.url, PUBLIC_PAGES, requests, check);
       await signIn(page, server.url, admin.email, { language });
-      await walk(SIGNED_IN_PAGES);
+      await walkPages(page, server.url, SIGNED_IN_PAGES, requests, check);
       // Every other tab of /admin.
       const tabs = page.getByRole("tablist", { name: text("admin.tabs.label") }).getByRole("tab");
       const tabCount = await tabs.count();

@@ -187,11 +187,31 @@ export function useBrowsers(baseUrl?: () => string): Browsers {
 }
 
 /**
- * Reaches for links to `paths` as a person moving the pointer over them does (the app then fetches
- * those pages' code, texts and data layer: prefetchLinks), and waits until that has arrived. A page
- * reached for opens without the loading spinner.
+ * Walks `paths` as a person does: loads the first, moves the pointer over links to all the others
+ * (the app then fetches their code, texts and data layer: prefetchLinks) and waits for that, then
+ * opens each inside the app, as following one of its links does (the router follows
+ * history.pushState; the app is not loaded again). `visit` runs on each page once it is opened.
  */
-export async function reachForLinks(page: Page, paths: string[], requests: PageRequests): Promise<void> {
+export async function walkPages(
+  page: Page,
+  baseUrl: string,
+  paths: readonly string[],
+  requests: PageRequests,
+  visit: (path: string) => Promise<void>,
+): Promise<void> {
+  for (const [index, path] of paths.entries()) {
+    if (index === 0) {
+      await page.goto(`${baseUrl}${path}`);
+    } else {
+      if (index === 1) await reachForLinks(page, paths.slice(1), requests);
+      await page.evaluate((to) => history.pushState(null, "", to), path);
+    }
+    await visit(path);
+  }
+}
+
+/** Moves the pointer over links to `paths`, and waits for what that fetches. */
+async function reachForLinks(page: Page, paths: readonly string[], requests: PageRequests): Promise<void> {
   await page.evaluate((targets) => {
     for (const target of targets) {
       const link = document.createElement("a");
@@ -202,16 +222,6 @@ export async function reachForLinks(page: Page, paths: string[], requests: PageR
     }
   }, paths);
   await requests.quiet();
-}
-
-/**
- * Opens `path` inside the app already on the page, as a person following one of its links does: the
- * router follows history.pushState, and the app is not loaded again (a test walking many pages spares
- * reloading it for each). With `requests`, the pointer reaches the link first (reachForLinks).
- */
-export async function goInsideApp(page: Page, path: string, requests?: PageRequests): Promise<void> {
-  if (requests) await reachForLinks(page, [path], requests);
-  await page.evaluate((to) => history.pushState(null, "", to), path);
 }
 
 /** Waits until a page has answered what was last done to it (requestsOf). */
