@@ -9,7 +9,7 @@ import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { totpCode, totpStep } from "../../src/server/auth/two-factor";
 import { AUTH } from "../../src/shared/constants";
-import { describeBrowser, screenshot, signUp, useBrowsers } from "../helpers/browser";
+import { describeBrowser, requestsOf, screenshot, signUp, useBrowsers, type PageRequests } from "../helpers/browser";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { firstLink, startSmtpServer } from "../helpers/smtp";
 import { createBrowserLikeClient } from "../helpers/trpc-client";
@@ -40,13 +40,24 @@ describeBrowser("account screens in a browser", () => {
 
   const { open } = useBrowsers(() => server.url);
 
+  /** What each page with a fake clock asked the server for, followed from before it loads. */
+  const requestsByPage = new WeakMap<Page, PageRequests>();
+
   /** Playwright's clock on the page, before it loads: time flows as usual; fastForward() makes it jump (see skip()). */
   async function fakeClock(page: Page): Promise<void> {
+    requestsByPage.set(page, requestsOf(page));
     await page.clock.install();
     await page.clock.resume();
   }
 
+  /**
+   * Moves the server's clock and the page's by `ms`. The two cannot jump at once, so first nothing
+   * may be in flight: an answer arriving between the jumps would carry the server's new time to a
+   * page still at the old one, and the page would take its clock to be 25 minutes off the
+   * server's (lib/serverClock) and warn or sign out at the wrong time.
+   */
   async function skip(page: Page, ms: number): Promise<void> {
+    await requestsByPage.get(page)!.quiet();
     offset += ms;
     await page.clock.fastForward(ms);
   }
