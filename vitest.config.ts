@@ -44,8 +44,7 @@ export default defineConfig({
     // metric counted, a page updated). 10 s instead, as waitUntil (tests/helpers/wait.ts).
     expect: { poll: { timeout: 10_000 } },
     // Three test files at a time on these 2-core machines: a browser test spends part of its time
-    // waiting (for frames, transitions, answers), which a third file fills. Measured on a clean
-    // clone: 2 workers 7 min 51 s to 8 min 6 s, 3 workers TBD (decision 062).
+    // waiting (for frames, transitions, answers), which a third file fills (decision 062).
     maxWorkers: 3,
     // A worker keeps the modules it has loaded from one test file to the next instead of loading
     // them again for each file (decision 059): a third of the fast lane's CPU went to that.
