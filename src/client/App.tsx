@@ -13,6 +13,7 @@ import { useSession } from "./hooks/useSession";
 import { useAfterFirstLoad } from "./lib/afterFirstLoad";
 import { useDocumentTitle } from "./lib/documentTitle";
 import { notePageView } from "./lib/pageViews";
+import { useScrollToTopOnNavigation } from "./lib/scrollOnNavigation";
 import { hydration } from "./lib/queries";
 import { landingLoaded, NotFound, PAGES } from "./routes";
 import { ThemeProvider } from "./theme";
@@ -62,6 +63,7 @@ function Shell() {
   const [location] = useLocation();
   useEffect(() => notePageView(location), [location]);
   useDocumentTitle(location);
+  useScrollToTopOnNavigation(location);
   return (
     <>
       <div className={`flex min-h-screen flex-col ${user ? QUICK_ADMIN_BAR_PADDING : ""}`}>
