@@ -2,7 +2,7 @@
  * A new page opens at its top (issue 27), on a phone (390 × 844): Render pressed at the foot of
  * the style page opens /render with the result in view, "Edit in studio" opens the studio with the
  * top of the picture in view, and a footer link opens its page at the top. Back returns to where the
- * reader was.
+ * reader was. A finished render shows what it took to a tenth of a second.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -59,6 +59,8 @@ describeBrowser("a new page opens at its top", () => {
     await waitForRender(page);
     expect(await scrollY(page)).toBe(0);
     expect(await topInView(page, "job-card")).toBe(true);
+    // What it took, to a tenth of a second: a Preview render takes about one, not "0 s".
+    expect(await page.getByTestId("job-elapsed").textContent()).toMatch(/^Elapsed time: \d+\.\d s$/);
     await screenshot(page, "scroll-render-phone");
 
     const studio = page.getByRole("link", { name: "Edit in studio" }).first();

@@ -11,6 +11,18 @@ export function formatElapsed(ms: number): string {
   return `${seconds} s`;
 }
 
+/**
+ * A measured duration in seconds as the language writes numbers: one decimal under 10 s ("0.6",
+ * Spanish and French "0,6"), whole seconds above. Never "0" for something that took time: a
+ * render that finished in 0.6 s did not take 0 s.
+ */
+export function formatSeconds(ms: number, language: string | undefined): string {
+  const seconds = Math.max(0, ms) / 1000;
+  const digits = seconds < 10 ? 1 : 0;
+  const shown = ms > 0 ? Math.max(seconds, 10 ** -digits) : 0;
+  return new Intl.NumberFormat(language, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(shown);
+}
+
 export function formatBytes(bytes: number, language: string | undefined): string {
   const units = ["B", "KB", "MB", "GB", "TB"] as const;
   let value = bytes;

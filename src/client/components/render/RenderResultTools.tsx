@@ -9,11 +9,10 @@ import { toast } from "sonner";
 import { useLocation, useSearch } from "wouter";
 import type { EngineInfo } from "../../../shared/render";
 import type { FollowedJob } from "../../hooks/useRenderJobs";
+import { formatSeconds } from "../../lib/format";
 import { friendlyError } from "../../lib/friendlyError";
 import { trpc } from "../../trpc";
 import { buttonClass } from "../ui/buttons";
-
-const seconds = (ms: number | null) => (ms === null ? null : (ms / 1000).toFixed(ms < 10_000 ? 1 : 0));
 
 export function RenderDownloads({ job }: { job: FollowedJob }) {
   const { t } = useTranslation();
@@ -141,7 +140,7 @@ export function RerenderActions({ job, engine }: { job: FollowedJob; engine: Eng
 }
 
 export function RenderDetails({ job }: { job: FollowedJob }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const rows: Array<[string, string | null]> = [
     [
       t("renderOptions.engine"),
@@ -188,7 +187,7 @@ export function RenderDetails({ job }: { job: FollowedJob }) {
           {phases
             .map(
               ([label, ms]) =>
-                `${label} ${ms === null ? t("renderOptions.notRecorded") : t("renderOptions.seconds", { value: seconds(ms) })}`,
+                `${label} ${ms === null ? t("renderOptions.notRecorded") : t("renderOptions.seconds", { value: formatSeconds(ms, i18n.language) })}`,
             )
             .join(" · ")}
         </dd>
