@@ -84,6 +84,7 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
     provider: options.renderProvider,
     worker: options.worker,
     freeDemoRendersPerAddress: settings.demoRendersPerAddressPerDay,
+    brandName: settings.brandName,
   });
   // An engine saved in /admin → Studio replaces the one in force at once (no restart).
   settings.onEngineChange(() => render.useEngine(settings.engineEnv()));

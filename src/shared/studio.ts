@@ -30,6 +30,23 @@ export const DEFAULT_PUBLIC_STUDIO: PublicStudio = {
   hasPrivacy: false,
 };
 
+/**
+ * The studio's name as the start of a downloaded file's name: "Casa Nová Studio" →
+ * "casa-nova-studio" (letters and digits only, accents dropped), so that a renamed studio's
+ * downloads carry its name; the shipped name when nothing usable is left.
+ */
+export function fileNamePrefix(studioName: string): string {
+  const slug = studioName
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 40)
+    .replace(/-+$/, "");
+  return slug || PRODUCT_NAME.toLowerCase();
+}
+
 // ---- The accent's palette and its contrast (WCAG 2.2 AA) ----
 
 type Rgb = readonly [number, number, number];

@@ -96,6 +96,9 @@ describeBrowser("studio settings", () => {
     await landing.getByRole("link", { name: "Terms of service" }).click();
     await poll(() => landing.getByTestId("legal-text").textContent()).toContain("Be kind to the rooms.");
     expect(await landing.title()).toBe("Terms of service · Casa Nova Studio");
+    // A heading that names the studio is not followed by its name again.
+    await landing.goto(`${server.url}/auth`);
+    await poll(() => landing.title()).toBe("Welcome to Casa Nova Studio");
     await screenshot(landing, "studio-terms-desktop-light");
     expect(errors).toEqual([]);
     await visitor.close();

@@ -441,3 +441,30 @@ describe("local engine sanity", () => {
     expect(localProvider.label).not.toMatch(/\bAI\b/);
   });
 });
+
+describe("a renamed studio's downloads (issue 27)", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ DEMO_RENDERS_PER_IP_PER_DAY: "100", STUDIO_NAME: "Casa Nová Studio" });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("names a downloaded render after the studio, not the shipped product", async () => {
+    const visitor = createStudioClient(server.url);
+    const uploaded = await upload(server.url, visitor.jar, await roomPhoto(), { mode: "room-photo", roomType: "bedroom" });
+    const { jobs } = await visitor.client.render.create.mutate({
+      projectId: uploaded.body.projectId,
+      imageId: uploaded.body.imageId,
+      style: "japandi",
+    });
+    const events = await collectEvents(visitor, { jobId: jobs[0]!.id }, (seen) => seen.some((e) => isFinal(e.event)));
+    const done = events.at(-1)!.event;
+    if (done.type !== "succeeded") throw new Error(`the render ended ${done.type}`);
+    const picture = await visitor.jar.fetch(`${server.url}${done.result.downloadMedium}`);
+    expect(picture.headers.get("content-disposition")).toMatch(
+      /^attachment; filename="?casa-nova-studio-japandi-[a-z0-9]{8}-medium\.jpg"?$/,
+    );
+  });
+});

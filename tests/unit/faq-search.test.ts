@@ -19,6 +19,7 @@ import { SUPPORTED_LANGUAGES, type Language } from "../../src/shared/constants";
 
 const EMAIL = "help@studio.example";
 const entries = {} as Record<Language, FaqEntry[]>;
+const renamed = {} as Record<Language, FaqEntry[]>;
 
 beforeAll(async () => {
   for (const language of SUPPORTED_LANGUAGES) {
@@ -29,12 +30,22 @@ beforeAll(async () => {
       interpolation: { escapeValue: false },
     });
     entries[language] = buildFaqEntries(instance.t as TFunction, EMAIL);
+    renamed[language] = buildFaqEntries(instance.t as TFunction, EMAIL, false, "Casa Nova Interiors");
   }
 });
 
 const ids = (list: FaqEntry[]) => list.map((entry) => entry.id);
 
 describe("the FAQ entries", () => {
+  it("names a renamed studio by its name, in every language (issue 27)", () => {
+    for (const language of SUPPORTED_LANGUAGES) {
+      const texts = renamed[language].flatMap((entry) => [entry.question, entry.answer]).join("\n");
+      expect(texts, language).not.toContain("RoomCanvas");
+      expect(texts, language).toContain("Casa Nova Interiors");
+    }
+    expect(renamed.en.find((entry) => entry.question.startsWith("What does"))?.question).toBe("What does Casa Nova Interiors do?");
+  });
+
   it("has the spec's eleven categories in order, each with at least two entries", () => {
     expect(FAQ_CATEGORIES).toEqual([
       "gettingStarted",

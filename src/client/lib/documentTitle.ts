@@ -1,6 +1,6 @@
 /**
- * The window's title: "<page's heading> · <studio>" (/admin → Studio names the studio), or the
- * studio's name alone on the landing page. One place for every page: it follows the page's first
+ * The window's title: "<page's heading> · <studio>" (/admin → Studio names the studio), the
+ * heading alone when it names the studio itself, or the studio's name alone on the landing page. One place for every page: it follows the page's first
  * heading in <main> as lazy pages arrive and languages change.
  */
 import { useEffect } from "react";
@@ -12,7 +12,8 @@ export function useDocumentTitle(location: string): void {
     const main = document.querySelector("main");
     const update = () => {
       const heading = location === "/" ? "" : (main?.querySelector("h1")?.textContent?.trim() ?? "");
-      const title = heading && heading !== name ? `${heading} · ${name}` : name;
+      // A heading that names the studio already ("Welcome to Casa Nova") is the whole title.
+      const title = !heading ? name : heading.includes(name) ? heading : `${heading} · ${name}`;
       if (document.title !== title) document.title = title;
     };
     update();

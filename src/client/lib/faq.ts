@@ -54,8 +54,10 @@ export interface FaqGroup {
 }
 
 /** The values the FAQ texts interpolate: the product's constants, never repeated in the texts. */
-export function faqTextValues(supportEmail: string) {
+export function faqTextValues(supportEmail: string, product = currentStudio().name) {
   return {
+    // The studio's own name (a renamed studio is renamed in its help too).
+    product,
     email: supportEmail,
     freeCredits: currentStudio().signUpCredits,
     perRender: CREDITS.perRender,
@@ -75,8 +77,8 @@ type Translate = (key: string, values?: Record<string, unknown>) => string;
  * depends on the engine (is it AI, how long it takes) is the one for this server's engine: the
  * Preview engine's unless `isAi` (engineCopy's rule).
  */
-export function buildFaqEntries(t: Translate, supportEmail: string, isAi?: boolean): FaqEntry[] {
-  const values = faqTextValues(supportEmail);
+export function buildFaqEntries(t: Translate, supportEmail: string, isAi?: boolean, product?: string): FaqEntry[] {
+  const values = faqTextValues(supportEmail, product);
   return FAQ_CATEGORIES.flatMap((category) => {
     const categoryLabel = t(`help.categories.${category}`);
     return FAQ_ENTRIES[category].map((entry) => ({

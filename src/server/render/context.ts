@@ -69,4 +69,6 @@ export interface RenderContext extends Pick<Infra, "db" | "clock" | "env" | "sto
   credits: CreditLedger;
   /** Free demo renders per client address per day, as the operator set it (0: no demo). */
   freeDemoRendersPerAddress: () => number;
+  /** The studio's name in force (/admin → Studio): downloads are named after it. */
+  brandName: () => string;
 }

@@ -15,6 +15,7 @@
  * It imports no service: credits, projects and accounts come in through ports (context.ts).
  */
 import { Router } from "express";
+import { PRODUCT_NAME } from "../../shared/constants";
 import type { EngineEnv } from "../env";
 import type { Infra } from "../infra";
 import type { Clock } from "../clock";
@@ -54,6 +55,8 @@ export interface RenderModuleOptions {
   freeDemoRendersPerAddress?: () => number;
   /** Worker settings beyond RENDER_CONCURRENCY and RENDER_DEADLINE_MS (tests: short backoff). */
   worker?: Partial<RenderWorkerOptions>;
+  /** The studio's name in force (downloads are named after it; default the shipped name). */
+  brandName?: () => string;
 }
 
 export function createRenderModule(infra: Pick<Infra, "db" | "clock" | "env" | "storage" | "log">, options: RenderModuleOptions) {
@@ -84,6 +87,7 @@ export function createRenderModule(infra: Pick<Infra, "db" | "clock" | "env" | "
     accounts: options.accounts,
     credits: options.credits,
     freeDemoRendersPerAddress: options.freeDemoRendersPerAddress ?? (() => infra.env.DEMO_RENDERS_PER_IP_PER_DAY),
+    brandName: options.brandName ?? (() => PRODUCT_NAME),
   };
   const jobs = createJobs(deps, () => provider, {
     concurrency: infra.env.RENDER_CONCURRENCY,

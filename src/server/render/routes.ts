@@ -8,6 +8,7 @@ import express, { type Request, type Response, Router } from "express";
 import { UPLOAD_BUCKET } from "../../shared/constants";
 import { MESSAGES } from "../../shared/messages";
 import { AI_ENGINE_IDS } from "../../shared/render";
+import { fileNamePrefix } from "../../shared/studio";
 import type { RenderJob } from "../db/schema";
 import { withAiProvenance } from "../images/provenance";
 import type { RenderContext } from "./context";
@@ -79,7 +80,7 @@ export function renderRoutes(deps: RenderContext, ownerOfRequest: OwnerOfRequest
     const data = AI_ENGINE_IDS.includes(job.provider) ? await withAiProvenance(stored.data, provenanceDescription(job)) : stored.data;
     res.set("Cache-Control", PRIVATE_CACHE);
     res.type(stored.contentType);
-    res.attachment(`roomcanvas-${job.style}-${job.id.slice(0, 8)}-${quality}.${extension}`);
+    res.attachment(`${fileNamePrefix(deps.brandName())}-${job.style}-${job.id.slice(0, 8)}-${quality}.${extension}`);
     res.send(data);
   });
 

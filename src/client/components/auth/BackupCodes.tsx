@@ -5,19 +5,21 @@
 import { Copy, Download } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
-import { PRODUCT_NAME } from "../../../shared/constants";
+import { fileNamePrefix } from "../../../shared/studio";
 import { useSession } from "../../hooks/useSession";
 import { copyText } from "../../lib/format";
+import { useStudio } from "../../lib/studio";
 import { secondaryButtonClass } from "./fields";
 
-/** The file's name: the product's and the day's, so a second set does not overwrite the first. */
-function fileName(now: Date): string {
-  return `${PRODUCT_NAME.toLowerCase().replace(/[^a-z0-9]+/g, "-")}-backup-codes-${now.toISOString().slice(0, 10)}.txt`;
+/** The file's name: the studio's and the day's, so a second set does not overwrite the first. */
+function fileName(studioName: string, now: Date): string {
+  return `${fileNamePrefix(studioName)}-backup-codes-${now.toISOString().slice(0, 10)}.txt`;
 }
 
 export function BackupCodes({ codes }: { codes: string[] }) {
   const { t } = useTranslation();
   const email = useSession().user?.email ?? "";
+  const studio = useStudio().name;
 
   const copy = async () => {
     if (await copyText(codes.join("\n"))) toast.success(t("flows.backupCodes.copied"), { id: "backup-codes-copied" });
@@ -26,7 +28,7 @@ export function BackupCodes({ codes }: { codes: string[] }) {
 
   const download = () => {
     const text = [
-      t("flows.backupCodes.fileTitle", { product: PRODUCT_NAME, email }),
+      t("flows.backupCodes.fileTitle", { product: studio, email }),
       t("flows.backupCodes.fileNote"),
       "",
       ...codes,
@@ -35,7 +37,7 @@ export function BackupCodes({ codes }: { codes: string[] }) {
     const url = URL.createObjectURL(new Blob([text], { type: "text/plain;charset=utf-8" }));
     const link = document.createElement("a");
     link.href = url;
-    link.download = fileName(new Date());
+    link.download = fileName(studio, new Date());
     document.body.appendChild(link);
     link.click();
     link.remove();

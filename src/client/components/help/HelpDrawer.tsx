@@ -14,6 +14,7 @@ import { useTranslation } from "react-i18next";
 import { useEngine } from "../../hooks/useEngine";
 import { buildFaqEntries, groupFaqs, searchFaqs, type FaqEntry } from "../../lib/faq";
 import { setHelpDrawerOpen, useHelpDrawerOpen } from "../../lib/helpDrawer";
+import { useStudio } from "../../lib/studio";
 import { mailtoHref, useSupportEmail } from "../landing/support";
 import { buttonClass } from "../ui/buttons";
 
@@ -195,7 +196,9 @@ function FaqList({ term, supportEmail }: { term: string; supportEmail: string })
   // The texts of the language shown: the search reads what the user reads.
   const language = i18n.language;
   const { isAi } = useEngine();
-  const entries = useMemo(() => (language ? buildFaqEntries(t, supportEmail, isAi) : []), [t, supportEmail, language, isAi]);
+  // The texts name the studio: a rename shows at once.
+  const { name } = useStudio();
+  const entries = useMemo(() => (language ? buildFaqEntries(t, supportEmail, isAi, name) : []), [t, supportEmail, language, isAi, name]);
   const searching = term.trim() !== "";
   const matches = useMemo(() => searchFaqs(entries, term), [entries, term]);
   const viewport = useRef<HTMLDivElement>(null);
