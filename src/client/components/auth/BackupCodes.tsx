@@ -27,13 +27,9 @@ export function BackupCodes({ codes }: { codes: string[] }) {
   };
 
   const download = () => {
-    const text = [
-      t("flows.backupCodes.fileTitle", { product: studio, email }),
-      t("flows.backupCodes.fileNote"),
-      "",
-      ...codes,
-      "",
-    ].join("\r\n");
+    const text = [t("flows.backupCodes.fileTitle", { product: studio, email }), t("flows.backupCodes.fileNote"), "", ...codes, ""].join(
+      "\r\n",
+    );
     const url = URL.createObjectURL(new Blob([text], { type: "text/plain;charset=utf-8" }));
     const link = document.createElement("a");
     link.href = url;
