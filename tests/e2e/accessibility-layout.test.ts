@@ -140,6 +140,33 @@ describeBrowser("the floating help button keeps clear of content on a phone", ()
     120_000,
   );
 
+  it("writes the support address in the help drawer's tile without breaking a word, on a phone (issue 27)", async () => {
+    const { page, problems } = await open("/", PHONE);
+    await page.getByTestId("help-button").click();
+    const address = page.getByTestId("help-email-support").locator("span[title]");
+    await poll(() => address.isVisible()).toBe(true);
+    // The shipped address is longer than the tile is wide: it takes two lines, each holding whole parts.
+    const lines = await address.evaluate((element) => {
+      const range = document.createRange();
+      range.selectNodeContents(element);
+      const tops = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+      const texts: Text[] = [];
+      const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) texts.push(node as Text);
+      const parts = texts.map((node) => {
+        const part = document.createRange();
+        part.selectNodeContents(node);
+        return { text: node.textContent, lines: new Set([...part.getClientRects()].map((rect) => Math.round(rect.top))).size };
+      });
+      return { count: tops.size, text: element.textContent, parts };
+    });
+    expect(lines.text).toBe("support@roomcanvas.local");
+    expect(lines.count).toBeGreaterThan(1);
+    expect(lines.parts.filter((part) => part.lines > 1)).toEqual([]);
+    await shot(page, "help-drawer-support-address-phone");
+    expect(problems).toEqual([]);
+  });
+
   it.each([
     { device: "phone", viewport: PHONE },
     { device: "desktop", viewport: DESKTOP },

@@ -16,6 +16,7 @@ import { buildFaqEntries, groupFaqs, searchFaqs, type FaqEntry } from "../../lib
 import { setHelpDrawerOpen, useHelpDrawerOpen } from "../../lib/helpDrawer";
 import { useStudio } from "../../lib/studio";
 import { mailtoHref, useSupportEmail } from "../landing/support";
+import { EmailAddress } from "../EmailAddress";
 import { buttonClass } from "../ui/buttons";
 
 export function HelpDrawer() {
@@ -104,14 +105,14 @@ export function HelpDrawer() {
                 newTab
                 icon={<BookOpen className="size-5 text-brand-600 dark:text-brand-100" aria-hidden="true" />}
                 title={t("help.userGuide")}
-                hint={t("help.userGuideHint")}
+                hint={{ text: t("help.userGuideHint") }}
                 testId="help-user-guide"
               />
               <Tile
                 href={mailtoHref(supportEmail)}
                 icon={<Mail className="size-5 text-brand-600 dark:text-brand-100" aria-hidden="true" />}
                 title={t("help.emailSupport")}
-                hint={supportEmail}
+                hint={{ email: supportEmail }}
                 testId="help-email-support"
               />
             </div>
@@ -150,7 +151,8 @@ function Tile({
   newTab?: boolean;
   icon: ReactNode;
   title: string;
-  hint: string;
+  /** Under the title; an e-mail address wraps at its "@" and dots, never inside a word. */
+  hint: { text: string } | { email: string };
   testId: string;
 }) {
   const { t } = useTranslation();
@@ -173,9 +175,15 @@ function Tile({
         {title}
         {newTab ? <span className="sr-only"> {t("help.newTab")}</span> : null}
       </span>
-      <span className="line-clamp-2 text-xs [overflow-wrap:anywhere] text-slate-600 dark:text-slate-400" title={hint}>
-        {hint}
-      </span>
+      {"email" in hint ? (
+        <span className="text-xs text-slate-600 dark:text-slate-400" title={hint.email}>
+          <EmailAddress address={hint.email} />
+        </span>
+      ) : (
+        <span className="line-clamp-2 text-xs [overflow-wrap:anywhere] text-slate-600 dark:text-slate-400" title={hint.text}>
+          {hint.text}
+        </span>
+      )}
     </a>
   );
 }
