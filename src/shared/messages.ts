@@ -15,6 +15,7 @@ export const MESSAGES = {
   tooManyRequests: "Too many requests",
   tooManyAccountsToday: "Too many accounts were created from this network today. Please try again tomorrow.",
   invalidVerificationCode: "Invalid verification code",
+  verificationCodeUsed: "This code has already been used. Wait for the next code in your app, then enter it.",
   resetLinkInvalid: "This password reset link is invalid or has expired",
   confirmationLinkInvalid: "This confirmation link is invalid or has expired",
   twoFactorChallengeExpired: "Your sign-in has expired. Please sign in again.",

@@ -76,7 +76,26 @@ describe("two-factor", () => {
     expect(session?.persistent).toBe(true);
   });
 
-  it("refuses a code used once already (replay)", async () => {
+  it("says the setup code was already used when it signs in within its 30 s, and a wrong code is still wrong (issue 27)", async () => {
+    counter += 1;
+    const email = `tf${counter}.${Date.now()}@example.com`;
+    const { client } = createBrowserLikeClient(server.url);
+    await client.auth.signUp.mutate({ email, password: PASSWORD, fullName: "Ana" });
+    await client.auth.signIn.mutate({ email, password: PASSWORD });
+    const key = decodeBase32IgnorePadding((await client.twoFactor.beginEnrollment.mutate()).secret);
+    const setupCode = totpCode(key, totpStep(clock.now()));
+    await client.twoFactor.confirmEnrollment.mutate({ code: setupCode });
+    await client.auth.signOut.mutate();
+
+    const { challengeToken } = (await client.auth.signIn.mutate({ email, password: PASSWORD })) as { challengeToken: string };
+    const verify = (code: string) => client.auth.verifyTwoFactor.mutate({ challengeToken, code, backup: false }).catch((e: unknown) => e);
+    expect(message(await verify(setupCode))).toBe(MESSAGES.verificationCodeUsed);
+    expect(message(await verify(setupCode === "000000" ? "111111" : "000000"))).toBe(MESSAGES.invalidVerificationCode);
+    clock.advance(30_000);
+    expect(await verify(totpCode(key, totpStep(clock.now())))).toEqual({ status: "signed-in", usedBackupCode: false });
+  });
+
+  it("refuses a code used once already (replay), saying it was used", async () => {
     const { email, code } = await enrolledUser();
     const used = code();
     const a = createBrowserLikeClient(server.url).client;
@@ -89,7 +108,7 @@ describe("two-factor", () => {
       message(
         await b.auth.verifyTwoFactor.mutate({ challengeToken: second.challengeToken, code: used, backup: false }).catch((e: unknown) => e),
       ),
-    ).toBe(MESSAGES.invalidVerificationCode);
+    ).toBe(MESSAGES.verificationCodeUsed);
     clock.advance(30_000);
     expect((await b.auth.verifyTwoFactor.mutate({ challengeToken: second.challengeToken, code: code(), backup: false })).status).toBe(
       "signed-in",

@@ -64,19 +64,30 @@ export async function beginEnrollment(deps: TwoFactorDeps, user: { id: string; e
   return { secret: encodeBase32UpperCaseNoPadding(key), uri, qrSvg: await QRCode.toString(uri, { type: "svg", margin: 1 }) };
 }
 
+/** What a TOTP code was: right (and now used), right but already used (its 30 s are not over), or wrong. */
+export type TotpCheck = "accepted" | "used" | "wrong";
+
 /**
  * Checks a TOTP code for the user and, when right, remembers its step so it is never accepted
- * again. Runs in one transaction so two requests cannot both use the same code.
+ * again. Runs in one transaction so two requests cannot both use the same code. A code already
+ * used is told apart from a wrong one: the person typed what their app shows, and should wait for
+ * the next code rather than doubt their app.
  */
-export async function acceptTotp(deps: TwoFactorDeps, userId: string, code: string, requireEnabled: boolean): Promise<boolean> {
+export async function acceptTotp(deps: TwoFactorDeps, userId: string, code: string, requireEnabled: boolean): Promise<TotpCheck> {
   return deps.db.transaction().execute(async (trx) => {
     const row = await trx.selectFrom("two_factor").selectAll().where("user_id", "=", userId).executeTakeFirst();
-    if (!row || (requireEnabled && row.enabled_at === null)) return false;
+    if (!row || (requireEnabled && row.enabled_at === null)) return "wrong";
     const step = matchingStep(deps.secretBox.decrypt(row.secret_encrypted), code, deps.clock.now());
-    if (step === null || (row.last_used_step !== null && step <= row.last_used_step)) return false;
+    if (step === null) return "wrong";
+    if (row.last_used_step !== null && step <= row.last_used_step) return "used";
     await trx.updateTable("two_factor").set({ last_used_step: step }).where("user_id", "=", userId).execute();
-    return true;
+    return "accepted";
   });
+}
+
+/** The refusal of a code that was not accepted. */
+export function refusedCode(check: Exclude<TotpCheck, "accepted">): DomainError {
+  return new DomainError("invalid", check === "used" ? "verificationCodeUsed" : "invalidVerificationCode");
 }
 
 /** Marks a backup code used; false when unknown or already used. */
@@ -101,18 +112,18 @@ async function replaceBackupCodes(deps: TwoFactorDeps, userId: string): Promise<
   return codes;
 }
 
-const wrongCode = () => new DomainError("invalid", "invalidVerificationCode");
-
 /** The first right code turns two-factor on; returns the backup codes to show once. A wrong code is refused. */
 export async function confirmEnrollment(deps: TwoFactorDeps, userId: string, code: string): Promise<string[]> {
-  if (!(await acceptTotp(deps, userId, code, false))) throw wrongCode();
+  const check = await acceptTotp(deps, userId, code, false);
+  if (check !== "accepted") throw refusedCode(check);
   await deps.db.updateTable("two_factor").set({ enabled_at: deps.clock.now() }).where("user_id", "=", userId).execute();
   return replaceBackupCodes(deps, userId);
 }
 
 /** Turns two-factor off with a right code; a wrong one is refused. */
 export async function disableTwoFactor(deps: TwoFactorDeps, userId: string, code: string): Promise<void> {
-  if (!(await acceptTotp(deps, userId, code, true))) throw wrongCode();
+  const check = await acceptTotp(deps, userId, code, true);
+  if (check !== "accepted") throw refusedCode(check);
   await deps.db.deleteFrom("backup_codes").where("user_id", "=", userId).execute();
   await deps.db.deleteFrom("two_factor").where("user_id", "=", userId).execute();
 }

@@ -13,7 +13,7 @@ import { createSession, invalidateSession, validateSessionToken, type SessionInf
 import { clearAttempts, countFailedAttempt, type AttemptInfo, type LockoutStatus } from "../auth/lockout";
 import { hashPassword, verifyPassword } from "../auth/passwords";
 import { createIdAndSecret, generateSecureRandomString, hashSecret, secretMatches, splitToken } from "../auth/tokens";
-import { acceptBackupCode, acceptTotp, twoFactorEnabled } from "../auth/two-factor";
+import { acceptBackupCode, acceptTotp, refusedCode, twoFactorEnabled } from "../auth/two-factor";
 import { invalidateOtherSessions } from "../auth/sessions";
 import { confirmSignUpMail, resetPasswordMail, twoFactorLockedMail } from "../mail/templates";
 import { sql, type Transaction } from "kysely";
@@ -555,13 +555,18 @@ export async function verifyTwoFactorChallenge(
     await deps.db.deleteFrom("two_factor_challenges").where("id", "=", challenge.id).execute();
     throw challengeEnded();
   }
-  const accepted = backup ? await acceptBackupCode(deps, challenge.user_id, code) : await acceptTotp(deps, challenge.user_id, code, true);
-  if (!accepted) {
+  const check = backup
+    ? (await acceptBackupCode(deps, challenge.user_id, code))
+      ? "accepted"
+      : "wrong"
+    : await acceptTotp(deps, challenge.user_id, code, true);
+  if (check !== "accepted") {
+    // A code used already counts as a failure too: it may be someone replaying a code they saw.
     await countTwoFactorFailure(deps, challenge.user_id, language);
     if (counted.failed_count >= AUTH.twoFactorMaxFailures) {
       await deps.db.deleteFrom("two_factor_challenges").where("id", "=", challenge.id).execute();
     }
-    throw new DomainError("invalid", "invalidVerificationCode");
+    throw refusedCode(check);
   }
   await deps.db.deleteFrom("two_factor_challenges").where("id", "=", challenge.id).execute();
   return { userId: challenge.user_id, rememberMe: challenge.remember_me === 1, usedBackupCode: backup };
