@@ -15,7 +15,7 @@ import { localProvider } from "../../src/server/render/engines/local";
 import type { RenderProvider } from "../../src/server/render/engines/provider";
 import { MESSAGES } from "../../src/shared/messages";
 import { describeBrowser, screenshot, signIn, useBrowsers } from "../helpers/browser";
-import { confirmAddress, roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
+import { confirmAddress, PASSWORD, roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { TestClock } from "../helpers/test-clock";
 import { createBrowserLikeClient } from "../helpers/trpc-client";
@@ -167,6 +167,7 @@ describeBrowser("flows (issue 17)", () => {
       await browser.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
       await signIn(page, server.url, user.email);
       await page.goto(`${server.url}/settings`);
+      await page.getByLabel("Your password", { exact: true }).fill(PASSWORD);
       await page.getByRole("button", { name: "Set up two-factor authentication" }).click();
       const secret = (await page.getByTestId("totp-secret").textContent())!.trim();
       await page.getByLabel("6-digit code").fill(totpCode(decodeBase32IgnorePadding(secret), totpStep(clock.now())));

@@ -150,7 +150,7 @@ describe("account and two-factor", () => {
       .insertInto("two_factor")
       .values({ user_id: ana.id, secret_encrypted: "x", enabled_at: 1, last_used_step: null, created_at: 1 })
       .execute();
-    await expect(world.as(ana).twoFactor.beginEnrollment()).rejects.toMatchObject({
+    await expect(world.as(ana).twoFactor.beginEnrollment({ password: "Password123" })).rejects.toMatchObject({
       code: "CONFLICT",
       message: MESSAGES.twoFactorAlreadyEnabled,
     });

@@ -33,7 +33,7 @@ async function enrolledUser() {
   const { client } = createBrowserLikeClient(server.url);
   await client.auth.signUp.mutate({ email, password: PASSWORD, fullName: "Ana" });
   await client.auth.signIn.mutate({ email, password: PASSWORD });
-  const enrollment = await client.twoFactor.beginEnrollment.mutate();
+  const enrollment = await client.twoFactor.beginEnrollment.mutate({ password: PASSWORD });
   expect(enrollment.uri).toMatch(/^otpauth:\/\/totp\/RoomCanvas:.*secret=/);
   expect(enrollment.qrSvg).toMatch(/^<svg/);
   const key = decodeBase32IgnorePadding(enrollment.secret);
@@ -45,6 +45,20 @@ async function enrolledUser() {
 }
 
 describe("two-factor", () => {
+  it("asks for the password again before setting up, and refuses a wrong one (issue 27)", async () => {
+    counter += 1;
+    const email = `tf${counter}.${Date.now()}@example.com`;
+    const { client } = createBrowserLikeClient(server.url);
+    await client.auth.signUp.mutate({ email, password: PASSWORD, fullName: "Ana" });
+    await client.auth.signIn.mutate({ email, password: PASSWORD });
+    expect(message(await client.twoFactor.beginEnrollment.mutate({ password: "Wrong-Horse1" }).catch((e: unknown) => e))).toBe(
+      MESSAGES.currentPasswordWrong,
+    );
+    const user = await server.deps.db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirstOrThrow();
+    expect(await server.deps.db.selectFrom("two_factor").selectAll().where("user_id", "=", user.id).execute()).toEqual([]);
+    expect((await client.twoFactor.beginEnrollment.mutate({ password: PASSWORD })).secret).toMatch(/^[A-Z2-7]+$/);
+  });
+
   it("stores the key encrypted and gives 10 backup codes of 8 characters, stored hashed", async () => {
     const { email, backupCodes, key } = await enrolledUser();
     expect(backupCodes).toHaveLength(10);
@@ -82,7 +96,7 @@ describe("two-factor", () => {
     const { client } = createBrowserLikeClient(server.url);
     await client.auth.signUp.mutate({ email, password: PASSWORD, fullName: "Ana" });
     await client.auth.signIn.mutate({ email, password: PASSWORD });
-    const key = decodeBase32IgnorePadding((await client.twoFactor.beginEnrollment.mutate()).secret);
+    const key = decodeBase32IgnorePadding((await client.twoFactor.beginEnrollment.mutate({ password: PASSWORD })).secret);
     const setupCode = totpCode(key, totpStep(clock.now()));
     await client.twoFactor.confirmEnrollment.mutate({ code: setupCode });
     await client.auth.signOut.mutate();

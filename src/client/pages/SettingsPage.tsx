@@ -120,8 +120,23 @@ function TwoFactorSection({ enabled }: { enabled: boolean }) {
   const confirm = trpc.twoFactor.confirmEnrollment.useMutation();
   const disable = trpc.twoFactor.disable.useMutation();
   const [code, setCode] = useState("");
+  const [password, setPassword] = useState("");
+  const [passwordError, setPasswordError] = useState<string>();
   const [backupCodes, setBackupCodes] = useState<string[] | null>(null);
   const enrollment = begin.data;
+  // The password is asked again before setting up (an account made with Google may have none).
+  const hasPassword = trpc.account.profile.useQuery(undefined, { staleTime: 60_000 }).data?.hasPassword ?? true;
+
+  const onBegin = async (event: FormEvent) => {
+    event.preventDefault();
+    setPasswordError(undefined);
+    try {
+      await begin.mutateAsync({ password: hasPassword ? password : "" });
+      setPassword("");
+    } catch (caught) {
+      setPasswordError(friendlyError(caught, t));
+    }
+  };
 
   const onConfirm = async (event: FormEvent) => {
     event.preventDefault();
@@ -191,9 +206,25 @@ function TwoFactorSection({ enabled }: { enabled: boolean }) {
 
   if (!enrollment) {
     return (
-      <button type="button" className={`${primaryButtonClass} sm:w-auto`} disabled={begin.isPending} onClick={() => begin.mutate()}>
-        {t("settings.twoFactor.enable")}
-      </button>
+      <form onSubmit={onBegin} className="grid max-w-md gap-4" noValidate>
+        {hasPassword ? (
+          <PasswordField
+            label={t("settings.twoFactor.password")}
+            hint={t("settings.twoFactor.passwordHint")}
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            error={passwordError}
+          />
+        ) : passwordError ? (
+          <p role="alert" className="text-sm text-red-700 dark:text-red-300">
+            {passwordError}
+          </p>
+        ) : null}
+        <button type="submit" className={`${primaryButtonClass} sm:w-auto`} disabled={begin.isPending || (hasPassword && password === "")}>
+          {t("settings.twoFactor.enable")}
+        </button>
+      </form>
     );
   }
 

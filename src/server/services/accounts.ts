@@ -466,6 +466,18 @@ export async function changePassword(
   await revokeResetLinks(deps, userId);
 }
 
+/**
+ * The signed-in person proves again that they own the account before a change that guards it
+ * (turning two-factor on): a wrong password is refused (currentPasswordWrong). An account made with
+ * Google and no password has none to ask for; its Google sign-in stands.
+ */
+export async function confirmPassword(deps: AccountDeps, userId: string, password: string): Promise<void> {
+  const user = await deps.db.selectFrom("users").select(["password_hash"]).where("id", "=", userId).executeTakeFirstOrThrow();
+  if (user.password_hash !== null && !(await verifyPassword(user.password_hash, password))) {
+    throw new DomainError("invalid", "currentPasswordWrong");
+  }
+}
+
 /** A sign-in waiting for its second factor; the token is "<id>.<secret>" like a session's. */
 export async function createTwoFactorChallenge(deps: AccountDeps, userId: string, rememberMe: boolean): Promise<string> {
   const { id, token, secretHash } = createIdAndSecret();
@@ -722,6 +734,7 @@ export function createAccountsService(infra: AccountDeps, render: RenderModule, 
     resetLinkState: (token: string) => resetLinkState(deps, token),
     changePassword: (userId: string, currentSessionId: string | null, currentPassword: string, newPassword: string) =>
       changePassword(deps, userId, currentSessionId, currentPassword, newPassword),
+    confirmPassword: (userId: string, password: string) => confirmPassword(deps, userId, password),
     summary: (userId: string) => accountSummary(deps, userId),
     /**
      * Housekeeping: mail links (confirmation, reset) a week past their expiry, so that a link opened

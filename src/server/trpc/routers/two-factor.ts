@@ -11,8 +11,16 @@ const totpInput = z.object({
 });
 
 export const twoFactorRouter = router({
-  /** A new key to scan (QR code) or type (secret); two-factor turns on only after a first right code. */
-  beginEnrollment: protectedProcedure.mutation(({ ctx }) => ctx.services.twoFactor.beginEnrollment(ctx.user)),
+  /**
+   * A new key to scan (QR code) or type (secret), once the password is given again (someone at an
+   * unattended signed-in browser cannot lock the owner out); two-factor turns on only after a first right code.
+   */
+  beginEnrollment: protectedProcedure
+    .input(z.object({ password: z.string().max(FIELD_LIMITS.passwordMax) }))
+    .mutation(async ({ ctx, input }) => {
+      await ctx.services.accounts.confirmPassword(ctx.user.id, input.password);
+      return ctx.services.twoFactor.beginEnrollment(ctx.user);
+    }),
 
   /** Turns two-factor on; the backup codes are returned this once and stored only as hashes. */
   confirmEnrollment: protectedProcedure.input(totpInput).mutation(async ({ ctx, input }) => ({
