@@ -301,21 +301,21 @@ export function markCanceled(deps: RefundDeps, jobId: string, from: readonly Job
   );
 }
 
-/** Cancel while queued (at once) or while running (the worker stops the engine, then marks it). */
+/**
+ * Cancel while queued or running. The cancel and its refund are stored first, in one transaction,
+ * and only then is a running worker told to stop the engine: the answer is only what is stored, so
+ * a crash right after it cannot resume (and charge) the job. The worker's own later writes all
+ * expect a running job, so they change nothing once it is canceled.
+ */
 export async function cancelJob(deps: RenderContext, owner: Owner, jobId: string): Promise<JobStatus> {
   const job = await findOwnedJob(deps.db, owner, jobId);
-  if (job.status === "queued") {
-    const canceled = await markCanceled(deps, jobId, ["queued"], deps.clock.now());
+  if (job.status === "queued" || RUNNING.includes(job.status)) {
+    const canceled = await markCanceled(deps, jobId, ["queued", ...RUNNING], deps.clock.now());
     if (canceled) {
-      await announceQueuePositions(deps, deps.clock.now());
+      deps.signals.abortRunning(jobId);
+      if (job.status === "queued") await announceQueuePositions(deps, deps.clock.now());
       return "canceled";
     }
-  }
-  if (RUNNING.includes(job.status) || job.status === "queued") {
-    // Claimed in between: the worker owns it now.
-    if (deps.signals.abortRunning(jobId)) return "canceled";
-    const canceled = await markCanceled(deps, jobId, ["queued", ...RUNNING], deps.clock.now());
-    if (canceled) return "canceled";
   }
   throw new DomainError("conflict", "renderNotCancelable");
 }
@@ -324,8 +324,9 @@ export async function cancelJob(deps: RenderContext, owner: Owner, jobId: string
 export async function deleteJob(deps: RenderContext, owner: Owner, jobId: string): Promise<void> {
   const job = await findOwnedJob(deps.db, owner, jobId);
   if (job.status === "queued" || RUNNING.includes(job.status)) {
-    deps.signals.abortRunning(jobId);
+    // Stored first, then the worker told (as cancelJob).
     await markCanceled(deps, jobId, ["queued", ...RUNNING], deps.clock.now());
+    deps.signals.abortRunning(jobId);
   }
   await deleteJobRows(deps.db, [jobId]);
   await removeJobFiles(deps, [job]);
