@@ -13,7 +13,7 @@ import { forgetOldWebhookReceipts } from "./webhook-receipts";
 
 const DAY_MS = 86_400_000;
 
-type HousekeepingDeps = Pick<RenderContext, "db" | "clock" | "env" | "storage" | "log">;
+type HousekeepingDeps = Pick<RenderContext, "db" | "clock" | "env" | "storage" | "diskFloor" | "log">;
 
 /** A file younger than this is never an orphan: its row may be on its way (an upload is stored, then recorded). */
 const ORPHAN_MIN_AGE_MS = DAY_MS;

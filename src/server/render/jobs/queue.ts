@@ -129,6 +129,8 @@ export async function createRenderJobs(
     throw new DomainError("invalid", "engineCannot");
   }
   const variations = input.variations ?? 1;
+  // Refused before the charge: a render (or re-render) writes its pictures.
+  await deps.diskFloor.ensureRoom();
   if (owner.userId !== null) await ensureStorageLeft(deps, owner.userId);
   const keepFreeCredits = owner.userId !== null && (await keepsFreeCredits(deps, owner.userId));
 
@@ -431,6 +433,7 @@ export async function recoverInterruptedJobs(
 
 /** Puts a failed or canceled render back in the queue, free of charge (its credit was refunded); false when it is in another state. */
 export async function retryJob(deps: RenderContext, jobId: string): Promise<boolean> {
+  await deps.diskFloor.ensureRoom();
   const now = deps.clock.now();
   const stored = await deps.db.transaction().execute(async (trx) => {
     const job = await trx
