@@ -33,6 +33,7 @@ import { createProjectDirectory, createProjectsService } from "./services/projec
 import { applyAdminEmails, createRolesService } from "./services/roles";
 import { createSelfTestRunsService } from "./services/self-test-runs";
 import { createSystemService } from "./services/system-checks";
+import { createDiskFloor } from "./storage/disk-floor";
 import { createDiskStorage, type ObjectStorage } from "./storage/storage";
 import { APP_VERSION } from "./version";
 
@@ -70,6 +71,7 @@ export function buildInfra(env: Env, db: AppDatabase, log: Logger, clock: Clock,
     mailer: createMailer(env, db, log, clock),
     secretBox: createSecretBox(loadAppSecret(env)),
     storage,
+    diskFloor: createDiskFloor(storage, env.DISK_FREE_FLOOR_MB),
   };
 }
 

@@ -343,7 +343,7 @@ export const ENV_DOCS: Record<keyof z.infer<typeof envSchema>, string> = {
   ADDRESS_UPLOAD_MB_PER_DAY: "megabytes of pictures visitors from one client address may upload per day, all together (default 500)",
   USER_STORAGE_QUOTA_MB: "megabytes of photos and renders one account may keep (default 5120; 0 = no quota)",
   DISK_FREE_FLOOR_MB:
-    "free disk space to keep: below it, visitors' unclaimed demo pictures are removed, oldest first, and uploads wait (default 1024)",
+    "free disk space to keep: below it, visitors' unclaimed demo pictures are removed, oldest first, and every writer (uploads, renders, edits, upscales, listing exports, backups) waits (default 1024)",
   BACKUP_DIR:
     "where the server writes its scheduled backups (unset: no schedule; `npm run backup DIR` still works). Not inside DATA_DIR; best on another disk",
   BACKUP_EVERY: "how often the server backs itself up when BACKUP_DIR is set: 30m, 6h, 1d… (default 1d, at least 5m)",

@@ -9,6 +9,7 @@ import type { AppDatabase } from "./db/client";
 import type { Env } from "./env";
 import type { Logger } from "./logger";
 import type { Mailer } from "./mail/mailer";
+import type { DiskFloor } from "./storage/disk-floor";
 import type { ObjectStorage } from "./storage/storage";
 
 export interface Infra {
@@ -21,4 +22,6 @@ export interface Infra {
   mailer: Mailer;
   secretBox: SecretBox;
   storage: ObjectStorage;
+  /** DISK_FREE_FLOOR_MB over the store's free space: every writer asks it first. */
+  diskFloor: DiskFloor;
 }

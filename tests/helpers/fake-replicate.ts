@@ -114,8 +114,9 @@ export async function postSignedWebhook(
   body: string,
   secret: string,
   timestampSeconds = Math.floor(Date.now() / 1000),
+  /** The webhook-id: a new one unless a test replays a delivery. */
+  id = `msg_${randomUUID()}`,
 ): Promise<number> {
-  const id = `msg_${randomUUID()}`;
   const response = await fetch(url, {
     method: "POST",
     headers: {

@@ -184,6 +184,25 @@ describe("buying credits", () => {
     expect((await purchaseRows(db, buyer.userId))[0]!.status).toBe("pending");
   });
 
+  it("acknowledges a signed event without a usable object (2xx, never 500), changing nothing", async () => {
+    const { buyer } = await buyAndPay();
+    const eventsBefore = await db.selectFrom("stripe_events").select("id").execute();
+    for (const type of ["checkout.session.completed", "checkout.session.expired", "charge.refunded"]) {
+      for (const object of [null, "cs_test_x", {}]) {
+        const payload = JSON.stringify({ ...stripeEvent(type, {}), data: { object } });
+        expect(await postStripeWebhook(server.url, payload, { secret: WEBHOOK_SECRET })).toEqual({
+          status: 200,
+          body: { received: true, outcome: "ignored" },
+        });
+      }
+    }
+    // No data at all is the same.
+    const { data: _data, ...withoutData } = stripeEvent("checkout.session.completed", {});
+    expect((await postStripeWebhook(server.url, JSON.stringify(withoutData), { secret: WEBHOOK_SECRET })).status).toBe(200);
+    expect(await db.selectFrom("stripe_events").select("id").execute()).toEqual(eventsBefore);
+    expect(await balance(db, buyer.userId)).toBe(10);
+  });
+
   it("a signed checkout.session.completed grants the package once, however often it arrives", async () => {
     const { buyer, session } = await buyAndPay();
     const event = stripeEvent("checkout.session.completed", session);

@@ -365,11 +365,14 @@ describe("the Replicate webhook route", () => {
 
   beforeEach(async () => {
     const waiters = new PredictionWaiters();
+    // The server keeps receipts in its database (tests/integration/replicate-webhook-route.test.ts); here, in memory.
+    const receipts = new Set<string>();
+    const firstReceipt = (id: string) => Promise.resolve(receipts.size < receipts.add(id).size);
     const server = express();
     server.post(
       "/webhooks/replicate",
       express.raw({ type: "*/*", limit: "5mb" }),
-      replicateWebhookHandler({ secret: WEBHOOK_SECRET, waiters, now: Date.now }),
+      replicateWebhookHandler({ secret: WEBHOOK_SECRET, waiters, now: Date.now, firstReceipt }),
     );
     const listening = await new Promise<http.Server>((resolve) => {
       const instance = server.listen(0, "127.0.0.1", () => resolve(instance));
@@ -395,6 +398,19 @@ describe("the Replicate webhook route", () => {
     ).toBe(200);
     expect(await waiting).toMatchObject({ id: "p1", status: "succeeded", output: "https://x/y.jpg" });
     expect(app.waiters.size).toEqual({ waiting: 0, unclaimed: 0 });
+  });
+
+  it("acts on a webhook-id once: a replay of the same signed delivery is acknowledged and changes nothing", async () => {
+    const body = JSON.stringify({ id: "p1", status: "succeeded", output: "https://x/y.jpg" });
+    const timestamp = Math.floor(Date.now() / 1000);
+    expect(await postSignedWebhook(app.url, body, WEBHOOK_SECRET, timestamp, "msg_once")).toBe(200);
+    expect(await app.waiters.wait("p1", new AbortController().signal)).toMatchObject({ status: "succeeded" });
+    // The same bytes, headers and signature again (a replay, or a retry of ours): 2xx, not delivered.
+    expect(await postSignedWebhook(app.url, body, WEBHOOK_SECRET, timestamp, "msg_once")).toBe(200);
+    expect(app.waiters.size).toEqual({ waiting: 0, unclaimed: 0 });
+    // A new delivery (its own id) is handed over as before.
+    expect(await postSignedWebhook(app.url, body, WEBHOOK_SECRET, timestamp, "msg_next")).toBe(200);
+    expect(app.waiters.size).toEqual({ waiting: 0, unclaimed: 1 });
   });
 
   it("refuses bad, stale and missing signatures with 401 and malformed JSON with 400", async () => {

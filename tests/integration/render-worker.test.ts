@@ -272,6 +272,53 @@ describe("graceful shutdown", () => {
   });
 });
 
+describe("cancel answers only what is stored", () => {
+  it("a crash right after the answer leaves the job canceled and refunded; the restart does not resume or charge it", async () => {
+    // An engine slow to stop (a remote one is told over the network): aborted, it stops only when released.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const slowToStop: RenderProvider = {
+      ...localProvider,
+      id: "slow-to-stop",
+      async render(request) {
+        await new Promise((resolve) => request.signal.addEventListener("abort", resolve, { once: true }));
+        await released;
+        throw request.signal.reason;
+      },
+    };
+    const first = await startTestServer({ RENDER_CONCURRENCY: "1" }, { renderProvider: slowToStop });
+    let second: TestServer | undefined;
+    try {
+      const user = await signedInClient(first.url);
+      const [jobId] = await newJob(user, first.url);
+      const row = () => first.deps.db.selectFrom("render_jobs").selectAll().where("id", "=", jobId!).executeTakeFirstOrThrow();
+      await untilStatus(jobId!, "rendering", async () => (await row()).status);
+
+      expect(await user.client.render.cancel.mutate({ id: jobId! })).toEqual({ status: "canceled" });
+      // The crash: the first worker never writes again (its engine is not released). What the
+      // answer said is already in the database, with the refund.
+      expect((await row()).status).toBe("canceled");
+      second = await startTestServer({ DATA_DIR: first.deps.env.DATA_DIR }, { renderProvider: localProvider, fresh: true });
+      expect(await second.services.render.recoverInterruptedJobs()).toEqual({ resumed: 0, failed: 0 });
+      const ledger = await second.deps.db
+        .selectFrom("credit_ledger")
+        .select("kind")
+        .where("job_id", "=", jobId!)
+        .orderBy("created_at")
+        .execute();
+      expect(ledger.map((entry) => entry.kind)).toEqual(["charge", "refund"]);
+      expect(
+        (await second.deps.db.selectFrom("render_jobs").select("status").where("id", "=", jobId!).executeTakeFirstOrThrow()).status,
+      ).toBe("canceled");
+      expect(await ledgerBalance(second.deps.db, user.userId)).toBe(10);
+    } finally {
+      release();
+      await second?.stop();
+      await first.stop();
+    }
+  });
+});
+
 describe("crash recovery (SIGKILL)", () => {
   let fake: FakeReplicate;
   let child: ChildProcess | undefined;

@@ -5,7 +5,7 @@
  */
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { postSignedWebhook, startFakeReplicate, type FakeReplicate } from "../helpers/fake-replicate";
+import { postSignedWebhook, signReplicateWebhook, startFakeReplicate, type FakeReplicate } from "../helpers/fake-replicate";
 import { collectEvents, confirmAddress, isFinal, roomPhoto, signedInClient, upload } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { waitUntil } from "../helpers/wait";
@@ -67,6 +67,33 @@ describe("Replicate webhooks through the server", () => {
     });
     expect(fake.webhookDeliveries).toEqual([{ url: `${server.deps.env.PUBLIC_URL}/webhooks/replicate`, status: 200 }]);
     expect(fake.polls()).toHaveLength(0);
+  });
+
+  it("keeps each webhook-id once: a replay is acknowledged without effect, and housekeeping forgets old receipts", async () => {
+    const url = `${server.url}/webhooks/replicate`;
+    const body = JSON.stringify({ id: "replayed", status: "succeeded" });
+    const timestamp = Math.floor(Date.now() / 1000);
+    const post = () =>
+      fetch(url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "webhook-id": "msg_replayed",
+          "webhook-timestamp": String(timestamp),
+          "webhook-signature": signReplicateWebhook({ secret: SECRET, id: "msg_replayed", timestamp, body }),
+        },
+        body,
+      }).then(async (response) => ({ status: response.status, body: (await response.json()) as unknown }));
+    expect(await post()).toEqual({ status: 200, body: { received: true } });
+    expect(await post()).toEqual({ status: 200, body: { received: true, duplicate: true } });
+    const receipts = () =>
+      server.deps.db.selectFrom("webhook_receipts").select("webhook_id").where("webhook_id", "=", "msg_replayed").execute();
+    expect(await receipts()).toHaveLength(1);
+
+    // Past the replay window the receipt goes (the signature's timestamp refuses such a replay by then).
+    const later = { now: () => Date.now() + 2 * 60 * 60 * 1000 };
+    expect((await server.services.render.runHousekeeping(later)).webhookReceipts).toBeGreaterThanOrEqual(1);
+    expect(await receipts()).toEqual([]);
   });
 
   it("refuses a webhook signed with another secret", async () => {

@@ -84,6 +84,7 @@ const TABLE_OWNERS: Record<string, Home> = {
   render_edits: { owner: RENDER },
   visitor_demo_renders: { owner: RENDER },
   upload_budgets: { owner: RENDER },
+  webhook_receipts: { owner: RENDER },
   listing_exports: { owner: "src/server/listing/" },
   backups: { owner: "src/server/backup/" },
   housekeeping_runs: { owner: "src/server/housekeeping/" },

@@ -45,7 +45,7 @@ export interface BackupStatus {
   overdue: boolean;
 }
 
-type Deps = Pick<Infra, "db" | "env" | "clock" | "log" | "version" | "startedAt">;
+type Deps = Pick<Infra, "db" | "env" | "clock" | "log" | "version" | "startedAt" | "diskFloor">;
 
 export function backupSource(deps: Pick<Infra, "env" | "version">): BackupSource {
   return {
@@ -131,6 +131,8 @@ export function createBackupModule(deps: Deps) {
   function run(trigger: BackupTrigger, into: string): Promise<BackupRecord> {
     if (running) throw new DomainError("conflict", "backupRunning");
     const started = (async () => {
+      // The floor is measured on the data disk (where the database and pictures are, and usually the backups).
+      await deps.diskFloor.ensureRoom();
       const record = await takeBackup(db, backupSource(deps), into, trigger, () => clock.now());
       log.info("backup written", { file: record.file, bytes: record.bytes, files: record.files, trigger });
       const removed = await pruneBackups(into, env.BACKUP_KEEP);

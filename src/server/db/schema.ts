@@ -369,6 +369,12 @@ export interface StudioSettingsTable {
   updated_at: number;
 }
 
+/** A webhook delivery already accepted, by its webhook-id (render module: replays are ignored). */
+export interface WebhookReceiptsTable {
+  webhook_id: string;
+  received_at: number;
+}
+
 /** One housekeeping pass (housekeeping module). */
 export interface HousekeepingRunsTable {
   id: string;
@@ -449,6 +455,7 @@ export interface Database {
   housekeeping_runs: HousekeepingRunsTable;
   credit_packages: CreditPackagesTable;
   studio_settings: StudioSettingsTable;
+  webhook_receipts: WebhookReceiptsTable;
 }
 
 export type User = Selectable<UsersTable>;

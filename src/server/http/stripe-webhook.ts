@@ -4,7 +4,9 @@
  * checkout.session.expired and charge.refunded. The body is read raw (the signature covers the exact
  * bytes), so this router must be mounted before any JSON body parser. Answers:
  * 400 bad or missing signature (nothing changes), 503 when STRIPE_WEBHOOK_SECRET is not set,
- * 500 when applying the event failed (nothing was written; Stripe retries), else 200.
+ * 200 with outcome "ignored" for a signed event this app cannot use (no object: retrying would not help, and
+ * Stripe retries every non-2xx answer for days; logged as a warning), 500 when applying the event failed (nothing
+ * was written; Stripe retries), else 200.
  */
 import express, { type ErrorRequestHandler, Router } from "express";
 // Types only: the SDK is loaded with the first webhook (decision 045).

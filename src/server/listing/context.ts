@@ -2,6 +2,6 @@
 import type { Infra } from "../infra";
 import type { RenderModule } from "../render";
 
-export interface ListingContext extends Pick<Infra, "db" | "clock" | "storage" | "log"> {
+export interface ListingContext extends Pick<Infra, "db" | "clock" | "storage" | "diskFloor" | "log"> {
   render: Pick<RenderModule, "listingSource">;
 }

@@ -93,6 +93,7 @@ export async function createExport(
   baseUrl: string,
 ): Promise<ListingExportView> {
   const source = await deps.render.listingSource(userOwner(userId), input.jobId);
+  await deps.diskFloor.ensureRoom();
   const disclosure = cleanDisclosure(input.disclosure ?? defaultDisclosure(input.language, source.renderMode));
   const [result, original] = await Promise.all([readStored(deps, source.resultKey), readStored(deps, source.originalKey)]);
 

@@ -19,10 +19,17 @@ export type { UserOfRequest } from "./routes";
 const SWEEP_INTERVAL_MS = 10 * 60_000;
 
 export function createListingModule(
-  infra: Pick<Infra, "db" | "clock" | "storage" | "log">,
+  infra: Pick<Infra, "db" | "clock" | "storage" | "diskFloor" | "log">,
   ports: { render: Pick<RenderModule, "listingSource"> },
 ) {
-  const deps: ListingContext = { db: infra.db, clock: infra.clock, storage: infra.storage, log: infra.log, render: ports.render };
+  const deps: ListingContext = {
+    db: infra.db,
+    clock: infra.clock,
+    storage: infra.storage,
+    diskFloor: infra.diskFloor,
+    log: infra.log,
+    render: ports.render,
+  };
   let timer: NodeJS.Timeout | undefined;
   const sweep = () =>
     sweepListingExports(deps).catch((error: unknown) => {

@@ -56,7 +56,7 @@ export interface CreditLedger {
   ): Promise<Array<{ charged: number; refunded: number; refunds: number }>>;
 }
 
-export interface RenderContext extends Pick<Infra, "db" | "clock" | "env" | "storage" | "log"> {
+export interface RenderContext extends Pick<Infra, "db" | "clock" | "env" | "storage" | "diskFloor" | "log"> {
   events: RenderEventBus;
   signals: RenderSignals;
   /** The engine new jobs are recorded with, and what it can do (the rules ai-render checks). */

@@ -1,18 +1,19 @@
 /**
  * The render module's part of housekeeping (the schedule is the housekeeping module's): visitors'
  * demo pictures nobody claimed (and, when the disk runs low, the oldest of them sooner), render
- * events too old for any reconnecting client to ask for, past days' upload budgets, and stored
- * files that belong to no upload or render any more. Each step says how much it removed.
+ * events too old for any reconnecting client to ask for, past days' upload budgets, stored files
+ * that belong to no upload or render any more, and webhook receipts past the replay window. Each step says how much it removed.
  */
 import type { RenderContext } from "./context";
 import { UPLOAD_BUCKET } from "../../shared/constants";
 import { RENDER } from "../../shared/render";
 import { forgetOldUploadBudgets, purgeExpiredVisitorWork, reclaimVisitorSpace } from "./intake";
 import { forgetEventsBefore } from "./live";
+import { forgetOldWebhookReceipts } from "./webhook-receipts";
 
 const DAY_MS = 86_400_000;
 
-type HousekeepingDeps = Pick<RenderContext, "db" | "clock" | "env" | "storage" | "log">;
+type HousekeepingDeps = Pick<RenderContext, "db" | "clock" | "env" | "storage" | "diskFloor" | "log">;
 
 /** A file younger than this is never an orphan: its row may be on its way (an upload is stored, then recorded). */
 const ORPHAN_MIN_AGE_MS = DAY_MS;
@@ -23,12 +24,14 @@ export async function runHousekeeping(deps: HousekeepingDeps): Promise<Record<st
   const uploadBudgets = await forgetOldUploadBudgets(deps);
   const events = await forgetEventsBefore(deps.db, deps.clock.now() - RENDER.visitorWorkDays * DAY_MS);
   const orphans = await removeOrphanFiles(deps);
+  const webhookReceipts = await forgetOldWebhookReceipts(deps);
   return {
     visitorUploads,
     renderEvents: events,
     uploadBudgets,
     orphanFiles: orphans.files,
     orphanBytes: orphans.bytes,
+    webhookReceipts,
   };
 }
 

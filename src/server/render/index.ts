@@ -59,7 +59,10 @@ export interface RenderModuleOptions {
   brandName?: () => string;
 }
 
-export function createRenderModule(infra: Pick<Infra, "db" | "clock" | "env" | "storage" | "log">, options: RenderModuleOptions) {
+export function createRenderModule(
+  infra: Pick<Infra, "db" | "clock" | "env" | "storage" | "diskFloor" | "log">,
+  options: RenderModuleOptions,
+) {
   const replicateWaiters = new PredictionWaiters();
   /** Builds the engine a configuration describes; throws when it cannot be built (a model without a preset). */
   const buildEngine = (config: EngineEnv) => createRenderProvider({ ...infra.env, ...config }, replicateWaiters);
@@ -71,6 +74,7 @@ export function createRenderModule(infra: Pick<Infra, "db" | "clock" | "env" | "
     clock: infra.clock,
     env: infra.env,
     storage: infra.storage,
+    diskFloor: infra.diskFloor,
     log: infra.log,
     events: new RenderEventBus(),
     signals: new RenderSignals(),

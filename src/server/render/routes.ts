@@ -15,6 +15,7 @@ import type { RenderContext } from "./context";
 import { exampleKey } from "./figures";
 import { ownsRow, type OwnerOfRequest } from "./owner";
 import { replicateWebhookHandler, type PredictionWaiters } from "./engines";
+import { firstWebhookReceipt } from "./webhook-receipts";
 
 /** Private pictures: the browser may keep them an hour (spec: cache control 3600), proxies may not. */
 const PRIVATE_CACHE = "private, max-age=3600";
@@ -128,7 +129,12 @@ export function renderRoutes(deps: RenderContext, ownerOfRequest: OwnerOfRequest
     routes.post(
       "/webhooks/replicate",
       express.raw({ type: "*/*", limit: "5mb" }),
-      replicateWebhookHandler({ secret: deps.env.REPLICATE_WEBHOOK_SECRET, waiters: replicateWaiters, now: () => deps.clock.now() }),
+      replicateWebhookHandler({
+        secret: deps.env.REPLICATE_WEBHOOK_SECRET,
+        waiters: replicateWaiters,
+        now: () => deps.clock.now(),
+        firstReceipt: (webhookId) => firstWebhookReceipt(deps, webhookId),
+      }),
     );
   }
 

@@ -275,6 +275,13 @@ async function findSessionPurchase(trx: Db, session: Stripe.Checkout.Session): P
  */
 export async function handleStripeEvent(deps: WebhookDeps, event: Stripe.Event): Promise<StripeEventOutcome> {
   if (!HANDLED_EVENTS.has(event.type)) return "ignored";
+  // Signed but without the object it should carry: nothing here can use it, and Stripe retries
+  // every non-2xx answer for days, so it is acknowledged (and said in the log) instead of failing.
+  const object: unknown = (event.data as { object?: unknown } | undefined)?.object;
+  if (typeof object !== "object" || object === null || typeof (object as { id?: unknown }).id !== "string") {
+    deps.log.warn("stripe: signed event without a usable object, acknowledged and ignored", { event: event.id, type: event.type });
+    return "ignored";
+  }
   const now = deps.clock.now();
   return deps.db.transaction().execute(async (trx) => {
     // A write first, so this transaction holds SQLite's write lock before it reads anything.

@@ -62,7 +62,7 @@ const ENV_OF = {
 
 const last4 = (key: string) => key.slice(-4);
 
-export function createSettingsModule(infra: Pick<Infra, "db" | "clock" | "env" | "secretBox" | "storage" | "log">) {
+export function createSettingsModule(infra: Pick<Infra, "db" | "clock" | "env" | "secretBox" | "storage" | "diskFloor" | "log">) {
   const { db, clock, env, secretBox, storage } = infra;
   const fromEnv = (name: EnvName) => env.SET_IN_ENVIRONMENT.has(name);
   let stored: Stored = { brand: {}, "free-credits": {}, engine: {} };
@@ -301,6 +301,7 @@ export function createSettingsModule(infra: Pick<Infra, "db" | "clock" | "env" |
     async setLogo(bytes: Buffer) {
       const prepared = await prepareLogo(bytes);
       if (!prepared.ok) throw new DomainError("invalid", "logoInvalid");
+      await infra.diskFloor.ensureRoom();
       const key = `studio/logo-${createHash("sha256").update(prepared.data).digest("hex").slice(0, 32)}.png`;
       await storage.put(UPLOAD_BUCKET, key, prepared.data, "image/png");
       const previous = stored.brand.logo?.key;

@@ -18,6 +18,7 @@ const KINDS = [
   "renderEvents",
   "uploadBudgets",
   "orphanFiles",
+  "webhookReceipts",
 ] as const;
 
 export function HousekeepingSection() {

@@ -151,14 +151,16 @@ export interface ReplicateWebhookOptions {
   waiters: PredictionWaiters;
   /** Milliseconds since the epoch (the server clock), for the replay window. */
   now: () => number;
+  /** Records a webhook-id; false when it was already received (a retry or a replay: acknowledged, not acted on). */
+  firstReceipt: (webhookId: string) => Promise<boolean>;
 }
 
 /**
  * POST /webhooks/replicate. Needs the raw body: mount it with express.raw() for every content
  * type, before any JSON body parser. Answers at once, since Replicate retries a slow final webhook.
  */
-export function replicateWebhookHandler({ secret, waiters, now }: ReplicateWebhookOptions): RequestHandler {
-  return (req, res) => {
+export function replicateWebhookHandler({ secret, waiters, now, firstReceipt }: ReplicateWebhookOptions): RequestHandler {
+  return async (req, res) => {
     const body: unknown = req.body;
     if (body !== undefined && !Buffer.isBuffer(body)) {
       // A JSON parser ran first: the bytes that were signed are gone, so nothing could be verified.
@@ -166,15 +168,16 @@ export function replicateWebhookHandler({ secret, waiters, now }: ReplicateWebho
       return;
     }
     const rawBody = body ?? Buffer.alloc(0);
+    const webhookId = req.get("webhook-id");
     const signed = verifyReplicateSignature({
-      id: req.get("webhook-id"),
+      id: webhookId,
       timestamp: req.get("webhook-timestamp"),
       signatureHeader: req.get("webhook-signature"),
       rawBody,
       secret,
       nowMs: now(),
     });
-    if (!signed) {
+    if (!signed || !webhookId) {
       res.status(401).json({ error: "Invalid or missing webhook signature" });
       return;
     }
@@ -186,6 +189,12 @@ export function replicateWebhookHandler({ secret, waiters, now }: ReplicateWebho
     }
     if (!prediction) {
       res.status(400).json({ error: "Expected a prediction as JSON" });
+      return;
+    }
+    // Within the signature's window the same signed bytes could be sent again: once per webhook-id.
+    // A repeat gets a 2xx (a retry of ours must stop) and changes nothing.
+    if (!(await firstReceipt(webhookId))) {
+      res.status(200).json({ received: true, duplicate: true });
       return;
     }
     waiters.deliver(prediction);

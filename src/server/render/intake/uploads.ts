@@ -38,7 +38,7 @@ export interface UploadChoices {
  * or a disk too full even once visitors' unclaimed pictures are gone.
  */
 export async function saveUpload(
-  deps: Pick<RenderContext, "db" | "clock" | "env" | "storage" | "log" | "projects">,
+  deps: Pick<RenderContext, "db" | "clock" | "env" | "storage" | "diskFloor" | "log" | "projects">,
   owner: Owner,
   bytes: Buffer,
   choices: UploadChoices,
@@ -54,7 +54,9 @@ export async function saveUpload(
     throw notFound();
   }
 
-  if (!(await reclaimVisitorSpace(deps))) throw new DomainError("unavailable", "serverStorageFull");
+  // Visitors' unclaimed demo pictures make room first; then the floor every writer respects.
+  await reclaimVisitorSpace(deps);
+  await deps.diskFloor.ensureRoom();
 
   const prepared = await prepareUpload(bytes);
   if (!prepared.ok) throw new DomainError(REFUSALS[prepared.reason].kind, REFUSALS[prepared.reason].message);

@@ -57,11 +57,9 @@ export async function purgeExpiredVisitorWork(deps: Pick<RenderContext, "db" | "
  * Makes room on a disk that runs low: visitors' unclaimed demo pictures go, oldest first, until the
  * free space is back above DISK_FREE_FLOOR_MB. True when it is (or the store cannot tell).
  */
-export async function reclaimVisitorSpace(deps: Pick<RenderContext, "db" | "env" | "storage" | "log">): Promise<boolean> {
-  if (!deps.storage.freeBytes) return true;
-  const floor = deps.env.DISK_FREE_FLOOR_MB * 1_048_576;
+export async function reclaimVisitorSpace(deps: Pick<RenderContext, "db" | "env" | "storage" | "diskFloor" | "log">): Promise<boolean> {
   let removed = { uploads: 0, renders: 0 };
-  let enough = (await deps.storage.freeBytes()) >= floor;
+  let enough = await deps.diskFloor.hasRoom();
   let before = Number.MIN_SAFE_INTEGER;
   while (!enough) {
     // One at a time, so no more goes than the floor needs; the cursor steps past one still rendering.
@@ -79,11 +77,13 @@ export async function reclaimVisitorSpace(deps: Pick<RenderContext, "db" | "env"
     removed = { uploads: removed.uploads + batch.uploads, renders: removed.renders + batch.renders };
     const last = oldest.at(-1);
     if (batch.uploads === 0 && last) before = last.created_at + 1;
-    enough = (await deps.storage.freeBytes()) >= floor;
+    enough = await deps.diskFloor.hasRoom();
   }
   if (removed.uploads) deps.log.warn("disk space is low: removed visitors' oldest unclaimed demo pictures", removed);
   if (!enough)
-    deps.log.error(`disk space is below DISK_FREE_FLOOR_MB (${deps.env.DISK_FREE_FLOOR_MB} MB): uploads are refused until there is room`);
+    deps.log.error(
+      `disk space is below DISK_FREE_FLOOR_MB (${deps.env.DISK_FREE_FLOOR_MB} MB): uploads, renders, edits, upscales, listing exports and backups are refused until there is room`,
+    );
   return enough;
 }
 

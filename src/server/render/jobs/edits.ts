@@ -66,6 +66,7 @@ export async function createEditJob(
   if (!checked.ok) throw new DomainError("invalid", checked.reason);
   const id = generateSecureRandomString();
   const maskKey = editMaskKey(id);
+  await deps.diskFloor.ensureRoom();
   await deps.storage.put(UPLOAD_BUCKET, maskKey, checked.mask, "image/png");
 
   await ensureStorageLeft(deps, userId);

@@ -129,6 +129,8 @@ export async function createRenderJobs(
     throw new DomainError("invalid", "engineCannot");
   }
   const variations = input.variations ?? 1;
+  // Refused before the charge: a render (or re-render) writes its pictures.
+  await deps.diskFloor.ensureRoom();
   if (owner.userId !== null) await ensureStorageLeft(deps, owner.userId);
   const keepFreeCredits = owner.userId !== null && (await keepsFreeCredits(deps, owner.userId));
 
@@ -301,21 +303,21 @@ export function markCanceled(deps: RefundDeps, jobId: string, from: readonly Job
   );
 }
 
-/** Cancel while queued (at once) or while running (the worker stops the engine, then marks it). */
+/**
+ * Cancel while queued or running. The cancel and its refund are stored first, in one transaction,
+ * and only then is a running worker told to stop the engine: the answer is only what is stored, so
+ * a crash right after it cannot resume (and charge) the job. The worker's own later writes all
+ * expect a running job, so they change nothing once it is canceled.
+ */
 export async function cancelJob(deps: RenderContext, owner: Owner, jobId: string): Promise<JobStatus> {
   const job = await findOwnedJob(deps.db, owner, jobId);
-  if (job.status === "queued") {
-    const canceled = await markCanceled(deps, jobId, ["queued"], deps.clock.now());
+  if (job.status === "queued" || RUNNING.includes(job.status)) {
+    const canceled = await markCanceled(deps, jobId, ["queued", ...RUNNING], deps.clock.now());
     if (canceled) {
-      await announceQueuePositions(deps, deps.clock.now());
+      deps.signals.abortRunning(jobId);
+      if (job.status === "queued") await announceQueuePositions(deps, deps.clock.now());
       return "canceled";
     }
-  }
-  if (RUNNING.includes(job.status) || job.status === "queued") {
-    // Claimed in between: the worker owns it now.
-    if (deps.signals.abortRunning(jobId)) return "canceled";
-    const canceled = await markCanceled(deps, jobId, ["queued", ...RUNNING], deps.clock.now());
-    if (canceled) return "canceled";
   }
   throw new DomainError("conflict", "renderNotCancelable");
 }
@@ -324,8 +326,9 @@ export async function cancelJob(deps: RenderContext, owner: Owner, jobId: string
 export async function deleteJob(deps: RenderContext, owner: Owner, jobId: string): Promise<void> {
   const job = await findOwnedJob(deps.db, owner, jobId);
   if (job.status === "queued" || RUNNING.includes(job.status)) {
-    deps.signals.abortRunning(jobId);
+    // Stored first, then the worker told (as cancelJob).
     await markCanceled(deps, jobId, ["queued", ...RUNNING], deps.clock.now());
+    deps.signals.abortRunning(jobId);
   }
   await deleteJobRows(deps.db, [jobId]);
   await removeJobFiles(deps, [job]);
@@ -430,6 +433,7 @@ export async function recoverInterruptedJobs(
 
 /** Puts a failed or canceled render back in the queue, free of charge (its credit was refunded); false when it is in another state. */
 export async function retryJob(deps: RenderContext, jobId: string): Promise<boolean> {
+  await deps.diskFloor.ensureRoom();
   const now = deps.clock.now();
   const stored = await deps.db.transaction().execute(async (trx) => {
     const job = await trx

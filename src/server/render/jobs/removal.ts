@@ -28,8 +28,8 @@ export async function deleteUserImages(
   const allJobs = [...new Map([...jobs, ...dependent].map((job) => [job.id, job])).values()];
   // Unfinished renders are canceled and refunded first; a running one would write files after they are gone.
   for (const job of allJobs.filter((row) => !isFinalStatus(row.status))) {
-    deps.signals.abortRunning(job.id);
     await markCanceled(deps, job.id, ["queued", ...RUNNING], deps.clock.now());
+    deps.signals.abortRunning(job.id);
   }
   await deps.db.transaction().execute(async (trx) => {
     await deleteJobRows(

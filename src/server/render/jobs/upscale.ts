@@ -31,6 +31,7 @@ export async function upscaleJob(
   const upload = await deps.db.selectFrom("uploads").select(["width", "height"]).where("id", "=", job.upload_id).executeTakeFirst();
   if (!upload || (job.result_width >= upload.width && job.result_height >= upload.height))
     throw new DomainError("conflict", "upscaleNotNeeded");
+  await deps.diskFloor.ensureRoom();
   if (owner.userId !== null) await ensureStorageLeft(deps, owner.userId);
   const upscale = provider.upscale.bind(provider);
   const { result_key: resultKey, result_width: width, result_height: height } = job;
@@ -65,6 +66,8 @@ export async function upscaleJob(
     const format = metadata.format === "png" || metadata.format === "webp" ? metadata.format : "jpeg";
     if (!metadata.width || !metadata.height) throw new DomainError("unavailable", "upscaleFailed");
     const key = `renders/${jobId}/upscaled.${EXTENSIONS[format]}`;
+    // Checked again: the engine may have taken minutes, and others wrote meanwhile.
+    await deps.diskFloor.ensureRoom();
     await deps.storage.put(UPLOAD_BUCKET, key, result.image, MIME_TYPES[format]);
     const updated = await deps.db
       .updateTable("render_jobs")

@@ -27,8 +27,9 @@ import type { RenderContext } from "../context";
 import { resultLinks } from "../links";
 import { PermanentRenderError, RetryableRenderError, structureScore, type RenderProvider, type RenderResult } from "../engines";
 import { withLogContext } from "../../logger";
+import { isDiskFull } from "../../storage/disk-floor";
 
-type WorkerDeps = Pick<RenderContext, "db" | "clock" | "log" | "storage" | "events" | "signals" | "credits">;
+type WorkerDeps = Pick<RenderContext, "db" | "clock" | "log" | "storage" | "diskFloor" | "events" | "signals" | "credits">;
 
 export interface RenderWorkerOptions {
   concurrency: number;
@@ -174,6 +175,8 @@ export class RenderWorker {
     // What this job's files take on disk (the owner's storage quota counts it).
     let storedBytes = job.stored_bytes;
     const put = async (key: string, data: Buffer, mime: string) => {
+      // Below the disk floor the job fails and is refunded (below), instead of filling the disk.
+      await this.deps.diskFloor.ensureRoom();
       stored.push(key);
       storedBytes += data.length;
       await storage.put(UPLOAD_BUCKET, key, data, mime);
@@ -300,6 +303,9 @@ export class RenderWorker {
         await markCanceled(this.deps, job.id, RUNNING, now);
       } else if (deadline.aborted) {
         await failJob(this.deps, job.id, RUNNING, MESSAGES.renderTimedOut, now);
+      } else if (isDiskFull(error)) {
+        log.warn("render failed: the disk is below DISK_FREE_FLOOR_MB", { engine: provider.id });
+        await failJob(this.deps, job.id, RUNNING, MESSAGES.serverStorageFull, now);
       } else {
         const shown = error instanceof PermanentRenderError ? failureMessage(error.message) : MESSAGES.renderFailed;
         if (error instanceof PermanentRenderError) log.info("render failed", { engine: provider.id, reason: error.message });
