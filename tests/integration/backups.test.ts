@@ -142,7 +142,7 @@ describe("backup and restore", () => {
 
     const restoredDir = path.join(temp("restored"), "data");
     const restore = await runScript("scripts/restore.ts", [path.join(backupDir, file!)], {
-      env: { ...process.env, DATA_DIR: restoredDir },
+      env: { ...process.env, DATA_DIR: restoredDir, BACKUP_KEY_FILE: path.join(dataDir, "backup-key") },
     });
     expect(restore.stderr).toBe("");
     expect(restore.code).toBe(0);
@@ -214,6 +214,8 @@ describe("backup and restore", () => {
     await expect(restoreBackup(notGzip, path.join(work, "plain-data"))).rejects.toThrow("is not a readable backup");
   });
 
+  const keyFileOf = (server: TestServer) => path.join(server.deps.env.DATA_DIR, "backup-key");
+
   async function backupOf(server: TestServer) {
     const dir = temp("one");
     const result = await createBackup(
@@ -222,6 +224,7 @@ describe("backup and restore", () => {
         databaseFile: server.deps.env.DATABASE_FILE,
         secretFromEnvironment: false,
         appVersion: "test",
+        keyFile: keyFileOf(server),
       },
       dir,
     );

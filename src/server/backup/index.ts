@@ -12,7 +12,7 @@ import type { AppDatabase } from "../db/client";
 import type { BackupsTable } from "../db/schema";
 import { DomainError } from "../errors";
 import type { Infra } from "../infra";
-import { BACKUP_FILE_PATTERN, createBackup, type BackupResult, type BackupSource } from "./archive";
+import { BACKUP_FILE_PATTERN, BACKUP_KEY_NAME, createBackup, type BackupResult, type BackupSource } from "./archive";
 
 export type BackupTrigger = BackupsTable["trigger"];
 
@@ -53,6 +53,7 @@ export function backupSource(deps: Pick<Infra, "env" | "version">): BackupSource
     databaseFile: deps.env.DATABASE_FILE,
     secretFromEnvironment: Boolean(deps.env.APP_SECRET),
     appVersion: deps.version,
+    keyFile: deps.env.BACKUP_KEY_FILE ? path.resolve(deps.env.BACKUP_KEY_FILE) : path.join(deps.env.DATA_DIR, BACKUP_KEY_NAME),
   };
 }
 
