@@ -504,6 +504,9 @@ describe("scheduled backups, Back up now and the self-test", () => {
     const check = async () => (await asAdmin()).selfTest.check.mutate({ name: "backups" });
 
     expect(await check()).toMatchObject({ ok: true, warning: false });
+    const keyFile = path.join(server.deps.env.DATA_DIR, "backup-key");
+    // /admin names the key the first backup creates, then its id: the operator keeps a copy.
+    expect((await (await asAdmin()).admin.backups.query()).key).toEqual({ file: keyFile, id: null });
     const first = await backups.runIfDue();
     expect(first).toMatchObject({ trigger: "schedule", error: null });
     expect(await backups.runIfDue()).toBeNull();
@@ -527,6 +530,7 @@ describe("scheduled backups, Back up now and the self-test", () => {
     const status = await (await asAdmin()).admin.backups.query();
     expect(status).toMatchObject({ dir: backupDir, everyMs: 6 * 3_600_000, keep: 2, overdue: true });
     expect(status.lastSuccess?.fileName).toBe(files[1]);
+    expect(status.key).toEqual({ file: keyFile, id: backupKeyId(fs.readFileSync(keyFile, "utf8")) });
   });
 
   it("Back up now is audited, refused while another runs, and refused without BACKUP_DIR", async () => {
@@ -555,13 +559,18 @@ describe("scheduled backups, Back up now and the self-test", () => {
     expect(check.detail).toContain("backups are not scheduled (BACKUP_DIR is not set");
   });
 
-  it("refuses a BACKUP_DIR inside DATA_DIR and a BACKUP_EVERY it cannot read", () => {
+  it("refuses a BACKUP_DIR inside DATA_DIR, a BACKUP_KEY_FILE inside BACKUP_DIR and a BACKUP_EVERY it cannot read", () => {
     const dataDir = temp("env");
     expect(() => parseEnv({ DATA_DIR: dataDir, BACKUP_DIR: path.join(dataDir, "backups") })).toThrow(
       "BACKUP_DIR: expected a folder outside DATA_DIR",
     );
     expect(() => parseEnv({ DATA_DIR: dataDir, BACKUP_EVERY: "2m" })).toThrow("BACKUP_EVERY: expected a period such as 30m, 6h or 1d");
     expect(() => parseEnv({ DATA_DIR: dataDir, BACKUP_EVERY: "daily" })).toThrow("BACKUP_EVERY");
+    // The key that proves backups genuine is not kept with them.
+    const backupDir = temp("env-backups");
+    expect(() => parseEnv({ DATA_DIR: dataDir, BACKUP_DIR: backupDir, BACKUP_KEY_FILE: path.join(backupDir, "backup-key") })).toThrow(
+      "BACKUP_KEY_FILE: expected a file outside BACKUP_DIR",
+    );
     expect(parseEnv({ DATA_DIR: dataDir, BACKUP_EVERY: "6h" }).BACKUP_EVERY).toBe(6 * 3_600_000);
     expect(parseEnv({ DATA_DIR: dataDir }).BACKUP_EVERY).toBe(DAY);
   });

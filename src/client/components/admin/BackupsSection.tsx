@@ -81,6 +81,11 @@ export function BackupsSection() {
               </>
             )}
           </div>
+          <p className="break-words text-sm text-slate-600 dark:text-slate-300" data-testid="backup-key">
+            {data.key.id
+              ? t("admin.backups.key", { id: data.key.id, file: data.key.file })
+              : t("admin.backups.keyNotYet", { file: data.key.file })}
+          </p>
           {data.dir ? (
             <button type="button" className={buttonClass.secondary} disabled={Boolean(running)} onClick={() => backUp.mutate()}>
               {running ? (
