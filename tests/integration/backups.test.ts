@@ -6,6 +6,9 @@
  * and an archive with entries a backup cannot hold, and leaves DATA_DIR empty. The schedule takes a
  * backup when one is due and keeps BACKUP_KEEP; /admin's "Back up now" is audited and refused while
  * another runs or without BACKUP_DIR; the self-test warns when the last backup is overdue.
+ * Issue 27 (decision 065): the manifest is signed with the install's backup key, and a restore
+ * refuses a tampered backup, another install's, an unsigned one (unless accepted), and streams
+ * entries capped by the signed manifest, its memory bounded before a small archive with a huge entry.
  */
 import { createHash, createHmac } from "node:crypto";
 import fs from "node:fs";

@@ -1,4 +1,7 @@
-/** Admin · System: the last backup, its size and age, the schedule, and "Back up now" (issue 16). */
+/**
+ * Admin · System: the last backup, its size and age, the schedule, "Back up now" (issue 16), and the
+ * backup key an operator must keep a copy of to restore elsewhere (decision 065).
+ */
 import { AlertTriangle, Archive, CheckCircle2, Loader2 } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
