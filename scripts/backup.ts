@@ -1,12 +1,13 @@
 /**
  * `npm run backup [DIR]`: one backup of the studio under DATA_DIR into DIR (default BACKUP_DIR),
  * while the server runs: the database (a consistent snapshot), every stored picture and the app
- * secret, as one .tar.gz with a manifest (decision 047). Recorded for /admin like the server's own.
+ * secret, as one .tar.gz with a manifest signed with the install's backup key (decisions 047, 065). Recorded for /admin like the server's own.
  * Into BACKUP_DIR, the oldest backups beyond BACKUP_KEEP are then removed. Exit code 0, or 1 with
  * the reason.
  */
 import path from "node:path";
 import { takeBackup, pruneBackups, backupSource } from "../src/server/backup";
+import { backupKeyId, readBackupKey } from "../src/server/backup/archive";
 import { openDatabase } from "../src/server/db/client";
 import { migrateToLatest } from "../src/server/db/migrate";
 import { EnvError, parseEnv } from "../src/server/env";
@@ -27,7 +28,8 @@ async function main(args: string[]): Promise<number> {
   const db = openDatabase(env.DATABASE_FILE);
   try {
     await migrateToLatest(db);
-    const record = await takeBackup(db, backupSource({ env, version: APP_VERSION }), dir, "command", () => Date.now());
+    const source = backupSource({ env, version: APP_VERSION });
+    const record = await takeBackup(db, source, dir, "command", () => Date.now());
     const manifest = record.result!.manifest;
     const tables = Object.values(manifest.database.tables).reduce((sum, rows) => sum + rows, 0);
     console.info(`Backup written: ${record.file} (${sizeText(record.bytes ?? 0)})`);
@@ -40,7 +42,10 @@ async function main(args: string[]): Promise<number> {
       const removed = await pruneBackups(dir, env.BACKUP_KEEP);
       if (removed.length > 0) console.info(`  removed ${removed.length} older backup(s), keeping ${env.BACKUP_KEEP}`);
     }
-    console.info(`Restore with: DATA_DIR=/an/empty/folder npm run restore ${record.file}`);
+    console.info(
+      `  signed with backup key ${backupKeyId(await readBackupKey(source.keyFile))} (${source.keyFile}): keep a copy of that file off this machine, a restore needs it`,
+    );
+    console.info(`Restore with: BACKUP_KEY_FILE=${source.keyFile} DATA_DIR=/an/empty/folder npm run restore ${record.file}`);
     return 0;
   } finally {
     await db.destroy();

@@ -1,27 +1,39 @@
 /**
- * `npm run restore FILE`: restores a backup (npm run backup, or the server's schedule) into
- * DATA_DIR, which must be empty or missing. Every file is checked against the backup's manifest
- * (sizes and SHA-256), the database passes SQLite's integrity check and its tables hold the rows
- * the manifest counts, before anything is moved into DATA_DIR (decision 047). Then start the
- * server on that DATA_DIR. Exit code 0, 1 when refused (with the reason), 2 for a usage error.
+ * `npm run restore [-- --accept-unsigned] FILE`: restores a backup (npm run backup, or the server's
+ * schedule) into DATA_DIR, which must be empty or missing. The manifest must carry the signature of
+ * the backup key in BACKUP_KEY_FILE (decision 065; an unsigned, older backup only with
+ * --accept-unsigned); every file is checked against it (sizes and SHA-256), the database passes
+ * SQLite's integrity check and its tables hold the rows the manifest counts, before anything is
+ * moved into DATA_DIR (decision 047). Then start the server on that DATA_DIR. Exit code 0, 1 when
+ * refused (with the reason), 2 for a usage error.
  */
 import path from "node:path";
 import { BackupError, restoreBackup } from "../src/server/backup/archive";
 import { EnvError, parseEnv } from "../src/server/env";
 
 async function main(args: string[]): Promise<number> {
-  if (args.length !== 1) {
-    console.error("Usage: npm run restore FILE   (into DATA_DIR, which must be empty: DATA_DIR=/srv/studio npm run restore backup.tar.gz)");
+  const acceptUnsigned = args.includes("--accept-unsigned");
+  const files = args.filter((arg) => arg !== "--accept-unsigned");
+  if (files.length !== 1 || files[0]!.startsWith("--")) {
+    console.error(
+      "Usage: npm run restore [-- --accept-unsigned] FILE   (into DATA_DIR, which must be empty, with the backup key of the studio " +
+        "that made it: BACKUP_KEY_FILE=/safe/place/backup-key DATA_DIR=/srv/studio npm run restore backup.tar.gz)",
+    );
     return 2;
   }
   const env = parseEnv();
   try {
-    const { manifest } = await restoreBackup(path.resolve(args[0]!), env.DATA_DIR);
+    const keyFile = env.BACKUP_KEY_FILE ? path.resolve(env.BACKUP_KEY_FILE) : undefined;
+    const { manifest, signed } = await restoreBackup(path.resolve(files[0]!), env.DATA_DIR, { keyFile, acceptUnsigned });
+    if (!signed) {
+      console.warn("Warning: this backup is not signed: nothing proves it is the backup your studio wrote, unchanged. Restored as asked.");
+    }
     const rows = Object.values(manifest.database.tables).reduce((sum, count) => sum + count, 0);
     console.info(`Restored into ${env.DATA_DIR}: the backup of ${manifest.createdAt} (version ${manifest.appVersion})`);
     console.info(
       `  ${Object.keys(manifest.database.tables).length} tables, ${rows} rows; ${manifest.storage.files} pictures; every checksum matched`,
     );
+    if (signed) console.info(`  signature matched the backup key; the key is now ${path.join(env.DATA_DIR, "backup-key")} too`);
     if (!manifest.secret.included) console.info(`  app secret not in the backup: ${manifest.secret.note}`);
     console.info("Start the server on this DATA_DIR: npm start");
     return 0;

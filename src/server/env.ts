@@ -149,6 +149,7 @@ export const envSchema = z.object({
     .min(0, { error: "expected a whole number of megabytes" })
     .default(1024),
   BACKUP_DIR: z.string().min(1, { error: "expected a directory path for backups" }).optional(),
+  BACKUP_KEY_FILE: z.string().min(1, { error: "expected the path of the backup key file" }).optional(),
   BACKUP_EVERY: z
     .string()
     .regex(/^[1-9]\d*(m|h|d)$/, { error: "expected a period such as 30m, 6h or 1d (minutes, hours or days; at least 5m)" })
@@ -302,6 +303,14 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
       );
     }
   }
+  if (result.data.BACKUP_DIR && result.data.BACKUP_KEY_FILE) {
+    const relative = path.relative(path.resolve(result.data.BACKUP_DIR), path.resolve(result.data.BACKUP_KEY_FILE));
+    if (!relative.startsWith("..") && !path.isAbsolute(relative)) {
+      throw new EnvError(
+        "Invalid environment configuration:\n  BACKUP_KEY_FILE: expected a file outside BACKUP_DIR: whoever can change the backups must not be able to read the key that proves them genuine",
+      );
+    }
+  }
   const setInEnvironment = new Set((Object.keys(envSchema.shape) as EnvName[]).filter((name) => name in present));
   return { ...result.data, DATA_DIR: dataDir, DATABASE_FILE: path.join(dataDir, "app.db"), SET_IN_ENVIRONMENT: setInEnvironment };
 }
@@ -346,6 +355,8 @@ export const ENV_DOCS: Record<keyof z.infer<typeof envSchema>, string> = {
     "free disk space to keep: below it, visitors' unclaimed demo pictures are removed, oldest first, and every writer (uploads, renders, edits, upscales, listing exports, backups) waits (default 1024)",
   BACKUP_DIR:
     "where the server writes its scheduled backups (unset: no schedule; `npm run backup DIR` still works). Not inside DATA_DIR; best on another disk",
+  BACKUP_KEY_FILE:
+    "the backup key that signs every backup's manifest (default DATA_DIR/backup-key, generated on the first backup; never inside a backup). `npm run restore` needs it: keep a copy off this machine",
   BACKUP_EVERY: "how often the server backs itself up when BACKUP_DIR is set: 30m, 6h, 1d… (default 1d, at least 5m)",
   BACKUP_KEEP: "how many backups in BACKUP_DIR are kept; older ones are removed after each new one (default 7)",
   NEW_ACCOUNTS_PER_ADDRESS_PER_DAY:

@@ -10,6 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { backupKeyId } from "../../src/server/backup/archive";
 import { describeBrowser, screenshot, signIn, useBrowsers } from "../helpers/browser";
 import { postStripeWebhook, startFakeStripe, stripeEvent, type FakeCheckoutSession, type FakeStripe } from "../helpers/fake-stripe";
 import { roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
@@ -211,11 +212,20 @@ describeBrowser("administration in a browser", () => {
     expect(await panel.getByTestId("backup-schedule").textContent()).toBe(
       `Every 1 day into ${server.deps.env.BACKUP_DIR}, keeping the newest 7`,
     );
+    const keyFile = path.join(server.deps.env.DATA_DIR, "backup-key");
+    // The key to keep off the machine (decision 065): named before the first backup makes it, then its id.
+    expect(await panel.getByTestId("backup-key").textContent()).toBe(
+      `The first backup creates the backup key that signs them, at ${keyFile}. Keep a copy of it away from this server: restoring onto a new machine needs it.`,
+    );
     await panel.getByRole("button", { name: "Back up now" }).click();
     await poll(() => toast(page, "Backup written: roomcanvas-backup-").isVisible()).toBe(true);
     await poll(() => panel.getByTestId("backup-last").textContent()).toMatch(/^Last backup: (now|1 minute ago) \([\d.]+ [KM]B\)/);
     expect(await panel.getByTestId("backup-last").textContent()).toContain("by an admin");
     expect(fs.readdirSync(server.deps.env.BACKUP_DIR!)).toHaveLength(1);
+    const keyId = backupKeyId(fs.readFileSync(keyFile, "utf8").trim());
+    await poll(() => panel.getByTestId("backup-key").textContent()).toBe(
+      `Backups are signed with backup key ${keyId} (${keyFile}). Keep a copy of that file away from this server: restoring onto a new machine needs it.`,
+    );
     await panel.scrollIntoViewIfNeeded();
     await screenshot(page, "admin-backups-desktop-light");
     // Housekeeping: the pass the server ran at start, then one more from the button.
@@ -237,6 +247,9 @@ describeBrowser("administration in a browser", () => {
     await phone.page.goto(`${server.url}/admin?section=system`);
     const phonePanel = phone.page.getByTestId("admin-backups");
     await poll(() => phonePanel.getByTestId("backup-last").textContent()).toMatch(/^Última copia: (ahora|hace 1 minuto) \(/);
+    expect(await phonePanel.getByTestId("backup-key").textContent()).toMatch(
+      /^Las copias se firman con la clave de copias [0-9a-f]{16} \(/,
+    );
     await phonePanel.scrollIntoViewIfNeeded();
     await screenshot(phone.page, "admin-backups-phone-dark-es");
     await phone.page.getByTestId("admin-housekeeping").scrollIntoViewIfNeeded();

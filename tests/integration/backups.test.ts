@@ -6,15 +6,27 @@
  * and an archive with entries a backup cannot hold, and leaves DATA_DIR empty. The schedule takes a
  * backup when one is due and keeps BACKUP_KEEP; /admin's "Back up now" is audited and refused while
  * another runs or without BACKUP_DIR; the self-test warns when the last backup is overdue.
+ * Issue 27 (decision 065): the manifest is signed with the install's backup key, and a restore
+ * refuses a tampered backup, another install's, an unsigned one (unless accepted), and streams
+ * entries capped by the signed manifest, its memory bounded before a small archive with a huge entry.
  */
+import { createHash, createHmac } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { pipeline } from "node:stream/promises";
 import zlib from "node:zlib";
 import SqliteDatabase from "better-sqlite3";
 import tar from "tar-stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { BACKUP_FILE_PATTERN, countTables, createBackup, restoreBackup, type BackupManifest } from "../../src/server/backup/archive";
+import {
+  BACKUP_FILE_PATTERN,
+  backupKeyId,
+  countTables,
+  createBackup,
+  restoreBackup,
+  type BackupManifest,
+} from "../../src/server/backup/archive";
 import { parseEnv } from "../../src/server/env";
 import { CREDITS } from "../../src/shared/constants";
 import { runScript } from "../helpers/cli";
@@ -142,7 +154,7 @@ describe("backup and restore", () => {
 
     const restoredDir = path.join(temp("restored"), "data");
     const restore = await runScript("scripts/restore.ts", [path.join(backupDir, file!)], {
-      env: { ...process.env, DATA_DIR: restoredDir },
+      env: { ...process.env, DATA_DIR: restoredDir, BACKUP_KEY_FILE: path.join(dataDir, "backup-key") },
     });
     expect(restore.stderr).toBe("");
     expect(restore.code).toBe(0);
@@ -197,22 +209,47 @@ describe("backup and restore", () => {
         ]),
         `${picture[0]} does not match its checksum in the manifest`,
       ],
-      ["no-manifest.tar.gz", entries.filter(([name]) => name !== "manifest.json"), "no backup manifest"],
-      ["escape.tar.gz", [["../outside.txt", Buffer.from("x")], ...entries], "an entry a backup cannot have"],
-      ["extra.tar.gz", [["storage/project-uploads/extra.jpg", Buffer.from("x")], ...entries], "is in the backup but not in its manifest"],
+      ["no-manifest.tar.gz", entries.filter(([name]) => name !== "manifest.json"), "the backup is not signed"],
+      [
+        "escape.tar.gz",
+        [...entries.slice(0, 2), ["../outside.txt", Buffer.from("x")], ...entries.slice(2)],
+        "an entry a backup cannot have",
+      ],
+      [
+        "extra.tar.gz",
+        [...entries.slice(0, 2), ["storage/project-uploads/extra.jpg", Buffer.from("x")], ...entries.slice(2)],
+        "is in the backup but not in its manifest",
+      ],
+      [
+        "missing.tar.gz",
+        entries.filter(([name]) => name !== picture[0]),
+        `${picture[0]} is listed in the manifest but missing from the backup`,
+      ],
     ];
     for (const [name, content, reason] of cases) {
       const file = path.join(work, name);
       await writeArchive(file, content);
       const target = path.join(work, `${name}-data`);
-      await expect(restoreBackup(file, target), name).rejects.toThrow(reason);
-      expect(fs.readdirSync(target), name).toEqual([]);
+      await expect(restoreBackup(file, target, { keyFile: keyFileOf(server) }), name).rejects.toThrow(reason);
+      expect(fs.existsSync(target) ? fs.readdirSync(target) : [], name).toEqual([]);
     }
     expect(fs.existsSync(path.join(work, "outside.txt"))).toBe(false);
     const notGzip = path.join(work, "plain.txt");
     fs.writeFileSync(notGzip, "hello");
-    await expect(restoreBackup(notGzip, path.join(work, "plain-data"))).rejects.toThrow("is not a readable backup");
+    await expect(restoreBackup(notGzip, path.join(work, "plain-data"), { keyFile: keyFileOf(server) })).rejects.toThrow(
+      "is not a readable backup",
+    );
+    // Cut short, as by a full disk or an interrupted copy.
+    const whole = fs.readFileSync(result.file);
+    const truncated = path.join(work, "truncated.tar.gz");
+    fs.writeFileSync(truncated, whole.subarray(0, Math.floor(whole.length * 0.6)));
+    await expect(restoreBackup(truncated, path.join(work, "truncated-data"), { keyFile: keyFileOf(server) })).rejects.toThrow(
+      "is not a readable backup",
+    );
+    expect(fs.existsSync(path.join(work, "truncated-data")) ? fs.readdirSync(path.join(work, "truncated-data")) : []).toEqual([]);
   });
+
+  const keyFileOf = (server: TestServer) => path.join(server.deps.env.DATA_DIR, "backup-key");
 
   async function backupOf(server: TestServer) {
     const dir = temp("one");
@@ -222,11 +259,236 @@ describe("backup and restore", () => {
         databaseFile: server.deps.env.DATABASE_FILE,
         secretFromEnvironment: false,
         appVersion: "test",
+        keyFile: keyFileOf(server),
       },
       dir,
     );
     return { dir, result };
   }
+});
+
+/**
+ * Writes a .tar.gz as a stream: an entry is bytes, or that many zero bytes (a highly compressible
+ * "bomb"); `trailing` zero bytes follow the end of the archive inside the gzip stream.
+ */
+async function writeBigArchive(file: string, entries: Array<[string, Buffer | number]>, trailing = 0): Promise<void> {
+  const pack = tar.pack();
+  const zeros = Buffer.alloc(1024 * 1024);
+  const gzip = zlib.createGzip({ level: 1 });
+  const written = pipeline(gzip, fs.createWriteStream(file));
+  const feed = (async () => {
+    for await (const chunk of pack) if (!gzip.write(chunk as Buffer)) await new Promise((resolve) => gzip.once("drain", resolve));
+    for (let left = trailing; left > 0; left -= zeros.length) {
+      if (!gzip.write(zeros.subarray(0, Math.min(left, zeros.length)))) await new Promise((resolve) => gzip.once("drain", resolve));
+    }
+    gzip.end();
+  })();
+  for (const [name, data] of entries) {
+    if (typeof data !== "number") {
+      await new Promise<void>((resolve, reject) =>
+        pack.entry({ name, size: data.length }, data, (error) => (error ? reject(error) : resolve())),
+      );
+      continue;
+    }
+    await new Promise<void>((resolve, reject) => {
+      const entry = pack.entry({ name, size: data }, (error) => (error ? reject(error) : resolve()));
+      void (async () => {
+        for (let left = data; left > 0; left -= zeros.length) {
+          if (!entry.write(zeros.subarray(0, Math.min(left, zeros.length))))
+            await new Promise<void>((done) => entry.once("drain", () => done()));
+        }
+        entry.end(() => undefined);
+      })();
+    });
+  }
+  pack.finalize();
+  await feed;
+  await written;
+}
+
+/** The highest RSS and ArrayBuffer memory of this process above what it was, while `work` runs. */
+async function memoryGrowth(work: () => Promise<unknown>): Promise<{ rss: number; arrayBuffers: number; outcome: unknown }> {
+  globalThis.gc?.();
+  const before = process.memoryUsage();
+  let rss = 0;
+  let arrayBuffers = 0;
+  const sample = () => {
+    const now = process.memoryUsage();
+    rss = Math.max(rss, now.rss - before.rss);
+    arrayBuffers = Math.max(arrayBuffers, now.arrayBuffers - before.arrayBuffers);
+  };
+  const timer = setInterval(sample, 5);
+  const outcome = await work().then(
+    () => "restored",
+    (error: unknown) => error,
+  );
+  clearInterval(timer);
+  sample();
+  return { rss, arrayBuffers, outcome };
+}
+
+const MB = 1024 * 1024;
+
+describe("signed backups and bounded restores (issue 27, decision 065)", () => {
+  async function backupWithUser() {
+    const server = await start();
+    const user = await signedInClient(server.url);
+    expect((await upload(server.url, user.jar, await roomPhoto(160, 120))).status).toBe(201);
+    const keyFile = path.join(server.deps.env.DATA_DIR, "backup-key");
+    const result = await createBackup(
+      {
+        dataDir: server.deps.env.DATA_DIR,
+        databaseFile: server.deps.env.DATABASE_FILE,
+        secretFromEnvironment: false,
+        appVersion: "test",
+        keyFile,
+      },
+      temp("signed"),
+    );
+    return { server, user, keyFile, result, entries: [...(await readArchive(result.file))] };
+  }
+
+  const sign = (key: string, manifest: Buffer) =>
+    Buffer.from(
+      JSON.stringify({
+        algorithm: "HMAC-SHA256",
+        keyId: backupKeyId(key),
+        hmac: createHmac("sha256", `roomcanvas:backup-manifest:${key}`).update(manifest).digest("hex"),
+      }),
+    );
+
+  it("refuses a backup changed after it was written (an account made admin with 999,000 credits, checksums recomputed), one signed by another install's key, and one without the key; restores the genuine one with its key", async () => {
+    const { user, keyFile, result, entries } = await backupWithUser();
+    expect(fs.statSync(keyFile).mode & 0o777).toBe(0o600);
+    expect(entries.slice(0, 2).map(([name]) => name)).toEqual(["manifest.json", "manifest.sig"]);
+    expect(entries.map(([name]) => name)).not.toContain("backup-key");
+
+    // The probe's tampering: the database edited, its size, checksum and row counts put right.
+    const work = temp("tampered");
+    const database = path.join(work, "app.db");
+    fs.writeFileSync(database, entries.find(([name]) => name === "app.db")![1]);
+    const sqlite = new SqliteDatabase(database);
+    sqlite.prepare("INSERT INTO user_roles (user_id, role, created_at) VALUES (?, 'admin', ?)").run(user.userId, Date.now());
+    sqlite.prepare("UPDATE profiles SET credits_remaining = 999000 WHERE user_id = ?").run(user.userId);
+    sqlite.close();
+    const edited = fs.readFileSync(database);
+    const manifest = JSON.parse(entries[0]![1].toString()) as BackupManifest;
+    manifest.database = {
+      ...manifest.database,
+      bytes: edited.length,
+      sha256: createHash("sha256").update(edited).digest("hex"),
+      tables: countTables(database),
+    };
+    const forged = Buffer.from(JSON.stringify(manifest, null, 2));
+    const rest = entries.slice(2).map(([name, data]): [string, Buffer] => [name, name === "app.db" ? edited : data]);
+    const otherKey = "another-install-key-0123456789abcdefghijklmnop";
+    const cases: Array<[string, Array<[string, Buffer]>, Record<string, string>, string]> = [
+      ["tampered", [["manifest.json", forged], entries[1]!, ...rest], { BACKUP_KEY_FILE: keyFile }, "does not match its signature"],
+      [
+        "re-signed",
+        [["manifest.json", forged], ["manifest.sig", sign(otherKey, forged)], ...rest],
+        { BACKUP_KEY_FILE: keyFile },
+        "made by another install",
+      ],
+      ["stripped", [["manifest.json", forged], ...rest], { BACKUP_KEY_FILE: keyFile }, "the backup is not signed"],
+      ["genuine without key", entries, {}, "set BACKUP_KEY_FILE to a copy of the backup key"],
+    ];
+    for (const [name, content, env, reason] of cases) {
+      const file = path.join(work, `${name}.tar.gz`);
+      await writeArchive(file, content);
+      const dataDir = path.join(work, `${name}-data`);
+      const restore = await runScript("scripts/restore.ts", [file], { env: { ...process.env, DATA_DIR: dataDir, ...env } });
+      expect(restore.code, name).toBe(1);
+      expect(restore.stderr, name).toContain("Restore refused: ");
+      expect(restore.stderr, name).toContain(reason);
+      expect(fs.existsSync(dataDir) ? fs.readdirSync(dataDir) : [], name).toEqual([]);
+    }
+
+    // The genuine backup onto a new machine: the operator's saved copy of the key.
+    const saved = path.join(temp("saved-key"), "backup-key");
+    fs.copyFileSync(keyFile, saved);
+    const dataDir = path.join(work, "new-install");
+    const restore = await runScript("scripts/restore.ts", [result.file], {
+      env: { ...process.env, DATA_DIR: dataDir, BACKUP_KEY_FILE: saved },
+    });
+    expect(restore.stderr).toBe("");
+    expect(restore.code).toBe(0);
+    expect(restore.stdout).toContain("signature matched the backup key");
+    // The restored studio keeps the key, so its next backups restore with the same saved copy.
+    expect(fs.readFileSync(path.join(dataDir, "backup-key"), "utf8")).toBe(fs.readFileSync(keyFile, "utf8"));
+    expect(fs.statSync(path.join(dataDir, "backup-key")).mode & 0o777).toBe(0o600);
+  }, 60_000);
+
+  it("restores an unsigned backup of the old format only with --accept-unsigned, and warns", async () => {
+    const { entries } = await backupWithUser();
+    // The layout before signatures: the data, then the manifest, last, as format 1.
+    const manifest = JSON.parse(entries[0]![1].toString()) as BackupManifest;
+    const legacy: Array<[string, Buffer]> = [
+      ...entries.slice(2),
+      ["manifest.json", Buffer.from(JSON.stringify({ ...manifest, formatVersion: 1 }, null, 2))],
+    ];
+    const work = temp("legacy");
+    const file = path.join(work, "old.tar.gz");
+    await writeArchive(file, legacy);
+
+    const refused = await runScript("scripts/restore.ts", [file], { env: { ...process.env, DATA_DIR: path.join(work, "refused") } });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("Restore refused: the backup is not signed");
+    expect(refused.stderr).toContain("--accept-unsigned");
+    expect(fs.existsSync(path.join(work, "refused")) ? fs.readdirSync(path.join(work, "refused")) : []).toEqual([]);
+
+    const dataDir = path.join(work, "accepted");
+    const accepted = await runScript("scripts/restore.ts", ["--accept-unsigned", file], { env: { ...process.env, DATA_DIR: dataDir } });
+    expect(accepted.code).toBe(0);
+    expect(accepted.stderr).toContain("Warning: this backup is not signed");
+    expect(accepted.stdout).toContain("every checksum matched");
+    expect(fs.readdirSync(dataDir).sort()).toEqual(["app-secret", "app.db", "storage"]);
+    expect(countTables(path.join(dataDir, "app.db"))).toEqual(manifest.database.tables);
+  }, 60_000);
+
+  it("refuses a small archive holding a huge entry, an entry beyond the manifest or data past its end, with memory bounded", async () => {
+    const { keyFile, entries } = await backupWithUser();
+    const key = fs.readFileSync(keyFile, "utf8");
+    const manifest = JSON.parse(entries[0]![1].toString()) as BackupManifest;
+    const picture = manifest.files.find((file) => file.path.startsWith("storage/"))!;
+    const work = temp("bombs");
+    const big = 256 * MB;
+    const legacyManifest = Buffer.from(JSON.stringify({ ...manifest, formatVersion: 1 }));
+    const cases: Array<[string, Array<[string, Buffer | number]>, number, boolean, string]> = [
+      // A listed picture, its header saying 256 MB: refused from its header, before it is read.
+      [
+        "oversized",
+        entries.map(([name, data]) => [name, name === picture.path ? big : data]),
+        0,
+        false,
+        `${picture.path} holds ${big} bytes, its manifest says ${picture.bytes}`,
+      ],
+      // An entry no manifest lists, in the old layout (manifest last) accepted as unsigned: read through, never held.
+      [
+        "unlisted",
+        [["storage/bomb.bin", big], ...entries.slice(2), ["manifest.json", legacyManifest]],
+        0,
+        true,
+        "storage/bomb.bin is in the backup but not in its manifest",
+      ],
+      // 256 MB of zeros after the end of a genuine archive.
+      ["trailing", entries, big, false, "the backup holds more data than its manifest declares"],
+    ];
+    for (const [name, content, trailing, acceptUnsigned, reason] of cases) {
+      const file = path.join(work, `${name}.tar.gz`);
+      await writeBigArchive(file, content, trailing);
+      expect(fs.statSync(file).size, name).toBeLessThan(8 * MB);
+      const dataDir = path.join(work, `${name}-data`);
+      const { rss, arrayBuffers, outcome } = await memoryGrowth(() => restoreBackup(file, dataDir, { keyFile, acceptUnsigned }));
+      expect(String(outcome), name).toContain(reason);
+      if (process.env.BACKUP_MEMORY_REPORT) console.info(name, { rss: rss / MB, arrayBuffers: arrayBuffers / MB });
+      // Without streaming, the 256 MB entry was held (twice, when joined): hundreds of MB.
+      expect(arrayBuffers, name).toBeLessThan(64 * MB);
+      expect(rss, name).toBeLessThan(160 * MB);
+      expect(fs.existsSync(dataDir) ? fs.readdirSync(dataDir) : [], name).toEqual([]);
+    }
+    expect(key.length).toBeGreaterThanOrEqual(32);
+  }, 120_000);
 });
 
 describe("scheduled backups, Back up now and the self-test", () => {
@@ -245,6 +507,9 @@ describe("scheduled backups, Back up now and the self-test", () => {
     const check = async () => (await asAdmin()).selfTest.check.mutate({ name: "backups" });
 
     expect(await check()).toMatchObject({ ok: true, warning: false });
+    const keyFile = path.join(server.deps.env.DATA_DIR, "backup-key");
+    // /admin names the key the first backup creates, then its id: the operator keeps a copy.
+    expect((await (await asAdmin()).admin.backups.query()).key).toEqual({ file: keyFile, id: null });
     const first = await backups.runIfDue();
     expect(first).toMatchObject({ trigger: "schedule", error: null });
     expect(await backups.runIfDue()).toBeNull();
@@ -268,6 +533,7 @@ describe("scheduled backups, Back up now and the self-test", () => {
     const status = await (await asAdmin()).admin.backups.query();
     expect(status).toMatchObject({ dir: backupDir, everyMs: 6 * 3_600_000, keep: 2, overdue: true });
     expect(status.lastSuccess?.fileName).toBe(files[1]);
+    expect(status.key).toEqual({ file: keyFile, id: backupKeyId(fs.readFileSync(keyFile, "utf8")) });
   });
 
   it("Back up now is audited, refused while another runs, and refused without BACKUP_DIR", async () => {
@@ -296,13 +562,18 @@ describe("scheduled backups, Back up now and the self-test", () => {
     expect(check.detail).toContain("backups are not scheduled (BACKUP_DIR is not set");
   });
 
-  it("refuses a BACKUP_DIR inside DATA_DIR and a BACKUP_EVERY it cannot read", () => {
+  it("refuses a BACKUP_DIR inside DATA_DIR, a BACKUP_KEY_FILE inside BACKUP_DIR and a BACKUP_EVERY it cannot read", () => {
     const dataDir = temp("env");
     expect(() => parseEnv({ DATA_DIR: dataDir, BACKUP_DIR: path.join(dataDir, "backups") })).toThrow(
       "BACKUP_DIR: expected a folder outside DATA_DIR",
     );
     expect(() => parseEnv({ DATA_DIR: dataDir, BACKUP_EVERY: "2m" })).toThrow("BACKUP_EVERY: expected a period such as 30m, 6h or 1d");
     expect(() => parseEnv({ DATA_DIR: dataDir, BACKUP_EVERY: "daily" })).toThrow("BACKUP_EVERY");
+    // The key that proves backups genuine is not kept with them.
+    const backupDir = temp("env-backups");
+    expect(() => parseEnv({ DATA_DIR: dataDir, BACKUP_DIR: backupDir, BACKUP_KEY_FILE: path.join(backupDir, "backup-key") })).toThrow(
+      "BACKUP_KEY_FILE: expected a file outside BACKUP_DIR",
+    );
     expect(parseEnv({ DATA_DIR: dataDir, BACKUP_EVERY: "6h" }).BACKUP_EVERY).toBe(6 * 3_600_000);
     expect(parseEnv({ DATA_DIR: dataDir }).BACKUP_EVERY).toBe(DAY);
   });

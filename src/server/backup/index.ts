@@ -12,7 +12,15 @@ import type { AppDatabase } from "../db/client";
 import type { BackupsTable } from "../db/schema";
 import { DomainError } from "../errors";
 import type { Infra } from "../infra";
-import { BACKUP_FILE_PATTERN, createBackup, type BackupResult, type BackupSource } from "./archive";
+import {
+  BACKUP_FILE_PATTERN,
+  BACKUP_KEY_NAME,
+  backupKeyId,
+  createBackup,
+  readBackupKey,
+  type BackupResult,
+  type BackupSource,
+} from "./archive";
 
 export type BackupTrigger = BackupsTable["trigger"];
 
@@ -43,6 +51,8 @@ export interface BackupStatus {
   nextAt: number | null;
   /** True when a schedule is set and the last backup is older than twice it (or none was taken in that time). */
   overdue: boolean;
+  /** The backup key that signs every backup (decision 065); id null until the first backup creates it. */
+  key: { file: string; id: string | null };
 }
 
 type Deps = Pick<Infra, "db" | "env" | "clock" | "log" | "version" | "startedAt" | "diskFloor">;
@@ -53,6 +63,7 @@ export function backupSource(deps: Pick<Infra, "env" | "version">): BackupSource
     databaseFile: deps.env.DATABASE_FILE,
     secretFromEnvironment: Boolean(deps.env.APP_SECRET),
     appVersion: deps.version,
+    keyFile: deps.env.BACKUP_KEY_FILE ? path.resolve(deps.env.BACKUP_KEY_FILE) : path.join(deps.env.DATA_DIR, BACKUP_KEY_NAME),
   };
 }
 
@@ -159,6 +170,8 @@ export function createBackupModule(deps: Deps) {
       const latest = await db.selectFrom("backups").selectAll().orderBy("started_at", "desc").limit(1).executeTakeFirst();
       const lastFailure = latest && latest.error !== null && (!success || latest.started_at > success.startedAt) ? toRecord(latest) : null;
       const now = clock.now();
+      const keyFile = backupSource(deps).keyFile;
+      const key = await readBackupKey(keyFile).catch(() => null);
       const since = success?.startedAt ?? deps.startedAt;
       return {
         dir,
@@ -169,6 +182,7 @@ export function createBackupModule(deps: Deps) {
         lastFailure,
         nextAt: dir ? Math.max(now, (success?.startedAt ?? now) + (success ? everyMs : 0)) : null,
         overdue: dir !== null && now - since > 2 * everyMs,
+        key: { file: keyFile, id: key && backupKeyId(key) },
       };
     },
 

@@ -1,4 +1,7 @@
-/** Admin · System: the last backup, its size and age, the schedule, and "Back up now" (issue 16). */
+/**
+ * Admin · System: the last backup, its size and age, the schedule, "Back up now" (issue 16), and the
+ * backup key an operator must keep a copy of to restore elsewhere (decision 065).
+ */
 import { AlertTriangle, Archive, CheckCircle2, Loader2 } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
@@ -81,6 +84,11 @@ export function BackupsSection() {
               </>
             )}
           </div>
+          <p className="break-words text-sm text-slate-600 dark:text-slate-300" data-testid="backup-key">
+            {data.key.id
+              ? t("admin.backups.key", { id: data.key.id, file: data.key.file })
+              : t("admin.backups.keyNotYet", { file: data.key.file })}
+          </p>
           {data.dir ? (
             <button type="button" className={buttonClass.secondary} disabled={Boolean(running)} onClick={() => backUp.mutate()}>
               {running ? (
