@@ -31,6 +31,7 @@ export const MESSAGES = {
   uploadUnreadable: "The image is damaged or incomplete and cannot be read",
   uploadEmpty: "No file was received",
   requestTooLarge: "The request is too large",
+  malformedAddress: "The address of this request is malformed",
   // Rendering.
   notFound: "Not found",
   unknownStyle: "Unknown design style",
