@@ -43,7 +43,7 @@ describe("a studio name with replacement patterns", () => {
     });
   const get = async (path: string, language = "en") =>
     (await fetch(`${server.url}${path}`, { headers: { "accept-language": language } })).text();
-  const pages = async () => ({
+  const pages = async (): Promise<Record<string, string>> => ({
     ...Object.fromEntries(await Promise.all(SUPPORTED_LANGUAGES.map(async (language) => [`/ ${language}`, await get("/", language)]))),
     "/pricing": await get("/pricing"),
   });
