@@ -151,6 +151,8 @@ describe("connections per address", () => {
     const refused = await get("127.0.0.1");
     expect(refused.status).toBe(429);
     expect(refused.text).toContain(JSON.stringify({ error: MESSAGES.tooManyRequests }));
+    // Refused before the HTTP parser: the app never answers it.
+    expect(refused.text).not.toContain("HTTP/1.1 200");
     expect((await get("127.0.0.2")).status).toBe(200);
     held[0]!.destroy();
     await waitUntil(async () => (await get("127.0.0.1")).status, {

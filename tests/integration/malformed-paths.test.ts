@@ -99,11 +99,12 @@ describe("malformed percent sequences in paths", () => {
       ...APP_ROUTES.map((route) => route.path),
     ];
     const failures: string[] = [];
+    // Every method was tried on /trpc above; here the ones routes are mounted for, and two kinds of bad sequence.
     for (const prefix of prefixes) {
       const base = prefix === "/" ? "" : prefix;
-      for (const bad of MALFORMED) {
-        for (const path of [`${base}/${bad}`, `${base}${bad}`, `${base}/${bad}/${bad}`, `${base}?q=${bad}`]) {
-          for (const method of METHODS) {
+      for (const bad of MALFORMED.slice(0, 2)) {
+        for (const path of [`${base}/${bad}`, `${base}${bad}`, `${base}/${bad}/x?q=${bad}`]) {
+          for (const method of ["GET", "POST", "HEAD"]) {
             const answer = await send(method, path, method === "POST" || method === "PUT" ? "{}" : undefined);
             if (answer.status >= 500) failures.push(`${method} ${path}: ${answer.status}`);
           }
