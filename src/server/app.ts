@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import express, { type ErrorRequestHandler } from "express";
 import type { TRPCError } from "@trpc/server";
 import * as trpcExpress from "@trpc/server/adapters/express";
+import { MESSAGES } from "../shared/messages";
 import { isAppPath } from "../shared/routes";
 import type { Services } from "./app-services";
 import { DomainError } from "./errors";
@@ -151,9 +152,11 @@ export function createApp(
     const status = typeof error === "object" && error !== null && "status" in error ? Number(error.status) : 500;
     if (status >= 500) deps.log.error("request failed", { error });
     if (res.headersSent) return;
+    // A path parameter with a malformed percent sequence (Express's router: a URIError with status 400) says so.
+    const message = error instanceof URIError && status === 400 ? MESSAGES.malformedAddress : undefined;
     res
       .status(status >= 400 && status < 600 ? status : 500)
-      .json({ error: status === 404 ? "Not found" : status < 500 ? "Bad request" : "Internal error" });
+      .json({ error: message ?? (status === 404 ? "Not found" : status < 500 ? "Bad request" : "Internal error") });
   };
   app.use(handleError);
 

@@ -15,6 +15,7 @@ import { openDatabase, type AppDatabase } from "./db/client";
 import { migrateToLatest } from "./db/migrate";
 import type { Env } from "./env";
 import { listen, type RunningServer } from "./http/listen";
+import { connectionLimitsOf } from "./http/connection-limits";
 import { createRateLimits } from "./http/rate-limit";
 import type { Infra } from "./infra";
 import { createLogger, type Logger } from "./logger";
@@ -172,7 +173,7 @@ export async function startApp(env: Env, options: BootOptions = {}): Promise<Sta
   const app = createApp(infra, services, options);
   let http: RunningServer;
   try {
-    http = await listen(app, env.PORT, env.HOST);
+    http = await listen(app, env.PORT, env.HOST, { limits: connectionLimitsOf(env), log });
   } catch (error) {
     await render.stop();
     await db.destroy();

@@ -101,6 +101,22 @@ export const envSchema = z.object({
     .int({ error: "expected a whole number of milliseconds" })
     .min(0, { error: "expected a number of milliseconds" })
     .default(10_000),
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce
+    .number({ error: "expected a number of milliseconds, 100 to 120000" })
+    .int({ error: "expected a whole number of milliseconds" })
+    .min(100, { error: "expected a number of milliseconds, 100 to 120000" })
+    .max(120_000, { error: "expected a number of milliseconds, 100 to 120000" })
+    .default(10_000),
+  HTTP_BODY_MIN_BYTES_PER_SECOND: z.coerce
+    .number({ error: "expected a whole number of bytes per second, at least 100" })
+    .int({ error: "expected a whole number of bytes per second, at least 100" })
+    .min(100, { error: "expected a whole number of bytes per second, at least 100" })
+    .default(5_000),
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: z.coerce
+    .number({ error: "expected a whole number of connections per client address, at least 1" })
+    .int({ error: "expected a whole number of connections per client address, at least 1" })
+    .min(1, { error: "expected a whole number of connections per client address, at least 1" })
+    .default(64),
   RENDER_PROVIDER: z.enum(RENDER_PROVIDERS, { error: `expected one of ${RENDER_PROVIDERS.join(", ")}` }).default("local"),
   RENDER_CONCURRENCY: z.coerce
     .number({ error: "expected a whole number of renders at once, 1 to 32" })
@@ -342,6 +358,12 @@ export const ENV_DOCS: Record<keyof z.infer<typeof envSchema>, string> = {
   REQUIRE_EMAIL_VERIFICATION: "true refuses sign-in until the e-mail address is confirmed (default false: signed in, with a banner)",
   AUTH_RATE_LIMIT_PER_MINUTE: "sign-in, sign-up, reset and resend requests allowed per minute per client address, per action (default 20)",
   SHUTDOWN_TIMEOUT_MS: "how long in-flight requests may finish after SIGTERM before connections are cut (default 10000)",
+  HTTP_HEADERS_TIMEOUT_MS:
+    "how long a client may take to send a request's headers, and the window its body's minimum rate is measured over (default 10000)",
+  HTTP_BODY_MIN_BYTES_PER_SECOND:
+    "the slowest a request body may arrive, measured over each HTTP_HEADERS_TIMEOUT_MS; slower, it is answered 408 and closed (default 5000)",
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS:
+    "connections one client address may hold open at once; more are answered 429 and closed. A trusted proxy (TRUST_PROXY) is not capped (default 64)",
   RENDER_PROVIDER:
     "render engine: local (default: the offline Preview engine, colour and tone grading, not AI), comfyui (a studio's own GPU box), replicate or openai",
   RENDER_CONCURRENCY: "renders worked on at once by the in-process worker (default 2)",

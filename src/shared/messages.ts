@@ -32,6 +32,8 @@ export const MESSAGES = {
   uploadUnreadable: "The image is damaged or incomplete and cannot be read",
   uploadEmpty: "No file was received",
   requestTooLarge: "The request is too large",
+  malformedAddress: "The address of this request is malformed",
+  requestTooSlow: "The connection was too slow to send this request. Please try again on a better connection.",
   // Rendering.
   notFound: "Not found",
   unknownStyle: "Unknown design style",

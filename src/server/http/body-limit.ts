@@ -26,22 +26,43 @@ const PROCEDURE_BODY_LIMITS: Record<string, number> = {
 /** The largest limit: tRPC's own cap for bodies that arrive without a Content-Length. */
 export const MAX_BODY_LIMIT = Math.max(DEFAULT_BODY_LIMIT, ...Object.values(PROCEDURE_BODY_LIMITS));
 
+/** A path decoded, or null when its percent sequences are malformed ("%ff", "%E0%A4%A"), where decodeURIComponent throws. */
+export function decodedPath(path: string): string | null {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return null;
+  }
+}
+
 /** The limit of a /trpc path: one procedure, or a batch ("a,b,c"), which gets the largest of its limits. */
 export function bodyLimitOf(path: string): number {
-  const procedures = decodeURIComponent(path.replace(/^\//, "")).split(",");
+  const procedures = (decodedPath(path.replace(/^\//, "")) ?? "").split(",");
   return Math.max(...procedures.map((procedure) => PROCEDURE_BODY_LIMITS[procedure] ?? DEFAULT_BODY_LIMIT));
 }
 
-/** Express middleware for /trpc: 413 before reading a body that says it is too long, or for a batch of too many calls. */
+/** A refusal in tRPC's error shape (as its adapter writes one without the transformer's wrapping). */
+function refuse(res: Response, status: number, message: string, code: string): void {
+  res.status(status).json({ error: { message, code: -32600, data: { code, httpStatus: status } } });
+}
+
+/**
+ * Express middleware for /trpc: 400 for a path whose percent sequences are malformed (tRPC's adapter
+ * decodes the path too and answered 500 with a stack in the log: issue 27, probe finding 1); 413 before
+ * reading a body that says it is too long, or for a batch of too many calls.
+ */
 export function trpcBodyLimit(req: Request, res: Response, next: NextFunction): void {
+  if (decodedPath(req.path) === null) {
+    // Nothing to log beyond the access line: a client's mistake (or a probe), not the server's.
+    refuse(res, 400, MESSAGES.malformedAddress, "BAD_REQUEST");
+    return;
+  }
   const length = Number(req.headers["content-length"] ?? 0);
   const calls = req.path.split(",").length;
   // Without a body (every GET) there is no limit to look up.
   if (calls > TRPC_MAX_BATCH_CALLS || (Number.isFinite(length) && length > 0 && length > bodyLimitOf(req.path))) {
     res.set("Connection", "close");
-    res
-      .status(413)
-      .json({ error: { message: MESSAGES.requestTooLarge, code: -32600, data: { code: "PAYLOAD_TOO_LARGE", httpStatus: 413 } } });
+    refuse(res, 413, MESSAGES.requestTooLarge, "PAYLOAD_TOO_LARGE");
     return;
   }
   next();

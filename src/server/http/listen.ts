@@ -1,5 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Logger } from "../logger";
+import { capConnectionsPerAddress, hasBody, serverOptions, watchBodyRate, type ConnectionLimits } from "./connection-limits";
 
 export interface RunningServer {
   server: http.Server;
@@ -13,9 +15,27 @@ export interface RunningServer {
   close(timeoutMs: number): Promise<void>;
 }
 
-/** `app`: the request listener (createApp's edge, or an Express app). */
-export async function listen(app: http.RequestListener, port: number, host: string): Promise<RunningServer> {
-  const server = http.createServer(app);
+/**
+ * `app`: the request listener (createApp's edge, or an Express app). `limits`: what one client may hold
+ * (http/connection-limits.ts); without them, Node's defaults (tests of other things).
+ */
+export async function listen(
+  app: http.RequestListener,
+  port: number,
+  host: string,
+  limits?: { limits: ConnectionLimits; log: Pick<Logger, "warn"> },
+): Promise<RunningServer> {
+  let server: http.Server;
+  if (limits) {
+    const { limits: given, log } = limits;
+    server = http.createServer(serverOptions(given), (req, res) => {
+      if (hasBody(req)) watchBodyRate(req, res, given, log);
+      app(req, res);
+    });
+    capConnectionsPerAddress(server, given, log);
+  } else {
+    server = http.createServer(app);
+  }
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => {

@@ -33,19 +33,22 @@ export function brandPage(html: string, studio: PublicStudio, language?: string)
     `<style id="studio-style">${studioCss(studio)}</style>`,
     language ? "" : `<link rel="manifest" href="${MANIFEST_PATH}" />`,
   ].join("");
+  const name = escapeHtml(studio.name);
+  const linkName = escapeHtml(encodeURIComponent(studio.name));
+  const supportEmail = escapeHtml(studio.supportEmail);
+  const creditsText = language ? new Intl.NumberFormat(language).format(studio.signUpCredits) : "";
+  // Every replacement is a function: a replacement string reads "$&", "$'", "$`", "$1" and "$$" as patterns,
+  // and the studio's texts may hold them (issue 27, probe finding 3: a brand name with "$'" corrupted every page).
   return (
     html
-      .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(studio.name)}</title>`)
-      .replace("</head>", `${head}</head>`)
+      .replace(/<title>[^<]*<\/title>/, () => `<title>${name}</title>`)
+      .replace("</head>", () => `${head}</head>`)
       // Inside a link (a mail's subject) the name is URL-encoded, as the hydrating app writes it.
-      .replace(/href="[^"]*"/g, (link) => link.replaceAll(PRERENDER_PLACEHOLDERS.name, escapeHtml(encodeURIComponent(studio.name))))
-      .replaceAll(PRERENDER_PLACEHOLDERS.name, escapeHtml(studio.name))
-      .replaceAll(PRERENDER_PLACEHOLDERS.supportEmail, escapeHtml(studio.supportEmail))
-      .replaceAll(
-        written ?? PRERENDER_PLACEHOLDERS.signUpCredits,
-        language ? new Intl.NumberFormat(language).format(studio.signUpCredits) : "",
-      )
-      .replaceAll(PRERENDER_PLACEHOLDERS.signUpCredits, String(studio.signUpCredits))
+      .replace(/href="[^"]*"/g, (link) => link.replaceAll(PRERENDER_PLACEHOLDERS.name, () => linkName))
+      .replaceAll(PRERENDER_PLACEHOLDERS.name, () => name)
+      .replaceAll(PRERENDER_PLACEHOLDERS.supportEmail, () => supportEmail)
+      .replaceAll(written ?? PRERENDER_PLACEHOLDERS.signUpCredits, () => creditsText)
+      .replaceAll(PRERENDER_PLACEHOLDERS.signUpCredits, () => String(studio.signUpCredits))
   );
 }
 

@@ -104,7 +104,7 @@ export function listingPageHtml(data: ListingPageData): string {
 <figcaption>${escapeHtml(texts.altered)} <span>${disclosure}</span></figcaption>
 </figure>
 </div>
-<p class="date" data-testid="listing-date">${escapeHtml(texts.exported.replace("{date}", date))}</p>
+<p class="date" data-testid="listing-date">${escapeHtml(texts.exported.replace("{date}", () => date))}</p>
 </main>
 </body>
 </html>

@@ -95,8 +95,9 @@ const TEXTS: Record<Language, Texts> = {
 /** The studio's name (/admin → Studio) in place of {product}; the mail is sent from that name too. */
 const named = (product: string, message: { to: string; subject: string; lines: string[] }): MailMessage => ({
   to: message.to,
-  subject: message.subject.replaceAll("{product}", product),
-  text: message.lines.join("\n").replaceAll("{product}", product),
+  // Replacer functions: a replacement string would read "$&", "$'"… in the studio's name as patterns.
+  subject: message.subject.replaceAll("{product}", () => product),
+  text: message.lines.join("\n").replaceAll("{product}", () => product),
   fromName: product,
 });
 
