@@ -3,8 +3,12 @@
  * (text really drawn) and a QR code that decodes to the public page; the page and its two pictures
  * signed out, without cookies or scripts; the XMP description (DigitalSourceType only for AI
  * engines, checked with a fake ComfyUI); revoking; deleted renders and projects; owners only;
- * visitors and bad disclosures refused; and a project's zip with its manifest.
+ * visitors and bad disclosures refused; and a project's zip with its manifest. Issue 27: the band
+ * below the room (the room's pixels untouched), a printable QR code with its quiet zone measured in
+ * the output, any aspect ratio and tiny old renders, the XMP in the names users see, the public link
+ * never from a forged Host header, and a manifest a spreadsheet cannot run.
  */
+import http from "node:http";
 import { strFromU8, unzipSync } from "fflate";
 import jsQR from "jsqr";
 import sharp from "sharp";
@@ -12,10 +16,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { translations } from "../../src/client/i18n/resources";
 import { DIGITAL_SOURCE_TYPE_EDITED_WITH_AI } from "../../src/server/images/provenance";
 import { csvField, manifestCsv } from "../../src/server/listing/archive";
+import { listingLayout, QR_MIN_PX, QR_QUIET_MODULES, qrCodeOf } from "../../src/server/listing/picture";
 import { UPLOAD_BUCKET } from "../../src/shared/constants";
 import { LISTING } from "../../src/shared/listing";
 import { MESSAGES } from "../../src/shared/messages";
 import type { RenderMode } from "../../src/shared/render";
+import type { DesignStyle } from "../../src/shared/styles";
 import { startFakeComfyUi, type FakeComfyUi } from "../helpers/fake-comfyui";
 import { createStudioClient, roomPhoto, signedInClient, upload, waitForRenders, type StudioClient } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
@@ -27,7 +33,7 @@ type User = Awaited<ReturnType<typeof signedInClient>>;
 async function finishedRender(
   server: TestServer,
   user: StudioClient,
-  options: { width?: number; height?: number; renderMode?: RenderMode; projectId?: string } = {},
+  options: { width?: number; height?: number; renderMode?: RenderMode; projectId?: string; style?: DesignStyle } = {},
 ) {
   const uploaded = await upload(
     server.url,
@@ -39,7 +45,7 @@ async function finishedRender(
   const { jobs } = await user.client.render.create.mutate({
     projectId: uploaded.body.projectId,
     imageId: uploaded.body.imageId,
-    style: "japandi",
+    style: options.style ?? "japandi",
     renderMode: options.renderMode,
   });
   await waitForRenders(user, [jobs[0]!.id]);
@@ -59,6 +65,95 @@ async function decodeQr(picture: Buffer): Promise<string | null> {
     if (code) return code.data;
   }
   return null;
+}
+
+/** The QR code as a decoder finds it in the output's pixels: its text, and its bounds in pixels. */
+async function findQr(picture: Buffer) {
+  const { data, info } = await sharp(picture).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const code = jsQR(new Uint8ClampedArray(data.buffer, data.byteOffset, data.length), info.width, info.height);
+  if (!code) return null;
+  const { topLeftCorner: tl, topRightCorner: tr, bottomLeftCorner: bl, bottomRightCorner: br } = code.location;
+  const left = Math.min(tl.x, bl.x);
+  const right = Math.max(tr.x, br.x);
+  const top = Math.min(tl.y, tr.y);
+  const bottom = Math.max(bl.y, br.y);
+  const modules = 17 + 4 * code.version;
+  return { text: code.data, left, top, width: right - left, height: bottom - top, modules, module: (right - left) / modules };
+}
+
+/**
+ * The QR code is printable: at least QR_MIN_PX (1.5 cm at 300 dpi) a side, wholly below the room,
+ * inside a light quiet zone of QR_QUIET_MODULES modules on every side (measured in the output's pixels).
+ */
+async function expectPrintableQr(picture: Buffer, url: string, roomBottom: number) {
+  const qr = await findQr(picture);
+  expect(qr?.text).toBe(url);
+  expect(qr!.width).toBeGreaterThanOrEqual(QR_MIN_PX - 1);
+  expect(qr!.height).toBeGreaterThanOrEqual(QR_MIN_PX - 1);
+  const quiet = Math.floor(QR_QUIET_MODULES * qr!.module);
+  const { width, height } = (await sharp(picture).metadata()) as { width: number; height: number };
+  const zone = {
+    left: Math.round(qr!.left) - quiet + 1,
+    top: Math.round(qr!.top) - quiet + 1,
+    right: Math.round(qr!.left + qr!.width) + quiet - 1,
+    bottom: Math.round(qr!.top + qr!.height) + quiet - 1,
+  };
+  expect(zone.left).toBeGreaterThanOrEqual(0);
+  expect(zone.right).toBeLessThanOrEqual(width);
+  expect(zone.bottom).toBeLessThanOrEqual(height);
+  expect(zone.top).toBeGreaterThanOrEqual(roomBottom);
+  const { data, info } = await sharp(picture).greyscale().raw().toBuffer({ resolveWithObject: true });
+  const inCode = (x: number, y: number) =>
+    x >= qr!.left - 2 && x <= qr!.left + qr!.width + 2 && y >= qr!.top - 2 && y <= qr!.top + qr!.height + 2;
+  let darkest = 255;
+  for (let y = zone.top; y < zone.bottom; y++)
+    for (let x = zone.left; x < zone.right; x++) if (!inCode(x, y)) darkest = Math.min(darkest, data[y * info.width + x]!);
+  // JPEG keeps a light zone light (a few levels of ringing next to the modules at most).
+  expect(darkest).toBeGreaterThan(200);
+  return qr!;
+}
+
+/** The render as stored (the picture the export was made from). */
+async function sourceRender(server: TestServer, jobId: string): Promise<Buffer> {
+  const job = await server.deps.db
+    .selectFrom("render_jobs")
+    .select(["result_key", "upscaled_key"])
+    .where("id", "=", jobId)
+    .executeTakeFirstOrThrow();
+  return (await server.deps.storage.get(UPLOAD_BUCKET, (job.upscaled_key ?? job.result_key)!))!.data;
+}
+
+/**
+ * The room in the export is the render, row for row: the largest mean difference of a row (JPEG at
+ * quality 90 moves a few levels; a band over the room moves its rows by a hundred).
+ */
+async function roomRowDifference(picture: Buffer, source: Buffer, room: { left: number; top: number; width: number; height: number }) {
+  const exported = await sharp(picture).extract(room).removeAlpha().raw().toBuffer();
+  const original = await sharp(source).flatten({ background: "#ffffff" }).toColourspace("srgb").removeAlpha().raw().toBuffer();
+  expect(exported.length).toBe(original.length);
+  const rowBytes = room.width * 3;
+  let worst = 0;
+  for (let y = 0; y < room.height; y++) {
+    let sum = 0;
+    for (let i = y * rowBytes; i < (y + 1) * rowBytes; i++) sum += Math.abs(exported[i]! - original[i]!);
+    worst = Math.max(worst, sum / rowBytes);
+    if (process.env.DEBUG_ROWS && y % 50 === 0) console.log(y, sum / rowBytes);
+  }
+  return worst;
+}
+
+/** The description of the XMP packet (dc:description's x-default entry), its XML entities decoded. */
+function xmpDescription(picture: { xmp?: Buffer }): string {
+  const xmp = picture.xmp?.toString("utf8") ?? "";
+  expect(xmp).toMatch(/^<\?xpacket begin=/);
+  const entry = /<dc:description><rdf:Alt><rdf:li xml:lang="x-default">([^<]*)<\/rdf:li><\/rdf:Alt><\/dc:description>/.exec(xmp);
+  expect(entry, xmp).not.toBeNull();
+  return entry![1]!
+    .replace(/&#(\d+);/g, (_all, code: string) => String.fromCharCode(Number(code)))
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, "&");
 }
 
 /** Luminance statistics of a region: how dark it is on average and what share of it is bright (drawn text). */
@@ -102,24 +197,31 @@ describe("listing export with the Preview engine", () => {
 
     const job = await owner.client.render.job.query({ id: render.jobId });
     const metadata = await sharp(body).metadata();
-    expect([metadata.format, metadata.width, metadata.height]).toEqual(["jpeg", job.resultWidth, job.resultHeight]);
-    expect([made.width, made.height]).toEqual([job.resultWidth, job.resultHeight]);
-    expect(await decodeQr(body)).toBe(made.publicUrl);
+    if (process.env.DEBUG_ROWS) (await import("node:fs")).writeFileSync("/tmp/listing-sample.jpg", body);
+    // The band goes below the room: as wide as the render, taller by the band (the QR code's box).
+    const layout = listingLayout(job.resultWidth!, job.resultHeight!, qrCodeOf(made.publicUrl).modules.size);
+    expect(layout.width).toBe(job.resultWidth);
+    expect([metadata.format, metadata.width, metadata.height]).toEqual(["jpeg", job.resultWidth, job.resultHeight! + layout.band.height]);
+    expect([made.width, made.height]).toEqual([metadata.width, metadata.height]);
 
-    // A dark banner about 9 % of the height along the bottom, with light text drawn in it; above it, the picture.
-    const width = metadata.width!;
+    // The room is the render, untouched to its last row; the code is printable, with its quiet zone, below it.
+    expect(await roomRowDifference(body, await sourceRender(server, render.jobId), layout.room)).toBeLessThan(6);
+    const qr = await expectPrintableQr(body, made.publicUrl, job.resultHeight!);
+    expect(qr.left).toBeGreaterThan(metadata.width! * 0.6);
+
+    // A dark band with light text drawn in it, left of the code.
     const height = metadata.height!;
-    const banner = Math.round(height * 0.09);
-    const text = await region(body, { left: 0, top: height - banner + 4, width: Math.round(width * 0.6), height: banner - 8 });
+    const band = layout.band.height;
+    const text = await region(body, { left: 0, top: height - band + 8, width: Math.round(qr.left - 8 * qr.module), height: band - 16 });
     expect(text.mean).toBeLessThan(110);
-    expect(text.brightShare).toBeGreaterThan(0.04);
+    expect(text.brightShare).toBeGreaterThan(0.03);
     expect(text.brightShare).toBeLessThan(0.6);
-    const above = await region(body, { left: 0, top: height - banner - 30, width: Math.round(width * 0.6), height: 20 });
-    expect(above.mean).toBeGreaterThan(text.mean + 30);
 
+    // The description says what users see: the style's display name, the engine's name, never "AI".
+    expect(xmpDescription(metadata)).toBe(
+      `Digitally altered room photo: colour and light graded in the Japandi style. Engine: Preview engine. Disclosure: "Digitally altered". Unaltered original: ${made.publicUrl}`,
+    );
     const xmp = metadata.xmp?.toString("utf8") ?? "";
-    expect(xmp).toContain("Digitally altered room photo: colour and light grading in the japandi style by the Preview engine");
-    expect(xmp).toContain(made.publicUrl);
     expect(xmp).not.toContain("DigitalSourceType");
     expect(xmp).not.toMatch(/\bAI\b/);
   });
@@ -151,9 +253,10 @@ describe("listing export with the Preview engine", () => {
     const altered = await get(`${server.url}/l/${code}/altered.jpg`);
     expect([altered.response.status, altered.response.headers.get("content-type")]).toEqual([200, "image/jpeg"]);
     const alteredSize = await sharp(altered.body).metadata();
-    expect([alteredSize.width, alteredSize.height]).toEqual([made.width, made.height]);
-    // The altered picture is the render itself (no banner): its bottom is not the dark banner.
-    const bottom = await region(altered.body, { left: 0, top: made.height - 20, width: 200, height: 10 });
+    const job = await owner.client.render.job.query({ id: render.jobId });
+    expect([alteredSize.width, alteredSize.height]).toEqual([job.resultWidth, job.resultHeight]);
+    // The altered picture is the render itself (no band): its bottom is not the dark band.
+    const bottom = await region(altered.body, { left: 0, top: job.resultHeight! - 20, width: 200, height: 10 });
     expect(bottom.mean).toBeGreaterThan(60);
 
     expect((await get(`${server.url}/l/${code}/other.jpg`)).response.status).toBe(404);
@@ -165,11 +268,15 @@ describe("listing export with the Preview engine", () => {
     const made = await owner.client.listing.create.mutate({ jobId: render.jobId, language: "es", disclosure });
     expect(made.disclosure).toBe(disclosure);
     const { body } = await get(`${server.url}${made.downloadUrl}`, owner.jar);
-    expect(await decodeQr(body)).toBe(made.publicUrl);
-    const height = made.height;
-    const banner = Math.round(height * 0.09);
-    const text = await region(body, { left: 0, top: height - banner + 4, width: Math.round(made.width * 0.6), height: banner - 8 });
-    expect(text.brightShare).toBeGreaterThan(0.04);
+    const job = await owner.client.render.job.query({ id: render.jobId });
+    const qr = await expectPrintableQr(body, made.publicUrl, job.resultHeight!);
+    const band = made.height - job.resultHeight!;
+    const text = await region(body, { left: 0, top: job.resultHeight! + 8, width: Math.round(qr.left * 0.9), height: band - 16 });
+    expect(text.brightShare).toBeGreaterThan(0.03);
+    // In Spanish, with the style's Spanish name (Japandi is Japandi in every language).
+    expect(xmpDescription(await sharp(body).metadata())).toBe(
+      `Foto de la estancia modificada digitalmente: colores y luz ajustados al estilo Japandi. Motor: Motor de vista previa. Aviso: "${disclosure}". Original sin modificar: ${made.publicUrl}`,
+    );
 
     const html = (await get(made.publicUrl)).body.toString("utf8");
     expect(html).toContain('<html lang="es">');
