@@ -137,7 +137,6 @@ async function roomRowDifference(picture: Buffer, source: Buffer, room: { left: 
     let sum = 0;
     for (let i = y * rowBytes; i < (y + 1) * rowBytes; i++) sum += Math.abs(exported[i]! - original[i]!);
     worst = Math.max(worst, sum / rowBytes);
-    if (process.env.DEBUG_ROWS && y % 50 === 0) console.log(y, sum / rowBytes);
   }
   return worst;
 }
@@ -197,7 +196,6 @@ describe("listing export with the Preview engine", () => {
 
     const job = await owner.client.render.job.query({ id: render.jobId });
     const metadata = await sharp(body).metadata();
-    if (process.env.DEBUG_ROWS) (await import("node:fs")).writeFileSync("/tmp/listing-sample.jpg", body);
     // The band goes below the room: as wide as the render, taller by the band (the QR code's box).
     const layout = listingLayout(job.resultWidth!, job.resultHeight!, qrCodeOf(made.publicUrl).modules.size);
     expect(layout.width).toBe(job.resultWidth);
@@ -518,10 +516,6 @@ describe("listing export with the Preview engine", () => {
     }
   });
 });
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-}
 
 /** RFC 4180 as a spreadsheet reads it: quoted fields (quotes doubled, commas and line breaks inside), CRLF rows. */
 function parseCsv(text: string): string[][] {

@@ -73,7 +73,7 @@ describe("render flow", () => {
         [minSide, minSide],
         [minSide * maxAspect, minSide],
         [minSide, minSide * maxAspect],
-      ]) {
+      ] as const) {
         const result = await upload(server.url, user.jar, await picture(width, height), {}, "image/png");
         expect([result.status, result.body.width, result.body.height], `${width} x ${height}`).toEqual([201, width, height]);
       }
