@@ -449,64 +449,69 @@ describe("listing export with the Preview engine", () => {
       [900, 1200],
     ]);
   });
-  it("exports any picture that can exist: renders of the thinnest photos uploads take, and tiny or thin renders made before uploads had a minimum", async () => {
-    const exportOf = async (jobId: string) => {
-      const made = await owner.client.listing.create.mutate({ jobId, language: "en" });
-      const { body } = await get(`${server.url}${made.downloadUrl}`, owner.jar);
-      const source = await sourceRender(server, jobId);
-      const { width, height } = (await sharp(source).metadata()) as { width: number; height: number };
-      const layout = listingLayout(width, height, qrCodeOf(made.publicUrl).modules.size);
-      const metadata = await sharp(body).metadata();
-      expect([metadata.width, metadata.height], `${width} x ${height}`).toEqual([layout.width, layout.height]);
-      expect([made.width, made.height]).toEqual([layout.width, layout.height]);
-      expect(await roomRowDifference(body, source, layout.room), `${width} x ${height}`).toBeLessThan(6);
-      await expectPrintableQr(body, made.publicUrl, height);
-      for (const picture of ["original.jpg", "altered.jpg"]) expect((await get(`${made.publicUrl}/${picture}`)).response.status).toBe(200);
-      expect((await get(made.publicUrl)).response.status).toBe(200);
-    };
+  /** Exports the user's render and checks the output against the render it was made from: any size, no 500. */
+  async function exportOf(user: User, jobId: string): Promise<void> {
+    const made = await user.client.listing.create.mutate({ jobId, language: "en" });
+    const { body } = await get(`${server.url}${made.downloadUrl}`, user.jar);
+    const source = await sourceRender(server, jobId);
+    const { width, height } = (await sharp(source).metadata()) as { width: number; height: number };
+    const layout = listingLayout(width, height, qrCodeOf(made.publicUrl).modules.size);
+    const metadata = await sharp(body).metadata();
+    expect([metadata.width, metadata.height], `${width} x ${height}`).toEqual([layout.width, layout.height]);
+    expect([made.width, made.height]).toEqual([layout.width, layout.height]);
+    expect(await roomRowDifference(body, source, layout.room), `${width} x ${height}`).toBeLessThan(6);
+    await expectPrintableQr(body, made.publicUrl, height);
+    for (const picture of ["original.jpg", "altered.jpg"]) expect((await get(`${made.publicUrl}/${picture}`)).response.status).toBe(200);
+    expect((await get(made.publicUrl)).response.status).toBe(200);
+  }
 
-    // The most extreme photos an upload takes: the shortest side allowed, at the longest ratio allowed, both ways.
+  it("exports renders of the thinnest photos uploads take: the shortest side allowed at the longest ratio, both ways", async () => {
+    const user = await signedInClient(server.url);
     const long = UPLOAD.minSide * UPLOAD.maxAspect;
     for (const [width, height] of [
       [long, UPLOAD.minSide],
       [UPLOAD.minSide, long],
     ] as const) {
-      await exportOf((await finishedRender(server, owner, { width, height })).jobId);
+      await exportOf(user, (await finishedRender(server, user, { width, height })).jobId);
     }
+  }, 60_000);
 
-    // Renders (and their photos) stored before the minimum existed: 2 x 2, 4000 x 1 and 1 x 4000, written in directly.
+  it("exports tiny and thin renders made before uploads had a minimum (2 x 2, 4000 x 1, 1 x 4000, written in directly)", async () => {
+    const user = await signedInClient(server.url);
+    const { jobId } = await finishedRender(server, user, { width: 400, height: 300 });
+    const job = await server.deps.db
+      .selectFrom("render_jobs")
+      .select(["result_key", "upload_id"])
+      .where("id", "=", jobId)
+      .executeTakeFirstOrThrow();
+    const photo = await server.deps.db
+      .selectFrom("uploads")
+      .select("original_key")
+      .where("id", "=", job.upload_id)
+      .executeTakeFirstOrThrow();
     for (const [width, height] of [
       [2, 2],
       [4000, 1],
       [1, 4000],
     ] as const) {
-      const { jobId } = await finishedRender(server, owner, { width: 400, height: 300 });
-      const job = await server.deps.db
-        .selectFrom("render_jobs")
-        .select(["result_key", "upload_id"])
-        .where("id", "=", jobId)
-        .executeTakeFirstOrThrow();
-      const photo = await server.deps.db
-        .selectFrom("uploads")
-        .select("original_key")
-        .where("id", "=", job.upload_id)
-        .executeTakeFirstOrThrow();
+      // The render and its photo as an old upload left them.
       const tiny = await sharp({ create: { width, height, channels: 3, background: "#8a6d4b" } })
         .jpeg()
         .toBuffer();
       await server.deps.storage.put(UPLOAD_BUCKET, job.result_key!, tiny, "image/jpeg");
       await server.deps.storage.put(UPLOAD_BUCKET, photo.original_key, tiny, "image/jpeg");
-      await exportOf(jobId);
+      await exportOf(user, jobId);
     }
-  });
+  }, 60_000);
 
   it("a disclosure that would run as a spreadsheet formula is plain text in the zip's manifest (OWASP CSV injection)", async () => {
-    const project = await owner.client.projects.create.mutate({ name: "Formulas" });
-    const { jobId } = await finishedRender(server, owner, { width: 800, height: 600, projectId: project.id });
+    const user = await signedInClient(server.url);
+    const project = await user.client.projects.create.mutate({ name: "Formulas" });
+    const { jobId } = await finishedRender(server, user, { width: 800, height: 600, projectId: project.id });
     const disclosures = ['=HYPERLINK("http://evil.example","Virtually staged")', "+1+1 Virtually staged", "-2+3 staged", "@SUM(A1) staged"];
-    for (const disclosure of disclosures) await owner.client.listing.create.mutate({ jobId, language: "en", disclosure });
+    for (const disclosure of disclosures) await user.client.listing.create.mutate({ jobId, language: "en", disclosure });
 
-    const { body } = await get(`${server.url}/files/listing/projects/${project.id}/zip`, owner.jar);
+    const { body } = await get(`${server.url}/files/listing/projects/${project.id}/zip`, user.jar);
     const files = unzipSync(new Uint8Array(body));
     const rows = parseCsv(strFromU8(files["manifest.csv"]!).replace(/^\uFEFF/, ""));
     expect(rows.slice(1).map((row) => row[2])).toEqual(disclosures.map((text) => `'${text}`));
