@@ -337,9 +337,9 @@ export const ENV_DOCS: Record<keyof z.infer<typeof envSchema>, string> = {
   PORT: "HTTP port to listen on (default 3000; 0 picks a free port)",
   HOST: "address to listen on (default 0.0.0.0, every interface)",
   DATA_DIR: "where the SQLite database and stored images live (default ./data; /data in Docker)",
-  PUBLIC_URL: "the URL users reach the app at; used for links in e-mails and secure cookies behind HTTPS",
+  PUBLIC_URL: "the URL users reach the app at; used for links in e-mails and listing QR codes, and secure cookies behind HTTPS",
   ALLOWED_HOSTS:
-    "without PUBLIC_URL: the host names (host or host:port, comma-separated) mailed links may point at; by default only the address the server was started for",
+    "without PUBLIC_URL: the host names (host or host:port, comma-separated) mailed links and listing QR codes may point at; by default only the address the server was started for",
   TRUST_PROXY:
     "how many reverse proxies stand in front of the app and set X-Forwarded-For / X-Forwarded-Proto (e.g. 1; true means 1), or their addresses (loopback, 10.0.0.0/8, ...); default false",
   SUPPORT_EMAIL: "the support mailbox shown in help and the footer (also settable in /admin → Studio; the variable wins)",

@@ -73,6 +73,13 @@ export const UPLOAD = {
   maxBytes: 10 * 1024 * 1024,
   mimeTypes: ["image/jpeg", "image/png"],
   extensions: [".jpg", ".jpeg", ".png"],
+  /**
+   * Not in the spec (issue 27): the shortest side a picture must have, and how many times longer than
+   * it its long side may be. 100 is the spec's own self-test picture (100x100, sent through this route);
+   * every camera photo is far larger. 10:1 still takes a phone's full panorama.
+   */
+  minSide: 100,
+  maxAspect: 10,
 } as const;
 
 /** Sign-in and sessions (spec section 9). */

@@ -7,7 +7,7 @@ import type { Language } from "./constants";
 import type { RenderMode } from "./render";
 
 export const LISTING = {
-  /** Longest disclosure text: it must stay legible in a banner about 9 % of the picture's height. */
+  /** Longest disclosure text: it must stay legible in the band below the picture, beside the QR code. */
   disclosureMax: 80,
   /** Characters of the public code (base64url: 6 random bits each, 72 in all). */
   codeLength: 12,

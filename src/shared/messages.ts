@@ -30,6 +30,8 @@ export const MESSAGES = {
   uploadTooLarge: "The file is larger than 10 MB",
   uploadTooManyPixels: "The image has too many pixels (at most 40 megapixels)",
   uploadUnreadable: "The image is damaged or incomplete and cannot be read",
+  uploadTooSmall: "The image is too small: it needs at least 100 pixels on each side",
+  uploadTooNarrow: "The image is too long and narrow: its long side can be at most 10 times its short side",
   uploadEmpty: "No file was received",
   requestTooLarge: "The request is too large",
   malformedAddress: "The address of this request is malformed",
@@ -104,6 +106,8 @@ export const MESSAGES = {
   listingDisclosureEmpty: "Write the disclosure shown on the picture",
   listingDisclosureTooLong: "The disclosure must be at most 80 characters",
   listingNoFont: "This server has no font to write the disclosure with (install fonts-dejavu-core)",
+  listingNoPublicAddress:
+    "This server does not know the address it is reached at, so the listing's link cannot be made. The administrator must set PUBLIC_URL.",
 } as const;
 
 export type MessageName = keyof typeof MESSAGES;

@@ -8,11 +8,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Page } from "playwright-core";
+import sharp from "sharp";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeBrowser, screenshot, signUpAndSignIn, waitForRender, useBrowsers, type BrowserOptions } from "../helpers/browser";
 import { roomPhoto } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { makeTempDir } from "../helpers/test-env";
+import { translations } from "../../src/client/i18n/resources";
 
 const poll = <T>(check: () => T | Promise<T>, options: { timeout?: number } = {}) => expect.poll(check, { timeout: 15_000, ...options });
 const PHONE = { width: 390, height: 844 };
@@ -161,4 +163,25 @@ describeBrowser("export for listing", () => {
     );
     expect(problems).toEqual([]);
   }, 90_000);
+  it("the upload page refuses a picture too small or too thin to be a room, in the user's language (issue 27, probe finding 2)", async () => {
+    const { page, problems } = await launch({ ...PHONE, colorScheme: "light", locale: "es-ES" });
+    await signUpAndSignIn(page, server.url, { language: "es" });
+    await page.goto(`${server.url}/upload`);
+    await poll(() => page.getByTestId("engine-note").isVisible()).toBe(true);
+    const texts = translations.es.serverMessages as Record<string, string>;
+    for (const [width, height, text] of [
+      [2, 2, texts.uploadTooSmall!],
+      [4000, 200, texts.uploadTooNarrow!],
+    ] as const) {
+      const buffer = await sharp({ create: { width, height, channels: 3, background: "#8a6d4b" } })
+        .png()
+        .toBuffer();
+      await page.getByTestId("file-input").setInputFiles({ name: `tira-${width}x${height}.png`, mimeType: "image/png", buffer });
+      await poll(() => page.getByText(text).isVisible()).toBe(true);
+      expect(new URL(page.url()).pathname).toBe("/upload");
+    }
+    await screenshot(page, "upload-too-small-phone-es");
+    // The browser logs the refused uploads (415); nothing else.
+    expect(problems.filter((problem) => !/status of 415/.test(problem))).toEqual([]);
+  }, 60_000);
 });

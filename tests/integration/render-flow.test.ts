@@ -9,6 +9,8 @@ import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { keyedMessage, MESSAGES, readMessage } from "../../src/shared/messages";
+import { UPLOAD } from "../../src/shared/constants";
+import { translations } from "../../src/client/i18n/resources";
 import { ledgerBalance } from "../../src/server/services/credits";
 import { PermanentRenderError, type RenderProvider } from "../../src/server/render/engines/provider";
 import { localProvider } from "../../src/server/render/engines/local";
@@ -42,6 +44,46 @@ describe("render flow", () => {
     it("refuses a tiny file that decodes past the pixel cap", async () => {
       const result = await upload(server.url, new CookieJar(), pngBomb(10_000, 10_000), {}, "image/png");
       expect(result).toEqual({ status: 415, body: { error: MESSAGES.uploadTooManyPixels } });
+    });
+
+    it("refuses a picture under the minimum side or past the longest ratio, in every language, and stores nothing (probe finding 2)", async () => {
+      const picture = (width: number, height: number) =>
+        sharp({ create: { width, height, channels: 3, background: "#8a6d4b" } })
+          .png()
+          .toBuffer();
+      const user = await signedInClient(server.url);
+      const stored = async () => (await server.deps.db.selectFrom("uploads").select("id").execute()).length;
+      const before = await stored();
+      const { minSide, maxAspect } = UPLOAD;
+      for (const [width, height, message] of [
+        [4000, 1, MESSAGES.uploadTooSmall],
+        [1, 4000, MESSAGES.uploadTooSmall],
+        [2, 2, MESSAGES.uploadTooSmall],
+        [minSide - 1, minSide * 5, MESSAGES.uploadTooSmall],
+        [minSide * maxAspect + 1, minSide, MESSAGES.uploadTooNarrow],
+        [minSide, minSide * maxAspect + 1, MESSAGES.uploadTooNarrow],
+        [3000, 200, MESSAGES.uploadTooNarrow],
+      ] as const) {
+        const result = await upload(server.url, user.jar, await picture(width, height), {}, "image/png");
+        expect(result, `${width} x ${height}`).toEqual({ status: 415, body: { error: message } });
+      }
+      expect(await stored()).toBe(before);
+      // The limits themselves pass: the spec's 100 x 100 self-test picture, and 10:1 both ways.
+      for (const [width, height] of [
+        [minSide, minSide],
+        [minSide * maxAspect, minSide],
+        [minSide, minSide * maxAspect],
+      ] as const) {
+        const result = await upload(server.url, user.jar, await picture(width, height), {}, "image/png");
+        expect([result.status, result.body.width, result.body.height], `${width} x ${height}`).toEqual([201, width, height]);
+      }
+      for (const language of ["en", "es", "fr"] as const) {
+        const texts = translations[language].serverMessages as Record<string, string>;
+        expect(texts.uploadTooSmall).toMatch(/100/);
+        expect(texts.uploadTooNarrow).toMatch(/10/);
+      }
+      expect((translations.es.serverMessages as Record<string, string>).uploadTooSmall).not.toBe(MESSAGES.uploadTooSmall);
+      expect((translations.fr.serverMessages as Record<string, string>).uploadTooNarrow).not.toBe(MESSAGES.uploadTooNarrow);
     });
 
     it("refuses a truncated JPEG", async () => {

@@ -7,7 +7,7 @@ import { createDiskStorage } from "../../src/server/storage/storage";
 import { pngBomb } from "../fixtures/png-bomb";
 import { makeTempDir } from "../helpers/test-env";
 
-const photo = (width = 64, height = 48) =>
+const photo = (width = 160, height = 120) =>
   sharp({ create: { width, height, channels: 3, background: "#8a6d4b" } })
     .jpeg()
     .toBuffer();
@@ -15,13 +15,13 @@ const photo = (width = 64, height = 48) =>
 describe("preparing an upload", () => {
   it("accepts a JPEG and a PNG, keeping their format and size", async () => {
     const jpeg = await prepareUpload(await photo());
-    expect(jpeg).toMatchObject({ ok: true, format: "jpeg", width: 64, height: 48 });
+    expect(jpeg).toMatchObject({ ok: true, format: "jpeg", width: 160, height: 120 });
     const png = await prepareUpload(
-      await sharp({ create: { width: 30, height: 20, channels: 4, background: "#fff0" } })
+      await sharp({ create: { width: 150, height: 100, channels: 4, background: "#fff0" } })
         .png()
         .toBuffer(),
     );
-    expect(png).toMatchObject({ ok: true, format: "png", width: 30, height: 20 });
+    expect(png).toMatchObject({ ok: true, format: "png", width: 150, height: 100 });
   });
 
   it("refuses a file that is not an image, whatever its name", async () => {
@@ -46,6 +46,16 @@ describe("preparing an upload", () => {
     expect(await prepareUpload(bomb)).toEqual({ ok: false, reason: "too-many-pixels" });
   });
 
+  it("refuses a picture under the minimum side or past the longest ratio, whichever way it is turned", async () => {
+    expect(await prepareUpload(await photo(99, 400))).toEqual({ ok: false, reason: "too-small" });
+    expect(await prepareUpload(await photo(1001, 100))).toEqual({ ok: false, reason: "too-narrow" });
+    const turned = await sharp({ create: { width: 1000, height: 100, channels: 3, background: "#336699" } })
+      .jpeg()
+      .withMetadata({ orientation: 6 })
+      .toBuffer();
+    expect(await prepareUpload(turned)).toMatchObject({ ok: true, width: 100, height: 1000 });
+  });
+
   it("refuses a truncated JPEG", async () => {
     const whole = await sharp({
       create: { width: 400, height: 300, channels: 3, background: "#000", noise: { type: "gaussian", mean: 128, sigma: 40 } },
@@ -56,7 +66,7 @@ describe("preparing an upload", () => {
   });
 
   it("turns the photo upright and removes every piece of metadata, GPS included", async () => {
-    const input = await sharp({ create: { width: 40, height: 20, channels: 3, background: "#336699" } })
+    const input = await sharp({ create: { width: 200, height: 100, channels: 3, background: "#336699" } })
       .jpeg()
       .withMetadata({ orientation: 6 })
       .withExifMerge({ IFD0: { Artist: "Ana Ruiz" }, IFD3: { GPSMapDatum: "SECRET-GPS-DATUM", GPSLatitudeRef: "N" } })
@@ -64,7 +74,7 @@ describe("preparing an upload", () => {
     expect(input.toString("latin1")).toContain("SECRET-GPS-DATUM");
 
     const prepared = await prepareUpload(input);
-    expect(prepared).toMatchObject({ ok: true, width: 20, height: 40 });
+    expect(prepared).toMatchObject({ ok: true, width: 100, height: 200 });
     if (!prepared.ok) return;
     const metadata = await sharp(prepared.data).metadata();
     expect(metadata.exif).toBeUndefined();

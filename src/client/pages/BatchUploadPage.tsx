@@ -62,6 +62,8 @@ const FILE_REFUSALS: readonly string[] = [
   MESSAGES.uploadUnsupportedType,
   MESSAGES.uploadTooLarge,
   MESSAGES.uploadTooManyPixels,
+  MESSAGES.uploadTooSmall,
+  MESSAGES.uploadTooNarrow,
   MESSAGES.uploadUnreadable,
   MESSAGES.uploadEmpty,
 ];

@@ -1,7 +1,8 @@
 /**
  * Checks an uploaded image by its content (never its name) and makes the copy we keep:
  * JPEG or PNG only (magic bytes, then sharp's own reading), at most 10 MB, at most 40 megapixels
- * decoded (a small file can decode huge), fully decodable (no truncated files), turned upright
+ * decoded (a small file can decode huge), at least UPLOAD.minSide pixels a side and at most UPLOAD.maxAspect
+ * times longer than wide (a strip or a dot is no room, and renders and listing pictures need a picture), fully decodable (no truncated files), turned upright
  * from its EXIF orientation, and stripped of all metadata (GPS position, camera, owner).
  */
 import sharp, { type Metadata } from "sharp";
@@ -10,7 +11,7 @@ import { UPLOAD } from "../../shared/constants";
 /** Decoded pixels allowed (width × height). */
 export const MAX_INPUT_PIXELS = 40_000_000;
 
-export type UploadRefusal = "unsupported-type" | "too-large" | "too-many-pixels" | "unreadable";
+export type UploadRefusal = "unsupported-type" | "too-large" | "too-many-pixels" | "too-small" | "too-narrow" | "unreadable";
 
 export type PreparedUpload =
   { ok: true; data: Buffer; format: "jpeg" | "png"; width: number; height: number } | { ok: false; reason: UploadRefusal };
@@ -37,7 +38,12 @@ export async function prepareUpload(bytes: Buffer): Promise<PreparedUpload> {
     return { ok: false, reason: refusalFor(error) };
   }
   if (metadata.format !== sniffed) return { ok: false, reason: "unsupported-type" };
-  if ((metadata.width ?? 0) * (metadata.height ?? 0) > MAX_INPUT_PIXELS) return { ok: false, reason: "too-many-pixels" };
+  const width = metadata.width ?? 0;
+  const height = metadata.height ?? 0;
+  if (width * height > MAX_INPUT_PIXELS) return { ok: false, reason: "too-many-pixels" };
+  // Turning upright swaps the sides, which changes neither the shortest side nor the ratio.
+  if (Math.min(width, height) < UPLOAD.minSide) return { ok: false, reason: "too-small" };
+  if (Math.max(width, height) > UPLOAD.maxAspect * Math.min(width, height)) return { ok: false, reason: "too-narrow" };
 
   try {
     // rotate() with no angle applies the EXIF orientation; sharp writes no metadata unless asked.

@@ -9,9 +9,14 @@ import { UPLOAD_BUCKET } from "../../shared/constants";
 import type { ListingContext } from "./context";
 import type { ListingExportRow } from "./exports";
 
-/** One CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break; quotes doubled. */
+/**
+ * One CSV field, safe to open in a spreadsheet (OWASP "CSV Injection"): a cell starting with = + - @,
+ * a tab or a carriage return (or their full-width forms) would run as a formula, so it gets a leading
+ * single quote, which spreadsheets show as text; then every field is quoted, quotes doubled (RFC 4180).
+ */
 export function csvField(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+  const text = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/.test(value) ? `'${value}` : value;
+  return `"${text.replace(/"/g, '""')}"`;
 }
 
 export function manifestCsv(rows: Array<{ file: string; originalFile: string; disclosure: string; publicUrl: string }>): string {

@@ -8,12 +8,14 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { UPLOAD_BUCKET, type Language } from "../../shared/constants";
 import { defaultDisclosure, LISTING, LISTING_ROUTES } from "../../shared/listing";
+import type { RenderMode } from "../../shared/render";
 import type { ListingExportsTable } from "../db/schema";
 import type { Selectable } from "kysely";
 import { DomainError, notFound } from "../errors";
 import { aiEditedXmp, describedXmp } from "../images/provenance";
 import { userOwner, type ListingSource } from "../render";
 import type { ListingContext } from "./context";
+import { previewEngineName, styleName } from "./names";
 import { alteredForPage, burnDisclosure, originalForPage } from "./picture";
 
 export type ListingExportRow = Selectable<ListingExportsTable>;
@@ -56,28 +58,110 @@ export function cleanDisclosure(text: string): string {
   return clean;
 }
 
-const ALTERATIONS: Record<string, string> = {
-  stage: "virtually staged (furniture added)",
-  declutter: "objects removed",
-  redesign: "finishes and furnishings restyled",
+/** The XMP description's words per language; names come from names.ts (what users see). */
+const XMP_TEXTS: Record<
+  Language,
+  {
+    colon: string;
+    previewPhoto: string;
+    aiPhoto: string;
+    graded: (style: string | null) => string;
+    tinted: string;
+    repainted: string;
+    alterations: Record<RenderMode, string>;
+    style: (name: string) => string;
+    engine: string;
+    model: string;
+    upscaled: string;
+    disclosure: string;
+    original: string;
+  }
+> = {
+  en: {
+    colon: ": ",
+    previewPhoto: "Digitally altered room photo",
+    aiPhoto: "Room photo edited with AI",
+    graded: (style) => (style ? `colour and light graded in the ${style} style` : "colour and light graded"),
+    tinted: "a painted region tinted",
+    repainted: "a painted region repainted",
+    alterations: {
+      stage: "virtually staged (furniture added)",
+      declutter: "objects removed",
+      redesign: "finishes and furnishings restyled",
+    },
+    style: (name) => `${name} style`,
+    engine: "Engine",
+    model: "model",
+    upscaled: "upscaled by",
+    disclosure: "Disclosure",
+    original: "Unaltered original",
+  },
+  es: {
+    colon: ": ",
+    previewPhoto: "Foto de la estancia modificada digitalmente",
+    aiPhoto: "Foto de la estancia editada con IA",
+    graded: (style) => (style ? `colores y luz ajustados al estilo ${style}` : "colores y luz ajustados"),
+    tinted: "una zona pintada teñida",
+    repainted: "una zona pintada redibujada",
+    alterations: {
+      stage: "amueblada virtualmente (muebles añadidos)",
+      declutter: "objetos retirados",
+      redesign: "acabados y mobiliario rediseñados",
+    },
+    style: (name) => `estilo ${name}`,
+    engine: "Motor",
+    model: "modelo",
+    upscaled: "ampliada con",
+    disclosure: "Aviso",
+    original: "Original sin modificar",
+  },
+  fr: {
+    colon: "\u00a0: ",
+    previewPhoto: "Photo de la pièce modifiée numériquement",
+    aiPhoto: "Photo de la pièce retouchée par IA",
+    graded: (style) => (style ? `couleurs et lumière ajustées au style ${style}` : "couleurs et lumière ajustées"),
+    tinted: "une zone peinte teintée",
+    repainted: "une zone peinte redessinée",
+    alterations: {
+      stage: "meublée virtuellement (meubles ajoutés)",
+      declutter: "objets retirés",
+      redesign: "finitions et mobilier repensés",
+    },
+    style: (name) => `style ${name}`,
+    engine: "Moteur",
+    model: "modèle",
+    upscaled: "agrandie par",
+    disclosure: "Mention",
+    original: "Original non retouché",
+  },
 };
 
 /**
- * The XMP description: what was changed and where the original is. AI renders also name engine and
- * model and carry IPTC's DigitalSourceType; the Preview engine's only grade colours, and say so.
+ * The XMP description, in the export's language with the names users see (the style's display
+ * name, the engine as the app names it): what was changed and where the original is. AI renders
+ * also name the model and carry IPTC's DigitalSourceType; the Preview engine only grades colours,
+ * says so, and is never called AI (no DigitalSourceType, no "AI" in its words).
  */
-export function provenanceXmp(source: ListingSource, disclosure: string, publicUrl: string): string {
-  const tail = ` Disclosure: "${disclosure}". Unaltered original: ${publicUrl}`;
-  const inStyle = source.style ? ` in the ${source.style} style` : "";
+export function provenanceXmp(source: ListingSource, disclosure: string, publicUrl: string, language: Language): string {
+  const words = XMP_TEXTS[language];
+  const said = (label: string, value: string) => `${label}${words.colon}${value}`;
+  const style = source.style ? styleName(source.style, language) : null;
+  const tail = ` ${said(words.disclosure, `"${disclosure}"`)}. ${said(words.original, publicUrl)}`;
   if (!source.engine.isAi) {
-    const change = source.kind === "edit" ? "a painted region tinted" : `colour and light grading${inStyle}`;
-    return describedXmp(`Digitally altered room photo: ${change} by the ${source.engine.label}.${tail}`);
+    const change = source.kind === "edit" ? words.tinted : words.graded(style);
+    return describedXmp(`${said(words.previewPhoto, change)}. ${said(words.engine, previewEngineName(language))}.${tail}`);
   }
-  const model = source.model ? `, model ${source.model}${source.modelVersion ? ` (${source.modelVersion})` : ""}` : "";
-  const upscale = source.upscaleModel ? `; upscaled by ${source.upscaleModel}` : "";
-  const alteration = source.kind === "edit" ? "a painted region repainted" : (ALTERATIONS[source.renderMode] ?? "digitally altered");
-  const style = source.style ? `, ${source.style} style` : "";
-  return aiEditedXmp(`Room photo edited with AI: ${alteration}${style}, by the ${source.engine.label} engine${model}${upscale}.${tail}`);
+  // ComfyUI's label already names its checkpoint: the model is said once.
+  const model =
+    source.model && !source.engine.label.includes(source.model)
+      ? `, ${words.model} ${source.model}${source.modelVersion ? ` (${source.modelVersion})` : ""}`
+      : "";
+  const upscale = source.upscaleModel ? `; ${words.upscaled} ${source.upscaleModel}` : "";
+  const alteration = source.kind === "edit" ? words.repainted : words.alterations[source.renderMode];
+  const styled = style ? `, ${words.style(style)}` : "";
+  return aiEditedXmp(
+    `${said(words.aiPhoto, `${alteration}${styled}`)}. ${said(words.engine, `${source.engine.label}${model}${upscale}`)}.${tail}`,
+  );
 }
 
 async function readStored(deps: ListingContext, key: string): Promise<Buffer> {
@@ -90,8 +174,15 @@ export async function createExport(
   deps: ListingContext,
   userId: string,
   input: { jobId: string; disclosure?: string; language: Language },
-  baseUrl: string,
+  baseUrl: string | null,
 ): Promise<ListingExportView> {
+  if (baseUrl === null) {
+    // The QR code is printed and followed for years: never to a host named only by the request's Host header.
+    deps.log.warn(
+      "a listing export was refused: the request came for a host this server does not know; set PUBLIC_URL (or ALLOWED_HOSTS) to the address users reach it at",
+    );
+    throw new DomainError("not-configured", "listingNoPublicAddress");
+  }
   const source = await deps.render.listingSource(userOwner(userId), input.jobId);
   await deps.diskFloor.ensureRoom();
   const disclosure = cleanDisclosure(input.disclosure ?? defaultDisclosure(input.language, source.renderMode));
@@ -100,7 +191,7 @@ export async function createExport(
   const id = randomUUID();
   const code = randomBytes((LISTING.codeLength * 6) / 8).toString("base64url");
   const publicUrl = `${baseUrl.replace(/\/+$/, "")}${LISTING_ROUTES.page(code)}`;
-  const xmp = provenanceXmp(source, disclosure, publicUrl);
+  const xmp = provenanceXmp(source, disclosure, publicUrl, input.language);
   const [picture, altered, originalJpeg] = await Promise.all([
     burnDisclosure(result, disclosure, publicUrl, xmp),
     alteredForPage(result, xmp),

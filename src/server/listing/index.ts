@@ -38,11 +38,14 @@ export function createListingModule(
     });
 
   return {
-    /** Makes the picture, the page's two pictures and the row; `baseUrl` is where the public link points. */
+    /**
+     * Makes the picture, the page's two pictures and the row; `baseUrl` is where the public link points
+     * (PUBLIC_URL or a host the server knows, as for mailed links); null refuses (listingNoPublicAddress).
+     */
     create: (
       userId: string,
       input: { jobId: string; disclosure?: string; language: Language },
-      baseUrl: string,
+      baseUrl: string | null,
     ): Promise<ListingExportView> => createExport(deps, userId, input, baseUrl),
     forJob: (userId: string, jobId: string) => exportsOfJob(deps, userId, jobId),
     revoke: (userId: string, exportId: string) => revokeExport(deps, userId, exportId),

@@ -23,6 +23,8 @@ const REFUSALS: Record<UploadRefusal, { kind: DomainErrorKind; message: MessageN
   "unsupported-type": { kind: "unsupported-media", message: "uploadUnsupportedType" },
   "too-large": { kind: "too-large", message: "uploadTooLarge" },
   "too-many-pixels": { kind: "unsupported-media", message: "uploadTooManyPixels" },
+  "too-small": { kind: "unsupported-media", message: "uploadTooSmall" },
+  "too-narrow": { kind: "unsupported-media", message: "uploadTooNarrow" },
   unreadable: { kind: "unsupported-media", message: "uploadUnreadable" },
 };
 

@@ -30,7 +30,8 @@ export const listingRouter = router({
     .mutation(({ ctx, input }) => {
       const userId = requireUser(ctx);
       enforceRateLimit(ctx, "render");
-      return ctx.services.listing.create(userId, input, ctx.baseUrl);
+      // The public link goes into a printed QR code: like a mailed link, never a forged Host header (decision 064).
+      return ctx.services.listing.create(userId, input, ctx.mailBaseUrl);
     }),
 
   forJob: publicProcedure
