@@ -120,7 +120,7 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
     roles,
     projects,
     render,
-    listing: createListingModule(infra, { render }),
+    listing: createListingModule(infra, { render, brandName: settings.brandName }),
     payments,
     admin: createAdminService(infra, render, roles, payments, backups, housekeeping, settings),
     analytics,

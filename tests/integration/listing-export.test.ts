@@ -734,3 +734,24 @@ describe("listing export of an AI render (ComfyUI)", () => {
     expect((await sharp(altered.body).metadata()).xmp?.toString("utf8")).toContain(DIGITAL_SOURCE_TYPE_EDITED_WITH_AI);
   });
 });
+
+describe("a renamed studio's listing files (issue 27)", () => {
+  it("names the exported picture and the project's zip after the studio", async () => {
+    const server = await startTestServer({ STUDIO_NAME: "Casa Nová Studio", AUTH_RATE_LIMIT_PER_MINUTE: "1000" });
+    try {
+      const owner = await signedInClient(server.url);
+      const render = await finishedRender(server, owner);
+      const made = await owner.client.listing.create.mutate({ jobId: render.jobId, language: "en" });
+      const picture = await get(`${server.url}${made.downloadUrl}`, owner.jar);
+      expect(picture.response.headers.get("content-disposition")).toMatch(
+        /^attachment; filename="?casa-nova-studio-listing-japandi-[a-f0-9]{8}\.jpg"?$/,
+      );
+      const zip = await get(`${server.url}/files/listing/projects/${render.projectId}/zip`, owner.jar);
+      expect(zip.response.headers.get("content-disposition")).toMatch(
+        /^attachment; filename="?casa-nova-studio-listing-pictures-\d{4}-\d{2}-\d{2}\.zip"?$/,
+      );
+    } finally {
+      await server.stop();
+    }
+  });
+});

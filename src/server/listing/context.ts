@@ -4,4 +4,6 @@ import type { RenderModule } from "../render";
 
 export interface ListingContext extends Pick<Infra, "db" | "clock" | "storage" | "diskFloor" | "log"> {
   render: Pick<RenderModule, "listingSource">;
+  /** The studio's name in force: exported files are named after it. */
+  brandName: () => string;
 }

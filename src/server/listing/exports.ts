@@ -9,6 +9,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { UPLOAD_BUCKET, type Language } from "../../shared/constants";
 import { defaultDisclosure, LISTING, LISTING_ROUTES } from "../../shared/listing";
 import type { RenderMode } from "../../shared/render";
+import { fileNamePrefix } from "../../shared/studio";
 import type { ListingExportsTable } from "../db/schema";
 import type { Selectable } from "kysely";
 import { DomainError, notFound } from "../errors";
@@ -223,7 +224,7 @@ export async function createExport(
         height: picture.height,
         original_width: originalJpeg.width,
         original_height: originalJpeg.height,
-        file_name: `roomcanvas-listing-${source.style ?? source.kind}-${id.slice(0, 8)}.jpg`,
+        file_name: `${fileNamePrefix(deps.brandName())}-listing-${source.style ?? source.kind}-${id.slice(0, 8)}.jpg`,
         created_at: deps.clock.now(),
       })
       .returningAll()

@@ -5,7 +5,7 @@
  * It owns the table listing_exports; it reads renders only through the render module's
  * listingSource(). Routers and routes call this surface only.
  */
-import type { Language } from "../../shared/constants";
+import { PRODUCT_NAME, type Language } from "../../shared/constants";
 import type { Infra } from "../infra";
 import type { RenderModule } from "../render";
 import type { ListingContext } from "./context";
@@ -20,7 +20,7 @@ const SWEEP_INTERVAL_MS = 10 * 60_000;
 
 export function createListingModule(
   infra: Pick<Infra, "db" | "clock" | "storage" | "diskFloor" | "log">,
-  ports: { render: Pick<RenderModule, "listingSource"> },
+  ports: { render: Pick<RenderModule, "listingSource">; brandName?: () => string },
 ) {
   const deps: ListingContext = {
     db: infra.db,
@@ -29,6 +29,7 @@ export function createListingModule(
     diskFloor: infra.diskFloor,
     log: infra.log,
     render: ports.render,
+    brandName: ports.brandName ?? (() => PRODUCT_NAME),
   };
   let timer: NodeJS.Timeout | undefined;
   const sweep = () =>

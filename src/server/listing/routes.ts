@@ -7,6 +7,7 @@ import { type Request, type Response, Router } from "express";
 import { UPLOAD_BUCKET } from "../../shared/constants";
 import { LISTING_CODE_PATTERN } from "../../shared/listing";
 import { MESSAGES } from "../../shared/messages";
+import { fileNamePrefix } from "../../shared/studio";
 import type { ListingContext } from "./context";
 import { writeProjectZip } from "./archive";
 import { ownedExport, projectExports, publicExport } from "./exports";
@@ -86,7 +87,7 @@ export function listingRoutes(deps: ListingContext, userOfRequest: UserOfRequest
     const date = new Date(deps.clock.now()).toISOString().slice(0, 10);
     res.set("Cache-Control", "private, no-store");
     res.type("application/zip");
-    res.attachment(`roomcanvas-listing-pictures-${date}.zip`);
+    res.attachment(`${fileNamePrefix(deps.brandName())}-listing-pictures-${date}.zip`);
     await writeProjectZip(deps, exports, res);
   });
 
