@@ -98,7 +98,7 @@ describeBrowser("administration in a browser", () => {
 
     await panel.getByRole("button", { name: "Run System Tests" }).click();
     await poll(() => panel.locator("[data-testid=self-test-item][data-status=running]:visible").count()).toBe(1);
-    await poll(() => toast(page, "Testing Complete").isVisible(), { timeout: 40_000 }).toBe(true);
+    await poll(() => toast(page, "Testing Complete").isVisible(), { timeout: 90_000 }).toBe(true);
     const statuses = await items.evaluateAll((elements) =>
       elements.map((element) => `${element.textContent} → ${element.getAttribute("data-status")}`),
     );
