@@ -12,6 +12,7 @@ import type { RenderProvider } from "../../src/server/render/engines/provider";
 import { PermanentRenderError } from "../../src/server/render/engines/provider";
 import { collectEvents, createStudioClient, isFinal, PASSWORD, roomPhoto, signedInClient, upload } from "../helpers/render";
 import { runScript } from "../helpers/cli";
+import { createLogger } from "../../src/server/logger";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { failure } from "../helpers/failure";
 
@@ -286,6 +287,52 @@ describe("making admins", () => {
       await second.stop();
     }
   });
+
+  it("npm run admin prints an outbox mail with its link and confirms an address: a fresh install's first operator needs no database tool (issue 27, item 10)", async () => {
+    const lines: string[] = [];
+    const log = createLogger("info", { destination: { write: (line: string) => void lines.push(line) } });
+    const server = await startTestServer({}, { log, fresh: true });
+    // The start-up log of an install with no admin and no SMTP says how to read the outbox.
+    expect(lines.join("")).toContain("npm run admin -- mail you@example.com");
+    const first = await signedInClient(server.url);
+    const second = await signedInClient(server.url);
+    const dataDir = server.deps.env.DATA_DIR;
+    const admin = (...args: string[]) => runScript("scripts/admin.ts", args, { env: { ...process.env, DATA_DIR: dataDir } });
+    try {
+      // Each mail's log line names the command, never the mail's link.
+      expect(lines.join("")).toContain(`npm run admin -- mail ${first.email}`);
+      expect(lines.join("")).not.toContain("token=");
+      expect((await first.client.account.profile.query()).emailConfirmed).toBe(false);
+      // The operator reads their confirmation mail in the terminal and opens its link.
+      const printed = await admin("mail", first.email.toUpperCase());
+      expect(printed.code).toBe(0);
+      expect(printed.stdout).toContain(`to ${first.email}`);
+      expect(printed.stdout).not.toContain(second.email);
+      const link = /http:\/\/\S+\/auth\/confirm\?token=[\w.-]+/.exec(printed.stdout)?.[0];
+      expect(link, printed.stdout).toBeDefined();
+      const opened = await fetch(link!.replace(/^http:\/\/[^/]+/, server.url), { redirect: "manual" });
+      expect(opened.headers.get("location")).toBe("/?emailConfirmed=1");
+      expect((await first.client.account.profile.query()).emailConfirmed).toBe(true);
+      // Every mail, newest last, when no address is given.
+      const all = await admin("mail");
+      expect(all.stdout).toContain(`to ${first.email}`);
+      expect(all.stdout).toContain(`to ${second.email}`);
+      // Or the address is confirmed without its mail.
+      expect(await admin("confirm", second.email)).toMatchObject({
+        code: 0,
+        stdout: expect.stringContaining(`${second.email} is confirmed.`),
+      });
+      expect((await second.client.account.profile.query()).emailConfirmed).toBe(true);
+      expect((await admin("confirm", second.email)).stdout).toContain("was already confirmed");
+      expect(await admin("confirm", "nobody@example.com")).toMatchObject({
+        code: 1,
+        stderr: expect.stringContaining("No account with the e-mail nobody@example.com"),
+      });
+      expect(await admin("confirm")).toMatchObject({ code: 2, stderr: expect.stringContaining("Usage:") });
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
 
   it("npm run admin grants, lists and revokes roles on the database under DATA_DIR", async () => {
     const server = await startTestServer();

@@ -68,6 +68,28 @@ export async function latestOutboxMails(db: AppDatabase, limit: number) {
   }));
 }
 
+/**
+ * The latest mails kept in the outbox, newest first, with their bodies (links and all): for the
+ * operator's `npm run admin -- mail`, on an install with no SMTP and no admin yet. Bodies past
+ * OUTBOX_BODY_KEEP_MS, and every body sent by SMTP, are blank.
+ */
+export async function outboxMailsWithBodies(db: AppDatabase, filter: { to?: string; limit: number }) {
+  let query = db
+    .selectFrom("mail_outbox")
+    .select(["to_address", "subject", "text_body", "transport", "created_at"])
+    .orderBy("created_at", "desc")
+    .limit(filter.limit);
+  if (filter.to) query = query.where("to_address", "=", filter.to);
+  const mails = await query.execute();
+  return mails.map((mail) => ({
+    to: mail.to_address,
+    subject: mail.subject,
+    text: mail.text_body,
+    transport: mail.transport,
+    createdAt: mail.created_at,
+  }));
+}
+
 export function createMailer(env: Env, db: AppDatabase, log: Logger, clock: Clock): Mailer {
   const smtpUrl = env.SMTP_URL;
   const smtp = Boolean(smtpUrl);
@@ -97,8 +119,11 @@ export function createMailer(env: Env, db: AppDatabase, log: Logger, clock: Cloc
         })
         .execute();
       if (!smtp) {
-        // Not the text: its links carry tokens. An admin reads it in /admin's mail outbox.
-        log.info("mail kept in the outbox (set SMTP_URL to send; /admin shows it)", { to: message.to, subject: message.subject });
+        // Not the text: its links carry tokens. The operator reads it with the CLI, an admin in /admin.
+        log.info(`mail kept in the outbox: read it with "npm run admin -- mail ${message.to}" or in /admin (set SMTP_URL to send)`, {
+          to: message.to,
+          subject: message.subject,
+        });
         return;
       }
       try {

@@ -367,6 +367,20 @@ export async function confirmEmail(deps: AccountDeps, token: string): Promise<Co
   return "confirmed";
 }
 
+/**
+ * The operator confirms an address from the server's shell (`npm run admin -- confirm`): on an
+ * install without SMTP the first operator has no admin yet to read the outbox for them.
+ */
+export async function confirmEmailByOperator(db: AppDatabase, userId: string, now: number): Promise<"confirmed" | "already-confirmed"> {
+  const updated = await db
+    .updateTable("users")
+    .set({ email_confirmed_at: now, updated_at: now })
+    .where("id", "=", userId)
+    .where("email_confirmed_at", "is", null)
+    .executeTakeFirst();
+  return updated.numUpdatedRows > 0n ? "confirmed" : "already-confirmed";
+}
+
 export type EmailLinkState = "valid" | "used" | "expired" | "unknown";
 
 /** A mail link's state without using it up (the link's holder learns only about the link). */

@@ -62,6 +62,11 @@ export async function applyAdminEmails(deps: Pick<Infra, "db" | "env" | "log" | 
     deps.log.info(
       "No admin yet. Sign up, then make yourself admin with: npm run admin -- grant admin you@example.com (or set ADMIN_EMAILS and restart)",
     );
+    // Without SMTP the confirmation mail waits in the outbox, which only an admin reads in /admin.
+    if (!deps.env.SMTP_URL)
+      deps.log.info(
+        "Mail is not set up (SMTP_URL), so mails wait in the outbox. Read yours, with its confirmation link, with: npm run admin -- mail you@example.com (or confirm your address with: npm run admin -- confirm you@example.com)",
+      );
   }
 }
 
