@@ -44,6 +44,8 @@ export const MESSAGES = {
   demoOneStyle: "The free demo renders one style. Sign up to apply several styles.",
   demoOneVariation: "The free demo renders one picture. Sign up to render variations.",
   engineCannot: "The render engine on this server cannot do that",
+  floorPlanUnsupported:
+    "This studio's render engine cannot turn a floor plan into a room, so nothing was rendered or charged. Upload a photo of the room instead.",
   upscaleNotNeeded: "This render is already as large as the photo",
   upscaleFailed: "The upscale failed. Please try again.",
   renderNotCancelable: "This render has already finished",

@@ -3,7 +3,7 @@
  * the render request's fields, and the limits around them. Server and client import it.
  */
 import { z } from "zod";
-import { DESIGN_STYLES, INPUT_MODES, ROOM_TYPES } from "./styles";
+import { DESIGN_STYLES, INPUT_MODES, ROOM_TYPES, type InputMode } from "./styles";
 import { FIELD_LIMITS } from "./constants";
 
 export const JOB_STATUSES = ["queued", "preprocessing", "rendering", "saving", "succeeded", "failed", "canceled"] as const;
@@ -40,6 +40,19 @@ export const RENDER = {
  */
 export const RENDER_MODES = ["redesign", "stage", "declutter"] as const;
 export type RenderMode = (typeof RENDER_MODES)[number];
+
+/**
+ * What an engine makes of a floor plan (input mode "floor-plan"), declared by each engine and said
+ * on the style page before the user confirms (decision 067):
+ * - "none": nothing worth a credit (the Preview engine would only tint the drawing): a plan is not
+ *   offered for rendering, and the server refuses it before anything is charged;
+ * - "top-down": a furnished, coloured top view that follows the plan's walls, doors and windows
+ *   (engines whose ControlNets hold the drawing's lines cannot leave the plan's viewpoint);
+ * - "eye-level": one view of the room imagined at eye level from the plan, furnished (instruction
+ *   editors); the layout is read from the drawing and may not match it exactly.
+ */
+export const FLOOR_PLAN_RENDERS = ["none", "top-down", "eye-level"] as const;
+export type FloorPlanRender = (typeof FLOOR_PLAN_RENDERS)[number];
 
 /** How strongly the engine holds the room's lines; "strong" is the re-render offered after a low structure score. */
 export const STRUCTURE_STRENGTHS = ["normal", "strong"] as const;
@@ -83,6 +96,18 @@ export interface EngineCapabilities {
   upscale: boolean;
   /** A stronger structure setting exists for a re-render after a low structure score. */
   structureStrength: boolean;
+  /** What the engine makes of a floor plan ("none": plans are neither offered nor charged). */
+  floorPlan: FloorPlanRender;
+}
+
+/**
+ * The render modes offered for a picture: a room photo gets every mode the engine has; a floor plan
+ * gets one ("redesign": the plan's room furnished in the style; staging and decluttering a drawing
+ * mean nothing), or none when the engine makes nothing of a plan.
+ */
+export function renderModesFor(capabilities: Pick<EngineCapabilities, "modes" | "floorPlan">, inputMode: InputMode): readonly RenderMode[] {
+  if (inputMode !== "floor-plan") return capabilities.modes;
+  return capabilities.floorPlan === "none" ? [] : capabilities.modes.filter((mode) => mode === "redesign");
 }
 
 export interface EngineInfo {

@@ -139,4 +139,26 @@ describeBrowser("renders on a studio's own ComfyUI box", () => {
       await browser.close();
     }
   }, 90_000); // two widths, each with variations, a re-roll and screenshots; waits up to 40 s inside
+  it("a floor plan: the style page says, before Render, that ComfyUI makes a furnished top view of it, and offers one mode", async () => {
+    const plan = path.join(dir, "plan.png");
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="900"><rect width="1200" height="900" fill="#fff"/>
+      <g stroke="#111" stroke-width="14" fill="none"><rect x="80" y="80" width="1040" height="740"/><line x1="600" y1="80" x2="600" y2="380"/></g></svg>`;
+    await sharp(Buffer.from(svg)).png().toFile(plan);
+    const { page, problems } = await open("/upload", { width: 390, height: 844 });
+    await poll(() => page.getByTestId("engine-note").textContent()).toContain("ComfyUI");
+    await page.getByText("Floor plan", { exact: true }).click();
+    // An engine that renders plans: no warning at upload.
+    expect(await page.getByTestId("plan-none-note").count()).toBe(0);
+    await page.getByTestId("file-input").setInputFiles(plan);
+    await poll(() => new URL(page.url()).pathname).toBe("/style-select");
+    const note = page.getByTestId("floor-plan-note");
+    await poll(() => note.textContent()).toContain("What happens to your floor plan");
+    expect(await note.textContent()).toContain("makes a furnished top view of your plan");
+    // Staging or decluttering a drawing is not offered; the render is (one credit, the visitor's demo).
+    expect(await page.getByRole("radio", { name: "Stage an empty room" }).count()).toBe(0);
+    await page.getByTestId("style-modern").click();
+    expect(await page.getByRole("button", { name: "Render", exact: true }).isEnabled()).toBe(true);
+    await screenshot(page, "engines-floor-plan-style-phone-light");
+    expect(problems).toEqual([]);
+  });
 });

@@ -439,6 +439,14 @@ describe("ComfyUI adapter", () => {
     expect(graph["4"]!.inputs.text).toBe(result.prompt);
   });
 
+  it("asks for a top view of a floor plan, the picture its ControlNets can make from one (decision 067)", async () => {
+    await provider().render(renderRequest({ mode: "floor-plan" }));
+    const graph = queuedGraph();
+    expect(graph["3"]!.inputs.text).toMatch(/^A photorealistic top-down 3D render of this floor plan of a living room/);
+    expect(graph["4"]!.inputs.text).toBe(buildNegativePrompt("floor-plan", "redesign", "top-down"));
+    expect(graph["4"]!.inputs.text).not.toContain("top-down view");
+  });
+
   it("capabilities and label: AI, all three modes, seeds, percent progress, structure strength, 1024 px, masks (the inpaint template), no upscale", () => {
     const comfy = provider();
     expect(comfy.id).toBe("comfyui");
@@ -453,6 +461,7 @@ describe("ComfyUI adapter", () => {
       masks: true,
       upscale: false,
       structureStrength: true,
+      floorPlan: "top-down",
     });
     expect(comfy.upscale).toBeUndefined();
   });

@@ -172,9 +172,11 @@ describe("the Replicate adapter", () => {
     expect(create?.path).toBe("/v1/predictions");
     const body = create?.json as { version: string; input: { prompt: string; negative_prompt: string } };
     expect(body.version).toBe(VERSION);
-    expect(body.input.prompt).toMatch(/photorealistic interior render of the living room described by this floor plan/);
+    // Its ControlNets hold the plan's lines: it is asked for what it can make, a top view of the plan (decision 067).
+    expect(body.input.prompt).toMatch(/photorealistic top-down 3D render of this floor plan of a living room/);
     expect(body.input.prompt).toContain("Japandi");
-    expect(body.input.negative_prompt).toContain("floor plan");
+    expect(body.input.negative_prompt).toContain("line drawing");
+    expect(body.input.negative_prompt).not.toContain("top-down view");
   });
 
   it("takes the last image of a list output (controlnet-hough answers [control_map, render])", async () => {

@@ -27,6 +27,7 @@ const CAPABILITIES: EngineCapabilities = {
   masks: false,
   upscale: true,
   structureStrength: true,
+  floorPlan: "eye-level",
 };
 
 /** An AI-like engine for the test: returns its input tinted, reports the seed it used, and records every request. */

@@ -113,8 +113,12 @@ export function reportRenderOutcome(event: RenderEvent): void {
   if (event.type === "succeeded") track({ category: "performance", action: PERFORMANCE_ACTIONS.render, value: event.elapsedMs });
 }
 
-/** A succeeded job whose structure score has not arrived yet, within a minute of finishing. */
-export function awaitingScore(job: Pick<JobView, "status" | "structureScore" | "finishedAt">, now = serverNow()): boolean {
+/** A succeeded job whose structure score has not arrived yet, within a minute of finishing (a render of a plan gets none). */
+export function awaitingScore(
+  job: Pick<JobView, "status" | "structureScore" | "finishedAt" | "mode" | "kind">,
+  now = serverNow(),
+): boolean {
+  if (job.mode === "floor-plan" && job.kind !== "edit") return false;
   return job.status === "succeeded" && job.structureScore === null && job.finishedAt !== null && now - job.finishedAt < SCORE_WAIT_MS;
 }
 

@@ -20,6 +20,7 @@ export const PREVIEW_ALTERNATIVES = {
   "demo.reasons.qualityBody": "demo.preview.qualityBody",
   "home.audience.agentsBody": "home.audiencePreview.agentsBody",
   "help.faq.gettingStarted.whatIs.a": "help.faqPreview.whatIs",
+  "help.faq.upload.floorPlans.a": "help.faqPreview.floorPlans",
   "help.faq.rendering.howLong.a": "help.faqPreview.howLong",
   "help.faq.rendering.engine.a": "help.faqPreview.engine",
   "onboarding.welcome.body": "onboarding.preview.welcomeBody",

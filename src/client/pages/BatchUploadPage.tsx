@@ -272,7 +272,7 @@ function BatchUploader() {
           {t("batch.step1")}
         </h2>
         <div className="grid gap-4 md:grid-cols-3">
-          <ModeChoice value={mode} onChange={setMode} disabled={busy} />
+          <ModeChoice value={mode} onChange={setMode} disabled={busy} planNone={allowance.data?.engine.capabilities.floorPlan === "none"} />
           <RoomTypeSelect value={roomType} onChange={setRoomType} disabled={busy} />
           <ProjectSelect choice={projectChoice} disabled={busy || projectId !== null} />
         </div>

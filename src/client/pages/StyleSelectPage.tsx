@@ -3,11 +3,12 @@
  * credit each), an optional note, what it costs and what is left, the engine, and Render.
  */
 import { OpenInStudioLink } from "../components/studio/OpenInStudioLink";
-import { ImageOff, Sparkles, Wand2 } from "lucide-react";
+import { FileImage, ImageOff, Sparkles, Wand2 } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation, useSearch } from "wouter";
 import { MESSAGES } from "../../shared/messages";
+import type { EngineInfo } from "../../shared/render";
 import type { DesignStyle } from "../../shared/styles";
 import { NoteField } from "../components/render/NoteField";
 import {
@@ -36,6 +37,37 @@ function refusalOf(message: string): Refusal {
   if (message === MESSAGES.freeCreditsNeedConfirmation) return "freeCredits";
   if (message === MESSAGES.demoUsed || message === MESSAGES.demoOneStyle || message === MESSAGES.demoOneVariation) return "signUp";
   return null;
+}
+
+/**
+ * What the engine makes of a floor plan, said before the user confirms (decision 067): on an engine
+ * that makes nothing of one, that it is not rendered and costs nothing, with the way on; otherwise
+ * what kind of picture will come back.
+ */
+function FloorPlanNote({ engine }: { engine: EngineInfo }) {
+  const { t } = useTranslation();
+  const { floorPlan } = engine.capabilities;
+  if (floorPlan === "none")
+    return (
+      <Callout
+        tone="amber"
+        testId="floor-plan-none"
+        icon={<FileImage className="size-5" aria-hidden="true" />}
+        title={t("styleSelect.plan.noneTitle")}
+        actions={
+          <Link href="/upload" className={buttonClass.primary}>
+            {t("styleSelect.plan.uploadPhoto")}
+          </Link>
+        }
+      >
+        {t("styleSelect.plan.noneBody")}
+      </Callout>
+    );
+  return (
+    <Callout testId="floor-plan-note" icon={<FileImage className="size-5" aria-hidden="true" />} title={t("styleSelect.plan.title")}>
+      {t(floorPlan === "top-down" ? "styleSelect.plan.topDown" : "styleSelect.plan.eyeLevel", { engine: engine.label })}
+    </Callout>
+  );
 }
 
 export function MissingPicture({ title, body }: { title: string; body: string }) {
@@ -88,6 +120,9 @@ export default function StyleSelectPage() {
   const cost = renderCost(styles.length, variations);
   const tooFewCredits = signedIn && credits !== null && cost > credits;
   const waitsForAddress = waitsForConfirmation(allowance.data, cost);
+  const isPlan = picture.mode === "floor-plan";
+  /** A plan on an engine that makes nothing of one: nothing to choose, nothing to confirm, nothing charged. */
+  const planRefused = isPlan && allowance.data?.engine.capabilities.floorPlan === "none";
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -145,74 +180,91 @@ export default function StyleSelectPage() {
           </div>
           {allowance.data ? <EngineNote engine={allowance.data.engine} /> : null}
           {/* Targeted edits of the photo itself, before (or instead of) a render. */}
-          {signedIn && allowance.data?.engine.capabilities.masks ? <OpenInStudioLink jobId={picture.id} /> : null}
+          {signedIn && allowance.data?.engine.capabilities.masks && !planRefused ? <OpenInStudioLink jobId={picture.id} /> : null}
         </aside>
 
         <div className="min-w-0 space-y-6">
-          {demoRefusal && refusal !== "signUp" ? <DemoRefusedCallout refusal={demoRefusal} /> : null}
-
-          <StylePicker value={styles} onChange={setStyles} multi={multi} onMultiChange={setMulti} multiAllowed={signedIn} />
-
-          <NoteField id="note" rows={3} value={note} onChange={setNote} hint={t("styleSelect.noteHint")} />
-
-          {allowance.data ? (
-            <RenderOptions
-              capabilities={allowance.data.engine.capabilities}
-              signedIn={signedIn}
-              styleCount={styles.length}
-              value={choices}
-              onChange={setChoices}
-            />
-          ) : null}
-
-          {(refusal === "freeCredits" || waitsForAddress) && allowance.data ? (
-            <FreeCreditsLockedCallout count={allowance.data.freeCreditsLocked} engine={allowance.data.engine} />
-          ) : null}
-          {refusal === "credits" || tooFewCredits ? (
-            <Callout
-              tone="amber"
-              testId="credits-callout"
-              icon={<Sparkles className="size-5" aria-hidden="true" />}
-              title={t("serverMessages.notEnoughCredits")}
-              actions={
-                <Link href="/pricing" className={buttonClass.primary}>
-                  {t("flow.buyCredits")}
-                </Link>
-              }
-            >
-              {t("styleSelect.creditsNeeded", { count: cost, credits: credits ?? 0 })}
-            </Callout>
-          ) : null}
-          {refusal === "signUp" ? (
-            <SignUpCallout
-              tone="amber"
-              title={multi || styles.length > 1 ? t("serverMessages.demoOneStyle") : t("serverMessages.demoUsed")}
-            />
-          ) : null}
-          <ErrorText message={error} />
-
-          <div className="flex flex-col gap-3 border-t border-slate-200 pt-5 sm:flex-row sm:items-center sm:justify-between dark:border-slate-800">
-            <p className="text-sm text-slate-600 dark:text-slate-300">
-              {signedIn
-                ? t("styleSelect.costSummary", { count: cost })
-                : demoRefusal === "address-limit"
-                  ? t("flow.demoAddressLimitShort")
-                  : demoRefusal
-                    ? t("flow.demoUsedShort")
-                    : t("styleSelect.costDemo")}
+          {isPlan && allowance.data ? <FloorPlanNote engine={allowance.data.engine} /> : null}
+          {planRefused ? (
+            <p className="text-sm text-slate-600 dark:text-slate-300" data-testid="plan-nothing-charged">
+              {t("styleSelect.plan.nothingCharged")}
             </p>
-            <button
-              type="submit"
-              className={`${buttonClass.big} w-full sm:w-auto`}
-              disabled={create.isPending || styles.length === 0 || visitorBlocked || tooFewCredits || waitsForAddress}
-              aria-busy={create.isPending || undefined}
-            >
-              <Wand2 className="size-5" aria-hidden="true" />
-              {create.isPending ? t("styleSelect.starting") : t("styleSelect.render", { count: styles.length || 1 })}
-            </button>
-          </div>
+          ) : (
+            styleChoices()
+          )}
         </div>
       </form>
     </PageShell>
   );
+
+  /** The styles, note, options, price and Render: everything a render is chosen and confirmed with. */
+  function styleChoices() {
+    return (
+      <>
+        {demoRefusal && refusal !== "signUp" ? <DemoRefusedCallout refusal={demoRefusal} /> : null}
+
+        <StylePicker value={styles} onChange={setStyles} multi={multi} onMultiChange={setMulti} multiAllowed={signedIn} />
+
+        <NoteField id="note" rows={3} value={note} onChange={setNote} hint={t("styleSelect.noteHint")} />
+
+        {allowance.data ? (
+          <RenderOptions
+            capabilities={allowance.data.engine.capabilities}
+            inputMode={picture.mode}
+            signedIn={signedIn}
+            styleCount={styles.length}
+            value={choices}
+            onChange={setChoices}
+          />
+        ) : null}
+
+        {(refusal === "freeCredits" || waitsForAddress) && allowance.data ? (
+          <FreeCreditsLockedCallout count={allowance.data.freeCreditsLocked} engine={allowance.data.engine} />
+        ) : null}
+        {refusal === "credits" || tooFewCredits ? (
+          <Callout
+            tone="amber"
+            testId="credits-callout"
+            icon={<Sparkles className="size-5" aria-hidden="true" />}
+            title={t("serverMessages.notEnoughCredits")}
+            actions={
+              <Link href="/pricing" className={buttonClass.primary}>
+                {t("flow.buyCredits")}
+              </Link>
+            }
+          >
+            {t("styleSelect.creditsNeeded", { count: cost, credits: credits ?? 0 })}
+          </Callout>
+        ) : null}
+        {refusal === "signUp" ? (
+          <SignUpCallout
+            tone="amber"
+            title={multi || styles.length > 1 ? t("serverMessages.demoOneStyle") : t("serverMessages.demoUsed")}
+          />
+        ) : null}
+        <ErrorText message={error} />
+
+        <div className="flex flex-col gap-3 border-t border-slate-200 pt-5 sm:flex-row sm:items-center sm:justify-between dark:border-slate-800">
+          <p className="text-sm text-slate-600 dark:text-slate-300">
+            {signedIn
+              ? t("styleSelect.costSummary", { count: cost })
+              : demoRefusal === "address-limit"
+                ? t("flow.demoAddressLimitShort")
+                : demoRefusal
+                  ? t("flow.demoUsedShort")
+                  : t("styleSelect.costDemo")}
+          </p>
+          <button
+            type="submit"
+            className={`${buttonClass.big} w-full sm:w-auto`}
+            disabled={create.isPending || styles.length === 0 || visitorBlocked || tooFewCredits || waitsForAddress}
+            aria-busy={create.isPending || undefined}
+          >
+            <Wand2 className="size-5" aria-hidden="true" />
+            {create.isPending ? t("styleSelect.starting") : t("styleSelect.render", { count: styles.length || 1 })}
+          </button>
+        </div>
+      </>
+    );
+  }
 }

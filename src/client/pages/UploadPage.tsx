@@ -138,7 +138,12 @@ export default function UploadPage() {
       {demoRefusal ? null : (
         <div className={`${cardClass} space-y-5 p-4 sm:p-6`} data-testid="upload-card">
           <div className={`grid gap-4 ${user ? "md:grid-cols-3" : "md:grid-cols-2"}`}>
-            <ModeChoice value={mode} onChange={setMode} disabled={!!sending} />
+            <ModeChoice
+              value={mode}
+              onChange={setMode}
+              disabled={!!sending}
+              planNone={allowance.data?.engine.capabilities.floorPlan === "none"}
+            />
             <RoomTypeSelect value={roomType} onChange={setRoomType} disabled={!!sending} />
             {user ? <ProjectSelect choice={projectChoice} disabled={!!sending} /> : null}
           </div>

@@ -123,6 +123,9 @@ function parseParameters(text: string | null): Record<string, unknown> | null {
 export const styleOf = (style: DesignStyle | ""): DesignStyle | null => (style === "" ? null : style);
 
 export function jobView(job: RenderJob, providerLabel: string, position: number | null): JobView {
+  // A render of a plan has no meaningful structure figure (decision 067): one stored before that
+  // (a Preview engine's tinted plan scored "100 %") is not shown.
+  const structureScore = job.mode === "floor-plan" && job.kind !== "edit" ? null : job.structure_score;
   return {
     id: job.id,
     projectId: job.project_id,
@@ -152,8 +155,8 @@ export function jobView(job: RenderJob, providerLabel: string, position: number 
       engineMs: between(job.engine_started_at, job.engine_finished_at),
       savingMs: between(job.engine_finished_at, job.finished_at),
     },
-    structureScore: job.structure_score,
-    structureFlagged: job.structure_score !== null && job.structure_score < RENDER.structureWarningBelow,
+    structureScore,
+    structureFlagged: structureScore !== null && structureScore < RENDER.structureWarningBelow,
     resultWidth: job.result_width,
     resultHeight: job.result_height,
     downloads: downloads(job),

@@ -4,7 +4,8 @@
  */
 import { useTranslation } from "react-i18next";
 import { CREDITS } from "../../../shared/constants";
-import { RENDER, type EngineCapabilities, type RenderMode } from "../../../shared/render";
+import { RENDER, renderModesFor, type EngineCapabilities, type RenderMode } from "../../../shared/render";
+import type { InputMode } from "../../../shared/styles";
 import { labelClass, selectClass } from "../ui/buttons";
 
 export interface RenderChoices {
@@ -19,19 +20,22 @@ export function renderCost(styleCount: number, variations: number): number {
 
 export function RenderOptions({
   capabilities,
+  inputMode,
   signedIn,
   styleCount,
   value,
   onChange,
 }: {
   capabilities: EngineCapabilities;
+  /** What the picture shows: a floor plan gets fewer modes (see renderModesFor). */
+  inputMode: InputMode;
   signedIn: boolean;
   styleCount: number;
   value: RenderChoices;
   onChange(next: RenderChoices): void;
 }) {
   const { t } = useTranslation();
-  const modes = capabilities.modes;
+  const modes = renderModesFor(capabilities, inputMode);
   return (
     <div className="space-y-5" data-testid="render-options">
       {modes.length > 1 ? (

@@ -8,7 +8,21 @@ import { trpc } from "../../trpc";
 import { inputClass } from "../auth/fields";
 import { labelClass, selectClass } from "../ui/buttons";
 
-export function ModeChoice({ value, onChange, disabled }: { value: InputMode; onChange(mode: InputMode): void; disabled?: boolean }) {
+/**
+ * Room photo or floor plan. With an engine that makes nothing of a plan (planNone: the Preview
+ * engine), choosing "Floor plan" says at once that a plan is not rendered here and costs nothing.
+ */
+export function ModeChoice({
+  value,
+  onChange,
+  disabled,
+  planNone = false,
+}: {
+  value: InputMode;
+  onChange(mode: InputMode): void;
+  disabled?: boolean;
+  planNone?: boolean;
+}) {
   const { t } = useTranslation();
   return (
     <fieldset disabled={disabled}>
@@ -31,6 +45,11 @@ export function ModeChoice({ value, onChange, disabled }: { value: InputMode; on
           </label>
         ))}
       </div>
+      {planNone && value === "floor-plan" ? (
+        <p className="mt-2 text-sm text-amber-800 dark:text-amber-200" role="status" data-testid="plan-none-note">
+          {t("upload.planNone")}
+        </p>
+      ) : null}
     </fieldset>
   );
 }

@@ -98,6 +98,9 @@ export const COMFYUI_CAPABILITIES: EngineCapabilities = {
   masks: true,
   upscale: false,
   structureStrength: true,
+  // The shipped workflows hold the input's depth and lines: from a plan they keep the drawing's
+  // viewpoint, so they make a furnished top view of it, never an eye-level room.
+  floorPlan: "top-down",
 };
 
 export interface ComfyUiRenderSettings {
@@ -635,8 +638,9 @@ export function createComfyUiProvider(options: ComfyUiProviderOptions): ComfyUiP
         mode: request.mode,
         renderMode,
         note: request.prompt,
+        planView: "top-down",
       });
-      const negativePrompt = buildNegativePrompt(request.mode, renderMode);
+      const negativePrompt = buildNegativePrompt(request.mode, renderMode, "top-down");
       const { image, mime, graph } = await run({
         workflow,
         uploads: [{ placeholder: "image", bytes: request.image }],

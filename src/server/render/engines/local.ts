@@ -39,7 +39,8 @@ const GRADES: Record<DesignStyle, Grade> = {
  * The Preview engine grades colours: it can only "redesign" (in the sense of a colour mood), makes
  * the prepared photo's size, has no seeds or upscaler, and is not AI. In the modification studio it
  * tints the painted region (masks: true), which lets the studio be tried; it cannot follow the
- * instruction, and the studio says so.
+ * instruction, and the studio says so. It makes nothing of a floor plan (the plan would come back
+ * tinted, unchanged otherwise), so plans are neither offered nor charged on it (decision 067).
  */
 export const PREVIEW_CAPABILITIES: EngineCapabilities = {
   isAi: false,
@@ -50,6 +51,8 @@ export const PREVIEW_CAPABILITIES: EngineCapabilities = {
   masks: true,
   upscale: false,
   structureStrength: false,
+  // A colour grade of a drawing is the same drawing: not worth a credit, so a plan is not rendered here.
+  floorPlan: "none",
 };
 
 /** The studio's tint on the Preview engine: the region's colours mixed half with sage, so it visibly changes. */

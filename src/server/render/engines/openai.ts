@@ -39,6 +39,8 @@ export const OPENAI_CAPABILITIES: EngineCapabilities = {
   masks: true,
   upscale: false,
   structureStrength: false,
+  // An instruction editor: it imagines one eye-level view of the plan's room (nothing pins the layout to the drawing).
+  floorPlan: "eye-level",
 };
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
@@ -61,6 +63,7 @@ function prompt(request: RenderRequest): string {
     mode: request.mode,
     renderMode: request.renderMode,
     note: request.prompt,
+    planView: "eye-level",
   });
 }
 

@@ -3,7 +3,7 @@
  * words, so a render can be explained and repeated. Every prompt asks the engine to leave the
  * walls, windows, doors and layout where they are, the thing users of these apps ask for most.
  */
-import type { RenderMode } from "../../../shared/render";
+import type { FloorPlanRender, RenderMode } from "../../../shared/render";
 import type { DesignStyle, InputMode, RoomType } from "../../../shared/styles";
 
 /** How each style looks, in the words an image model understands. */
@@ -72,12 +72,24 @@ export interface PromptChoices {
   renderMode?: RenderMode;
   /** The user's optional note. */
   note?: string;
+  /** For a floor plan: what the engine makes of it (its capabilities.floorPlan; default an eye-level view). */
+  planView?: PlanView;
 }
+
+/** The two things an engine can make of a plan. */
+export type PlanView = Exclude<FloorPlanRender, "none">;
 
 const KEEP_STRUCTURE = "Keep the walls, windows, doors and room layout exactly where they are, from the same camera angle and perspective.";
 
 /** What to draw, by input and render mode. */
-function subject(room: string, look: string, mode: InputMode, renderMode: RenderMode): string[] {
+function subject(room: string, look: string, mode: InputMode, renderMode: RenderMode, planView: PlanView): string[] {
+  if (mode === "floor-plan" && planView === "top-down") {
+    // Engines that hold the drawing's lines keep its viewpoint: the plan itself, built and furnished, seen from above.
+    return [
+      `A photorealistic top-down 3D render of this floor plan of a ${room}, seen from directly above with the ceiling removed, furnished in ${look}.`,
+      "Keep every wall, window and door exactly where the plan draws it; fill the rooms with floors, furniture and rugs to scale.",
+    ];
+  }
   if (mode === "floor-plan") {
     // A plan has no camera: the picture is the plan's room as if standing inside it, furnished.
     return [
@@ -103,8 +115,8 @@ function subject(room: string, look: string, mode: InputMode, renderMode: Render
 }
 
 /** The positive prompt: what to draw and what to keep. */
-export function buildPrompt({ style, roomType, mode, renderMode = "redesign", note }: PromptChoices): string {
-  const parts = subject(ROOM_TYPE_NAMES[roomType], STYLE_DESCRIPTIONS[style], mode, renderMode);
+export function buildPrompt({ style, roomType, mode, renderMode = "redesign", note, planView = "eye-level" }: PromptChoices): string {
+  const parts = subject(ROOM_TYPE_NAMES[roomType], STYLE_DESCRIPTIONS[style], mode, renderMode, planView);
   parts.push("Professional interior design photography, natural light, realistic materials, high detail.");
   const cleanNote = cleanUserNote(note);
   if (cleanNote) parts.push(`The client also asks: ${cleanNote}`);
@@ -112,7 +124,7 @@ export function buildPrompt({ style, roomType, mode, renderMode = "redesign", no
 }
 
 /** What the engine should avoid: the usual image defects, and anything that moves the structure. */
-export function buildNegativePrompt(mode: InputMode, renderMode: RenderMode = "redesign"): string {
+export function buildNegativePrompt(mode: InputMode, renderMode: RenderMode = "redesign", planView: PlanView = "eye-level"): string {
   const common = [
     "blurry",
     "low quality",
@@ -130,7 +142,11 @@ export function buildNegativePrompt(mode: InputMode, renderMode: RenderMode = "r
     "oversaturated",
   ];
   // A plan-to-room render tends to copy the drawing itself unless told not to.
-  const planOnly = ["floor plan", "blueprint", "top-down view", "line drawing", "diagram", "dimensions"];
+  // A top view of the plan is what a top-down engine is asked for: only the drawing's look is avoided there.
+  const planOnly =
+    planView === "top-down"
+      ? ["blueprint", "line drawing", "sketch", "diagram", "dimensions", "perspective view"]
+      : ["floor plan", "blueprint", "top-down view", "line drawing", "diagram", "dimensions"];
   const byMode: Record<RenderMode, string[]> = {
     redesign: [],
     stage: ["empty room", "bare floor"],
@@ -144,7 +160,7 @@ export function buildNegativePrompt(mode: InputMode, renderMode: RenderMode = "r
  * FLUX.1 Kontext, Gemini): the positive prompt, then what to avoid, in words.
  */
 export function buildInstructionPrompt(choices: PromptChoices): string {
-  return `${buildPrompt(choices)} Avoid: ${buildNegativePrompt(choices.mode, choices.renderMode)}.`;
+  return `${buildPrompt(choices)} Avoid: ${buildNegativePrompt(choices.mode, choices.renderMode, choices.planView)}.`;
 }
 
 /**

@@ -16,7 +16,7 @@
  */
 import type { EngineCapabilities } from "../../../shared/render";
 import type { InpaintRequest, RenderRequest, UpscaleRequest } from "./provider";
-import { buildInpaintPrompt, buildInstructionPrompt, buildNegativePrompt, buildPrompt, type PromptChoices } from "./prompt";
+import { buildInpaintPrompt, buildInstructionPrompt, buildNegativePrompt, buildPrompt, type PlanView, type PromptChoices } from "./prompt";
 
 /** How a model answers: one URL; one URL or a list of them (the first is the image); [control map, render]. */
 export type ReplicateOutputShape = "url" | "url-or-list" | "control-map-then-render";
@@ -64,12 +64,13 @@ export interface UpscalePreset extends PresetBase {
 
 export type ReplicatePreset = RenderPreset | InpaintPreset | UpscalePreset;
 
-const choicesOf = (request: RenderRequest): PromptChoices => ({
+const choicesOf = (request: RenderRequest, planView: PlanView): PromptChoices => ({
   style: request.style,
   roomType: request.roomType,
   mode: request.mode,
   renderMode: request.renderMode,
   note: request.prompt,
+  planView,
 });
 
 const withSeed = (seed: number | undefined): { seed?: number } => (seed === undefined ? {} : { seed });
@@ -108,13 +109,15 @@ const ADIRIK_INTERIOR_DESIGN: RenderPreset = {
     // diffusers prints a tqdm bar per step into the logs.
     percentProgress: true,
     structureStrength: true,
+    // Its segmentation and MLSD ControlNets hold the input's lines: from a plan, a furnished top view of the drawing.
+    floorPlan: "top-down",
   },
   input(request, image) {
     return call(
       {
         image,
-        prompt: buildPrompt(choicesOf(request)),
-        negative_prompt: buildNegativePrompt(request.mode, request.renderMode),
+        prompt: buildPrompt(choicesOf(request, "top-down")),
+        negative_prompt: buildNegativePrompt(request.mode, request.renderMode, "top-down"),
         guidance_scale: 15,
         // Less of the photo repainted holds its lines better: the "strong" re-render after a low structure score.
         prompt_strength: request.structure === "strong" ? 0.6 : 0.8,
@@ -151,14 +154,16 @@ const JAGILLEY_CONTROLNET_HOUGH: RenderPreset = {
     percentProgress: true,
     // The schema has no ControlNet strength.
     structureStrength: false,
+    // The MLSD ControlNet follows the plan's straight lines: a furnished top view, never an eye-level room.
+    floorPlan: "top-down",
   },
   input(request, image) {
     // a_prompt is left at the model's default: the quality words are in buildPrompt already.
     return call(
       {
         image,
-        prompt: buildPrompt(choicesOf(request)),
-        n_prompt: buildNegativePrompt(request.mode, request.renderMode),
+        prompt: buildPrompt(choicesOf(request, "top-down")),
+        n_prompt: buildNegativePrompt(request.mode, request.renderMode, "top-down"),
         ddim_steps: 20,
         image_resolution: "512",
         scale: 9,
@@ -195,11 +200,13 @@ const FLUX_KONTEXT_PRO: RenderPreset = {
     // Run on Black Forest Labs' API: no step-by-step logs to read.
     percentProgress: false,
     structureStrength: false,
+    // An instruction editor: it imagines one eye-level view of the plan's room.
+    floorPlan: "eye-level",
   },
   input(request, image) {
     return call(
       {
-        prompt: buildInstructionPrompt(choicesOf(request)),
+        prompt: buildInstructionPrompt(choicesOf(request, "eye-level")),
         input_image: image,
         aspect_ratio: "match_input_image",
         output_format: "png",
@@ -234,9 +241,13 @@ const GOOGLE_NANO_BANANA: RenderPreset = {
     seeds: false,
     percentProgress: false,
     structureStrength: false,
+    // An instruction editor: it imagines one eye-level view of the plan's room.
+    floorPlan: "eye-level",
   },
   input(request, image) {
-    return call({ prompt: buildInstructionPrompt(choicesOf(request)), image_input: [image], output_format: "jpg" }, ["image_input"]);
+    return call({ prompt: buildInstructionPrompt(choicesOf(request, "eye-level")), image_input: [image], output_format: "jpg" }, [
+      "image_input",
+    ]);
   },
 };
 
@@ -263,10 +274,17 @@ const GOOGLE_NANO_BANANA_2: RenderPreset = {
     seeds: false,
     percentProgress: false,
     structureStrength: false,
+    // An instruction editor: it imagines one eye-level view of the plan's room.
+    floorPlan: "eye-level",
   },
   input(request, image) {
     return call(
-      { prompt: buildInstructionPrompt(choicesOf(request)), image_input: [image], aspect_ratio: "match_input_image", output_format: "jpg" },
+      {
+        prompt: buildInstructionPrompt(choicesOf(request, "eye-level")),
+        image_input: [image],
+        aspect_ratio: "match_input_image",
+        output_format: "jpg",
+      },
       ["image_input"],
     );
   },

@@ -8,6 +8,7 @@ import { MESSAGES } from "../../../shared/messages";
 import {
   isFinalStatus,
   RENDER,
+  renderModesFor,
   type JobStatus,
   type QueuePlace,
   type RenderEvent,
@@ -120,9 +121,11 @@ export async function createRenderJobs(
   }
   const renderMode = input.renderMode ?? "redesign";
   const structure = input.structure ?? "normal";
-  // The interface offers only what the engine can do; the server holds the same line.
+  // The interface offers only what the engine can do; the server holds the same line, before any charge.
+  // A plan on an engine that makes nothing of one says so in its own words (decision 067).
+  if (upload.mode === "floor-plan" && deps.capabilities.floorPlan === "none") throw new DomainError("invalid", "floorPlanUnsupported");
   if (
-    !deps.capabilities.modes.includes(renderMode) ||
+    !renderModesFor(deps.capabilities, upload.mode).includes(renderMode) ||
     (input.seed !== undefined && !deps.capabilities.seeds) ||
     (structure === "strong" && !deps.capabilities.structureStrength)
   ) {

@@ -278,8 +278,11 @@ export class RenderWorker {
       if (!done) return await this.discard(stored);
       log.info("render succeeded", { engine: provider.id, model: result.model, elapsedMs: finishedAt - startedAt });
       // The structure check (did walls and windows stay?) runs once the result is out and the job's
-      // slot is free, so it adds nothing to the wait; its score follows as a "scored" event.
-      this.checkStructure(done, edit?.sourceThumbKey ?? upload.thumb_key, variants.thumb.data);
+      // slot is free, so it adds nothing to the wait; its score follows as a "scored" event. Not for
+      // a render of a plan: it compares a picture with the one it came from, and was calibrated on room
+      // photos (decision 032); against a drawing its figure would mean nothing (decision 067). An
+      // edit is compared with the version it edited, as for a photo.
+      if (edit || done.mode !== "floor-plan") this.checkStructure(done, edit?.sourceThumbKey ?? upload.thumb_key, variants.thumb.data);
     } catch (error) {
       await this.discard(stored);
       const now = clock.now();
@@ -404,6 +407,11 @@ export class RenderWorker {
           );
       };
       try {
+        // Queued on another engine before the operator switched: this one makes nothing of a plan,
+        // so the job fails here and its credit goes back (decision 067).
+        if (!edit && job.mode === "floor-plan" && provider.capabilities.floorPlan === "none") {
+          throw new PermanentRenderError(MESSAGES.floorPlanUnsupported);
+        }
         const result = edit
           ? await this.inpaint(provider, job, input, edit, signal, onProgress)
           : await provider.render({
