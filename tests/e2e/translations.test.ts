@@ -238,6 +238,34 @@ describeBrowser("no English in Spanish and French", () => {
     180_000,
   );
 
+  it.each([
+    ["es", "Motor de vista previa · no es IA: ajuste de color y luz", /Tiempo empleadoEn cola \d+,\d s · /],
+    ["fr", "Moteur d'aperçu · pas d'IA : étalonnage des couleurs et de la lumière", /Temps passéEn file d'attente \d+,\d\u00a0s · /],
+  ] as const)(
+    "names the Preview engine in %s in the render's details, with decimal commas (issue 27)",
+    async (language, engine, durations) => {
+      for (const [width, height, colorScheme] of [
+        [1366, 900, "light"],
+        [390, 844, "dark"],
+      ] as const) {
+        const { browser, page } = await launch({ locale: language === "es" ? "es-ES" : "fr-FR", width, height, colorScheme });
+        const t = flatten(translations[language]);
+        await signIn(page, server.url, admin.email, { language });
+        await page.goto(`${server.url}/render?jobs=${renderId}`);
+        await page.getByText(t.get("renderOptions.details")!).click();
+        const details = page.getByTestId("render-details");
+        await poll(() => details.textContent()).toContain(engine);
+        const text = (await details.textContent())!;
+        // Not the server's English name of the engine.
+        expect(text).not.toContain("Preview engine");
+        expect(text).toMatch(durations);
+        await details.scrollIntoViewIfNeeded();
+        await screenshot(page, `translations-${language}-render-details-${width}-${colorScheme}`);
+        await browser.close();
+      }
+    },
+  );
+
   it("shows the server checks' findings and the run's summary of the self-tests in French", async () => {
     const { page } = await launch({ locale: "fr-FR", width: 1366, height: 900 });
     const fr = flatten(translations.fr);
