@@ -266,6 +266,22 @@ describeBrowser("no English in Spanish and French", () => {
     },
   );
 
+  it("names a new account's first project in the language chosen in the app, not the browser's (issue 27)", async () => {
+    const fr = flatten(translations.fr);
+    const newcomer = await signedInClient(server.url);
+    // An English browser; French chosen in the language menu (stored on the device).
+    const { page, problems } = await launch({ locale: "en-US", width: 390, height: 844 });
+    await page.goto(`${server.url}/`);
+    await page.evaluate(() => localStorage.setItem("roomcanvas.language", "fr"));
+    await signIn(page, server.url, newcomer.email, { language: "fr" });
+    await page.goto(`${server.url}/upload`);
+    await page.getByTestId("file-input").setInputFiles({ name: "room.jpg", mimeType: "image/jpeg", buffer: await roomPhoto() });
+    await poll(() => new URL(page.url()).pathname).toBe("/style-select");
+    const { projects } = await newcomer.client.projects.list.query({ limit: 10 });
+    expect(projects.map((project) => project.name)).toEqual([fr.get("upload.defaultProjectName")]);
+    expect(problems).toEqual([]);
+  });
+
   it("shows the server checks' findings and the run's summary of the self-tests in French", async () => {
     const { page } = await launch({ locale: "fr-FR", width: 1366, height: 900 });
     const fr = flatten(translations.fr);
