@@ -266,6 +266,19 @@ describeBrowser("no English in Spanish and French", () => {
     },
   );
 
+  it.each(["es", "fr"] as const)("names the mail transport in %s in /admin's outbox, not 'outbox' (issue 27)", async (language) => {
+    const t = flatten(translations[language]);
+    const { page, problems } = await launch({ locale: language === "es" ? "es-ES" : "fr-FR", width: 1366, height: 900 });
+    await signIn(page, server.url, admin.email, { language });
+    await page.goto(`${server.url}/admin?section=outbox`);
+    const mail = page.getByTestId("admin-mail").first();
+    await poll(() => mail.isVisible()).toBe(true);
+    const text = (await mail.textContent())!;
+    expect(text).toContain(t.get("admin.outbox.transports.outbox")!);
+    expect(text).not.toMatch(/outbox/);
+    expect(problems).toEqual([]);
+  });
+
   it("names a new account's first project in the language chosen in the app, not the browser's (issue 27)", async () => {
     const fr = flatten(translations.fr);
     const newcomer = await signedInClient(server.url);

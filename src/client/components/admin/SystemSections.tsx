@@ -47,7 +47,7 @@ export function OutboxSection() {
                 ) : (
                   <Badge tone="amber">{t("admin.outbox.pending")}</Badge>
                 )}
-                <Badge>{mail.transport}</Badge>
+                <Badge>{t(`admin.outbox.transports.${mail.transport}`, { defaultValue: mail.transport })}</Badge>
               </div>
               <p className="flex flex-wrap gap-x-3 gap-y-0.5 text-xs text-slate-500 dark:text-slate-400">
                 <span className="truncate">{t("admin.outbox.to", { to: mail.to })}</span>
