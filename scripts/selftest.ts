@@ -1,12 +1,16 @@
 /**
- * `npm run selftest -- --url http://localhost:3000 [--email E --password P]`: the self-test suite of
+ * `npm run selftest -- --url http://localhost:3000 [--email E]`: the self-test suite of
  * the Quick Admin bar (src/selftest/suite.ts), run over HTTP against a running server with
  * the real tRPC client and cookies (scripts/lib/studio-client.ts), no private shortcuts.
  *
  * Options:
  *   --url URL          the server (required)
- *   --email, --password   an account to sign in with; most checks need a signed-in user and the box
- *                      checks (database, disk, mail, render provider, queue) need an admin
+ *   --email E          an account to sign in with; most checks need a signed-in user and the box
+ *                      checks (database, disk, mail, render provider, queue) need an admin. Its
+ *                      password comes from SELFTEST_PASSWORD, else a prompt that does not echo it
+ *                      (on a terminal), else --password (which other users of the machine can see
+ *                      in the process list, and which the shell's history keeps)
+ *   --password P       the password on the command line (prefer SELFTEST_PASSWORD or the prompt)
  *   --code CODE        the two-factor code, when the account has two-factor authentication
  *   --suite S          system, auth or all (default all)
  *   --json             print the results as JSON instead of the table
@@ -33,7 +37,11 @@ import {
 } from "../src/selftest/suite";
 import { CookieJar, createStudioClient } from "./lib/studio-client";
 
-const USAGE = `Usage: npm run selftest -- --url http://localhost:3000 [--email E --password P] [--code 123456] [--suite system|auth|all] [--json] [--strict] [--no-pause]`;
+const USAGE = `Usage: npm run selftest -- --url http://localhost:3000 [--email E] [--code 123456] [--suite system|auth|all] [--json] [--strict] [--no-pause]
+  The password of --email comes from SELFTEST_PASSWORD, else a prompt that does not echo it, else --password P.`;
+
+/** The environment variable the account's password may come from (never echoed, not in the process list). */
+const PASSWORD_VARIABLE = "SELFTEST_PASSWORD";
 
 /** Each request gives up after this long, so a hung server cannot hang the run. */
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -61,6 +69,66 @@ interface Options {
   /** Warnings fail the run too. */
   strict: boolean;
   pause: boolean;
+}
+
+/** "1 warning", "2 warnings", "0 warnings". */
+function countOf(count: number, noun: string): string {
+  return `${count} ${count === 1 ? noun : `${noun}s`}`;
+}
+
+/** "12 passed, 1 warning, 0 failed". */
+function countsLine(counts: { passed: number; warnings: number; failed: number }): string {
+  return `${counts.passed} passed, ${countOf(counts.warnings, "warning")}, ${counts.failed} failed`;
+}
+
+/**
+ * Asks for a password on the terminal without echoing it (raw mode: the characters typed are read,
+ * never written back). Ctrl-C or Ctrl-D gives up.
+ */
+function promptHidden(question: string): Promise<string> {
+  const { stdin, stderr } = process;
+  // Raw before the question: what is typed once it shows is never echoed by the terminal.
+  stdin.setRawMode(true);
+  stdin.setEncoding("utf8");
+  stdin.resume();
+  stderr.write(question);
+  return new Promise((resolve, reject) => {
+    let value = "";
+    const finish = () => {
+      stdin.off("data", onData);
+      stdin.setRawMode(false);
+      stdin.pause();
+      stderr.write("\n");
+    };
+    const onData = (chunk: string) => {
+      for (const char of chunk) {
+        if (char === "\r" || char === "\n") {
+          finish();
+          resolve(value);
+          return;
+        }
+        if (char === "\u0003" || char === "\u0004") {
+          finish();
+          reject(new UsageError("no password given"));
+          return;
+        }
+        if (char === "\u007f" || char === "\b") value = value.slice(0, -1);
+        else value += char;
+      }
+    };
+    stdin.on("data", onData);
+  });
+}
+
+/** The password of --email: --password, SELFTEST_PASSWORD, or a prompt on a terminal. */
+async function resolvePassword(options: Options): Promise<Options> {
+  if (!options.email || options.password) return options;
+  const fromEnv = process.env[PASSWORD_VARIABLE];
+  if (fromEnv) return { ...options, password: fromEnv };
+  if (!process.stdin.isTTY) throw new UsageError(`--email needs a password: set ${PASSWORD_VARIABLE} (or run on a terminal to be asked)`);
+  const password = await promptHidden(`Password for ${options.email}: `);
+  if (!password) throw new UsageError("no password given");
+  return { ...options, password };
 }
 
 function parseOptions(argv: string[]): Options {
@@ -94,7 +162,7 @@ function parseOptions(argv: string[]): Options {
     throw new UsageError(`--url is not a URL: ${values.url}`);
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new UsageError("--url must be an http(s) URL");
-  if (Boolean(values.email) !== Boolean(values.password)) throw new UsageError("--email and --password go together");
+  if (values.password && !values.email) throw new UsageError("--password needs --email");
   const suite = values.suite ?? "all";
   if (suite !== "system" && suite !== "auth" && suite !== "all") throw new UsageError(`--suite must be system, auth or all (got ${suite})`);
   return {
@@ -160,7 +228,7 @@ function tableWriter(write: (line: string) => void) {
 async function main(argv: string[]): Promise<number> {
   let options: Options;
   try {
-    options = parseOptions(argv);
+    options = await resolvePassword(parseOptions(argv));
   } catch (error) {
     if (error instanceof UsageError) {
       if (error.message) process.stderr.write(`selftest: ${error.message}\n`);
@@ -256,7 +324,7 @@ async function main(argv: string[]): Promise<number> {
     });
     const finishedAt = Date.now();
     const counts = summarize(items);
-    out(`${SELF_TEST_COMPLETE[suite]}: ${counts.passed} passed, ${counts.warnings} warnings, ${counts.failed} failed`);
+    out(`${SELF_TEST_COMPLETE[suite]}: ${countsLine(counts)}`);
     let recordedAs: string | null = null;
     if (isAdmin) {
       try {
@@ -279,9 +347,9 @@ async function main(argv: string[]): Promise<number> {
           ? "FAILED (--strict: warnings fail)"
           : "Passed with warnings"
         : "All passed";
-  out(`${verdict}: ${total.passed} passed, ${total.warnings} warnings, ${total.failed} failed of ${total.total}`);
+  out(`${verdict}: ${countsLine(total)} of ${total.total}`);
   if (!signedInAs && total.failed > 0)
-    out("Most checks need a signed-in user, and the box checks an admin: pass --email and --password of an admin.");
+    out(`Most checks need a signed-in user, and the box checks an admin: pass --email of an admin (and ${PASSWORD_VARIABLE}).`);
   else if (signedInAs && !isAdmin && total.failed > 0)
     out(`${signedInAs} is not an admin: the box checks need an admin account (npm run admin -- grant admin ${signedInAs}).`);
   if (options.json) {

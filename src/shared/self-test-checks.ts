@@ -15,8 +15,9 @@ import { MESSAGES, englishMessage, readMessage } from "./messages";
  *   the offline Preview engine passes.
  * - render-queue: no render waits longer than RENDER_QUEUE_LIMITS.maxWaitMs while the worker has a free slot,
  *   and none runs longer than RENDER_DEADLINE_MS + RENDER_QUEUE_LIMITS.runningMarginMs.
- * - backups: with BACKUP_DIR set, the last backup is at most twice BACKUP_EVERY old (a warning otherwise,
- *   or when the last attempt failed); without it, passes and says backups are not scheduled.
+ * - backups: a warning when no backup was ever taken; with BACKUP_DIR set, the last backup is at most twice
+ *   BACKUP_EVERY old (a warning otherwise, or when the last attempt failed); without it, a backup taken by
+ *   hand passes and the check says backups are not scheduled.
  * - storage-write: a small file is written to, read from and removed from the project-uploads bucket
  *   (the storage test asks for it to explain a failed upload).
  */

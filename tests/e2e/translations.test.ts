@@ -238,6 +238,63 @@ describeBrowser("no English in Spanish and French", () => {
     180_000,
   );
 
+  it.each([
+    ["es", "Motor de vista previa · no es IA: ajuste de color y luz", /Tiempo empleadoEn cola \d+,\d s · /],
+    ["fr", "Moteur d'aperçu · pas d'IA : étalonnage des couleurs et de la lumière", /Temps passéEn file d'attente \d+,\d\u00a0s · /],
+  ] as const)(
+    "names the Preview engine in %s in the render's details, with decimal commas (issue 27)",
+    async (language, engine, durations) => {
+      for (const [width, height, colorScheme] of [
+        [1366, 900, "light"],
+        [390, 844, "dark"],
+      ] as const) {
+        const { browser, page } = await launch({ locale: language === "es" ? "es-ES" : "fr-FR", width, height, colorScheme });
+        const t = flatten(translations[language]);
+        await signIn(page, server.url, admin.email, { language });
+        await page.goto(`${server.url}/render?jobs=${renderId}`);
+        await page.getByText(t.get("renderOptions.details")!).click();
+        const details = page.getByTestId("render-details");
+        await poll(() => details.textContent()).toContain(engine);
+        const text = (await details.textContent())!;
+        // Not the server's English name of the engine.
+        expect(text).not.toContain("Preview engine");
+        expect(text).toMatch(durations);
+        await details.scrollIntoViewIfNeeded();
+        await screenshot(page, `translations-${language}-render-details-${width}-${colorScheme}`);
+        await browser.close();
+      }
+    },
+  );
+
+  it.each(["es", "fr"] as const)("names the mail transport in %s in /admin's outbox, not 'outbox' (issue 27)", async (language) => {
+    const t = flatten(translations[language]);
+    const { page, problems } = await launch({ locale: language === "es" ? "es-ES" : "fr-FR", width: 1366, height: 900 });
+    await signIn(page, server.url, admin.email, { language });
+    await page.goto(`${server.url}/admin?section=outbox`);
+    const mail = page.getByTestId("admin-mail").first();
+    await poll(() => mail.isVisible()).toBe(true);
+    const text = (await mail.textContent())!;
+    expect(text).toContain(t.get("admin.outbox.transports.outbox")!);
+    expect(text).not.toMatch(/outbox/);
+    expect(problems).toEqual([]);
+  });
+
+  it("names a new account's first project in the language chosen in the app, not the browser's (issue 27)", async () => {
+    const fr = flatten(translations.fr);
+    const newcomer = await signedInClient(server.url);
+    // An English browser; French chosen in the language menu (stored on the device).
+    const { page, problems } = await launch({ locale: "en-US", width: 390, height: 844 });
+    await page.goto(`${server.url}/`);
+    await page.evaluate(() => localStorage.setItem("roomcanvas.language", "fr"));
+    await signIn(page, server.url, newcomer.email, { language: "fr" });
+    await page.goto(`${server.url}/upload`);
+    await page.getByTestId("file-input").setInputFiles({ name: "room.jpg", mimeType: "image/jpeg", buffer: await roomPhoto() });
+    await poll(() => new URL(page.url()).pathname).toBe("/style-select");
+    const { projects } = await newcomer.client.projects.list.query({ limit: 10 });
+    expect(projects.map((project) => project.name)).toEqual([fr.get("upload.defaultProjectName")]);
+    expect(problems).toEqual([]);
+  });
+
   it("shows the server checks' findings and the run's summary of the self-tests in French", async () => {
     const { page } = await launch({ locale: "fr-FR", width: 1366, height: 900 });
     const fr = flatten(translations.fr);

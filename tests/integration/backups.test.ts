@@ -506,7 +506,10 @@ describe("scheduled backups, Back up now and the self-test", () => {
     };
     const check = async () => (await asAdmin()).selfTest.check.mutate({ name: "backups" });
 
-    expect(await check()).toMatchObject({ ok: true, warning: false });
+    // No backup taken yet: something to look at, not "Passed" (issue 27).
+    const before = await check();
+    expect(before).toMatchObject({ ok: true, warning: true });
+    expect(before.detail).toMatch(/^no backup yet; every 6 h into .+, keeping 2$/);
     const keyFile = path.join(server.deps.env.DATA_DIR, "backup-key");
     // /admin names the key the first backup creates, then its id: the operator keeps a copy.
     expect((await (await asAdmin()).admin.backups.query()).key).toEqual({ file: keyFile, id: null });
@@ -515,7 +518,11 @@ describe("scheduled backups, Back up now and the self-test", () => {
     expect(await backups.runIfDue()).toBeNull();
     clock.advance(3 * 3_600_000);
     expect(await backups.runIfDue()).toBeNull();
-    expect((await check()).detail).toMatch(/^last backup 3 h ago \(.+\); every 6 h into .+, keeping 2$/);
+    expect(await check()).toMatchObject({
+      ok: true,
+      warning: false,
+      detail: expect.stringMatching(/^last backup 3 h ago \(.+\); every 6 h into .+, keeping 2$/),
+    });
 
     for (let round = 0; round < 3; round++) {
       clock.advance(6 * 3_600_000);
@@ -557,9 +564,11 @@ describe("scheduled backups, Back up now and the self-test", () => {
     const unscheduled = await start();
     const otherAdmin = await makeAdmin(unscheduled);
     await expect(otherAdmin.client.admin.backUpNow.mutate()).rejects.toThrow("Backups have no folder yet: set BACKUP_DIR");
+    // Never backed up and nothing scheduled: a warning, not "Backups: Passed" (issue 27).
     const check = await otherAdmin.client.selfTest.check.mutate({ name: "backups" });
-    expect(check).toMatchObject({ ok: true, warning: false });
-    expect(check.detail).toContain("backups are not scheduled (BACKUP_DIR is not set");
+    expect(check).toMatchObject({ ok: true, warning: true });
+    expect(check.detail).toBe("no backup yet; backups are not scheduled (BACKUP_DIR is not set; npm run backup DIR takes one)");
+    expect(check.texts?.map((text) => text.key)).toEqual(["noBackupYet", "backupsUnscheduled"]);
   });
 
   it("refuses a BACKUP_DIR inside DATA_DIR, a BACKUP_KEY_FILE inside BACKUP_DIR and a BACKUP_EVERY it cannot read", () => {

@@ -4,6 +4,7 @@
  * bucket cannot be written (a FILE where its directory was: root ignores chmod), 2 for usage
  * errors, an unreachable server or a refused sign-in.
  */
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -20,6 +21,40 @@ import { TestClock } from "../helpers/test-clock";
 /** Runs the CLI asynchronously (the server lives in this process: a sync spawn would starve it). */
 const selftest = (args: string[]): Promise<CliResult> => runScript("scripts/selftest.ts", args);
 
+/**
+ * The CLI on a terminal (util-linux `script` gives it one), typing `typed` once it asks for the
+ * password: what the terminal showed, and the exit code.
+ */
+function selftestOnTerminal(args: string[], typed: string): Promise<{ code: number | null; screen: string }> {
+  const quote = (value: string) => `'${value.replace(/'/g, "'\\''")}'`;
+  const command = [process.execPath, "--import", "tsx", "scripts/selftest.ts", ...args].map(quote).join(" ");
+  const env = { ...process.env };
+  delete env.SELFTEST_PASSWORD;
+  return new Promise((resolve, reject) => {
+    const child = spawn("script", ["-qefc", command, "/dev/null"], { env, stdio: ["pipe", "pipe", "pipe"] });
+    let screen = "";
+    let asked = false;
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`no end on the terminal:\n${screen}`));
+    }, 60_000);
+    const read = (chunk: Buffer) => {
+      screen += chunk.toString();
+      if (!asked && screen.includes("Password for ")) {
+        asked = true;
+        child.stdin.write(`${typed}\r`);
+      }
+    };
+    child.stdout.on("data", read);
+    child.stderr.on("data", read);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, screen });
+    });
+  });
+}
+
 /** A loopback port with nothing listening. */
 async function closedPort(): Promise<number> {
   const listener = http.createServer();
@@ -33,10 +68,14 @@ async function closedPort(): Promise<number> {
 // grows with the machine's load, so these tests have runScript's 60 s rather than 20 s.
 describe("npm run selftest", { timeout: 60_000 }, () => {
   let server: TestServer;
-  let admin: { email: string; userId: string };
+  let admin: Awaited<ReturnType<typeof signedInClient>>;
 
   beforeAll(async () => {
-    server = await startTestServer({ STRIPE_SECRET_KEY: "sk_test_selftest", AUTH_RATE_LIMIT_PER_MINUTE: "1000" });
+    server = await startTestServer({
+      STRIPE_SECRET_KEY: "sk_test_selftest",
+      AUTH_RATE_LIMIT_PER_MINUTE: "1000",
+      BACKUP_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "rc-selftest-cli-backups-")),
+    });
     admin = await signedInClient(server.url, uniqueEmail());
     await server.deps.db.insertInto("user_roles").values({ user_id: admin.userId, role: "admin", created_at: Date.now() }).execute();
   });
@@ -44,7 +83,41 @@ describe("npm run selftest", { timeout: 60_000 }, () => {
     await server?.stop();
   });
 
+  it("takes the password from SELFTEST_PASSWORD; one warning (no backup ever taken) reads '1 warning', here and in the recorded run", async () => {
+    const result = await runScript(
+      "scripts/selftest.ts",
+      ["--url", server.url, "--email", admin.email, "--no-pause", "--suite", "system"],
+      {
+        env: { ...process.env, SELFTEST_PASSWORD: PASSWORD },
+      },
+    );
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^ {2}WARN {4}Backups +\d+ {2}Backups: no backup yet; every 1 d into /m);
+    expect(result.stdout).toContain(`Testing Complete: ${SYSTEM_TESTS.length - 1} passed, 1 warning, 0 failed`);
+    expect(result.stdout).toContain(
+      `Passed with warnings: ${SYSTEM_TESTS.length - 1} passed, 1 warning, 0 failed of ${SYSTEM_TESTS.length}`,
+    );
+    // /admin's history tells the same: the recorded run keeps its warning.
+    const [run] = await admin.client.selfTest.runs.query({ limit: 1 });
+    expect(run).toMatchObject({ suite: "system", source: "cli", passed: SYSTEM_TESTS.length - 1, warnings: 1, failed: 0 });
+  });
+
+  it("asks for the password on a terminal without echoing it", async () => {
+    const { code, screen } = await selftestOnTerminal(
+      ["--url", server.url, "--email", admin.email, "--no-pause", "--suite", "auth"],
+      PASSWORD,
+    );
+    expect(screen).toContain(`Password for ${admin.email}: `);
+    expect(screen).not.toContain(PASSWORD);
+    expect(screen).toContain(`signed in as ${admin.email} (admin)`);
+    expect(screen).toContain(`Authentication Testing Complete: ${AUTH_TESTS.length} passed, 0 warnings, 0 failed`);
+    expect(code).toBe(0);
+  });
+
   it("exits 0 against a healthy server, prints the table with timings, records both runs and signs out", async () => {
+    await server.services.backups.runIfDue();
+    const before = Date.now();
     const result = await selftest(["--url", server.url, "--email", admin.email, "--password", PASSWORD, "--no-pause"]);
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
@@ -73,6 +146,7 @@ describe("npm run selftest", { timeout: 60_000 }, () => {
       .selectAll()
       .where("user_id", "=", admin.userId)
       .where("source", "=", "cli")
+      .where("started_at", ">=", before)
       .execute();
     expect(runs.map((run) => [run.suite, run.passed, run.failed]).sort()).toEqual([
       ["auth", AUTH_TESTS.length, 0],
@@ -171,10 +245,14 @@ describe("npm run selftest", { timeout: 60_000 }, () => {
 
   it("exits 2 on usage errors, an unreachable server and a refused sign-in", async () => {
     const port = await closedPort();
-    const [noUrl, badSuite, halfCredentials, unreachable, wrongPassword] = await Promise.all([
+    const withoutPassword = { ...process.env };
+    delete withoutPassword.SELFTEST_PASSWORD;
+    const [noUrl, badSuite, halfCredentials, passwordAlone, unreachable, wrongPassword] = await Promise.all([
       selftest([]),
       selftest(["--url", server.url, "--suite", "everything"]),
-      selftest(["--url", server.url, "--email", admin.email]),
+      // No SELFTEST_PASSWORD and no terminal to ask on.
+      runScript("scripts/selftest.ts", ["--url", server.url, "--email", admin.email], { env: withoutPassword }),
+      selftest(["--url", server.url, "--password", PASSWORD]),
       selftest(["--url", `http://127.0.0.1:${port}`]),
       selftest(["--url", server.url, "--email", admin.email, "--password", "Wrong-Password1"]),
     ]);
@@ -184,7 +262,9 @@ describe("npm run selftest", { timeout: 60_000 }, () => {
     expect(badSuite.code).toBe(2);
     expect(badSuite.stderr).toContain("--suite must be system, auth or all");
     expect(halfCredentials.code).toBe(2);
-    expect(halfCredentials.stderr).toContain("--email and --password go together");
+    expect(halfCredentials.stderr).toContain("--email needs a password: set SELFTEST_PASSWORD (or run on a terminal to be asked)");
+    expect(passwordAlone.code).toBe(2);
+    expect(passwordAlone.stderr).toContain("--password needs --email");
     expect(unreachable.code).toBe(2);
     expect(unreachable.stderr).toMatch(
       new RegExp(`^selftest: cannot reach http://127\\.0\\.0\\.1:${port}: fetch failed: connect ECONNREFUSED`),

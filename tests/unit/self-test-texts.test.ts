@@ -6,7 +6,7 @@
 import i18next from "i18next";
 import { describe, expect, it } from "vitest";
 import { translations } from "../../src/client/i18n/resources";
-import { checkDetailText, selfTestItemDetail, selfTestItemMessage } from "../../src/client/lib/selfTestText";
+import { checkDetailText, selfTestItemDetail, selfTestItemMessage, selfTestSummary } from "../../src/client/lib/selfTestText";
 import { MESSAGES } from "../../src/shared/messages";
 import {
   SELF_TEST_REPORTS,
@@ -133,5 +133,19 @@ describe("self-test details", () => {
     expect(selfTestItemMessage({ status: "failed", message: "Error: Storage error: upload answered HTTP 500" }, t("fr"), "fr")).toBe(
       "Error: Storage error: upload answered HTTP 500",
     );
+  });
+});
+
+describe("a run's summary (issue 27)", () => {
+  it("counts warnings, with their plurals, in every language; a run without any keeps the spec's two counts", () => {
+    const one = { passed: 11, warnings: 1, failed: 0 };
+    const two = { passed: 10, warnings: 2, failed: 1 };
+    expect(selfTestSummary(one, t("en"))).toBe("11 passed, 1 with a warning, 0 failed");
+    expect(selfTestSummary(two, t("en"))).toBe("10 passed, 2 with warnings, 1 failed");
+    expect(selfTestSummary(one, t("es"))).toBe("11 superadas, 1 con advertencia, 0 fallidas");
+    expect(selfTestSummary(two, t("es"))).toBe("10 superadas, 2 con advertencias, 1 fallida");
+    expect(selfTestSummary(one, t("fr"))).toBe("11 réussis, 1 avec avertissement, 0 échoué");
+    expect(selfTestSummary(two, t("fr"))).toBe("10 réussis, 2 avec avertissements, 1 échoué");
+    expect(selfTestSummary({ passed: 12, warnings: 0, failed: 0 }, t("en"))).toBe("12 passed, 0 failed");
   });
 });

@@ -23,6 +23,25 @@ export function formatSeconds(ms: number, language: string | undefined): string 
   return new Intl.NumberFormat(language, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(shown);
 }
 
+/**
+ * "Label: value" as the language writes it: French typography puts a narrow no-break space before
+ * the colon ("Durée : 0,6 s"), which also keeps the colon from starting a line. Every label and value
+ * the interface joins goes through here, so no text types that space by hand (issue 27).
+ */
+export function labelled(label: string, value: string, language: string | undefined): string {
+  return `${label}${colonOf(language)} ${value}`;
+}
+
+/** ":" — with French's narrow no-break space before it. */
+export function colonOf(language: string | undefined): string {
+  return language?.toLowerCase().startsWith("fr") ? "\u202f:" : ":";
+}
+
+/** A number with a fixed count of decimals, in the language's way ("4.52", "4,52"). */
+export function formatDecimal(value: number, digits: number, language: string | undefined): string {
+  return new Intl.NumberFormat(language, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
+}
+
 export function formatBytes(bytes: number, language: string | undefined): string {
   const units = ["B", "KB", "MB", "GB", "TB"] as const;
   let value = bytes;

@@ -80,3 +80,16 @@ export function selfTestItemMessage(
   }
   return reportText(item.message, t);
 }
+
+/**
+ * A run's counts as one line, "11 passed, 1 with a warning, 0 failed": the same words for the run
+ * just made and for the recorded runs of /admin, so a run with warnings never reads as "12 passed,
+ * 0 failed". Plurals come from i18next's count in every language.
+ */
+export function selfTestSummary(counts: { passed: number; warnings: number; failed: number }, t: Translate): string {
+  return t(counts.warnings > 0 ? "selfTest.summaryWarnings" : "selfTest.summary", {
+    passed: counts.passed,
+    warnings: counts.warnings,
+    failed: counts.failed,
+  });
+}

@@ -3,7 +3,8 @@
  * that the page can show how far the upload is. The client checks type and size first for instant
  * feedback; the server checks the content and decides.
  */
-import { SERVER_TIME_HEADER, UPLOAD } from "../../shared/constants";
+import i18next from "i18next";
+import { DEFAULT_LANGUAGE, SERVER_TIME_HEADER, UI_LANGUAGE_HEADER, UPLOAD } from "../../shared/constants";
 import { MESSAGES } from "../../shared/messages";
 import { UPLOAD_ENDPOINT, type UploadResponse } from "../../shared/render";
 import type { InputMode, RoomType } from "../../shared/styles";
@@ -57,6 +58,9 @@ export function uploadImage(file: File, query: UploadQuery, onProgress?: (fracti
   const promise = new Promise<UploadResponse>((resolve, reject) => {
     xhr.open("POST", `${UPLOAD_ENDPOINT}?${params.toString()}`);
     xhr.setRequestHeader("Content-Type", fileType(file) || "application/octet-stream");
+    // The interface's language, not the browser's: a first upload makes the user's first project,
+    // named in it ("Mon premier projet" for someone who chose French on an English browser).
+    xhr.setRequestHeader(UI_LANGUAGE_HEADER, i18next.resolvedLanguage ?? DEFAULT_LANGUAGE);
     xhr.responseType = "text";
     xhr.upload.onprogress = (event) => {
       if (event.lengthComputable && event.total > 0) onProgress?.(event.loaded / event.total);

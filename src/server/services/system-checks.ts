@@ -242,15 +242,20 @@ export async function checkRenderProvider(
   return ok(text("engineNotChecked", { engine: provider }));
 }
 
-/** The last backup against the schedule: a warning when it is over twice the schedule old, or the last attempt failed. */
+/**
+ * The last backup against the schedule: a warning when no backup was ever taken (nothing to restore
+ * from is worth an admin's look, scheduled or not), when it is over twice the schedule old, or when
+ * the last attempt failed.
+ */
 export async function checkBackups(backups: SystemCheckDeps["backups"], now: number): Promise<ServerCheckResult> {
   const status = await backups.status();
   const last = status.lastSuccess;
   const lastText = last ? text("lastBackup", { ageMs: now - last.startedAt, sizeBytes: last.bytes ?? 0 }) : text("noBackupYet");
-  if (!status.dir) return ok(text("backupsUnscheduled"), lastText);
+  if (!status.dir) return last ? ok(text("backupsUnscheduled"), lastText) : warningWith(lastText, text("backupsUnscheduled"));
   const schedule = text("backupSchedule", { everyMs: status.everyMs, dir: status.dir, keep: status.keep });
   if (status.lastFailure) return warningWith(text("backupFailed", { error: status.lastFailure.error ?? "?" }), lastText, schedule);
   if (status.overdue) return warningWith(lastText, text("backupOverdue", { everyMs: status.everyMs, dir: status.dir, keep: status.keep }));
+  if (!last) return warningWith(lastText, schedule);
   return ok(lastText, schedule);
 }
 

@@ -2,6 +2,7 @@
 import { BadgePercent, ShoppingCart, Users } from "lucide-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { labelled } from "../../lib/format";
 import { friendlyError } from "../../lib/friendlyError";
 import { trpc } from "../../trpc";
 import { Spinner } from "../Spinner";
@@ -157,19 +158,23 @@ export function AnalyticsSection() {
               summary={
                 data.structureByEngine.length === 0
                   ? t("admin.analytics.structureNone")
-                  : data.structureByEngine.map((row) => `${row.provider} ${row.model}: ${Math.round(row.averageScore * 100)} %`).join("; ")
+                  : data.structureByEngine
+                      .map((row) =>
+                        labelled(`${row.provider} ${row.model}`, format.percent(Math.round(row.averageScore * 100) / 100), i18n.language),
+                      )
+                      .join("; ")
               }
               series={structureSeries}
               rows={data.structureByEngine.map((row) => ({
                 label: `${row.provider} · ${row.model} · ${t("admin.analytics.renderCount", { count: row.count })}`,
                 values: [row.averageScore * 100],
               }))}
-              format={(value) => `${Math.round(value)} %`}
+              format={(value) => format.percent(Math.round(value) / 100)}
             />
             <HorizontalBarChart
               testId="chart-events"
               title={t("admin.analytics.eventsByCategory")}
-              summary={data.eventsByCategory.map((row) => `${row.category}: ${row.count}`).join("; ")}
+              summary={data.eventsByCategory.map((row) => labelled(row.category, format.number(row.count), i18n.language)).join("; ")}
               series={eventSeries}
               rows={data.eventsByCategory.map((row) => ({
                 label: t(`admin.analytics.categories.${row.category}`, { defaultValue: row.category }),

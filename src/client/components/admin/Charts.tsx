@@ -6,6 +6,7 @@
  */
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { labelled } from "../../lib/format";
 
 export interface Series {
   name: string;
@@ -230,7 +231,7 @@ export function StackedBarChart({
   /** The values are counts: grid lines on whole numbers only. */
   counts?: boolean;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const total = (point: DayPoint) => point.values.reduce((sum, value) => sum + value, 0);
   const max = niceMax(Math.max(0, ...points.map(total)));
   const empty = points.length === 0 || points.every((point) => total(point) === 0);
@@ -265,7 +266,13 @@ export function StackedBarChart({
               let base = 0;
               return (
                 <g key={point.label}>
-                  <title>{`${point.label}: ${series.map((item, seriesIndex) => `${item.name} ${format(point.values[seriesIndex] ?? 0)}`).join(", ")}`}</title>
+                  <title>
+                    {labelled(
+                      point.label,
+                      series.map((item, seriesIndex) => `${item.name} ${format(point.values[seriesIndex] ?? 0)}`).join(", "),
+                      i18n.language,
+                    )}
+                  </title>
                   {point.values.map((value, seriesIndex) => {
                     const height = (value / max) * plotHeight;
                     const y = MARGIN.top + plotHeight - ((base + value) / max) * plotHeight;
@@ -317,7 +324,7 @@ export function LineChart({
   /** The values are counts: grid lines on whole numbers only. */
   counts?: boolean;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const max = niceMax(Math.max(0, ...points.map((point) => point.values[0] ?? 0)));
   const empty = points.length === 0 || points.every((point) => (point.values[0] ?? 0) === 0);
   const valueOf = (point: LinePoint) => point.values[0] ?? null;
@@ -363,7 +370,7 @@ export function LineChart({
               const value = valueOf(point);
               return value === null ? null : (
                 <circle key={point.label} cx={x(index)} cy={y(value)} r={slot > 12 ? 3 : 1.5} className={series.fill}>
-                  <title>{`${point.label}: ${format(value)}`}</title>
+                  <title>{labelled(point.label, format(value), i18n.language)}</title>
                 </circle>
               );
             })}

@@ -5,6 +5,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import { JOB_STATUSES, isFinalStatus, type JobStatus } from "../../../shared/render";
+import { labelled } from "../../lib/format";
 import { friendlyError } from "../../lib/friendlyError";
 import { trpc } from "../../trpc";
 import { Spinner } from "../Spinner";
@@ -104,7 +105,7 @@ export function JobsSection() {
                   {job.owner === "visitor" ? t("admin.jobs.visitor") : job.owner}
                 </p>
                 <p className="flex flex-wrap gap-x-3 gap-y-0.5 text-xs text-slate-500 dark:text-slate-400">
-                  <span>{t("admin.jobs.provider", { provider: job.provider })}</span>
+                  <span>{labelled(t("admin.jobs.engineLabel"), job.provider, format.language)}</span>
                   <span>{format.dateTime(job.createdAt)}</span>
                   {job.durationMs !== null ? <span>{t("admin.jobs.duration", { duration: format.duration(job.durationMs) })}</span> : null}
                   {job.attempts > 1 ? <span>{t("admin.jobs.attempts", { count: job.attempts })}</span> : null}

@@ -18,7 +18,9 @@ import {
   type EngineId,
   type KeyedEngine,
 } from "../../../shared/studio-settings";
+import { formatDecimal, labelled } from "../../lib/format";
 import { friendlyError } from "../../lib/friendlyError";
+import { formatNumber } from "../../lib/numbers";
 import { checkDetailText } from "../../lib/selfTestText";
 import { currentStudio, replaceStudio } from "../../lib/studio";
 import type { inferRouterOutputs } from "@trpc/server";
@@ -75,7 +77,7 @@ export function StudioSettingsSection() {
 }
 
 function BrandPanel({ settings }: { settings: Settings }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const utils = trpc.useUtils();
   const save = trpc.admin.updateStudioBrand.useMutation();
   const setLogo = trpc.admin.setStudioLogo.useMutation();
@@ -270,8 +272,14 @@ function BrandPanel({ settings }: { settings: Settings }) {
                     <XCircle className="size-4 shrink-0 text-red-600 dark:text-red-400" aria-hidden="true" />
                   )}
                   <span>
-                    {t(`admin.studio.contrast.${check.theme}`)} · {t(`admin.studio.contrast.${check.pair}`)}:{" "}
-                    {t("admin.studio.contrast.ratio", { ratio: check.ratio.toFixed(2), needs: check.needs })}{" "}
+                    {labelled(
+                      `${t(`admin.studio.contrast.${check.theme}`)} · ${t(`admin.studio.contrast.${check.pair}`)}`,
+                      t("admin.studio.contrast.ratio", {
+                        ratio: formatDecimal(check.ratio, 2, i18n.language),
+                        needs: formatNumber(i18n.language, check.needs, 1),
+                      }),
+                      i18n.language,
+                    )}{" "}
                     <span className="sr-only">{check.ok ? t("admin.studio.contrast.passes") : t("admin.studio.contrast.fails")}</span>
                   </span>
                 </li>

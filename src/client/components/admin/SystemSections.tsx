@@ -1,9 +1,22 @@
 /** Admin · Mail outbox, System status and Self-test history. */
-import { CheckCircle2, ChevronDown, Clock, Cpu, Database, HardDrive, Inbox, ListOrdered, Package, Users, XCircle } from "lucide-react";
+import {
+  AlertTriangle,
+  CheckCircle2,
+  ChevronDown,
+  Clock,
+  Cpu,
+  Database,
+  HardDrive,
+  Inbox,
+  ListOrdered,
+  Package,
+  Users,
+  XCircle,
+} from "lucide-react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { friendlyError } from "../../lib/friendlyError";
-import { selfTestItemDetail, selfTestItemMessage } from "../../lib/selfTestText";
+import { selfTestItemDetail, selfTestItemMessage, selfTestSummary } from "../../lib/selfTestText";
 import { engineName } from "../info/common";
 import { trpc } from "../../trpc";
 import { ProgressBar } from "../render/ProgressBar";
@@ -34,7 +47,7 @@ export function OutboxSection() {
                 ) : (
                   <Badge tone="amber">{t("admin.outbox.pending")}</Badge>
                 )}
-                <Badge>{mail.transport}</Badge>
+                <Badge>{t(`admin.outbox.transports.${mail.transport}`, { defaultValue: mail.transport })}</Badge>
               </div>
               <p className="flex flex-wrap gap-x-3 gap-y-0.5 text-xs text-slate-500 dark:text-slate-400">
                 <span className="truncate">{t("admin.outbox.to", { to: mail.to })}</span>
@@ -146,6 +159,8 @@ export function SelfTestSection() {
                   <summary className="flex cursor-pointer list-none items-center gap-3 px-3 py-3 sm:px-4 [&::-webkit-details-marker]:hidden">
                     {run.failed > 0 ? (
                       <XCircle className="size-5 shrink-0 text-red-600 dark:text-red-400" aria-hidden="true" />
+                    ) : run.warnings > 0 ? (
+                      <AlertTriangle className="size-5 shrink-0 text-amber-600 dark:text-amber-400" aria-hidden="true" />
                     ) : (
                       <CheckCircle2 className="size-5 shrink-0 text-emerald-600 dark:text-emerald-400" aria-hidden="true" />
                     )}
@@ -157,7 +172,7 @@ export function SelfTestSection() {
                         </span>
                       </p>
                       <p className="text-xs text-slate-500 dark:text-slate-400">
-                        {format.dateTime(run.startedAt)} · {t("selfTest.summary", { passed: run.passed, failed: run.failed })}
+                        {format.dateTime(run.startedAt)} · {selfTestSummary(run, t)}
                       </p>
                     </div>
                     <ChevronDown className="size-4 shrink-0 text-slate-400 transition-transform group-open:rotate-180" aria-hidden="true" />

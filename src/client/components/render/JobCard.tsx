@@ -13,7 +13,8 @@ import { MESSAGES } from "../../../shared/messages";
 import { isFinalStatus } from "../../../shared/render";
 import { useServerNow } from "../../hooks/useNow";
 import type { FollowedJob } from "../../hooks/useRenderJobs";
-import { absoluteUrl, copyText, formatElapsed, formatSeconds } from "../../lib/format";
+import { absoluteUrl, copyText, formatElapsed, formatSeconds, labelled } from "../../lib/format";
+import { engineName } from "../info/common";
 import { friendlyError, type Translate } from "../../lib/friendlyError";
 import type { ProjectSummary } from "../../lib/renderTypes";
 import { trpc } from "../../trpc";
@@ -178,7 +179,9 @@ export function JobCard({ job, signedIn, projects, onDeleted }: JobCardProps) {
               alt={t("compare.beforeAlt", { subject: `${styleName} · ${roomName}` })}
               className="aspect-[4/3] w-full rounded-lg bg-slate-100 object-cover opacity-70 dark:bg-slate-800"
             />
-            <p className="text-xs text-slate-500 dark:text-slate-400">{t("job.providerLine", { provider: job.providerLabel })}</p>
+            <p className="text-xs text-slate-500 dark:text-slate-400">
+              {labelled(t("job.engineLabel"), engineName({ id: job.engine.id, label: job.providerLabel }, t), i18n.language)}
+            </p>
           </div>
         ) : null}
 

@@ -9,7 +9,8 @@ import { toast } from "sonner";
 import { useLocation, useSearch } from "wouter";
 import type { EngineInfo } from "../../../shared/render";
 import type { FollowedJob } from "../../hooks/useRenderJobs";
-import { formatSeconds } from "../../lib/format";
+import { formatSeconds, labelled } from "../../lib/format";
+import { engineName } from "../info/common";
 import { friendlyError } from "../../lib/friendlyError";
 import { trpc } from "../../trpc";
 import { buttonClass } from "../ui/buttons";
@@ -144,7 +145,10 @@ export function RenderDetails({ job }: { job: FollowedJob }) {
   const rows: Array<[string, string | null]> = [
     [
       t("renderOptions.engine"),
-      t(job.engine.isAi ? "renderOptions.engineAi" : "renderOptions.enginePreview", { label: job.providerLabel }),
+      // The Preview engine's name in the reader's language ("Motor de vista previa · no es IA: ..."), never the server's English.
+      t(job.engine.isAi ? "renderOptions.engineAi" : "renderOptions.enginePreview", {
+        label: engineName({ id: job.engine.id, label: job.providerLabel }, t),
+      }),
     ],
     [t("renderOptions.model"), job.model],
     [t("renderOptions.modelVersion"), job.modelVersion],
@@ -156,7 +160,7 @@ export function RenderDetails({ job }: { job: FollowedJob }) {
       t("renderOptions.parameters"),
       job.parameters
         ? Object.entries(job.parameters)
-            .map(([key, value]) => `${key}: ${JSON.stringify(value)}`)
+            .map(([key, value]) => labelled(key, JSON.stringify(value), i18n.language))
             .join(", ")
         : null,
     ],
