@@ -46,6 +46,20 @@ describe("the FAQ entries", () => {
     expect(renamed.en.find((entry) => entry.question.startsWith("What does"))?.question).toBe("What does Casa Nova Interiors do?");
   });
 
+  it("finds two-factor by the short forms people type, and the photo-size answer gives the minimum side and ratio, in every language (issue 27)", () => {
+    for (const language of SUPPORTED_LANGUAGES) {
+      for (const term of ["2FA", "mfa", "TOTP"])
+        expect(ids(searchFaqs(entries[language], term)), `${language} ${term}`).toContain("account.twoFactor");
+      // Keywords are searched, never shown.
+      expect(entries[language].find((entry) => entry.id === "account.twoFactor")!.answer).not.toContain("MFA");
+      const size = entries[language].find((entry) => entry.id === "upload.size")!.answer;
+      expect(size, language).toContain("100");
+      expect(size, language).toContain({ en: "10 times", es: "10 veces", fr: "10 fois" }[language]);
+      expect(ids(searchFaqs(entries[language], "px")), language).toContain("upload.size");
+    }
+    expect(ids(searchFaqs(entries.fr, "A2F"))).toContain("account.twoFactor");
+  });
+
   it("has the spec's eleven categories in order, each with at least two entries", () => {
     expect(FAQ_CATEGORIES).toEqual([
       "gettingStarted",

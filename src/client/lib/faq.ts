@@ -45,6 +45,8 @@ export interface FaqEntry {
   categoryLabel: string;
   question: string;
   answer: string;
+  /** Words people type for it that its texts may not hold ("2FA", "MFA"): searched, not shown. */
+  keywords: string;
 }
 
 export interface FaqGroup {
@@ -64,6 +66,8 @@ export function faqTextValues(supportEmail: string, product = currentStudio().na
     refundDays: CREDITS.refundWindowDays,
     demoRenders: CREDITS.visitorDemoRenders,
     maxMb: Math.round(UPLOAD.maxBytes / (1024 * 1024)),
+    minSide: UPLOAD.minSide,
+    maxAspect: UPLOAD.maxAspect,
     lockAttempts: AUTH.maxFailedAttempts,
     lockMinutes: AUTH.lockoutMinutes,
     resetHours: Math.round(AUTH.passwordResetValidityMs / 3_600_000),
@@ -87,6 +91,7 @@ export function buildFaqEntries(t: Translate, supportEmail: string, isAi?: boole
       categoryLabel,
       question: t(`help.faq.${category}.${entry}.q`, values),
       answer: t(engineTextKey(`help.faq.${category}.${entry}.a`, isAi), values),
+      keywords: t(`help.faq.${category}.${entry}.k`, { defaultValue: "" }),
     }));
   });
 }
@@ -101,14 +106,14 @@ export function foldForSearch(text: string): string {
 
 /**
  * The entries matching a search term, in their order: every word of the term must appear in the
- * question, the answer or the category name, ignoring case (and accents). A blank term matches
- * every entry.
+ * question, the answer, the category name or the entry's keywords (short forms such as "2FA"),
+ * ignoring case (and accents). A blank term matches every entry.
  */
 export function searchFaqs(entries: readonly FaqEntry[], term: string): FaqEntry[] {
   const words = foldForSearch(term).split(/\s+/).filter(Boolean);
   if (words.length === 0) return [...entries];
   return entries.filter((entry) => {
-    const haystack = foldForSearch(`${entry.question}\n${entry.answer}\n${entry.categoryLabel}`);
+    const haystack = foldForSearch(`${entry.question}\n${entry.answer}\n${entry.categoryLabel}\n${entry.keywords}`);
     return words.every((word) => haystack.includes(word));
   });
 }
