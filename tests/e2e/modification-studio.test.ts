@@ -115,7 +115,7 @@ describeBrowser("the modification studio", () => {
       return true;
     });
 
-  /** Each history row's number and what it says ("v3 Tint of the painted area (Preview engine)", "from v2 · ..."). */
+  /** Each history row's number and what it says ("v3 Tint (Preview engine)", "from v2 · ..."). */
   const labels = (page: Page) =>
     page.getByTestId("version-select").evaluateAll((buttons) =>
       buttons.map((button) => ({

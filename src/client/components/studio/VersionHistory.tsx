@@ -104,10 +104,11 @@ export function VersionHistory({ rows, currentId, busy, onSelect, onReroll, onDe
                     {label}
                   </span>
                   <span className="block truncate text-xs text-slate-500 dark:text-slate-400">
-                    {current ? `${t("studio.versions.current")} · ` : ""}
+                    {/* Where it came from first: on a phone the line is cut at its end, the date. */}
                     {node.kind === "edit" && parentNumber !== null ? (
                       <span data-testid="version-from">{`${t("studio.versions.from", { number: parentNumber })} · `}</span>
                     ) : null}
+                    {current ? `${t("studio.versions.current")} · ` : ""}
                     {finished ? time.format(node.createdAt) : t(`job.status.${node.status}`)}
                   </span>
                 </span>
