@@ -50,7 +50,14 @@ export type EditRequestInput = z.infer<typeof editRequestSchema>;
 export interface VersionNode {
   /** The job's id; the photo itself has the upload's id. */
   id: string;
+  /**
+   * Its number in the history (v1 is the photo): given once, when the version was made, and never
+   * changed, neither by later edits of older versions nor by deleting one (decision 069).
+   */
+  number: number;
   kind: "photo" | JobKind;
+  /** The engine that made it (an edit by the Preview engine is a tint that did not read the instruction); null for the photo. */
+  engine: { id: string; isAi: boolean } | null;
   /** The version it was made from; null for the photo (renders hang under the photo). */
   parentId: string | null;
   status: "succeeded" | "queued" | "preprocessing" | "rendering" | "saving" | "failed" | "canceled";

@@ -2,8 +2,9 @@
  * A studio with its own GPU box: the app on RENDER_PROVIDER=comfyui against a fake ComfyUI that
  * speaks the protocol (tests/helpers/fake-comfyui.ts). In English, a visitor's free demo render
  * finishes with live percent progress, provenance in the details panel and honestly labelled
- * downloads carrying the AI mark; in Spanish, a user stages an empty room in two variations at the
- * price shown, then re-rolls one. Screenshots at phone and desktop width, light and dark.
+ * downloads carrying the AI mark, its seed on the card and no re-render offered (a visitor cannot
+ * have one); in Spanish, a user stages an empty room in two variations at the price shown, each card
+ * with its number and seed, then re-rolls one. Screenshots at phone and desktop width, light and dark.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -70,7 +71,7 @@ describeBrowser("renders on a studio's own ComfyUI box", () => {
   }
 
   it("in English: a visitor's demo render shows live percent, its details, and AI-marked downloads at their true size", async () => {
-    const { page, problems } = await open("/upload", { width: 1280, height: 900 });
+    const { page, problems } = await open("/upload", { width: 1366, height: 900 });
     await poll(() => page.getByTestId("engine-note").textContent()).toContain("ComfyUI");
     await page.getByTestId("file-input").setInputFiles(photo);
     await poll(() => new URL(page.url()).pathname).toBe("/style-select");
@@ -83,21 +84,35 @@ describeBrowser("renders on a studio's own ComfyUI box", () => {
     await waitForRender(page, { timeoutMs: 30_000 });
     expect((await phases()).filter((text) => /Rendering\.\.\. \d+%/.test(text)).length).toBeGreaterThanOrEqual(2);
 
-    // The fake box answers with a picture of its own, not the room: the structure check says so,
-    // and offers the re-render that holds walls and windows harder.
+    // The fake box answers with a picture of its own, not the room: the structure check says so.
     const structure = page.getByTestId("structure-score");
     await poll(() => structure.getAttribute("data-flagged")).toBe("true");
     expect(await structure.textContent()).toMatch(/^Walls and windows kept: \d+ % · Walls or windows may have moved in this render\.$/);
-    expect(await page.getByRole("button", { name: "Render again, holding walls and windows" }).isVisible()).toBe(true);
+    // A visitor's one free render cannot be rendered again (the server refuses it): no re-render is
+    // offered, neither a re-roll, nor the same seed, nor holding walls and windows harder.
+    for (const name of ["Re-roll (new seed)", "Render again with this seed", "Render again, holding walls and windows"])
+      expect(await page.getByRole("button", { name }).count(), name).toBe(0);
+    // One picture, no variation to tell apart; the seed the engine used is on the card.
+    expect(await page.getByTestId("job-variation").count()).toBe(0);
+    const seed = (await page.getByTestId("job-seed").textContent()) ?? "";
+    expect(seed).toMatch(/^Seed \d+$/);
 
     await page.getByText("Render details").click();
     const details = page.getByTestId("render-details");
     await poll(() => details.textContent()).toContain("sd_xl_base_1.0.safetensors");
     const text = (await details.textContent()) ?? "";
     expect(text).toMatch(/ComfyUI \(sd_xl_base_1\.0\.safetensors\) · AI/);
-    expect(text).toMatch(/Seed\d+/);
+    expect(text).toContain(`Seed${seed.replace("Seed ", "")}`);
     expect(text).toContain("Japandi style");
-    await screenshot(page, "engines-visitor-result-desktop-light");
+    await screenshot(page, "engines-visitor-result-1366-light");
+    await page.emulateMedia({ colorScheme: "dark" });
+    await screenshot(page, "engines-visitor-result-1366-dark");
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await screenshot(page, "engines-visitor-result-390-dark");
+    await page.emulateMedia({ colorScheme: "light" });
+    await screenshot(page, "engines-visitor-result-390-light");
+    await page.setViewportSize({ width: 1366, height: 900 });
 
     // The label says the file's true size (whatever the engine made), and the file is that size.
     const label = (await page.getByTestId("download-rendered").textContent()) ?? "";
@@ -112,10 +127,10 @@ describeBrowser("renders on a studio's own ComfyUI box", () => {
     expect(problems).toEqual([]);
   });
 
-  it("en español: staging an empty room in two variations at the price shown, then a re-roll", async () => {
+  it("en español: staging an empty room in two variations at the price shown, each card with its number and seed, then a re-roll", async () => {
     for (const [size, colorScheme] of [
       [{ width: 390, height: 844 }, "dark"],
-      [{ width: 1280, height: 900 }, "light"],
+      [{ width: 1366, height: 900 }, "light"],
     ] as const) {
       const { browser, page, problems } = await open("/upload", { ...size, colorScheme, locale: "es-ES" });
       await signUpAndSignIn(page, server.url, { language: "es" });
@@ -131,7 +146,17 @@ describeBrowser("renders on a studio's own ComfyUI box", () => {
       await screenshot(page, `engines-style-select-${size.width}-${colorScheme}-es`);
       await page.getByRole("button", { name: "Renderizar", exact: true }).click();
       await waitForRender(page, { count: 2, timeoutMs: 40_000 });
+      // Each card says which variation it is and the seed the engine used: the two can be told apart.
+      await poll(() => page.getByTestId("job-seed").count()).toBe(2);
+      expect(await page.getByTestId("job-variation").allTextContents()).toEqual(["Variación 1 de 2", "Variación 2 de 2"]);
+      const seeds = await page.getByTestId("job-seed").allTextContents();
+      for (const seed of seeds) expect(seed).toMatch(/^Semilla \d+$/);
+      expect(new Set(seeds).size).toBe(2);
+      // The card's name, read out, carries the variation too.
+      expect(await page.getByRole("article", { name: /Variación 2 de 2/ }).count()).toBe(1);
       await screenshot(page, `engines-variations-${size.width}-${colorScheme}-es`);
+      await page.emulateMedia({ colorScheme: colorScheme === "dark" ? "light" : "dark" });
+      await screenshot(page, `engines-variations-${size.width}-${colorScheme === "dark" ? "light" : "dark"}-es`);
 
       await page.getByRole("button", { name: "Repetir (nueva semilla)" }).first().click();
       await waitForRender(page, { count: 3, timeoutMs: 40_000 });

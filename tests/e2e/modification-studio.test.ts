@@ -107,6 +107,24 @@ describeBrowser("the modification studio", () => {
     return () => page.evaluate(() => (window as unknown as { __phases: string[] }).__phases);
   }
 
+  /** Whether the mask canvas holds no painted pixel at all (every pixel transparent). */
+  const maskIsEmpty = (page: Page) =>
+    page.getByTestId("mask-canvas").evaluate((element: HTMLCanvasElement) => {
+      const data = element.getContext("2d")!.getImageData(0, 0, element.width, element.height).data;
+      for (let index = 3; index < data.length; index += 4) if (data[index] !== 0) return false;
+      return true;
+    });
+
+  /** Each history row's number and what it says ("v3 Tint (Preview engine)", "from v2 · ..."). */
+  const labels = (page: Page) =>
+    page.getByTestId("version-select").evaluateAll((buttons) =>
+      buttons.map((button) => ({
+        number: Number(button.closest("[data-testid=version-row]")!.getAttribute("data-number")),
+        title: button.querySelector(".font-semibold")?.textContent ?? "",
+        from: button.querySelector("[data-testid=version-from]")?.textContent ?? null,
+      })),
+    );
+
   const rows = (page: Page) =>
     page.getByTestId("version-row").evaluateAll((items) =>
       items.map((item) => ({
@@ -119,7 +137,7 @@ describeBrowser("the modification studio", () => {
     );
 
   it("in English on a desktop: paints with the mouse, undoes and redoes, runs an edit live, compares and deletes a version", async () => {
-    const { user, page, problems, imageId, renderId } = await userWithRender({ width: 1280, height: 900, language: "en" });
+    const { user, page, problems, imageId, renderId } = await userWithRender({ width: 1366, height: 900, language: "en" });
     const canvas = await openFromRender(page, "en", renderId);
 
     // The Preview engine is named honestly: it tints, it does not follow the instruction, it is not AI.
@@ -201,6 +219,19 @@ describeBrowser("the modification studio", () => {
       { id: edit.id, kind: "edit", status: "succeeded", depth: 2, current: true },
     ]);
     expect(new URL(page.url()).searchParams.get("version")).toBe(edit.id);
+    // The applied mask is gone: the new version is shown as it came out, nothing painted over it.
+    await poll(() => coverage(page)).toBe("empty");
+    expect(await maskIsEmpty(page)).toBe(true);
+    expect(await submit.isDisabled()).toBe(true);
+    // The Preview engine tinted the region and did not read the instruction: its label says so.
+    const tint = text("en", "studio.versions.editTint");
+    expect(await labels(page)).toEqual([
+      { number: 1, title: "v1Photo", from: null },
+      { number: 2, title: "v2Render · Coastal", from: null },
+      { number: 3, title: `v3${tint}`, from: "from v2 · " },
+    ]);
+    expect(await page.getByRole("heading", { level: 1 }).locator("xpath=..").textContent()).toContain(`Editing v3 · ${tint}`);
+    expect(await page.getByTestId("version-history").textContent()).not.toContain(instruction);
     await screenshot(page, "studio-desktop-light-done-en");
 
     // Export the edit for listing: the disclosure says "Digitally altered", and its public page shows
@@ -268,6 +299,12 @@ describeBrowser("the modification studio", () => {
       { id: imageId, kind: "photo", status: "succeeded", depth: 0, current: false },
       { id: edit.id, kind: "edit", status: "succeeded", depth: 1, current: false },
       { id: reroll.id, kind: "edit", status: "succeeded", depth: 1, current: true },
+    ]);
+    // The versions keep the numbers they were given: v3 and v4 stay v3 and v4 (now made from v1).
+    expect((await labels(page)).map((row) => [row.number, row.from])).toEqual([
+      [1, null],
+      [3, "from v1 · "],
+      [4, "from v1 · "],
     ]);
     const after = await user.client.render.versions.query({ id: imageId });
     expect(after.nodes.map((node) => [node.id, node.parentId])).toEqual([
@@ -341,10 +378,30 @@ describeBrowser("the modification studio", () => {
     await poll(() => page.getByTestId("edit-progress").getAttribute("data-status"), { timeout: 20_000 }).toBe("succeeded");
     const first = (await user.client.render.versions.query({ id: renderId })).nodes.find((node) => node.kind === "edit")!;
     await poll(() => rows(page).then((list) => list.find((row) => row.current)?.id)).toBe(first.id);
+    // The new version is shown without the mask that made it; its label says what the Preview engine did.
+    await poll(() => coverage(page)).toBe("empty");
+    expect(await maskIsEmpty(page)).toBe(true);
+    expect((await labels(page)).at(-1)).toEqual({
+      number: 3,
+      title: `v3${text("es", "studio.versions.editTint")}`,
+      from: "de v2 · ",
+    });
+    await screenshot(page, "studio-phone-dark-done-es");
 
-    // Branch: back to the render (v2), a second edit from it (the mask is kept: same size).
+    // Branch: back to the render (v2), a new stroke, a second edit from it.
     await page.getByRole("button", { name: /^Editar desde la versión 2:/ }).click();
     await poll(() => rows(page).then((list) => list.find((row) => row.current)?.id)).toBe(renderId);
+    expect(await maskIsEmpty(page)).toBe(true);
+    await canvas.scrollIntoViewIfNeeded();
+    const again = (await canvas.boundingBox())!;
+    const atNow = (fx: number, fy: number) => [
+      { x: again.x + again.width * fx, y: again.y + again.height * fy, id: 1, radiusX: 4, radiusY: 4, force: 1 },
+    ];
+    await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: atNow(0.3, 0.3) });
+    for (let step = 1; step <= 12; step++)
+      await cdp.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: atNow(0.3 + step * 0.04, 0.3 + step * 0.01) });
+    await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+    await poll(() => coverage(page)).toBe("ok");
     await page.getByRole("button", { name: "Quitar", exact: true }).click();
     await page.getByRole("button", { name: "Aplicar edición" }).click();
     const progress = page.getByTestId("edit-progress");
@@ -358,6 +415,12 @@ describeBrowser("the modification studio", () => {
     const edits = tree.nodes.filter((node) => node.kind === "edit");
     expect(edits.map((node) => node.parentId)).toEqual([renderId, renderId]);
     await poll(() => rows(page).then((list) => list.map((row) => row.depth))).toEqual([0, 1, 2, 2]);
+    expect((await labels(page)).map((row) => [row.number, row.from])).toEqual([
+      [1, null],
+      [2, null],
+      [3, "de v2 · "],
+      [4, "de v2 · "],
+    ]);
 
     // Compare the two branches; the slider takes a finger too (it is a slider either way).
     await page.getByLabel("Versión A (antes)").selectOption(first.id);

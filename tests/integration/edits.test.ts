@@ -239,6 +239,40 @@ describe("edits on the Preview engine", () => {
     expect(await projectOf(second.jobId)).not.toBe(other.id);
   });
 
+  it("gives each version its number once: an edit of v2 made after v3 is v4, and v3 stays v3 (also after a delete)", async () => {
+    const { user, imageId, renderId } = await userWithRender();
+    const mask = dataUrl(await rectangleMask(1024, 768, BOX));
+    const numbers = async () =>
+      Object.fromEntries((await user.client.render.versions.query({ id: imageId })).nodes.map((node) => [node.id, node.number]));
+    // v1 the photo → v2 the render → v3 an edit of v2.
+    const third = await user.client.render.edit.mutate({ sourceJobId: renderId, mask, instruction: "a green sofa" });
+    await waitForRenders(user, [third.jobId]);
+    expect(await numbers()).toEqual({ [imageId]: 1, [renderId]: 2, [third.jobId]: 3 });
+    // Another edit of v2 (shown under v2, above v3 in the tree) is v4; v3 keeps its number. It is
+    // numbered as soon as it is queued, and keeps the number when it finishes.
+    const fourth = await user.client.render.edit.mutate({ sourceJobId: renderId, mask, instruction: "a blue sofa" });
+    expect((await numbers())[fourth.jobId]).toBe(4);
+    await waitForRenders(user, [fourth.jobId]);
+    const tree = await user.client.render.versions.query({ id: imageId });
+    expect(tree.nodes.map((node) => [node.number, node.parentId])).toEqual([
+      [1, null],
+      [2, imageId],
+      [3, renderId],
+      [4, renderId],
+    ]);
+    // A Preview edit says which engine made it (the client labels it as the tint it is).
+    expect(tree.nodes.find((node) => node.id === fourth.jobId)?.engine).toEqual({ id: "local", isAi: false });
+    // Deleting v3 renumbers nothing, and its number is never given again.
+    await user.client.render.delete.mutate({ id: third.jobId });
+    const fifth = await user.client.render.edit.mutate({ sourceJobId: fourth.jobId, mask, instruction: "a lamp" });
+    await waitForRenders(user, [fifth.jobId]);
+    expect(await numbers()).toEqual({ [imageId]: 1, [renderId]: 2, [fourth.jobId]: 4, [fifth.jobId]: 5 });
+    // A render of the same photo becomes a version when it succeeds, with the next number.
+    const { jobs } = await user.client.render.create.mutate({ projectId: tree.projectId!, imageId, style: "luxury" });
+    await waitForRenders(user, [jobs[0]!.id]);
+    expect((await numbers())[jobs[0]!.id]).toBe(6);
+  });
+
   it("re-rolls an edit as an edit (same version, mask and instruction), charged like one", async () => {
     const { user, renderId } = await userWithRender();
     const mask = dataUrl(await rectangleMask(1024, 768, BOX));

@@ -5,6 +5,7 @@ import { sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase, type AppDatabase } from "../../src/server/db/client";
 import { migrateDownToNothing, migrateToLatest } from "../../src/server/db/migrate";
+import { Migrator } from "kysely/migration";
 import { makeTempDir } from "../helpers/test-env";
 
 const APP_TABLES = [
@@ -142,5 +143,68 @@ describe("migrations", () => {
       db = await seededDatabase();
       await expect(db.insertInto("user_roles").values({ user_id: "ghost", role: "admin" }).execute()).rejects.toThrow(/FOREIGN KEY/);
     });
+  });
+
+  it("0021 numbers the versions that existed, in the order they were made, not the tree's (decision 069)", async () => {
+    db = openDatabase(path.join(makeTempDir(), "app.db"));
+    const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < "0021"));
+    await new Migrator({ db, provider: { getMigrations: async () => before } }).migrateToLatest();
+    await db.insertInto("users").values({ id: "u1", email: "ana@example.com", updated_at: 1 }).execute();
+    await db
+      .insertInto("uploads")
+      .values({
+        id: "up1",
+        user_id: "u1",
+        visitor_id: null,
+        project_id: null,
+        mode: "room-photo",
+        room_type: "living-room",
+        format: "jpeg",
+        original_key: "o",
+        thumb_key: "t",
+        width: 1600,
+        height: 1200,
+        bytes: 1,
+        created_at: 1,
+      })
+      .execute();
+    // A render (t=2), an edit of it (t=3), a failed render (t=4, not a version), an edit of the render (t=5) and of the first edit (t=6).
+    const jobs = [
+      ["render", "render", "succeeded", 2, null],
+      ["edit-a", "edit", "succeeded", 3, "render"],
+      ["failed", "render", "failed", 4, null],
+      ["edit-b", "edit", "succeeded", 5, "render"],
+      ["edit-a2", "edit", "queued", 6, "edit-a"],
+    ] as const;
+    for (const [id, kind, status, at, parent] of jobs) {
+      await db
+        .insertInto("render_jobs")
+        .values({
+          id,
+          user_id: "u1",
+          upload_id: "up1",
+          kind,
+          style: "coastal",
+          room_type: "living-room",
+          mode: "room-photo",
+          provider: "local",
+          status,
+          credits_charged: 1,
+          created_at: at,
+          updated_at: at,
+        })
+        .execute();
+      if (kind === "edit")
+        await db.insertInto("render_edits").values({ job_id: id, parent_job_id: parent, mask_key: "m", instruction: "" }).execute();
+    }
+    await migrateToLatest(db);
+    const rows = await db.selectFrom("render_jobs").select(["id", "version_number"]).orderBy("created_at").execute();
+    expect(rows.map((row) => [row.id, row.version_number])).toEqual([
+      ["render", 2],
+      ["edit-a", 3],
+      ["failed", null],
+      ["edit-b", 4],
+      ["edit-a2", 5],
+    ]);
   });
 });

@@ -109,8 +109,13 @@ describe("variations", () => {
       user,
       created.jobs.map((job) => job.id),
     );
-    const seeds = await Promise.all(created.jobs.map(async (job) => (await user.client.render.job.query({ id: job.id })).seed));
-    expect(seeds).toEqual([40, 41, 42, 40, 41, 42]);
+    const views = await Promise.all(created.jobs.map((job) => user.client.render.job.query({ id: job.id })));
+    expect(views.map((view) => view.seed)).toEqual([40, 41, 42, 40, 41, 42]);
+    // Each job knows which variation of its request it is, so its card can say "Variation 2 of 3".
+    expect(views.map((view) => view.variation)).toEqual([1, 2, 3, 1, 2, 3].map((number) => ({ number, of: 3 })));
+    // A re-render is one picture: it is no variation of anything.
+    const again = await user.client.render.rerender.mutate({ id: created.jobs[1]!.id, seed: "same" });
+    expect((await user.client.render.job.query({ id: again.jobs[0]!.id })).variation).toBeNull();
   });
 
   it("refunds the variations that fail", async () => {

@@ -209,9 +209,12 @@ describe("keyboard shortcuts", () => {
 });
 
 describe("version rows", () => {
+  // The server numbers versions in the order they were made: createdAt stands for that here.
   const node = (id: string, parentId: string | null, createdAt: number, extra: Partial<VersionNode> = {}): VersionNode => ({
     id,
+    number: createdAt,
     kind: parentId === null ? "photo" : "edit",
+    engine: parentId === null ? null : { id: "local", isAi: false },
     parentId,
     status: "succeeded",
     renderMode: parentId === null ? null : "redesign",
@@ -234,14 +237,15 @@ describe("version rows", () => {
     node("a2", "a", 6, { status: "rendering", picture: null, thumb: null, width: null, height: null }),
   ];
 
-  it("walks the tree depth first, oldest child first, with depths and numbers", () => {
-    expect(versionRows(nodes).map((row) => [row.node.id, row.depth, row.number])).toEqual([
-      ["photo", 0, 1],
-      ["render", 1, 2],
-      ["a", 2, 3],
-      ["a2", 3, 4],
-      ["b", 2, 5],
-      ["c", 1, 6],
+  it("walks the tree depth first, oldest child first, with depths and the numbers the versions were given", () => {
+    // a2 (made sixth) is shown under a as v6, and b and c keep v5 and v4: a row's place never renumbers it.
+    expect(versionRows(nodes).map((row) => [row.node.id, row.depth, row.number, row.parentNumber])).toEqual([
+      ["photo", 0, 1, null],
+      ["render", 1, 2, 1],
+      ["a", 2, 3, 2],
+      ["a2", 3, 6, 3],
+      ["b", 2, 5, 2],
+      ["c", 1, 4, 1],
     ]);
   });
 

@@ -1,15 +1,19 @@
 /**
  * The studio's version history as rows to show: the tree of render.versions (the photo, its renders,
  * edits under what they were made from) walked depth first, oldest child first, each row with its
- * depth and its number (v1 is the photo). Pure, so the order and the branching are tested alone.
+ * depth, its number (v1 is the photo) and the number of the version it came from. The numbers are
+ * the server's, given once when each version was made: the row's place never changes them (an
+ * edit of v2 made after v3 is v4, shown under v2). Pure, so the order and the branching are tested alone.
  */
 import type { VersionNode } from "../../shared/edits";
 
 export interface VersionRow {
   node: VersionNode;
   depth: number;
-  /** 1 for the photo, then in the order shown. */
+  /** The version's number (1 for the photo), as the server gave it when the version was made. */
   number: number;
+  /** The number of the version it was made from; null for the photo and a version hung at the top. */
+  parentNumber: number | null;
   /** Whether a later row at the same depth shares this row's parent (a branch continues below). */
   hasNextSibling: boolean;
 }
@@ -27,11 +31,11 @@ export function versionRows(nodes: readonly VersionNode[]): VersionRow[] {
   for (const list of children.values()) list.sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
 
   const rows: VersionRow[] = [];
-  const visit = (parent: string | null, depth: number) => {
-    const list = children.get(parent) ?? [];
+  const visit = (parent: VersionNode | null, depth: number) => {
+    const list = children.get(parent?.id ?? null) ?? [];
     list.forEach((node, index) => {
-      rows.push({ node, depth, number: rows.length + 1, hasNextSibling: index < list.length - 1 });
-      visit(node.id, depth + 1);
+      rows.push({ node, depth, number: node.number, parentNumber: parent?.number ?? null, hasNextSibling: index < list.length - 1 });
+      visit(node, depth + 1);
     });
   };
   visit(null, 0);

@@ -162,7 +162,8 @@ function Studio({ picture, versionParam }: { picture: string; versionParam: stri
   const [tool, setTool] = useState<MaskTool>("brush");
   const [brushSize, setBrushSize] = useState<number>(BRUSH.default);
   const [opacity, setOpacity] = useState<number>(MASK_OPACITY.default);
-  // The mask belongs to the photo's picture size: another version of the same size keeps it.
+  // The mask belongs to the photo's picture size: choosing another version of the same size keeps it; a
+  // finished edit clears it (the new version is shown without the strokes that made it).
   const [mask, setMask] = useState<{ key: string; history: MaskHistory }>({ key: "", history: emptyHistory });
   const history = mask.key === sizeKey ? mask.history : emptyHistory;
   const [painted, setPainted] = useState(0);
@@ -204,6 +205,8 @@ function Studio({ picture, versionParam }: { picture: string; versionParam: stri
     if (running.status === "succeeded") {
       const parent = current?.id;
       if (parent) setCompare({ a: parent, b: running.id });
+      // The mask did its work: the new version is shown as it came out, without the old strokes over it.
+      setMask({ key: "", history: emptyHistory });
       navigate(studioHref(uploadId, running.id), { replace: true });
     }
   }, [running, utils, navigate, uploadId, current?.id]);

@@ -225,6 +225,14 @@ export interface RenderJobsTable {
   engine_finished_at: number | null;
   /** 0..1: how much of the room's lines the result kept. */
   structure_score: number | null;
+  /**
+   * The job's number among its photo's versions in the studio (the photo is v1): given once, when
+   * it becomes a version (an edit when queued, a render when it succeeds), never recomputed.
+   */
+  version_number: number | null;
+  /** Which variation of its request it is (1-based), of variation_count; null for one picture. */
+  variation: number | null;
+  variation_count: number | null;
   /** An AI upscale to the photo's size, made on request. */
   upscaled_key: string | null;
   upscaled_width: number | null;

@@ -42,6 +42,8 @@ export interface JobView {
   position: number | null;
   error: string | null;
   providerLabel: string;
+  /** "Variation 2 of 4" of the request that made it; null when the request made one picture. */
+  variation: { number: number; of: number } | null;
   attempts: number;
   renderMode: RenderMode;
   structure: StructureStrength;
@@ -140,6 +142,7 @@ export function jobView(job: RenderJob, providerLabel: string, position: number 
     position: job.status === "queued" ? position : null,
     error: job.error,
     providerLabel,
+    variation: job.variation !== null && job.variation_count !== null ? { number: job.variation, of: job.variation_count } : null,
     attempts: job.attempts,
     renderMode: job.render_mode,
     structure: job.structure,

@@ -78,6 +78,28 @@ export function StatusIcon({ job, size = "size-5" }: { job: Pick<FollowedJob, "s
   return <Loader2 className={`${size} animate-spin text-brand-600 motion-reduce:animate-none dark:text-brand-100`} aria-hidden="true" />;
 }
 
+const hasIdentity = (job: Pick<FollowedJob, "variation" | "seed">) => job.variation !== null || job.seed !== null;
+
+/**
+ * What tells cards of one request apart: "Variation 2 of 4" and the seed the engine used (an engine
+ * without seeds, such as the Preview engine, records none, and none is shown).
+ */
+function JobIdentity({ job, id }: { job: FollowedJob; id: string }) {
+  const { t } = useTranslation();
+  if (!hasIdentity(job)) return null;
+  return (
+    <p id={id} className="mt-0.5 flex flex-wrap gap-x-1.5 text-xs text-slate-500 tabular-nums dark:text-slate-400">
+      {job.variation ? (
+        <span className="font-medium text-slate-700 dark:text-slate-200" data-testid="job-variation">
+          {t("renderOptions.variationOf", { number: job.variation.number, total: job.variation.of })}
+        </span>
+      ) : null}
+      {job.variation && job.seed !== null ? <span aria-hidden="true">·</span> : null}
+      {job.seed !== null ? <span data-testid="job-seed">{t("renderOptions.seedValue", { seed: String(job.seed) })}</span> : null}
+    </p>
+  );
+}
+
 interface JobCardProps {
   job: FollowedJob;
   signedIn: boolean;
@@ -102,6 +124,7 @@ export function JobCard({ job, signedIn, projects, onDeleted }: JobCardProps) {
     final && elapsed < 60_000 ? t("job.seconds", { value: formatSeconds(elapsed, i18n.language) }) : formatElapsed(elapsed);
   const styleName = jobTitle(t, job);
   const roomName = t(`roomTypes.${job.roomType}`);
+  const identityId = `job-${job.id}-identity`;
 
   const onCancel = async () => {
     try {
@@ -132,7 +155,7 @@ export function JobCard({ job, signedIn, projects, onDeleted }: JobCardProps) {
       className={`${cardClass} overflow-hidden`}
       data-testid="job-card"
       data-status={job.status}
-      aria-labelledby={`job-${job.id}-title`}
+      aria-labelledby={hasIdentity(job) ? `job-${job.id}-title ${identityId}` : `job-${job.id}-title`}
     >
       <header className="flex flex-wrap items-start justify-between gap-3 border-b border-slate-200 px-4 py-3 sm:px-5 dark:border-slate-800">
         <div className="flex min-w-0 items-start gap-3">
@@ -144,6 +167,7 @@ export function JobCard({ job, signedIn, projects, onDeleted }: JobCardProps) {
             <p className="text-sm text-slate-600 dark:text-slate-300" aria-live="polite" data-testid="job-phase">
               {phaseText(job, t)}
             </p>
+            <JobIdentity job={job} id={identityId} />
           </div>
         </div>
         <div className="flex items-center gap-2">
@@ -263,7 +287,7 @@ function SucceededPanel({
       <BeforeAfter before={result.before} after={result.medium} subject={subject} />
       <StructureScore job={job} />
       <RenderDownloads job={job} />
-      <RerenderActions job={job} engine={engine} />
+      <RerenderActions job={job} engine={engine} signedIn={signedIn} />
       <div className="flex flex-wrap gap-2">
         <Link
           href={`/style-select?image=${encodeURIComponent(job.uploadId)}&project=${encodeURIComponent(job.projectId ?? "")}`}

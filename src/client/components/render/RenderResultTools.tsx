@@ -62,7 +62,12 @@ export function StructureScore({ job }: { job: FollowedJob }) {
   );
 }
 
-export function RerenderActions({ job, engine }: { job: FollowedJob; engine: EngineInfo | undefined }) {
+/**
+ * Re-renders (a new seed, the same seed, holding the structure harder) cost a credit, so they are
+ * offered to accounts only: a visitor's one free demo render cannot be rendered again (the server
+ * refuses it too). The upscale of a finished render is offered to both.
+ */
+export function RerenderActions({ job, engine, signedIn }: { job: FollowedJob; engine: EngineInfo | undefined; signedIn: boolean }) {
   const { t } = useTranslation();
   const [, navigate] = useLocation();
   const search = useSearch();
@@ -94,7 +99,9 @@ export function RerenderActions({ job, engine }: { job: FollowedJob; engine: Eng
     }
   };
 
-  const canHoldStructure = capabilities.structureStrength && job.structure !== "strong";
+  const canHoldStructure = signedIn && capabilities.structureStrength && job.structure !== "strong";
+  const canUpscale = capabilities.upscale && !job.downloads.some((download) => download.kind === "upscaled");
+  if (!signedIn && !canUpscale) return null;
   return (
     <div className="flex flex-wrap gap-2" data-testid="rerender-actions">
       {job.structureFlagged && canHoldStructure ? (
@@ -108,17 +115,19 @@ export function RerenderActions({ job, engine }: { job: FollowedJob; engine: Eng
           {t("renderOptions.holdStructure")}
         </button>
       ) : null}
-      <button
-        type="button"
-        className={buttonClass.secondary}
-        disabled={rerender.isPending}
-        onClick={() => void start({ seed: "new" })}
-        title={t("renderOptions.rerenderCost")}
-      >
-        <Dices className="size-4" aria-hidden="true" />
-        {t("renderOptions.reroll")}
-      </button>
-      {capabilities.seeds && job.seed !== null ? (
+      {signedIn ? (
+        <button
+          type="button"
+          className={buttonClass.secondary}
+          disabled={rerender.isPending}
+          onClick={() => void start({ seed: "new" })}
+          title={t("renderOptions.rerenderCost")}
+        >
+          <Dices className="size-4" aria-hidden="true" />
+          {t("renderOptions.reroll")}
+        </button>
+      ) : null}
+      {signedIn && capabilities.seeds && job.seed !== null ? (
         <button
           type="button"
           className={buttonClass.secondary}
@@ -130,7 +139,7 @@ export function RerenderActions({ job, engine }: { job: FollowedJob; engine: Eng
           {t("renderOptions.sameSeed")}
         </button>
       ) : null}
-      {capabilities.upscale && !job.downloads.some((download) => download.kind === "upscaled") ? (
+      {canUpscale ? (
         <button type="button" className={buttonClass.secondary} disabled={upscale.isPending} onClick={() => void onUpscale()}>
           <Maximize2 className="size-4" aria-hidden="true" />
           {upscale.isPending ? t("renderOptions.upscaling") : t("renderOptions.upscale")}

@@ -1,6 +1,6 @@
 /**
  * The versions of the photo as a tree: the photo, its renders, edits under what they were made
- * from (indented, joined by a line). The version being edited is highlighted; choosing another
+ * from (indented, joined by a line, "from v2"), each with the number it was given when it was made. The version being edited is highlighted; choosing another
  * continues from it (a new branch). Each finished version can be downloaded; an edit can be
  * re-rolled; any render or edit can be deleted (its later versions are kept).
  */
@@ -15,6 +15,8 @@ import { buttonClass } from "../ui/buttons";
 export function versionLabel(node: VersionNode, t: (key: string, options?: Record<string, unknown>) => string): string {
   if (node.kind === "photo") return t("studio.versions.photo");
   if (node.kind === "render") return t("studio.versions.render", { style: node.style ? t(`styles.${node.style}`) : "" });
+  // The Preview engine tints the painted area and never reads the instruction: its label says what it did.
+  if (node.engine && !node.engine.isAi) return t("studio.versions.editTint");
   return node.instruction ? t("studio.versions.edit", { instruction: node.instruction }) : t("studio.versions.editFill");
 }
 
@@ -41,7 +43,7 @@ export function VersionHistory({ rows, currentId, busy, onSelect, onReroll, onDe
   const time = new Intl.DateTimeFormat(i18n.resolvedLanguage, { dateStyle: "short", timeStyle: "short" });
   return (
     <ol className="space-y-1.5" data-testid="version-history" aria-label={t("studio.versions.title")}>
-      {rows.map(({ node, depth, number }) => {
+      {rows.map(({ node, depth, number, parentNumber }) => {
         const current = node.id === currentId;
         const finished = isFinished(node);
         const label = versionLabel(node, t);
@@ -56,6 +58,7 @@ export function VersionHistory({ rows, currentId, busy, onSelect, onReroll, onDe
             data-kind={node.kind}
             data-status={node.status}
             data-depth={depth}
+            data-number={number}
             data-current={current}
           >
             {depth > 0 ? (
@@ -101,6 +104,10 @@ export function VersionHistory({ rows, currentId, busy, onSelect, onReroll, onDe
                     {label}
                   </span>
                   <span className="block truncate text-xs text-slate-500 dark:text-slate-400">
+                    {/* Where it came from first: on a phone the line is cut at its end, the date. */}
+                    {node.kind === "edit" && parentNumber !== null ? (
+                      <span data-testid="version-from">{`${t("studio.versions.from", { number: parentNumber })} · `}</span>
+                    ) : null}
                     {current ? `${t("studio.versions.current")} · ` : ""}
                     {finished ? time.format(node.createdAt) : t(`job.status.${node.status}`)}
                   </span>

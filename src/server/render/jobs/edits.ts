@@ -6,6 +6,7 @@
  * form a tree: the photo, its renders under it, and edits under whatever they were made from.
  */
 import { CREDITS, UPLOAD_BUCKET } from "../../../shared/constants";
+import { AI_ENGINE_IDS } from "../../../shared/render";
 import { EDIT, studioPictureSize, type EditPreset, type EditRequestInput, type VersionNode, type VersionTree } from "../../../shared/edits";
 import { generateSecureRandomString } from "../../auth/tokens";
 import type { RenderJob, Upload } from "../../db/schema";
@@ -18,7 +19,7 @@ import { ensureStorageLeft, findOwnedUpload } from "../intake";
 import { editMaskKey, FILE_ROUTES } from "../links";
 import { ownerColumns, ownerKey, ownsRow, type Owner } from "../owner";
 import { findOwnedJob } from "../records";
-import { keepsFreeCredits, queuePosition } from "./queue";
+import { keepsFreeCredits, nextVersionNumber, queuePosition } from "./queue";
 import { styleOf } from "../views";
 import { currentRequestId } from "../../logger";
 
@@ -89,6 +90,8 @@ export async function createEditJob(
           note: input.instruction || null,
           render_mode: source.parent?.render_mode ?? "redesign",
           requested_seed: input.seed ?? null,
+          // An edit is a version from the moment it is queued (the history shows it working).
+          version_number: nextVersionNumber(source.upload.id),
           provider: deps.providerId,
           request_id: currentRequestId() ?? null,
           status: "queued",
@@ -233,9 +236,13 @@ export async function versionTree(deps: RenderContext, owner: Owner, pictureId: 
     .limit(EDIT.versionsMax)
     .execute();
   const visible = jobs.filter((row) => ownsRow(owner, row) && (row.kind === "edit" || row.status === "succeeded"));
+  // Every version was numbered when it became one; should one lack its number, it is shown after the rest (not stored).
+  let unnumbered = Math.max(1, ...visible.map((row) => row.version_number ?? 0));
   const photo: VersionNode = {
     id: upload.id,
+    number: 1,
     kind: "photo",
+    engine: null,
     parentId: null,
     status: "succeeded",
     instruction: null,
@@ -250,7 +257,9 @@ export async function versionTree(deps: RenderContext, owner: Owner, pictureId: 
     const finished = row.status === "succeeded" && row.result_width !== null && row.result_height !== null;
     return {
       id: row.id,
+      number: row.version_number ?? ++unnumbered,
       kind: row.kind,
+      engine: { id: row.provider, isAi: AI_ENGINE_IDS.includes(row.provider) },
       // Renders hang under the photo; edits under the version they were made from (the photo when null).
       parentId: row.kind === "edit" ? (row.parent_job_id ?? upload.id) : upload.id,
       status: row.status,

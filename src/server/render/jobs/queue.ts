@@ -3,7 +3,7 @@
  * with its event (and, on failure or cancel, its refund) in one transaction. The module's public
  * functions and the worker both go through here, so a job is charged once and given back at most once.
  */
-import { sql, type Transaction } from "kysely";
+import { sql, type RawBuilder, type Transaction } from "kysely";
 import { MESSAGES } from "../../../shared/messages";
 import {
   isFinalStatus,
@@ -58,6 +58,18 @@ export async function queuePosition(db: Db, job: Pick<RenderJob, "id">): Promise
     .executeTakeFirstOrThrow();
   return Number(row.ahead) + 1;
 }
+
+/**
+ * A new version's number: one more than the highest its photo has (the photo itself is v1). One
+ * statement computes and writes it, so two versions made at once never share a number (a unique
+ * index holds the same line). Given once, never recomputed from the tree (decision 069).
+ */
+export function nextVersionNumber(uploadId: string): RawBuilder<number> {
+  return sql<number>`(SELECT coalesce(max(numbered.version_number), 1) + 1 FROM render_jobs AS numbered WHERE numbered.upload_id = ${uploadId})`;
+}
+
+/** For an update of one job: its own number if it has one (an edit's, given when queued), else the next. */
+const ownOrNextVersionNumber = sql<number>`coalesce(render_jobs.version_number, (SELECT coalesce(max(numbered.version_number), 1) + 1 FROM render_jobs AS numbered WHERE numbered.upload_id = render_jobs.upload_id))`;
 
 /** Why a visitor may not have a free demo render now: used in this browser, or the address's daily limit reached. */
 export type DemoRefusal = "used" | "address-limit";
@@ -166,6 +178,9 @@ export async function createRenderJobs(
           structure,
           // Variations of one request with a chosen seed get neighbouring seeds, so each differs and each can be repeated.
           requested_seed: input.seed === undefined ? null : (input.seed + variation - 1) % (RENDER.maxSeed + 1),
+          // "Variation 2 of 4" on its card; a request for one picture has none.
+          variation: variations > 1 ? variation : null,
+          variation_count: variations > 1 ? variations : null,
           provider: deps.providerId,
           request_id: currentRequestId() ?? null,
           status: "queued",
@@ -235,7 +250,8 @@ export async function transitionJob(
   const job = await deps.db.transaction().execute(async (trx) => {
     const updated = await trx
       .updateTable("render_jobs")
-      .set({ ...changes, status: to, updated_at: now })
+      // A render becomes a version of its photo when it succeeds: it is numbered then, once.
+      .set({ ...changes, status: to, updated_at: now, ...(to === "succeeded" ? { version_number: ownOrNextVersionNumber } : {}) })
       .where("id", "=", jobId)
       .where("status", "in", from)
       .returningAll()
