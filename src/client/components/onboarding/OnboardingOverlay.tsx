@@ -5,14 +5,13 @@
  * browser: decision 068). Escape counts as Skip. Finished on the landing page, it moves on to /upload.
  */
 import * as Dialog from "@radix-ui/react-dialog";
-import { ArrowLeft, ArrowRight, Camera, Check, CircleCheck, Columns2, ImageIcon, Info, Palette, Sparkles } from "lucide-react";
+import { ArrowLeft, ArrowRight, Camera, Check, CircleCheck, Columns2, ImageIcon, Info, Paintbrush, Palette, Sparkles } from "lucide-react";
 import { useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation } from "wouter";
 import { ONBOARDING } from "../../../shared/constants";
 import { useEngine } from "../../hooks/useEngine";
 import { useSession } from "../../hooks/useSession";
-import { loadData } from "../../lazy";
 import { createOnboarding, LAST_STEP } from "../../lib/onboarding";
 import { setSharedData } from "../../lib/queries";
 import { ProgressBar } from "../render/ProgressBar";
@@ -21,15 +20,21 @@ import { currentStudio } from "../../lib/studio";
 
 /**
  * Completed or skipped: on the account, so that no other browser opens it again. The session's copy
- * says so at once; should the server not hear it, the tour stays closed for this visit only.
+ * says so at once; should the server not hear it, the tour stays closed for this visit only. A plain
+ * POST as tRPC's httpLink sends a call without input (superjson's envelope of nothing): it leaves at
+ * once, with no batching timer, and needs no data layer.
  */
 async function storeOnboardingDone(): Promise<void> {
   setSharedData("auth.session", (old) => (old?.user ? { ...old, user: { ...old.user, onboardingDone: true } } : old));
   try {
-    const { trpcClient } = await loadData();
-    await trpcClient.account.finishOnboarding.mutate();
+    await fetch("/trpc/account.finishOnboarding", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+      keepalive: true,
+    });
   } catch {
-    // Signed out meanwhile, or offline: the next visit shows the tour again.
+    // Offline: the next visit shows the tour again.
   }
 }
 
@@ -297,7 +302,7 @@ function StepBody({ step }: { step: number }) {
             <ResultCard
               title={t("onboarding.results.afterTitle")}
               detail={t(textKey("onboarding.results.afterDetail"))}
-              icon={<Sparkles className="size-4" aria-hidden="true" />}
+              icon={<Paintbrush className="size-4" aria-hidden="true" />}
               tone="brand"
             />
           </div>
