@@ -56,7 +56,7 @@ describeBrowser("administration in a browser", () => {
   const bar = (page: Page) => page.getByTestId("quick-admin-bar");
   const toast = (page: Page, text: string) => page.locator("[data-sonner-toast]").filter({ hasText: text });
 
-  it("shows no bar to a visitor, and 'Access denied' in the bar and on /admin to a signed-in non-admin", async () => {
+  it("shows no bar to a visitor, and 'Access denied' under the footer's control and on /admin to a signed-in non-admin", async () => {
     const { page, problems } = await open("/");
     await poll(() => page.getByRole("link", { name: "Try Without Signup" }).first().isVisible()).toBe(true);
     expect(await bar(page).count()).toBe(0);
