@@ -71,14 +71,17 @@ function contentUnder(control: Locator) {
   return control.evaluate((element) => {
     const own = element.getBoundingClientRect();
     const selector = "a, button, input, select, textarea, img, svg, p, h1, h2, h3, h4, li, label, span, figure, video, canvas";
-    return [...document.querySelectorAll(selector)]
-      .filter((other) => !element.contains(other) && !other.contains(element))
-      .filter((other) => {
-        const box = other.getBoundingClientRect();
-        if (box.width === 0 || box.height === 0 || getComputedStyle(other).visibility === "hidden") return false;
-        return box.left < own.right && own.left < box.right && box.top < own.bottom && own.top < box.bottom;
-      })
-      .map((other) => other.outerHTML.slice(0, 120));
+    return (
+      [...document.querySelectorAll(selector)]
+        // A notification passing by (the sign-in's toast) may cover anything for its few seconds.
+        .filter((other) => !element.contains(other) && !other.contains(element) && !other.closest("[data-sonner-toaster]"))
+        .filter((other) => {
+          const box = other.getBoundingClientRect();
+          if (box.width === 0 || box.height === 0 || getComputedStyle(other).visibility === "hidden") return false;
+          return box.left < own.right && own.left < box.right && box.top < own.bottom && own.top < box.bottom;
+        })
+        .map((other) => other.outerHTML.slice(0, 120))
+    );
   });
 }
 
