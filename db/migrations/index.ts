@@ -22,6 +22,7 @@ import * as m0016 from "./0016-housekeeping-runs";
 import * as m0017 from "./0017-credit-packages";
 import * as m0018 from "./0018-studio-settings";
 import * as m0019 from "./0019-webhook-receipts";
+import * as m0020 from "./0020-onboarding-done";
 import * as m0021 from "./0021-version-numbers";
 
 export const migrations: Record<string, Migration> = {
@@ -44,5 +45,6 @@ export const migrations: Record<string, Migration> = {
   "0017-credit-packages": m0017,
   "0018-studio-settings": m0018,
   "0019-webhook-receipts": m0019,
+  "0020-onboarding-done": m0020,
   "0021-version-numbers": m0021,
 };

@@ -56,7 +56,7 @@ function Routes() {
   );
 }
 
-/** The page, with room at its bottom for the Quick Admin bar of a signed-in user (spec section 2). */
+/** The page, with room at its bottom for the Quick Admin bar of an admin (spec section 2; a non-admin has a control in the footer). */
 function Shell() {
   const { user } = useSession();
   const loaded = useAfterFirstLoad();
@@ -66,7 +66,7 @@ function Shell() {
   useScrollToTopOnNavigation(location);
   return (
     <>
-      <div className={`flex min-h-screen flex-col ${user ? QUICK_ADMIN_BAR_PADDING : ""}`}>
+      <div className={`flex min-h-screen flex-col ${user?.admin ? QUICK_ADMIN_BAR_PADDING : ""}`}>
         <NavBar />
         <main className="flex-1">
           <Routes />
@@ -79,7 +79,7 @@ function Shell() {
       {loaded ? (
         <Suspense fallback={null}>
           <AnalyticsEffects />
-          <AppExtras signedIn={!!user} />
+          <AppExtras signedIn={!!user} admin={!!user?.admin} />
         </Suspense>
       ) : null}
     </>

@@ -1,7 +1,7 @@
 /**
  * What the first paint does not show, loaded after it (issue 15): the Quick Admin bar, the help
  * button, the onboarding tour and the toaster (sonner replays toasts raised before it listens).
- * The bar reads tRPC's queries: it comes with the data layer, for a signed-in user only. The tour
+ * The bar reads tRPC's queries: it comes with the data layer, for an admin only. The tour
  * (Radix Dialog and its texts) is fetched only for a signed-in user who has not finished it, and the
  * help drawer when the button is reached for (issue 25: a visitor's landing page does not carry them).
  */
@@ -12,6 +12,7 @@ import { TOASTS } from "../shared/constants";
 import { HelpCenter } from "./components/help/HelpCenter";
 import { withTexts } from "./i18n";
 import { lazyWithData } from "./lazy";
+import { useSession } from "./hooks/useSession";
 import { readCompletedFlag } from "./lib/onboarding";
 import { useTheme } from "./theme";
 
@@ -25,8 +26,10 @@ const loadOnboarding = withTexts(() => import("./components/onboarding/Onboardin
  */
 function Onboarding() {
   const [overlay, setOverlay] = useState<{ component: ComponentType } | null>(null);
+  // Finished on the account (decision 068), or on this browser before the account kept it.
+  const done = !!useSession().user?.onboardingDone || readCompletedFlag();
   useEffect(() => {
-    if (readCompletedFlag()) return;
+    if (done) return;
     let live = true;
     void loadOnboarding().then((module) => {
       if (live) setOverlay({ component: module.OnboardingOverlay });
@@ -34,7 +37,7 @@ function Onboarding() {
     return () => {
       live = false;
     };
-  }, []);
+  }, [done]);
   return overlay ? <overlay.component /> : null;
 }
 
@@ -44,7 +47,7 @@ const QuickAdminBar = lazyWithData<object>(() =>
 
 /**
  * Toasts sit above the floating help button (HelpButton.tsx: 3 rem tall, 1 rem from the bottom on a
- * phone and 1.5 rem on a larger screen, 4.25 rem above the Quick Admin bar when that is shown), so
+ * phone and 1.5 rem on a larger screen, 4.25 rem above an admin's Quick Admin bar), so
  * they never cover it, nor it them.
  */
 const TOAST_BOTTOM = { phone: 16 + 48 + 12, desktop: 24 + 48 + 12, aboveBar: 68 + 48 + 12 };
@@ -68,17 +71,18 @@ function ThemedToaster({ aboveBar }: { aboveBar: boolean }) {
   );
 }
 
-export default function AppExtras({ signedIn }: { signedIn: boolean }) {
+/** `admin`: the signed-in user is an admin, who has the Quick Admin bar (a non-admin has a small control in the footer). */
+export default function AppExtras({ signedIn, admin }: { signedIn: boolean; admin: boolean }) {
   return (
     <>
-      {signedIn ? (
+      {admin ? (
         <Suspense fallback={null}>
           <QuickAdminBar />
         </Suspense>
       ) : null}
       <HelpCenter />
       {signedIn ? <Onboarding /> : null}
-      <ThemedToaster aboveBar={signedIn} />
+      <ThemedToaster aboveBar={admin} />
     </>
   );
 }

@@ -38,11 +38,14 @@ describe("text parts", () => {
         // The footer's links to the studio's terms and privacy texts, and those pages' titles.
         "legal",
         "nav",
+        // Only the label of a non-admin's small control in the footer (issue 27): the panel's texts come with the panel.
+        "quickAdmin",
         "roomTypes",
         "styles",
       ]);
       expect(Object.keys(first.flow as TranslationTree).sort()).toEqual(["engineAi", "previewEngine", "previewEngineNote"]);
       expect(Object.keys(first.help as TranslationTree)).toEqual(["button"]);
+      expect(Object.keys(first.quickAdmin as TranslationTree)).toEqual(["toggle"]);
     },
   );
 });

@@ -190,4 +190,44 @@ describe("createOnboarding", () => {
     vi.advanceTimersByTime(5000);
     expect(onFinish).not.toHaveBeenCalled();
   });
+  describe("with the flag on the account (decision 068)", () => {
+    function account(done = false) {
+      const flag = { stored: done, marks: 0 };
+      return { flag, account: { done: () => flag.stored, markDone: () => ((flag.stored = true), flag.marks++) } };
+    }
+
+    it("opens when the account has not finished it, and not when it has", () => {
+      const fresh = createOnboarding({ storage: memoryStorage(), account: account().account });
+      fresh.scheduleAutoOpen(true);
+      const finished = createOnboarding({ storage: memoryStorage(), account: account(true).account });
+      finished.scheduleAutoOpen(true);
+      vi.advanceTimersByTime(ONBOARDING.autoOpenDelayMs);
+      expect([fresh, finished].map((onboarding) => onboarding.getState().status)).toEqual(["open", "closed"]);
+    });
+
+    it("stores Skip and Get Started on the account, not on the device", () => {
+      for (const ending of ["skip", "getStarted"] as const) {
+        const storage = memoryStorage();
+        const { flag, account: onAccount } = account();
+        const onboarding = createOnboarding({ storage, account: onAccount });
+        onboarding.dispatch({ type: "open" });
+        onboarding.dispatch({ type: "goTo", step: LAST_STEP });
+        onboarding.dispatch({ type: ending });
+        expect(flag).toEqual({ stored: true, marks: 1 });
+        expect(storage.data).toEqual({});
+      }
+    });
+
+    it("stays closed for the visit when the account did not hear it, and on a device that finished it before", () => {
+      const deaf = { done: () => false, markDone: () => undefined };
+      const onboarding = createOnboarding({ storage: memoryStorage(), account: deaf });
+      onboarding.dispatch({ type: "open" });
+      onboarding.dispatch({ type: "skip" });
+      onboarding.scheduleAutoOpen(true);
+      const earlier = createOnboarding({ storage: memoryStorage({ [STORAGE_KEYS.onboardingCompleted]: "true" }), account: deaf });
+      earlier.scheduleAutoOpen(true);
+      vi.advanceTimersByTime(5000);
+      expect([onboarding, earlier].map((tour) => tour.getState().status)).toEqual(["closed", "closed"]);
+    });
+  });
 });

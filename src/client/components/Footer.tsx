@@ -2,7 +2,12 @@
  * The footer (spec section 2): Features and Pricing navigate, Help Center opens the help drawer,
  * Contact writes to the support mailbox. "All rights reserved" toggles a hidden panel with the
  * version and build of this installation, for a signed-in user only.
+ *
+ * For a signed-in user who is not an admin, the Quick Admin bar's shell is here: one small "Quick
+ * System Testing" control in the last line, opening its panel ("Access denied. Admin privileges
+ * required.") under it (issue 27: a customer's screen keeps no strip for it; an admin has the bar).
  */
+import { Wrench } from "lucide-react";
 import { Suspense, useId, useState, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
@@ -16,6 +21,10 @@ import { mailtoHref, useSupportEmail } from "./landing/support";
 
 // The panel reads tRPC's queries: it comes with the data layer, when first opened.
 const BuildInfo = lazyWithData(() => import("./BuildInfo"));
+// The Quick Admin panel of a non-admin: the same, when first opened.
+const QuickAdminFooterPanel = lazyWithData<{ id: string; onClose(): void }>(() =>
+  import("./admin/QuickAdminBar").then((module) => ({ default: module.QuickAdminFooterPanel })),
+);
 
 const linkClass = "rounded-sm text-slate-700 hover:text-slate-950 hover:underline dark:text-slate-300 dark:hover:text-white";
 
@@ -35,6 +44,11 @@ export function Footer() {
   const loaded = useAfterFirstLoad();
   const [panelOpen, setPanelOpen] = useState(false);
   const panelId = useId();
+  const [adminOpen, setAdminOpen] = useState(false);
+  const adminPanelId = useId();
+  // After the first load, as the admin's bar: the pre-rendered page is a visitor's.
+  const quickAdmin = loaded && !!user && !user.admin;
+  const showAdminPanel = quickAdmin && adminOpen;
   const year = useSyncExternalStore(noSubscription, thisYear, prerenderedYear);
   const showPanel = !!user && panelOpen;
 
@@ -125,6 +139,32 @@ export function Footer() {
             }
           >
             <BuildInfo id={panelId} />
+          </Suspense>
+        ) : null}
+        {quickAdmin ? (
+          <p className="mt-1">
+            <button
+              type="button"
+              onClick={() => setAdminOpen((open) => !open)}
+              aria-expanded={adminOpen}
+              aria-controls={showAdminPanel ? adminPanelId : undefined}
+              className="inline-flex items-center gap-1.5 rounded-sm py-1.5 hover:underline"
+              data-testid="quick-admin-control"
+            >
+              <Wrench className="size-3.5" aria-hidden="true" />
+              {t("quickAdmin.toggle")}
+            </button>
+          </p>
+        ) : null}
+        {showAdminPanel ? (
+          <Suspense
+            fallback={
+              <p id={adminPanelId} className="mt-4">
+                {t("common.loading")}
+              </p>
+            }
+          >
+            <QuickAdminFooterPanel id={adminPanelId} onClose={() => setAdminOpen(false)} />
           </Suspense>
         ) : null}
       </div>

@@ -24,7 +24,9 @@ export const PREVIEW_ALTERNATIVES = {
   "help.faq.rendering.howLong.a": "help.faqPreview.howLong",
   "help.faq.rendering.engine.a": "help.faqPreview.engine",
   "onboarding.welcome.body": "onboarding.preview.welcomeBody",
+  "onboarding.howItWorks.step3": "onboarding.preview.step3",
   "onboarding.howItWorks.step4": "onboarding.preview.step4",
+  "onboarding.results.afterDetail": "onboarding.preview.afterDetail",
 } as const;
 
 /** A text whose words depend on whether the engine is AI. */

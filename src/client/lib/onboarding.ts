@@ -6,6 +6,11 @@
  *
  * The reducer is pure; createOnboarding() adds the timers and the stored flag around it, and the
  * overlay component subscribes to it.
+ *
+ * Where the flag is kept (decision 068): for a signed-in user on the account (`account`), so that a
+ * tour finished on one browser does not open on another; the device's flag of earlier versions is
+ * still read (a browser where the tour was finished before does not show it again) but no longer
+ * written for an account. Without an account (a visitor) the device's flag is the only one.
  */
 import { ONBOARDING, STORAGE_KEYS } from "../../shared/constants";
 
@@ -85,8 +90,16 @@ export function writeCompletedFlag(storage: FlagStorage | null = defaultStorage(
   }
 }
 
+/** The flag kept on the signed-in user's account (auth.session's onboardingDone, account.finishOnboarding). */
+export interface AccountFlag {
+  done(): boolean;
+  /** Stores it; a failure leaves the tour closed for this visit only. */
+  markDone(): void;
+}
+
 export interface OnboardingOptions {
   storage?: FlagStorage | null;
+  account?: AccountFlag;
   /** Called when the tour ends, after the overlay has closed. */
   onFinish?(outcome: OnboardingOutcome): void;
 }
@@ -104,14 +117,19 @@ export interface Onboarding {
   dispose(): void;
 }
 
-export function createOnboarding({ storage = defaultStorage(), onFinish }: OnboardingOptions = {}): Onboarding {
+export function createOnboarding({ storage = defaultStorage(), account, onFinish }: OnboardingOptions = {}): Onboarding {
   let state = initialOnboardingState;
   const listeners = new Set<() => void>();
   let completionTimer: ReturnType<typeof setTimeout> | undefined;
   // Remembers the end of the tour for this visit even when storage refuses the flag.
   let finishedThisVisit = false;
 
-  const finished = () => finishedThisVisit || readCompletedFlag(storage);
+  const finished = () => finishedThisVisit || !!account?.done() || readCompletedFlag(storage);
+  const setFlag = () => {
+    finishedThisVisit = true;
+    if (account) account.markDone();
+    else writeCompletedFlag(storage);
+  };
 
   function dispatch(action: OnboardingAction): void {
     const previous = state;
@@ -119,17 +137,13 @@ export function createOnboarding({ storage = defaultStorage(), onFinish }: Onboa
     if (state === previous) return;
     if (state.status === "completing" && previous.status !== "completing") {
       // Get Started: the flag is set at once, the check shows, and the tour ends after the delay.
-      writeCompletedFlag(storage);
-      finishedThisVisit = true;
+      setFlag();
       completionTimer = setTimeout(() => {
         completionTimer = undefined;
         dispatch({ type: "completed" });
       }, ONBOARDING.completionDelayMs);
     }
-    if (state.outcome === "skipped" && previous.outcome !== "skipped") {
-      writeCompletedFlag(storage);
-      finishedThisVisit = true;
-    }
+    if (state.outcome === "skipped" && previous.outcome !== "skipped") setFlag();
     for (const listener of listeners) listener();
     if (state.status === "closed" && previous.status !== "closed" && state.outcome) onFinish?.(state.outcome);
   }

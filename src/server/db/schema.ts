@@ -17,6 +17,8 @@ export interface UsersTable {
   confirmation_sent_at: number | null;
   password_hash: string | null;
   disabled_at: number | null;
+  /** When the onboarding tour was completed or skipped (decision 068); null until then. */
+  onboarding_done_at: number | null;
   created_at: CreatedAt;
   updated_at: number;
 }

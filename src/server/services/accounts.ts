@@ -686,7 +686,14 @@ export async function accountSummary(deps: AccountDeps, userId: string) {
   const row = await deps.db
     .selectFrom("users")
     .leftJoin("profiles", "profiles.user_id", "users.id")
-    .select(["users.id", "users.email", "users.email_confirmed_at", "profiles.full_name", "profiles.credits_remaining"])
+    .select([
+      "users.id",
+      "users.email",
+      "users.email_confirmed_at",
+      "users.onboarding_done_at",
+      "profiles.full_name",
+      "profiles.credits_remaining",
+    ])
     .where("users.id", "=", userId)
     .executeTakeFirstOrThrow();
   return {
@@ -696,7 +703,22 @@ export async function accountSummary(deps: AccountDeps, userId: string) {
     emailConfirmed: row.email_confirmed_at !== null,
     twoFactorEnabled: await twoFactorEnabled(deps, userId),
     creditsRemaining: row.credits_remaining ?? 0,
+    /** The onboarding tour was completed or skipped, on any browser (decision 068). */
+    onboardingDone: row.onboarding_done_at !== null,
   };
+}
+
+/**
+ * The onboarding tour was completed or skipped (decision 068): kept on the account, so that it does
+ * not open again on another browser. The first time counts; doing it again changes nothing.
+ */
+export async function finishOnboarding(deps: AccountDeps, userId: string): Promise<void> {
+  await deps.db
+    .updateTable("users")
+    .set({ onboarding_done_at: deps.clock.now() })
+    .where("id", "=", userId)
+    .where("onboarding_done_at", "is", null)
+    .execute();
 }
 
 /** Sends the confirmation mail again: at most once a minute per address; silent for unknown or confirmed addresses. */
@@ -750,6 +772,7 @@ export function createAccountsService(infra: AccountDeps, render: RenderModule, 
       changePassword(deps, userId, currentSessionId, currentPassword, newPassword),
     confirmPassword: (userId: string, password: string) => confirmPassword(deps, userId, password),
     summary: (userId: string) => accountSummary(deps, userId),
+    finishOnboarding: (userId: string) => finishOnboarding(deps, userId),
     /**
      * Housekeeping: mail links (confirmation, reset) a week past their expiry, so that a link opened
      * again soon after can still be told apart from one that never existed; two-factor challenges

@@ -1,10 +1,16 @@
 /**
- * The Quick Admin bar of spec section 2: fixed at the bottom for a signed-in user (nothing for a
- * visitor), with the "Quick System Testing" panel toggle and the "Full Admin Dashboard" button
- * (/admin checks the role itself). The panel holds the self-tests for an admin; while the roles
- * load it says so, and anyone else reads "Access denied. Admin privileges required." (spec
- * sections 6 and 8). An admin also reads there how many payments are held for review (the roles,
- * and so the count, are asked only when the panel opens).
+ * The Quick Admin bar of spec section 2: fixed at the bottom for an admin, with the "Quick System
+ * Testing" panel toggle and the "Full Admin Dashboard" button (/admin checks the role itself). The
+ * panel holds the self-tests for an admin; while the roles load it says so, and anyone else reads
+ * "Access denied. Admin privileges required." (spec sections 6 and 8). An admin also reads there
+ * how many payments are held for review (the roles, and so the count, are asked only when the
+ * panel opens).
+ *
+ * Every signed-in user has the bar's shell, but a customer's costs them nothing (issue 27): for a
+ * non-admin (auth.session's `admin`) it is one small "Quick System Testing" control in the footer's
+ * last line (Footer.tsx), which opens the same panel there, under it; no strip at the bottom of the
+ * screen, nothing beside the help button. Nothing shows for a visitor. The server refuses every
+ * admin procedure to a non-admin whatever the page shows.
  */
 import { AlertTriangle, ChevronDown, ChevronUp, LayoutDashboard, ShieldAlert, Wrench, X } from "lucide-react";
 import { lazy, Suspense, useEffect, useState } from "react";
@@ -53,12 +59,49 @@ function HeldPaymentsNote({ onOpen }: { onOpen(): void }) {
   );
 }
 
+/**
+ * What the panel shows: the roles are asked when it opens (it is rendered only then), not on every
+ * page of every user. `onLeave`: a link in it goes to /admin.
+ */
+function PanelBody({ onLeave }: { onLeave(): void }) {
+  const { t } = useTranslation();
+  const { isAdmin, isLoading } = useRoles();
+  if (isLoading)
+    return (
+      <p role="status" className="flex items-center gap-2 text-sm text-slate-600 dark:text-slate-300">
+        <span
+          className="size-4 animate-spin rounded-full border-2 border-brand-500 border-t-transparent motion-reduce:animate-none"
+          aria-hidden="true"
+        />
+        {t("quickAdmin.loadingAccess")}
+      </p>
+    );
+  if (!isAdmin) return <AccessDenied />;
+  return (
+    <>
+      <HeldPaymentsNote onOpen={onLeave} />
+      <Suspense fallback={<p className="text-sm text-slate-600 dark:text-slate-300">{t("common.loading")}</p>}>
+        <SelfTests />
+      </Suspense>
+    </>
+  );
+}
+
+/** The panel under the footer's small control, for a signed-in user who is not an admin. */
+export function QuickAdminFooterPanel({ id, onClose }: { id: string; onClose(): void }) {
+  const { t } = useTranslation();
+  return (
+    <div id={id} className="mx-auto mt-4 max-w-2xl text-left text-sm text-slate-900 dark:text-slate-100" data-testid="quick-admin-panel">
+      <h2 className="mb-3 text-base font-semibold">{t("quickAdmin.panelTitle")}</h2>
+      <PanelBody onLeave={onClose} />
+    </div>
+  );
+}
+
 export function QuickAdminBar() {
   const { t } = useTranslation();
   const { user } = useSession();
   const [open, setOpen] = useState(false);
-  // Asked when the panel opens, not on every page of every user.
-  const { isAdmin, isLoading } = useRoles({ enabled: open });
   const [location] = useLocation();
 
   // Signing out closes the panel (it is gone with the bar anyway).
@@ -75,7 +118,8 @@ export function QuickAdminBar() {
     return () => window.removeEventListener("keydown", onKey);
   }, [open]);
 
-  if (!user) return null;
+  // A non-admin has the footer's small control instead (Footer.tsx).
+  if (!user?.admin) return null;
 
   return (
     <div
@@ -96,24 +140,7 @@ export function QuickAdminBar() {
               <X className="size-4" aria-hidden="true" />
             </button>
           </div>
-          {isLoading ? (
-            <p role="status" className="flex items-center gap-2 text-sm text-slate-600 dark:text-slate-300">
-              <span
-                className="size-4 animate-spin rounded-full border-2 border-brand-500 border-t-transparent motion-reduce:animate-none"
-                aria-hidden="true"
-              />
-              {t("quickAdmin.loadingAccess")}
-            </p>
-          ) : isAdmin ? (
-            <>
-              <HeldPaymentsNote onOpen={() => setOpen(false)} />
-              <Suspense fallback={<p className="text-sm text-slate-600 dark:text-slate-300">{t("common.loading")}</p>}>
-                <SelfTests />
-              </Suspense>
-            </>
-          ) : (
-            <AccessDenied />
-          )}
+          <PanelBody onLeave={() => setOpen(false)} />
         </div>
       ) : null}
       <div className="mx-auto flex h-12 max-w-6xl items-center justify-between gap-2 px-2 sm:px-6">

@@ -1,6 +1,6 @@
 /**
- * The floating round help button (spec section 2), bottom right of every page. For a signed-in
- * user it sits above the Quick Admin bar, and under the bar's panel when that is opened; toasts
+ * The floating round help button (spec section 2), bottom right of every page. For an admin it
+ * sits above the Quick Admin bar, and under the bar's panel when that is opened; toasts
  * (sonner, far higher in the stack) are placed above it (AppExtras). On a phone it keeps clear of
  * content (keepClear.ts): it rises past what sits in its corner, or fades out when nothing is free.
  */
@@ -16,8 +16,8 @@ export function HelpButton({ onIntent }: { onIntent?: () => void }) {
   const { t } = useTranslation();
   const { user } = useSession();
   const open = useHelpDrawerOpen();
-  // The Quick Admin bar is 3 rem tall (plus its border): the button keeps 1 rem above it.
-  const position = user ? "bottom-[4.25rem]" : "bottom-4 sm:bottom-6";
+  // An admin's Quick Admin bar is 3 rem tall (plus its border): the button keeps 1 rem above it.
+  const position = user?.admin ? "bottom-[4.25rem]" : "bottom-4 sm:bottom-6";
   const ref = useRef<HTMLButtonElement>(null);
   const { lift, hidden } = useKeepClear(ref);
   // Out of the way, it still comes back when the keyboard reaches it.

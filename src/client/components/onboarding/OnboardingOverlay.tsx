@@ -1,14 +1,11 @@
 /**
  * The onboarding overlay of spec sections 2 and 4: five steps with "Step N of 5" and a progress
  * bar, Previous / Next / "Skip Tutorial" / "Get Started". It opens by itself a second after a
- * signed-in user loads a page, until the tour has been completed or skipped on this device.
- * Escape counts as Skip. Finished on the landing page, it moves on to /upload.
- *
- * AR room scanning is described as what it is here: guidance for measuring with the phone's own
- * AR app; this server does not scan rooms itself.
+ * signed-in user loads a page, until the tour has been completed or skipped on the account (on any
+ * browser: decision 068). Escape counts as Skip. Finished on the landing page, it moves on to /upload.
  */
 import * as Dialog from "@radix-ui/react-dialog";
-import { ArrowLeft, ArrowRight, Check, CircleCheck, Ruler, ScanLine, Smartphone, Sparkles, Target } from "lucide-react";
+import { ArrowLeft, ArrowRight, Camera, Check, CircleCheck, Columns2, ImageIcon, Info, Paintbrush, Palette, Sparkles } from "lucide-react";
 import { useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation } from "wouter";
@@ -16,9 +13,30 @@ import { ONBOARDING } from "../../../shared/constants";
 import { useEngine } from "../../hooks/useEngine";
 import { useSession } from "../../hooks/useSession";
 import { createOnboarding, LAST_STEP } from "../../lib/onboarding";
+import { setSharedData } from "../../lib/queries";
 import { ProgressBar } from "../render/ProgressBar";
 import { buttonClass } from "../ui/buttons";
 import { currentStudio } from "../../lib/studio";
+
+/**
+ * Completed or skipped: on the account, so that no other browser opens it again. The session's copy
+ * says so at once; should the server not hear it, the tour stays closed for this visit only. A plain
+ * POST as tRPC's httpLink sends a call without input (superjson's envelope of nothing): it leaves at
+ * once, with no batching timer, and needs no data layer.
+ */
+async function storeOnboardingDone(): Promise<void> {
+  setSharedData("auth.session", (old) => (old?.user ? { ...old, user: { ...old.user, onboardingDone: true } } : old));
+  try {
+    await fetch("/trpc/account.finishOnboarding", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+      keepalive: true,
+    });
+  } catch {
+    // Offline: the next visit shows the tour again.
+  }
+}
 
 export function OnboardingOverlay() {
   const { t } = useTranslation();
@@ -28,9 +46,15 @@ export function OnboardingOverlay() {
   useEffect(() => {
     where.current = { location, navigate };
   }, [location, navigate]);
+  const doneOnAccount = !!user?.onboardingDone;
+  const accountDone = useRef(doneOnAccount);
+  useEffect(() => {
+    accountDone.current = doneOnAccount;
+  }, [doneOnAccount]);
 
   const [onboarding] = useState(() =>
     createOnboarding({
+      account: { done: () => accountDone.current, markDone: () => void storeOnboardingDone() },
       onFinish() {
         // Completed or skipped on the landing page: on to the upload (spec section 2).
         if (where.current.location === "/") where.current.navigate("/upload");
@@ -40,7 +64,7 @@ export function OnboardingOverlay() {
   const state = useSyncExternalStore(onboarding.subscribe, onboarding.getState);
 
   const signedIn = !!user;
-  useEffect(() => onboarding.scheduleAutoOpen(signedIn), [onboarding, signedIn]);
+  useEffect(() => onboarding.scheduleAutoOpen(signedIn && !doneOnAccount), [onboarding, signedIn, doneOnAccount]);
   useEffect(() => () => onboarding.dispose(), [onboarding]);
 
   const open = state.status !== "closed";
@@ -227,16 +251,16 @@ function StepBody({ step }: { step: number }) {
       return (
         <>
           <StepIcon>
-            <ScanLine aria-hidden="true" />
+            <Camera aria-hidden="true" />
           </StepIcon>
-          <StepTitle badge={t("onboarding.recommended")}>{t("onboarding.arScanning.title")}</StepTitle>
-          <Dialog.Description className={textClass}>{t("onboarding.arScanning.body")}</Dialog.Description>
+          <StepTitle badge={t("onboarding.recommended")}>{t("onboarding.photo.title")}</StepTitle>
+          <Dialog.Description className={textClass}>{t("onboarding.photo.body")}</Dialog.Description>
           <p
             className="mt-4 flex gap-2 rounded-lg border border-slate-200 bg-slate-50 p-3 text-sm text-slate-700 dark:border-slate-700 dark:bg-slate-950/50 dark:text-slate-300"
-            data-testid="onboarding-ar-note"
+            data-testid="onboarding-photo-note"
           >
-            <Smartphone className="mt-0.5 size-4 shrink-0 text-brand-600 dark:text-brand-100" aria-hidden="true" />
-            {t("onboarding.arScanning.note", { product })}
+            <Info className="mt-0.5 size-4 shrink-0 text-brand-600 dark:text-brand-100" aria-hidden="true" />
+            {t("onboarding.photo.note", { product })}
           </p>
         </>
       );
@@ -244,13 +268,13 @@ function StepBody({ step }: { step: number }) {
       return (
         <>
           <StepIcon>
-            <Ruler aria-hidden="true" />
+            <Palette aria-hidden="true" />
           </StepIcon>
           <StepTitle>{t("onboarding.howItWorks.title")}</StepTitle>
           <Dialog.Description className={textClass}>{t("onboarding.howItWorks.body")}</Dialog.Description>
           <ol className="mt-3 space-y-2.5">
             {(["step1", "step2", "step3", "step4"] as const).map((item, index) => (
-              <li key={item} className="flex gap-3 text-sm leading-relaxed">
+              <li key={item} className="flex gap-3 text-sm leading-relaxed" data-testid="onboarding-how-item">
                 <span className="inline-flex size-6 shrink-0 items-center justify-center rounded-full bg-brand-50 text-xs font-semibold text-brand-700 ring-1 ring-brand-100 ring-inset dark:bg-brand-700/25 dark:text-brand-100 dark:ring-brand-700/50">
                   {index + 1}
                 </span>
@@ -264,26 +288,25 @@ function StepBody({ step }: { step: number }) {
       return (
         <>
           <StepIcon>
-            <Target aria-hidden="true" />
+            <Columns2 aria-hidden="true" />
           </StepIcon>
-          <StepTitle>{t("onboarding.benefits.title")}</StepTitle>
-          <Dialog.Description className={textClass}>{t("onboarding.benefits.body")}</Dialog.Description>
-          <div className="mt-4 grid gap-3 sm:grid-cols-2">
-            <BenefitCard
-              title={t("onboarding.benefits.withoutTitle")}
-              detail={t("onboarding.benefits.withoutDetail")}
-              accuracy={t("onboarding.benefits.withoutAccuracy")}
-              percent={70}
+          <StepTitle>{t("onboarding.results.title")}</StepTitle>
+          <Dialog.Description className={textClass}>{t("onboarding.results.body")}</Dialog.Description>
+          <div className="mt-4 grid grid-cols-2 gap-3">
+            <ResultCard
+              title={t("onboarding.results.beforeTitle")}
+              detail={t("onboarding.results.beforeDetail")}
+              icon={<ImageIcon className="size-4" aria-hidden="true" />}
               tone="muted"
             />
-            <BenefitCard
-              title={t("onboarding.benefits.withTitle")}
-              detail={t("onboarding.benefits.withDetail")}
-              accuracy={t("onboarding.benefits.withAccuracy")}
-              percent={95}
-              tone="success"
+            <ResultCard
+              title={t("onboarding.results.afterTitle")}
+              detail={t(textKey("onboarding.results.afterDetail"))}
+              icon={<Paintbrush className="size-4" aria-hidden="true" />}
+              tone="brand"
             />
           </div>
+          <p className={`${textClass} mt-4`}>{t("onboarding.results.next")}</p>
         </>
       );
     default:
@@ -300,31 +323,18 @@ function StepBody({ step }: { step: number }) {
   }
 }
 
-function BenefitCard({
-  title,
-  detail,
-  accuracy,
-  percent,
-  tone,
-}: {
-  title: string;
-  detail: string;
-  accuracy: string;
-  percent: number;
-  tone: "muted" | "success";
-}) {
+function ResultCard({ title, detail, icon, tone }: { title: string; detail: string; icon: ReactNode; tone: "muted" | "brand" }) {
   const frame =
-    tone === "success"
-      ? "border-emerald-200 bg-emerald-50/60 dark:border-emerald-800/60 dark:bg-emerald-950/30"
+    tone === "brand"
+      ? "border-brand-100 bg-brand-50/60 dark:border-brand-700/50 dark:bg-brand-700/15"
       : "border-slate-200 bg-slate-50 dark:border-slate-700 dark:bg-slate-950/50";
   return (
-    <div className={`rounded-xl border p-4 ${frame}`} data-testid={`onboarding-benefit-${tone === "success" ? "with" : "without"}`}>
-      <p className="text-sm font-semibold">{title}</p>
-      <p className="mt-0.5 text-xs text-slate-600 dark:text-slate-400">{detail}</p>
-      <p className="mt-3 text-sm font-semibold">{accuracy}</p>
-      <div className="mt-2" aria-hidden="true">
-        <ProgressBar value={percent} label={accuracy} tone={tone} />
-      </div>
+    <div className={`rounded-xl border p-3 sm:p-4 ${frame}`} data-testid="onboarding-result-card">
+      <p className="flex items-center gap-1.5 text-xs font-semibold tracking-wide text-slate-700 uppercase dark:text-slate-200">
+        <span className="text-brand-600 dark:text-brand-100">{icon}</span>
+        {title}
+      </p>
+      <p className="mt-1.5 text-sm leading-snug text-slate-700 dark:text-slate-300">{detail}</p>
     </div>
   );
 }

@@ -55,6 +55,12 @@ export const accountRouter = router({
       return { ok: true as const };
     }),
 
+  /** The onboarding tour was completed or skipped: remembered on the account, on every browser (decision 068). */
+  finishOnboarding: protectedProcedure.mutation(async ({ ctx }) => {
+    await ctx.services.accounts.finishOnboarding(ctx.user.id);
+    return { onboardingDone: true as const };
+  }),
+
   /** Privacy: every picture the user uploaded or rendered, with its files (projects stay). */
   deleteAllImages: protectedProcedure.mutation(({ ctx }) => ctx.services.accounts.deleteAllImages(ctx.user.id)),
 

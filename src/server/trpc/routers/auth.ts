@@ -9,6 +9,7 @@ import {
   signUpSchema,
   twoFactorCodeSchema,
 } from "../../../shared/auth-schemas";
+import { ADMIN_ROLE } from "../../../shared/constants";
 import type { SessionInfo } from "../../auth/sessions";
 import type { MailContext } from "../../services/accounts";
 import type { Context } from "../context";
@@ -38,10 +39,15 @@ function publicSession(session: SessionInfo) {
 }
 
 export const authRouter = router({
-  /** The signed-in user and their session's timers, or nulls for a visitor. */
+  /**
+   * The signed-in user and their session's timers, or nulls for a visitor. `admin` tells the page's
+   * shell whether to show the whole Quick Admin bar or only its small control (issue 27); what an
+   * admin may do is still checked by every admin procedure.
+   */
   session: publicProcedure.query(async ({ ctx }) => {
     if (!ctx.user || !ctx.session) return { user: null, session: null };
-    return { user: await ctx.services.accounts.summary(ctx.user.id), session: publicSession(ctx.session) };
+    const [summary, roles] = await Promise.all([ctx.services.accounts.summary(ctx.user.id), ctx.services.roles.list(ctx.user.id)]);
+    return { user: { ...summary, admin: roles.includes(ADMIN_ROLE) }, session: publicSession(ctx.session) };
   }),
 
   /** Which outside sign-in providers this installation has configured. */
