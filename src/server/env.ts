@@ -353,7 +353,8 @@ export const ENV_DOCS: Record<keyof z.infer<typeof envSchema>, string> = {
   GOOGLE_CLIENT_ID:
     "OAuth client ID for Google sign-in (with GOOGLE_CLIENT_SECRET; unset, the button says Google sign-in is not configured)",
   GOOGLE_CLIENT_SECRET: "OAuth client secret for Google sign-in; the redirect URI to register is <PUBLIC_URL>/auth/google/callback",
-  SMTP_URL: "SMTP server for outgoing mail; unset, mail goes to the built-in outbox (stored in the database; read it in /admin or with npm run admin -- mail)",
+  SMTP_URL:
+    "SMTP server for outgoing mail; unset, mail goes to the built-in outbox (stored in the database; read it in /admin or with npm run admin -- mail)",
   MAIL_FROM: "sender of outgoing mail (default RoomCanvas <no-reply@roomcanvas.local>)",
   REQUIRE_EMAIL_VERIFICATION: "true refuses sign-in until the e-mail address is confirmed (default false: signed in, with a banner)",
   AUTH_RATE_LIMIT_PER_MINUTE: "sign-in, sign-up, reset and resend requests allowed per minute per client address, per action (default 20)",
