@@ -64,12 +64,12 @@ export async function queuePosition(db: Db, job: Pick<RenderJob, "id">): Promise
  * statement computes and writes it, so two versions made at once never share a number (a unique
  * index holds the same line). Given once, never recomputed from the tree (decision 069).
  */
-export function nextVersionNumber(uploadId: string): RawBuilder<number> {
+export function nextVersionNumber(uploadId: string | RawBuilder<unknown>): RawBuilder<number> {
   return sql<number>`(SELECT coalesce(max(numbered.version_number), 1) + 1 FROM render_jobs AS numbered WHERE numbered.upload_id = ${uploadId})`;
 }
 
 /** For an update of one job: its own number if it has one (an edit's, given when queued), else the next. */
-const ownOrNextVersionNumber = sql<number>`coalesce(render_jobs.version_number, (SELECT coalesce(max(numbered.version_number), 1) + 1 FROM render_jobs AS numbered WHERE numbered.upload_id = render_jobs.upload_id))`;
+const ownOrNextVersionNumber = sql<number>`coalesce(render_jobs.version_number, ${nextVersionNumber(sql.ref("render_jobs.upload_id"))})`;
 
 /** Why a visitor may not have a free demo render now: used in this browser, or the address's daily limit reached. */
 export type DemoRefusal = "used" | "address-limit";
