@@ -514,9 +514,6 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Rend
           `This render engine cannot ${request.renderMode} a room (${renderPreset.model}: ${modes.join(", ")})`,
         );
       }
-      if (request.mode === "floor-plan" && renderPreset.capabilities.floorPlan === "none") {
-        throw new PermanentRenderError(`This render engine cannot render a floor plan (${renderPreset.model})`);
-      }
       const sent = renderPreset.input(request, dataUri(request.image));
       const done = await predict(renderPreset, ref.version, sent.input, {
         signal: request.signal,
