@@ -310,3 +310,13 @@ export const selfTestRunSchema = z
 
 export type SelfTestRunItem = z.infer<typeof selfTestItemSchema>;
 export type SelfTestRunInput = z.infer<typeof selfTestRunSchema>;
+
+/** Counts of a run's items by how they ended (the suite's summary, the recorded run, /admin's history). */
+export function summarize(items: readonly { status: string }[]): { passed: number; warnings: number; failed: number; total: number } {
+  return {
+    passed: items.filter((item) => item.status === "passed").length,
+    warnings: items.filter((item) => item.status === "warning").length,
+    failed: items.filter((item) => item.status === "failed").length,
+    total: items.length,
+  };
+}

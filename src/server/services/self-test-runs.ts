@@ -3,22 +3,16 @@
  * who ran a run comes from accounts (decision 054). A run's warnings are counted from its stored
  * items (they keep their status), so a run with warnings is never told as "12 passed, 0 failed".
  */
-import type { SelfTestRunItem, SelfTestRunInput } from "../../shared/self-test-checks";
+import { summarize, type SelfTestRunItem, type SelfTestRunInput } from "../../shared/self-test-checks";
 import { generateSecureRandomString } from "../auth/tokens";
 import type { Infra } from "../infra";
 import { accountEmails } from "./accounts";
-
-/** How many of a run's items ended with a warning. */
-function warningsOf(items: readonly Pick<SelfTestRunItem, "status">[]): number {
-  return items.filter((item) => item.status === "warning").length;
-}
 
 export function createSelfTestRunsService(deps: Pick<Infra, "db">) {
   const { db } = deps;
   return {
     async record(userId: string, run: SelfTestRunInput): Promise<{ id: string; passed: number; warnings: number; failed: number }> {
-      const passed = run.items.filter((item) => item.status === "passed").length;
-      const failed = run.items.filter((item) => item.status === "failed").length;
+      const { passed, warnings, failed } = summarize(run.items);
       const id = generateSecureRandomString();
       await db
         .insertInto("self_test_runs")
@@ -34,7 +28,7 @@ export function createSelfTestRunsService(deps: Pick<Infra, "db">) {
           finished_at: run.finishedAt,
         })
         .execute();
-      return { id, passed, warnings: warningsOf(run.items), failed };
+      return { id, passed, warnings, failed };
     },
 
     /** The latest runs, newest first, with who ran them. */
@@ -49,7 +43,7 @@ export function createSelfTestRunsService(deps: Pick<Infra, "db">) {
           source: row.source,
           userEmail: (row.user_id === null ? undefined : emails.get(row.user_id)) ?? null,
           passed: row.passed,
-          warnings: warningsOf(items),
+          warnings: summarize(items).warnings,
           failed: row.failed,
           items,
           startedAt: row.started_at,
