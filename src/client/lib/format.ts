@@ -20,7 +20,7 @@ export function formatSeconds(ms: number, language: string | undefined): string 
   const seconds = Math.max(0, ms) / 1000;
   const digits = seconds < 10 ? 1 : 0;
   const shown = ms > 0 ? Math.max(seconds, 10 ** -digits) : 0;
-  return new Intl.NumberFormat(language, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(shown);
+  return formatDecimal(shown, digits, language);
 }
 
 /**
