@@ -72,10 +72,10 @@ describeBrowser("studio settings", () => {
     // This tab follows at once: the name in the bar and the window's title, the accent on buttons.
     await poll(() => page.getByRole("navigation", { name: "Main navigation" }).textContent()).toContain("Casa Nova Studio");
     await poll(() => page.title()).toBe("Administration · Casa Nova Studio");
-    const saveColour = await brand
-      .getByRole("button", { name: "Save brand" })
-      .evaluate((element) => getComputedStyle(element).backgroundColor);
-    expect(saveColour).toBe("rgb(15, 118, 110)");
+    // Polled: buttons ease their colour change, so a busy machine can read it mid-transition.
+    await poll(() =>
+      brand.getByRole("button", { name: "Save brand" }).evaluate((element) => getComputedStyle(element).backgroundColor),
+    ).toBe("rgb(15, 118, 110)");
     await screenshot(page, "studio-brand-desktop-light");
 
     // A visitor's landing page, pre-rendered and hydrated, carries it all.
