@@ -221,6 +221,25 @@ module.exports = {
       to: { path: ["^src/server/(trpc|http)/", TRPC_SERVER] },
     },
     {
+      name: "spaces-owned-by-spaces",
+      severity: "error",
+      comment:
+        "The spaces module (src/server/spaces) owns teams, members, invitations, the current space and the activity " +
+        "log, and answers who may see what in a team (decision 070): server code outside it imports only its surface, " +
+        "src/server/spaces/index.ts.",
+      from: { path: "^src/server/(?!spaces/)" },
+      to: { path: "^src/server/spaces/(?!index\\.ts$)" },
+    },
+    {
+      name: "spaces-not-transport",
+      severity: "error",
+      comment:
+        "The spaces module is called by the transport and by other capabilities through ports: no src/server/trpc, " +
+        "no src/server/http, no @trpc/server, and no render module or service (they ask it, not the other way round).",
+      from: { path: "^src/server/spaces/" },
+      to: { path: ["^src/server/(trpc|http|render|services|listing)/", TRPC_SERVER] },
+    },
+    {
       name: "backup-owned-by-backup",
       severity: "error",
       comment:

@@ -24,6 +24,7 @@ import * as m0018 from "./0018-studio-settings";
 import * as m0019 from "./0019-webhook-receipts";
 import * as m0020 from "./0020-onboarding-done";
 import * as m0021 from "./0021-version-numbers";
+import * as m0022 from "./0022-teams";
 
 export const migrations: Record<string, Migration> = {
   "0001-init": m0001,
@@ -47,4 +48,5 @@ export const migrations: Record<string, Migration> = {
   "0019-webhook-receipts": m0019,
   "0020-onboarding-done": m0020,
   "0021-version-numbers": m0021,
+  "0022-teams": m0022,
 };

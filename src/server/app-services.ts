@@ -19,6 +19,7 @@ import type { ProjectsService } from "./services/projects";
 import type { RolesService } from "./services/roles";
 import type { SelfTestRunsService } from "./services/self-test-runs";
 import type { SettingsModule } from "./settings";
+import type { SpacesModule } from "./spaces";
 import type { SystemService } from "./services/system-checks";
 
 export interface Services {
@@ -29,6 +30,8 @@ export interface Services {
   lockout: LockoutService;
   twoFactor: TwoFactorService;
   roles: RolesService;
+  /** Personal space and teams: roles, membership, the activity log; who may see what in a team. */
+  spaces: SpacesModule;
   projects: ProjectsService;
   render: RenderModule;
   /** Listing exports with their disclosure and public page (signed-in users). */

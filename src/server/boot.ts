@@ -25,7 +25,8 @@ import { createMetrics } from "./metrics";
 import { createHousekeeping } from "./housekeeping";
 import { createRenderModule, type RenderModuleOptions } from "./render";
 import { createSettingsModule } from "./settings";
-import { createAccountDirectory, createAccountsService } from "./services/accounts";
+import { createAccountDirectory, createAccountsService, createPeopleDirectory } from "./services/accounts";
+import { createSpacesModule } from "./spaces";
 import { createAdminService } from "./services/admin";
 import { renderCreditLedger } from "./services/credits";
 import { createAnalyticsService } from "./services/analytics";
@@ -91,6 +92,7 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
   });
   // An engine saved in /admin → Studio replaces the one in force at once (no restart).
   settings.onEngineChange(() => render.useEngine(settings.engineEnv()));
+  const spaces = createSpacesModule(infra, { people: createPeopleDirectory(infra) });
   const roles = createRolesService(db, clock);
   const projects = createProjectsService(infra, render);
   const payments = createPaymentsService({ ...infra, brandName: settings.brandName });
@@ -118,6 +120,7 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
     lockout: createLockoutService(db, clock),
     twoFactor: createTwoFactorService({ ...infra, issuer: settings.brandName }),
     roles,
+    spaces,
     projects,
     render,
     listing: createListingModule(infra, { render, brandName: settings.brandName }),

@@ -4,7 +4,7 @@
  * user reads, translated by the client). They know nothing of tRPC or HTTP: trpc/init.ts and
  * http/errors.ts each map them once.
  */
-import { MESSAGES, type MessageName } from "../shared/messages";
+import { keyedMessage, MESSAGES, type MessageName, type MessageParams } from "../shared/messages";
 
 export type DomainErrorKind =
   | "invalid" // the request is malformed or breaks a rule
@@ -25,9 +25,10 @@ export class DomainError extends Error {
   constructor(
     readonly kind: DomainErrorKind,
     readonly messageName: MessageName,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; params?: MessageParams },
   ) {
-    super(MESSAGES[messageName], options);
+    // With parameters ({{cap}}, ...) the message travels keyed, and the client translates it with them.
+    super(options?.params ? keyedMessage(messageName, options.params) : MESSAGES[messageName], options);
   }
 }
 

@@ -110,6 +110,15 @@ export const MESSAGES = {
   listingNoFont: "This server has no font to write the disclosure with (install fonts-dejavu-core)",
   listingNoPublicAddress:
     "This server does not know the address it is reached at, so the listing's link cannot be made. The administrator must set PUBLIC_URL.",
+  // Teams (issue 28).
+  teamNameTooShort: "Team name must be at least 2 characters",
+  teamNameTooLong: "Team name must be less than 100 characters",
+  teamRightMissing: "Your role in this team does not allow this",
+  tooManyTeams: "You are in the largest number of teams. Leave one before creating or joining another.",
+  teamOwnerMustTransfer: "The team's Owner cannot leave it: transfer ownership to an Admin first",
+  teamMonthlyCapReached: "You have used your monthly cap of {{cap}} credits in this team. Ask its Owner or an Admin to raise it.",
+  teamNotEnoughCredits: "The team has no credits left. Its Owner or an Admin can buy credits or move some in.",
+  teamCreditMoveTooLarge: "You can move at most your own balance into the team",
 } as const;
 
 export type MessageName = keyof typeof MESSAGES;

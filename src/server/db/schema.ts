@@ -40,7 +40,10 @@ export interface UserRolesTable {
 
 export interface ProjectsTable {
   id: string;
+  /** Its creator; in a team project, the member who made it. */
   user_id: string;
+  /** The team whose space holds it (decision 070); null: the creator's personal project. */
+  team_id: string | null;
   name: string;
   project_type: string;
   /** JSON object */
@@ -145,7 +148,7 @@ export interface UserIdentitiesTable {
   created_at: CreatedAt;
 }
 
-export type CreditKind = "grant" | "charge" | "refund" | "purchase" | "admin";
+export type CreditKind = "grant" | "charge" | "refund" | "purchase" | "admin" | "transfer";
 
 export interface CreditLedgerTable {
   id: string;
@@ -164,6 +167,8 @@ export interface UploadsTable {
   id: string;
   user_id: string | null;
   visitor_id: string | null;
+  /** The team whose space holds it (its project's team); user_id is then its author. */
+  team_id: string | null;
   project_id: string | null;
   mode: InputMode;
   room_type: RoomType;
@@ -180,6 +185,8 @@ export interface RenderJobsTable {
   id: string;
   user_id: string | null;
   visitor_id: string | null;
+  /** The team whose space holds it (its project's team): charged to the team; user_id is its author. */
+  team_id: string | null;
   project_id: string | null;
   upload_id: string;
   /**
@@ -433,6 +440,79 @@ export interface ListingExportsTable {
   revoked_at: number | null;
 }
 
+export type TeamRole = "owner" | "admin" | "member";
+
+export interface TeamsTable {
+  id: string;
+  name: string;
+  /** The running balance of team_credit_ledger. */
+  credits_remaining: Generated<number>;
+  created_by: string | null;
+  created_at: CreatedAt;
+  updated_at: number;
+}
+
+export interface TeamMembersTable {
+  team_id: string;
+  user_id: string;
+  role: TeamRole;
+  /** Credits the member may use per calendar month (UTC); null: no cap. */
+  monthly_cap: number | null;
+  /** The month cap_used counts (its periodIndex: year * 12 + month), and what was used in it. */
+  cap_month: Generated<number>;
+  cap_used: Generated<number>;
+  joined_at: number;
+}
+
+export interface TeamInvitationsTable {
+  id: string;
+  team_id: string;
+  email: string;
+  role: Exclude<TeamRole, "owner">;
+  token_hash: Uint8Array;
+  language: "en" | "es" | "fr" | null;
+  invited_by: string | null;
+  created_at: number;
+  sent_at: number;
+  send_count: Generated<number>;
+  expires_at: number;
+  accepted_at: number | null;
+  accepted_by: string | null;
+  revoked_at: number | null;
+}
+
+export interface CurrentSpacesTable {
+  user_id: string;
+  team_id: string;
+  updated_at: number;
+}
+
+export type TeamCreditKind = "charge" | "refund" | "purchase" | "admin" | "transfer";
+
+export interface TeamCreditLedgerTable {
+  id: string;
+  team_id: string;
+  /** The member who caused the row; null once their account is deleted. */
+  user_id: string | null;
+  kind: TeamCreditKind;
+  amount: number;
+  job_id: string | null;
+  reference: string | null;
+  reason: string | null;
+  created_at: CreatedAt;
+}
+
+export interface TeamActivityTable {
+  id: Generated<number>;
+  team_id: string;
+  actor_id: string | null;
+  actor_name: string;
+  action: string;
+  /** JSON object: what the action names (member, role, credits...). */
+  details: Generated<string>;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   profiles: ProfilesTable;
@@ -466,6 +546,12 @@ export interface Database {
   credit_packages: CreditPackagesTable;
   studio_settings: StudioSettingsTable;
   webhook_receipts: WebhookReceiptsTable;
+  teams: TeamsTable;
+  team_members: TeamMembersTable;
+  team_invitations: TeamInvitationsTable;
+  current_spaces: CurrentSpacesTable;
+  team_credit_ledger: TeamCreditLedgerTable;
+  team_activity: TeamActivityTable;
 }
 
 export type User = Selectable<UsersTable>;

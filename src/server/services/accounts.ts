@@ -9,6 +9,7 @@ import { AUTH, CREDITS, DEFAULT_LANGUAGE, PRODUCT_NAME, type Language } from "..
 import { DomainError } from "../errors";
 import type { Infra } from "../infra";
 import type { AccountDirectory, RenderModule } from "../render";
+import type { PeopleDirectory } from "../spaces";
 import { createSession, invalidateSession, validateSessionToken, type SessionInfo, type SessionRequestInfo } from "../auth/sessions";
 import { clearAttempts, countFailedAttempt, type AttemptInfo, type LockoutStatus } from "../auth/lockout";
 import { hashPassword, verifyPassword } from "../auth/passwords";
@@ -65,6 +66,27 @@ export function createAccountDirectory(deps: Pick<Infra, "db">): AccountDirector
     async emailConfirmed(userId) {
       const user = await deps.db.selectFrom("users").select("email_confirmed_at").where("id", "=", userId).executeTakeFirst();
       return user?.email_confirmed_at != null;
+    },
+  };
+}
+
+/** What the spaces module asks of accounts: members' names and addresses, and who has an address. */
+export function createPeopleDirectory(deps: Pick<Infra, "db">): PeopleDirectory {
+  return {
+    async people(userIds) {
+      const found = new Map<string, { name: string; email: string }>();
+      if (userIds.length === 0) return found;
+      const rows = await deps.db
+        .selectFrom("users")
+        .leftJoin("profiles", "profiles.user_id", "users.id")
+        .select(["users.id", "users.email", "profiles.full_name"])
+        .where("users.id", "in", [...new Set(userIds)])
+        .execute();
+      for (const row of rows) found.set(row.id, { name: row.full_name ?? "", email: row.email });
+      return found;
+    },
+    async byEmail(email) {
+      return deps.db.selectFrom("users").select("id").where("email", "=", email.trim().toLowerCase()).executeTakeFirst();
     },
   };
 }

@@ -10,6 +10,7 @@ import { adminRouter } from "./routers/admin";
 import { analyticsRouter } from "./routers/analytics";
 import { selfTestRouter } from "./routers/self-test";
 import { listingRouter } from "./routers/listing";
+import { teamsRouter } from "./routers/teams";
 
 export const appRouter = router({
   system: systemRouter,
@@ -23,6 +24,7 @@ export const appRouter = router({
   analytics: analyticsRouter,
   selfTest: selfTestRouter,
   listing: listingRouter,
+  teams: teamsRouter,
 });
 
 export type AppRouter = typeof appRouter;
