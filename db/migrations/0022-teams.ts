@@ -4,9 +4,9 @@
  * author); a team has its own credit balance and ledger, a monthly cap per member, invitations and
  * an activity log.
  * - teams: name, credits_remaining (the running balance of team_credit_ledger), deleted_at.
- * - team_members: one row per member and role (exactly one 'owner' per team: a unique partial index);
- *   monthly_cap (null: none) with the month it counts and the credits used in it, changed in the
- *   statement that charges, so a cap holds under parallel renders.
+ * - team_members: one row per member and role (exactly one 'owner' per team: a unique partial index),
+ *   and the member's monthly_cap (null: none).
+ * - team_member_usage: credits a member used per month, counted in the statement that charges.
  * - team_invitations: single-use links by e-mail (only a SHA-256 of the token is kept).
  * - current_spaces: the space each user works in (no row: personal).
  * - team_credit_ledger: like credit_ledger, with the member who caused each row.
@@ -42,8 +42,6 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("user_id", "text", (col) => col.notNull().references("users.id").onDelete("cascade"))
     .addColumn("role", "text", (col) => col.notNull().check(sql`role IN ('owner', 'admin', 'member')`))
     .addColumn("monthly_cap", "integer", (col) => col.check(sql`monthly_cap IS NULL OR monthly_cap >= 0`))
-    .addColumn("cap_month", "integer", (col) => col.notNull().defaultTo(0))
-    .addColumn("cap_used", "integer", (col) => col.notNull().defaultTo(0))
     .addColumn("joined_at", "integer", (col) => col.notNull())
     .addPrimaryKeyConstraint("team_members_pk", ["team_id", "user_id"])
     .execute();
@@ -95,6 +93,17 @@ export async function up(db: Kysely<any>): Promise<void> {
     db,
   );
 
+  // Credits each member used in a team per month (UTC; year * 12 + month - 1), counted in the statement
+  // that charges, only while under the member's cap: a cap holds under parallel renders.
+  await db.schema
+    .createTable("team_member_usage")
+    .addColumn("team_id", "text", (col) => col.notNull().references("teams.id").onDelete("cascade"))
+    .addColumn("user_id", "text", (col) => col.notNull().references("users.id").onDelete("cascade"))
+    .addColumn("month", "integer", (col) => col.notNull())
+    .addColumn("used", "integer", (col) => col.notNull().check(sql`used >= 0`))
+    .addPrimaryKeyConstraint("team_member_usage_pk", ["team_id", "user_id", "month"])
+    .execute();
+
   await db.schema
     .createTable("team_activity")
     .addColumn("id", "integer", (col) => col.primaryKey().autoIncrement())
@@ -144,7 +153,15 @@ export async function down(db: Kysely<any>): Promise<void> {
     await db.schema.dropIndex(`${table}_team_idx`).execute();
     await db.schema.alterTable(table).dropColumn("team_id").execute();
   }
-  for (const table of ["team_activity", "team_credit_ledger", "current_spaces", "team_invitations", "team_members", "teams"]) {
+  for (const table of [
+    "team_activity",
+    "team_member_usage",
+    "team_credit_ledger",
+    "current_spaces",
+    "team_invitations",
+    "team_members",
+    "teams",
+  ]) {
     await db.schema.dropTable(table).execute();
   }
 }

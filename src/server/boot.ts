@@ -81,20 +81,28 @@ export function buildInfra(env: Env, db: AppDatabase, log: Logger, clock: Clock,
 export function buildServices(infra: Infra, options: Pick<BootOptions, "renderProvider" | "worker"> = {}): Services {
   const { db, clock, env } = infra;
   const settings = createSettingsModule(infra);
+  // Spaces come first (render and projects ask it who is in which team); a member who leaves a team
+  // has their open streams of the team's events closed by the render module, wired below.
+  let dismissFromTeam = (_teamId: string, _userId: string): void => {};
+  const spaces = createSpacesModule(infra, {
+    people: createPeopleDirectory(infra),
+    onMemberGone: (teamId, userId) => dismissFromTeam(teamId, userId),
+  });
   const render = createRenderModule(infra, {
-    projects: createProjectDirectory(infra),
+    projects: createProjectDirectory(infra, spaces),
     accounts: createAccountDirectory(infra),
+    teams: spaces,
     credits: renderCreditLedger,
     provider: options.renderProvider,
     worker: options.worker,
     freeDemoRendersPerAddress: settings.demoRendersPerAddressPerDay,
     brandName: settings.brandName,
   });
+  dismissFromTeam = (teamId, userId) => void render.dismissFromTeam(teamId, userId);
   // An engine saved in /admin → Studio replaces the one in force at once (no restart).
   settings.onEngineChange(() => render.useEngine(settings.engineEnv()));
-  const spaces = createSpacesModule(infra, { people: createPeopleDirectory(infra) });
   const roles = createRolesService(db, clock);
-  const projects = createProjectsService(infra, render);
+  const projects = createProjectsService(infra, render, spaces);
   const payments = createPaymentsService({ ...infra, brandName: settings.brandName });
   const backups = createBackupModule(infra);
   const accounts = createAccountsService(infra, render, projects, settings);

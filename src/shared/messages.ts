@@ -119,6 +119,7 @@ export const MESSAGES = {
   teamMonthlyCapReached: "You have used your monthly cap of {{cap}} credits in this team. Ask its Owner or an Admin to raise it.",
   teamNotEnoughCredits: "The team has no credits left. Its Owner or an Admin can buy credits or move some in.",
   teamCreditMoveTooLarge: "You can move at most your own balance into the team",
+  projectAlreadyInTeam: "This project is already in a team",
 } as const;
 
 export type MessageName = keyof typeof MESSAGES;

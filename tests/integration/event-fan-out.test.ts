@@ -104,6 +104,9 @@ describe("the batch window", () => {
   });
 });
 
+/** No teams in these streams: every row is a user's or a visitor's (teams have their own tests). */
+const noTeams = { membership: () => Promise.resolve(null) };
+
 describe("render event fan-out", () => {
   const env = makeTestEnv({ EVENT_STREAMS_PER_OWNER: "3", EVENT_STREAMS_TOTAL: "5" });
   let db: AppDatabase;
@@ -117,7 +120,7 @@ describe("render event fan-out", () => {
   beforeAll(async () => {
     db = openDatabase(path.join(env.DATA_DIR, "app.db"));
     bus = new RenderEventBus();
-    fanOut = new EventFanOut({ db, env, events: bus, log: createLogger("silent") });
+    fanOut = new EventFanOut({ db, env, events: bus, log: createLogger("silent"), teams: noTeams });
     const app = express();
     // The owner comes from a header here; the app resolves it from the session or visitor cookie.
     app.get(
@@ -235,7 +238,7 @@ describe("render event fan-out", () => {
 
   it("ends every stream with tRPC's return frame when the bus closes (shutdown)", async () => {
     const localBus = new RenderEventBus();
-    const local = new EventFanOut({ db, env, events: localBus, log: createLogger("silent") });
+    const local = new EventFanOut({ db, env, events: localBus, log: createLogger("silent"), teams: noTeams });
     const app = express();
     app.get(
       EVENTS_PATH,

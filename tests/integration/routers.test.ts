@@ -61,6 +61,8 @@ describe("render", () => {
       demoAvailable: false,
       demoRefusal: null,
       engine: { id: "local", label: "Preview engine", isAi: false, billedPerRender: false, capabilities: PREVIEW_CAPABILITIES },
+      // The personal space: the balance is the user's own.
+      teamId: null,
     });
     expect(await world.as({ visitorId: "a".repeat(24) }).render.allowance()).toMatchObject({
       signedIn: false,

@@ -57,7 +57,7 @@ let referenceBase: URL;
 let closeReference: () => Promise<void>;
 const clients = {} as Record<Exclude<Who, "nobody">, StudioClient & { userId?: string; email?: string }>;
 /** Ids the cases use, filled in by beforeAll. */
-const ids = { anaJob: "", anaProject: "", visitorUpload: "", shareToken: "", anaOwner: "" };
+const ids = { anaJob: "", anaProject: "", visitorUpload: "", shareToken: "", anaOwner: "", bobTeam: "" };
 
 // ---- Raw HTTP: exact bytes, any header (Host included) ----
 
@@ -287,7 +287,9 @@ beforeAll(async () => {
   await server.deps.db.insertInto("user_roles").values({ user_id: admin.userId, role: "admin", created_at: clock.now() }).execute();
   const visitor = createStudioClient(server.url);
   ids.visitorUpload = (await upload(server.url, visitor.jar, await roomPhoto(300, 200))).body.imageId;
-  Object.assign(clients, { ana, bob: await signedInClient(server.url), admin, visitor });
+  const bob = await signedInClient(server.url);
+  ids.bobTeam = (await bob.client.teams.create.mutate({ name: "Bob's studio" })).id;
+  Object.assign(clients, { ana, bob, admin, visitor });
 });
 
 afterAll(async () => {
@@ -349,6 +351,8 @@ const successes: Record<string, Omit<QueryCase, "procedure">> = {
   "selfTest.runs": { who: "admin", path: () => "selfTest.runs" },
   "listing.forJob": { who: "ana", path: () => call("listing.forJob", { jobId: ids.anaJob }) },
   "listing.projectCount": { who: "ana", path: () => call("listing.projectCount", { projectId: ids.anaProject }) },
+  "teams.mine": { who: "bob", path: () => "teams.mine" },
+  "teams.activity": { who: "bob", path: () => call("teams.activity", { teamId: ids.bobTeam }) },
 };
 
 const errors: Array<[string, QueryCase]> = [

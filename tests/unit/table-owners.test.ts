@@ -72,6 +72,7 @@ const TABLE_OWNERS: Record<string, Home> = {
   mail_outbox: { owner: "src/server/mail/mailer.ts" },
   credit_ledger: { owner: CREDITS },
   team_credit_ledger: { owner: CREDITS },
+  team_member_usage: { owner: CREDITS },
   credit_purchases: { owner: PAYMENTS },
   stripe_events: { owner: PAYMENTS },
   payment_holds: { owner: PAYMENTS },
@@ -79,10 +80,43 @@ const TABLE_OWNERS: Record<string, Home> = {
   analytics_events: { owner: "src/server/services/analytics.ts" },
   self_test_runs: { owner: "src/server/services/self-test-runs.ts" },
   admin_audit: { owner: "src/server/services/admin.ts" },
-  teams: { owner: "src/server/spaces/" },
-  team_members: { owner: "src/server/spaces/" },
+  teams: {
+    owner: "src/server/spaces/",
+    also: {
+      [CREDITS]: {
+        status: "exception",
+        reason:
+          "teams.credits_remaining is the team ledger's running balance (decision 070), as profiles.credits_remaining is " +
+          "the user's: the team's charge, refund, purchase, move and adjustment change it in the statement that checks it " +
+          "and in the transaction of their team_credit_ledger row.",
+      },
+    },
+  },
+  team_members: {
+    owner: "src/server/spaces/",
+    also: {
+      [SESSIONS]: {
+        status: "exception",
+        reason:
+          "validateSessionWithUser reads the space the user works in within its one prepared statement (decisions 044 " +
+          "and 070): the current space joined with the membership, so a removed member is back in their own space on " +
+          "their next request without a second lookup through the spaces module.",
+      },
+    },
+  },
   team_invitations: { owner: "src/server/spaces/" },
-  current_spaces: { owner: "src/server/spaces/" },
+  current_spaces: {
+    owner: "src/server/spaces/",
+    also: {
+      [SESSIONS]: {
+        status: "exception",
+        reason:
+          "validateSessionWithUser reads the space the user works in within its one prepared statement (decisions 044 " +
+          "and 070): the current space joined with the membership, so a removed member is back in their own space on " +
+          "their next request without a second lookup through the spaces module.",
+      },
+    },
+  },
   team_activity: { owner: "src/server/spaces/" },
   uploads: { owner: RENDER },
   render_jobs: { owner: RENDER },

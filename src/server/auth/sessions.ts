@@ -162,6 +162,15 @@ const sessionWithUser = preparedQuery((db, sessionId: string) =>
         .whereRef("users.id", "=", "sessions.user_id")
         .where("users.disabled_at", "is", null)
         .as("email"),
+      // The team the user works in (decision 070), only while they are its member: a removed member is back in their own space.
+      eb
+        .selectFrom("current_spaces")
+        .innerJoin("team_members", (join) =>
+          join.onRef("team_members.team_id", "=", "current_spaces.team_id").onRef("team_members.user_id", "=", "current_spaces.user_id"),
+        )
+        .select("current_spaces.team_id")
+        .whereRef("current_spaces.user_id", "=", "sessions.user_id")
+        .as("space_team_id"),
     ])
     .where("sessions.id", "=", sessionId),
 );
@@ -174,7 +183,7 @@ export async function validateSessionWithUser(
   db: AppDatabase,
   clock: Clock,
   token: string,
-): Promise<{ session: SessionInfo; user: { id: string; email: string } } | null> {
+): Promise<{ session: SessionInfo; user: { id: string; email: string; spaceTeamId: string | null } } | null> {
   const parts = splitToken(token);
   if (!parts) return null;
   const [row] = await sessionWithUser(db, parts.id);
@@ -186,7 +195,7 @@ export async function validateSessionWithUser(
     return null;
   }
   const session = now - row.last_active_at >= AUTH.activityUpdateIntervalMs ? await recordActivity(db, row, now) : toInfo(row);
-  return { session, user: { id: row.user_id, email: row.email } };
+  return { session, user: { id: row.user_id, email: row.email, spaceTeamId: row.space_team_id ?? null } };
 }
 
 /** Ends one of the user's own sessions (another user's id simply matches nothing). */

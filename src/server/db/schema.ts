@@ -458,9 +458,6 @@ export interface TeamMembersTable {
   role: TeamRole;
   /** Credits the member may use per calendar month (UTC); null: no cap. */
   monthly_cap: number | null;
-  /** The month cap_used counts (its periodIndex: year * 12 + month), and what was used in it. */
-  cap_month: Generated<number>;
-  cap_used: Generated<number>;
   joined_at: number;
 }
 
@@ -500,6 +497,14 @@ export interface TeamCreditLedgerTable {
   reference: string | null;
   reason: string | null;
   created_at: CreatedAt;
+}
+
+export interface TeamMemberUsageTable {
+  team_id: string;
+  user_id: string;
+  /** year * 12 + month - 1 (UTC). */
+  month: number;
+  used: number;
 }
 
 export interface TeamActivityTable {
@@ -551,6 +556,7 @@ export interface Database {
   team_invitations: TeamInvitationsTable;
   current_spaces: CurrentSpacesTable;
   team_credit_ledger: TeamCreditLedgerTable;
+  team_member_usage: TeamMemberUsageTable;
   team_activity: TeamActivityTable;
 }
 

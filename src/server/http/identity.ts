@@ -13,6 +13,8 @@ import { expressExchange, type HttpExchange } from "./exchange";
 export interface SessionUser {
   id: string;
   email: string;
+  /** The team whose space the user works in (null: personal), read with the session (decision 070). */
+  spaceTeamId?: string | null;
 }
 
 export interface RequestIdentity {
@@ -43,7 +45,7 @@ export async function identify(deps: IdentityDeps, http: HttpExchange): Promise<
     clearSessionCookie(req, res, deps.env);
   }
   const user = found?.user ?? null;
-  return { user, session: found?.session ?? null, visitorId, owner: ownerOf(user?.id ?? null, visitorId) };
+  return { user, session: found?.session ?? null, visitorId, owner: ownerOf(user?.id ?? null, visitorId, user?.spaceTeamId ?? null) };
 }
 
 /** The request's address, for per-address limits ("local" when Express cannot tell). */

@@ -39,7 +39,7 @@ export function uploadRoutes(deps: IdentityDeps & { env: Env; render: RenderModu
         return;
       }
       const { user } = await identifyRequest(deps, req, res);
-      const owner = user ? userOwner(user.id) : visitorOwner(ensureVisitorId(req, res, deps.env));
+      const owner = user ? userOwner(user.id, user.spaceTeamId ?? null) : visitorOwner(ensureVisitorId(req, res, deps.env));
       const bytes = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       try {
         const view = await deps.render.saveUpload(owner, bytes, query.data, requestLanguage(req), clientAddress(req));

@@ -14,14 +14,26 @@ import type { RenderSignals } from "./signals";
 /** What the render module needs from the projects capability (which owns the projects table). */
 export interface ProjectDirectory {
   /**
-   * The project an upload of this user goes to: the one named, when it is theirs (else null);
-   * without a name, their latest project, or a new one named in their language.
+   * The project an upload of this user goes to, with its team (null: personal): the one named, when
+   * the user may work in it (else null); without a name, their latest project in the space they work
+   * in (`spaceTeamId`), or a new one there named in their language.
    */
-  projectForUpload(userId: string, projectId: string | undefined, language: Language): Promise<string | null>;
-  /** True when the project exists and is the user's. */
-  isOwnProject(userId: string, projectId: string): Promise<boolean>;
+  projectForUpload(
+    userId: string,
+    projectId: string | undefined,
+    language: Language,
+    spaceTeamId: string | null,
+  ): Promise<{ id: string; teamId: string | null } | null>;
+  /** The project's team (null: personal) when the user may work in it; null when not (or no such project). */
+  projectAccess(userId: string, projectId: string): Promise<{ teamId: string | null } | null>;
   /** Marks the project as just used (its place in "latest first" lists). */
   touch(projectId: string, now: number): Promise<void>;
+}
+
+/** What the render module needs from the spaces module (which owns teams and their members). */
+export interface TeamDirectory {
+  /** The user's membership of the team (with their monthly cap, null: none), or null when they are not a member. */
+  membership(userId: string, teamId: string): Promise<{ monthlyCap: number | null } | null>;
 }
 
 /** What the render module needs from the accounts capability (which owns the users table). */
@@ -38,16 +50,25 @@ type Db = AppDatabase | Transaction<Database>;
  * tables). Charges and refunds take the render's own transaction, so a job and its credit commit
  * together; a refused charge is a DomainError ("notEnoughCredits", "freeCreditsNeedConfirmation").
  */
+/**
+ * Who pays for a job (decision 070): the user's own balance, or their team's when the job is in a
+ * team's project, with the member's monthly cap there (null: none).
+ */
+export type Payer = { userId: string; teamId: null } | { userId: string; teamId: string; monthlyCap: number | null };
+
 export interface CreditLedger {
-  /** The user's credits now (0 without a profile). */
-  balance(db: Db, userId: string): Promise<number>;
-  /** The free credits among the balance, counted as the last ones spent. */
+  /** The payer's credits now (the team's for a team; 0 without a profile). */
+  balance(db: Db, payer: Pick<Payer, "userId" | "teamId">): Promise<number>;
+  /** The free credits among the user's own balance, counted as the last ones spent. */
   freeCreditsHeld(db: Db, userId: string): Promise<number>;
-  /** Takes one render's credit, or refuses; with keepFreeCredits the free credits stay untouched. */
-  chargeForJob(db: Db, userId: string, jobId: string, now: number, options?: { keepFreeCredits?: boolean }): Promise<void>;
-  /** Gives a job's credit back once; false when it was given back already. */
-  refundJob(db: Db, userId: string, jobId: string, now: number, reason: string): Promise<boolean>;
-  /** Charged and refunded credits per period (periods start at `starts`, the last ends before `end`). */
+  /**
+   * Takes one render's credit, or refuses; with keepFreeCredits the free credits stay untouched. A
+   * team's charge counts against the member's monthly cap ("teamMonthlyCapReached").
+   */
+  chargeForJob(db: Db, payer: Payer, jobId: string, now: number, options?: { keepFreeCredits?: boolean }): Promise<void>;
+  /** Gives a job's credit back once to whoever paid it; false when it was given back already. */
+  refundJob(db: Db, payer: Pick<Payer, "userId" | "teamId">, jobId: string, now: number, reason: string): Promise<boolean>;
+  /** The user's own charged and refunded credits per period (periods start at `starts`, the last ends before `end`). */
   useByPeriod(
     db: Db,
     userId: string,
@@ -66,6 +87,7 @@ export interface RenderContext extends Pick<Infra, "db" | "clock" | "env" | "sto
   billedPerRender: boolean;
   projects: ProjectDirectory;
   accounts: AccountDirectory;
+  teams: TeamDirectory;
   credits: CreditLedger;
   /** Free demo renders per client address per day, as the operator set it (0: no demo). */
   freeDemoRendersPerAddress: () => number;

@@ -20,21 +20,21 @@ import type { EngineEnv } from "../env";
 import type { Infra } from "../infra";
 import type { Clock } from "../clock";
 import { DomainError } from "../errors";
-import type { AccountDirectory, CreditLedger, ProjectDirectory, RenderContext } from "./context";
+import type { AccountDirectory, CreditLedger, ProjectDirectory, RenderContext, TeamDirectory } from "./context";
 import { createRenderProvider, engineInfo, PredictionWaiters, type RenderProvider } from "./engines";
 import { createFigures } from "./figures";
 import { runHousekeeping } from "./housekeeping";
 import { createIntake } from "./intake";
 import { createJobs, demoRefusal, keepsFreeCredits, type RenderWorkerOptions } from "./jobs";
 import { EVENTS_PATH, EventFanOut, RenderEventBus, type StoredRenderEvent } from "./live";
-import { ownerKey, type Owner, type OwnerOfRequest } from "./owner";
+import { ownerKey, rowKey, type Owner, type OwnerOfRequest } from "./owner";
 import { findOwnedJob } from "./records";
 import { renderRoutes } from "./routes";
 import { RenderSignals } from "./signals";
 
 export type { Owner } from "./owner";
 export { ownerOf, userOwner, visitorOwner } from "./owner";
-export type { AccountDirectory, CreditLedger, ProjectDirectory } from "./context";
+export type { AccountDirectory, CreditLedger, Payer, ProjectDirectory, TeamDirectory } from "./context";
 export type { JobView, UploadView } from "./views";
 export type { RenderProvider, RenderRequest, RenderResult } from "./engines";
 export { renderPresetFor, REPLICATE_RENDER_MODELS } from "./engines";
@@ -47,6 +47,8 @@ export interface RenderModuleOptions {
   projects: ProjectDirectory;
   /** Whose e-mail address is confirmed (free credits on an engine that bills each render). */
   accounts: AccountDirectory;
+  /** Who is a member of which team, with their monthly cap there (the spaces module). */
+  teams: TeamDirectory;
   /** The credits ledger: charges and refunds in the render's own transaction. */
   credits: CreditLedger;
   /** Replaces the engine RENDER_PROVIDER picks (tests, the benchmark). */
@@ -89,6 +91,7 @@ export function createRenderModule(
     },
     projects: options.projects,
     accounts: options.accounts,
+    teams: options.teams,
     credits: options.credits,
     freeDemoRendersPerAddress: options.freeDemoRendersPerAddress ?? (() => infra.env.DEMO_RENDERS_PER_IP_PER_DAY),
     brandName: options.brandName ?? (() => PRODUCT_NAME),
@@ -142,14 +145,24 @@ export function createRenderModule(
     async allowance(owner: Owner | null, ipAddress: string) {
       if (owner?.userId) {
         // Free credits an unconfirmed account keeps until its address is confirmed (engines that bill each render).
-        const freeCreditsLocked = (await keepsFreeCredits(deps, owner.userId))
-          ? await deps.credits.freeCreditsHeld(deps.db, owner.userId)
-          : 0;
-        const credits = await deps.credits.balance(deps.db, owner.userId);
-        return { signedIn: true, credits, freeCreditsLocked, demoAvailable: false, demoRefusal: null, engine };
+        const freeCreditsLocked =
+          owner.teamId === null && (await keepsFreeCredits(deps, owner.userId))
+            ? await deps.credits.freeCreditsHeld(deps.db, owner.userId)
+            : 0;
+        // The balance of the space the user works in: a team's renders are paid by the team.
+        const credits = await deps.credits.balance(deps.db, { userId: owner.userId, teamId: owner.teamId });
+        return { signedIn: true, credits, freeCreditsLocked, demoAvailable: false, demoRefusal: null, engine, teamId: owner.teamId };
       }
       const refusal = await demoRefusal(deps, owner?.visitorId ?? null, ipAddress);
-      return { signedIn: false, credits: null, freeCreditsLocked: 0, demoAvailable: refusal === null, demoRefusal: refusal, engine };
+      return {
+        signedIn: false,
+        credits: null,
+        freeCreditsLocked: 0,
+        demoAvailable: refusal === null,
+        demoRefusal: refusal,
+        engine,
+        teamId: null,
+      };
     },
     /** Renders users chose to show, and example pairs the app made itself. */
     async gallery() {
@@ -166,11 +179,17 @@ export function createRenderModule(
       filter: { jobId?: string; lastEventId?: number },
       signal?: AbortSignal,
     ): Promise<AsyncGenerator<StoredRenderEvent>> {
-      if (filter.jobId) await findOwnedJob(deps.db, owner, filter.jobId);
-      return deps.events.stream(deps.db, { owner: ownerKey(owner), jobId: filter.jobId, lastEventId: filter.lastEventId }, signal, {
-        perOwner: deps.env.EVENT_STREAMS_PER_OWNER,
-        total: deps.env.EVENT_STREAMS_TOTAL,
-      });
+      // One job's events come on its own key (a team's render on the team's), else the space's.
+      const key = filter.jobId ? rowKey(await findOwnedJob(deps, owner, filter.jobId)) : ownerKey(owner);
+      return deps.events.stream(
+        deps.db,
+        { owner: key, viewer: owner.userId, jobId: filter.jobId, lastEventId: filter.lastEventId },
+        signal,
+        {
+          perOwner: deps.env.EVENT_STREAMS_PER_OWNER,
+          total: deps.env.EVENT_STREAMS_TOTAL,
+        },
+      );
     },
     /** Sees every event as it is published (the benchmark's probe); returns the way to stop. */
     observeEvents: (observer: (events: readonly StoredRenderEvent[]) => void) => deps.events.observe(observer),
@@ -178,6 +197,8 @@ export function createRenderModule(
     get eventListenerCount(): number {
       return deps.events.openStreams;
     },
+    /** Ends the streams a user holds on a team's events (they were removed from it or left: decision 070). */
+    dismissFromTeam: (teamId: string, userId: string) => deps.events.dismiss(`t:${teamId}`, userId),
     /** Ends every open event stream (first step of a graceful shutdown). */
     closeEventStreams: () => deps.events.close(),
     /**

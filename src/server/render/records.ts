@@ -10,15 +10,15 @@ import type { Database, RenderJob, Upload } from "../db/schema";
 import { notFound } from "../errors";
 import type { RenderContext } from "./context";
 import { editMaskKey } from "./links";
-import { ownsRow, type Owner } from "./owner";
+import { mayUse, type Owner } from "./owner";
 
 type Db = AppDatabase | Transaction<Database>;
 
 export const RUNNING: readonly JobStatus[] = ["preprocessing", "rendering", "saving"];
 
-export async function findOwnedJob(db: Db, owner: Owner, jobId: string): Promise<RenderJob> {
-  const job = await db.selectFrom("render_jobs").selectAll().where("id", "=", jobId).executeTakeFirst();
-  if (!job || !ownsRow(owner, job)) throw notFound();
+export async function findOwnedJob(deps: Pick<RenderContext, "db" | "teams">, owner: Owner, jobId: string): Promise<RenderJob> {
+  const job = await deps.db.selectFrom("render_jobs").selectAll().where("id", "=", jobId).executeTakeFirst();
+  if (!job || !(await mayUse(deps, owner, job))) throw notFound();
   return job;
 }
 

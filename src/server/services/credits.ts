@@ -8,9 +8,10 @@ import type { Transaction } from "kysely";
 import { CREDITS } from "../../shared/constants";
 import type { AppDatabase } from "../db/client";
 import { periodIndex } from "../db/sql-helpers";
-import type { CreditKind, Database } from "../db/schema";
+import type { CreditKind, Database, TeamCreditKind } from "../db/schema";
 import { generateSecureRandomString } from "../auth/tokens";
 import { DomainError } from "../errors";
+import type { Payer } from "../render";
 
 type Db = AppDatabase | Transaction<Database>;
 
@@ -218,14 +219,260 @@ export async function reversePurchaseCredits(
   return take;
 }
 
+// Teams (decision 070): the same guarantees for a team's balance, with the member who caused each row.
+
+/** The calendar month (UTC) a moment falls in, as team_member_usage counts it. */
+export function monthOf(at: number): number {
+  const date = new Date(at);
+  return date.getUTCFullYear() * 12 + date.getUTCMonth();
+}
+
+async function addTeamLedgerRow(
+  db: Db,
+  row: {
+    teamId: string;
+    userId: string | null;
+    kind: TeamCreditKind;
+    amount: number;
+    jobId?: string | null;
+    reference?: string | null;
+    reason?: string | null;
+    now: number;
+  },
+): Promise<void> {
+  await db
+    .insertInto("team_credit_ledger")
+    .values({
+      id: generateSecureRandomString(),
+      team_id: row.teamId,
+      user_id: row.userId,
+      kind: row.kind,
+      amount: row.amount,
+      job_id: row.jobId ?? null,
+      reference: row.reference ?? null,
+      reason: row.reason ?? null,
+      created_at: row.now,
+    })
+    .execute();
+}
+
+/** The team's credits now (0 for no such team). */
+export async function teamCreditBalance(db: Db, teamId: string): Promise<number> {
+  const team = await db.selectFrom("teams").select("credits_remaining").where("id", "=", teamId).executeTakeFirst();
+  return team?.credits_remaining ?? 0;
+}
+
+/** The balance the team's ledger explains. */
+export async function teamLedgerBalance(db: Db, teamId: string): Promise<number> {
+  const row = await db
+    .selectFrom("team_credit_ledger")
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("amount"), eb.lit(0)).as("total"))
+    .where("team_id", "=", teamId)
+    .executeTakeFirstOrThrow();
+  return Number(row.total);
+}
+
+/**
+ * Takes one render's credit from the team, counting it against the member's monthly cap: the cap's
+ * count and the balance each change only in a statement that checks them, in the job's transaction.
+ */
+async function chargeTeamForJob(db: Db, payer: Extract<Payer, { teamId: string }>, jobId: string, now: number): Promise<void> {
+  const month = monthOf(now);
+  if (payer.monthlyCap !== null) {
+    const counted = await db
+      .insertInto("team_member_usage")
+      .values({ team_id: payer.teamId, user_id: payer.userId, month, used: CREDITS.perRender })
+      .onConflict((conflict) =>
+        conflict
+          .columns(["team_id", "user_id", "month"])
+          .doUpdateSet((eb) => ({ used: eb("team_member_usage.used", "+", CREDITS.perRender) }))
+          .where("team_member_usage.used", "<=", payer.monthlyCap! - CREDITS.perRender),
+      )
+      .executeTakeFirst();
+    if (payer.monthlyCap < CREDITS.perRender || Number(counted.numInsertedOrUpdatedRows ?? 0) !== 1) {
+      throw new DomainError("payment-required", "teamMonthlyCapReached", { params: { cap: payer.monthlyCap } });
+    }
+  } else {
+    await db
+      .insertInto("team_member_usage")
+      .values({ team_id: payer.teamId, user_id: payer.userId, month, used: CREDITS.perRender })
+      .onConflict((conflict) =>
+        conflict
+          .columns(["team_id", "user_id", "month"])
+          .doUpdateSet((eb) => ({ used: eb("team_member_usage.used", "+", CREDITS.perRender) })),
+      )
+      .execute();
+  }
+  const charged = await db
+    .updateTable("teams")
+    .set((eb) => ({ credits_remaining: eb("credits_remaining", "-", CREDITS.perRender), updated_at: now }))
+    .where("id", "=", payer.teamId)
+    .where("credits_remaining", ">=", CREDITS.perRender)
+    .executeTakeFirst();
+  if (Number(charged.numUpdatedRows) !== 1) throw new DomainError("payment-required", "teamNotEnoughCredits");
+  await addTeamLedgerRow(db, { teamId: payer.teamId, userId: payer.userId, kind: "charge", amount: -CREDITS.perRender, jobId, now });
+}
+
+/** Gives a team job's credit back once, and gives it back to the member's month it was counted in. */
+async function refundTeamJob(db: Db, teamId: string, userId: string | null, jobId: string, now: number, reason: string): Promise<boolean> {
+  const inserted = await db
+    .insertInto("team_credit_ledger")
+    .values({
+      id: generateSecureRandomString(),
+      team_id: teamId,
+      user_id: userId,
+      kind: "refund",
+      amount: CREDITS.perRender,
+      job_id: jobId,
+      reference: null,
+      reason,
+      created_at: now,
+    })
+    .onConflict((conflict) => conflict.columns(["job_id", "kind"]).where("job_id", "is not", null).doNothing())
+    .executeTakeFirst();
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) return false;
+  await db
+    .updateTable("teams")
+    .set((eb) => ({ credits_remaining: eb("credits_remaining", "+", CREDITS.perRender), updated_at: now }))
+    .where("id", "=", teamId)
+    .execute();
+  const charge = await db
+    .selectFrom("team_credit_ledger")
+    .select("created_at")
+    .where("job_id", "=", jobId)
+    .where("kind", "=", "charge")
+    .executeTakeFirst();
+  if (userId !== null && charge) {
+    await db
+      .updateTable("team_member_usage")
+      .set((eb) => ({ used: eb("used", "-", CREDITS.perRender) }))
+      .where("team_id", "=", teamId)
+      .where("user_id", "=", userId)
+      .where("month", "=", monthOf(charge.created_at))
+      .where("used", ">=", CREDITS.perRender)
+      .execute();
+  }
+  return true;
+}
+
+/** Adds credits to a team (a purchase for the team, an admin's adjustment); negative amounts take, never below zero. */
+export async function grantTeamCredits(
+  db: Db,
+  teamId: string,
+  userId: string | null,
+  amount: number,
+  kind: "purchase" | "admin",
+  now: number,
+  details: { reference?: string; reason?: string } = {},
+): Promise<void> {
+  const changed = await db
+    .updateTable("teams")
+    .set((eb) => ({ credits_remaining: eb("credits_remaining", "+", amount), updated_at: now }))
+    .where("id", "=", teamId)
+    .where("credits_remaining", ">=", Math.max(0, -amount))
+    .executeTakeFirst();
+  if (Number(changed.numUpdatedRows) !== 1) throw new DomainError("invalid", "teamNotEnoughCredits");
+  await addTeamLedgerRow(db, { teamId, userId, kind, amount, now, ...details });
+}
+
+/**
+ * Moves credits from the user's own balance into the team, both ledgers in one transaction. Free
+ * (sign-up) credits move like bought ones: they are the user's to give.
+ */
+export async function moveCreditsToTeam(db: AppDatabase, userId: string, teamId: string, amount: number, now: number): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const taken = await trx
+      .updateTable("profiles")
+      .set((eb) => ({ credits_remaining: eb("credits_remaining", "-", amount), updated_at: now }))
+      .where("user_id", "=", userId)
+      .where("credits_remaining", ">=", amount)
+      .executeTakeFirst();
+    if (Number(taken.numUpdatedRows) !== 1) throw new DomainError("invalid", "teamCreditMoveTooLarge");
+    const reference = `move:${generateSecureRandomString()}`;
+    await addLedgerRow(trx, { userId, kind: "transfer", amount: -amount, reference, reason: `to team ${teamId}`, now });
+    await trx
+      .updateTable("teams")
+      .set((eb) => ({ credits_remaining: eb("credits_remaining", "+", amount), updated_at: now }))
+      .where("id", "=", teamId)
+      .execute();
+    await addTeamLedgerRow(trx, { teamId, userId, kind: "transfer", amount, reference, now });
+  });
+}
+
+/** The team's ledger, newest first (a page of at most `limit` rows). */
+export async function teamLedger(db: Db, teamId: string, limit: number) {
+  const rows = await db
+    .selectFrom("team_credit_ledger")
+    .select(["id", "user_id", "kind", "amount", "job_id", "reason", "created_at"])
+    .where("team_id", "=", teamId)
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    userId: row.user_id,
+    kind: row.kind,
+    amount: row.amount,
+    jobId: row.job_id,
+    reason: row.reason,
+    at: row.created_at,
+  }));
+}
+
+/** Per member and month (UTC, from `fromMonth`): credits charged and refunded in the team, and refunds. */
+export async function teamCreditUse(db: Db, teamId: string, since: number) {
+  const rows = await db
+    .selectFrom("team_credit_ledger")
+    .select(["user_id", "kind", "created_at", "amount"])
+    .where("team_id", "=", teamId)
+    .where("kind", "in", ["charge", "refund"])
+    .where("created_at", ">=", since)
+    .execute();
+  const use = new Map<string, { userId: string | null; month: number; charged: number; refunded: number; refunds: number }>();
+  for (const row of rows) {
+    const month = monthOf(row.created_at);
+    const key = `${row.user_id ?? ""}:${month}`;
+    const entry = use.get(key) ?? { userId: row.user_id, month, charged: 0, refunded: 0, refunds: 0 };
+    if (row.kind === "charge") entry.charged -= row.amount;
+    else {
+      entry.refunded += row.amount;
+      entry.refunds += 1;
+    }
+    use.set(key, entry);
+  }
+  return [...use.values()];
+}
+
+/** What a member used of their cap this month. */
+export async function usedThisMonth(db: Db, teamId: string, userIds: readonly string[], now: number): Promise<Map<string, number>> {
+  const used = new Map<string, number>();
+  if (userIds.length === 0) return used;
+  const rows = await db
+    .selectFrom("team_member_usage")
+    .select(["user_id", "used"])
+    .where("team_id", "=", teamId)
+    .where("month", "=", monthOf(now))
+    .where("user_id", "in", [...userIds])
+    .execute();
+  for (const row of rows) used.set(row.user_id, row.used);
+  return used;
+}
+
 /**
  * The ledger as the render module uses it (its CreditLedger port, src/server/render/context.ts):
  * charges and refunds run inside the render's own transaction, so a job and its credit commit together.
  */
 export const renderCreditLedger = {
-  balance: creditBalance,
+  /** The payer's credits now: the team's when the job is a team's. */
+  balance: (db: Db, payer: Pick<Payer, "userId" | "teamId">) =>
+    payer.teamId !== null ? teamCreditBalance(db, payer.teamId) : creditBalance(db, payer.userId),
   freeCreditsHeld,
-  chargeForJob,
-  refundJob,
+  chargeForJob: (db: Db, payer: Payer, jobId: string, now: number, options: { keepFreeCredits?: boolean } = {}) =>
+    payer.teamId !== null ? chargeTeamForJob(db, payer, jobId, now) : chargeForJob(db, payer.userId, jobId, now, options),
+  refundJob: (db: Db, payer: Pick<Payer, "userId" | "teamId">, jobId: string, now: number, reason: string) =>
+    payer.teamId !== null
+      ? refundTeamJob(db, payer.teamId, payer.userId, jobId, now, reason)
+      : refundJob(db, payer.userId, jobId, now, reason),
   useByPeriod: creditUseByPeriod,
 };

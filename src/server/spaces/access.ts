@@ -24,6 +24,17 @@ export async function roleIn(db: Db, userId: string, teamId: string): Promise<Te
   return row?.role ?? null;
 }
 
+/** The user's membership of the team (role and monthly cap), or null when they are not a member. */
+export async function membershipOf(db: Db, userId: string, teamId: string): Promise<{ role: TeamRole; monthlyCap: number | null } | null> {
+  const row = await db
+    .selectFrom("team_members")
+    .select(["role", "monthly_cap"])
+    .where("team_id", "=", teamId)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+  return row ? { role: row.role, monthlyCap: row.monthly_cap } : null;
+}
+
 /** The caller's role when it carries the right; else 404 (not a member) or 403 (a role without it). */
 export async function requireRight(db: Db, userId: string, teamId: string, right: TeamRight): Promise<TeamRole> {
   const role = await roleIn(db, userId, teamId);

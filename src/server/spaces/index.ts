@@ -6,7 +6,7 @@
  */
 import type { TeamRight } from "../../shared/teams";
 import type { Infra } from "../infra";
-import { requireRight, roleIn, teamIdsOf } from "./access";
+import { membershipOf, requireRight, roleIn, teamIdsOf } from "./access";
 import { listActivity, recordActivity, type ActivityDetails, type TeamAction } from "./activity";
 import type { PeopleDirectory, SpacesContext } from "./context";
 import { createTeam, currentSpace, switchSpace, teamsOf } from "./teams";
@@ -44,6 +44,8 @@ export function createSpacesModule(
     /** The caller's role when it carries the right; else 404 (not a member) or 403 (role). */
     requireRight: (userId: string, teamId: string, right: TeamRight) => requireRight(deps.db, userId, teamId, right),
     teamIdsOf: (userId: string) => teamIdsOf(deps.db, userId),
+    /** The user's role and monthly cap in the team, or null (not a member): the render module's TeamDirectory. */
+    membership: (userId: string, teamId: string) => membershipOf(deps.db, userId, teamId),
 
     /** Records an action in the team's log (other modules: clients, review decisions, credits). */
     async record(teamId: string, actorId: string | null, action: TeamAction, details: ActivityDetails = {}): Promise<void> {

@@ -63,7 +63,7 @@ export function createContextInner(services: Services, env: Pick<Env, "PUBLIC_UR
     user,
     session: options.session ?? null,
     visitorId,
-    owner: ownerOf(user?.id ?? null, visitorId),
+    owner: ownerOf(user?.id ?? null, visitorId, user?.spaceTeamId ?? null),
     language: options.language ?? DEFAULT_LANGUAGE,
     clientAddress: clientAddress(undefined),
     requestInfo: requestInfo(undefined),

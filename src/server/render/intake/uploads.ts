@@ -13,7 +13,7 @@ import { DomainError, notFound, type DomainErrorKind } from "../../errors";
 import { prepareUpload, type PreparedUpload, type UploadRefusal } from "../../images/prepare-upload";
 import { thumbnail } from "../../images/variants";
 import type { RenderContext } from "../context";
-import { ownerColumns, ownsRow, type Owner } from "../owner";
+import { mayUse, ownerColumns, type Owner } from "../owner";
 import { ensureStorageLeft, returnVisitorUploadBudget, takeVisitorUploadBudget } from "./upload-budgets";
 import { reclaimVisitorSpace } from "./visitor-work";
 
@@ -48,10 +48,10 @@ export async function saveUpload(
   address: string,
 ): Promise<Upload> {
   if (bytes.length === 0) throw new DomainError("invalid", "uploadEmpty");
-  let projectId: string | null = null;
+  let project: { id: string; teamId: string | null } | null = null;
   if (owner.userId !== null) {
-    projectId = await deps.projects.projectForUpload(owner.userId, choices.projectId, language);
-    if (!projectId) throw notFound();
+    project = await deps.projects.projectForUpload(owner.userId, choices.projectId, language, owner.teamId);
+    if (!project) throw notFound();
   } else if (choices.projectId && choices.projectId !== RENDER.demoProjectId) {
     throw notFound();
   }
@@ -71,7 +71,7 @@ export async function saveUpload(
     if (spent) throw new DomainError("rate-limited", spent);
   }
   try {
-    return await storeUpload(deps, owner, prepared, thumb.data, choices, projectId);
+    return await storeUpload(deps, owner, prepared, thumb.data, choices, project);
   } catch (error) {
     if (owner.visitorId !== null) await returnVisitorUploadBudget(deps, owner.visitorId, address, size);
     throw error;
@@ -84,8 +84,9 @@ async function storeUpload(
   prepared: PreparedPicture,
   thumb: Buffer,
   choices: UploadChoices,
-  projectId: string | null,
+  project: { id: string; teamId: string | null } | null,
 ): Promise<Upload> {
+  const projectId = project?.id ?? null;
   const id = generateSecureRandomString();
   const extension = prepared.format === "jpeg" ? "jpg" : "png";
   const originalKey = `uploads/${id}/original.${extension}`;
@@ -98,6 +99,8 @@ async function storeUpload(
     .values({
       id,
       ...ownerColumns(owner),
+      // A team project's pictures are the team's (decision 070).
+      team_id: project?.teamId ?? null,
       project_id: projectId,
       mode: choices.mode,
       room_type: choices.roomType,
@@ -115,8 +118,8 @@ async function storeUpload(
   return upload;
 }
 
-export async function findOwnedUpload(deps: Pick<RenderContext, "db">, owner: Owner, id: string): Promise<Upload> {
+export async function findOwnedUpload(deps: Pick<RenderContext, "db" | "teams">, owner: Owner, id: string): Promise<Upload> {
   const upload = await deps.db.selectFrom("uploads").selectAll().where("id", "=", id).executeTakeFirst();
-  if (!upload || !ownsRow(owner, upload)) throw notFound();
+  if (!upload || !(await mayUse(deps, owner, upload))) throw notFound();
   return upload;
 }

@@ -18,7 +18,8 @@ export async function adoptVisitorWork(
 ): Promise<number> {
   const uploads = await deps.db.selectFrom("uploads").select("id").where("visitor_id", "=", visitorId).execute();
   if (uploads.length === 0) return 0;
-  const projectId = await deps.projects.projectForUpload(userId, undefined, language);
+  // Into the user's personal space: a visitor's demo was never a team's.
+  const projectId = (await deps.projects.projectForUpload(userId, undefined, language, null))?.id ?? null;
   await deps.db.transaction().execute(async (trx) => {
     await trx
       .updateTable("uploads")

@@ -17,9 +17,9 @@ import type { RenderContext } from "../context";
 import { recordRenderEvent } from "../live";
 import { ensureStorageLeft, findOwnedUpload } from "../intake";
 import { editMaskKey, FILE_ROUTES } from "../links";
-import { ownerColumns, ownerKey, ownsRow, type Owner } from "../owner";
+import { mayUse, ownerColumns, ownsRow, rowKey, type Owner } from "../owner";
 import { findOwnedJob } from "../records";
-import { keepsFreeCredits, nextVersionNumber, queuePosition } from "./queue";
+import { keepsFreeCredits, nextVersionNumber, payerFor, queuePosition } from "./queue";
 import { styleOf } from "../views";
 import { currentRequestId } from "../../logger";
 
@@ -34,7 +34,7 @@ interface EditSource {
 
 async function editSource(deps: RenderContext, owner: Owner, input: { sourceJobId?: string; uploadId?: string }): Promise<EditSource> {
   if (input.sourceJobId !== undefined) {
-    const parent = await findOwnedJob(deps.db, owner, input.sourceJobId);
+    const parent = await findOwnedJob(deps, owner, input.sourceJobId);
     if (parent.status !== "succeeded" || !parent.result_width || !parent.result_height) {
       throw new DomainError("conflict", "renderNotFinished");
     }
@@ -71,7 +71,10 @@ export async function createEditJob(
   await deps.storage.put(UPLOAD_BUCKET, maskKey, checked.mask, "image/png");
 
   await ensureStorageLeft(deps, userId);
-  const keepFreeCredits = await keepsFreeCredits(deps, userId);
+  // An edit of a team's picture is the team's, charged to the team (decision 070).
+  const teamId = source.upload.team_id;
+  const payer = await payerFor(deps, userId, teamId);
+  const keepFreeCredits = teamId === null && (await keepsFreeCredits(deps, userId));
   const now = deps.clock.now();
   let credits = 0;
   try {
@@ -81,6 +84,7 @@ export async function createEditJob(
         .values({
           id,
           ...ownerColumns(owner),
+          team_id: teamId,
           project_id: projectId,
           upload_id: source.upload.id,
           kind: "edit",
@@ -112,9 +116,14 @@ export async function createEditJob(
           preset: input.preset ?? null,
         })
         .execute();
-      await deps.credits.chargeForJob(trx, userId, id, now, { keepFreeCredits });
-      credits = await deps.credits.balance(trx, userId);
-      return recordRenderEvent(trx, ownerKey(owner), { type: "queued", jobId: id, at: now, position: await queuePosition(trx, job) });
+      await deps.credits.chargeForJob(trx, payer, id, now, { keepFreeCredits });
+      credits = await deps.credits.balance(trx, payer);
+      return recordRenderEvent(trx, rowKey({ ...ownerColumns(owner), team_id: teamId }), {
+        type: "queued",
+        jobId: id,
+        at: now,
+        position: await queuePosition(trx, job),
+      });
     });
     deps.events.publish([event]);
   } catch (error) {
@@ -224,7 +233,7 @@ export async function relinkChildren(deps: Pick<RenderContext, "db">, jobId: str
  */
 export async function versionTree(deps: RenderContext, owner: Owner, pictureId: string): Promise<VersionTree> {
   const job = await deps.db.selectFrom("render_jobs").selectAll().where("id", "=", pictureId).executeTakeFirst();
-  const uploadId = job && ownsRow(owner, job) ? job.upload_id : pictureId;
+  const uploadId = job && (await mayUse(deps, owner, job)) ? job.upload_id : pictureId;
   const upload = await findOwnedUpload(deps, owner, uploadId);
   const jobs = await deps.db
     .selectFrom("render_jobs")
@@ -235,7 +244,9 @@ export async function versionTree(deps: RenderContext, owner: Owner, pictureId: 
     .orderBy("render_jobs.created_at", "asc")
     .limit(EDIT.versionsMax)
     .execute();
-  const visible = jobs.filter((row) => ownsRow(owner, row) && (row.kind === "edit" || row.status === "succeeded"));
+  // A team's photo: every member's versions (access was checked on the photo); a personal one: the owner's.
+  const sameSpace = (row: RenderJob) => (upload.team_id !== null ? row.team_id === upload.team_id : ownsRow(owner, row));
+  const visible = jobs.filter((row) => sameSpace(row) && (row.kind === "edit" || row.status === "succeeded"));
   // Every version was numbered when it became one; should one lack its number, it is shown after the rest (not stored).
   let unnumbered = Math.max(1, ...visible.map((row) => row.version_number ?? 0));
   const photo: VersionNode = {

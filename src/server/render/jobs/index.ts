@@ -28,12 +28,13 @@ import {
   setSharing,
   sharedRender,
   userRenderCount,
+  teamRenderCount,
   userRenderCounts,
   userRenderStatistics,
 } from "./library";
 import { listingSource } from "./listing-source";
 import { cancelJob, createRenderJobs, deleteJob, recoverInterruptedJobs, rerenderJob, retryJob } from "./queue";
-import { deleteUserImages } from "./removal";
+import { deleteUserImages, movePicturesToTeam, type ImagesToDelete } from "./removal";
 import { upscaleJob } from "./upscale";
 import { RenderWorker, type RenderWorkerOptions } from "./worker";
 
@@ -70,7 +71,7 @@ export function createJobs(deps: RenderContext, engine: () => RenderProvider, wo
        * instead (they keep their pictures); unfinished ones cannot run without it and are canceled.
        */
       async delete(owner: Owner, jobId: string) {
-        await findOwnedJob(deps.db, owner, jobId);
+        await findOwnedJob(deps, owner, jobId);
         for (const child of await unfinishedChildEdits(deps, jobId)) await cancelJob(deps, owner, child);
         await relinkChildren(deps, jobId);
         await deleteJob(deps, owner, jobId);
@@ -83,7 +84,7 @@ export function createJobs(deps: RenderContext, engine: () => RenderProvider, wo
       moveToProject: (userId: string, jobId: string, projectId: string) => moveToProject(deps, userId, jobId, projectId),
       /** A new render of a finished one: new seed (re-roll), same seed, or a stronger structure setting; charged like any render. */
       async rerender(owner: Owner, jobId: string, choice: { seed: "new" | "same"; structure?: StructureStrength }, ipAddress: string) {
-        const job = await findOwnedJob(deps.db, owner, jobId);
+        const job = await findOwnedJob(deps, owner, jobId);
         if (job.kind !== "edit") return rerenderJob(deps, owner, jobId, choice, ipAddress);
         // An edit again: the same version, mask and instruction.
         if (!isFinalStatus(job.status)) throw new DomainError("conflict", "renderNotFinished");
@@ -98,11 +99,14 @@ export function createJobs(deps: RenderContext, engine: () => RenderProvider, wo
       /** A finished render of the owner as the listing export needs it (files, engine, mode). */
       listingSource: (owner: Owner, jobId: string) => listingSource(deps, owner, jobId, engine().label),
       /** Deletes the user's uploads and renders (of one project, or all), with their files. */
-      deleteUserImages: (filter: { userId: string; projectId?: string }) => deleteUserImages(deps, filter),
+      deleteUserImages: (filter: ImagesToDelete) => deleteUserImages(deps, filter),
+      /** A personal project's pictures become its new team's (the project moved into a team). */
+      movePicturesToTeam: (projectId: string, teamId: string) => movePicturesToTeam(deps, projectId, teamId),
 
       projectRenderSummaries: (projectIds: string[]) => projectRenderSummaries(deps, projectIds),
       userRenderStatistics: (userId: string) => userRenderStatistics(deps, userId),
       userRenderCount: (userId: string) => userRenderCount(deps, userId),
+      teamRenderCount: (teamId: string) => teamRenderCount(deps, teamId),
       userRenderCounts: (userIds: readonly string[]) => userRenderCounts(deps, userIds),
 
       // Administration.

@@ -18,7 +18,7 @@ import { queuePosition } from "./queue";
 import { jobView, shareUrlOf, styleOf, type JobView } from "../views";
 import type { JobKind } from "../../../shared/edits";
 
-type Deps = Pick<RenderContext, "db" | "clock">;
+type Deps = Pick<RenderContext, "db" | "clock" | "teams">;
 
 /** A job's view, with its place in the queue while it waits. */
 async function viewWithPosition(deps: Deps, job: RenderJob, providerLabel: string): Promise<JobView> {
@@ -27,7 +27,7 @@ async function viewWithPosition(deps: Deps, job: RenderJob, providerLabel: strin
 
 /** The job as its owner sees it. */
 export async function ownedJobView(deps: Deps, owner: Owner, jobId: string, providerLabel: string): Promise<JobView> {
-  return viewWithPosition(deps, await findOwnedJob(deps.db, owner, jobId), providerLabel);
+  return viewWithPosition(deps, await findOwnedJob(deps, owner, jobId), providerLabel);
 }
 
 /** The owner's renders, newest first (optionally of one project). */
@@ -38,7 +38,10 @@ export async function listOwnedJobs(
   providerLabel: string,
 ): Promise<JobView[]> {
   let query = deps.db.selectFrom("render_jobs").selectAll().orderBy("created_at", "desc").orderBy("id", "desc");
-  query = owner.userId !== null ? query.where("user_id", "=", owner.userId) : query.where("visitor_id", "=", owner.visitorId);
+  // The space the owner works in (decision 070): a team's work, else the user's personal work, else the visitor's.
+  if (owner.teamId !== null) query = query.where("team_id", "=", owner.teamId);
+  else if (owner.userId !== null) query = query.where("user_id", "=", owner.userId).where("team_id", "is", null);
+  else query = query.where("visitor_id", "=", owner.visitorId);
   if (filter.projectId) query = query.where("project_id", "=", filter.projectId);
   if (filter.limit !== undefined) query = query.limit(filter.limit);
   const jobs = await query.execute();
@@ -52,7 +55,7 @@ export async function setSharing(
   jobId: string,
   choice: { link?: boolean; gallery?: boolean },
 ): Promise<{ shareUrl: string | null; inGallery: boolean }> {
-  const job = await findOwnedJob(deps.db, owner, jobId);
+  const job = await findOwnedJob(deps, owner, jobId);
   if (job.status !== "succeeded") throw new DomainError("conflict", "renderNotFinished");
   if (choice.gallery !== undefined && owner.userId === null) throw new DomainError("unauthenticated", "notAuthenticated");
   const shareToken =
@@ -73,13 +76,15 @@ export async function setSharing(
 
 /** Files a render under another of the user's projects ("Save to project"). */
 export async function moveToProject(
-  deps: Pick<RenderContext, "db" | "clock" | "projects">,
+  deps: Pick<RenderContext, "db" | "clock" | "projects" | "teams">,
   userId: string,
   jobId: string,
   projectId: string,
 ) {
-  const job = await findOwnedJob(deps.db, userOwner(userId), jobId);
-  if (!(await deps.projects.isOwnProject(userId, projectId))) throw notFound();
+  const job = await findOwnedJob(deps, userOwner(userId), jobId);
+  // Within its space: a team's render to another of the team's projects, a personal one to another of the user's.
+  const target = await deps.projects.projectAccess(userId, projectId);
+  if (!target || target.teamId !== job.team_id) throw notFound();
   const now = deps.clock.now();
   // The version and every edit made from it (versions stay with their project).
   const family = sql<{ id: string }>`WITH RECURSIVE family(id) AS (
@@ -91,7 +96,9 @@ export async function moveToProject(
     .updateTable("render_jobs")
     .set({ project_id: projectId, updated_at: now })
     .where("id", "in", ids)
-    .where("user_id", "=", userId)
+    .where((eb) =>
+      job.team_id !== null ? eb("team_id", "=", job.team_id) : eb.and([eb("user_id", "=", userId), eb("team_id", "is", null)]),
+    )
     .execute();
   await deps.projects.touch(projectId, now);
 }
@@ -206,6 +213,16 @@ export async function userRenderStatistics(deps: Deps, userId: string) {
   };
 }
 
+/** How many renders a team's members asked for in it (the dashboard of the team's space). */
+export async function teamRenderCount(deps: Deps, teamId: string): Promise<number> {
+  const renders = await deps.db
+    .selectFrom("render_jobs")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("team_id", "=", teamId)
+    .executeTakeFirstOrThrow();
+  return Number(renders.n);
+}
+
 /** For the admin's user list: how many renders the user asked for. */
 export async function userRenderCount(deps: Deps, userId: string): Promise<number> {
   const renders = await deps.db
@@ -300,6 +317,12 @@ export async function listAllJobs(
 }
 
 /** The owner of any job (admin actions); null when there is no such job. */
-export async function jobOwnerOf(deps: Deps, jobId: string): Promise<{ user_id: string | null; visitor_id: string | null } | null> {
-  return (await deps.db.selectFrom("render_jobs").select(["user_id", "visitor_id"]).where("id", "=", jobId).executeTakeFirst()) ?? null;
+export async function jobOwnerOf(
+  deps: Deps,
+  jobId: string,
+): Promise<{ user_id: string | null; visitor_id: string | null; team_id: string | null } | null> {
+  return (
+    (await deps.db.selectFrom("render_jobs").select(["user_id", "visitor_id", "team_id"]).where("id", "=", jobId).executeTakeFirst()) ??
+    null
+  );
 }

@@ -35,7 +35,7 @@ export interface ListingSource {
 }
 
 export async function listingSource(deps: RenderContext, owner: Owner, jobId: string, currentLabel: string): Promise<ListingSource> {
-  const job = await findOwnedJob(deps.db, owner, jobId);
+  const job = await findOwnedJob(deps, owner, jobId);
   const resultKey = job.upscaled_key ?? job.result_key;
   if (job.status !== "succeeded" || !resultKey) throw new DomainError("conflict", "renderNotFinished");
   const upload = await deps.db.selectFrom("uploads").select("original_key").where("id", "=", job.upload_id).executeTakeFirst();

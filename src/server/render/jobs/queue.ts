@@ -21,9 +21,9 @@ import { generateSecureRandomString } from "../../auth/tokens";
 import type { AppDatabase } from "../../db/client";
 import type { Database, RenderJob } from "../../db/schema";
 import { DomainError, notFound } from "../../errors";
-import type { RenderContext } from "../context";
+import type { Payer, RenderContext } from "../context";
 import { recordRenderEvent, type StoredRenderEvent } from "../live";
-import { ownerColumns, ownerKey, ownsRow, rowOwner, type Owner } from "../owner";
+import { mayUse, ownerColumns, rowKey, type Owner } from "../owner";
 import { deleteJobRows, findOwnedJob, removeJobFiles, RUNNING } from "../records";
 import { ensureStorageLeft } from "../intake";
 import { currentRequestId } from "../../logger";
@@ -101,6 +101,17 @@ export async function demoRefusal(
   return Number(fromAddress.count) >= deps.freeDemoRendersPerAddress() ? "address-limit" : null;
 }
 
+/**
+ * Who pays for a user's job in a project of `teamId` (null: personal): the team, with the member's
+ * cap, when the user is still its member; a former member is refused like a stranger.
+ */
+export async function payerFor(deps: Pick<RenderContext, "teams">, userId: string, teamId: string | null): Promise<Payer> {
+  if (teamId === null) return { userId, teamId: null };
+  const membership = await deps.teams.membership(userId, teamId);
+  if (!membership) throw notFound();
+  return { userId, teamId, monthlyCap: membership.monthlyCap };
+}
+
 /** ai-render: one job per style, each charged one credit (or the visitor's one free demo), in one transaction. */
 /** An unconfirmed account on an engine that bills each render keeps its free credits for later. */
 export async function keepsFreeCredits(deps: Pick<RenderContext, "billedPerRender" | "accounts">, userId: string): Promise<boolean> {
@@ -120,12 +131,16 @@ export async function createRenderJobs(
     throw new DomainError("invalid", "missingRequiredFields");
   }
   const upload = await deps.db.selectFrom("uploads").selectAll().where("id", "=", imageId).executeTakeFirst();
-  if (!upload || !ownsRow(owner, upload)) throw notFound();
+  if (!upload || !(await mayUse(deps, owner, upload))) throw notFound();
 
   let projectId: string | null = null;
+  // Who pays: the user, or the team whose project it is (with the member's cap there).
+  let payer: Payer | null = null;
   if (owner.userId !== null) {
-    if (!(await deps.projects.isOwnProject(owner.userId, input.projectId))) throw notFound();
+    const project = await deps.projects.projectAccess(owner.userId, input.projectId);
+    if (!project) throw notFound();
     projectId = input.projectId;
+    payer = await payerFor(deps, owner.userId, project.teamId);
   } else {
     if (input.projectId !== RENDER.demoProjectId) throw notFound();
     if (styles.length > 1) throw new DomainError("forbidden", "demoOneStyle");
@@ -147,7 +162,8 @@ export async function createRenderJobs(
   // Refused before the charge: a render (or re-render) writes its pictures.
   await deps.diskFloor.ensureRoom();
   if (owner.userId !== null) await ensureStorageLeft(deps, owner.userId);
-  const keepFreeCredits = owner.userId !== null && (await keepsFreeCredits(deps, owner.userId));
+  // Free credits are a person's: a team's balance has none to keep.
+  const keepFreeCredits = payer !== null && payer.teamId === null && (await keepsFreeCredits(deps, payer.userId));
 
   const now = deps.clock.now();
   const note = input.note?.trim() || null;
@@ -168,6 +184,7 @@ export async function createRenderJobs(
         .values({
           id,
           ...ownerColumns(owner),
+          team_id: payer?.teamId ?? null,
           project_id: projectId,
           upload_id: upload.id,
           style,
@@ -190,18 +207,23 @@ export async function createRenderJobs(
         })
         .returning("id")
         .executeTakeFirstOrThrow();
-      if (owner.userId !== null) await deps.credits.chargeForJob(trx, owner.userId, id, now, { keepFreeCredits });
-      else
+      if (payer !== null) await deps.credits.chargeForJob(trx, payer, id, now, { keepFreeCredits });
+      else if (owner.visitorId !== null)
         await trx
           .insertInto("visitor_demo_renders")
           .values({ visitor_id: owner.visitorId, ip_address: ipAddress, job_id: id, created_at: now })
           .execute();
       events.push(
-        await recordRenderEvent(trx, ownerKey(owner), { type: "queued", jobId: id, at: now, position: await queuePosition(trx, job) }),
+        await recordRenderEvent(trx, rowKey({ ...ownerColumns(owner), team_id: payer?.teamId ?? null }), {
+          type: "queued",
+          jobId: id,
+          at: now,
+          position: await queuePosition(trx, job),
+        }),
       );
       jobs.push({ id, style, variation });
     }
-    if (owner.userId !== null) credits = await deps.credits.balance(trx, owner.userId);
+    if (payer !== null) credits = await deps.credits.balance(trx, payer);
   });
   deps.events.publish(events);
   deps.signals.jobAdded();
@@ -257,7 +279,7 @@ export async function transitionJob(
       .returningAll()
       .executeTakeFirst();
     if (!updated) return null;
-    stored = await recordRenderEvent(trx, ownerKey(rowOwner(updated)), await event(updated, trx));
+    stored = await recordRenderEvent(trx, rowKey(updated), await event(updated, trx));
     return updated;
   });
   if (stored) deps.events.publish([stored]);
@@ -272,7 +294,8 @@ async function giveBack(
   now: number,
   reason: string,
 ): Promise<boolean> {
-  if (job.user_id !== null && job.credits_charged > 0) return credits.refundJob(trx, job.user_id, job.id, now, reason);
+  if (job.user_id !== null && job.credits_charged > 0)
+    return credits.refundJob(trx, { userId: job.user_id, teamId: job.team_id }, job.id, now, reason);
   if (job.visitor_id !== null) {
     const released = await trx.deleteFrom("visitor_demo_renders").where("job_id", "=", job.id).executeTakeFirst();
     return Number(released.numDeletedRows) > 0;
@@ -329,7 +352,7 @@ export function markCanceled(deps: RefundDeps, jobId: string, from: readonly Job
  * expect a running job, so they change nothing once it is canceled.
  */
 export async function cancelJob(deps: RenderContext, owner: Owner, jobId: string): Promise<JobStatus> {
-  const job = await findOwnedJob(deps.db, owner, jobId);
+  const job = await findOwnedJob(deps, owner, jobId);
   if (job.status === "queued" || RUNNING.includes(job.status)) {
     const canceled = await markCanceled(deps, jobId, ["queued", ...RUNNING], deps.clock.now());
     if (canceled) {
@@ -343,7 +366,7 @@ export async function cancelJob(deps: RenderContext, owner: Owner, jobId: string
 
 /** Removes a job's row, events and pictures (canceling and refunding it first when it is not finished). */
 export async function deleteJob(deps: RenderContext, owner: Owner, jobId: string): Promise<void> {
-  const job = await findOwnedJob(deps.db, owner, jobId);
+  const job = await findOwnedJob(deps, owner, jobId);
   if (job.status === "queued" || RUNNING.includes(job.status)) {
     // Stored first, then the worker told (as cancelJob).
     await markCanceled(deps, jobId, ["queued", ...RUNNING], deps.clock.now());
@@ -363,14 +386,14 @@ export async function announceQueuePositions(deps: EventDeps, now: number): Prom
   const events = await deps.db.transaction().execute(async (trx) => {
     const waiting = await trx
       .selectFrom("render_jobs")
-      .select(["id", "user_id", "visitor_id"])
+      .select(["id", "user_id", "visitor_id", "team_id"])
       .where("status", "=", "queued")
       .orderBy(queueOrder)
       .limit(POSITION_UPDATES)
       .execute();
     const byOwner = new Map<string, QueuePlace[]>();
     for (const [index, job] of waiting.entries()) {
-      const owner = ownerKey(rowOwner(job));
+      const owner = rowKey(job);
       const places = byOwner.get(owner) ?? [];
       places.push({ jobId: job.id, position: index + 1 });
       byOwner.set(owner, places);
@@ -396,7 +419,7 @@ export async function claimNextJob(deps: EventDeps, now: number): Promise<Render
       .returningAll()
       .executeTakeFirst();
     if (!claimed) return null;
-    stored = await recordRenderEvent(trx, ownerKey(rowOwner(claimed)), {
+    stored = await recordRenderEvent(trx, rowKey(claimed), {
       type: "preprocessing",
       jobId: claimed.id,
       at: now,
@@ -473,7 +496,7 @@ export async function retryJob(deps: RenderContext, jobId: string): Promise<bool
       .returningAll()
       .executeTakeFirst();
     if (!job) return null;
-    return recordRenderEvent(trx, ownerKey(rowOwner(job)), {
+    return recordRenderEvent(trx, rowKey(job), {
       type: "queued",
       jobId: job.id,
       at: now,
@@ -498,7 +521,7 @@ export async function rerenderJob(
   choice: { seed: "new" | "same"; structure?: StructureStrength },
   ipAddress: string,
 ) {
-  const job = await findOwnedJob(deps.db, owner, jobId);
+  const job = await findOwnedJob(deps, owner, jobId);
   if (!isFinalStatus(job.status)) throw new DomainError("conflict", "renderNotFinished");
   if (choice.seed === "same" && job.seed === null) throw new DomainError("invalid", "engineCannot");
   // Edits are repeated by the edits module (same version, mask and instruction).
@@ -522,7 +545,7 @@ export async function rerenderJob(
 /** Records a finished render's structure score with its "scored" event (the render stays succeeded). */
 export async function recordStructureScore(
   deps: EventDeps,
-  job: Pick<RenderJob, "id" | "user_id" | "visitor_id">,
+  job: Pick<RenderJob, "id" | "user_id" | "visitor_id" | "team_id">,
   score: number,
   now: number,
 ): Promise<void> {
@@ -534,7 +557,7 @@ export async function recordStructureScore(
       .where("status", "=", "succeeded")
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) === 0) return null;
-    return recordRenderEvent(trx, ownerKey(rowOwner(job)), {
+    return recordRenderEvent(trx, rowKey(job), {
       type: "scored",
       jobId: job.id,
       at: now,

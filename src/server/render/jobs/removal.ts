@@ -8,15 +8,31 @@ import type { RenderContext } from "../context";
 import { deleteJobRows, removeJobFiles, removeUploadFiles, RUNNING } from "../records";
 import { markCanceled } from "./queue";
 
+/**
+ * Which pictures: a user's personal ones (all, or one personal project's); every picture of one
+ * project, whoever made it (a team project); or every picture of a team (the team is deleted).
+ * A user's pictures in a team stay the team's (decision 070).
+ */
+export type ImagesToDelete = { userId: string; projectId?: string } | { projectId: string; userId?: undefined } | { teamId: string };
+
 export async function deleteUserImages(
   deps: RenderContext,
-  filter: { userId: string; projectId?: string },
+  filter: ImagesToDelete,
 ): Promise<{ deletedRenders: number; deletedUploads: number }> {
-  let jobsQuery = deps.db.selectFrom("render_jobs").selectAll().where("user_id", "=", filter.userId);
-  let uploadsQuery = deps.db.selectFrom("uploads").selectAll().where("user_id", "=", filter.userId);
-  if (filter.projectId) {
-    jobsQuery = jobsQuery.where("project_id", "=", filter.projectId);
-    uploadsQuery = uploadsQuery.where("project_id", "=", filter.projectId);
+  let jobsQuery = deps.db.selectFrom("render_jobs").selectAll();
+  let uploadsQuery = deps.db.selectFrom("uploads").selectAll();
+  if ("teamId" in filter) {
+    jobsQuery = jobsQuery.where("team_id", "=", filter.teamId);
+    uploadsQuery = uploadsQuery.where("team_id", "=", filter.teamId);
+  } else {
+    if (filter.userId !== undefined) {
+      jobsQuery = jobsQuery.where("user_id", "=", filter.userId).where("team_id", "is", null);
+      uploadsQuery = uploadsQuery.where("user_id", "=", filter.userId).where("team_id", "is", null);
+    }
+    if (filter.projectId) {
+      jobsQuery = jobsQuery.where("project_id", "=", filter.projectId);
+      uploadsQuery = uploadsQuery.where("project_id", "=", filter.projectId);
+    }
   }
   const jobs = await jobsQuery.execute();
   const uploads = await uploadsQuery.execute();
@@ -41,4 +57,24 @@ export async function deleteUserImages(
   await removeJobFiles(deps, allJobs);
   await removeUploadFiles(deps, uploads);
   return { deletedRenders: allJobs.length, deletedUploads: uploads.length };
+}
+
+/** Files a personal project's pictures (uploads, renders, edits) in a team: they become the team's. */
+export async function movePicturesToTeam(deps: Pick<RenderContext, "db" | "clock">, projectId: string, teamId: string): Promise<number> {
+  const now = deps.clock.now();
+  return deps.db.transaction().execute(async (trx) => {
+    const uploads = await trx.updateTable("uploads").set({ team_id: teamId }).where("project_id", "=", projectId).executeTakeFirst();
+    // Renders filed in the project, and every render of its photos (filed elsewhere or not).
+    await trx
+      .updateTable("render_jobs")
+      .set({ team_id: teamId, updated_at: now })
+      .where((eb) =>
+        eb.or([
+          eb("project_id", "=", projectId),
+          eb("upload_id", "in", eb.selectFrom("uploads").select("id").where("project_id", "=", projectId)),
+        ]),
+      )
+      .execute();
+    return Number(uploads.numUpdatedRows);
+  });
 }

@@ -23,7 +23,7 @@ export async function upscaleJob(
   owner: Owner,
   jobId: string,
 ): Promise<{ width: number; height: number }> {
-  const job = await findOwnedJob(deps.db, owner, jobId);
+  const job = await findOwnedJob(deps, owner, jobId);
   if (job.status !== "succeeded" || !job.result_key || !job.result_width || !job.result_height)
     throw new DomainError("conflict", "renderNotFinished");
   if (job.upscaled_key && job.upscaled_width && job.upscaled_height) return { width: job.upscaled_width, height: job.upscaled_height };

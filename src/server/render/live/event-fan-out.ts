@@ -15,8 +15,8 @@ import type { NextFunction, Request, Response } from "express";
 import superjson from "superjson";
 import { eventConcernsJob, renderEventsInputSchema, type RenderEvent } from "../../../shared/render";
 import type { Infra } from "../../infra";
-import { storedEventsAfter, type RenderEventBus, type StoredRenderEvent } from "./events";
-import { ownerKey, ownsRow, type OwnerOfRequest } from "../owner";
+import { holderOf, storedEventsAfter, type RenderEventBus, type StoredRenderEvent } from "./events";
+import { mayUse, ownerKey, rowKey, type OwnerOfRequest } from "../owner";
 
 /** The procedure's URL under the tRPC endpoint (GET, one call, no batch). */
 export const EVENTS_PATH = "/trpc/render.events";
@@ -85,7 +85,10 @@ export class EventFanOut {
   private lastFlushAt = Number.NEGATIVE_INFINITY;
 
   constructor(
-    private readonly deps: Pick<Infra, "db" | "env" | "log"> & { events: RenderEventBus },
+    private readonly deps: Pick<Infra, "db" | "env" | "log"> & {
+      events: RenderEventBus;
+      teams: { membership(userId: string, teamId: string): Promise<unknown> };
+    },
     /** A fixed window instead of batchWindowMs (tests). */
     private readonly fixedBatchMs?: number,
   ) {
@@ -175,35 +178,46 @@ export class EventFanOut {
         if (!input) return next();
         const owner = await ownerOfRequest(req, res);
         if (!owner) return next();
+        let key = ownerKey(owner);
         if (input.jobId) {
           const job = await this.deps.db
             .selectFrom("render_jobs")
-            .select(["user_id", "visitor_id"])
+            .select(["user_id", "visitor_id", "team_id"])
             .where("id", "=", input.jobId)
             .executeTakeFirst();
-          if (!job || !ownsRow(owner, job)) return next();
+          if (!job || !(await mayUse(this.deps, owner, job))) return next();
+          // A team's render publishes on the team's key, whatever space the viewer works in.
+          key = rowKey(job);
         }
-        const key = ownerKey(owner);
-        const release = this.deps.events.reserve(key, {
+        const release = this.deps.events.reserve(holderOf(key, owner.userId), {
           perOwner: this.deps.env.EVENT_STREAMS_PER_OWNER,
           total: this.deps.env.EVENT_STREAMS_TOTAL,
         });
         if (!release) return next();
-        await this.serve(key, input, res, release);
+        await this.serve(key, input, res, release, owner.userId);
       } catch (error) {
         next(error);
       }
     };
   }
 
-  private async serve(owner: string, input: { jobId?: string; lastEventId: number }, res: Response, release: () => void): Promise<void> {
+  private async serve(
+    owner: string,
+    input: { jobId?: string; lastEventId: number },
+    res: Response,
+    release: () => void,
+    viewer: string | null,
+  ): Promise<void> {
     const subscriber: Subscriber = { res, jobId: input.jobId, lastId: input.lastEventId, pending: [] };
+    // A member removed from the team is cut off at once; the browser reconnects into its own space.
+    const forget = viewer ? this.deps.events.onDismiss(owner, viewer, () => res.destroy()) : () => {};
     // Listening before the table is read: an event published in between waits in `pending`.
     let subscribers = this.byOwner.get(owner);
     if (!subscribers) this.byOwner.set(owner, (subscribers = new Set()));
     subscribers.add(subscriber);
     res.on("close", () => {
       release();
+      forget();
       subscribers.delete(subscriber);
       if (subscribers.size === 0 && this.byOwner.get(owner) === subscribers) this.byOwner.delete(owner);
     });

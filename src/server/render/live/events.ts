@@ -51,6 +51,14 @@ export interface StreamLimits {
 
 const channel = (owner: string) => `owner:${owner}`;
 
+/**
+ * Whose places an open stream takes: the owner's, or on a team's events each member's own (so one
+ * busy member does not use up the team's places).
+ */
+export function holderOf(owner: string, viewer: string | null | undefined): string {
+  return owner.startsWith("t:") && viewer ? `${owner}|${viewer}` : owner;
+}
+
 export class RenderEventBus {
   private readonly emitter = new EventEmitter();
   private readonly closed = new AbortController();
@@ -58,6 +66,8 @@ export class RenderEventBus {
   /** Open streams per owner and in all, held under `limits` (one visitor once held 3,000 open). */
   private readonly openByOwner = new Map<string, number>();
   private openTotal = 0;
+  /** How to end each open stream, by "<owner key>|<user who opened it>" (a member removed from a team). */
+  private readonly byViewer = new Map<string, Set<() => void>>();
 
   constructor() {
     // One listener per open subscription: hundreds are normal.
@@ -77,14 +87,16 @@ export class RenderEventBus {
    */
   async *stream(
     db: AppDatabase,
-    filter: { owner: string; jobId?: string; lastEventId?: number },
+    filter: { owner: string; viewer?: string | null; jobId?: string; lastEventId?: number },
     signal?: AbortSignal,
     limits: StreamLimits = { perOwner: Infinity, total: Infinity },
   ): AsyncGenerator<StoredRenderEvent> {
-    const stop = AbortSignal.any([this.closed.signal, ...(signal ? [signal] : [])]);
+    const dismissed = new AbortController();
+    const stop = AbortSignal.any([this.closed.signal, dismissed.signal, ...(signal ? [signal] : [])]);
     if (stop.aborted) return;
-    const release = this.reserve(filter.owner, limits);
+    const release = this.reserve(holderOf(filter.owner, filter.viewer), limits);
     if (!release) throw new DomainError("rate-limited", "tooManyRequests");
+    const forget = filter.viewer ? this.onDismiss(filter.owner, filter.viewer, () => dismissed.abort()) : () => {};
     const live = on(this.emitter, channel(filter.owner), { signal: stop });
     let lastId = filter.lastEventId ?? 0;
     try {
@@ -102,8 +114,28 @@ export class RenderEventBus {
       if (!stop.aborted) throw error;
     } finally {
       release();
+      forget();
       await live.return?.();
     }
+  }
+
+  /** Calls `end` when `viewer` is dismissed from the owner's events (dismiss); returns the way to forget it. */
+  onDismiss(owner: string, viewer: string, end: () => void): () => void {
+    const key = `${owner}|${viewer}`;
+    let ends = this.byViewer.get(key);
+    if (!ends) this.byViewer.set(key, (ends = new Set()));
+    ends.add(end);
+    return () => {
+      ends.delete(end);
+      if (ends.size === 0 && this.byViewer.get(key) === ends) this.byViewer.delete(key);
+    };
+  }
+
+  /** Ends every stream `viewer` holds on the owner's events (a member removed from a team: decision 070). */
+  dismiss(owner: string, viewer: string): number {
+    const ends = [...(this.byViewer.get(`${owner}|${viewer}`) ?? [])];
+    for (const end of ends) end();
+    return ends.length;
   }
 
   /**
