@@ -19,6 +19,7 @@ import type { ProjectsService } from "./services/projects";
 import type { RolesService } from "./services/roles";
 import type { SelfTestRunsService } from "./services/self-test-runs";
 import type { SettingsModule } from "./settings";
+import type { TeamCreditsService } from "./services/credits";
 import type { SpacesModule } from "./spaces";
 import type { SystemService } from "./services/system-checks";
 
@@ -32,6 +33,8 @@ export interface Services {
   roles: RolesService;
   /** Personal space and teams: roles, membership, the activity log; who may see what in a team. */
   spaces: SpacesModule;
+  /** A team's balance, ledger, use per member, and credits moved in. */
+  teamCredits: TeamCreditsService;
   projects: ProjectsService;
   render: RenderModule;
   /** Listing exports with their disclosure and public page (signed-in users). */

@@ -28,7 +28,7 @@ import { createSettingsModule } from "./settings";
 import { createAccountDirectory, createAccountsService, createPeopleDirectory } from "./services/accounts";
 import { createSpacesModule } from "./spaces";
 import { createAdminService } from "./services/admin";
-import { renderCreditLedger } from "./services/credits";
+import { createTeamCreditsService, renderCreditLedger } from "./services/credits";
 import { createAnalyticsService } from "./services/analytics";
 import { createPaymentsService } from "./services/payments";
 import { createProjectDirectory, createProjectsService } from "./services/projects";
@@ -129,6 +129,7 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
     twoFactor: createTwoFactorService({ ...infra, issuer: settings.brandName }),
     roles,
     spaces,
+    teamCredits: createTeamCreditsService(infra, spaces),
     projects,
     render,
     listing: createListingModule(infra, { render, brandName: settings.brandName }),

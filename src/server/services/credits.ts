@@ -12,6 +12,8 @@ import type { CreditKind, Database, TeamCreditKind } from "../db/schema";
 import { generateSecureRandomString } from "../auth/tokens";
 import { DomainError } from "../errors";
 import type { Payer } from "../render";
+import type { SpacesModule } from "../spaces";
+import { roleMay } from "../../shared/teams";
 
 type Db = AppDatabase | Transaction<Database>;
 
@@ -476,3 +478,55 @@ export const renderCreditLedger = {
       : refundJob(db, payer.userId, jobId, now, reason),
   useByPeriod: creditUseByPeriod,
 };
+
+/** How many of the team ledger's newest rows the team page shows. */
+const TEAM_LEDGER_ROWS = 100;
+/** How many months of use per member the team page shows. */
+const TEAM_USE_MONTHS = 6;
+
+/**
+ * The team's credits as its page shows them (decision 070): the balance to every member; the ledger,
+ * each member's use per month and their caps to the Owner and Admins; a Member sees their own use.
+ * Moving personal credits in is for the Owner and Admins.
+ */
+export function createTeamCreditsService(
+  deps: { db: AppDatabase; clock: { now(): number } },
+  spaces: Pick<SpacesModule, "requireRight" | "membersOf" | "record" | "roleIn">,
+) {
+  return {
+    async overview(userId: string, teamId: string) {
+      const role = await spaces.requireRight(userId, teamId, "work");
+      const now = deps.clock.now();
+      const balance = await teamCreditBalance(deps.db, teamId);
+      const members = await spaces.membersOf(teamId);
+      const used = await usedThisMonth(
+        deps.db,
+        teamId,
+        members.map((member) => member.userId),
+        now,
+      );
+      const mine = { used: used.get(userId) ?? 0, cap: members.find((member) => member.userId === userId)?.monthlyCap ?? null };
+      if (!roleMay(role, "manageCredits")) return { role, balance, mine, members: null, ledger: null, use: null };
+      const date = new Date(now);
+      const since = Date.UTC(date.getUTCFullYear(), date.getUTCMonth() - (TEAM_USE_MONTHS - 1), 1);
+      return {
+        role,
+        balance,
+        mine,
+        members: members.map((member) => ({ ...member, usedThisMonth: used.get(member.userId) ?? 0 })),
+        ledger: await teamLedger(deps.db, teamId, TEAM_LEDGER_ROWS),
+        use: await teamCreditUse(deps.db, teamId, since),
+      };
+    },
+
+    /** Moves credits from the caller's own balance into the team (Owner or Admin). */
+    async moveIn(userId: string, teamId: string, amount: number) {
+      await spaces.requireRight(userId, teamId, "manageCredits");
+      await moveCreditsToTeam(deps.db, userId, teamId, amount, deps.clock.now());
+      await spaces.record(teamId, userId, "creditsMoved", { credits: amount });
+      return { balance: await teamCreditBalance(deps.db, teamId), personal: await creditBalance(deps.db, userId) };
+    },
+  };
+}
+
+export type TeamCreditsService = ReturnType<typeof createTeamCreditsService>;

@@ -9,7 +9,7 @@ import type { Infra } from "../infra";
 import { membershipOf, requireRight, roleIn, teamIdsOf } from "./access";
 import { listActivity, recordActivity, type ActivityDetails, type TeamAction } from "./activity";
 import type { PeopleDirectory, SpacesContext } from "./context";
-import { createTeam, currentSpace, switchSpace, teamsOf } from "./teams";
+import { createTeam, currentSpace, membersOf, setMonthlyCap, switchSpace, teamsOf } from "./teams";
 
 export type { PeopleDirectory } from "./context";
 export type { TeamSummary } from "./teams";
@@ -46,6 +46,12 @@ export function createSpacesModule(
     teamIdsOf: (userId: string) => teamIdsOf(deps.db, userId),
     /** The user's role and monthly cap in the team, or null (not a member): the render module's TeamDirectory. */
     membership: (userId: string, teamId: string) => membershipOf(deps.db, userId, teamId),
+
+    /** A member's monthly cap in credits (null: none); Owner or Admin. */
+    setMonthlyCap: (actorId: string, teamId: string, memberId: string, cap: number | null) =>
+      setMonthlyCap(deps, actorId, teamId, memberId, cap),
+    /** The members with role, cap and when they joined (for a caller already checked to be a member). */
+    membersOf: (teamId: string) => membersOf(deps, teamId),
 
     /** Records an action in the team's log (other modules: clients, review decisions, credits). */
     async record(teamId: string, actorId: string | null, action: TeamAction, details: ActivityDetails = {}): Promise<void> {

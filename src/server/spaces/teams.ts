@@ -10,7 +10,7 @@ import { generateSecureRandomString } from "../auth/tokens";
 import type { AppDatabase } from "../db/client";
 import type { Database } from "../db/schema";
 import { DomainError, notFound } from "../errors";
-import { roleIn } from "./access";
+import { requireRight, roleIn } from "./access";
 import { recordActivity } from "./activity";
 import type { SpacesContext } from "./context";
 
@@ -107,4 +107,53 @@ export async function currentSpace(deps: Pick<SpacesContext, "db">, userId: stri
 export async function switchSpace(deps: SpacesContext, userId: string, teamId: string | null): Promise<void> {
   if (teamId !== null && (await roleIn(deps.db, userId, teamId)) === null) throw notFound();
   await setSpaceRow(deps.db, userId, teamId, deps.clock.now());
+}
+
+/** Sets a member's monthly cap in credits (null: none); Owner or Admin. */
+export async function setMonthlyCap(
+  deps: SpacesContext,
+  actorId: string,
+  teamId: string,
+  memberId: string,
+  cap: number | null,
+): Promise<void> {
+  await requireRight(deps.db, actorId, teamId, "manageCredits");
+  const now = deps.clock.now();
+  const people = await deps.people.people([actorId, memberId]);
+  await deps.db.transaction().execute(async (trx) => {
+    const changed = await trx
+      .updateTable("team_members")
+      .set({ monthly_cap: cap })
+      .where("team_id", "=", teamId)
+      .where("user_id", "=", memberId)
+      .executeTakeFirst();
+    if (Number(changed.numUpdatedRows) !== 1) throw notFound();
+    await recordActivity(trx, {
+      teamId,
+      actorId,
+      actorName: people.get(actorId)?.name ?? "",
+      action: "capSet",
+      details: { member: people.get(memberId)?.name ?? "", cap },
+      at: now,
+    });
+  });
+}
+
+/** The team's members with their role and cap (any member may see who is in the team). */
+export async function membersOf(deps: SpacesContext, teamId: string) {
+  const rows = await deps.db
+    .selectFrom("team_members")
+    .select(["user_id", "role", "monthly_cap", "joined_at"])
+    .where("team_id", "=", teamId)
+    .orderBy("joined_at")
+    .execute();
+  const people = await deps.people.people(rows.map((row) => row.user_id));
+  return rows.map((row) => ({
+    userId: row.user_id,
+    name: people.get(row.user_id)?.name ?? "",
+    email: people.get(row.user_id)?.email ?? "",
+    role: row.role,
+    monthlyCap: row.monthly_cap,
+    joinedAt: row.joined_at,
+  }));
 }
