@@ -27,6 +27,7 @@ afterAll(async () => {
 });
 
 type Person = StudioClient & { email: string; userId: string };
+const person = (): Promise<Person> => signedInClient(server.url);
 
 async function refusal(promise: Promise<unknown>) {
   const error = await promise.then(
@@ -156,9 +157,9 @@ describe("personal space clients", () => {
     const client = await ana.client.clients.create.mutate(FULL);
     const brunos = await bruno.client.clients.create.mutate({ name: "Not Ana's" });
 
-    expect(await ana.client.clients.ofProject.query({ projectId: project.id })).toEqual({ canManage: true, client: null });
+    expect(await ana.client.clients.ofProject.query({ projectId: project.id })).toEqual({ teamId: null, canManage: true, client: null });
     await ana.client.clients.setProjectClient.mutate({ projectId: project.id, clientId: client.id });
-    expect(await ana.client.clients.ofProject.query({ projectId: project.id })).toEqual({ canManage: true, client });
+    expect(await ana.client.clients.ofProject.query({ projectId: project.id })).toEqual({ teamId: null, canManage: true, client });
     expect(await server.services.clients.clientNamesOfProjects([project.id, "other"])).toEqual(
       new Map([[project.id, { id: client.id, name: FULL.name }]]),
     );
@@ -198,7 +199,7 @@ describe("personal space clients", () => {
 
 describe("a team's clients: who may do what", () => {
   it("Owner and Admin keep them; a Member is refused (403) and never receives the details; others get 404", async () => {
-    const [owner, admin, member, outsider, otherTeamOwner] = await Promise.all(Array.from({ length: 5 }, () => signedInClient(server.url)));
+    const [owner, admin, member, outsider, otherTeamOwner] = await Promise.all([person(), person(), person(), person(), person()]);
     const team = await teamOf(owner, [
       { person: admin, role: "admin" },
       { person: member, role: "member" },
@@ -228,15 +229,15 @@ describe("a team's clients: who may do what", () => {
 
     // A member of another team, and a user of no team: 404, as for a client that does not exist.
     const stranger = await signedInClient(server.url);
-    for (const person of [outsider, otherTeamOwner, stranger]) {
+    for (const someone of [outsider, otherTeamOwner, stranger]) {
       for (const call of [
-        () => person.client.clients.get.query({ id: byOwner.id }),
-        () => person.client.clients.update.mutate({ id: byOwner.id, name: "Taken" }),
-        () => person.client.clients.delete.mutate({ id: byOwner.id }),
+        () => someone.client.clients.get.query({ id: byOwner.id }),
+        () => someone.client.clients.update.mutate({ id: byOwner.id, name: "Taken" }),
+        () => someone.client.clients.delete.mutate({ id: byOwner.id }),
       ]) {
         expect(await refusal(call())).toEqual({ code: "NOT_FOUND", httpStatus: 404, message: MESSAGES.notFound });
       }
-      expect((await person.client.clients.list.query()).clients.map((client) => client.id)).not.toContain(byOwner.id);
+      expect((await someone.client.clients.list.query()).clients.map((client) => client.id)).not.toContain(byOwner.id);
     }
     const visitor = createStudioClient(server.url);
     expect(await refusal(visitor.client.clients.get.query({ id: byOwner.id }))).toMatchObject({ code: "UNAUTHORIZED", httpStatus: 401 });
@@ -298,7 +299,7 @@ describe("a team project's client", () => {
   }
 
   it("is set by Owner and Admin to a client of the team only; a Member sees its name alone", async () => {
-    const [owner, admin, member, otherOwner] = await Promise.all(Array.from({ length: 4 }, () => signedInClient(server.url)));
+    const [owner, admin, member, otherOwner] = await Promise.all([person(), person(), person(), person()]);
     const team = await teamOf(owner, [
       { person: admin, role: "admin" },
       { person: member, role: "member" },
@@ -320,9 +321,13 @@ describe("a team project's client", () => {
     });
     await clients.setProjectClient(admin.userId, project.id, client.id);
 
-    expect(await clients.ofProject(owner.userId, project.id)).toMatchObject({ canManage: true, client: { ...FULL, id: client.id } });
+    expect(await clients.ofProject(owner.userId, project.id)).toMatchObject({
+      teamId: team.id,
+      canManage: true,
+      client: { ...FULL, id: client.id },
+    });
     const seenByMember = await clients.ofProject(member.userId, project.id);
-    expect(seenByMember).toEqual({ canManage: false, client: { id: client.id, name: FULL.name } });
+    expect(seenByMember).toEqual({ teamId: team.id, canManage: false, client: { id: client.id, name: FULL.name } });
     await expect(clients.ofProject(otherOwner.userId, project.id)).rejects.toMatchObject({ kind: "not-found" });
     expect(await clients.clientNamesOfProjects([project.id])).toEqual(new Map([[project.id, { id: client.id, name: FULL.name }]]));
   });

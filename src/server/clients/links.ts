@@ -16,7 +16,10 @@ async function projectSpace(deps: ClientsContext, userId: string, projectId: str
   return project.teamId ?? null;
 }
 
-export type ProjectClient = { canManage: true; client: ClientDetails | null } | { canManage: false; client: ClientName | null };
+/** The project's client, with the project's space (teamId; null: personal) its choices come from. */
+export type ProjectClient =
+  | { teamId: string | null; canManage: true; client: ClientDetails | null }
+  | { teamId: string | null; canManage: false; client: ClientName | null };
 
 /** The project's client: its details for who keeps the space's clients, its name for a Member. */
 export async function projectClient(deps: ClientsContext, userId: string, projectId: string): Promise<ProjectClient> {
@@ -28,9 +31,9 @@ export async function projectClient(deps: ClientsContext, userId: string, projec
     .selectAll("clients")
     .where("project_clients.project_id", "=", projectId)
     .executeTakeFirst();
-  if (canManage) return { canManage: true, client: row ? clientView(row) : null };
+  if (canManage) return { teamId, canManage: true, client: row ? clientView(row) : null };
   // Name only: a Member never receives e-mail, phone, address or notes (spec section 6).
-  return { canManage: false, client: row ? { id: row.id, name: row.name } : null };
+  return { teamId, canManage: false, client: row ? { id: row.id, name: row.name } : null };
 }
 
 /** Links the project to a client of its own space, or (null) to none. */
