@@ -57,7 +57,7 @@ let referenceBase: URL;
 let closeReference: () => Promise<void>;
 const clients = {} as Record<Exclude<Who, "nobody">, StudioClient & { userId?: string; email?: string }>;
 /** Ids the cases use, filled in by beforeAll. */
-const ids = { anaJob: "", anaProject: "", visitorUpload: "", shareToken: "", anaOwner: "" };
+const ids = { anaJob: "", anaProject: "", visitorUpload: "", shareToken: "", anaOwner: "", anaClient: "" };
 
 // ---- Raw HTTP: exact bytes, any header (Host included) ----
 
@@ -282,6 +282,8 @@ beforeAll(async () => {
   ids.shareToken = new URL(shareUrl!, server.url).searchParams.get("share")!;
   const row = await server.deps.db.selectFrom("render_events").select("owner").where("job_id", "=", ids.anaJob).executeTakeFirstOrThrow();
   ids.anaOwner = row.owner;
+  ids.anaClient = (await ana.client.clients.create.mutate({ name: "Marta Ruiz", phone: "+34 91 555 0101" })).id;
+  await ana.client.clients.setProjectClient.mutate({ projectId: ids.anaProject, clientId: ids.anaClient });
 
   const admin = await signedInClient(server.url);
   await server.deps.db.insertInto("user_roles").values({ user_id: admin.userId, role: "admin", created_at: clock.now() }).execute();
@@ -349,6 +351,9 @@ const successes: Record<string, Omit<QueryCase, "procedure">> = {
   "selfTest.runs": { who: "admin", path: () => "selfTest.runs" },
   "listing.forJob": { who: "ana", path: () => call("listing.forJob", { jobId: ids.anaJob }) },
   "listing.projectCount": { who: "ana", path: () => call("listing.projectCount", { projectId: ids.anaProject }) },
+  "clients.list": { who: "ana", path: () => "clients.list" },
+  "clients.get": { who: "ana", path: () => call("clients.get", { id: ids.anaClient }) },
+  "clients.ofProject": { who: "ana", path: () => call("clients.ofProject", { projectId: ids.anaProject }) },
 };
 
 const errors: Array<[string, QueryCase]> = [
