@@ -240,6 +240,24 @@ module.exports = {
       to: { path: ["^src/server/(trpc|http|render|services|listing)/", TRPC_SERVER] },
     },
     {
+      name: "clients-owned-by-clients",
+      severity: "error",
+      comment:
+        "The clients module (src/server/clients) owns clients and project_clients (decision 072): server code outside " +
+        "it imports only its surface, src/server/clients/index.ts.",
+      from: { path: "^src/server/(?!clients/)" },
+      to: { path: "^src/server/clients/(?!index\\.ts$)" },
+    },
+    {
+      name: "clients-not-transport",
+      severity: "error",
+      comment:
+        "The clients module is called by the transport: no src/server/trpc, no src/server/http, no @trpc/server. It asks " +
+        "the spaces module and the projects service through ports boot.ts hands in, and imports neither (nor render).",
+      from: { path: "^src/server/clients/" },
+      to: { path: ["^src/server/(trpc|http|render|services|listing|spaces)/", TRPC_SERVER] },
+    },
+    {
       name: "backup-owned-by-backup",
       severity: "error",
       comment:

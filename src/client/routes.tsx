@@ -40,6 +40,7 @@ const AiLabPage = lazyWithData(() => import("./pages/AiLabPage"));
 const StatusPage = lazyWithData(() => import("./pages/StatusPage"));
 const ProfilePage = lazyWithData(() => import("./pages/ProfilePage"));
 const ModificationStudioPage = lazyWithData(() => import("./pages/ModificationStudioPage"));
+const ClientsPage = lazyWithData(() => import("./pages/ClientsPage"));
 const LegalPage = lazyWithData(() => import("./pages/LegalPage"));
 const TermsPage = () => <LegalPage page="terms" />;
 TermsPage.displayName = "LegalPage(terms)";
@@ -79,6 +80,7 @@ export const PAGES: Record<AppPath, ComponentType> = {
   "/social-hub": planned("socialHub"),
   "/admin": AdminPage,
   "/teams": planned("teams"),
+  "/clients": ClientsPage,
   "/profile": ProfilePage,
   "/settings": SettingsPage,
   "/community": planned("community"),
@@ -109,6 +111,7 @@ const PRELOADS: Partial<Record<AppPath, Pick<LazyPart<object>, "preload">>> = {
   "/social-hub": PlannedPage,
   "/admin": AdminPage,
   "/teams": PlannedPage,
+  "/clients": ClientsPage,
   "/profile": ProfilePage,
   "/settings": SettingsPage,
   "/community": PlannedPage,

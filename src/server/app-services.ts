@@ -5,6 +5,7 @@
 import type { LockoutService } from "./auth/lockout";
 import type { SessionsService } from "./auth/sessions";
 import type { BackupModule } from "./backup";
+import type { ClientsModule } from "./clients";
 import type { TwoFactorService } from "./auth/two-factor";
 import type { RateLimits } from "./http/rate-limit";
 import type { Housekeeping } from "./housekeeping";
@@ -35,6 +36,8 @@ export interface Services {
   spaces: SpacesModule;
   /** A team's balance, ledger, use per member, and credits moved in. */
   teamCredits: TeamCreditsService;
+  /** The clients a space keeps, and the client of each project. */
+  clients: ClientsModule;
   projects: ProjectsService;
   render: RenderModule;
   /** Listing exports with their disclosure and public page (signed-in users). */

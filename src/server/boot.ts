@@ -21,6 +21,7 @@ import type { Infra } from "./infra";
 import { createLogger, type Logger } from "./logger";
 import { createMailer } from "./mail/mailer";
 import { createListingModule } from "./listing";
+import { createClientsModule } from "./clients";
 import { createMetrics } from "./metrics";
 import { createHousekeeping } from "./housekeeping";
 import { createRenderModule, type RenderModuleOptions } from "./render";
@@ -130,6 +131,7 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
     roles,
     spaces,
     teamCredits: createTeamCreditsService(infra, spaces),
+    clients: createClientsModule(infra, { spaces, projects }),
     projects,
     render,
     listing: createListingModule(infra, { render, brandName: settings.brandName }),

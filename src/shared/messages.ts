@@ -120,6 +120,15 @@ export const MESSAGES = {
   teamNotEnoughCredits: "The team has no credits left. Its Owner or an Admin can buy credits or move some in.",
   teamCreditMoveTooLarge: "You can move at most your own balance into the team",
   projectAlreadyInTeam: "This project is already in a team",
+  // Clients (issue 28, spec section 5).
+  clientNameRequired: "Client name is required",
+  clientNameTooLong: "Client name must be less than 100 characters",
+  clientPhoneInvalid: "Phone can only contain digits, spaces, dashes, plus and parentheses",
+  clientPhoneLength: "Phone must be 10 to 20 characters",
+  clientAddressTooLong: "Address must be less than 200 characters",
+  clientNotesTooLong: "Notes must be at most 2,000 characters",
+  clientOtherSpace: "This client belongs to another space than the project",
+  tooManyClients: "This space keeps the largest number of clients. Delete one to make room.",
 } as const;
 
 export type MessageName = keyof typeof MESSAGES;

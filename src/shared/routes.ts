@@ -34,6 +34,7 @@ export const APP_ROUTES = [
   { path: "/social-hub", access: "protected" },
   { path: "/admin", access: "protected" },
   { path: "/teams", access: "protected" },
+  { path: "/clients", access: "protected" },
   { path: "/profile", access: "protected" },
   { path: "/settings", access: "protected" },
   { path: "/community", access: "protected" },

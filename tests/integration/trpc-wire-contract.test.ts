@@ -57,7 +57,7 @@ let referenceBase: URL;
 let closeReference: () => Promise<void>;
 const clients = {} as Record<Exclude<Who, "nobody">, StudioClient & { userId?: string; email?: string }>;
 /** Ids the cases use, filled in by beforeAll. */
-const ids = { anaJob: "", anaProject: "", visitorUpload: "", shareToken: "", anaOwner: "", bobTeam: "" };
+const ids = { anaJob: "", anaProject: "", visitorUpload: "", shareToken: "", anaOwner: "", bobTeam: "", anaClient: "" };
 
 // ---- Raw HTTP: exact bytes, any header (Host included) ----
 
@@ -282,6 +282,8 @@ beforeAll(async () => {
   ids.shareToken = new URL(shareUrl!, server.url).searchParams.get("share")!;
   const row = await server.deps.db.selectFrom("render_events").select("owner").where("job_id", "=", ids.anaJob).executeTakeFirstOrThrow();
   ids.anaOwner = row.owner;
+  ids.anaClient = (await ana.client.clients.create.mutate({ name: "Marta Ruiz", phone: "+34 91 555 0101" })).id;
+  await ana.client.clients.setProjectClient.mutate({ projectId: ids.anaProject, clientId: ids.anaClient });
 
   const admin = await signedInClient(server.url);
   await server.deps.db.insertInto("user_roles").values({ user_id: admin.userId, role: "admin", created_at: clock.now() }).execute();
@@ -353,6 +355,10 @@ const successes: Record<string, Omit<QueryCase, "procedure">> = {
   "listing.projectCount": { who: "ana", path: () => call("listing.projectCount", { projectId: ids.anaProject }) },
   "teams.mine": { who: "bob", path: () => "teams.mine" },
   "teams.activity": { who: "bob", path: () => call("teams.activity", { teamId: ids.bobTeam }) },
+  "teams.credits": { who: "bob", path: () => call("teams.credits", { teamId: ids.bobTeam }) },
+  "clients.list": { who: "ana", path: () => "clients.list" },
+  "clients.get": { who: "ana", path: () => call("clients.get", { id: ids.anaClient }) },
+  "clients.ofProject": { who: "ana", path: () => call("clients.ofProject", { projectId: ids.anaProject }) },
 };
 
 const errors: Array<[string, QueryCase]> = [

@@ -52,6 +52,7 @@ describe("route table", () => {
       "/social-hub",
       "/admin",
       "/teams",
+      "/clients",
       "/profile",
       "/settings",
       "/community",

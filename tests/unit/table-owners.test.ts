@@ -118,6 +118,8 @@ const TABLE_OWNERS: Record<string, Home> = {
     },
   },
   team_activity: { owner: "src/server/spaces/" },
+  clients: { owner: "src/server/clients/" },
+  project_clients: { owner: "src/server/clients/" },
   uploads: { owner: RENDER },
   render_jobs: { owner: RENDER },
   render_events: { owner: RENDER },

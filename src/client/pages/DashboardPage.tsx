@@ -22,6 +22,7 @@ import { toast } from "sonner";
 import { Link, useLocation, useSearch } from "wouter";
 import { projectNameSchema } from "../../shared/render";
 import { inputClass } from "../components/auth/fields";
+import { ProjectClientPicker } from "../components/clients/ProjectClientPicker";
 import { ProjectListingZip } from "../components/listing/ProjectListingZip";
 import { EngineNote } from "../components/render/Callouts";
 import { Picture } from "../components/render/Picture";
@@ -161,6 +162,7 @@ function ProjectView({
             {project.name}
           </h2>
           <p className="text-sm text-slate-500 dark:text-slate-400">{t("dashboard.renderCount", { count: renders.length })}</p>
+          <ProjectClientPicker projectId={project.id} />
         </div>
         <div className="flex flex-wrap gap-2">
           <Link href={`/upload?project=${encodeURIComponent(project.id)}`} className={buttonClass.primary}>

@@ -518,6 +518,28 @@ export interface TeamActivityTable {
   created_at: number;
 }
 
+/** A client of a team (team_id) or of a personal space (user_id, its keeper): exactly one is set. */
+export interface ClientsTable {
+  id: string;
+  team_id: string | null;
+  user_id: string | null;
+  name: string;
+  email: string | null;
+  phone: string | null;
+  address: string | null;
+  notes: string | null;
+  created_by: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** The client a project is for (one per project). */
+export interface ProjectClientsTable {
+  project_id: string;
+  client_id: string;
+  linked_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   profiles: ProfilesTable;
@@ -558,6 +580,8 @@ export interface Database {
   team_credit_ledger: TeamCreditLedgerTable;
   team_member_usage: TeamMemberUsageTable;
   team_activity: TeamActivityTable;
+  clients: ClientsTable;
+  project_clients: ProjectClientsTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -566,6 +590,7 @@ export type Profile = Selectable<ProfilesTable>;
 export type NewProfile = Insertable<ProfilesTable>;
 export type ProfileUpdate = Updateable<ProfilesTable>;
 export type Project = Selectable<ProjectsTable>;
+export type Client = Selectable<ClientsTable>;
 export type NewProject = Insertable<ProjectsTable>;
 export type Upload = Selectable<UploadsTable>;
 export type RenderJob = Selectable<RenderJobsTable>;
