@@ -11,6 +11,7 @@
  * - current_spaces: the space each user works in (no row: personal).
  * - team_credit_ledger: like credit_ledger, with the member who caused each row.
  * - team_activity: the team's log (who did what, when), shown on the team page.
+ * - credit_purchases.team_id: a purchase for a team (null: for the buyer).
  * - credit_ledger gains the kind 'transfer' (credits moved from a personal balance into a team), so
  *   the table is rebuilt (SQLite cannot change a CHECK).
  * Shipped: never edit this file.
@@ -117,6 +118,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex("team_activity_team_idx").on("team_activity").columns(["team_id", "id"]).execute();
 
+  // A purchase made while a team was the buyer's space credits the team (null: the buyer, also once the team is gone).
+  await db.schema
+    .alterTable("credit_purchases")
+    .addColumn("team_id", "text", (col) => col.references("teams.id").onDelete("set null"))
+    .execute();
+
   for (const table of ["projects", "uploads", "render_jobs"]) {
     await db.schema
       .alterTable(table)
@@ -149,6 +156,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see up()
 export async function down(db: Kysely<any>): Promise<void> {
   await sql`DELETE FROM credit_ledger WHERE kind = 'transfer'`.execute(db);
+  await db.schema.alterTable("credit_purchases").dropColumn("team_id").execute();
   for (const table of ["render_jobs", "uploads", "projects"]) {
     await db.schema.dropIndex(`${table}_team_idx`).execute();
     await db.schema.alterTable(table).dropColumn("team_id").execute();

@@ -104,7 +104,7 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
   settings.onEngineChange(() => render.useEngine(settings.engineEnv()));
   const roles = createRolesService(db, clock);
   const projects = createProjectsService(infra, render, spaces);
-  const payments = createPaymentsService({ ...infra, brandName: settings.brandName });
+  const payments = createPaymentsService({ ...infra, brandName: settings.brandName, teams: spaces });
   const backups = createBackupModule(infra);
   const accounts = createAccountsService(infra, render, projects, settings);
   const sessions = createSessionsService(db, clock);

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CREDIT_PACKAGES } from "../../src/shared/billing";
 import { MESSAGES } from "../../src/shared/messages";
 import type { AppDatabase } from "../../src/server/db/client";
-import { chargeForJob, ledgerBalance } from "../../src/server/services/credits";
+import { chargeForJob, ledgerBalance, teamLedgerBalance } from "../../src/server/services/credits";
 import {
   postStripeWebhook,
   refundedCharge,
@@ -307,6 +307,38 @@ describe("buying credits", () => {
     expect(await balance(db, buyer.userId)).toBe(10);
     expect(await ledgerBalance(db, buyer.userId)).toBe(10);
     expect(await purchaseLedger(db, buyer.userId)).toHaveLength(2);
+  });
+
+  it("in a team's space, the Owner's purchase credits the team once (and its refund takes from the team); a Member may not buy for it", async () => {
+    const owner = await signedInClient(server.url);
+    const member = await signedInClient(server.url);
+    const team = await owner.client.teams.create.mutate({ name: "Casa Nova" });
+    await db
+      .insertInto("team_members")
+      .values({ team_id: team.id, user_id: member.userId, role: "member", joined_at: Date.now() })
+      .execute();
+    await member.client.teams.switchSpace.mutate({ teamId: team.id });
+    const before = fake.sessionCreates().length;
+    await expect(member.client.billing.purchaseCredits.mutate({ creditPackage: "starter" })).rejects.toMatchObject({
+      message: MESSAGES.teamPurchaseNotAllowed,
+      data: { code: "FORBIDDEN" },
+    });
+    expect(fake.sessionCreates()).toHaveLength(before);
+
+    const { session } = await buyAndPay(owner);
+    expect((await purchaseRows(db, owner.userId))[0]).toMatchObject({ team_id: team.id, status: "pending" });
+    expect(await deliver("checkout.session.completed", session)).toMatchObject({ status: 200, body: { outcome: "handled" } });
+    expect((await deliver("checkout.session.completed", session)).body).toMatchObject({ outcome: "duplicate" });
+    expect(await balance(db, owner.userId)).toBe(10);
+    expect((await owner.client.teams.credits.query({ teamId: team.id })).balance).toBe(25);
+    expect(await teamLedgerBalance(db, team.id)).toBe(25);
+    const log = await owner.client.teams.activity.query({ teamId: team.id });
+    expect(log[0]).toMatchObject({ action: "creditsBought", actorId: owner.userId, details: { credits: 25 } });
+
+    await deliver("charge.refunded", refundedCharge(session));
+    expect((await owner.client.teams.credits.query({ teamId: team.id })).balance).toBe(0);
+    expect(await teamLedgerBalance(db, team.id)).toBe(0);
+    expect(await balance(db, owner.userId)).toBe(10);
   });
 
   it("a partial refund keeps the credits; the full refund that follows takes them", async () => {

@@ -287,7 +287,10 @@ export interface VisitorDemoRendersTable {
 
 export interface CreditPurchasesTable {
   id: string;
+  /** Who bought. */
   user_id: string;
+  /** The team credited (bought while it was the buyer's space); null: the buyer. */
+  team_id: string | null;
   package_id: string;
   credits: number;
   amount_cents: number;

@@ -377,6 +377,43 @@ export async function grantTeamCredits(
   await addTeamLedgerRow(db, { teamId, userId, kind, amount, now, ...details });
 }
 
+/** Takes back a refunded team purchase's credits, once per reference, never below zero (as reversePurchaseCredits). */
+export async function reverseTeamPurchaseCredits(
+  db: Db,
+  teamId: string,
+  userId: string | null,
+  credits: number,
+  now: number,
+  details: { reference: string; reason?: string },
+): Promise<number> {
+  const take = Math.min(credits, Math.max(0, await teamCreditBalance(db, teamId)));
+  if (take <= 0) return 0;
+  const inserted = await db
+    .insertInto("team_credit_ledger")
+    .values({
+      id: generateSecureRandomString(),
+      team_id: teamId,
+      user_id: userId,
+      kind: "purchase",
+      amount: -take,
+      job_id: null,
+      reference: details.reference,
+      reason: details.reason ?? null,
+      created_at: now,
+    })
+    .onConflict((conflict) => conflict.columns(["kind", "reference"]).where("reference", "is not", null).doNothing())
+    .executeTakeFirst();
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1) return 0;
+  const taken = await db
+    .updateTable("teams")
+    .set((eb) => ({ credits_remaining: eb("credits_remaining", "-", take), updated_at: now }))
+    .where("id", "=", teamId)
+    .where("credits_remaining", ">=", take)
+    .executeTakeFirst();
+  if (Number(taken.numUpdatedRows) !== 1) throw new Error("The team's credit balance changed while a purchase was being reversed");
+  return take;
+}
+
 /**
  * Moves credits from the user's own balance into the team, both ledgers in one transaction. Free
  * (sign-up) credits move like bought ones: they are the user's to give.

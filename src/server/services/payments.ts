@@ -35,7 +35,7 @@ import type { Clock } from "../clock";
 import type { Env } from "../env";
 import type { Logger } from "../logger";
 import { generateSecureRandomString } from "../auth/tokens";
-import { grantCredits, reversePurchaseCredits } from "./credits";
+import { grantCredits, grantTeamCredits, reversePurchaseCredits, reverseTeamPurchaseCredits } from "./credits";
 
 const DAY_MS = 86_400_000;
 
@@ -162,6 +162,12 @@ async function packageOnSale(db: AppDatabase, id: string): Promise<CreditPackage
   return row ? toPackage(row) : undefined;
 }
 
+/** What payments ask of the spaces module: who may buy for a team, and the team's log. */
+export interface PurchaseTeams {
+  requireRight(userId: string, teamId: string, right: "manageCredits"): Promise<unknown>;
+  record(teamId: string, actorId: string | null, action: "creditsBought", details: Record<string, string | number | null>): Promise<void>;
+}
+
 export interface CheckoutDeps {
   env: Env;
   db: AppDatabase;
@@ -180,6 +186,7 @@ export async function createCheckout(
   user: { id: string; email: string },
   pack: CreditPackage,
   baseUrl: string,
+  teamId: string | null = null,
 ): Promise<{ url: string; purchaseId: string; sessionId: string }> {
   const stripe = await stripeClient(deps.env);
   const purchaseId = generateSecureRandomString();
@@ -188,6 +195,7 @@ export async function createCheckout(
     .values({
       id: purchaseId,
       user_id: user.id,
+      team_id: teamId,
       package_id: pack.id,
       credits: pack.credits,
       amount_cents: pack.priceCents,
@@ -239,6 +247,8 @@ export interface WebhookDeps {
   db: AppDatabase;
   clock: Clock;
   log: Logger;
+  /** The team's log, written once the event's transaction has committed. */
+  teams?: Pick<PurchaseTeams, "record">;
 }
 
 /** handled: this delivery changed something; duplicate: the event was handled before; ignored: nothing to do. */
@@ -283,7 +293,9 @@ export async function handleStripeEvent(deps: WebhookDeps, event: Stripe.Event):
     return "ignored";
   }
   const now = deps.clock.now();
-  return deps.db.transaction().execute(async (trx) => {
+  // What must follow the commit (a team's log entry): other handles wait while the transaction holds the database.
+  const afterCommit: Array<() => Promise<void>> = [];
+  const outcome = await deps.db.transaction().execute(async (trx) => {
     // A write first, so this transaction holds SQLite's write lock before it reads anything.
     const recorded = await trx
       .insertInto("stripe_events")
@@ -295,7 +307,7 @@ export async function handleStripeEvent(deps: WebhookDeps, event: Stripe.Event):
     switch (event.type) {
       case "checkout.session.completed":
       case "checkout.session.async_payment_succeeded":
-        return completePurchase(deps, trx, event.data.object, event.id, now);
+        return completePurchase(deps, trx, event.data.object, event.id, now, afterCommit);
       case "checkout.session.expired":
         return expirePurchase(trx, event.data.object);
       case "charge.refunded":
@@ -304,6 +316,26 @@ export async function handleStripeEvent(deps: WebhookDeps, event: Stripe.Event):
         return "ignored";
     }
   });
+  for (const step of afterCommit) await step().catch((error: unknown) => deps.log.warn("stripe: a team's log entry failed", { error }));
+  return outcome;
+}
+
+/** Credits a paid purchase: to its team when it was bought for one (decision 070), else to the buyer. */
+async function grantPurchase(
+  trx: Db,
+  purchase: Pick<CreditPurchase, "user_id" | "team_id" | "credits">,
+  now: number,
+  details: { reference: string | null; reason: string },
+): Promise<void> {
+  const reference = details.reference ?? undefined;
+  if (purchase.team_id !== null) {
+    await grantTeamCredits(trx, purchase.team_id, purchase.user_id, purchase.credits, "purchase", now, {
+      reference,
+      reason: details.reason,
+    });
+  } else {
+    await grantCredits(trx, purchase.user_id, purchase.credits, "purchase", now, { reference, reason: details.reason });
+  }
 }
 
 async function completePurchase(
@@ -312,6 +344,7 @@ async function completePurchase(
   session: Stripe.Checkout.Session,
   eventId: string,
   now: number,
+  afterCommit: Array<() => Promise<void>>,
 ): Promise<StripeEventOutcome> {
   if (session.payment_status !== "paid") {
     // Delayed payment methods: checkout.session.async_payment_succeeded follows when the money arrives.
@@ -336,11 +369,13 @@ async function completePurchase(
     .set({ status: "paid", paid_at: now, payment_intent_id: idOf(session.payment_intent), checkout_session_id: session.id })
     .where("id", "=", purchase.id)
     .execute();
-  await grantCredits(trx, purchase.user_id, purchase.credits, "purchase", now, {
-    reference: session.id,
-    reason: `${purchase.credits} credits (${purchase.package_id})`,
-  });
-  deps.log.info("stripe: credits purchased", { purchase: purchase.id, user: purchase.user_id, credits: purchase.credits });
+  await grantPurchase(trx, purchase, now, { reference: session.id, reason: `${purchase.credits} credits (${purchase.package_id})` });
+  const teamId = purchase.team_id;
+  if (teamId !== null && deps.teams) {
+    const teams = deps.teams;
+    afterCommit.push(() => teams.record(teamId, purchase.user_id, "creditsBought", { credits: purchase.credits }));
+  }
+  deps.log.info("stripe: credits purchased", { purchase: purchase.id, user: purchase.user_id, team: teamId, credits: purchase.credits });
   return "handled";
 }
 
@@ -428,10 +463,14 @@ async function refundPurchase(
   const withinWindow = purchase.paid_at !== null && now - purchase.paid_at <= REFUND_WINDOW_MS;
   let taken = 0;
   if (withinWindow) {
-    taken = await reversePurchaseCredits(trx, purchase.user_id, purchase.credits, now, {
+    const details = {
       reference: `${purchase.checkout_session_id ?? purchase.id}:refund`,
       reason: `refund of ${purchase.credits} credits (${purchase.package_id})`,
-    });
+    };
+    taken =
+      purchase.team_id !== null
+        ? await reverseTeamPurchaseCredits(trx, purchase.team_id, purchase.user_id, purchase.credits, now, details)
+        : await reversePurchaseCredits(trx, purchase.user_id, purchase.credits, now, details);
   } else {
     deps.log.warn(`stripe: refund more than ${CREDITS.refundWindowDays} days after payment, credits kept`, {
       purchase: purchase.id,
@@ -533,7 +572,8 @@ export async function resolvePaymentHold(
         .where("status", "in", ["pending", "expired"])
         .executeTakeFirst();
       if (Number(paid.numUpdatedRows) !== 1) throw new DomainError("conflict", "paymentHoldResolved");
-      await grantCredits(trx, hold.userId, hold.credits, "purchase", now, {
+      const bought = await trx.selectFrom("credit_purchases").select("team_id").where("id", "=", purchaseId).executeTakeFirstOrThrow();
+      await grantPurchase(trx, { user_id: hold.userId, team_id: bought.team_id, credits: hold.credits }, now, {
         reference: hold.checkoutSessionId,
         reason: `${hold.credits} credits (${hold.packageId}), held payment credited by an admin`,
       });
@@ -546,7 +586,7 @@ export async function resolvePaymentHold(
 const POPULAR_MIN_SALES = 5;
 const POPULAR_WINDOW_MS = 90 * 86_400_000;
 
-export function createPaymentsService(deps: CheckoutDeps & WebhookDeps) {
+export function createPaymentsService(deps: CheckoutDeps & WebhookDeps & { teams?: PurchaseTeams }) {
   return {
     /**
      * The credit packages on sale, whether buying works on this installation, and which package is
@@ -585,15 +625,23 @@ export function createPaymentsService(deps: CheckoutDeps & WebhookDeps) {
       user: { id: string; email: string } | null,
       packageId: string | undefined,
       baseUrl: string,
+      teamId: string | null = null,
     ): Promise<{ url: string }> {
       if (!user) throw new DomainError("unauthenticated", "notAuthenticated");
+      // In a team's space the credits go to the team: only its Owner and Admins buy them (decision 070).
+      if (teamId !== null) {
+        if (!deps.teams) throw notFound();
+        await deps.teams.requireRight(user.id, teamId, "manageCredits").catch((error: unknown) => {
+          throw error instanceof DomainError && error.kind === "forbidden" ? new DomainError("forbidden", "teamPurchaseNotAllowed") : error;
+        });
+      }
       if (!deps.env.STRIPE_SECRET_KEY) throw new DomainError("not-configured", "stripeNotConfigured");
       const id = packageId?.trim();
       if (!id) throw new DomainError("invalid", "missingRequiredFields");
       const pack = await packageOnSale(deps.db, id);
       if (!pack) throw new DomainError("invalid", "unknownCreditPackage");
       try {
-        const checkout = await createCheckout(deps, user, pack, baseUrl);
+        const checkout = await createCheckout(deps, user, pack, baseUrl, teamId);
         return { url: checkout.url };
       } catch (error) {
         // An unexpected failure: logged with its cause, shown as the generic internal error.

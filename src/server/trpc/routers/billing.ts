@@ -13,7 +13,9 @@ export const billingRouter = router({
   /** purchase-credits: a Stripe Checkout URL for the package; the credits come with the webhook. */
   purchaseCredits: publicProcedure
     .input(z.object({ creditPackage: z.string().max(64).optional() }).optional())
-    .mutation(({ ctx, input }) => ctx.services.payments.purchaseCredits(ctx.user, input?.creditPackage, ctx.baseUrl)),
+    .mutation(({ ctx, input }) =>
+      ctx.services.payments.purchaseCredits(ctx.user, input?.creditPackage, ctx.baseUrl, ctx.owner?.teamId ?? null),
+    ),
 
   /** The signed-in user's purchases, newest first. */
   purchases: protectedProcedure.query(({ ctx }) => ctx.services.payments.purchases(ctx.user.id)),
