@@ -41,6 +41,7 @@ const StatusPage = lazyWithData(() => import("./pages/StatusPage"));
 const ProfilePage = lazyWithData(() => import("./pages/ProfilePage"));
 const ModificationStudioPage = lazyWithData(() => import("./pages/ModificationStudioPage"));
 const LegalPage = lazyWithData(() => import("./pages/LegalPage"));
+const ReviewPage = lazyWithData(() => import("./pages/ReviewPage"));
 const TermsPage = () => <LegalPage page="terms" />;
 TermsPage.displayName = "LegalPage(terms)";
 const PrivacyPage = () => <LegalPage page="privacy" />;
@@ -74,6 +75,7 @@ export const PAGES: Record<AppPath, ComponentType> = {
   "/user-guide": UserGuidePage,
   "/terms": TermsPage,
   "/privacy": PrivacyPage,
+  "/review/:token": ReviewPage,
   "/dashboard": DashboardPage,
   "/enhanced-dashboard": EnhancedDashboardPage,
   "/social-hub": planned("socialHub"),

@@ -24,6 +24,7 @@ import { createListingModule } from "./listing";
 import { createMetrics } from "./metrics";
 import { createHousekeeping } from "./housekeeping";
 import { createRenderModule, type RenderModuleOptions } from "./render";
+import { createReviewModule } from "./review";
 import { createSettingsModule } from "./settings";
 import { createAccountDirectory, createAccountsService, createPeopleDirectory } from "./services/accounts";
 import { createSpacesModule } from "./spaces";
@@ -124,6 +125,13 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
     projects,
     render,
     listing: createListingModule(infra, { render, brandName: settings.brandName }),
+    review: createReviewModule(infra, {
+      render,
+      projects,
+      people: createPeopleDirectory(infra),
+      activity: spaces,
+      brandName: settings.brandName,
+    }),
     payments,
     admin: createAdminService(infra, render, roles, payments, backups, housekeeping, settings),
     analytics,

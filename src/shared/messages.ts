@@ -119,6 +119,16 @@ export const MESSAGES = {
   teamMonthlyCapReached: "You have used your monthly cap of {{cap}} credits in this team. Ask its Owner or an Admin to raise it.",
   teamNotEnoughCredits: "The team has no credits left. Its Owner or an Admin can buy credits or move some in.",
   teamCreditMoveTooLarge: "You can move at most your own balance into the team",
+  // Client review links (issue 28, decision 073).
+  reviewCommentEmpty: "Write a comment first",
+  reviewCommentTooLong: "A comment can be at most 2,000 characters",
+  reviewNameMissing: "Tell the studio your name first",
+  reviewNameTooLong: "Your name can be at most 80 characters",
+  reviewLabelTooLong: "The link's label can be at most 100 characters",
+  reviewTooManyComments:
+    "Too many comments from your address on this link: at most {{count}} every {{minutes}} minutes. Please wait a little, then try again.",
+  reviewPicturesNotInProject: "Choose finished pictures of this project",
+  reviewNoPictures: "This project has no finished pictures to review yet",
 } as const;
 
 export type MessageName = keyof typeof MESSAGES;

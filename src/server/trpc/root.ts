@@ -11,6 +11,7 @@ import { analyticsRouter } from "./routers/analytics";
 import { selfTestRouter } from "./routers/self-test";
 import { listingRouter } from "./routers/listing";
 import { teamsRouter } from "./routers/teams";
+import { reviewRouter } from "./routers/review";
 
 export const appRouter = router({
   system: systemRouter,
@@ -25,6 +26,7 @@ export const appRouter = router({
   selfTest: selfTestRouter,
   listing: listingRouter,
   teams: teamsRouter,
+  review: reviewRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -32,6 +32,7 @@ import {
   userRenderStatistics,
 } from "./library";
 import { listingSource } from "./listing-source";
+import { reviewPictures } from "./review-source";
 import { cancelJob, createRenderJobs, deleteJob, recoverInterruptedJobs, rerenderJob, retryJob } from "./queue";
 import { deleteUserImages } from "./removal";
 import { upscaleJob } from "./upscale";
@@ -40,6 +41,7 @@ import { RenderWorker, type RenderWorkerOptions } from "./worker";
 export { demoRefusal, keepsFreeCredits, type DemoRefusal } from "./queue";
 export type { AdminJobRow } from "./library";
 export type { ListingSource } from "./listing-source";
+export type { ReviewPicture } from "./review-source";
 export type { RenderWorkerOptions } from "./worker";
 
 /**
@@ -97,6 +99,8 @@ export function createJobs(deps: RenderContext, engine: () => RenderProvider, wo
       gallerySharedRenders: () => gallerySharedRenders(deps),
       /** A finished render of the owner as the listing export needs it (files, engine, mode). */
       listingSource: (owner: Owner, jobId: string) => listingSource(deps, owner, jobId, engine().label),
+      /** A project's finished pictures as client review links show them (the review module checked the link). */
+      reviewPictures: (projectId: string, jobIds?: readonly string[]) => reviewPictures(deps, projectId, jobIds),
       /** Deletes the user's uploads and renders (of one project, or all), with their files. */
       deleteUserImages: (filter: { userId: string; projectId?: string }) => deleteUserImages(deps, filter),
 
