@@ -5,6 +5,8 @@
  * and approves; the designer's page shows both live (server-sent events, no reload). No analytics
  * leave the client's page. Screenshots of both sides.
  */
+import fs from "node:fs";
+import { createRequire } from "node:module";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { translations } from "../../src/client/i18n/resources";
@@ -17,6 +19,24 @@ const DESKTOP = { width: 1366, height: 900 };
 const PHONE = { width: 390, height: 844 };
 const es = translations.es as { review: { page: Record<string, string>; state: Record<string, string> } };
 const en = translations.en as { review: { panel: Record<string, string>; state: Record<string, string> } };
+
+const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+/** axe's serious and critical violations on what the page shows now, one line per element (as tests/e2e/accessibility does). */
+async function seriousViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate("typeof window.axe === 'object'"))) await page.evaluate(`${AXE_SOURCE};window.axe = axe;0`);
+  const violations = (await page.evaluate(() =>
+    (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: unknown[] }> } }).axe
+      .run(document, {
+        resultTypes: ["violations"],
+        runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"] },
+      })
+      .then((result) => result.violations),
+  )) as Array<{ id: string; impact: string | null; nodes: Array<{ target: string[] }> }>;
+  return violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${node.target.join(" ")}`));
+}
 
 const picturesLoaded = (page: Page, selector: string) =>
   page
@@ -78,6 +98,7 @@ describeBrowser("client review links", () => {
     await poll(() => picturesLoaded(client.page, "[data-testid=review-picture] img")).toBe(true);
     expect(await client.page.getByTestId("review-state").first().textContent()).toBe(es.review.state.awaiting);
     await screenshot(client.page, "review-client-draft-phone-dark");
+    expect(await seriousViolations(client.page)).toEqual([]);
 
     await client.page.getByLabel(es.review.page.nameLabel!).fill("Marta");
     await client.page.getByRole("button", { name: es.review.page.nameSave }).click();
@@ -102,6 +123,7 @@ describeBrowser("client review links", () => {
     await poll(() => studioPicture.getByTestId("review-state").first().getAttribute("data-state")).toBe("approved");
     expect(await studioPicture.getByTestId("review-decision").first().textContent()).toContain("Marta");
     await screenshot(studio.page, "review-panel-live-desktop-light");
+    expect(await seriousViolations(studio.page)).toEqual([]);
 
     // Leaving the page sends what analytics queued (and the page views noted before it loaded): nothing here.
     await client.page.evaluate(() => window.dispatchEvent(new Event("pagehide")));

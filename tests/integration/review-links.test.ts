@@ -12,6 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UPLOAD_BUCKET } from "../../src/shared/constants";
 import { MESSAGES } from "../../src/shared/messages";
 import { REVIEW, type ReviewEvent } from "../../src/shared/review";
+import { createReviewModule } from "../../src/server/review";
+import { createPeopleDirectory } from "../../src/server/services/accounts";
 import type { AppRouter } from "../../src/server/trpc/root";
 import { createStudioClient, PASSWORD, roomPhoto, signedInClient, upload, waitForRenders, type StudioClient } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
@@ -343,6 +345,36 @@ describe("review links", () => {
     });
     expect(mail!.subject).toBe("Marta approved a picture of Casa Lumen");
     expect(mail!.text).toContain(`${server.url}/dashboard?project=${projectId}`);
+  });
+});
+
+describe("review links of a team project", () => {
+  it("record each decision in the team's log, with the client's name", async () => {
+    const ana = await signedInClient(server.url);
+    const team = await ana.client.teams.create.mutate({ name: "Atelier Lumen" });
+    const { projectId, jobIds } = await projectWithRenders(ana);
+    // The projects service says which team a project is in once team projects land (the lead's part of
+    // issue 28); until then this port adds it, and the rest is the module as boot.ts wires it.
+    const review = createReviewModule(server.deps, {
+      render: server.services.render,
+      projects: {
+        async get(userId, id) {
+          const found = await server.services.projects.get(userId, id);
+          return { ...found, project: { ...found.project, teamId: team.id } };
+        },
+      },
+      people: createPeopleDirectory(server.deps),
+      activity: server.services.spaces,
+    });
+    const { path } = await review.create(ana.userId, { projectId, expiresInDays: 30, watermark: false }, "en");
+    await review.decide({ token: path.slice(8), jobId: jobIds[0]!, author: "Marta", state: "changes-requested" }, null);
+    const [entry] = await ana.client.teams.activity.query({ teamId: team.id });
+    expect(entry).toMatchObject({
+      action: "reviewDecision",
+      actorId: null,
+      details: { client: "Marta", state: "changes-requested", project: "Casa Lumen", jobId: jobIds[0] },
+      at: clock.now(),
+    });
   });
 });
 
