@@ -57,7 +57,7 @@ let referenceBase: URL;
 let closeReference: () => Promise<void>;
 const clients = {} as Record<Exclude<Who, "nobody">, StudioClient & { userId?: string; email?: string }>;
 /** Ids the cases use, filled in by beforeAll. */
-const ids = { anaJob: "", anaProject: "", visitorUpload: "", shareToken: "", anaOwner: "" };
+const ids = { anaJob: "", anaProject: "", visitorUpload: "", shareToken: "", anaOwner: "", reviewToken: "" };
 
 // ---- Raw HTTP: exact bytes, any header (Host included) ----
 
@@ -282,6 +282,7 @@ beforeAll(async () => {
   ids.shareToken = new URL(shareUrl!, server.url).searchParams.get("share")!;
   const row = await server.deps.db.selectFrom("render_events").select("owner").where("job_id", "=", ids.anaJob).executeTakeFirstOrThrow();
   ids.anaOwner = row.owner;
+  ids.reviewToken = (await ana.client.review.create.mutate({ projectId: ids.anaProject })).path.slice("/review/".length);
 
   const admin = await signedInClient(server.url);
   await server.deps.db.insertInto("user_roles").values({ user_id: admin.userId, role: "admin", created_at: clock.now() }).execute();
@@ -349,6 +350,8 @@ const successes: Record<string, Omit<QueryCase, "procedure">> = {
   "selfTest.runs": { who: "admin", path: () => "selfTest.runs" },
   "listing.forJob": { who: "ana", path: () => call("listing.forJob", { jobId: ids.anaJob }) },
   "listing.projectCount": { who: "ana", path: () => call("listing.projectCount", { projectId: ids.anaProject }) },
+  "review.list": { who: "ana", path: () => call("review.list", { projectId: ids.anaProject }) },
+  "review.page": { who: "nobody", path: () => call("review.page", { token: ids.reviewToken }) },
 };
 
 const errors: Array<[string, QueryCase]> = [
