@@ -196,6 +196,7 @@ export async function startApp(env: Env, options: BootOptions = {}): Promise<Sta
     stopping ??= (async () => {
       // Open event streams end first, so that HTTP can close without waiting on them.
       render.closeEventStreams();
+      services.review.closeEventStreams();
       await http.close(env.SHUTDOWN_TIMEOUT_MS);
       await render.stop();
       services.listing.stop();

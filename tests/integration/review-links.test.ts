@@ -223,6 +223,17 @@ describe("review links", () => {
     ).toMatchObject({ code: "NOT_FOUND" });
   });
 
+  it("go with their project when it is deleted", async () => {
+    const ana = await signedInClient(server.url);
+    const { projectId, jobIds } = await projectWithRenders(ana);
+    const { path } = await ana.client.review.create.mutate({ projectId });
+    await clientSide().review.comment.mutate({ token: path.slice(8), jobId: jobIds[0]!, author: "Marta", text: "Hi" });
+    await ana.client.projects.delete.mutate({ id: projectId });
+    expect((await fetch(`${server.url}${path}`)).status).toBe(404);
+    const left = await server.deps.db.selectFrom("review_links").select("id").where("project_id", "=", projectId).execute();
+    expect(left).toEqual([]);
+  });
+
   it("shows only the chosen versions", async () => {
     const ana = await signedInClient(server.url);
     const { projectId, jobIds } = await projectWithRenders(ana, 2);
@@ -384,3 +395,35 @@ async function waitForStreams(projectId: string) {
   }
   expect(server.services.review.openStreams(projectId)).toBe(1);
 }
+
+describe("review streams at shutdown", () => {
+  it("end when the server stops, so that it does not wait for them", async () => {
+    const own = await startTestServer({ AUTH_RATE_LIMIT_PER_MINUTE: "1000", SHUTDOWN_TIMEOUT_MS: "20000" });
+    const ana = await signedInClient(own.url);
+    const project = await ana.client.projects.create.mutate({ name: "Casa Lumen" });
+    let started!: () => void;
+    const startedPromise = new Promise<void>((resolve) => (started = resolve));
+    const completed = new Promise<string>((resolve) => {
+      const subscription = ana.client.review.events.subscribe(
+        { projectId: project.id },
+        {
+          onStarted: () => started(),
+          onComplete: () => resolve("complete"),
+          onError: (error) => {
+            subscription.unsubscribe();
+            resolve(`error: ${error.message}`);
+          },
+        },
+      );
+    });
+    await startedPromise;
+    for (let attempt = 0; attempt < 200 && own.services.review.openStreams(project.id) === 0; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const startedAt = performance.now();
+    await own.stop();
+    expect(performance.now() - startedAt).toBeLessThan(5000);
+    expect(await completed).toBe("complete");
+    expect(own.services.review.openStreams(project.id)).toBe(0);
+  });
+});

@@ -12,6 +12,12 @@ const MAX_WAITING = 1000;
 
 export class ReviewEventBus {
   private readonly byProject = new Map<string, Set<Listener>>();
+  /** Aborted by close(): every stream ends, and new ones end at once (a graceful shutdown). */
+  private readonly closing = new AbortController();
+
+  close(): void {
+    this.closing.abort();
+  }
 
   publish(projectId: string, event: ReviewEvent): void {
     for (const listener of this.byProject.get(projectId) ?? []) listener(event);
@@ -41,8 +47,10 @@ export class ReviewEventBus {
       if (listeners.size === 0 && this.byProject.get(projectId) === listeners) this.byProject.delete(projectId);
       wake?.();
     };
-    signal?.addEventListener("abort", stop, { once: true });
-    if (signal?.aborted) stop();
+    for (const ending of [signal, this.closing.signal]) {
+      ending?.addEventListener("abort", stop, { once: true });
+      if (ending?.aborted) stop();
+    }
     return (async function* () {
       try {
         while (true) {

@@ -53,6 +53,8 @@ export function createReviewModule(
       await deps.projects.get(userId, projectId);
       return deps.events.stream(projectId, signal);
     },
+    /** Ends every open event stream (first step of a graceful shutdown, as render's). */
+    closeEventStreams: () => deps.events.close(),
     /** Open event streams of a project (tests). */
     openStreams: (projectId: string) => deps.events.listeners(projectId),
 
