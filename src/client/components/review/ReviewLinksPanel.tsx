@@ -22,7 +22,17 @@ interface RenderThumb {
   result: { thumb: string } | null;
 }
 
-function CreateForm({ projectId, renders, onMade }: { projectId: string; renders: RenderThumb[]; onMade(url: string): void }) {
+function CreateForm({
+  projectId,
+  renders,
+  onMade,
+  onCancel,
+}: {
+  projectId: string;
+  renders: RenderThumb[];
+  onMade(url: string): void;
+  onCancel(): void;
+}) {
   const { t } = useTranslation();
   const id = useId();
   const create = trpc.review.create.useMutation();
@@ -144,6 +154,9 @@ function CreateForm({ projectId, renders, onMade }: { projectId: string; renders
       <button type="submit" className={buttonClass.primary} disabled={create.isPending || (chosenOnly && chosen.length === 0)}>
         <Link2 className="size-4" aria-hidden="true" />
         {t("review.panel.make")}
+      </button>
+      <button type="button" className={`${buttonClass.ghost} ml-2`} onClick={onCancel}>
+        {t("common.cancel")}
       </button>
     </form>
   );
@@ -300,6 +313,7 @@ export function ReviewLinksPanel({ projectId }: { projectId: string }) {
             setMadeUrl(url);
             setCreating(false);
           }}
+          onCancel={() => setCreating(false)}
         />
       ) : null}
       {madeUrl ? <MadeLink url={madeUrl} /> : null}
