@@ -221,6 +221,24 @@ module.exports = {
       to: { path: ["^src/server/(trpc|http)/", TRPC_SERVER] },
     },
     {
+      name: "review-owned-by-review",
+      severity: "error",
+      comment:
+        "The review module (src/server/review) owns review_links, review_comments and review_decisions (decision 073): " +
+        "server code outside it imports only its surface, src/server/review/index.ts (routers and the app call that).",
+      from: { path: "^src/server/(?!review/)" },
+      to: { path: "^src/server/review/(?!index\\.ts$)" },
+    },
+    {
+      name: "review-not-transport",
+      severity: "error",
+      comment:
+        "The review module is called by the transport, not the other way round: no src/server/trpc, no src/server/http, " +
+        "no @trpc/server, and no service (projects, people and the team log come in through ports). Its own routes live in review/.",
+      from: { path: "^src/server/review/" },
+      to: { path: ["^src/server/(trpc|http|services|spaces)/", TRPC_SERVER] },
+    },
+    {
       name: "spaces-owned-by-spaces",
       severity: "error",
       comment:

@@ -26,6 +26,7 @@ import * as m0020 from "./0020-onboarding-done";
 import * as m0021 from "./0021-version-numbers";
 import * as m0022 from "./0022-teams";
 import * as m0023 from "./0023-clients";
+import * as m0024 from "./0024-review-links";
 
 export const migrations: Record<string, Migration> = {
   "0001-init": m0001,
@@ -51,4 +52,5 @@ export const migrations: Record<string, Migration> = {
   "0021-version-numbers": m0021,
   "0022-teams": m0022,
   "0023-clients": m0023,
+  "0024-review-links": m0024,
 };

@@ -42,6 +42,7 @@ const ProfilePage = lazyWithData(() => import("./pages/ProfilePage"));
 const ModificationStudioPage = lazyWithData(() => import("./pages/ModificationStudioPage"));
 const ClientsPage = lazyWithData(() => import("./pages/ClientsPage"));
 const LegalPage = lazyWithData(() => import("./pages/LegalPage"));
+const ReviewPage = lazyWithData(() => import("./pages/ReviewPage"));
 const TermsPage = () => <LegalPage page="terms" />;
 TermsPage.displayName = "LegalPage(terms)";
 const PrivacyPage = () => <LegalPage page="privacy" />;
@@ -75,6 +76,7 @@ export const PAGES: Record<AppPath, ComponentType> = {
   "/user-guide": UserGuidePage,
   "/terms": TermsPage,
   "/privacy": PrivacyPage,
+  "/review/:token": ReviewPage,
   "/dashboard": DashboardPage,
   "/enhanced-dashboard": EnhancedDashboardPage,
   "/social-hub": planned("socialHub"),

@@ -12,6 +12,7 @@ import type { Housekeeping } from "./housekeeping";
 import type { ListingModule } from "./listing";
 import type { Metrics } from "./metrics";
 import type { RenderModule } from "./render";
+import type { ReviewModule } from "./review";
 import type { AccountsService } from "./services/accounts";
 import type { AdminService } from "./services/admin";
 import type { AnalyticsService } from "./services/analytics";
@@ -42,6 +43,8 @@ export interface Services {
   render: RenderModule;
   /** Listing exports with their disclosure and public page (signed-in users). */
   listing: ListingModule;
+  /** Client review links: the studio makes them, clients comment and decide without an account. */
+  review: ReviewModule;
   payments: PaymentsService;
   admin: AdminService;
   analytics: AnalyticsService;

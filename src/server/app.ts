@@ -111,6 +111,7 @@ export function createApp(
   app.use(uploadRoutes({ ...identity, render: services.render, rateLimits: services.rateLimits }));
   app.use(services.render.routes(ownerOfRequest));
   app.use(services.listing.routes(async (req, res) => (await identifyRequest(identity, req, res)).user?.id ?? null));
+  app.use(services.review.routes());
   app.use(stripeWebhookRoutes({ env: deps.env, log: deps.log, clock: deps.clock, payments: services.payments }));
 
   const indexFile = path.join(clientDir, "index.html");
@@ -135,8 +136,10 @@ export function createApp(
         res.type("html").send(pages.landing(pageLanguage(req)) ?? pages.index());
         return;
       }
+      // A page's own route may have answered for it first (a revoked review link: 404, with the app's page).
+      const pageStatus = typeof res.locals.pageStatus === "number" ? res.locals.pageStatus : undefined;
       res
-        .status(isAppPath(req.path) ? 200 : 404)
+        .status(pageStatus ?? (isAppPath(req.path) ? 200 : 404))
         .type("html")
         .send(pages.index());
     });

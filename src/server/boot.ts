@@ -25,6 +25,7 @@ import { createClientsModule } from "./clients";
 import { createMetrics } from "./metrics";
 import { createHousekeeping } from "./housekeeping";
 import { createRenderModule, type RenderModuleOptions } from "./render";
+import { createReviewModule } from "./review";
 import { createSettingsModule } from "./settings";
 import { createAccountDirectory, createAccountsService, createPeopleDirectory } from "./services/accounts";
 import { createSpacesModule } from "./spaces";
@@ -135,6 +136,13 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
     projects,
     render,
     listing: createListingModule(infra, { render, brandName: settings.brandName }),
+    review: createReviewModule(infra, {
+      render,
+      projects,
+      people: createPeopleDirectory(infra),
+      activity: spaces,
+      brandName: settings.brandName,
+    }),
     payments,
     admin: createAdminService(infra, render, roles, payments, backups, housekeeping, settings),
     analytics,
@@ -199,6 +207,7 @@ export async function startApp(env: Env, options: BootOptions = {}): Promise<Sta
     stopping ??= (async () => {
       // Open event streams end first, so that HTTP can close without waiting on them.
       render.closeEventStreams();
+      services.review.closeEventStreams();
       await http.close(env.SHUTDOWN_TIMEOUT_MS);
       await render.stop();
       services.listing.stop();

@@ -131,6 +131,16 @@ export const MESSAGES = {
   clientNotesTooLong: "Notes must be at most 2,000 characters",
   clientOtherSpace: "This client belongs to another space than the project",
   tooManyClients: "This space keeps the largest number of clients. Delete one to make room.",
+  // Client review links (issue 28, decision 073).
+  reviewCommentEmpty: "Write a comment first",
+  reviewCommentTooLong: "A comment can be at most 2,000 characters",
+  reviewNameMissing: "Tell the studio your name first",
+  reviewNameTooLong: "Your name can be at most 80 characters",
+  reviewLabelTooLong: "The link's label can be at most 100 characters",
+  reviewTooManyComments:
+    "Too many comments from your address on this link: at most {{count}} every {{minutes}} minutes. Please wait a little, then try again.",
+  reviewPicturesNotInProject: "Choose finished pictures of this project",
+  reviewNoPictures: "This project has no finished pictures to review yet",
 } as const;
 
 export type MessageName = keyof typeof MESSAGES;

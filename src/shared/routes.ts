@@ -29,6 +29,8 @@ export const APP_ROUTES = [
   // Not in spec section 2: the studio's own terms and privacy texts (/admin → Studio, issue 16).
   { path: "/terms", access: "public" },
   { path: "/privacy", access: "public" },
+  // Not in spec section 2: a client's review link (issue 28), opened without an account.
+  { path: "/review/:token", access: "public" },
   { path: "/dashboard", access: "protected" },
   { path: "/enhanced-dashboard", access: "protected" },
   { path: "/social-hub", access: "protected" },
@@ -45,10 +47,22 @@ export const APP_ROUTES = [
 
 export type AppPath = (typeof APP_ROUTES)[number]["path"];
 
-const knownPaths = new Set<string>(APP_ROUTES.map((route) => route.path));
+const knownPaths = new Set<string>(APP_ROUTES.filter((route) => !route.path.includes(":")).map((route) => route.path));
+/** Routes with a parameter (":token"): one path segment of letters, digits, "-" or "_" in its place. */
+const patterns = APP_ROUTES.filter((route) => route.path.includes(":")).map(
+  (route) => new RegExp(`^${route.path.replace(/:\w+/g, "[A-Za-z0-9_-]+")}$`),
+);
 
 /** True when the path (without query or trailing slash) is one of the app's pages. */
 export function isAppPath(pathname: string): boolean {
   const normalized = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
-  return knownPaths.has(normalized);
+  return knownPaths.has(normalized) || patterns.some((pattern) => pattern.test(normalized));
+}
+
+/**
+ * Pages from which no analytics leave the device: a client's review link (issue 28) is opened by
+ * someone who has no account and agreed to nothing.
+ */
+export function isUntrackedPath(pathname: string): boolean {
+  return /^\/review\//.test(pathname);
 }

@@ -57,7 +57,7 @@ let referenceBase: URL;
 let closeReference: () => Promise<void>;
 const clients = {} as Record<Exclude<Who, "nobody">, StudioClient & { userId?: string; email?: string }>;
 /** Ids the cases use, filled in by beforeAll. */
-const ids = { anaJob: "", anaProject: "", visitorUpload: "", shareToken: "", anaOwner: "", bobTeam: "", anaClient: "" };
+const ids = { anaJob: "", anaProject: "", visitorUpload: "", shareToken: "", anaOwner: "", bobTeam: "", anaClient: "", reviewToken: "" };
 
 // ---- Raw HTTP: exact bytes, any header (Host included) ----
 
@@ -284,6 +284,7 @@ beforeAll(async () => {
   ids.anaOwner = row.owner;
   ids.anaClient = (await ana.client.clients.create.mutate({ name: "Marta Ruiz", phone: "+34 91 555 0101" })).id;
   await ana.client.clients.setProjectClient.mutate({ projectId: ids.anaProject, clientId: ids.anaClient });
+  ids.reviewToken = (await ana.client.review.create.mutate({ projectId: ids.anaProject })).path.slice("/review/".length);
 
   const admin = await signedInClient(server.url);
   await server.deps.db.insertInto("user_roles").values({ user_id: admin.userId, role: "admin", created_at: clock.now() }).execute();
@@ -359,6 +360,8 @@ const successes: Record<string, Omit<QueryCase, "procedure">> = {
   "clients.list": { who: "ana", path: () => "clients.list" },
   "clients.get": { who: "ana", path: () => call("clients.get", { id: ids.anaClient }) },
   "clients.ofProject": { who: "ana", path: () => call("clients.ofProject", { projectId: ids.anaProject }) },
+  "review.list": { who: "ana", path: () => call("review.list", { projectId: ids.anaProject }) },
+  "review.page": { who: "nobody", path: () => call("review.page", { token: ids.reviewToken }) },
 };
 
 const errors: Array<[string, QueryCase]> = [

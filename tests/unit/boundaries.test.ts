@@ -92,6 +92,11 @@ const VIOLATING: Tree = {
     'import type { TRPCError } from "@trpc/server";\nexport const createExport = (error?: TRPCError) => error;\n',
   "src/server/listing/routes.ts": 'import { appRouter } from "../trpc/root";\nexport const routes = appRouter;\n',
   "src/server/services/listing-use.ts": 'import { createExport } from "../listing/exports";\nexport const use = createExport;\n',
+  // review-owned-by-review, review-not-transport (a service too)
+  "src/server/review/index.ts": 'export { createLink } from "./links";\n',
+  "src/server/review/links.ts": 'import type { TRPCError } from "@trpc/server";\nexport const createLink = (error?: TRPCError) => error;\n',
+  "src/server/review/routes.ts": 'import { jobs } from "../services/jobs";\nexport const routes = jobs;\n',
+  "src/server/services/review-use.ts": 'import { createLink } from "../review/links";\nexport const use = createLink;\n',
   // client-imports-server-types-only
   "src/server/y.ts": "export const y = 1;\n",
   "src/client/x.ts": 'import { y } from "../server/y";\nexport const x = y;\n',
@@ -125,6 +130,9 @@ const EXPECTED_VIOLATIONS = [
   "render-live-below-the-parts: src/server/render/live/events.ts → src/server/render/intake/index.ts",
   "render-not-router: src/server/render/routes.ts → src/server/trpc/root.ts",
   "render-shared-below-the-parts: src/server/render/records.ts → src/server/render/engines/index.ts",
+  "review-not-transport: src/server/review/links.ts → node_modules/@trpc/server/index.js",
+  "review-not-transport: src/server/review/routes.ts → src/server/services/jobs.ts",
+  "review-owned-by-review: src/server/services/review-use.ts → src/server/review/links.ts",
   "routers-throw-domain-errors: src/server/trpc/routers/e.ts → node_modules/@trpc/server/index.js",
   "selftest-imports-server-types-only: src/selftest/t.ts → src/server/y.ts",
   "selftest-not-client: src/selftest/t.ts → src/client/x.ts",

@@ -45,6 +45,7 @@ describe("route table", () => {
       "/user-guide",
       "/terms",
       "/privacy",
+      "/review/:token",
     ]);
     expect(byAccess("protected")).toEqual([
       "/dashboard",
@@ -68,5 +69,13 @@ describe("route table", () => {
     expect(isAppPath("/pricing/")).toBe(true);
     expect(isAppPath("/nope")).toBe(false);
     expect(isAppPath("/pricing/extra")).toBe(false);
+  });
+
+  it("recognises a review link's page by its pattern, one segment in place of the token", () => {
+    expect(isAppPath("/review/abcdefghijklmnopqrstuvwx")).toBe(true);
+    expect(isAppPath("/review/abcdefghijklmnopqrstuvwx/")).toBe(true);
+    expect(isAppPath("/review")).toBe(false);
+    expect(isAppPath("/review/a/b")).toBe(false);
+    expect(isAppPath("/review/:token")).toBe(false);
   });
 });

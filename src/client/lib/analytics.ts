@@ -11,6 +11,7 @@ import { ANALYTICS_FLUSH_THRESHOLD, STORAGE_KEYS } from "../../shared/constants"
 import { createSessionId, pagePath } from "./analyticsTransport";
 import type { AnalyticsEvent } from "../../shared/analytics";
 import { ANALYTICS_LIMITS, type AnalyticsCategory } from "../../shared/analytics-constants";
+import { isUntrackedPath } from "../../shared/routes";
 
 /** localStorage: "false" when the user switched tracking off (absent or anything else: on). */
 export const ANALYTICS_ENABLED_KEY = STORAGE_KEYS.analyticsEnabled;
@@ -215,7 +216,8 @@ export function subscribeAnalyticsEnabled(listener: (enabled: boolean) => void):
   };
 }
 
-/** Shorthand for analytics.track; safe to call from anywhere. */
+/** Shorthand for analytics.track; safe to call from anywhere. Nothing is tracked on an untracked page (a review link). */
 export function track(input: TrackInput): void {
+  if (typeof window !== "undefined" && isUntrackedPath(window.location.pathname)) return;
   analytics.track(input);
 }

@@ -5,6 +5,7 @@
  * is hidden or left, in one small request of their own (unless analytics is switched off).
  */
 import { STORAGE_KEYS } from "../../shared/constants";
+import { isUntrackedPath } from "../../shared/routes";
 import { createSessionId, pagePath, postAnalyticsEvents } from "./analyticsTransport";
 
 type Listener = (path: string) => void;
@@ -36,6 +37,8 @@ function sendUnheardViews(): void {
 }
 
 export function notePageView(path: string): void {
+  // A client's review link is not tracked at all (shared/routes isUntrackedPath).
+  if (isUntrackedPath(path)) return;
   if (listener) return listener(path);
   seen.push({ path, at: Date.now() });
   if (!leaveHandlerInstalled && typeof window !== "undefined") {

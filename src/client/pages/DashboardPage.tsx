@@ -27,6 +27,7 @@ import { ProjectListingZip } from "../components/listing/ProjectListingZip";
 import { EngineNote } from "../components/render/Callouts";
 import { Picture } from "../components/render/Picture";
 import { RenderTile } from "../components/render/RenderTile";
+import { ReviewLinksPanel } from "../components/review/ReviewLinksPanel";
 import { Spinner } from "../components/Spinner";
 import { buttonClass, cardClass, labelClass, linkClass } from "../components/ui/buttons";
 import { ConfirmDialog, FormDialog } from "../components/ui/Dialog";
@@ -191,6 +192,7 @@ function ProjectView({
           ))}
         </ul>
       )}
+      <ReviewLinksPanel projectId={project.id} />
     </section>
   );
 }

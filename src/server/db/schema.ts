@@ -543,6 +543,48 @@ export interface ProjectClientsTable {
   linked_at: number;
 }
 
+/** Client review links (decision 073): only a SHA-256 of the token is kept. */
+export interface ReviewLinksTable {
+  id: string;
+  token_hash: Uint8Array;
+  project_id: string;
+  team_id: string | null;
+  created_by: string | null;
+  label: string | null;
+  /** The project's name when the link was made (the public page's title without a label). */
+  project_name: string;
+  /** JSON array of the job ids shown; NULL: every finished render of the project. */
+  job_ids: string | null;
+  /** 1: pictures not yet approved carry a "Draft" watermark. */
+  watermark: Generated<number>;
+  /** The language of the link's maker (the decision mails). */
+  language: Generated<"en" | "es" | "fr">;
+  expires_at: number;
+  revoked_at: number | null;
+  created_at: CreatedAt;
+}
+
+export interface ReviewCommentsTable {
+  id: Generated<number>;
+  link_id: string;
+  job_id: string;
+  author_name: string;
+  /** Plain text, at most 2,000 characters; shown escaped. */
+  text: string;
+  /** The commenting client's address (the per-address limit). */
+  client_address: string;
+  created_at: number;
+}
+
+export interface ReviewDecisionsTable {
+  id: Generated<number>;
+  link_id: string;
+  job_id: string;
+  state: "approved" | "changes-requested";
+  author_name: string;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   profiles: ProfilesTable;
@@ -585,6 +627,9 @@ export interface Database {
   team_activity: TeamActivityTable;
   clients: ClientsTable;
   project_clients: ProjectClientsTable;
+  review_links: ReviewLinksTable;
+  review_comments: ReviewCommentsTable;
+  review_decisions: ReviewDecisionsTable;
 }
 
 export type User = Selectable<UsersTable>;

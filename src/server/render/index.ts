@@ -38,7 +38,7 @@ export type { AccountDirectory, CreditLedger, Payer, ProjectDirectory, TeamDirec
 export type { JobView, UploadView } from "./views";
 export type { RenderProvider, RenderRequest, RenderResult } from "./engines";
 export { renderPresetFor, REPLICATE_RENDER_MODELS } from "./engines";
-export type { AdminJobRow, ListingSource, RenderWorkerOptions } from "./jobs";
+export type { AdminJobRow, ListingSource, RenderWorkerOptions, ReviewPicture } from "./jobs";
 export type { StoredRenderEvent } from "./live";
 export { LANDING_CACHE_MS, percentile } from "./figures";
 

@@ -12,6 +12,7 @@ import { selfTestRouter } from "./routers/self-test";
 import { listingRouter } from "./routers/listing";
 import { teamsRouter } from "./routers/teams";
 import { clientsRouter } from "./routers/clients";
+import { reviewRouter } from "./routers/review";
 
 export const appRouter = router({
   system: systemRouter,
@@ -27,6 +28,7 @@ export const appRouter = router({
   listing: listingRouter,
   teams: teamsRouter,
   clients: clientsRouter,
+  review: reviewRouter,
 });
 
 export type AppRouter = typeof appRouter;

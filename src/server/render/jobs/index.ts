@@ -33,6 +33,7 @@ import {
   userRenderStatistics,
 } from "./library";
 import { listingSource } from "./listing-source";
+import { reviewPictures } from "./review-source";
 import { cancelJob, createRenderJobs, deleteJob, recoverInterruptedJobs, rerenderJob, retryJob } from "./queue";
 import { deleteUserImages, movePicturesToTeam, type ImagesToDelete } from "./removal";
 import { upscaleJob } from "./upscale";
@@ -41,6 +42,7 @@ import { RenderWorker, type RenderWorkerOptions } from "./worker";
 export { demoRefusal, keepsFreeCredits, type DemoRefusal } from "./queue";
 export type { AdminJobRow } from "./library";
 export type { ListingSource } from "./listing-source";
+export type { ReviewPicture } from "./review-source";
 export type { RenderWorkerOptions } from "./worker";
 
 /**
@@ -98,6 +100,8 @@ export function createJobs(deps: RenderContext, engine: () => RenderProvider, wo
       gallerySharedRenders: () => gallerySharedRenders(deps),
       /** A finished render of the owner as the listing export needs it (files, engine, mode). */
       listingSource: (owner: Owner, jobId: string) => listingSource(deps, owner, jobId, engine().label),
+      /** A project's finished pictures as client review links show them (the review module checked the link). */
+      reviewPictures: (projectId: string, jobIds?: readonly string[]) => reviewPictures(deps, projectId, jobIds),
       /** Deletes the user's uploads and renders (of one project, or all), with their files. */
       deleteUserImages: (filter: ImagesToDelete) => deleteUserImages(deps, filter),
       /** A personal project's pictures become its new team's (the project moved into a team). */

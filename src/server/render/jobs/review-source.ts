@@ -1,0 +1,55 @@
+/**
+ * What client review links (src/server/review, decision 073) need of a project's renders: its
+ * finished pictures, each with the stored "before" (the engine's input) and the medium-size
+ * result. The review module has checked who made the link and which project it shows; this reads
+ * by project, whoever of the project's members made each render.
+ */
+import type { JobKind } from "../../../shared/edits";
+import type { DesignStyle } from "../../../shared/styles";
+import type { RenderContext } from "../context";
+import { styleOf } from "../views";
+
+export interface ReviewPicture {
+  jobId: string;
+  kind: JobKind;
+  /** Null for an edit made from the photo itself. */
+  style: DesignStyle | null;
+  /** Storage keys (bucket UPLOAD_BUCKET). */
+  beforeKey: string;
+  afterKey: string;
+  width: number | null;
+  height: number | null;
+  createdAt: number;
+}
+
+/** The project's succeeded renders and edits with both pictures stored, oldest first (of `jobIds` only, when given). */
+export async function reviewPictures(
+  deps: Pick<RenderContext, "db">,
+  projectId: string,
+  jobIds?: readonly string[],
+): Promise<ReviewPicture[]> {
+  if (jobIds && jobIds.length === 0) return [];
+  let query = deps.db
+    .selectFrom("render_jobs")
+    .select(["id", "kind", "style", "input_key", "medium_key", "result_width", "result_height", "created_at"])
+    .where("project_id", "=", projectId)
+    .where("status", "=", "succeeded");
+  if (jobIds) query = query.where("id", "in", [...jobIds]);
+  const rows = await query.orderBy("created_at", "asc").orderBy("id", "asc").execute();
+  return rows.flatMap((row) =>
+    row.input_key && row.medium_key
+      ? [
+          {
+            jobId: row.id,
+            kind: row.kind,
+            style: styleOf(row.style),
+            beforeKey: row.input_key,
+            afterKey: row.medium_key,
+            width: row.result_width,
+            height: row.result_height,
+            createdAt: row.created_at,
+          },
+        ]
+      : [],
+  );
+}
