@@ -158,7 +158,10 @@ export function AllowanceNote({ allowance }: { allowance: Allowance }) {
     return (
       <p className="inline-flex flex-wrap items-center gap-x-2 gap-y-1 text-sm" data-testid="credits-left">
         <Sparkles className="size-4 text-accent-500" aria-hidden="true" />
-        <span className="font-semibold">{t("flow.creditsLeft", { count: allowance.credits ?? 0 })}</span>
+        <span className="font-semibold">
+          {/* In a team's space, renders are paid from the team's balance (decision 070). */}
+          {t(allowance.teamId ? "teamSpace.creditsLeft" : "flow.creditsLeft", { count: allowance.credits ?? 0 })}
+        </span>
         <Link href="/pricing" className="font-medium text-brand-600 hover:underline dark:text-brand-100">
           {t("flow.buyCredits")}
         </Link>
