@@ -92,7 +92,7 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
   });
   // An engine saved in /admin → Studio replaces the one in force at once (no restart).
   settings.onEngineChange(() => render.useEngine(settings.engineEnv()));
-  const spaces = createSpacesModule(infra, { people: createPeopleDirectory(infra) });
+  const spaces = createSpacesModule(infra, { people: createPeopleDirectory(infra), brandName: settings.brandName });
   const roles = createRolesService(db, clock);
   const projects = createProjectsService(infra, render);
   const payments = createPaymentsService({ ...infra, brandName: settings.brandName });
