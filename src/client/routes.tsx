@@ -41,6 +41,8 @@ const StatusPage = lazyWithData(() => import("./pages/StatusPage"));
 const ProfilePage = lazyWithData(() => import("./pages/ProfilePage"));
 const ModificationStudioPage = lazyWithData(() => import("./pages/ModificationStudioPage"));
 const LegalPage = lazyWithData(() => import("./pages/LegalPage"));
+const TeamsPage = lazyWithData(() => import("./pages/TeamsPage"));
+const InvitePage = lazyWithData(() => import("./pages/InvitePage"));
 const TermsPage = () => <LegalPage page="terms" />;
 TermsPage.displayName = "LegalPage(terms)";
 const PrivacyPage = () => <LegalPage page="privacy" />;
@@ -74,11 +76,12 @@ export const PAGES: Record<AppPath, ComponentType> = {
   "/user-guide": UserGuidePage,
   "/terms": TermsPage,
   "/privacy": PrivacyPage,
+  "/invite/:token": InvitePage,
   "/dashboard": DashboardPage,
   "/enhanced-dashboard": EnhancedDashboardPage,
   "/social-hub": planned("socialHub"),
   "/admin": AdminPage,
-  "/teams": planned("teams"),
+  "/teams": TeamsPage,
   "/profile": ProfilePage,
   "/settings": SettingsPage,
   "/community": planned("community"),
@@ -104,11 +107,12 @@ const PRELOADS: Partial<Record<AppPath, Pick<LazyPart<object>, "preload">>> = {
   "/user-guide": GuidePage,
   "/terms": LegalPage,
   "/privacy": LegalPage,
+  "/invite/:token": InvitePage,
   "/dashboard": DashboardPage,
   "/enhanced-dashboard": EnhancedDashboardPage,
   "/social-hub": PlannedPage,
   "/admin": AdminPage,
-  "/teams": PlannedPage,
+  "/teams": TeamsPage,
   "/profile": ProfilePage,
   "/settings": SettingsPage,
   "/community": PlannedPage,
