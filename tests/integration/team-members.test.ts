@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UI_LANGUAGE_HEADER } from "../../src/shared/constants";
 import { keyedMessage, MESSAGES } from "../../src/shared/messages";
 import { INVITATION_RESEND_MINUTES, INVITATION_RESENDS_MAX } from "../../src/shared/team-members";
-import { TEAM_MEMBERS_MAX } from "../../src/shared/teams";
+import { TEAM_MEMBERS_MAX, TEAMS_PER_USER_MAX } from "../../src/shared/teams";
 import type { AppRouter } from "../../src/server/trpc/root";
 import { createStudioClient, PASSWORD, uniqueEmail } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
@@ -21,7 +21,8 @@ import { DAY, MINUTE, TestClock } from "../helpers/test-clock";
 const clock = new TestClock();
 let server: TestServer;
 const gone: Array<[string, string]> = [];
-const deletedTeams: string[] = [];
+/** Each team the beforeTeamDeleted port was called for, and whether its row was still there then. */
+const deletedTeams: Array<[string, boolean]> = [];
 
 beforeAll(async () => {
   server = await startTestServer({ AUTH_RATE_LIMIT_PER_MINUTE: "1000" }, { clock });
@@ -32,7 +33,8 @@ beforeAll(async () => {
     people: createPeopleDirectory(server.deps),
     onMemberGone: (teamId, userId) => gone.push([teamId, userId]),
     beforeTeamDeleted: async (teamId) => {
-      deletedTeams.push(teamId);
+      const row = await server.deps.db.selectFrom("teams").select("id").where("id", "=", teamId).executeTakeFirst();
+      deletedTeams.push([teamId, row !== undefined]);
     },
   });
   Object.assign(server.services.spaces, watched);
@@ -110,7 +112,11 @@ describe("invitations", () => {
     expect(mail.subject).toBe("Rejoignez Casa Nova sur RoomCanvas");
     expect(mail.text_body).toContain("Olga Owner vous invite à rejoindre l'équipe Casa Nova");
     const token = await inviteLinkOf(bea.email);
-    const row = await server.deps.db.selectFrom("team_invitations").select("token_hash").where("id", "=", pending.id).executeTakeFirstOrThrow();
+    const row = await server.deps.db
+      .selectFrom("team_invitations")
+      .select("token_hash")
+      .where("id", "=", pending.id)
+      .executeTakeFirstOrThrow();
     expect(Buffer.from(row.token_hash).toString("utf8")).not.toContain(token);
 
     // Anyone holding the link may read what it is (the /invite page), without an account.
@@ -270,6 +276,21 @@ describe("invitations", () => {
     expect(await mia.client.teams.details.query({ teamId: team.id })).toMatchObject({ myRole: "member", invitations: [] });
   });
 
+  it("refuses to accept past the number of teams a user may be in", async () => {
+    const owner = await person("Olga Owner");
+    const team = await owner.client.teams.create.mutate({ name: "One Too Many" });
+    const busy = await person("Busy Bee");
+    for (let index = 0; index < TEAMS_PER_USER_MAX; index++) await busy.client.teams.create.mutate({ name: `Team ${index}` });
+    await owner.client.teams.invite.mutate({ teamId: team.id, email: busy.email, role: "member" });
+    const token = await inviteLinkOf(busy.email);
+    expect(await refusal(busy.client.teams.acceptInvitation.mutate({ token }))).toEqual({
+      code: "FORBIDDEN",
+      message: MESSAGES.tooManyTeams,
+    });
+    // The link stays usable once they have left a team.
+    expect(await busy.client.teams.invitation.query({ token })).toMatchObject({ state: "pending" });
+  });
+
   it("counts members and pending invitations against the team's limit", async () => {
     const owner = await person("Olga Owner");
     const team = await owner.client.teams.create.mutate({ name: "Full House" });
@@ -397,8 +418,13 @@ describe("members", () => {
       message: MESSAGES.teamRightMissing,
     });
     await owner.client.teams.delete.mutate({ teamId: team.id });
-    expect(deletedTeams).toContain(team.id);
-    expect(gone).toEqual(expect.arrayContaining([[team.id, owner.userId], [team.id, adam.userId]]));
+    expect(deletedTeams).toContainEqual([team.id, true]);
+    expect(gone).toEqual(
+      expect.arrayContaining([
+        [team.id, owner.userId],
+        [team.id, adam.userId],
+      ]),
+    );
     expect(await owner.client.teams.mine.query()).toEqual({ teams: [], current: null });
     expect(await refusal(adam.client.teams.details.query({ teamId: team.id }))).toMatchObject({ code: "NOT_FOUND" });
     expect(await server.deps.db.selectFrom("team_activity").selectAll().where("team_id", "=", team.id).execute()).toEqual([]);

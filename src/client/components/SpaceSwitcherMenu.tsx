@@ -56,7 +56,7 @@ export default function SpaceSwitcherMenu({ wide }: { wide: boolean }) {
         <DropdownMenu.Content
           align={wide ? "start" : "end"}
           sideOffset={6}
-          className="z-50 min-w-56 max-w-[calc(100vw-2rem)] rounded-md border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900"
+          className={`z-50 min-w-56 max-w-[calc(100vw-2rem)] ${wide ? "w-[var(--radix-dropdown-menu-trigger-width)]" : ""} rounded-md border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900`}
         >
           <DropdownMenu.Label className="px-3 py-1.5 text-xs font-semibold uppercase tracking-wide text-slate-500 dark:text-slate-400">
             {t("spaceSwitcher.workIn")}

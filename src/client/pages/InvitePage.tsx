@@ -5,6 +5,7 @@
  * address the invitation is for. An expired, used, revoked or unknown link says so.
  */
 import { MailX, Users } from "lucide-react";
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import { useLocation, useParams } from "wouter";
@@ -23,7 +24,7 @@ const STATE_MESSAGES = {
   revoked: "serverMessages.teamInvitationRevoked",
 } as const;
 
-function Frame({ children, testId }: { children: React.ReactNode; testId: string }) {
+function Frame({ children, testId }: { children: ReactNode; testId: string }) {
   return (
     <section className="mx-auto w-full max-w-lg px-4 py-10 sm:py-16">
       <div className={`${cardClass} p-6 text-center sm:p-8`} data-testid={testId}>
@@ -100,7 +101,9 @@ export default function InvitePage() {
           role: t(`teamsPage.roles.${view.role}`),
         })}
       </p>
-      <p className="mt-2 text-sm text-slate-500 [overflow-wrap:anywhere] dark:text-slate-400">{t("invitePage.forAddress", { email: view.email })}</p>
+      <p className="mt-2 text-sm text-slate-500 [overflow-wrap:anywhere] dark:text-slate-400">
+        {t("invitePage.forAddress", { email: view.email })}
+      </p>
 
       <div className="mt-6 flex flex-col gap-2">
         {rightAccount ? (
@@ -112,7 +115,12 @@ export default function InvitePage() {
             <p role="alert" className="rounded-md bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-900/30 dark:text-amber-100">
               {t("serverMessages.teamInvitationOtherAccount", { email: view.email })}
             </p>
-            <button type="button" className={buttonClass.secondary} disabled={signingOut} onClick={() => void signOut().then(() => navigate(location))}>
+            <button
+              type="button"
+              className={buttonClass.secondary}
+              disabled={signingOut}
+              onClick={() => void signOut().then(() => navigate(location))}
+            >
               {t("invitePage.signOut")}
             </button>
           </>

@@ -122,11 +122,17 @@ function TeamList() {
                   >
                     <span className="min-w-0 flex-1 font-semibold [overflow-wrap:anywhere]">{team.name}</span>
                     <RolePill role={team.role} />
-                    <span className="text-sm text-slate-600 dark:text-slate-400">{t("teamsPage.memberCount", { count: team.members })}</span>
+                    <span className="text-sm text-slate-600 dark:text-slate-400">
+                      {t("teamsPage.memberCount", { count: team.members })}
+                    </span>
                     <span className="text-sm text-slate-600 dark:text-slate-400">
                       {t("teamsPage.credits", { count: team.credits, formatted: formatNumber(currentLanguage(), team.credits) })}
                     </span>
-                    {mine.data.current === team.id ? <Pill tone="emerald" icon={Users}>{t("teamsPage.currentSpace")}</Pill> : null}
+                    {mine.data.current === team.id ? (
+                      <Pill tone="emerald" icon={Users}>
+                        {t("teamsPage.currentSpace")}
+                      </Pill>
+                    ) : null}
                   </Link>
                 </li>
               ))}
@@ -239,7 +245,10 @@ function TeamView({ teamId }: { teamId: string }) {
 
   return (
     <>
-      <Link href="/teams" className="inline-flex items-center gap-1.5 text-sm font-medium text-slate-600 hover:text-slate-900 dark:text-slate-300 dark:hover:text-white">
+      <Link
+        href="/teams"
+        className="inline-flex items-center gap-1.5 text-sm font-medium text-slate-600 hover:text-slate-900 dark:text-slate-300 dark:hover:text-white"
+      >
         <ArrowLeft className="size-4" aria-hidden="true" />
         {t("teamsPage.allTeams")}
       </Link>
@@ -265,7 +274,9 @@ function TeamView({ teamId }: { teamId: string }) {
                   <div className="min-w-0 flex-1">
                     <p className="font-medium [overflow-wrap:anywhere]">
                       {member.name || member.email}
-                      {me ? <span className="ml-2 text-sm font-normal text-slate-500 dark:text-slate-400">{t("teamsPage.you")}</span> : null}
+                      {me ? (
+                        <span className="ml-2 text-sm font-normal text-slate-500 dark:text-slate-400">{t("teamsPage.you")}</span>
+                      ) : null}
                     </p>
                     <p className="text-sm text-slate-600 [overflow-wrap:anywhere] dark:text-slate-400">{member.email}</p>
                     <p className="text-xs text-slate-500 dark:text-slate-400">{t("teamsPage.joined", { date: date(member.joinedAt) })}</p>
@@ -274,7 +285,7 @@ function TeamView({ teamId }: { teamId: string }) {
                     {owns && member.role !== "owner" ? (
                       <select
                         aria-label={t("teamsPage.roleOf", { name: member.name || member.email })}
-                        className={`${selectClass} w-auto`}
+                        className={selectClass.replace("w-full", "w-auto")}
                         value={member.role}
                         disabled={changeRole.isPending}
                         onChange={(event) => changeRole.mutate({ teamId, userId: member.userId, role: event.target.value as MemberRole })}
@@ -398,7 +409,10 @@ function Invitations({ teamId, invitations }: { teamId: string; invitations: Inv
     onSuccess: (sent) => (toast.success(t("teamsPage.resent", { email: sent.email })), refresh()),
     onError: fail,
   });
-  const revoke = trpc.teams.revokeInvitation.useMutation({ onSuccess: () => (toast.success(t("teamsPage.revoked")), refresh()), onError: fail });
+  const revoke = trpc.teams.revokeInvitation.useMutation({
+    onSuccess: () => (toast.success(t("teamsPage.revoked")), refresh()),
+    onError: fail,
+  });
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<MemberRole>("member");
   const [language, setLanguage] = useState<Language>(currentLanguage());
@@ -559,7 +573,10 @@ function ActivityLog({ teamId }: { teamId: string }) {
         <ol className="space-y-2">
           {(log.data ?? []).map((entry) => (
             <li key={entry.id} className="flex flex-col gap-0.5 text-sm sm:flex-row sm:gap-4">
-              <time dateTime={new Date(entry.at).toISOString()} className="shrink-0 text-slate-500 tabular-nums sm:w-44 dark:text-slate-400">
+              <time
+                dateTime={new Date(entry.at).toISOString()}
+                className="shrink-0 text-slate-500 tabular-nums sm:w-44 dark:text-slate-400"
+              >
                 {dateTime(entry.at)}
               </time>
               <span className="[overflow-wrap:anywhere]">{describe(entry)}</span>

@@ -154,9 +154,12 @@ export function teamInvitationMail(
   product: string,
 ): MailMessage {
   const texts = TEXTS[language];
+  // Names typed by users: one line each (a line break would start a new header or paragraph).
+  const team = invitation.team.replace(/\s+/g, " ");
+  const inviter = invitation.inviter.replace(/\s+/g, " ");
   return named(product, {
     to,
-    subject: texts.inviteSubject(invitation.team),
-    lines: texts.inviteBody(invitation.inviter, invitation.team, invitation.role, invitation.link, invitation.days),
+    subject: texts.inviteSubject(team),
+    lines: texts.inviteBody(inviter, team, invitation.role, invitation.link, invitation.days),
   });
 }

@@ -77,8 +77,10 @@ async function seatsTaken(db: Db, teamId: string, now: number): Promise<number> 
   return Number(members.n) + Number(pending.n);
 }
 
+/** An account's name, or its address when it has none (the mail must name who invites). */
 async function nameOf(deps: SpacesContext, userId: string): Promise<string> {
-  return (await deps.people.people([userId])).get(userId)?.name ?? "";
+  const person = (await deps.people.people([userId])).get(userId);
+  return person?.name || person?.email || "";
 }
 
 async function teamName(db: Db, teamId: string): Promise<string> {

@@ -41,7 +41,9 @@ export const teamsRouter = router({
   /** The team as a member sees it; pending invitations for Owner and Admin. */
   details: protectedProcedure.input(z.object({ teamId })).query(({ ctx, input }) => ctx.services.spaces.details(ctx.user.id, input.teamId)),
 
-  invite: protectedProcedure.input(inviteInputSchema).mutation(({ ctx, input }) => ctx.services.spaces.invite(ctx.user.id, input, inviteMail(ctx))),
+  invite: protectedProcedure
+    .input(inviteInputSchema)
+    .mutation(({ ctx, input }) => ctx.services.spaces.invite(ctx.user.id, input, inviteMail(ctx))),
 
   revokeInvitation: protectedProcedure.input(z.object({ teamId, invitationId })).mutation(async ({ ctx, input }) => {
     await ctx.services.spaces.revokeInvitation(ctx.user.id, input.teamId, input.invitationId);
