@@ -5,6 +5,8 @@
  * in the member list (en, desktop 1366, light). In Spanish on a phone, dark: the team page and the
  * space switcher in the menu.
  */
+import fs from "node:fs";
+import { createRequire } from "node:module";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { translations } from "../../src/client/i18n/resources";
@@ -13,6 +15,24 @@ import { describeBrowser, screenshot, signIn, signUp, useBrowsers } from "../hel
 import { PASSWORD } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { firstLink, startSmtpServer } from "../helpers/smtp";
+
+const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+/** axe-core's serious and critical violations (WCAG 2.2 A and AA) on what the page shows now, as accessibility.test.ts runs it. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate("typeof window.axe === 'object'"))) await page.evaluate(`${AXE_SOURCE};window.axe = axe;0`);
+  const violations = (await page.evaluate(() =>
+    (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: unknown[] }> } }).axe
+      .run(document, {
+        resultTypes: ["violations"],
+        runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"] },
+      })
+      .then((result) => result.violations),
+  )) as Array<{ id: string; impact: string | null; nodes: { target: string[] }[] }>;
+  return violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${node.target.join(" ")}`));
+}
 
 let counter = 0;
 const newEmail = () => `team${++counter}.${Date.now()}@example.com`;
@@ -79,6 +99,7 @@ describeBrowser("teams in a browser", () => {
     expect(await bea.getByRole("heading", { level: 1 }).textContent()).toBe("Join Casa Nova");
     expect(await bea.getByTestId("invite-pending").textContent()).toContain("Olga Owner invites you to join the team Casa Nova as Admin.");
     await screenshot(bea, "teams-invite-signed-out-desktop-light");
+    expect(await seriousViolations(bea)).toEqual([]);
     await bea.getByRole("button", { name: "Create an account" }).click();
     await expect.poll(() => new URL(bea.url()).pathname).toBe("/auth");
     await expect.poll(() => bea.getByLabel("Email").inputValue()).toBe(beaEmail);
@@ -108,6 +129,17 @@ describeBrowser("teams in a browser", () => {
     await expect.poll(() => owner.getByTestId("team-activity").textContent()).toContain("Bea Lopes joined the team as Admin");
     await expect.poll(() => owner.getByTestId("space-switcher").isVisible()).toBe(true);
     await screenshot(owner, "teams-owner-sees-member-desktop-light");
+    expect(await seriousViolations(owner)).toEqual([]);
+
+    // Handing the team over is confirmed first; cancelling changes nothing.
+    await owner.getByRole("button", { name: "Make Owner" }).click();
+    const dialog = owner.getByRole("alertdialog");
+    await expect.poll(() => dialog.getByRole("heading").textContent()).toBe("Make Bea Lopes the Owner?");
+    expect(await dialog.textContent()).toContain("you become an Admin");
+    await screenshot(owner, "teams-transfer-confirm-desktop-light");
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+    expect(await owner.getByTestId("team-member").first().textContent()).toContain("Owner");
     expect(ownerProblems).toEqual([]);
     expect(beaProblems).toEqual([]);
   });
@@ -123,6 +155,7 @@ describeBrowser("teams in a browser", () => {
     // Nothing is wider than the phone.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     await screenshot(page, "teams-page-phone-dark-es");
+    expect(await seriousViolations(page)).toEqual([]);
 
     await page.getByRole("button", { name: "Abrir menú" }).click();
     const switcher = page.locator("#mobile-menu").getByTestId("space-switcher");
@@ -133,6 +166,18 @@ describeBrowser("teams in a browser", () => {
     await page.getByRole("menuitem", { name: text("es", "spaceSwitcher.personal") }).click();
     await expect.poll(() => toast(page, text("es", "spaceSwitcher.switched", { name: "Personal" })).isVisible()).toBe(true);
     await expect.poll(() => switcher.textContent()).toContain("Personal");
+    await page.getByRole("button", { name: text("es", "nav.closeMenu") }).click();
+
+    // Deleting says first what goes with the team, then takes the Owner back to their teams.
+    await page.getByRole("button", { name: text("es", "teamsPage.deleteConfirm") }).click();
+    const dialog = page.getByRole("alertdialog");
+    await expect.poll(() => dialog.getByRole("heading").textContent()).toBe(text("es", "teamsPage.deleteTitle", { name: "Estudio Sol" }));
+    expect(await dialog.textContent()).toContain(text("es", "teamsPage.deleteText_other", { name: "Estudio Sol", formatted: "0" }));
+    await screenshot(page, "teams-delete-confirm-phone-dark-es");
+    await dialog.getByRole("button", { name: text("es", "teamsPage.deleteConfirm") }).click();
+    await expect.poll(() => toast(page, text("es", "teamsPage.deleted", { name: "Estudio Sol" })).isVisible()).toBe(true);
+    await expect.poll(() => new URL(page.url()).pathname + new URL(page.url()).search).toBe("/teams");
+    await expect.poll(() => page.getByTestId("team-list").textContent()).toContain(text("es", "teamsPage.noTeams"));
     expect(problems).toEqual([]);
   });
 });
