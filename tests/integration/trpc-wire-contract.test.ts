@@ -57,7 +57,7 @@ let referenceBase: URL;
 let closeReference: () => Promise<void>;
 const clients = {} as Record<Exclude<Who, "nobody">, StudioClient & { userId?: string; email?: string }>;
 /** Ids the cases use, filled in by beforeAll. */
-const ids = { anaJob: "", anaProject: "", visitorUpload: "", shareToken: "", anaOwner: "" };
+const ids = { anaJob: "", anaProject: "", visitorUpload: "", shareToken: "", anaOwner: "", anaTeam: "" };
 
 // ---- Raw HTTP: exact bytes, any header (Host included) ----
 
@@ -282,6 +282,9 @@ beforeAll(async () => {
   ids.shareToken = new URL(shareUrl!, server.url).searchParams.get("share")!;
   const row = await server.deps.db.selectFrom("render_events").select("owner").where("job_id", "=", ids.anaJob).executeTakeFirstOrThrow();
   ids.anaOwner = row.owner;
+  // A team of Ana's (issue 28); she goes back to her personal space, where the other cases read.
+  ids.anaTeam = (await ana.client.teams.create.mutate({ name: "Wire Team" })).id;
+  await ana.client.teams.switchSpace.mutate({ teamId: null });
 
   const admin = await signedInClient(server.url);
   await server.deps.db.insertInto("user_roles").values({ user_id: admin.userId, role: "admin", created_at: clock.now() }).execute();
@@ -349,6 +352,10 @@ const successes: Record<string, Omit<QueryCase, "procedure">> = {
   "selfTest.runs": { who: "admin", path: () => "selfTest.runs" },
   "listing.forJob": { who: "ana", path: () => call("listing.forJob", { jobId: ids.anaJob }) },
   "listing.projectCount": { who: "ana", path: () => call("listing.projectCount", { projectId: ids.anaProject }) },
+  "teams.mine": { who: "ana", path: () => "teams.mine" },
+  "teams.activity": { who: "ana", path: () => call("teams.activity", { teamId: ids.anaTeam }) },
+  "teams.details": { who: "ana", path: () => call("teams.details", { teamId: ids.anaTeam }) },
+  "teams.invitation": { who: "nobody", path: () => call("teams.invitation", { token: "no-such-invitation" }) },
 };
 
 const errors: Array<[string, QueryCase]> = [
