@@ -38,18 +38,22 @@ export default function SpaceSwitcherMenu({ wide }: { wide: boolean }) {
           type="button"
           data-testid="space-switcher"
           aria-label={t("spaceSwitcher.label", { name: label })}
+          title={wide ? undefined : label}
           disabled={switchSpace.isPending}
           className={
-            "inline-flex items-center gap-1.5 rounded-md border border-slate-300 px-2.5 py-2 text-sm font-medium text-slate-700 " +
-            "hover:bg-slate-100 disabled:opacity-60 dark:border-slate-700 dark:text-slate-200 dark:hover:bg-slate-800 " +
-            (wide ? "w-full justify-between" : "")
+            wide
+              ? "inline-flex w-full items-center justify-between gap-1.5 rounded-md border border-slate-300 px-2.5 py-2 text-sm font-medium " +
+                "text-slate-700 hover:bg-slate-100 disabled:opacity-60 dark:border-slate-700 dark:text-slate-200 dark:hover:bg-slate-800"
+              : // In the bar, an icon (its name in the tooltip and for screen readers) where the bar has no room for the name.
+                "inline-flex h-9 min-w-9 items-center justify-center gap-1.5 rounded-md px-2 text-sm font-medium text-slate-700 " +
+                "hover:bg-slate-100 disabled:opacity-60 dark:text-slate-200 dark:hover:bg-slate-800"
           }
         >
-          <span className="flex min-w-0 items-center gap-1.5">
-            <Icon className="size-4 shrink-0" aria-hidden="true" />
-            <span className={`truncate ${wide ? "" : "max-w-[7rem] xl:max-w-[11rem]"}`}>{label}</span>
+          <Icon className="size-4 shrink-0" aria-hidden="true" />
+          <span className={wide ? "min-w-0 flex-1 truncate text-left" : "sr-only 2xl:not-sr-only 2xl:max-w-[10rem] 2xl:truncate"}>
+            {label}
           </span>
-          <ChevronDown className="size-4 shrink-0" aria-hidden="true" />
+          {wide ? <ChevronDown className="size-4 shrink-0" aria-hidden="true" /> : null}
         </button>
       </DropdownMenu.Trigger>
       <DropdownMenu.Portal>
