@@ -29,8 +29,8 @@ export const APP_ROUTES = [
   // Not in spec section 2: the studio's own terms and privacy texts (/admin → Studio, issue 16).
   { path: "/terms", access: "public" },
   { path: "/privacy", access: "public" },
-  // Not in spec section 2: an invitation into a team (issue 28), opened from its mail.
-  { path: "/invite/:token", access: "public" },
+  // Not in spec section 2: an invitation into a team (issue 28), opened from its mail (?token=…).
+  { path: "/invite", access: "public" },
   { path: "/dashboard", access: "protected" },
   { path: "/enhanced-dashboard", access: "protected" },
   { path: "/social-hub", access: "protected" },
@@ -47,17 +47,9 @@ export const APP_ROUTES = [
 export type AppPath = (typeof APP_ROUTES)[number]["path"];
 
 const knownPaths = new Set<string>(APP_ROUTES.map((route) => route.path));
-/** Paths with a parameter ("/invite/:token"): a ":name" segment stands for one non-empty segment. */
-const patterns = APP_ROUTES.filter((route) => route.path.includes("/:")).map((route) => route.path.split("/"));
 
 /** True when the path (without query or trailing slash) is one of the app's pages. */
 export function isAppPath(pathname: string): boolean {
   const normalized = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
-  if (knownPaths.has(normalized)) return true;
-  const segments = normalized.split("/");
-  return patterns.some(
-    (pattern) =>
-      pattern.length === segments.length &&
-      pattern.every((part, index) => (part.startsWith(":") ? segments[index] !== "" : part === segments[index])),
-  );
+  return knownPaths.has(normalized);
 }

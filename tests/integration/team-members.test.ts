@@ -15,17 +15,21 @@ import { TEAM_MEMBERS_MAX, TEAMS_PER_USER_MAX } from "../../src/shared/teams";
 import type { AppRouter } from "../../src/server/trpc/root";
 import { createStudioClient, PASSWORD, uniqueEmail } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
+import { createLogger } from "../../src/server/logger";
 import { createBrowserLikeClient } from "../helpers/trpc-client";
 import { DAY, MINUTE, TestClock } from "../helpers/test-clock";
 
 const clock = new TestClock();
 let server: TestServer;
+/** Every log line the server writes (a link's token must never be among them). */
+const logLines: string[] = [];
 const gone: Array<[string, string]> = [];
 /** Each team the beforeTeamDeleted port was called for, and whether its row was still there then. */
 const deletedTeams: Array<[string, boolean]> = [];
 
 beforeAll(async () => {
-  server = await startTestServer({ AUTH_RATE_LIMIT_PER_MINUTE: "1000" }, { clock });
+  const log = createLogger("debug", { destination: { write: (line: string) => void logLines.push(line) } });
+  server = await startTestServer({ AUTH_RATE_LIMIT_PER_MINUTE: "1000" }, { clock, log });
   // The ports the lead wires in boot.ts, watched here through the module the server runs.
   const { createSpacesModule } = await import("../../src/server/spaces");
   const { createPeopleDirectory } = await import("../../src/server/services/accounts");
@@ -73,7 +77,7 @@ async function lastMail(to: string) {
 
 async function inviteLinkOf(to: string): Promise<string> {
   const mail = await lastMail(to);
-  const token = /\/invite\/([\w-]+)/.exec(mail.text_body)?.[1];
+  const token = /\/invite\?token=([\w-]+)/.exec(mail.text_body)?.[1];
   if (!token) throw new Error(`no invitation link in the mail to ${to}`);
   return decodeURIComponent(token);
 }
@@ -141,6 +145,12 @@ describe("invitations", () => {
     ]);
     expect(details.invitations).toEqual([]);
     expect(details).toMatchObject({ name: "Casa Nova", myRole: "owner", credits: 0 });
+
+    // The page the link opens answers 200, and no log line holds the token (paths only are logged).
+    const page = await fetch(`${server.url}/invite?token=${token}`);
+    expect(page.status).toBe(200);
+    expect(logLines.some((line) => line.includes('"path":"/invite"'))).toBe(true);
+    expect(logLines.join("\n")).not.toContain(token);
 
     // Single use: the link is spent.
     expect(await visitor.client.teams.invitation.query({ token })).toMatchObject({ state: "used" });

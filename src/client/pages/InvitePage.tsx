@@ -1,5 +1,6 @@
 /**
- * /invite/<token> (issue 28): an invitation into a team, opened from its mail. It shows the team
+ * /invite?token=… (issue 28): an invitation into a team, opened from its mail. The token travels in
+ * the query, as the other mail links' do, so the access log (paths only) never holds it. It shows the team
  * and who invites; signed in with the invited address, "Join team"; signed out, sign in or sign up
  * with the address filled in, coming back here afterwards (returnTo); another account is told which
  * address the invitation is for. An expired, used, revoked or unknown link says so.
@@ -8,7 +9,7 @@ import { MailX, Users } from "lucide-react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
-import { useLocation, useParams } from "wouter";
+import { useLocation, useSearch } from "wouter";
 import { STORAGE_KEYS } from "../../shared/constants";
 import { Spinner } from "../components/Spinner";
 import { buttonClass, cardClass } from "../components/ui/buttons";
@@ -36,12 +37,15 @@ function Frame({ children, testId }: { children: ReactNode; testId: string }) {
 
 export default function InvitePage() {
   const { t } = useTranslation();
-  const { token = "" } = useParams<{ token: string }>();
+  const search = useSearch();
+  const token = new URLSearchParams(search).get("token") ?? "";
   const [location, navigate] = useLocation();
+  // The page's whole address (wouter's location is the path alone), to come back to.
+  const here = `${location}?${search}`;
   const { user, isLoading: sessionLoading } = useSession();
   const { signOut, isPending: signingOut } = useSignOut();
   const utils = trpc.useUtils();
-  const invitation = trpc.teams.invitation.useQuery({ token }, { retry: false });
+  const invitation = trpc.teams.invitation.useQuery({ token }, { retry: false, enabled: token !== "" });
   const accept = trpc.teams.acceptInvitation.useMutation({
     onSuccess: (joined) => {
       toast.success(t("invitePage.joined", { team: joined.teamName }));
@@ -52,7 +56,7 @@ export default function InvitePage() {
     onError: (caught) => toast.error(friendlyError(caught, t)),
   });
 
-  if (invitation.isLoading || sessionLoading) return <Spinner label={t("common.loading")} />;
+  if ((token !== "" && invitation.isLoading) || sessionLoading) return <Spinner label={t("common.loading")} />;
   const view = invitation.data;
   if (!view || invitation.error) {
     return (
@@ -80,7 +84,7 @@ export default function InvitePage() {
   const toAuth = (signUp: boolean) => {
     try {
       // Back here once signed in (the auth page reads it once; only a path of this site).
-      sessionStorage.setItem(STORAGE_KEYS.returnTo, location);
+      sessionStorage.setItem(STORAGE_KEYS.returnTo, here);
     } catch {
       // Without storage the user comes back through the link in the mail.
     }

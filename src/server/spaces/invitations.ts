@@ -110,7 +110,7 @@ async function mailInvitation(
         inviter: invitation.inviter,
         team: invitation.team,
         role: invitation.role,
-        link: `${base}/invite/${encodeURIComponent(invitation.token)}`,
+        link: `${base}/invite?token=${encodeURIComponent(invitation.token)}`,
         days: INVITATION_DAYS,
       },
       deps.brandName(),
