@@ -326,6 +326,26 @@ describe("invitations", () => {
       code: "FORBIDDEN",
       message: keyedMessage("teamFull", { max: TEAM_MEMBERS_MAX }),
     });
+    // An expired invitation holds no seat; re-sending it would take one.
+    await server.deps.db
+      .insertInto("team_invitations")
+      .values({
+        id: `expired-${team.id}`,
+        team_id: team.id,
+        email: "late@example.com",
+        role: "member",
+        token_hash: new Uint8Array([1, 2, 3, 4]),
+        language: null,
+        invited_by: owner.userId,
+        created_at: now - 8 * DAY,
+        sent_at: now - 8 * DAY,
+        expires_at: now - DAY,
+      })
+      .execute();
+    expect(await refusal(owner.client.teams.resendInvitation.mutate({ teamId: team.id, invitationId: `expired-${team.id}` }))).toEqual({
+      code: "FORBIDDEN",
+      message: keyedMessage("teamFull", { max: TEAM_MEMBERS_MAX }),
+    });
   });
 });
 

@@ -267,6 +267,10 @@ export async function resendInvitation(
         params: { minutes: INVITATION_RESEND_MINUTES, wait: Math.max(1, Math.ceil((nextAt - now) / MINUTE_MS)) },
       });
     }
+    // An expired invitation holds no seat: reviving it needs one, as a new invitation would.
+    if (row.expires_at <= now && (await seatsTaken(trx, teamId, now)) >= TEAM_MEMBERS_MAX) {
+      throw new DomainError("forbidden", "teamFull", { params: { max: TEAM_MEMBERS_MAX } });
+    }
     await trx
       .updateTable("team_invitations")
       .set({ token_hash: hashSecret(token), sent_at: now, send_count: row.send_count + 1, expires_at: expiresAt })
