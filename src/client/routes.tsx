@@ -43,6 +43,8 @@ const ModificationStudioPage = lazyWithData(() => import("./pages/ModificationSt
 const ClientsPage = lazyWithData(() => import("./pages/ClientsPage"));
 const LegalPage = lazyWithData(() => import("./pages/LegalPage"));
 const ReviewPage = lazyWithData(() => import("./pages/ReviewPage"));
+const TeamsPage = lazyWithData(() => import("./pages/TeamsPage"));
+const InvitePage = lazyWithData(() => import("./pages/InvitePage"));
 const TermsPage = () => <LegalPage page="terms" />;
 TermsPage.displayName = "LegalPage(terms)";
 const PrivacyPage = () => <LegalPage page="privacy" />;
@@ -77,11 +79,12 @@ export const PAGES: Record<AppPath, ComponentType> = {
   "/terms": TermsPage,
   "/privacy": PrivacyPage,
   "/review/:token": ReviewPage,
+  "/invite": InvitePage,
   "/dashboard": DashboardPage,
   "/enhanced-dashboard": EnhancedDashboardPage,
   "/social-hub": planned("socialHub"),
   "/admin": AdminPage,
-  "/teams": planned("teams"),
+  "/teams": TeamsPage,
   "/clients": ClientsPage,
   "/profile": ProfilePage,
   "/settings": SettingsPage,
@@ -108,11 +111,12 @@ const PRELOADS: Partial<Record<AppPath, Pick<LazyPart<object>, "preload">>> = {
   "/user-guide": GuidePage,
   "/terms": LegalPage,
   "/privacy": LegalPage,
+  "/invite": InvitePage,
   "/dashboard": DashboardPage,
   "/enhanced-dashboard": EnhancedDashboardPage,
   "/social-hub": PlannedPage,
   "/admin": AdminPage,
-  "/teams": PlannedPage,
+  "/teams": TeamsPage,
   "/clients": ClientsPage,
   "/profile": ProfilePage,
   "/settings": SettingsPage,

@@ -86,9 +86,13 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
   // Spaces come first (render and projects ask it who is in which team); a member who leaves a team
   // has their open streams of the team's events closed by the render module, wired below.
   let dismissFromTeam = (_teamId: string, _userId: string): void => {};
+  let deleteTeamWork = async (_teamId: string): Promise<void> => {};
   const spaces = createSpacesModule(infra, {
     people: createPeopleDirectory(infra),
+    brandName: settings.brandName,
     onMemberGone: (teamId, userId) => dismissFromTeam(teamId, userId),
+    // A deleted team's projects go first, with their pictures and files (the projects service, wired below).
+    beforeTeamDeleted: (teamId) => deleteTeamWork(teamId),
   });
   const render = createRenderModule(infra, {
     projects: createProjectDirectory(infra, spaces),
@@ -105,6 +109,7 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
   settings.onEngineChange(() => render.useEngine(settings.engineEnv()));
   const roles = createRolesService(db, clock);
   const projects = createProjectsService(infra, render, spaces);
+  deleteTeamWork = async (teamId) => void (await projects.deleteTeamWork(teamId));
   const payments = createPaymentsService({ ...infra, brandName: settings.brandName, teams: spaces });
   const backups = createBackupModule(infra);
   const accounts = createAccountsService(infra, render, projects, settings);

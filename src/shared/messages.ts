@@ -141,6 +141,22 @@ export const MESSAGES = {
     "Too many comments from your address on this link: at most {{count}} every {{minutes}} minutes. Please wait a little, then try again.",
   reviewPicturesNotInProject: "Choose finished pictures of this project",
   reviewNoPictures: "This project has no finished pictures to review yet",
+  // Team members and invitations (issue 28).
+  teamInviteAlreadyMember: "{{email}} is already a member of this team",
+  teamInviteAlreadyPending: "An invitation to {{email}} is already pending. Re-send it from the list instead.",
+  teamFull: "The team has the largest number of members and pending invitations ({{max}}). Remove someone or revoke an invitation first.",
+  teamInviteNoPublicAddress:
+    "This server does not know the address it is reached at, so the invitation's link cannot be made. The administrator must set PUBLIC_URL.",
+  teamInviteResendTooSoon: "An invitation can be re-sent once every {{minutes}} minutes. Try again in {{wait}} minutes.",
+  teamInviteResendLimit: "This invitation was re-sent {{max}} times, the most it can be. Revoke it and invite the address again.",
+  teamInvitationExpired: "This invitation has expired. Ask the team for a new one.",
+  teamInvitationUsed: "This invitation has already been used.",
+  teamInvitationRevoked: "This invitation was withdrawn by the team.",
+  teamInvitationOtherAccount: "This invitation is for {{email}}. Sign in with that address to accept it.",
+  teamOwnerRoleByTransfer: "The Owner's role changes only by transferring ownership to an Admin",
+  teamTransferToAdminOnly: "Ownership can only be transferred to an Admin of the team. Make them an Admin first.",
+  teamOwnerCannotBeRemoved: "The team's Owner cannot be removed",
+  teamAdminRemovedByOwnerOnly: "Only the team's Owner can remove an Admin",
 } as const;
 
 export type MessageName = keyof typeof MESSAGES;

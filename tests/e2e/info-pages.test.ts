@@ -39,7 +39,7 @@ const TEXT = {
     allGood: "All systems working",
     engine: "Preview engine",
     notOpenYet: "Not open yet",
-    teams: "Teams",
+    community: "Community",
     todayTitle: "What you can do today",
     profile: "Profile",
     nameLabel: "Full name",
@@ -72,7 +72,7 @@ const TEXT = {
     allGood: "Todos los sistemas funcionan",
     engine: "Motor de vista previa",
     notOpenYet: "Aún no disponible",
-    teams: "Equipos",
+    community: "Comunidad",
     todayTitle: "Qué puedes hacer hoy",
     profile: "Perfil",
     nameLabel: "Nombre completo",
@@ -184,12 +184,12 @@ describeBrowser("information pages, profile and settings in a browser", () => {
       for (const colorScheme of ["light", "dark"] as const) {
         const { browser, page, problems } = await open("/", { ...SIZES[size], colorScheme, locale: LOCALES[lang] });
         await signIn(page, server.url, member.email, { language: lang });
-        await page.goto(`${server.url}/teams`);
-        await poll(() => heading(page, TEXT[lang].teams).isVisible()).toBe(true);
+        await page.goto(`${server.url}/community`);
+        await poll(() => heading(page, TEXT[lang].community).isVisible()).toBe(true);
         expect(await page.getByTestId("not-open-yet").textContent()).toBe(TEXT[lang].notOpenYet);
         expect(await page.getByRole("heading", { name: TEXT[lang].todayTitle }).isVisible()).toBe(true);
         expect(await page.getByTestId("planned-page").getByRole("link").count()).toBeGreaterThanOrEqual(3);
-        await screenshot(page, `info-planned-teams-${size}-${colorScheme}-${lang}`);
+        await screenshot(page, `info-planned-community-${size}-${colorScheme}-${lang}`);
         await page.goto(`${server.url}/developers`);
         await poll(() => page.getByTestId("planned-page").getAttribute("data-area")).toBe("developers");
         expect(await page.getByTestId("not-open-yet").textContent()).toBe(TEXT[lang].notOpenYet);

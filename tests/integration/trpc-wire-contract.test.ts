@@ -362,6 +362,8 @@ const successes: Record<string, Omit<QueryCase, "procedure">> = {
   "clients.ofProject": { who: "ana", path: () => call("clients.ofProject", { projectId: ids.anaProject }) },
   "review.list": { who: "ana", path: () => call("review.list", { projectId: ids.anaProject }) },
   "review.page": { who: "nobody", path: () => call("review.page", { token: ids.reviewToken }) },
+  "teams.details": { who: "bob", path: () => call("teams.details", { teamId: ids.bobTeam }) },
+  "teams.invitation": { who: "nobody", path: () => call("teams.invitation", { token: "no-such-invitation" }) },
 };
 
 const errors: Array<[string, QueryCase]> = [

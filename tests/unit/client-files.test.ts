@@ -46,6 +46,7 @@ describe("route table", () => {
       "/terms",
       "/privacy",
       "/review/:token",
+      "/invite",
     ]);
     expect(byAccess("protected")).toEqual([
       "/dashboard",

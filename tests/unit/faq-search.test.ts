@@ -110,7 +110,7 @@ describe("the FAQ entries", () => {
     expect(answer("billing.refunds")).toContain("within 30 days of purchase");
     expect(answer("billing.refunds")).toContain(EMAIL);
     expect(answer("teams.roles")).toMatch(/Owner.*full control.*Admin.*members and clients.*Member.*views and creates projects/);
-    expect(answer("teams.available")).toMatch(/not open/);
+    expect(answer("teams.available")).toMatch(/Teams page.*invite people by e-mail/);
     expect(answer("licensing.free")).toContain("personal use only");
     expect(answer("licensing.commercial")).toMatch(/Pro and Studio/);
     expect(answer("account.twoFactor")).toContain("Settings");

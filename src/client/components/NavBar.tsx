@@ -8,6 +8,7 @@ import { useSignOut } from "../hooks/useSignOut";
 import { chooseLanguage, currentLanguage } from "../i18n";
 import { BrandMark, BrandName } from "./Brand";
 import { LanguageMenu } from "./LanguageMenu";
+import { SpaceSwitcher } from "./SpaceSwitcher";
 import { ThemeToggle } from "./ThemeToggle";
 
 const LINKS = [
@@ -43,6 +44,7 @@ export function NavBar() {
   const account = (compact: boolean) =>
     user ? (
       <>
+        <SpaceSwitcher wide={!compact} />
         <Link href="/dashboard" className={primaryButtonClass}>
           {t("nav.dashboard")}
         </Link>

@@ -11,6 +11,8 @@ export const AUTH_LINKS = {
   /** /auth?tab=signup opens the sign-up tab (the render flow's "Sign up" calls to action). */
   tabParam: "tab",
   signUpTab: "signup",
+  /** /auth?email=… fills in the address (an invitation's page sends the invited address). */
+  emailParam: "email",
   resetTokenParam: "token",
   errorParam: "error",
   twoFactorChallengeFragment: "twoFactorChallenge",

@@ -57,7 +57,8 @@ export default function AuthPage() {
   const { user, isLoading } = useSession();
 
   const [view, setView] = useState<View>(() => initialView(search));
-  const [email, setEmail] = useState("");
+  // An invitation's page sends the invited address along (?email=…).
+  const [email, setEmail] = useState(() => new URLSearchParams(search).get(AUTH_LINKS.emailParam) ?? "");
   // A new address (a link followed inside the app) opens the view it names.
   const [viewedSearch, setViewedSearch] = useState(search);
   if (search !== viewedSearch) {
@@ -140,6 +141,7 @@ export default function AuthPage() {
                 />
               ) : (
                 <SignUpForm
+                  initialEmail={email}
                   onSignedUp={(address) => {
                     // Spec §4: the form is cleared; signing in is the next step.
                     setEmail(address);

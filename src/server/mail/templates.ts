@@ -9,6 +9,8 @@ interface Texts {
   resetBody: (link: string) => string[];
   lockedSubject: string;
   lockedBody: string[];
+  inviteSubject: (team: string) => string;
+  inviteBody: (inviter: string, team: string, role: "admin" | "member", link: string, days: number) => string[];
 }
 
 const TEXTS: Record<Language, Texts> = {
@@ -37,6 +39,15 @@ const TEXTS: Record<Language, Texts> = {
       "",
       "If this was not you, your password is known to someone else: change it as soon as you can.",
     ],
+    inviteSubject: (team) => `Join ${team} on {product}`,
+    inviteBody: (inviter, team, role, link, days) => [
+      `${inviter} invites you to join the team ${team} on {product} as ${role === "admin" ? "an Admin" : "a Member"}.`,
+      "",
+      "Open this link to accept (sign in, or create an account, with this e-mail address):",
+      link,
+      "",
+      `The link works once and for ${days} days. If you do not know this team, you can ignore this message.`,
+    ],
   },
   es: {
     confirmSubject: `Confirma tu cuenta de {product}`,
@@ -62,6 +73,15 @@ const TEXTS: Record<Language, Texts> = {
       "El inicio de sesión en dos pasos de tu cuenta queda bloqueado durante una hora.",
       "",
       "Si no fuiste tú, alguien más conoce tu contraseña: cámbiala cuanto antes.",
+    ],
+    inviteSubject: (team) => `Únete a ${team} en {product}`,
+    inviteBody: (inviter, team, role, link, days) => [
+      `${inviter} te invita a unirte al equipo ${team} en {product} como ${role === "admin" ? "Administrador" : "Miembro"}.`,
+      "",
+      "Abre este enlace para aceptar (inicia sesión, o crea una cuenta, con esta dirección de correo):",
+      link,
+      "",
+      `El enlace solo funciona una vez y durante ${days} días. Si no conoces este equipo, puedes ignorar este mensaje.`,
     ],
   },
   fr: {
@@ -89,6 +109,15 @@ const TEXTS: Record<Language, Texts> = {
       "",
       "Si ce n'était pas vous, quelqu'un d'autre connaît votre mot de passe : changez-le dès que possible.",
     ],
+    inviteSubject: (team) => `Rejoignez ${team} sur {product}`,
+    inviteBody: (inviter, team, role, link, days) => [
+      `${inviter} vous invite à rejoindre l'équipe ${team} sur {product} en tant que ${role === "admin" ? "Administrateur" : "Membre"}.`,
+      "",
+      "Ouvrez ce lien pour accepter (connectez-vous, ou créez un compte, avec cette adresse e-mail) :",
+      link,
+      "",
+      `Le lien ne fonctionne qu'une fois, pendant ${days} jours. Si vous ne connaissez pas cette équipe, ignorez ce message.`,
+    ],
   },
 };
 
@@ -115,4 +144,22 @@ export function resetPasswordMail(language: Language, to: string, link: string, 
 export function twoFactorLockedMail(language: Language, to: string, product: string): MailMessage {
   const texts = TEXTS[language];
   return named(product, { to, subject: texts.lockedSubject, lines: texts.lockedBody });
+}
+
+/** To an address invited into a team: who invites, to which team and role, and the single-use link. */
+export function teamInvitationMail(
+  language: Language,
+  to: string,
+  invitation: { inviter: string; team: string; role: "admin" | "member"; link: string; days: number },
+  product: string,
+): MailMessage {
+  const texts = TEXTS[language];
+  // Names typed by users: one line each (a line break would start a new header or paragraph).
+  const team = invitation.team.replace(/\s+/g, " ");
+  const inviter = invitation.inviter.replace(/\s+/g, " ");
+  return named(product, {
+    to,
+    subject: texts.inviteSubject(team),
+    lines: texts.inviteBody(inviter, team, invitation.role, invitation.link, invitation.days),
+  });
 }

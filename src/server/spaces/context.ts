@@ -13,4 +13,8 @@ export interface SpacesContext extends Pick<Infra, "db" | "clock" | "env" | "log
   people: PeopleDirectory;
   /** Called once a member is out of a team (removed or left): their open team streams close. */
   onMemberGone: (teamId: string, userId: string) => void;
+  /** Removes a team's work and files (projects, renders, uploads) before its row goes. */
+  beforeTeamDeleted: (teamId: string) => Promise<void>;
+  /** The studio's name, written in the mails (invitations). */
+  brandName: () => string;
 }

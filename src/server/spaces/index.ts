@@ -10,17 +10,30 @@ import { membershipOf, requireRight, roleIn, teamIdsOf } from "./access";
 import { listActivity, recordActivity, type ActivityDetails, type TeamAction } from "./activity";
 import type { PeopleDirectory, SpacesContext } from "./context";
 import { createTeam, currentSpace, membersOf, setMonthlyCap, switchSpace, teamsOf } from "./teams";
+import { PRODUCT_NAME, type Language } from "../../shared/constants";
+import type { MemberRole } from "../../shared/team-members";
+import { acceptInvitation, invite, readInvitation, resendInvitation, revokeInvitation, type InviteMail } from "./invitations";
+import { changeRole, deleteTeam, leaveTeam, removeMember, renameTeam, teamDetails, transferOwnership } from "./members";
 
 export type { PeopleDirectory } from "./context";
 export type { TeamSummary } from "./teams";
 export type { ActivityEntry, TeamAction } from "./activity";
+export type { InvitationView, InviteMail, PendingInvitation } from "./invitations";
+export type { TeamDetails, TeamMember } from "./members";
 
 /** Entries of the activity log per page. */
 const ACTIVITY_PAGE = 50;
 
 export function createSpacesModule(
   infra: Pick<Infra, "db" | "clock" | "env" | "log" | "mailer">,
-  ports: { people: PeopleDirectory; onMemberGone?: (teamId: string, userId: string) => void },
+  ports: {
+    people: PeopleDirectory;
+    onMemberGone?: (teamId: string, userId: string) => void;
+    /** Removes the team's work and files (projects, renders, uploads) before the team's row is deleted. */
+    beforeTeamDeleted?: (teamId: string) => Promise<void>;
+    /** The studio's name for mails (/admin → Studio); the product's name when not given. */
+    brandName?: () => string;
+  },
 ) {
   const deps: SpacesContext = {
     db: infra.db,
@@ -30,6 +43,8 @@ export function createSpacesModule(
     mailer: infra.mailer,
     people: ports.people,
     onMemberGone: ports.onMemberGone ?? (() => {}),
+    beforeTeamDeleted: ports.beforeTeamDeleted ?? (async () => {}),
+    brandName: ports.brandName ?? (() => PRODUCT_NAME),
   };
   return {
     /** Teams the user belongs to, with role, members and balance. */
@@ -52,6 +67,24 @@ export function createSpacesModule(
       setMonthlyCap(deps, actorId, teamId, memberId, cap),
     /** The members with role, cap and when they joined (for a caller already checked to be a member). */
     membersOf: (teamId: string) => membersOf(deps, teamId),
+
+    /** The team as a member sees it: name, my role, members, balance; pending invitations for Owner and Admin. */
+    details: (userId: string, teamId: string) => teamDetails(deps, userId, teamId),
+    /** Mails a single-use link (Owner and Admin); the mail is in `input.language`, else the inviter's. */
+    invite: (userId: string, input: { teamId: string; email: string; role: MemberRole; language?: Language }, mail: InviteMail) =>
+      invite(deps, userId, input, mail),
+    revokeInvitation: (userId: string, teamId: string, invitationId: string) => revokeInvitation(deps, userId, teamId, invitationId),
+    resendInvitation: (userId: string, teamId: string, invitationId: string, mail: InviteMail) =>
+      resendInvitation(deps, userId, teamId, invitationId, mail),
+    /** What an invitation link is, for anyone holding it (null: no such link). */
+    invitation: (token: string) => readInvitation(deps, token),
+    acceptInvitation: (userId: string, token: string) => acceptInvitation(deps, userId, token),
+    changeRole: (userId: string, teamId: string, memberId: string, role: MemberRole) => changeRole(deps, userId, teamId, memberId, role),
+    transferOwnership: (userId: string, teamId: string, toUserId: string) => transferOwnership(deps, userId, teamId, toUserId),
+    rename: (userId: string, teamId: string, name: string) => renameTeam(deps, userId, teamId, name),
+    deleteTeam: (userId: string, teamId: string) => deleteTeam(deps, userId, teamId),
+    removeMember: (userId: string, teamId: string, memberId: string) => removeMember(deps, userId, teamId, memberId),
+    leave: (userId: string, teamId: string) => leaveTeam(deps, userId, teamId),
 
     /** Records an action in the team's log (other modules: clients, review decisions, credits). */
     async record(teamId: string, actorId: string | null, action: TeamAction, details: ActivityDetails = {}): Promise<void> {

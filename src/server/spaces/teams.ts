@@ -78,7 +78,12 @@ export async function createTeam(deps: SpacesContext, userId: string, name: stri
   return { id, name, role: "owner", members: 1, credits: 0 };
 }
 
-async function setSpaceRow(db: AppDatabase | Transaction<Database>, userId: string, teamId: string | null, now: number): Promise<void> {
+export async function setSpaceRow(
+  db: AppDatabase | Transaction<Database>,
+  userId: string,
+  teamId: string | null,
+  now: number,
+): Promise<void> {
   if (teamId === null) {
     await db.deleteFrom("current_spaces").where("user_id", "=", userId).execute();
     return;

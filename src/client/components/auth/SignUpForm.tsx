@@ -14,10 +14,10 @@ import { PasswordStrengthMeter } from "./PasswordStrengthMeter";
 type Field = "fullName" | "email" | "password";
 const EMPTY = { fullName: "", email: "", password: "" } satisfies Record<Field, string>;
 
-export function SignUpForm({ onSignedUp }: { onSignedUp(email: string): void }) {
+export function SignUpForm({ onSignedUp, initialEmail = "" }: { onSignedUp(email: string): void; initialEmail?: string }) {
   const { t } = useTranslation();
   const { mutateAsync: signUp, isPending } = trpc.auth.signUp.useMutation();
-  const [values, setValues] = useState<Record<Field, string>>(EMPTY);
+  const [values, setValues] = useState<Record<Field, string>>(() => ({ ...EMPTY, email: initialEmail }));
   const [errors, setErrors] = useState<FieldErrors>({});
 
   const change = (field: Field) => (event: { target: { value: string } }) => {

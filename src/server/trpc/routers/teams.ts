@@ -1,9 +1,20 @@
-/** Teams (issue 28): the user's teams, the space they work in, the team's activity log. */
+/**
+ * Teams (issue 28): the user's teams, the space they work in, the team's activity log, its members
+ * and invitations. The spaces module decides who may do what (roles, decision 070); this only
+ * validates and passes the caller on.
+ */
 import { z } from "zod";
 import { CREDIT_MOVE_MAX, MONTHLY_CAP_MAX, spaceIdSchema, teamNameSchema } from "../../../shared/teams";
-import { protectedProcedure, router } from "../init";
+import { invitationTokenSchema, inviteInputSchema, memberRoleSchema, teamIdSchema } from "../../../shared/team-members";
+import type { Context } from "../context";
+import { protectedProcedure, publicProcedure, router } from "../init";
 
-const teamId = z.string().min(1).max(64);
+const teamId = teamIdSchema;
+const userId = z.string().min(1).max(64);
+const invitationId = z.string().min(1).max(64);
+
+/** Where an invitation's link points, and the inviter's language (the mail's default). */
+const inviteMail = (ctx: Context) => ({ baseUrl: ctx.mailBaseUrl, language: ctx.language });
 
 export const teamsRouter = router({
   /** The user's teams and the space they work in (null: personal). */
@@ -44,4 +55,60 @@ export const teamsRouter = router({
   activity: protectedProcedure
     .input(z.object({ teamId, before: z.number().int().positive().optional() }))
     .query(({ ctx, input }) => ctx.services.spaces.activity(ctx.user.id, input.teamId, input.before)),
+
+  /** The team as a member sees it; pending invitations for Owner and Admin. */
+  details: protectedProcedure.input(z.object({ teamId })).query(({ ctx, input }) => ctx.services.spaces.details(ctx.user.id, input.teamId)),
+
+  invite: protectedProcedure
+    .input(inviteInputSchema)
+    .mutation(({ ctx, input }) => ctx.services.spaces.invite(ctx.user.id, input, inviteMail(ctx))),
+
+  revokeInvitation: protectedProcedure.input(z.object({ teamId, invitationId })).mutation(async ({ ctx, input }) => {
+    await ctx.services.spaces.revokeInvitation(ctx.user.id, input.teamId, input.invitationId);
+    return { ok: true as const };
+  }),
+
+  resendInvitation: protectedProcedure
+    .input(z.object({ teamId, invitationId }))
+    .mutation(({ ctx, input }) => ctx.services.spaces.resendInvitation(ctx.user.id, input.teamId, input.invitationId, inviteMail(ctx))),
+
+  /** What an invitation link is (team, inviter, address, state), for the /invite page; null: no such link. */
+  invitation: publicProcedure
+    .input(z.object({ token: invitationTokenSchema }))
+    .query(({ ctx, input }) => ctx.services.spaces.invitation(input.token)),
+
+  acceptInvitation: protectedProcedure
+    .input(z.object({ token: invitationTokenSchema }))
+    .mutation(({ ctx, input }) => ctx.services.spaces.acceptInvitation(ctx.user.id, input.token)),
+
+  changeRole: protectedProcedure.input(z.object({ teamId, userId, role: memberRoleSchema })).mutation(async ({ ctx, input }) => {
+    await ctx.services.spaces.changeRole(ctx.user.id, input.teamId, input.userId, input.role);
+    return { ok: true as const };
+  }),
+
+  transferOwnership: protectedProcedure.input(z.object({ teamId, userId })).mutation(async ({ ctx, input }) => {
+    await ctx.services.spaces.transferOwnership(ctx.user.id, input.teamId, input.userId);
+    return { ok: true as const };
+  }),
+
+  rename: protectedProcedure.input(z.object({ teamId, name: teamNameSchema })).mutation(async ({ ctx, input }) => {
+    await ctx.services.spaces.rename(ctx.user.id, input.teamId, input.name);
+    return { ok: true as const };
+  }),
+
+  /** Deletes the team with its projects, renders, files and credits (Owner; the page says so first). */
+  delete: protectedProcedure.input(z.object({ teamId })).mutation(async ({ ctx, input }) => {
+    await ctx.services.spaces.deleteTeam(ctx.user.id, input.teamId);
+    return { ok: true as const };
+  }),
+
+  removeMember: protectedProcedure.input(z.object({ teamId, userId })).mutation(async ({ ctx, input }) => {
+    await ctx.services.spaces.removeMember(ctx.user.id, input.teamId, input.userId);
+    return { ok: true as const };
+  }),
+
+  leave: protectedProcedure.input(z.object({ teamId })).mutation(async ({ ctx, input }) => {
+    await ctx.services.spaces.leave(ctx.user.id, input.teamId);
+    return { ok: true as const };
+  }),
 });
