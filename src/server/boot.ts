@@ -136,7 +136,7 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
     twoFactor: createTwoFactorService({ ...infra, issuer: settings.brandName }),
     roles,
     spaces,
-    teamCredits: createTeamCreditsService(infra, spaces),
+    teamCredits: createTeamCreditsService(infra, spaces, render),
     clients: createClientsModule(infra, { spaces, projects }),
     projects,
     render,

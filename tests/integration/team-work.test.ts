@@ -82,6 +82,18 @@ describe("a team's shared work", () => {
     const opened = await ana.client.projects.get.query({ id: photo.projectId });
     expect(opened.renders.map((render) => render.id)).toEqual([jobs[0]!.id]);
     expect((await ana.client.render.job.query({ id: jobs[0]!.id })).status).toBe("succeeded");
+    // The Owner reads the use per member and month, and the ledger with who caused each row.
+    const overview = await ana.client.teams.credits.query({ teamId });
+    const month = new Date(clock.now()).getUTCFullYear() * 12 + new Date(clock.now()).getUTCMonth();
+    expect(overview.use).toEqual([{ userId: bruno.userId, month, renders: 1, edits: 0, charged: 1, refunded: 0, refunds: 0 }]);
+    // (Both at the test clock's one moment: their order is not asserted.)
+    expect(overview.ledger?.map((row) => [row.kind, row.amount, row.userId])).toEqual(
+      expect.arrayContaining([
+        ["charge", -1, bruno.userId],
+        ["transfer", 4, ana.userId],
+      ]),
+    );
+    expect(overview.ledger).toHaveLength(2);
     // Bruno's own balance was never touched; his personal space does not hold the team's work.
     expect(await ledgerBalance(server.deps.db, bruno.userId)).toBe(10);
     await bruno.client.teams.switchSpace.mutate({ teamId: null });

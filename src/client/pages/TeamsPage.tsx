@@ -15,6 +15,7 @@ import { MEMBER_ROLES, type MemberRole } from "../../shared/team-members";
 import { roleMay, teamNameSchema, type TeamRole } from "../../shared/teams";
 import { inputClass } from "../components/auth/fields";
 import { Spinner } from "../components/Spinner";
+import { TeamCreditsPanel } from "../components/teams/TeamCreditsPanel";
 import { ConfirmDialog } from "../components/ui/Dialog";
 import { Pill } from "../components/ui/Pill";
 import { buttonClass, cardClass, labelClass, linkClass, selectClass } from "../components/ui/buttons";
@@ -327,6 +328,7 @@ function TeamView({ teamId }: { teamId: string }) {
           {owns ? <p className="mt-3 text-xs text-slate-500 dark:text-slate-400">{t("teamsPage.rolesHint")}</p> : null}
         </Section>
 
+        <TeamCreditsPanel teamId={teamId} />
         {mayManage ? <Invitations teamId={teamId} invitations={team.invitations} /> : null}
         {roleMay(my, "readActivity") ? <ActivityLog teamId={teamId} /> : null}
         {owns ? <Rename teamId={teamId} name={team.name} onDelete={() => setConfirm({ kind: "delete" })} /> : null}
@@ -550,11 +552,24 @@ function ActivityLog({ teamId }: { teamId: string }) {
   const describe = (entry: { actorName: string; action: string; details: Record<string, string | number | null> }) => {
     const details = entry.details;
     const role = (value: unknown) => (typeof value === "string" && value in ROLE_ICONS ? t(`teamsPage.roles.${value}`) : "");
-    return t(`teamsPage.actions.${entry.action}`, {
+    // Variants said in their own words: a cap removed, a client's approval or request for changes.
+    const key =
+      entry.action === "capSet" && details.cap === null
+        ? "capRemoved"
+        : entry.action === "reviewDecision"
+          ? details.state === "approved"
+            ? "reviewApproved"
+            : "reviewChanges"
+          : entry.action;
+    return t(`teamsPage.actions.${key}`, {
       actor: entry.actorName || t("teamsPage.someone"),
       email: details.email ?? "",
       member: details.member ?? "",
       name: details.name ?? "",
+      credits: typeof details.credits === "number" ? formatNumber(currentLanguage(), details.credits) : "",
+      cap: typeof details.cap === "number" ? formatNumber(currentLanguage(), details.cap) : "",
+      project: details.project ?? "",
+      client: details.client ?? "",
       from: entry.action === "roleChanged" ? role(details.from) : (details.from ?? ""),
       to: role(details.to),
       role: role(details.role),

@@ -11,7 +11,7 @@ import { periodIndex } from "../db/sql-helpers";
 import type { CreditKind, Database, TeamCreditKind } from "../db/schema";
 import { generateSecureRandomString } from "../auth/tokens";
 import { DomainError } from "../errors";
-import type { Payer } from "../render";
+import type { Payer, RenderModule } from "../render";
 import type { SpacesModule } from "../spaces";
 import { roleMay } from "../../shared/teams";
 
@@ -529,6 +529,7 @@ const TEAM_USE_MONTHS = 6;
 export function createTeamCreditsService(
   deps: { db: AppDatabase; clock: { now(): number } },
   spaces: Pick<SpacesModule, "requireRight" | "membersOf" | "record" | "roleIn">,
+  render: Pick<RenderModule, "teamWorkByMonth">,
 ) {
   return {
     async overview(userId: string, teamId: string) {
@@ -546,13 +547,28 @@ export function createTeamCreditsService(
       if (!roleMay(role, "manageCredits")) return { role, balance, mine, members: null, ledger: null, use: null };
       const date = new Date(now);
       const since = Date.UTC(date.getUTCFullYear(), date.getUTCMonth() - (TEAM_USE_MONTHS - 1), 1);
+      // Per member and month: what they asked for (renders, edits) and what it cost and gave back.
+      const [credits, work] = await Promise.all([teamCreditUse(deps.db, teamId, since), render.teamWorkByMonth(teamId, since)]);
+      const use = new Map<
+        string,
+        { userId: string | null; month: number; renders: number; edits: number; charged: number; refunded: number; refunds: number }
+      >();
+      const entry = (userId: string | null, month: number) => {
+        const key = `${userId ?? ""}:${month}`;
+        let found = use.get(key);
+        if (!found) use.set(key, (found = { userId, month, renders: 0, edits: 0, charged: 0, refunded: 0, refunds: 0 }));
+        return found;
+      };
+      for (const row of work) Object.assign(entry(row.userId, row.month), { renders: row.renders, edits: row.edits });
+      for (const row of credits)
+        Object.assign(entry(row.userId, row.month), { charged: row.charged, refunded: row.refunded, refunds: row.refunds });
       return {
         role,
         balance,
         mine,
         members: members.map((member) => ({ ...member, usedThisMonth: used.get(member.userId) ?? 0 })),
         ledger: await teamLedger(deps.db, teamId, TEAM_LEDGER_ROWS),
-        use: await teamCreditUse(deps.db, teamId, since),
+        use: [...use.values()].sort((a, b) => b.month - a.month || (a.userId ?? "").localeCompare(b.userId ?? "")),
       };
     },
 

@@ -29,6 +29,7 @@ import {
   sharedRender,
   userRenderCount,
   teamRenderCount,
+  teamWorkByMonth,
   userRenderCounts,
   userRenderStatistics,
 } from "./library";
@@ -111,6 +112,8 @@ export function createJobs(deps: RenderContext, engine: () => RenderProvider, wo
       userRenderStatistics: (userId: string) => userRenderStatistics(deps, userId),
       userRenderCount: (userId: string) => userRenderCount(deps, userId),
       teamRenderCount: (teamId: string) => teamRenderCount(deps, teamId),
+      /** A team's renders and edits per member and month (UTC) since a moment. */
+      teamWorkByMonth: (teamId: string, since: number) => teamWorkByMonth(deps, teamId, since),
       userRenderCounts: (userIds: readonly string[]) => userRenderCounts(deps, userIds),
 
       // Administration.

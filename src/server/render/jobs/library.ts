@@ -213,6 +213,30 @@ export async function userRenderStatistics(deps: Deps, userId: string) {
   };
 }
 
+/**
+ * A team's work per member and calendar month (UTC, year * 12 + month) since `since`: renders and
+ * edits asked for (whatever became of them), for the team page's use table.
+ */
+export async function teamWorkByMonth(deps: Deps, teamId: string, since: number) {
+  const rows = await deps.db
+    .selectFrom("render_jobs")
+    .select(["user_id", "kind", "created_at"])
+    .where("team_id", "=", teamId)
+    .where("created_at", ">=", since)
+    .execute();
+  const work = new Map<string, { userId: string | null; month: number; renders: number; edits: number }>();
+  for (const row of rows) {
+    const date = new Date(row.created_at);
+    const month = date.getUTCFullYear() * 12 + date.getUTCMonth();
+    const key = `${row.user_id ?? ""}:${month}`;
+    const entry = work.get(key) ?? { userId: row.user_id, month, renders: 0, edits: 0 };
+    if (row.kind === "edit") entry.edits += 1;
+    else entry.renders += 1;
+    work.set(key, entry);
+  }
+  return [...work.values()];
+}
+
 /** How many renders a team's members asked for in it (the dashboard of the team's space). */
 export async function teamRenderCount(deps: Deps, teamId: string): Promise<number> {
   const renders = await deps.db
