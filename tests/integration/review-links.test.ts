@@ -14,6 +14,7 @@ import { MESSAGES } from "../../src/shared/messages";
 import { REVIEW, type ReviewEvent } from "../../src/shared/review";
 import type { AppRouter } from "../../src/server/trpc/root";
 import { createStudioClient, PASSWORD, roomPhoto, signedInClient, upload, waitForRenders, type StudioClient } from "../helpers/render";
+import { createLogger } from "../../src/server/logger";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { startSmtpServer } from "../helpers/smtp";
 import { DAY, MINUTE, TestClock } from "../helpers/test-clock";
@@ -23,10 +24,13 @@ import { waitUntil } from "../helpers/wait";
 const clock = new TestClock();
 let server: TestServer;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+/** Every log line the server writes (a link's token must never be among them). */
+const logLines: string[] = [];
 
 beforeAll(async () => {
   smtp = await startSmtpServer();
-  server = await startTestServer({ SMTP_URL: smtp.url, AUTH_RATE_LIMIT_PER_MINUTE: "1000" }, { clock });
+  const log = createLogger("debug", { destination: { write: (line: string) => void logLines.push(line) } });
+  server = await startTestServer({ SMTP_URL: smtp.url, AUTH_RATE_LIMIT_PER_MINUTE: "1000" }, { clock, log });
 });
 afterAll(async () => {
   await server?.stop();
@@ -243,6 +247,11 @@ describe("review links", () => {
     expect((await client.review.page.query({ token })).pictures.map((picture) => picture.jobId)).toEqual([shown]);
     expect((await fetchPicture(`/files/review/${token}/${hidden}/after`)).status).toBe(404);
     expect((await fetchPicture(`/files/review/${token}/${shown}/after`)).status).toBe(200);
+    expect((await fetch(`${server.url}/review/${token}`)).status).toBe(200);
+    // The page's and the pictures' paths carry the link's secret: the access log keeps them without it.
+    expect(logLines.some((line) => line.includes('"path":"/files/review/[token]/'))).toBe(true);
+    expect(logLines.some((line) => line.includes('"path":"/review/[token]"'))).toBe(true);
+    expect(logLines.join("\n")).not.toContain(token);
     expect(await refusal(client.review.comment.mutate({ token, jobId: hidden, author: "Marta", text: "Hm" }))).toMatchObject({
       code: "NOT_FOUND",
     });

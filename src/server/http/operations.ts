@@ -70,6 +70,16 @@ export function pathOf(url: string): string {
 const TRPC_LABELS_KEPT = 1000;
 
 /**
+ * A client's review link carries its secret in the path (/review/<token>, and its pictures under
+ * /files/review/<token>/...): the access log keeps such paths without it, as it keeps no query string.
+ */
+const SECRET_IN_PATH = /^(\/(?:files\/)?review\/)[^/]+/;
+
+export function loggedPath(path: string): string {
+  return path.replace(SECRET_IN_PATH, "$1[token]");
+}
+
+/**
  * Starts the tracking of a request (Node's own or Express's): its id, sent back as X-Request-Id and
  * returned, for the caller to run the request in that log context; at the end, one access-log line and
  * the HTTP metrics.
@@ -103,7 +113,7 @@ export function requestTracking(
       const fields = {
         requestId,
         method: req.method,
-        path,
+        path: loggedPath(path),
         route,
         status: res.statusCode,
         ms: Math.round(seconds * 10_000) / 10,
