@@ -179,4 +179,43 @@ describe("a team's shared work", () => {
     );
     expect(await ledgerBalance(server.deps.db, ana.userId)).toBe(10);
   });
+
+  it("moves a personal project with its renders into a team, where members see and render in it at the team's cost", async () => {
+    const { ana, bruno, teamId } = await studio();
+    await ana.client.teams.switchSpace.mutate({ teamId: null });
+    const photo = await photoOf(ana);
+    const { jobs } = await ana.client.render.create.mutate({ ...photo, style: "modern" });
+    await waitForRenders(ana, [jobs[0]!.id]);
+    expect(await ledgerBalance(server.deps.db, ana.userId)).toBe(9);
+    // Bruno cannot see it, nor move it: it is not his.
+    expect(messageOf(await bruno.client.projects.get.query({ id: photo.projectId }).catch((e: unknown) => e))).toBe(MESSAGES.notFound);
+    expect(messageOf(await bruno.client.projects.moveToTeam.mutate({ id: photo.projectId, teamId }).catch((e: unknown) => e))).toBe(
+      MESSAGES.notFound,
+    );
+    // Nor can Ana move it into a team she is not in.
+    const stranger = await signedInClient(server.url);
+    const otherTeam = await stranger.client.teams.create.mutate({ name: "Elsewhere" });
+    expect(
+      messageOf(await ana.client.projects.moveToTeam.mutate({ id: photo.projectId, teamId: otherTeam.id }).catch((e: unknown) => e)),
+    ).toBe(MESSAGES.notFound);
+
+    const moved = await ana.client.projects.moveToTeam.mutate({ id: photo.projectId, teamId });
+    expect(moved).toMatchObject({ id: photo.projectId, teamId });
+    expect(messageOf(await ana.client.projects.moveToTeam.mutate({ id: photo.projectId, teamId }).catch((e: unknown) => e))).toBe(
+      MESSAGES.projectAlreadyInTeam,
+    );
+    // Bruno sees the project and Ana's render, and his render in it is the team's.
+    expect((await bruno.client.projects.get.query({ id: photo.projectId })).renders.map((render) => render.id)).toEqual([jobs[0]!.id]);
+    expect((await bruno.client.render.versions.query({ id: jobs[0]!.id })).nodes.length).toBeGreaterThan(1);
+    await ana.client.teams.moveCredits.mutate({ teamId, amount: 2 });
+    const again = await bruno.client.render.create.mutate({ ...photo, style: "industrial" });
+    expect(again.credits).toBe(1);
+    await waitForRenders(bruno, [again.jobs[0]!.id]);
+    expect(await ledgerBalance(server.deps.db, bruno.userId)).toBe(10);
+    const log = await ana.client.teams.activity.query({ teamId });
+    expect(log.find((entry) => entry.action === "projectMoved")).toMatchObject({
+      actorId: ana.userId,
+      details: { project: expect.any(String) },
+    });
+  });
 });

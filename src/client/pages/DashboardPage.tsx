@@ -23,6 +23,7 @@ import { Link, useLocation, useSearch } from "wouter";
 import { projectNameSchema } from "../../shared/render";
 import { inputClass } from "../components/auth/fields";
 import { ProjectClientPicker } from "../components/clients/ProjectClientPicker";
+import { MoveProjectToTeam } from "../components/teams/MoveProjectToTeam";
 import { ProjectListingZip } from "../components/listing/ProjectListingZip";
 import { EngineNote } from "../components/render/Callouts";
 import { Picture } from "../components/render/Picture";
@@ -171,6 +172,7 @@ function ProjectView({
             {t("dashboard.renderHere")}
           </Link>
           <ProjectListingZip projectId={project.id} />
+          <MoveProjectToTeam project={project} />
           <button type="button" className={buttonClass.secondary} onClick={() => onRename(asSummary)}>
             <Pencil className="size-4" aria-hidden="true" />
             {t("dashboard.rename")}
