@@ -9,11 +9,13 @@ import type { Infra } from "../infra";
 import { membershipOf, requireRight, roleIn, teamIdsOf } from "./access";
 import { listActivity, recordActivity, type ActivityDetails, type TeamAction } from "./activity";
 import type { PeopleDirectory, SpacesContext } from "./context";
+import { teamDirectory, teamExists } from "./directory";
 import { createTeam, currentSpace, membersOf, setMonthlyCap, switchSpace, teamsOf } from "./teams";
 
 export type { PeopleDirectory } from "./context";
 export type { TeamSummary } from "./teams";
 export type { ActivityEntry, TeamAction } from "./activity";
+export type { DirectoryTeam, DirectoryMember } from "./directory";
 
 /** Entries of the activity log per page. */
 const ACTIVITY_PAGE = 50;
@@ -52,6 +54,11 @@ export function createSpacesModule(
       setMonthlyCap(deps, actorId, teamId, memberId, cap),
     /** The members with role, cap and when they joined (for a caller already checked to be a member). */
     membersOf: (teamId: string) => membersOf(deps, teamId),
+
+    /** /admin → Teams: every team (by name or a member's address), a page at a time; for the server's admin only. */
+    directory: (filter: { search?: string; limit: number; offset: number }) => teamDirectory(deps, filter),
+    /** Whether the team exists (for callers that act on any team: /admin). */
+    exists: (teamId: string) => teamExists(deps, teamId),
 
     /** Records an action in the team's log (other modules: clients, review decisions, credits). */
     async record(teamId: string, actorId: string | null, action: TeamAction, details: ActivityDetails = {}): Promise<void> {
