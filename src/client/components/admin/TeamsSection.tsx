@@ -45,7 +45,7 @@ function TeamCard({ team, onAdjust }: { team: AdminTeam; onAdjust(team: AdminTea
     value === null ? t("admin.teams.noCap") : t("admin.teams.capValue", { count: value, formatted: format.number(value) });
   return (
     <li className="space-y-3 px-3 py-3 sm:px-4" data-testid="admin-team" data-name={team.name}>
-      <div className="flex flex-wrap items-start gap-3">
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-start">
         <div className="min-w-0 flex-1 space-y-1">
           <p className="font-medium [overflow-wrap:anywhere]">{team.name}</p>
           <p className="flex flex-wrap gap-x-3 gap-y-0.5 text-xs text-slate-500 dark:text-slate-400">
@@ -58,7 +58,7 @@ function TeamCard({ team, onAdjust }: { team: AdminTeam; onAdjust(team: AdminTea
         </div>
         <button
           type="button"
-          className={`${buttonClass.secondary} px-3 py-1.5`}
+          className={`${buttonClass.secondary} self-start px-3 py-1.5`}
           onClick={() => onAdjust(team)}
           aria-label={t("admin.teams.adjustFor", { name: team.name })}
         >
