@@ -149,7 +149,7 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
       brandName: settings.brandName,
     }),
     payments,
-    admin: createAdminService(infra, render, roles, payments, backups, housekeeping, settings),
+    admin: createAdminService(infra, render, roles, payments, backups, housekeeping, settings, spaces),
     analytics,
     housekeeping,
     selfTestRuns: createSelfTestRunsService(infra),

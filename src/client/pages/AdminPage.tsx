@@ -1,10 +1,10 @@
 /**
- * /admin (protected; admins only — the server checks the role on every call too): Users,
+ * /admin (protected; admins only — the server checks the role on every call too): Users, Teams,
  * Render jobs, Credits, Studio (brand, free credits, engine), Mail outbox, System status, Self-test history and Analytics, one tab each; the
  * open tab is kept in the address (?section=) so it can be linked and reloaded. Payments held for
  * review (amount or currency not the package's) are shown above every tab.
  */
-import { BarChart3, Coins, FlaskConical, Images, Mail, Palette, Server, Users } from "lucide-react";
+import { BarChart3, Coins, FlaskConical, Images, Mail, Palette, Server, Users, UsersRound } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { useLocation, useSearch } from "wouter";
 import { AccessDenied } from "../components/admin/QuickAdminBar";
@@ -15,6 +15,7 @@ import { BackupsSection } from "../components/admin/BackupsSection";
 import { CreditPackagesSection } from "../components/admin/CreditPackagesSection";
 import { HousekeepingSection } from "../components/admin/HousekeepingSection";
 import { StudioSettingsSection } from "../components/admin/StudioSettingsSection";
+import { TeamsSection } from "../components/admin/TeamsSection";
 import { OutboxSection, SelfTestSection, SystemSection } from "../components/admin/SystemSections";
 import { UsersSection } from "../components/admin/UsersSection";
 import { PageShell } from "../components/render/PageShell";
@@ -22,7 +23,7 @@ import { Spinner } from "../components/Spinner";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../components/ui/Tabs";
 import { useRoles } from "../hooks/useRoles";
 
-const SECTIONS = ["users", "jobs", "credits", "studio", "outbox", "system", "self-tests", "analytics"] as const;
+const SECTIONS = ["users", "teams", "jobs", "credits", "studio", "outbox", "system", "self-tests", "analytics"] as const;
 type Section = (typeof SECTIONS)[number];
 
 export default function AdminPage() {
@@ -45,6 +46,7 @@ export default function AdminPage() {
   const select = (value: string) => navigate(value === "users" ? location : `${location}?section=${value}`, { replace: true });
   const labels: Record<Section, { label: string; icon: React.ReactNode }> = {
     users: { label: t("admin.tabs.users"), icon: <Users aria-hidden="true" /> },
+    teams: { label: t("admin.tabs.teams"), icon: <UsersRound aria-hidden="true" /> },
     jobs: { label: t("admin.tabs.jobs"), icon: <Images aria-hidden="true" /> },
     credits: { label: t("admin.tabs.credits"), icon: <Coins aria-hidden="true" /> },
     studio: { label: t("admin.tabs.studio"), icon: <Palette aria-hidden="true" /> },
@@ -68,6 +70,9 @@ export default function AdminPage() {
         </TabsList>
         <TabsContent value="users">
           <UsersSection />
+        </TabsContent>
+        <TabsContent value="teams">
+          <TeamsSection />
         </TabsContent>
         <TabsContent value="jobs">
           <JobsSection />

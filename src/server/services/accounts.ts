@@ -88,6 +88,16 @@ export function createPeopleDirectory(deps: Pick<Infra, "db">): PeopleDirectory 
     async byEmail(email) {
       return deps.db.selectFrom("users").select("id").where("email", "=", email.trim().toLowerCase()).executeTakeFirst();
     },
+    async idsByEmailContaining(text, max) {
+      const pattern = `%${text.replace(/[\\%_]/g, (match) => `\\${match}`)}%`;
+      const rows = await deps.db
+        .selectFrom("users")
+        .select("id")
+        .where("email", "like", sql<string>`${pattern} ESCAPE '\\'`)
+        .limit(max)
+        .execute();
+      return rows.map((row) => row.id);
+    },
   };
 }
 

@@ -18,7 +18,8 @@ import { checkRenderProvider } from "./system-checks";
 import { clearAttempts, lockedUntilOf } from "../auth/lockout";
 import { latestOutboxMails } from "../mail/mailer";
 import { accountEmails, accountPage, countAccounts, findAccount, hasProfile, setAccountDisabled } from "./accounts";
-import { creditBalance, grantCredits } from "./credits";
+import { creditBalance, grantCredits, grantTeamCredits, teamCreditBalance } from "./credits";
+import type { SpacesModule } from "../spaces";
 import type { CreditPackageInput } from "../../shared/credit-packages";
 import type { PaymentHoldView, PaymentsService } from "./payments";
 import type { RolesService } from "./roles";
@@ -60,6 +61,7 @@ export function createAdminService(
   backups: BackupModule,
   housekeeping: Housekeeping,
   settings: SettingsModule,
+  spaces: SpacesModule,
 ) {
   const { db, clock } = deps;
 
@@ -175,6 +177,27 @@ export function createAdminService(
         return balance + amount;
       });
       await audit(admin, "adjust_credits", userId, { amount, reason });
+      return { credits };
+    },
+
+    /** /admin → Teams: every team with its balance and members, found by its name or a member's address. */
+    teams: (filter: { search?: string; limit: number; offset: number }) => spaces.directory(filter),
+
+    /**
+     * A team's credit adjustment, as adjustCredits for a user: a team ledger row ("admin") with the
+     * reason, never below zero, audited and recorded in the team's activity log (after the commit).
+     */
+    async adjustTeamCredits(admin: Admin, teamId: string, amount: number, reason: string): Promise<{ credits: number }> {
+      if (!(await spaces.exists(teamId))) throw notFound();
+      const now = clock.now();
+      const credits = await db.transaction().execute(async (trx) => {
+        const balance = await teamCreditBalance(trx, teamId);
+        if (balance + amount < 0) throw new DomainError("invalid", "notEnoughCredits");
+        await grantTeamCredits(trx, teamId, null, amount, "admin", now, { reason: `${reason} (by ${admin.email})` });
+        return balance + amount;
+      });
+      await audit(admin, "adjust_team_credits", null, { teamId, amount, reason });
+      await spaces.record(teamId, null, "creditsAdjusted", { credits: amount, reason });
       return { credits };
     },
 

@@ -7,6 +7,8 @@ export interface PeopleDirectory {
   people(userIds: readonly string[]): Promise<Map<string, { name: string; email: string }>>;
   /** The account with this address, if there is one. */
   byEmail(email: string): Promise<{ id: string } | undefined>;
+  /** Accounts whose address contains this text (any case), at most `max` of them: /admin's team search. */
+  idsByEmailContaining(text: string, max: number): Promise<string[]>;
 }
 
 export interface SpacesContext extends Pick<Infra, "db" | "clock" | "env" | "log" | "mailer"> {

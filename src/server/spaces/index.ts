@@ -9,6 +9,7 @@ import type { Infra } from "../infra";
 import { membershipOf, requireRight, roleIn, teamIdsOf } from "./access";
 import { listActivity, recordActivity, type ActivityDetails, type TeamAction } from "./activity";
 import type { PeopleDirectory, SpacesContext } from "./context";
+import { teamDirectory, teamExists } from "./directory";
 import { createTeam, currentSpace, membersOf, setMonthlyCap, switchSpace, teamsOf } from "./teams";
 import { PRODUCT_NAME, type Language } from "../../shared/constants";
 import type { MemberRole } from "../../shared/team-members";
@@ -20,6 +21,7 @@ export type { TeamSummary } from "./teams";
 export type { ActivityEntry, TeamAction } from "./activity";
 export type { InvitationView, InviteMail, PendingInvitation } from "./invitations";
 export type { TeamDetails, TeamMember } from "./members";
+export type { DirectoryTeam, DirectoryMember } from "./directory";
 
 /** Entries of the activity log per page. */
 const ACTIVITY_PAGE = 50;
@@ -85,6 +87,10 @@ export function createSpacesModule(
     deleteTeam: (userId: string, teamId: string) => deleteTeam(deps, userId, teamId),
     removeMember: (userId: string, teamId: string, memberId: string) => removeMember(deps, userId, teamId, memberId),
     leave: (userId: string, teamId: string) => leaveTeam(deps, userId, teamId),
+    /** /admin → Teams: every team (by name or a member's address), a page at a time; for the server's admin only. */
+    directory: (filter: { search?: string; limit: number; offset: number }) => teamDirectory(deps, filter),
+    /** Whether the team exists (for callers that act on any team: /admin). */
+    exists: (teamId: string) => teamExists(deps, teamId),
 
     /** Records an action in the team's log (other modules: clients, review decisions, credits). */
     async record(teamId: string, actorId: string | null, action: TeamAction, details: ActivityDetails = {}): Promise<void> {

@@ -12,6 +12,13 @@ import { adminProcedure, router } from "../init";
 
 const id = z.string().min(1).max(64);
 const page = { limit: z.number().int().min(1).max(200).default(50), offset: z.number().int().min(0).default(0) };
+/** An admin's credit adjustment: a whole number of credits, not zero, within ±100,000. */
+const amount = z
+  .number()
+  .int()
+  .min(-100_000)
+  .max(100_000)
+  .refine((value) => value !== 0);
 const role = z.string().regex(ROLE_PATTERN, { error: MESSAGES.roleNotAllowed });
 
 export const adminRouter = router({
@@ -26,16 +33,21 @@ export const adminRouter = router({
     .input(
       z.object({
         userId: id,
-        amount: z
-          .number()
-          .int()
-          .min(-100_000)
-          .max(100_000)
-          .refine((value) => value !== 0),
+        amount,
         reason: z.string().trim().min(1).max(200),
       }),
     )
     .mutation(({ ctx, input }) => ctx.services.admin.adjustCredits(ctx.user, input.userId, input.amount, input.reason)),
+
+  /** /admin → Teams: every team with its balance and members, by its name or a member's address. */
+  teams: adminProcedure
+    .input(z.object({ search: z.string().trim().max(255).optional(), ...page }).default({ limit: 50, offset: 0 }))
+    .query(({ ctx, input }) => ctx.services.admin.teams(input)),
+
+  /** A team's credit adjustment, with its reason, as a team ledger row ("admin"), audited and in the team's log. */
+  adjustTeamCredits: adminProcedure
+    .input(z.object({ teamId: id, amount, reason: z.string().trim().min(1).max(200) }))
+    .mutation(({ ctx, input }) => ctx.services.admin.adjustTeamCredits(ctx.user, input.teamId, input.amount, input.reason)),
 
   grantRole: adminProcedure
     .input(z.object({ userId: id, role }))
