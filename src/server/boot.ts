@@ -112,7 +112,7 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
   deleteTeamWork = async (teamId) => void (await projects.deleteTeamWork(teamId));
   const payments = createPaymentsService({ ...infra, brandName: settings.brandName, teams: spaces });
   const backups = createBackupModule(infra);
-  const accounts = createAccountsService(infra, render, projects, settings);
+  const accounts = createAccountsService(infra, render, projects, settings, spaces);
   const sessions = createSessionsService(db, clock);
   const analytics = createAnalyticsService(infra, render);
   // Each owner removes what is its own; the housekeeping module schedules and records the passes.

@@ -120,6 +120,7 @@ export const MESSAGES = {
   teamNotEnoughCredits: "The team has no credits left. Its Owner or an Admin can buy credits or move some in.",
   teamCreditMoveTooLarge: "You can move at most your own balance into the team",
   projectAlreadyInTeam: "This project is already in a team",
+  accountOwnsTeam: "You own a team. Transfer its ownership to an Admin, or delete the team, before deleting your account.",
   teamPurchaseNotAllowed:
     "Only the team's Owner or an Admin can buy credits for it. Switch to your personal space to buy credits for yourself.",
   // Clients (issue 28, spec section 5).

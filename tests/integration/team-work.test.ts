@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { keyedMessage, MESSAGES } from "../../src/shared/messages";
 import { grantTeamCredits, ledgerBalance, teamLedgerBalance } from "../../src/server/services/credits";
 import type { AppRouter } from "../../src/server/trpc/root";
-import { roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
+import { PASSWORD, roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { TestClock } from "../helpers/test-clock";
 
@@ -217,5 +217,29 @@ describe("a team's shared work", () => {
       actorId: ana.userId,
       details: { project: expect.any(String) },
     });
+  });
+
+  it("keeps a member's team work in the team when they delete their account; an Owner must hand the team over first", async () => {
+    const { ana, bruno, teamId } = await studio();
+    await ana.client.teams.moveCredits.mutate({ teamId, amount: 2 });
+    const teamPhoto = await photoOf(bruno);
+    const { jobs } = await bruno.client.render.create.mutate({ ...teamPhoto, style: "modern" });
+    await waitForRenders(bruno, [jobs[0]!.id]);
+    await bruno.client.teams.switchSpace.mutate({ teamId: null });
+    const ownPhoto = await photoOf(bruno);
+
+    expect(
+      messageOf(await ana.client.account.deleteAccount.mutate({ confirmEmail: ana.email, password: PASSWORD }).catch((e: unknown) => e)),
+    ).toBe(MESSAGES.accountOwnsTeam);
+    await bruno.client.account.deleteAccount.mutate({ confirmEmail: bruno.email, password: PASSWORD });
+
+    // The team keeps the project and the render (now under its Owner); Bruno's own photo is gone.
+    const project = await ana.client.projects.get.query({ id: teamPhoto.projectId });
+    expect(project.renders.map((render) => render.id)).toEqual([jobs[0]!.id]);
+    expect((await ana.client.render.job.query({ id: jobs[0]!.id })).status).toBe("succeeded");
+    const left = await server.deps.db.selectFrom("uploads").select("id").where("id", "in", [teamPhoto.imageId, ownPhoto.imageId]).execute();
+    expect(left.map((row) => row.id)).toEqual([teamPhoto.imageId]);
+    const members = await ana.client.teams.details.query({ teamId });
+    expect(members.members.map((member) => member.userId)).not.toContain(bruno.userId);
   });
 });

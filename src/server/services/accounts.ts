@@ -9,7 +9,7 @@ import { AUTH, CREDITS, DEFAULT_LANGUAGE, PRODUCT_NAME, type Language } from "..
 import { DomainError } from "../errors";
 import type { Infra } from "../infra";
 import type { AccountDirectory, RenderModule } from "../render";
-import type { PeopleDirectory } from "../spaces";
+import type { PeopleDirectory, SpacesModule } from "../spaces";
 import { createSession, invalidateSession, validateSessionToken, type SessionInfo, type SessionRequestInfo } from "../auth/sessions";
 import { clearAttempts, countFailedAttempt, type AttemptInfo, type LockoutStatus } from "../auth/lockout";
 import { hashPassword, verifyPassword } from "../auth/passwords";
@@ -786,7 +786,13 @@ export async function profileRow(deps: AccountDeps, userId: string, columns: "al
     : null;
 }
 
-export function createAccountsService(infra: AccountDeps, render: RenderModule, projects: ProjectsService, studio?: StudioFacts) {
+export function createAccountsService(
+  infra: AccountDeps,
+  render: RenderModule,
+  projects: ProjectsService,
+  studio?: StudioFacts,
+  teams?: Pick<SpacesModule, "teamsOf" | "ownerOf">,
+) {
   const deps: AccountDeps = studio ? { ...infra, studio } : infra;
   return {
     signUp: (input: { email: string; password: string; fullName: string }, mail: MailContext) => signUp(deps, input, mail),
@@ -858,6 +864,14 @@ export function createAccountsService(infra: AccountDeps, render: RenderModule, 
       if (confirmEmail.trim().toLowerCase() !== user.email.toLowerCase()) throw new DomainError("invalid", "deleteConfirmationMismatch");
       if (user.password_hash !== null && !(await verifyPassword(user.password_hash, password ?? ""))) {
         throw new DomainError("invalid", "currentPasswordWrong");
+      }
+      // A team keeps one Owner: an Owner transfers the team or deletes it first. A member's work in a
+      // team stays the team's, passed to its Owner (decision 070); their personal pictures go.
+      const memberships = teams ? await teams.teamsOf(userId) : [];
+      if (memberships.some((team) => team.role === "owner")) throw new DomainError("conflict", "accountOwnsTeam");
+      for (const team of memberships) {
+        const owner = await teams!.ownerOf(team.id);
+        if (owner) await projects.handOverTeamWork(userId, team.id, owner);
       }
       await render.deleteUserImages({ userId });
       // Everything else hangs off the user row (ON DELETE CASCADE); analytics keep no user id.

@@ -265,6 +265,20 @@ export function createProjectsService(deps: Deps, render: RenderModule, teams: P
       return projectView({ ...project, team_id: teamId });
     },
 
+    /**
+     * A deleted account's projects and pictures in a team stay the team's: they pass to `toUserId`
+     * (the team's Owner), since each row needs an author and the account is gone (decision 070).
+     */
+    async handOverTeamWork(fromUserId: string, teamId: string, toUserId: string): Promise<void> {
+      await render.handOverTeamPictures(fromUserId, teamId, toUserId);
+      await deps.db
+        .updateTable("projects")
+        .set({ user_id: toUserId })
+        .where("user_id", "=", fromUserId)
+        .where("team_id", "=", teamId)
+        .execute();
+    },
+
     /** Deletes every project of a team with its pictures (the team is being deleted). */
     async deleteTeamWork(teamId: string) {
       const deleted = await render.deleteUserImages({ teamId });

@@ -162,3 +162,14 @@ export async function membersOf(deps: SpacesContext, teamId: string) {
     joinedAt: row.joined_at,
   }));
 }
+
+/** The team's Owner (every team has exactly one). */
+export async function ownerOfTeam(deps: Pick<SpacesContext, "db">, teamId: string): Promise<string | null> {
+  const row = await deps.db
+    .selectFrom("team_members")
+    .select("user_id")
+    .where("team_id", "=", teamId)
+    .where("role", "=", "owner")
+    .executeTakeFirst();
+  return row?.user_id ?? null;
+}

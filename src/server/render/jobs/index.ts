@@ -36,7 +36,7 @@ import {
 import { listingSource } from "./listing-source";
 import { reviewPictures } from "./review-source";
 import { cancelJob, createRenderJobs, deleteJob, recoverInterruptedJobs, rerenderJob, retryJob } from "./queue";
-import { deleteUserImages, movePicturesToTeam, type ImagesToDelete } from "./removal";
+import { deleteUserImages, handOverTeamPictures, movePicturesToTeam, type ImagesToDelete } from "./removal";
 import { upscaleJob } from "./upscale";
 import { RenderWorker, type RenderWorkerOptions } from "./worker";
 
@@ -107,6 +107,9 @@ export function createJobs(deps: RenderContext, engine: () => RenderProvider, wo
       deleteUserImages: (filter: ImagesToDelete) => deleteUserImages(deps, filter),
       /** A personal project's pictures become its new team's (the project moved into a team). */
       movePicturesToTeam: (projectId: string, teamId: string) => movePicturesToTeam(deps, projectId, teamId),
+      /** A deleted account's pictures in a team pass to another member (its Owner). */
+      handOverTeamPictures: (fromUserId: string, teamId: string, toUserId: string) =>
+        handOverTeamPictures(deps, fromUserId, teamId, toUserId),
 
       projectRenderSummaries: (projectIds: string[]) => projectRenderSummaries(deps, projectIds),
       userRenderStatistics: (userId: string) => userRenderStatistics(deps, userId),

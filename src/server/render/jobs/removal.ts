@@ -78,3 +78,24 @@ export async function movePicturesToTeam(deps: Pick<RenderContext, "db" | "clock
     return Number(uploads.numUpdatedRows);
   });
 }
+
+/**
+ * A deleted account's pictures in a team stay the team's (decision 070): they pass to `toUserId`
+ * (the team's Owner), since a row needs an author and the account is gone.
+ */
+export async function handOverTeamPictures(
+  deps: Pick<RenderContext, "db">,
+  fromUserId: string,
+  teamId: string,
+  toUserId: string,
+): Promise<void> {
+  await deps.db.transaction().execute(async (trx) => {
+    await trx.updateTable("uploads").set({ user_id: toUserId }).where("user_id", "=", fromUserId).where("team_id", "=", teamId).execute();
+    await trx
+      .updateTable("render_jobs")
+      .set({ user_id: toUserId })
+      .where("user_id", "=", fromUserId)
+      .where("team_id", "=", teamId)
+      .execute();
+  });
+}
