@@ -42,10 +42,6 @@ export function ownerColumns(owner: Owner): { user_id: string | null; visitor_id
   return { user_id: owner.userId, visitor_id: owner.visitorId };
 }
 
-/** The author of a row (uploads, render_jobs), in the row's own space. */
-export const rowOwner = (row: OwnedRow): Owner =>
-  row.user_id !== null ? userOwner(row.user_id, row.team_id) : visitorOwner(row.visitor_id!);
-
 /** True when a personal row (no team) belongs to the owner; a team row is never decided here. */
 export function ownsRow(owner: Owner, row: OwnedRow): boolean {
   if (row.team_id) return false;

@@ -351,8 +351,13 @@ export function markCanceled(deps: RefundDeps, jobId: string, from: readonly Job
  * a crash right after it cannot resume (and charge) the job. The worker's own later writes all
  * expect a running job, so they change nothing once it is canceled.
  */
-export async function cancelJob(deps: RenderContext, owner: Owner, jobId: string): Promise<JobStatus> {
-  const job = await findOwnedJob(deps, owner, jobId);
+export async function cancelJob(deps: RenderContext, owner: Owner | "admin", jobId: string): Promise<JobStatus> {
+  // The server's admin may cancel anyone's render (a team's too, whoever is still in the team).
+  const job =
+    owner === "admin"
+      ? await deps.db.selectFrom("render_jobs").selectAll().where("id", "=", jobId).executeTakeFirst()
+      : await findOwnedJob(deps, owner, jobId);
+  if (!job) throw notFound();
   if (job.status === "queued" || RUNNING.includes(job.status)) {
     const canceled = await markCanceled(deps, jobId, ["queued", ...RUNNING], deps.clock.now());
     if (canceled) {
