@@ -207,6 +207,9 @@ export default function DashboardPage() {
   const { user } = useSession();
   const utils = trpc.useUtils();
   const allowance = trpc.render.allowance.useQuery(undefined, { staleTime: 0 });
+  // The team whose space this is (decision 070): its projects and balance are shown, not the user's own.
+  const spaces = trpc.teams.mine.useQuery();
+  const team = allowance.data?.teamId ? spaces.data?.teams.find((entry) => entry.id === allowance.data?.teamId) : undefined;
   // Pages of projects, latest first; "Show more" asks for the next (decision 044).
   const projects = trpc.projects.list.useInfiniteQuery({ limit: PROJECT_PAGE }, { getNextPageParam: (page) => page.nextCursor });
   const recent = trpc.render.list.useQuery({ limit: 8 }, { staleTime: 0 });
@@ -291,6 +294,17 @@ export default function DashboardPage() {
           <p className="mt-1 truncate text-slate-600 dark:text-slate-300">
             {user ? t("dashboard.welcome", { name: user.fullName }) : null}
           </p>
+          {team ? (
+            <p className="mt-1 text-sm text-slate-600 dark:text-slate-300" data-testid="dashboard-space">
+              {t("teamSpace.workingIn")}{" "}
+              <Link
+                href={`/teams?team=${encodeURIComponent(team.id)}`}
+                className="font-semibold text-brand-700 hover:underline dark:text-brand-100"
+              >
+                {team.name}
+              </Link>
+            </p>
+          ) : null}
           <p className="mt-1 flex gap-4 text-sm">
             <Link href="/profile" className="font-medium text-brand-700 hover:underline dark:text-brand-100">
               {t("pages.profile.title")}
@@ -316,7 +330,7 @@ export default function DashboardPage() {
         <div className={`${cardClass} min-w-0 p-3 sm:p-5`} data-testid="credits-card">
           <p className="flex items-start gap-1.5 text-xs font-medium text-slate-500 sm:items-center sm:gap-2 sm:text-sm dark:text-slate-400">
             <Sparkles className="size-4 shrink-0 text-accent-500" aria-hidden="true" />
-            {t("dashboard.credits")}
+            {allowance.data?.teamId ? t("teamSpace.credits") : t("dashboard.credits")}
           </p>
           <p className="mt-1 text-2xl font-bold tabular-nums sm:text-3xl">{allowance.data?.credits ?? "–"}</p>
           <Link href="/pricing" className={`mt-1 inline-block text-xs sm:mt-2 sm:text-sm ${linkClass}`}>
