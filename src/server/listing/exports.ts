@@ -236,8 +236,20 @@ export async function createExport(
   }
 }
 
+/**
+ * Refuses (404) a render the user may no longer use: a team's render once they left the team or
+ * were removed (decision 070), or a deleted one. The render module answers it; a render they may
+ * use but that is not finished is not refused here.
+ */
+async function requireRender(deps: ListingContext, userId: string, jobId: string): Promise<void> {
+  await deps.render.listingSource(userOwner(userId), jobId).catch((error: unknown) => {
+    if (error instanceof DomainError && error.kind === "not-found") throw error;
+  });
+}
+
 /** The current (not revoked) exports of one of the user's renders, newest first. */
 export async function exportsOfJob(deps: ListingContext, userId: string, jobId: string): Promise<ListingExportView[]> {
+  await requireRender(deps, userId, jobId);
   const rows = await currentRows(deps, userId).where("job_id", "=", jobId).execute();
   return rows.map(exportView);
 }
@@ -257,6 +269,7 @@ function currentRows(deps: ListingContext, userId: string) {
 export async function ownedExport(deps: ListingContext, userId: string, exportId: string): Promise<ListingExportRow> {
   const row = await currentRows(deps, userId).where("id", "=", exportId).executeTakeFirst();
   if (!row) throw notFound();
+  await requireRender(deps, userId, row.job_id!);
   return row;
 }
 
