@@ -19,6 +19,7 @@ import superjson from "superjson";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { translations } from "../../src/client/i18n/resources";
 import { UI_LANGUAGE_HEADER } from "../../src/shared/constants";
+import type { DesignStyle } from "../../src/shared/styles";
 import { MESSAGES, readMessage } from "../../src/shared/messages";
 import type { AppRouter } from "../../src/server/trpc/root";
 import { CookieJar } from "../helpers/trpc-client";
@@ -166,7 +167,7 @@ const who = {} as Record<Role, Browser> & {
 };
 const fx = {} as Fixture;
 
-async function finishedRender(by: Person, style = "modern"): Promise<string> {
+async function finishedRender(by: Person, style: DesignStyle = "modern"): Promise<string> {
   const { jobs } = await by.trpc.render.create.mutate({ projectId: fx.projectId, imageId: fx.uploadId, style });
   await waitForRenders({ client: by.trpc } as never, [jobs[0]!.id]);
   return jobs[0]!.id;
