@@ -7,7 +7,8 @@
  * cookie (served by the render module's fan-out), for one team render's job and for the team's
  * space (no jobId, while the member works in the team); the app's own tRPC client
  * (httpSubscriptionLink, as collectEvents uses it); and the procedure itself, called in process
- * (the path tRPC serves when the fan-out passes a request on).
+ * (the path tRPC serves when the fan-out passes a request on); and the team project's review events
+ * (review.events, the client review links' comments and decisions).
  */
 import { performance } from "node:perf_hooks";
 import { sql } from "kysely";
@@ -18,6 +19,7 @@ import { createContextInner } from "../../src/server/trpc/context";
 import { createCaller } from "../../src/server/trpc/root";
 import { createStudioClient, PASSWORD, roomPhoto, uniqueEmail, upload, waitForRenders, type StudioClient } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
+import { waitUntil } from "../helpers/wait";
 
 /** The issue's bound: a removed member's streams end within a second of the removal. */
 const CLOSE_BOUND_MS = 1_000;
@@ -65,10 +67,10 @@ interface OpenStream {
  * GET /trpc/render.events?input=... with the member's cookie, as the browser's EventSource sends it;
  * resolves once the server said it is connected.
  */
-async function openRawStream(member: Person, input: Record<string, string>): Promise<OpenStream> {
+async function openRawStream(member: Person, input: Record<string, string>, path = "render.events"): Promise<OpenStream> {
   const controller = new AbortController();
   const query = Object.keys(input).length > 0 ? `?input=${encodeURIComponent(JSON.stringify(superjson.serialize(input)))}` : "";
-  const response = await member.jar.fetch(`${server.url}/trpc/render.events${query}`, {
+  const response = await member.jar.fetch(`${server.url}/trpc/${path}${query}`, {
     headers: { accept: "text/event-stream" },
     signal: controller.signal,
   });
@@ -98,10 +100,10 @@ async function openRawStream(member: Person, input: Record<string, string>): Pro
 }
 
 /** What a stream the server refuses writes: tRPC's error frame (read up to it, then closed). */
-async function refusedStream(member: Person, input: Record<string, string>): Promise<string> {
+async function refusedStream(member: Person, input: Record<string, string>, path = "render.events"): Promise<string> {
   const controller = new AbortController();
   const response = await member.jar.fetch(
-    `${server.url}/trpc/render.events?input=${encodeURIComponent(JSON.stringify(superjson.serialize(input)))}`,
+    `${server.url}/trpc/${path}?input=${encodeURIComponent(JSON.stringify(superjson.serialize(input)))}`,
     { headers: { accept: "text/event-stream" }, signal: controller.signal },
   );
   const reader = response.body!.getReader();
@@ -149,17 +151,23 @@ async function teamWithRender() {
   });
   const jobId = jobs[0]!.id;
   await waitForRenders(member, [jobId]);
-  return { owner, member, teamId: team.id, jobId };
+  return { owner, member, teamId: team.id, jobId, projectId: photo.body.projectId };
 }
 
 describe("a removed member", () => {
   it("loses their open streams of the team within a second, and their next call for its render is refused", async () => {
-    const { owner, member, teamId, jobId } = await teamWithRender();
+    const { owner, member, teamId, jobId, projectId } = await teamWithRender();
 
     // Open as the member: the job's stream and the team space's stream (browser way), the app client's
     // subscription, and the procedure in process.
     const jobStream = await openRawStream(member, { jobId });
     const spaceStream = await openRawStream(member, {});
+    // The project's review events (comments and decisions of its client review links), served by tRPC.
+    const reviewStream = await openRawStream(member, { projectId }, "review.events");
+    await waitUntil(() => server.services.review.openStreams(projectId), {
+      message: "the review stream to subscribe",
+      until: (n) => n === 1,
+    });
 
     // The app's client: the link's connection goes from "pending" (open) to "connecting" when the server
     // cuts it; its reconnect is then refused, which the subscription reports as its error.
@@ -203,10 +211,17 @@ describe("a removed member", () => {
     const ends = await Promise.all([
       settledWithin(jobStream.ended, 5_000, "the job's stream"),
       settledWithin(spaceStream.ended, 5_000, "the team space's stream"),
+      settledWithin(reviewStream.ended, 5_000, "the project's review stream"),
       settledWithin(procedureEnded, 5_000, "the procedure's stream"),
       settledWithin(clientStreamCut, 5_000, "the app client's subscription"),
     ]);
-    const names = ["the job's stream", "the team space's stream", "the procedure's stream", "the app client's subscription"];
+    const names = [
+      "the job's stream",
+      "the team space's stream",
+      "the project's review stream",
+      "the procedure's stream",
+      "the app client's subscription",
+    ];
     ends.forEach((at, index) => {
       const ms = Math.round(at - removedAt);
       expect(ms, `${names[index]} closed ${ms} ms after the removal`).toBeLessThanOrEqual(CLOSE_BOUND_MS);
@@ -224,6 +239,7 @@ describe("a removed member", () => {
     const body = await refusedStream(member, { jobId });
     expect(body).toContain("event: serialized-error");
     expect(body).toContain(MESSAGES.notFound);
+    expect(await refusedStream(member, { projectId }, "review.events")).toContain(MESSAGES.notFound);
     // The app's client tried again (after its retry delay) and was refused for good.
     expect(await clientStreamRefused).toBe(MESSAGES.notFound);
     expect((await member.client.teams.mine.query()).current).toBeNull();

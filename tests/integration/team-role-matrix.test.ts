@@ -20,16 +20,19 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { translations } from "../../src/client/i18n/resources";
 import { UI_LANGUAGE_HEADER } from "../../src/shared/constants";
 import type { DesignStyle } from "../../src/shared/styles";
-import { MESSAGES, readMessage } from "../../src/shared/messages";
+import { MESSAGES, readMessage, type MessageName } from "../../src/shared/messages";
+import { INVITATION_RESEND_MINUTES } from "../../src/shared/team-members";
 import type { AppRouter } from "../../src/server/trpc/root";
 import { CookieJar } from "../helpers/trpc-client";
 import { createStudioClient, PASSWORD, roomPhoto, uniqueEmail, upload, waitForRenders } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
+import { MINUTE, TestClock } from "../helpers/test-clock";
 
+const clock = new TestClock();
 let server: TestServer;
 
 beforeAll(async () => {
-  server = await startTestServer({ AUTH_RATE_LIMIT_PER_MINUTE: "1000" });
+  server = await startTestServer({ AUTH_RATE_LIMIT_PER_MINUTE: "1000" }, { clock });
 });
 afterAll(async () => {
   await server?.stop();
@@ -88,15 +91,27 @@ async function join(inviter: Person, teamId: string, who: Person, role: "admin" 
 // ---------------------------------------------------------------------------------------------
 // Answers
 
-/** What a call got: "ok", or the refusal's status with its message. */
+/**
+ * A list or a "make one in my current space" call is not refused to anyone signed in: what matters is
+ * whether the answer holds (or the thing was made in) the team. Such calls answer with `seen`.
+ */
+class Seen {
+  constructor(readonly teamData: boolean) {}
+}
+const seen = (teamData: boolean) => new Seen(teamData);
+const teamOf = async (table: "projects" | "clients", id: string) =>
+  (await server.deps.db.selectFrom(table).select("team_id").where("id", "=", id).executeTakeFirst())?.team_id ?? null;
+
+/** What a call got: "ok" (or "none": allowed, with nothing of the team), or the refusal's status with its message. */
 interface Answer {
-  status: "ok" | number;
+  status: "ok" | "none" | number;
   message?: string;
 }
 
 async function answerOf(call: Promise<unknown>): Promise<Answer> {
   try {
     const value = await call;
+    if (value instanceof Seen) return { status: value.teamData ? "ok" : "none" };
     if (value instanceof Response) {
       if (value.ok) {
         await value.body?.cancel();
@@ -232,7 +247,7 @@ async function buildFixtures() {
  * "ok", or a refusal. 401, 403 and 404 are the access check's; 400 and 409 mean the caller passed it
  * and the render itself refused (a finished render cannot be cancelled, the Preview engine has no upscaler).
  */
-type Expected = "ok" | 400 | 401 | 403 | 404 | 409;
+type Expected = "ok" | "none" | 400 | 401 | 403 | 404 | 409;
 type Call = (caller: Browser, role: Role) => Promise<unknown>;
 interface Row {
   expected: Record<Role, Expected>;
@@ -245,6 +260,8 @@ function row(answers: [Expected, Expected, Expected, Expected, Expected, Expecte
 }
 
 const ok = "ok" as const;
+/** Allowed, and nothing of the team in the answer (a list of the caller's own space, or made in it). */
+const none = "none" as const;
 /** Fresh things for the calls that use one up (deleting, revoking, removing): one per allowed caller. */
 const fresh = {
   job: () => finishedRender(who.member, "scandinavian"),
@@ -258,6 +275,12 @@ const fresh = {
     return newcomer.userId;
   },
 };
+/** Another team of the Owner's; creating it puts them to work in it, so they go back to the fixture's team. */
+async function ownersNewTeam(name: string): Promise<string> {
+  const team = await who.owner.trpc.teams.create.mutate({ name });
+  await who.owner.trpc.teams.switchSpace.mutate({ teamId: fx.teamId });
+  return team.id;
+}
 const allowed = (row: Row, role: Role) => row.expected[role] === ok;
 
 // prettier-ignore
@@ -284,11 +307,42 @@ const MATRIX: Record<string, Row> = {
     if (given.status !== "ok") throw refusalOf(given);
     return given;
   }),
+  "teams.resendInvitation":        row([ok,  ok,  403, 404, 404, 401, 404], async (c, role) => {
+    if (!allowed(MATRIX["teams.resendInvitation"]!, role)) return c.trpc.teams.resendInvitation.mutate({ teamId: fx.teamId, invitationId: fx.invitationId });
+    const invitationId = await fresh.invitation();
+    clock.advance(INVITATION_RESEND_MINUTES * MINUTE);
+    return c.trpc.teams.resendInvitation.mutate({ teamId: fx.teamId, invitationId });
+  }),
+  "teams.acceptInvitation (another's)": row([403, 403, 403, 403, 403, 401, 403], async (c) => {
+    const email = uniqueEmail();
+    await who.owner.trpc.teams.invite.mutate({ teamId: fx.teamId, email, role: "member" });
+    return c.trpc.teams.acceptInvitation.mutate({ token: await inviteToken(email) });
+  }),
+  "teams.invitation (token)":      row([ok,  ok,  ok,  ok,  ok,  ok,  ok ], async (c) => {
+    const email = uniqueEmail();
+    await who.owner.trpc.teams.invite.mutate({ teamId: fx.teamId, email, role: "member" });
+    return c.trpc.teams.invitation.query({ token: await inviteToken(email) });
+  }),
+  "teams.leave":                   row([409, ok,  ok,  404, 404, 401, 404], async (c, role) => {
+    // An Admin or a Member leaves a team where they hold that role (the fixture's team keeps them).
+    if (!allowed(MATRIX["teams.leave"]!, role)) return c.trpc.teams.leave.mutate({ teamId: fx.teamId });
+    const team = { id: await ownersNewTeam("Left behind") };
+    await join(who.owner, team.id, c as Person, role as "admin" | "member");
+    await c.trpc.teams.switchSpace.mutate({ teamId: fx.teamId });
+    return c.trpc.teams.leave.mutate({ teamId: team.id });
+  }),
+  "teams.mine":                    row([ok,  ok,  ok,  none, none, 401, none], async (c) =>
+    seen((await c.trpc.teams.mine.query()).teams.some((team) => team.id === fx.teamId))),
   "teams.delete":                  row([ok,  403, 403, 404, 404, 401, 404], async (c, role) =>
-    c.trpc.teams.delete.mutate({ teamId: role === "owner" ? (await who.owner.trpc.teams.create.mutate({ name: "Short lived" })).id : fx.teamId })),
+    c.trpc.teams.delete.mutate({ teamId: role === "owner" ? await ownersNewTeam("Short lived") : fx.teamId })),
   // Team credits are in teams.credits / moveCredits above; the render rows below charge the team.
 
   // clients.* (Owner and Admin keep the clients; a Member sees a project's client by name only)
+  "clients.list (team space)":     row([ok,  ok,  none, none, none, 401, none], async (c) =>
+    seen(JSON.stringify(await c.trpc.clients.list.query()).includes(fx.clientId))),
+  // (The other team's caller is a Member in their own team's space: refused there by the same rule.)
+  "clients.create (team space)":   row([ok,  ok,  403, none, 403, 401, none], async (c) =>
+    seen((await teamOf("clients", (await c.trpc.clients.create.mutate({ name: "New Client" })).id)) === fx.teamId)),
   "clients.get":                   row([ok,  ok,  403, 404, 404, 401, 404], (c) => c.trpc.clients.get.query({ id: fx.clientId })),
   "clients.update":                row([ok,  ok,  403, 404, 404, 401, 404], (c) => c.trpc.clients.update.mutate({ id: fx.clientId, name: "Marta Ruiz" })),
   "clients.delete":                row([ok,  ok,  403, 404, 404, 401, 404], async (c, role) =>
@@ -307,6 +361,10 @@ const MATRIX: Record<string, Row> = {
   "GET /files/review/:token/…":    row([ok,  ok,  ok,  ok,  ok,  ok,  ok ], (c) => c.fetch(`/files/review/${fx.reviewToken}/${fx.jobId}/after`)),
 
   // projects.* on a team project
+  "projects.list (team space)":    row([ok,  ok,  ok,  none, none, 401, none], async (c) =>
+    seen((await c.trpc.projects.list.query()).projects.some((project) => project.id === fx.projectId))),
+  "projects.create (team space)":  row([ok,  ok,  ok,  none, none, 401, none], async (c) =>
+    seen((await teamOf("projects", (await c.trpc.projects.create.mutate({ name: "New room" })).id)) === fx.teamId)),
   "projects.get":                  row([ok,  ok,  ok,  404, 404, 401, 404], (c) => c.trpc.projects.get.query({ id: fx.projectId })),
   "projects.rename":               row([ok,  ok,  ok,  404, 404, 401, 404], (c) => c.trpc.projects.rename.mutate({ id: fx.projectId, name: "Living room" })),
   "projects.updateSettings":       row([ok,  ok,  ok,  404, 404, 401, 404], (c) => c.trpc.projects.updateSettings.mutate({ id: fx.projectId, settings: {} })),
@@ -325,6 +383,8 @@ const MATRIX: Record<string, Row> = {
     c.trpc.projects.delete.mutate({ id: allowed(MATRIX["projects.delete"]!, role) ? await fresh.teamProject() : fx.projectId })),
 
   // render.* on a team upload and render
+  "render.list (team project)":    row([ok,  ok,  ok,  none, none, none, none], async (c) =>
+    seen((await c.trpc.render.list.query({ projectId: fx.projectId })).some((job) => job.id === fx.jobId))),
   "render.upload":                 row([ok,  ok,  ok,  404, 404, 404, 404], (c) => c.trpc.render.upload.query({ id: fx.uploadId })),
   "render.create":                 row([ok,  ok,  ok,  404, 404, 404, 404], (c) => c.trpc.render.create.mutate({ projectId: fx.projectId, imageId: fx.uploadId, style: "coastal" })),
   "render.job":                    row([ok,  ok,  ok,  404, 404, 404, 404], (c) => c.trpc.render.job.query({ id: fx.jobId })),
@@ -342,7 +402,9 @@ const MATRIX: Record<string, Row> = {
 
   // listing exports of a team render
   "listing.create":                row([ok,  ok,  ok,  404, 404, 401, 404], (c) => c.trpc.listing.create.mutate({ jobId: fx.jobId, language: "es" })),
-  "listing.forJob":                row([ok,  ok,  ok,  404, 404, 401, 404], (c) => c.trpc.listing.forJob.query({ jobId: fx.jobId })),
+  // The caller's own exports of the render (each member made one just above; the removed member made one while a member).
+  "listing.forJob":                row([ok,  ok,  ok,  none, none, 401, none], async (c) =>
+    seen((await c.trpc.listing.forJob.query({ jobId: fx.jobId })).length > 0)),
   // Counts the caller's own exports of renders they may still use: 0 for anyone outside the team.
   "listing.projectCount":          row([ok,  ok,  ok,  ok,  ok,  401, ok ], (c) => c.trpc.listing.projectCount.query({ projectId: fx.projectId })),
   "listing.revoke (own export)":   row([ok,  ok,  ok,  404, 404, 401, 404], async (c, role) => {
@@ -362,6 +424,11 @@ const MATRIX: Record<string, Row> = {
   "GET /files/renders/:id/medium": row([ok,  ok,  ok,  404, 404, 404, 404], (c) => c.fetch(`/files/renders/${fx.jobId}/medium`)),
   "GET /files/renders/:id/before": row([ok,  ok,  ok,  404, 404, 404, 404], (c) => c.fetch(`/files/renders/${fx.jobId}/before`)),
   "GET /files/renders/:id/download/high": row([ok, ok, ok, 404, 404, 404, 404], (c) => c.fetch(`/files/renders/${fx.jobId}/download/high`)),
+  "POST /api/uploads (team space)": row([ok, ok,  ok,  none, none, none, none], async (c) => {
+    const sent = await c.fetch("/api/uploads", { method: "POST", headers: { "content-type": "image/jpeg" }, body: new Uint8Array(await roomPhoto(400, 300)) });
+    const body = (await sent.json()) as { projectId?: string };
+    return sent.status === 201 ? seen((await teamOf("projects", body.projectId ?? "")) === fx.teamId) : sent;
+  }),
   "POST /api/uploads?projectId=":  row([ok,  ok,  ok,  404, 404, 404, 404], async (c) =>
     c.fetch(`/api/uploads?projectId=${fx.projectId}`, { method: "POST", headers: { "content-type": "image/jpeg" }, body: new Uint8Array(await roomPhoto(400, 300)) })),
 };
@@ -419,10 +486,10 @@ describe("the team role matrix", () => {
       for (const role of ROLES) {
         const answer = await answerOf(entry.call(who[role], role));
         got[name][role] =
-          answer.status === "ok" || [400, 401, 403, 404, 409].includes(answer.status)
+          answer.status === "ok" || answer.status === "none" || [400, 401, 403, 404, 409].includes(answer.status)
             ? (answer.status as Expected)
             : `${answer.status} ${answer.message}`;
-        if (answer.status !== "ok")
+        if (typeof answer.status === "number")
           refusals.push({ where: `${name} as ${role}`, status: answer.status, message: answer.message, spanish: spanish(answer.message) });
       }
     }
@@ -434,13 +501,14 @@ describe("the team role matrix", () => {
     // Every refusal is a message the client translates (here into Spanish, the callers' language).
     expect(refusals.filter((refusal) => refusal.spanish === null || refusal.status >= 500)).toEqual([]);
     // And the access check's refusals say what they are: not found, not your role, not signed in.
-    const ACCESS_MESSAGES: Record<number, string[]> = {
-      401: [MESSAGES.notAuthenticated, MESSAGES.listingAccountRequired],
-      403: [MESSAGES.teamRightMissing],
-      404: [MESSAGES.notFound],
+    const ACCESS_MESSAGES: Record<number, MessageName[]> = {
+      401: ["notAuthenticated", "listingAccountRequired"],
+      403: ["teamRightMissing", "teamInvitationOtherAccount"],
+      404: ["notFound"],
     };
     const unexpected = refusals.filter(
-      (refusal) => ACCESS_MESSAGES[refusal.status] && !ACCESS_MESSAGES[refusal.status]!.includes(refusal.message!),
+      (refusal) =>
+        ACCESS_MESSAGES[refusal.status] && !ACCESS_MESSAGES[refusal.status]!.includes(readMessage(refusal.message!)?.key as MessageName),
     );
     expect(unexpected).toEqual([]);
     expect(spanish(MESSAGES.teamRightMissing)).not.toBe(MESSAGES.teamRightMissing);

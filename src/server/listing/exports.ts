@@ -237,19 +237,23 @@ export async function createExport(
 }
 
 /**
- * Refuses (404) a render the user may no longer use: a team's render once they left the team or
- * were removed (decision 070), or a deleted one. The render module answers it; a render they may
- * use but that is not finished is not refused here.
+ * False for a render the user may not use: a team's render once they left the team or were removed
+ * (decision 070), someone else's, or a deleted one. The render module answers it; a render they may
+ * use that is not finished counts as usable here.
  */
-async function requireRender(deps: ListingContext, userId: string, jobId: string): Promise<void> {
-  await deps.render.listingSource(userOwner(userId), jobId).catch((error: unknown) => {
-    if (error instanceof DomainError && error.kind === "not-found") throw error;
-  });
+async function mayUseRender(deps: ListingContext, userId: string, jobId: string): Promise<boolean> {
+  return deps.render.listingSource(userOwner(userId), jobId).then(
+    () => true,
+    (error: unknown) => {
+      if (error instanceof DomainError && error.kind === "not-found") return false;
+      return true;
+    },
+  );
 }
 
-/** The current (not revoked) exports of one of the user's renders, newest first. */
+/** The current (not revoked) exports of one of the user's renders, newest first; none of a render they may not use. */
 export async function exportsOfJob(deps: ListingContext, userId: string, jobId: string): Promise<ListingExportView[]> {
-  await requireRender(deps, userId, jobId);
+  if (!(await mayUseRender(deps, userId, jobId))) return [];
   const rows = await currentRows(deps, userId).where("job_id", "=", jobId).execute();
   return rows.map(exportView);
 }
@@ -269,7 +273,7 @@ function currentRows(deps: ListingContext, userId: string) {
 export async function ownedExport(deps: ListingContext, userId: string, exportId: string): Promise<ListingExportRow> {
   const row = await currentRows(deps, userId).where("id", "=", exportId).executeTakeFirst();
   if (!row) throw notFound();
-  await requireRender(deps, userId, row.job_id!);
+  if (!(await mayUseRender(deps, userId, row.job_id!))) throw notFound();
   return row;
 }
 
