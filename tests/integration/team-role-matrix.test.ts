@@ -167,6 +167,8 @@ interface Fixture {
   reviewLinkId: string;
   /** A listing export of the team render, made by the Member. */
   exportId: string;
+  /** The public page's code of that export (/l/<code>). */
+  exportCode: string;
   invitationId: string;
   /** A picture of the right size for the studio's masks. */
   mask: string;
@@ -229,7 +231,9 @@ async function buildFixtures() {
   const review = await owner.trpc.review.create.mutate({ projectId: fx.projectId });
   fx.reviewToken = review.path.slice("/review/".length);
   fx.reviewLinkId = review.link.id;
-  fx.exportId = (await member.trpc.listing.create.mutate({ jobId: fx.jobId, language: "en" })).id;
+  const exported = await member.trpc.listing.create.mutate({ jobId: fx.jobId, language: "en" });
+  fx.exportId = exported.id;
+  fx.exportCode = exported.publicUrl.split("/l/")[1]!;
   fx.invitationId = (await owner.trpc.teams.invite.mutate({ teamId: team.id, email: uniqueEmail(), role: "member" })).id;
 
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1024" height="768"><rect width="100%" height="100%" fill="#000"/><rect x="300" y="300" width="200" height="150" fill="#fff"/></svg>`;
@@ -275,6 +279,20 @@ const fresh = {
     return newcomer.userId;
   },
 };
+/** The render's share link token (render.setSharing made one). */
+async function shareToken(): Promise<string> {
+  const row = await server.deps.db.selectFrom("render_jobs").select("share_token").where("id", "=", fx.jobId).executeTakeFirstOrThrow();
+  return row.share_token!;
+}
+
+/** A project of the caller's own, made in their personal space (then back to work in the team, where they are in it). */
+async function personalProject(c: Browser): Promise<string> {
+  await c.trpc.teams.switchSpace.mutate({ teamId: null });
+  const project = await c.trpc.projects.create.mutate({ name: "Personal room" });
+  await c.trpc.teams.switchSpace.mutate({ teamId: fx.teamId }).catch(() => null);
+  return project.id;
+}
+
 /** Another team of the Owner's; creating it puts them to work in it, so they go back to the fixture's team. */
 async function ownersNewTeam(name: string): Promise<string> {
   const team = await who.owner.trpc.teams.create.mutate({ name });
@@ -356,6 +374,8 @@ const MATRIX: Record<string, Row> = {
   "review.revoke":                 row([ok,  ok,  ok,  404, 404, 401, 404], async (c, role) =>
     c.trpc.review.revoke.mutate({ linkId: allowed(MATRIX["review.revoke"]!, role) ? await fresh.reviewLink() : fx.reviewLinkId })),
   "review.events (SSE)":           row([ok,  ok,  ok,  404, 404, 401, 404], (c) => openStream(c, "review.events", { projectId: fx.projectId })),
+  "review.comment (token)":        row([ok,  ok,  ok,  ok,  ok,  ok,  ok ], (c) =>
+    c.trpc.review.comment.mutate({ token: fx.reviewToken, jobId: fx.jobId, author: "Marta", text: "Lovely" })),
   "review.page (token)":           row([ok,  ok,  ok,  ok,  ok,  ok,  ok ], (c) => c.trpc.review.page.query({ token: fx.reviewToken })),
   "GET /review/:token":            row([ok,  ok,  ok,  ok,  ok,  ok,  ok ], (c) => c.fetch(`/review/${fx.reviewToken}`)),
   "GET /files/review/:token/…":    row([ok,  ok,  ok,  ok,  ok,  ok,  ok ], (c) => c.fetch(`/files/review/${fx.reviewToken}/${fx.jobId}/after`)),
@@ -396,6 +416,12 @@ const MATRIX: Record<string, Row> = {
   "render.upscale (Preview)":      row([400, 400, 400, 404, 404, 404, 404], (c) => c.trpc.render.upscale.mutate({ id: fx.jobId })),
   "render.moveToProject":          row([ok,  ok,  ok,  404, 404, 401, 404], (c, role) =>
     c.trpc.render.moveToProject.mutate({ id: fx.movableJobId, projectId: ROLES.indexOf(role) % 2 ? fx.projectId : fx.secondProjectId })),
+  // Anyone holding a share link sees the render (it is public by design), whoever they are.
+  "render.shared (token)":         row([ok,  ok,  ok,  ok,  ok,  ok,  ok ], async (c) => c.trpc.render.shared.query({ token: await shareToken() })),
+  "GET /files/shared/:token/after": row([ok, ok,  ok,  ok,  ok,  ok,  ok ], async (c) => c.fetch(`/files/shared/${await shareToken()}/after`)),
+  // A team's render stays in the team: never moved into a personal project (each caller's own).
+  "render.moveToProject (out)":    row([404, 404, 404, 404, 404, 401, 404], async (c, role) =>
+    c.trpc.render.moveToProject.mutate({ id: fx.movableJobId, projectId: role === "visitor" ? fx.secondProjectId : await personalProject(c) })),
   "render.delete":                 row([ok,  ok,  ok,  404, 404, 404, 404], async (c, role) =>
     c.trpc.render.delete.mutate({ id: allowed(MATRIX["render.delete"]!, role) ? await fresh.job() : fx.jobId })),
   "render.events job (SSE)":       row([ok,  ok,  ok,  404, 404, 404, 404], (c) => openStream(c, "render.events", { jobId: fx.jobId })),
@@ -414,6 +440,9 @@ const MATRIX: Record<string, Row> = {
       : role === "removed" ? await removedExportId() : fx.exportId;
     return c.trpc.listing.revoke.mutate({ exportId });
   }),
+  "GET /l/:code (public page)":    row([ok,  ok,  ok,  ok,  ok,  ok,  ok ], (c) => c.fetch(`/l/${fx.exportCode}`)),
+  // The exported file is its maker's (listing exports are per author), and only while they may use the render.
+  "GET /files/listing/:id/download": row([404, 404, ok, 404, 404, 404, 404], (c) => c.fetch(`/files/listing/${fx.exportId}/download`)),
   "GET /files/listing/:id/picture.jpg": row([404, 404, ok, 404, 404, 404, 404], (c) => c.fetch(`/files/listing/${fx.exportId}/picture.jpg`)),
   "GET /files/listing/(removed's)":  row([404, 404, 404, 404, 404, 404, 404], async (c) => c.fetch(`/files/listing/${await removedExportId()}/picture.jpg`)),
   "GET /files/listing/projects/:id/zip": row([ok, ok, ok, 404, 404, 404, 404], (c) => c.fetch(`/files/listing/projects/${fx.projectId}/zip`)),
@@ -421,6 +450,7 @@ const MATRIX: Record<string, Row> = {
   // The pictures and files, and the upload route into a team project
   "GET /files/uploads/:id/original": row([ok, ok, ok, 404, 404, 404, 404], (c) => c.fetch(`/files/uploads/${fx.uploadId}/original`)),
   "GET /files/uploads/:id/thumb":  row([ok,  ok,  ok,  404, 404, 404, 404], (c) => c.fetch(`/files/uploads/${fx.uploadId}/thumb`)),
+  "GET /files/renders/:id/thumb":  row([ok,  ok,  ok,  404, 404, 404, 404], (c) => c.fetch(`/files/renders/${fx.jobId}/thumb`)),
   "GET /files/renders/:id/medium": row([ok,  ok,  ok,  404, 404, 404, 404], (c) => c.fetch(`/files/renders/${fx.jobId}/medium`)),
   "GET /files/renders/:id/before": row([ok,  ok,  ok,  404, 404, 404, 404], (c) => c.fetch(`/files/renders/${fx.jobId}/before`)),
   "GET /files/renders/:id/download/high": row([ok, ok, ok, 404, 404, 404, 404], (c) => c.fetch(`/files/renders/${fx.jobId}/download/high`)),
