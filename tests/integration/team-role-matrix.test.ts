@@ -4,7 +4,10 @@
  * another team, a visitor (no session) and an admin of the server who is not in the team. The table
  * below says, one row per procedure or route, what each of them gets: allowed ("ok"), or refused
  * with 401 (a visitor, where a session is needed), 403 (a member whose role lacks the right) or 404
- * (anyone outside the team: they learn nothing). A refusal carries a server message the client
+ * (anyone outside the team: they learn nothing). Lists, and calls that make something in the caller's
+ * current space, refuse nobody signed in: "none" there says the answer held nothing of the team (or
+ * the thing was made in the caller's own space). 400 and 409 are the render's own refusals, once the
+ * access check let the caller through. Links that are public by their token answer everyone. A refusal carries a server message the client
  * translates by its key (every caller sends the interface language header of a Spanish page, and
  * the Spanish text is checked to exist); nothing answers 500.
  *
@@ -303,45 +306,45 @@ const allowed = (row: Row, role: Role) => row.expected[role] === ok;
 
 // prettier-ignore
 const MATRIX: Record<string, Row> = {
-  //                                      Owner Admin Member Removed Other Visitor SrvAdmin
+  //                                            Owner Admin Membr Remvd Other Visit Server admin
   // teams.* (the team's own procedures)
-  "teams.switchSpace":             row([ok,  ok,  ok,  404, 404, 401, 404], (c) => c.trpc.teams.switchSpace.mutate({ teamId: fx.teamId })),
-  "teams.details":                 row([ok,  ok,  ok,  404, 404, 401, 404], (c) => c.trpc.teams.details.query({ teamId: fx.teamId })),
-  "teams.credits":                 row([ok,  ok,  ok,  404, 404, 401, 404], (c) => c.trpc.teams.credits.query({ teamId: fx.teamId })),
-  "teams.moveCredits":             row([ok,  ok,  403, 404, 404, 401, 404], (c) => c.trpc.teams.moveCredits.mutate({ teamId: fx.teamId, amount: 1 })),
-  "teams.setMonthlyCap":           row([ok,  ok,  403, 404, 404, 401, 404], (c) => c.trpc.teams.setMonthlyCap.mutate({ teamId: fx.teamId, userId: who.member.userId, cap: null })),
-  "teams.activity":                row([ok,  ok,  403, 404, 404, 401, 404], (c) => c.trpc.teams.activity.query({ teamId: fx.teamId })),
-  "teams.invite":                  row([ok,  ok,  403, 404, 404, 401, 404], (c) => c.trpc.teams.invite.mutate({ teamId: fx.teamId, email: uniqueEmail(), role: "member" })),
-  "teams.revokeInvitation":        row([ok,  ok,  403, 404, 404, 401, 404], async (c, role) =>
+  "teams.switchSpace":                     row([ok,   ok,   ok,   404,  404,  401,  404], (c) => c.trpc.teams.switchSpace.mutate({ teamId: fx.teamId })),
+  "teams.details":                         row([ok,   ok,   ok,   404,  404,  401,  404], (c) => c.trpc.teams.details.query({ teamId: fx.teamId })),
+  "teams.credits":                         row([ok,   ok,   ok,   404,  404,  401,  404], (c) => c.trpc.teams.credits.query({ teamId: fx.teamId })),
+  "teams.moveCredits":                     row([ok,   ok,   403,  404,  404,  401,  404], (c) => c.trpc.teams.moveCredits.mutate({ teamId: fx.teamId, amount: 1 })),
+  "teams.setMonthlyCap":                   row([ok,   ok,   403,  404,  404,  401,  404], (c) => c.trpc.teams.setMonthlyCap.mutate({ teamId: fx.teamId, userId: who.member.userId, cap: null })),
+  "teams.activity":                        row([ok,   ok,   403,  404,  404,  401,  404], (c) => c.trpc.teams.activity.query({ teamId: fx.teamId })),
+  "teams.invite":                          row([ok,   ok,   403,  404,  404,  401,  404], (c) => c.trpc.teams.invite.mutate({ teamId: fx.teamId, email: uniqueEmail(), role: "member" })),
+  "teams.revokeInvitation":                row([ok,   ok,   403,  404,  404,  401,  404], async (c, role) =>
     c.trpc.teams.revokeInvitation.mutate({ teamId: fx.teamId, invitationId: allowed(MATRIX["teams.revokeInvitation"]!, role) ? await fresh.invitation() : fx.invitationId })),
-  "teams.changeRole":              row([ok,  403, 403, 404, 404, 401, 404], (c) => c.trpc.teams.changeRole.mutate({ teamId: fx.teamId, userId: who.member.userId, role: "member" })),
-  "teams.rename":                  row([ok,  403, 403, 404, 404, 401, 404], (c) => c.trpc.teams.rename.mutate({ teamId: fx.teamId, name: "Casa Nova" })),
-  "teams.removeMember":            row([ok,  ok,  403, 404, 404, 401, 404], async (c, role) =>
+  "teams.changeRole":                      row([ok,   403,  403,  404,  404,  401,  404], (c) => c.trpc.teams.changeRole.mutate({ teamId: fx.teamId, userId: who.member.userId, role: "member" })),
+  "teams.rename":                          row([ok,   403,  403,  404,  404,  401,  404], (c) => c.trpc.teams.rename.mutate({ teamId: fx.teamId, name: "Casa Nova" })),
+  "teams.removeMember":                    row([ok,   ok,   403,  404,  404,  401,  404], async (c, role) =>
     c.trpc.teams.removeMember.mutate({ teamId: fx.teamId, userId: allowed(MATRIX["teams.removeMember"]!, role) ? await fresh.memberOfTeam() : who.admin.userId })),
-  "teams.transferOwnership":       row([ok,  403, 403, 404, 404, 401, 404], async (c, role) => {
+  "teams.transferOwnership":               row([ok,   403,  403,  404,  404,  401,  404], async (c, role) => {
     const given = await answerOf(c.trpc.teams.transferOwnership.mutate({ teamId: fx.teamId, userId: who.admin.userId }));
     // The Owner's transfer is undone by the new Owner, so the rows below keep their roles.
     if (role === "owner" && given.status === "ok") await who.admin.trpc.teams.transferOwnership.mutate({ teamId: fx.teamId, userId: who.owner.userId });
     if (given.status !== "ok") throw refusalOf(given);
     return given;
   }),
-  "teams.resendInvitation":        row([ok,  ok,  403, 404, 404, 401, 404], async (c, role) => {
+  "teams.resendInvitation":                row([ok,   ok,   403,  404,  404,  401,  404], async (c, role) => {
     if (!allowed(MATRIX["teams.resendInvitation"]!, role)) return c.trpc.teams.resendInvitation.mutate({ teamId: fx.teamId, invitationId: fx.invitationId });
     const invitationId = await fresh.invitation();
     clock.advance(INVITATION_RESEND_MINUTES * MINUTE);
     return c.trpc.teams.resendInvitation.mutate({ teamId: fx.teamId, invitationId });
   }),
-  "teams.acceptInvitation (another's)": row([403, 403, 403, 403, 403, 401, 403], async (c) => {
+  "teams.acceptInvitation (another's)":    row([403,  403,  403,  403,  403,  401,  403], async (c) => {
     const email = uniqueEmail();
     await who.owner.trpc.teams.invite.mutate({ teamId: fx.teamId, email, role: "member" });
     return c.trpc.teams.acceptInvitation.mutate({ token: await inviteToken(email) });
   }),
-  "teams.invitation (token)":      row([ok,  ok,  ok,  ok,  ok,  ok,  ok ], async (c) => {
+  "teams.invitation (token)":              row([ok,   ok,   ok,   ok,   ok,   ok,   ok], async (c) => {
     const email = uniqueEmail();
     await who.owner.trpc.teams.invite.mutate({ teamId: fx.teamId, email, role: "member" });
     return c.trpc.teams.invitation.query({ token: await inviteToken(email) });
   }),
-  "teams.leave":                   row([409, ok,  ok,  404, 404, 401, 404], async (c, role) => {
+  "teams.leave":                           row([409,  ok,   ok,   404,  404,  401,  404], async (c, role) => {
     // An Admin or a Member leaves a team where they hold that role (the fixture's team keeps them).
     if (!allowed(MATRIX["teams.leave"]!, role)) return c.trpc.teams.leave.mutate({ teamId: fx.teamId });
     const team = { id: await ownersNewTeam("Left behind") };
@@ -349,46 +352,46 @@ const MATRIX: Record<string, Row> = {
     await c.trpc.teams.switchSpace.mutate({ teamId: fx.teamId });
     return c.trpc.teams.leave.mutate({ teamId: team.id });
   }),
-  "teams.mine":                    row([ok,  ok,  ok,  none, none, 401, none], async (c) =>
+  "teams.mine":                            row([ok,   ok,   ok,   none, none, 401,  none], async (c) =>
     seen((await c.trpc.teams.mine.query()).teams.some((team) => team.id === fx.teamId))),
-  "teams.delete":                  row([ok,  403, 403, 404, 404, 401, 404], async (c, role) =>
+  "teams.delete":                          row([ok,   403,  403,  404,  404,  401,  404], async (c, role) =>
     c.trpc.teams.delete.mutate({ teamId: role === "owner" ? await ownersNewTeam("Short lived") : fx.teamId })),
   // Team credits are in teams.credits / moveCredits above; the render rows below charge the team.
 
   // clients.* (Owner and Admin keep the clients; a Member sees a project's client by name only)
-  "clients.list (team space)":     row([ok,  ok,  none, none, none, 401, none], async (c) =>
+  "clients.list (team space)":             row([ok,   ok,   none, none, none, 401,  none], async (c) =>
     seen(JSON.stringify(await c.trpc.clients.list.query()).includes(fx.clientId))),
   // (The other team's caller is a Member in their own team's space: refused there by the same rule.)
-  "clients.create (team space)":   row([ok,  ok,  403, none, 403, 401, none], async (c) =>
+  "clients.create (team space)":           row([ok,   ok,   403,  none, 403,  401,  none], async (c) =>
     seen((await teamOf("clients", (await c.trpc.clients.create.mutate({ name: "New Client" })).id)) === fx.teamId)),
-  "clients.get":                   row([ok,  ok,  403, 404, 404, 401, 404], (c) => c.trpc.clients.get.query({ id: fx.clientId })),
-  "clients.update":                row([ok,  ok,  403, 404, 404, 401, 404], (c) => c.trpc.clients.update.mutate({ id: fx.clientId, name: "Marta Ruiz" })),
-  "clients.delete":                row([ok,  ok,  403, 404, 404, 401, 404], async (c, role) =>
+  "clients.get":                           row([ok,   ok,   403,  404,  404,  401,  404], (c) => c.trpc.clients.get.query({ id: fx.clientId })),
+  "clients.update":                        row([ok,   ok,   403,  404,  404,  401,  404], (c) => c.trpc.clients.update.mutate({ id: fx.clientId, name: "Marta Ruiz" })),
+  "clients.delete":                        row([ok,   ok,   403,  404,  404,  401,  404], async (c, role) =>
     c.trpc.clients.delete.mutate({ id: allowed(MATRIX["clients.delete"]!, role) ? await fresh.client() : fx.clientId })),
-  "clients.ofProject":             row([ok,  ok,  ok,  404, 404, 401, 404], (c) => c.trpc.clients.ofProject.query({ projectId: fx.projectId })),
-  "clients.setProjectClient":      row([ok,  ok,  403, 404, 404, 401, 404], (c) => c.trpc.clients.setProjectClient.mutate({ projectId: fx.projectId, clientId: fx.clientId })),
+  "clients.ofProject":                     row([ok,   ok,   ok,   404,  404,  401,  404], (c) => c.trpc.clients.ofProject.query({ projectId: fx.projectId })),
+  "clients.setProjectClient":              row([ok,   ok,   403,  404,  404,  401,  404], (c) => c.trpc.clients.setProjectClient.mutate({ projectId: fx.projectId, clientId: fx.clientId })),
 
   // review.* (the designer's side) and the review link's public routes (the token is the key)
-  "review.create":                 row([ok,  ok,  ok,  404, 404, 401, 404], (c) => c.trpc.review.create.mutate({ projectId: fx.projectId })),
-  "review.list":                   row([ok,  ok,  ok,  404, 404, 401, 404], (c) => c.trpc.review.list.query({ projectId: fx.projectId })),
-  "review.revoke":                 row([ok,  ok,  ok,  404, 404, 401, 404], async (c, role) =>
+  "review.create":                         row([ok,   ok,   ok,   404,  404,  401,  404], (c) => c.trpc.review.create.mutate({ projectId: fx.projectId })),
+  "review.list":                           row([ok,   ok,   ok,   404,  404,  401,  404], (c) => c.trpc.review.list.query({ projectId: fx.projectId })),
+  "review.revoke":                         row([ok,   ok,   ok,   404,  404,  401,  404], async (c, role) =>
     c.trpc.review.revoke.mutate({ linkId: allowed(MATRIX["review.revoke"]!, role) ? await fresh.reviewLink() : fx.reviewLinkId })),
-  "review.events (SSE)":           row([ok,  ok,  ok,  404, 404, 401, 404], (c) => openStream(c, "review.events", { projectId: fx.projectId })),
-  "review.comment (token)":        row([ok,  ok,  ok,  ok,  ok,  ok,  ok ], (c) =>
+  "review.events (SSE)":                   row([ok,   ok,   ok,   404,  404,  401,  404], (c) => openStream(c, "review.events", { projectId: fx.projectId })),
+  "review.comment (token)":                row([ok,   ok,   ok,   ok,   ok,   ok,   ok], (c) =>
     c.trpc.review.comment.mutate({ token: fx.reviewToken, jobId: fx.jobId, author: "Marta", text: "Lovely" })),
-  "review.page (token)":           row([ok,  ok,  ok,  ok,  ok,  ok,  ok ], (c) => c.trpc.review.page.query({ token: fx.reviewToken })),
-  "GET /review/:token":            row([ok,  ok,  ok,  ok,  ok,  ok,  ok ], (c) => c.fetch(`/review/${fx.reviewToken}`)),
-  "GET /files/review/:token/…":    row([ok,  ok,  ok,  ok,  ok,  ok,  ok ], (c) => c.fetch(`/files/review/${fx.reviewToken}/${fx.jobId}/after`)),
+  "review.page (token)":                   row([ok,   ok,   ok,   ok,   ok,   ok,   ok], (c) => c.trpc.review.page.query({ token: fx.reviewToken })),
+  "GET /review/:token":                    row([ok,   ok,   ok,   ok,   ok,   ok,   ok], (c) => c.fetch(`/review/${fx.reviewToken}`)),
+  "GET /files/review/:token/…":            row([ok,   ok,   ok,   ok,   ok,   ok,   ok], (c) => c.fetch(`/files/review/${fx.reviewToken}/${fx.jobId}/after`)),
 
   // projects.* on a team project
-  "projects.list (team space)":    row([ok,  ok,  ok,  none, none, 401, none], async (c) =>
+  "projects.list (team space)":            row([ok,   ok,   ok,   none, none, 401,  none], async (c) =>
     seen((await c.trpc.projects.list.query()).projects.some((project) => project.id === fx.projectId))),
-  "projects.create (team space)":  row([ok,  ok,  ok,  none, none, 401, none], async (c) =>
+  "projects.create (team space)":          row([ok,   ok,   ok,   none, none, 401,  none], async (c) =>
     seen((await teamOf("projects", (await c.trpc.projects.create.mutate({ name: "New room" })).id)) === fx.teamId)),
-  "projects.get":                  row([ok,  ok,  ok,  404, 404, 401, 404], (c) => c.trpc.projects.get.query({ id: fx.projectId })),
-  "projects.rename":               row([ok,  ok,  ok,  404, 404, 401, 404], (c) => c.trpc.projects.rename.mutate({ id: fx.projectId, name: "Living room" })),
-  "projects.updateSettings":       row([ok,  ok,  ok,  404, 404, 401, 404], (c) => c.trpc.projects.updateSettings.mutate({ id: fx.projectId, settings: {} })),
-  "projects.moveToTeam (own)":     row([ok,  ok,  ok,  404, 404, 401, 404], async (c, role) => {
+  "projects.get":                          row([ok,   ok,   ok,   404,  404,  401,  404], (c) => c.trpc.projects.get.query({ id: fx.projectId })),
+  "projects.rename":                       row([ok,   ok,   ok,   404,  404,  401,  404], (c) => c.trpc.projects.rename.mutate({ id: fx.projectId, name: "Living room" })),
+  "projects.updateSettings":               row([ok,   ok,   ok,   404,  404,  401,  404], (c) => c.trpc.projects.updateSettings.mutate({ id: fx.projectId, settings: {} })),
+  "projects.moveToTeam (own)":             row([ok,   ok,   ok,   404,  404,  401,  404], async (c, role) => {
     // The caller's own personal project, into the team: only a member may put work there.
     if (role === "visitor") return c.trpc.projects.moveToTeam.mutate({ id: fx.projectId, teamId: fx.teamId });
     await c.trpc.teams.switchSpace.mutate({ teamId: null });
@@ -399,67 +402,68 @@ const MATRIX: Record<string, Row> = {
     if (moved.status !== "ok") throw refusalOf(moved);
     return moved;
   }),
-  "projects.delete":               row([ok,  ok,  ok,  404, 404, 401, 404], async (c, role) =>
+  "projects.delete":                       row([ok,   ok,   ok,   404,  404,  401,  404], async (c, role) =>
     c.trpc.projects.delete.mutate({ id: allowed(MATRIX["projects.delete"]!, role) ? await fresh.teamProject() : fx.projectId })),
 
   // render.* on a team upload and render
-  "render.list (team project)":    row([ok,  ok,  ok,  none, none, none, none], async (c) =>
+  "render.list (team project)":            row([ok,   ok,   ok,   none, none, none, none], async (c) =>
     seen((await c.trpc.render.list.query({ projectId: fx.projectId })).some((job) => job.id === fx.jobId))),
-  "render.upload":                 row([ok,  ok,  ok,  404, 404, 404, 404], (c) => c.trpc.render.upload.query({ id: fx.uploadId })),
-  "render.create":                 row([ok,  ok,  ok,  404, 404, 404, 404], (c) => c.trpc.render.create.mutate({ projectId: fx.projectId, imageId: fx.uploadId, style: "coastal" })),
-  "render.job":                    row([ok,  ok,  ok,  404, 404, 404, 404], (c) => c.trpc.render.job.query({ id: fx.jobId })),
-  "render.versions":               row([ok,  ok,  ok,  404, 404, 401, 404], (c) => c.trpc.render.versions.query({ id: fx.jobId })),
-  "render.cancel (finished)":      row([409, 409, 409, 404, 404, 404, 404], (c) => c.trpc.render.cancel.mutate({ id: fx.jobId })),
-  "render.setSharing":             row([ok,  ok,  ok,  404, 404, 404, 404], (c) => c.trpc.render.setSharing.mutate({ id: fx.jobId, link: true })),
-  "render.edit":                   row([ok,  ok,  ok,  404, 404, 401, 404], (c) => c.trpc.render.edit.mutate({ sourceJobId: fx.jobId, mask: fx.mask, instruction: "a green sofa" })),
-  "render.rerender":               row([ok,  ok,  ok,  404, 404, 404, 404], (c) => c.trpc.render.rerender.mutate({ id: fx.jobId })),
-  "render.upscale (Preview)":      row([400, 400, 400, 404, 404, 404, 404], (c) => c.trpc.render.upscale.mutate({ id: fx.jobId })),
-  "render.moveToProject":          row([ok,  ok,  ok,  404, 404, 401, 404], (c, role) =>
+  "render.upload":                         row([ok,   ok,   ok,   404,  404,  404,  404], (c) => c.trpc.render.upload.query({ id: fx.uploadId })),
+  "render.create":                         row([ok,   ok,   ok,   404,  404,  404,  404], (c) => c.trpc.render.create.mutate({ projectId: fx.projectId, imageId: fx.uploadId, style: "coastal" })),
+  "render.job":                            row([ok,   ok,   ok,   404,  404,  404,  404], (c) => c.trpc.render.job.query({ id: fx.jobId })),
+  "render.versions":                       row([ok,   ok,   ok,   404,  404,  401,  404], (c) => c.trpc.render.versions.query({ id: fx.jobId })),
+  "render.cancel (finished)":              row([409,  409,  409,  404,  404,  404,  404], (c) => c.trpc.render.cancel.mutate({ id: fx.jobId })),
+  "render.setSharing":                     row([ok,   ok,   ok,   404,  404,  404,  404], (c) => c.trpc.render.setSharing.mutate({ id: fx.jobId, link: true })),
+  "render.edit":                           row([ok,   ok,   ok,   404,  404,  401,  404], (c) => c.trpc.render.edit.mutate({ sourceJobId: fx.jobId, mask: fx.mask, instruction: "a green sofa" })),
+  "render.rerender":                       row([ok,   ok,   ok,   404,  404,  404,  404], (c) => c.trpc.render.rerender.mutate({ id: fx.jobId })),
+  "render.upscale (Preview)":              row([400,  400,  400,  404,  404,  404,  404], (c) => c.trpc.render.upscale.mutate({ id: fx.jobId })),
+  "render.moveToProject":                  row([ok,   ok,   ok,   404,  404,  401,  404], (c, role) =>
     c.trpc.render.moveToProject.mutate({ id: fx.movableJobId, projectId: ROLES.indexOf(role) % 2 ? fx.projectId : fx.secondProjectId })),
   // Anyone holding a share link sees the render (it is public by design), whoever they are.
-  "render.shared (token)":         row([ok,  ok,  ok,  ok,  ok,  ok,  ok ], async (c) => c.trpc.render.shared.query({ token: await shareToken() })),
-  "GET /files/shared/:token/after": row([ok, ok,  ok,  ok,  ok,  ok,  ok ], async (c) => c.fetch(`/files/shared/${await shareToken()}/after`)),
+  "render.shared (token)":                 row([ok,   ok,   ok,   ok,   ok,   ok,   ok], async (c) => c.trpc.render.shared.query({ token: await shareToken() })),
+  "GET /files/shared/:token/after":        row([ok,   ok,   ok,   ok,   ok,   ok,   ok], async (c) => c.fetch(`/files/shared/${await shareToken()}/after`)),
   // A team's render stays in the team: never moved into a personal project (each caller's own).
-  "render.moveToProject (out)":    row([404, 404, 404, 404, 404, 401, 404], async (c, role) =>
+  "render.moveToProject (out)":            row([404,  404,  404,  404,  404,  401,  404], async (c, role) =>
     c.trpc.render.moveToProject.mutate({ id: fx.movableJobId, projectId: role === "visitor" ? fx.secondProjectId : await personalProject(c) })),
-  "render.delete":                 row([ok,  ok,  ok,  404, 404, 404, 404], async (c, role) =>
+  "render.delete":                         row([ok,   ok,   ok,   404,  404,  404,  404], async (c, role) =>
     c.trpc.render.delete.mutate({ id: allowed(MATRIX["render.delete"]!, role) ? await fresh.job() : fx.jobId })),
-  "render.events job (SSE)":       row([ok,  ok,  ok,  404, 404, 404, 404], (c) => openStream(c, "render.events", { jobId: fx.jobId })),
+  "render.events job (SSE)":               row([ok,   ok,   ok,   404,  404,  404,  404], (c) => openStream(c, "render.events", { jobId: fx.jobId })),
 
   // listing exports of a team render
-  "listing.create":                row([ok,  ok,  ok,  404, 404, 401, 404], (c) => c.trpc.listing.create.mutate({ jobId: fx.jobId, language: "es" })),
+  "listing.create":                        row([ok,   ok,   ok,   404,  404,  401,  404], (c) => c.trpc.listing.create.mutate({ jobId: fx.jobId, language: "es" })),
   // The caller's own exports of the render (each member made one just above; the removed member made one while a member).
-  "listing.forJob":                row([ok,  ok,  ok,  none, none, 401, none], async (c) =>
+  "listing.forJob":                        row([ok,   ok,   ok,   none, none, 401,  none], async (c) =>
     seen((await c.trpc.listing.forJob.query({ jobId: fx.jobId })).length > 0)),
-  // Counts the caller's own exports of renders they may still use: 0 for anyone outside the team.
-  "listing.projectCount":          row([ok,  ok,  ok,  ok,  ok,  401, ok ], (c) => c.trpc.listing.projectCount.query({ projectId: fx.projectId })),
-  "listing.revoke (own export)":   row([ok,  ok,  ok,  404, 404, 401, 404], async (c, role) => {
+  // Counts the caller's own exports of renders they may still use: none for anyone outside the team.
+  "listing.projectCount":                  row([ok,   ok,   ok,   none, none, 401,  none], async (c) =>
+    seen((await c.trpc.listing.projectCount.query({ projectId: fx.projectId })).count > 0)),
+  "listing.revoke (own export)":           row([ok,   ok,   ok,   404,  404,  401,  404], async (c, role) => {
     // Each allowed caller revokes an export they made; the removed member, the one they made while a member.
     const exportId = allowed(MATRIX["listing.revoke (own export)"]!, role)
       ? (await c.trpc.listing.create.mutate({ jobId: fx.jobId, language: "en" })).id
       : role === "removed" ? await removedExportId() : fx.exportId;
     return c.trpc.listing.revoke.mutate({ exportId });
   }),
-  "GET /l/:code (public page)":    row([ok,  ok,  ok,  ok,  ok,  ok,  ok ], (c) => c.fetch(`/l/${fx.exportCode}`)),
+  "GET /l/:code (public page)":            row([ok,   ok,   ok,   ok,   ok,   ok,   ok], (c) => c.fetch(`/l/${fx.exportCode}`)),
   // The exported file is its maker's (listing exports are per author), and only while they may use the render.
-  "GET /files/listing/:id/download": row([404, 404, ok, 404, 404, 404, 404], (c) => c.fetch(`/files/listing/${fx.exportId}/download`)),
-  "GET /files/listing/:id/picture.jpg": row([404, 404, ok, 404, 404, 404, 404], (c) => c.fetch(`/files/listing/${fx.exportId}/picture.jpg`)),
-  "GET /files/listing/(removed's)":  row([404, 404, 404, 404, 404, 404, 404], async (c) => c.fetch(`/files/listing/${await removedExportId()}/picture.jpg`)),
-  "GET /files/listing/projects/:id/zip": row([ok, ok, ok, 404, 404, 404, 404], (c) => c.fetch(`/files/listing/projects/${fx.projectId}/zip`)),
+  "GET /files/listing/:id/download":       row([404,  404,  ok,   404,  404,  404,  404], (c) => c.fetch(`/files/listing/${fx.exportId}/download`)),
+  "GET /files/listing/:id/picture.jpg":    row([404,  404,  ok,   404,  404,  404,  404], (c) => c.fetch(`/files/listing/${fx.exportId}/picture.jpg`)),
+  "GET /files/listing/(removed's)":        row([404,  404,  404,  404,  404,  404,  404], async (c) => c.fetch(`/files/listing/${await removedExportId()}/picture.jpg`)),
+  "GET /files/listing/projects/:id/zip":   row([ok,   ok,   ok,   404,  404,  404,  404], (c) => c.fetch(`/files/listing/projects/${fx.projectId}/zip`)),
 
   // The pictures and files, and the upload route into a team project
-  "GET /files/uploads/:id/original": row([ok, ok, ok, 404, 404, 404, 404], (c) => c.fetch(`/files/uploads/${fx.uploadId}/original`)),
-  "GET /files/uploads/:id/thumb":  row([ok,  ok,  ok,  404, 404, 404, 404], (c) => c.fetch(`/files/uploads/${fx.uploadId}/thumb`)),
-  "GET /files/renders/:id/thumb":  row([ok,  ok,  ok,  404, 404, 404, 404], (c) => c.fetch(`/files/renders/${fx.jobId}/thumb`)),
-  "GET /files/renders/:id/medium": row([ok,  ok,  ok,  404, 404, 404, 404], (c) => c.fetch(`/files/renders/${fx.jobId}/medium`)),
-  "GET /files/renders/:id/before": row([ok,  ok,  ok,  404, 404, 404, 404], (c) => c.fetch(`/files/renders/${fx.jobId}/before`)),
-  "GET /files/renders/:id/download/high": row([ok, ok, ok, 404, 404, 404, 404], (c) => c.fetch(`/files/renders/${fx.jobId}/download/high`)),
-  "POST /api/uploads (team space)": row([ok, ok,  ok,  none, none, none, none], async (c) => {
+  "GET /files/uploads/:id/original":       row([ok,   ok,   ok,   404,  404,  404,  404], (c) => c.fetch(`/files/uploads/${fx.uploadId}/original`)),
+  "GET /files/uploads/:id/thumb":          row([ok,   ok,   ok,   404,  404,  404,  404], (c) => c.fetch(`/files/uploads/${fx.uploadId}/thumb`)),
+  "GET /files/renders/:id/thumb":          row([ok,   ok,   ok,   404,  404,  404,  404], (c) => c.fetch(`/files/renders/${fx.jobId}/thumb`)),
+  "GET /files/renders/:id/medium":         row([ok,   ok,   ok,   404,  404,  404,  404], (c) => c.fetch(`/files/renders/${fx.jobId}/medium`)),
+  "GET /files/renders/:id/before":         row([ok,   ok,   ok,   404,  404,  404,  404], (c) => c.fetch(`/files/renders/${fx.jobId}/before`)),
+  "GET /files/renders/:id/download/high":  row([ok,   ok,   ok,   404,  404,  404,  404], (c) => c.fetch(`/files/renders/${fx.jobId}/download/high`)),
+  "POST /api/uploads (team space)":        row([ok,   ok,   ok,   none, none, none, none], async (c) => {
     const sent = await c.fetch("/api/uploads", { method: "POST", headers: { "content-type": "image/jpeg" }, body: new Uint8Array(await roomPhoto(400, 300)) });
     const body = (await sent.json()) as { projectId?: string };
     return sent.status === 201 ? seen((await teamOf("projects", body.projectId ?? "")) === fx.teamId) : sent;
   }),
-  "POST /api/uploads?projectId=":  row([ok,  ok,  ok,  404, 404, 404, 404], async (c) =>
+  "POST /api/uploads?projectId=":          row([ok,   ok,   ok,   404,  404,  404,  404], async (c) =>
     c.fetch(`/api/uploads?projectId=${fx.projectId}`, { method: "POST", headers: { "content-type": "image/jpeg" }, body: new Uint8Array(await roomPhoto(400, 300)) })),
 };
 
