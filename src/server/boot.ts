@@ -104,12 +104,23 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
     freeDemoRendersPerAddress: settings.demoRendersPerAddressPerDay,
     brandName: settings.brandName,
   });
-  dismissFromTeam = (teamId, userId) => void render.dismissFromTeam(teamId, userId);
   // An engine saved in /admin → Studio replaces the one in force at once (no restart).
   settings.onEngineChange(() => render.useEngine(settings.engineEnv()));
   const roles = createRolesService(db, clock);
   const projects = createProjectsService(infra, render, spaces);
   deleteTeamWork = async (teamId) => void (await projects.deleteTeamWork(teamId));
+  const review = createReviewModule(infra, {
+    render,
+    projects,
+    people: createPeopleDirectory(infra),
+    activity: spaces,
+    brandName: settings.brandName,
+  });
+  // A removed member's open streams of the team end at once: render events and review events.
+  dismissFromTeam = (teamId, userId) => {
+    render.dismissFromTeam(teamId, userId);
+    review.dismissFromTeam(teamId, userId);
+  };
   const payments = createPaymentsService({ ...infra, brandName: settings.brandName, teams: spaces });
   const backups = createBackupModule(infra);
   const accounts = createAccountsService(infra, render, projects, settings, spaces);
@@ -141,13 +152,7 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
     projects,
     render,
     listing: createListingModule(infra, { render, brandName: settings.brandName }),
-    review: createReviewModule(infra, {
-      render,
-      projects,
-      people: createPeopleDirectory(infra),
-      activity: spaces,
-      brandName: settings.brandName,
-    }),
+    review,
     payments,
     admin: createAdminService(infra, render, roles, payments, backups, housekeeping, settings, spaces),
     analytics,

@@ -236,8 +236,24 @@ export async function createExport(
   }
 }
 
-/** The current (not revoked) exports of one of the user's renders, newest first. */
+/**
+ * False for a render the user may not use: a team's render once they left the team or were removed
+ * (decision 070), someone else's, or a deleted one. The render module answers it; a render they may
+ * use that is not finished counts as usable here.
+ */
+async function mayUseRender(deps: ListingContext, userId: string, jobId: string): Promise<boolean> {
+  return deps.render.listingSource(userOwner(userId), jobId).then(
+    () => true,
+    (error: unknown) => {
+      if (error instanceof DomainError && error.kind === "not-found") return false;
+      return true;
+    },
+  );
+}
+
+/** The current (not revoked) exports of one of the user's renders, newest first; none of a render they may not use. */
 export async function exportsOfJob(deps: ListingContext, userId: string, jobId: string): Promise<ListingExportView[]> {
+  if (!(await mayUseRender(deps, userId, jobId))) return [];
   const rows = await currentRows(deps, userId).where("job_id", "=", jobId).execute();
   return rows.map(exportView);
 }
@@ -257,6 +273,7 @@ function currentRows(deps: ListingContext, userId: string) {
 export async function ownedExport(deps: ListingContext, userId: string, exportId: string): Promise<ListingExportRow> {
   const row = await currentRows(deps, userId).where("id", "=", exportId).executeTakeFirst();
   if (!row) throw notFound();
+  if (!(await mayUseRender(deps, userId, row.job_id!))) throw notFound();
   return row;
 }
 

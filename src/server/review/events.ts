@@ -12,6 +12,8 @@ const MAX_WAITING = 1000;
 
 export class ReviewEventBus {
   private readonly byProject = new Map<string, Set<Listener>>();
+  /** How to end each open stream of a team's project, by "<team>|<user who opened it>" (a member removed: decision 070). */
+  private readonly byViewer = new Map<string, Set<() => void>>();
   /** Aborted by close(): every stream ends, and new ones end at once (a graceful shutdown). */
   private readonly closing = new AbortController();
 
@@ -28,8 +30,16 @@ export class ReviewEventBus {
     return this.byProject.get(projectId)?.size ?? 0;
   }
 
-  /** The project's events from now on, until `signal` aborts. Subscribes at once, before the first next(). */
-  stream(projectId: string, signal?: AbortSignal): AsyncGenerator<ReviewEvent> {
+  /** Ends every stream `userId` holds on the team's projects (they were removed from it, or left). */
+  dismiss(teamId: string, userId: string): void {
+    for (const end of [...(this.byViewer.get(`${teamId}|${userId}`) ?? [])]) end();
+  }
+
+  /**
+   * The project's events from now on, until `signal` aborts. Subscribes at once, before the first
+   * next(). A team project's stream remembers who opened it (`viewer`), so dismiss() can end it.
+   */
+  stream(projectId: string, signal?: AbortSignal, viewer?: { teamId: string; userId: string }): AsyncGenerator<ReviewEvent> {
     const waiting: ReviewEvent[] = [];
     let wake: (() => void) | null = null;
     let ended = false;
@@ -41,12 +51,23 @@ export class ReviewEventBus {
       wake?.();
     };
     listeners.add(listener);
+    const viewerKey = viewer ? `${viewer.teamId}|${viewer.userId}` : null;
     const stop = () => {
       ended = true;
       listeners.delete(listener);
+      const ends = viewerKey ? this.byViewer.get(viewerKey) : undefined;
+      if (ends) {
+        ends.delete(stop);
+        if (ends.size === 0) this.byViewer.delete(viewerKey!);
+      }
       if (listeners.size === 0 && this.byProject.get(projectId) === listeners) this.byProject.delete(projectId);
       wake?.();
     };
+    if (viewerKey) {
+      const ends = this.byViewer.get(viewerKey) ?? new Set<() => void>();
+      this.byViewer.set(viewerKey, ends);
+      ends.add(stop);
+    }
     for (const ending of [signal, this.closing.signal]) {
       ending?.addEventListener("abort", stop, { once: true });
       if (ending?.aborted) stop();

@@ -50,9 +50,11 @@ export function createReviewModule(
     revoke: (userId: string, linkId: string) => revokeLink(deps, userId, linkId),
     /** The project's comments and decisions from now on; the caller must see the project (checked first). */
     async events(userId: string, projectId: string, signal?: AbortSignal): Promise<AsyncGenerator<ReviewEvent>> {
-      await deps.projects.get(userId, projectId);
-      return deps.events.stream(projectId, signal);
+      const { project } = await deps.projects.get(userId, projectId);
+      return deps.events.stream(projectId, signal, project.teamId ? { teamId: project.teamId, userId } : undefined);
     },
+    /** Ends the streams a member removed from the team (or gone) holds on its projects (decision 070). */
+    dismissFromTeam: (teamId: string, userId: string) => deps.events.dismiss(teamId, userId),
     /** Ends every open event stream (first step of a graceful shutdown, as render's). */
     closeEventStreams: () => deps.events.close(),
     /** Open event streams of a project (tests). */
