@@ -151,7 +151,7 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
     clients: createClientsModule(infra, { spaces, projects }),
     projects,
     render,
-    listing: createListingModule(infra, { render, brandName: settings.brandName }),
+    listing: createListingModule(infra, { render, brandName: settings.brandName, teams: spaces }),
     review,
     payments,
     admin: createAdminService(infra, render, roles, payments, backups, housekeeping, settings, spaces),

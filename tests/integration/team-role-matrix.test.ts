@@ -446,9 +446,9 @@ const MATRIX: Record<string, Row> = {
   }),
   "GET /l/:code (public page)":            row([ok,   ok,   ok,   ok,   ok,   ok,   ok], (c) => c.fetch(`/l/${fx.exportCode}`)),
   // The exported file is its maker's (listing exports are per author), and only while they may use the render.
-  "GET /files/listing/:id/download":       row([404,  404,  ok,   404,  404,  404,  404], (c) => c.fetch(`/files/listing/${fx.exportId}/download`)),
-  "GET /files/listing/:id/picture.jpg":    row([404,  404,  ok,   404,  404,  404,  404], (c) => c.fetch(`/files/listing/${fx.exportId}/picture.jpg`)),
-  "GET /files/listing/(removed's)":        row([404,  404,  404,  404,  404,  404,  404], async (c) => c.fetch(`/files/listing/${await removedExportId()}/picture.jpg`)),
+  "GET /files/listing/:id/download":       row([ok,   ok,   ok,   404,  404,  404,  404], (c) => c.fetch(`/files/listing/${fx.exportId}/download`)),
+  "GET /files/listing/:id/picture.jpg":    row([ok,   ok,   ok,   404,  404,  404,  404], (c) => c.fetch(`/files/listing/${fx.exportId}/picture.jpg`)),
+  "GET /files/listing/(removed's)":        row([ok,   ok,   404,  404,  404,  404,  404], async (c) => c.fetch(`/files/listing/${await removedExportId()}/picture.jpg`)),
   "GET /files/listing/projects/:id/zip":   row([ok,   ok,   ok,   404,  404,  404,  404], (c) => c.fetch(`/files/listing/projects/${fx.projectId}/zip`)),
 
   // The pictures and files, and the upload route into a team project
@@ -547,4 +547,15 @@ describe("the team role matrix", () => {
     expect(unexpected).toEqual([]);
     expect(spanish(MESSAGES.teamRightMissing)).not.toBe(MESSAGES.teamRightMissing);
   }, 180_000);
+
+  it("lets the Owner take down a former member's listing page of the team's render, and not a Member", async () => {
+    const exportId = await removedExportId();
+    const { code } = await server.deps.db.selectFrom("listing_exports").select("code").where("id", "=", exportId).executeTakeFirstOrThrow();
+    // Every member sees the team render's exports, whoever made them.
+    expect((await who.member.trpc.listing.forJob.query({ jobId: fx.jobId })).map((row) => row.id)).toContain(exportId);
+    expect((await answerOf(who.member.trpc.listing.revoke.mutate({ exportId }))).status).toBe(404);
+    expect((await who.visitor.fetch(`/l/${code}`)).status).toBe(200);
+    await who.owner.trpc.listing.revoke.mutate({ exportId });
+    expect((await who.visitor.fetch(`/l/${code}`)).status).toBe(404);
+  });
 });

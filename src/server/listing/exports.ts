@@ -14,6 +14,7 @@ import type { ListingExportsTable } from "../db/schema";
 import type { Selectable } from "kysely";
 import { DomainError, notFound } from "../errors";
 import { aiEditedXmp, describedXmp } from "../images/provenance";
+import { roleMay } from "../../shared/teams";
 import { userOwner, type ListingSource } from "../render";
 import type { ListingContext } from "./context";
 import { previewEngineName, styleName } from "./names";
@@ -237,43 +238,48 @@ export async function createExport(
 }
 
 /**
- * False for a render the user may not use: a team's render once they left the team or were removed
- * (decision 070), someone else's, or a deleted one. The render module answers it; a render they may
- * use that is not finished counts as usable here.
+ * The current (not revoked) exports of a render, newest first: the user's own, or every member's of a
+ * team's render; none of a render they may not use (someone else's, or a team's they left: decision 070).
  */
-async function mayUseRender(deps: ListingContext, userId: string, jobId: string): Promise<boolean> {
-  return deps.render.listingSource(userOwner(userId), jobId).then(
-    () => true,
-    (error: unknown) => {
-      if (error instanceof DomainError && error.kind === "not-found") return false;
-      return true;
-    },
-  );
-}
-
-/** The current (not revoked) exports of one of the user's renders, newest first; none of a render they may not use. */
 export async function exportsOfJob(deps: ListingContext, userId: string, jobId: string): Promise<ListingExportView[]> {
-  if (!(await mayUseRender(deps, userId, jobId))) return [];
-  const rows = await currentRows(deps, userId).where("job_id", "=", jobId).execute();
+  const source = await sourceFor(deps, userId, jobId);
+  if (source === "none") return [];
+  // A team's render: every member sees its exports, whoever made them (decision 070).
+  const rows = await currentRows(deps, source?.teamId ? null : userId)
+    .where("job_id", "=", jobId)
+    .execute();
   return rows.map(exportView);
 }
 
-function currentRows(deps: ListingContext, userId: string) {
-  return deps.db
-    .selectFrom("listing_exports")
-    .selectAll()
-    .where("user_id", "=", userId)
-    .where("job_id", "is not", null)
-    .where("revoked_at", "is", null)
-    .orderBy("created_at", "desc")
-    .orderBy("id");
+/** Current exports (of one author, or of anyone with null), newest first. */
+function currentRows(deps: ListingContext, userId: string | null) {
+  let query = deps.db.selectFrom("listing_exports").selectAll();
+  if (userId !== null) query = query.where("user_id", "=", userId);
+  return query.where("job_id", "is not", null).where("revoked_at", "is", null).orderBy("created_at", "desc").orderBy("id");
 }
 
-/** One current export of the user, or "Not found". */
+/** The render as the user may see it; "none" when they may not; null when it cannot be read now (not finished). */
+async function sourceFor(deps: ListingContext, userId: string, jobId: string): Promise<ListingSource | "none" | null> {
+  return deps.render.listingSource(userOwner(userId), jobId).then(
+    (source) => source,
+    (error: unknown) => (error instanceof DomainError && error.kind === "not-found" ? ("none" as const) : null),
+  );
+}
+
+/**
+ * One current export the user may manage, or "Not found": their own, or, for a team's render they
+ * still may use, any member's when they are its Owner or an Admin (so a departed member's page can
+ * be taken down).
+ */
 export async function ownedExport(deps: ListingContext, userId: string, exportId: string): Promise<ListingExportRow> {
-  const row = await currentRows(deps, userId).where("id", "=", exportId).executeTakeFirst();
+  const row = await currentRows(deps, null).where("id", "=", exportId).executeTakeFirst();
   if (!row) throw notFound();
-  if (!(await mayUseRender(deps, userId, row.job_id!))) throw notFound();
+  const source = await sourceFor(deps, userId, row.job_id!);
+  if (source === "none") throw notFound();
+  if (row.user_id === userId) return row;
+  const teamId = source?.teamId ?? null;
+  const role = teamId && deps.teams ? await deps.teams.roleIn(userId, teamId) : null;
+  if (!roleMay(role, "manageMembers")) throw notFound();
   return row;
 }
 

@@ -20,7 +20,7 @@ const SWEEP_INTERVAL_MS = 10 * 60_000;
 
 export function createListingModule(
   infra: Pick<Infra, "db" | "clock" | "storage" | "diskFloor" | "log">,
-  ports: { render: Pick<RenderModule, "listingSource">; brandName?: () => string },
+  ports: { render: Pick<RenderModule, "listingSource">; brandName?: () => string; teams?: ListingContext["teams"] },
 ) {
   const deps: ListingContext = {
     db: infra.db,
@@ -29,6 +29,7 @@ export function createListingModule(
     diskFloor: infra.diskFloor,
     log: infra.log,
     render: ports.render,
+    teams: ports.teams,
     brandName: ports.brandName ?? (() => PRODUCT_NAME),
   };
   let timer: NodeJS.Timeout | undefined;

@@ -18,6 +18,8 @@ const ENGINE_NAMES: Record<string, string> = { local: "Preview engine", comfyui:
 export interface ListingSource {
   jobId: string;
   projectId: string | null;
+  /** The team whose render it is (null: a personal render). */
+  teamId: string | null;
   /** "edit": a region repainted in the modification studio. */
   kind: JobKind;
   /** Null for an edit made from the photo itself. */
@@ -43,6 +45,7 @@ export async function listingSource(deps: RenderContext, owner: Owner, jobId: st
   return {
     jobId: job.id,
     projectId: job.project_id,
+    teamId: job.team_id,
     kind: job.kind,
     style: styleOf(job.style),
     renderMode: job.render_mode,
