@@ -29,9 +29,24 @@ const LIBRARY_ENGLISH = ["Notifications alt+T", "Close toast"];
  */
 const ALLOWED: Record<"es" | "fr", readonly string[]> = {
   // Package names (spec: Starter, Pro, Studio are names), engine makers' names, the style "Japandi" (a name),
-  // words Spanish writes the same ("Industrial", "Social", "Normal", "Error", "OK"), and "render", the
-  // Spanish word for a rendering (issue 17).
-  es: ["Starter", "Pro", "Studio", "Replicate", "OpenAI", "Japandi", "Industrial", "Social", "Normal", "Error", "OK", "Render", "Renders"],
+  // words Spanish writes the same ("Industrial", "Social", "Normal", "Error", "OK", "Personal": the personal
+  // space in the space switcher), and "render", the Spanish word for a rendering (issue 17).
+  es: [
+    "Starter",
+    "Pro",
+    "Studio",
+    "Replicate",
+    "OpenAI",
+    "Japandi",
+    "Industrial",
+    "Social",
+    "Normal",
+    "Error",
+    "OK",
+    "Render",
+    "Renders",
+    "Personal",
+  ],
   // Names (packages, engine makers, the style "Japandi") and words French writes the same: "Version", "Notifications", "Contact",
   // "Mobile", "Navigation", "Pause", "Photo", "Versions", "Mode", "Secret", "Licence", "Conversions", "Administration", "Logo", "Rectangle".
   fr: [
