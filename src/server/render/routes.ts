@@ -1,5 +1,6 @@
 /**
- * The render module's plain HTTP routes: the pictures (each served only to its owner, through a
+ * The render module's plain HTTP routes: the pictures (each served only to its owner or, for a team's, to its
+ * current members (mayUse), through a
  * share token, or when shared in the gallery; the high-quality download made on first request),
  * the app's own example pictures, and the Replicate webhook. Storage keys come from rows, never
  * from the URL. Who is asking is resolved at the edge and handed in (`ownerOfRequest`).
@@ -13,7 +14,7 @@ import type { RenderJob } from "../db/schema";
 import { withAiProvenance } from "../images/provenance";
 import type { RenderContext } from "./context";
 import { exampleKey } from "./figures";
-import { ownsRow, type OwnerOfRequest } from "./owner";
+import { mayUse, type OwnerOfRequest } from "./owner";
 import { replicateWebhookHandler, type PredictionWaiters } from "./engines";
 import { firstWebhookReceipt } from "./webhook-receipts";
 
@@ -44,14 +45,14 @@ export function renderRoutes(deps: RenderContext, ownerOfRequest: OwnerOfRequest
     const job = owner
       ? await deps.db.selectFrom("render_jobs").selectAll().where("id", "=", String(req.params.id)).executeTakeFirst()
       : undefined;
-    return owner && job && ownsRow(owner, job) ? job : null;
+    return owner && job && (await mayUse(deps, owner, job)) ? job : null;
   }
 
   routes.get("/files/uploads/:id/:variant", async (req, res) => {
     const variant = req.params.variant;
     const owner = await ownerOfRequest(req, res);
     const upload = owner ? await deps.db.selectFrom("uploads").selectAll().where("id", "=", req.params.id).executeTakeFirst() : undefined;
-    if (!owner || !upload || !ownsRow(owner, upload) || (variant !== "original" && variant !== "thumb")) return notFound(res);
+    if (!owner || !upload || !(await mayUse(deps, owner, upload)) || (variant !== "original" && variant !== "thumb")) return notFound(res);
     await sendStored(res, variant === "original" ? upload.original_key : upload.thumb_key, PRIVATE_CACHE);
   });
 
