@@ -9,9 +9,8 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { translations } from "../../src/client/i18n/resources";
 import type { Language } from "../../src/shared/constants";
-import { describeBrowser, screenshot, signIn, signUp, useBrowsers } from "../helpers/browser";
+import { describeBrowser, screenshot, signIn, signUp, uiText as text, useBrowsers } from "../helpers/browser";
 import { PASSWORD } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { firstLink, startSmtpServer } from "../helpers/smtp";
@@ -38,13 +37,6 @@ let counter = 0;
 const newEmail = () => `team${++counter}.${Date.now()}@example.com`;
 const DESKTOP = { width: 1366, height: 900 };
 const PHONE = { width: 390, height: 844 };
-
-/** A text as the page shows it in that language (plain keys, {{placeholders}} filled in). */
-function text(language: Language, key: string, params: Record<string, string | number> = {}): string {
-  const value = key.split(".").reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], translations[language]);
-  if (typeof value !== "string") throw new Error(`no text ${key} in ${language}`);
-  return value.replace(/\{\{(\w+)\}\}/g, (_whole, name: string) => String(params[name] ?? ""));
-}
 
 describeBrowser("teams in a browser", () => {
   let server: TestServer;
