@@ -22,6 +22,7 @@ import { describeBrowser, screenshot, signIn, signUp, uiText, useBrowsers, waitF
 import { PASSWORD } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { firstLink, startSmtpServer } from "../helpers/smtp";
+import { seriousViolations } from "../helpers/axe";
 import { makeTempDir } from "../helpers/test-env";
 
 /** expect.poll with room for a busy machine: pages load their code lazily, and a render takes a moment. */
@@ -153,6 +154,7 @@ describeBrowser("a studio as a team, in browsers", () => {
       await poll(() => owner.page.getByTestId("team-invitation").count()).toBe(2);
       await screenshot(owner.page, `studio-team-credits-${run.tag}`);
       expect(await noWiderThanScreen(owner.page)).toBe(true);
+      expect(await seriousViolations(owner.page)).toEqual([]);
 
       // 2. The Member: the link from the mail, an account made from it, the invitation accepted.
       const memberLink = firstLink((await smtp.waitForMail(memberEmail)).text);
@@ -255,6 +257,9 @@ describeBrowser("a studio as a team, in browsers", () => {
       await poll(() => picker.locator("option").allTextContents()).toEqual([say("clients.picker.none"), CLIENT.name]);
       await picker.selectOption({ label: CLIENT.name });
       await poll(() => toast(owner.page, say("clients.picker.saved")).isVisible()).toBe(true);
+      // With its toast showing (once faded in), readable in light and dark.
+      await poll(() => toast(owner.page, say("clients.picker.saved")).evaluate((element) => getComputedStyle(element).opacity)).toBe("1");
+      expect(await seriousViolations(owner.page)).toEqual([]);
 
       // The Member sees the client's name on the project, and nothing else of the client: not on the page, not from the server.
       const answers: Promise<string>[] = [];
@@ -279,6 +284,7 @@ describeBrowser("a studio as a team, in browsers", () => {
       for (const detail of SENSITIVE) expect(bodies.join("\n")).not.toContain(JSON.stringify(detail).slice(1, -1));
       expect(await noWiderThanScreen(member.page)).toBe(true);
       await screenshot(member.page, `studio-team-member-project-${run.tag}`);
+      expect(await seriousViolations(member.page)).toEqual([]);
 
       // 6. The Owner makes a review link; a fresh browser with no cookies opens it, comments and approves.
       const panel = owner.page.getByTestId("review-links-panel");
@@ -312,6 +318,7 @@ describeBrowser("a studio as a team, in browsers", () => {
       expect(await client.page.getByTestId("review-state").first().textContent()).toBe(say("review.state.approved"));
       expect(await noWiderThanScreen(client.page)).toBe(true);
       await screenshot(client.page, `studio-team-review-${run.tag}`);
+      expect(await seriousViolations(client.page)).toEqual([]);
 
       // Live on the Owner's page, which was not reloaded: the comment and the approval.
       await poll(() => picture.getByTestId("review-comment").first().textContent()).toContain(comment);
@@ -319,6 +326,7 @@ describeBrowser("a studio as a team, in browsers", () => {
       expect(await picture.getByTestId("review-decision").first().textContent()).toContain(CLIENT.name);
       expect(await noWiderThanScreen(owner.page)).toBe(true);
       await screenshot(owner.page, `studio-team-live-${run.tag}`);
+      expect(await seriousViolations(owner.page)).toEqual([]);
       expect(await client.browser.cookies()).toEqual([]);
 
       expect(owner.problems).toEqual([]);
