@@ -101,6 +101,12 @@ describeBrowser("a studio as a team, in browsers", () => {
         admin: run.language === "en" ? "Adam Admin" : "Adela Admin",
       };
 
+      /** Waits until the page's toasts have gone (a fading one would be read by axe half transparent). */
+      const toastsGone = async (page: Page) => {
+        await page.mouse.move(1, 1); // not resting on one, which holds it
+        await poll(() => page.locator("[data-sonner-toast]").count(), { timeout: 30_000 }).toBe(0);
+      };
+
       /** Chooses a space with the navigation bar's switcher (in the menu on a phone). */
       async function switchSpace(page: Page, name: string): Promise<void> {
         if (run.phone) await page.getByRole("button", { name: say("nav.openMenu") }).click();
@@ -154,6 +160,7 @@ describeBrowser("a studio as a team, in browsers", () => {
       await poll(() => owner.page.getByTestId("team-invitation").count()).toBe(2);
       await screenshot(owner.page, `studio-team-credits-${run.tag}`);
       expect(await noWiderThanScreen(owner.page)).toBe(true);
+      await toastsGone(owner.page);
       expect(await seriousViolations(owner.page)).toEqual([]);
 
       // 2. The Member: the link from the mail, an account made from it, the invitation accepted.
@@ -257,9 +264,12 @@ describeBrowser("a studio as a team, in browsers", () => {
       await poll(() => picker.locator("option").allTextContents()).toEqual([say("clients.picker.none"), CLIENT.name]);
       await picker.selectOption({ label: CLIENT.name });
       await poll(() => toast(owner.page, say("clients.picker.saved")).isVisible()).toBe(true);
-      // With its toast showing (once faded in), readable in light and dark.
-      await poll(() => toast(owner.page, say("clients.picker.saved")).evaluate((element) => getComputedStyle(element).opacity)).toBe("1");
+      // With its toast showing (faded in, and held by the pointer), readable in light and dark.
+      const saved = toast(owner.page, say("clients.picker.saved"));
+      await saved.hover();
+      await poll(() => saved.evaluate((element) => getComputedStyle(element).opacity)).toBe("1");
       expect(await seriousViolations(owner.page)).toEqual([]);
+      await owner.page.mouse.move(1, 1);
 
       // The Member sees the client's name on the project, and nothing else of the client: not on the page, not from the server.
       const answers: Promise<string>[] = [];
@@ -326,6 +336,7 @@ describeBrowser("a studio as a team, in browsers", () => {
       expect(await picture.getByTestId("review-decision").first().textContent()).toContain(CLIENT.name);
       expect(await noWiderThanScreen(owner.page)).toBe(true);
       await screenshot(owner.page, `studio-team-live-${run.tag}`);
+      await toastsGone(owner.page);
       expect(await seriousViolations(owner.page)).toEqual([]);
       expect(await client.browser.cookies()).toEqual([]);
 
