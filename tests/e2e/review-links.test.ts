@@ -5,13 +5,12 @@
  * and approves; the designer's page shows both live (server-sent events, no reload). No analytics
  * leave the client's page. Screenshots of both sides.
  */
-import fs from "node:fs";
-import { createRequire } from "node:module";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { translations } from "../../src/client/i18n/resources";
 import { describeBrowser, screenshot, signIn, useBrowsers } from "../helpers/browser";
 import { roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
+import { seriousViolations } from "../helpers/axe";
 import { startTestServer, type TestServer } from "../helpers/server";
 
 const poll = <T>(check: () => T | Promise<T>, options: { timeout?: number } = {}) => expect.poll(check, { timeout: 15_000, ...options });
@@ -19,24 +18,6 @@ const DESKTOP = { width: 1366, height: 900 };
 const PHONE = { width: 390, height: 844 };
 const es = translations.es as { review: { page: Record<string, string>; state: Record<string, string> } };
 const en = translations.en as { review: { panel: Record<string, string>; state: Record<string, string> } };
-
-const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-
-/** axe's serious and critical violations on what the page shows now, one line per element (as tests/e2e/accessibility does). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate("typeof window.axe === 'object'"))) await page.evaluate(`${AXE_SOURCE};window.axe = axe;0`);
-  const violations = (await page.evaluate(() =>
-    (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: unknown[] }> } }).axe
-      .run(document, {
-        resultTypes: ["violations"],
-        runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"] },
-      })
-      .then((result) => result.violations),
-  )) as Array<{ id: string; impact: string | null; nodes: Array<{ target: string[] }> }>;
-  return violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${node.target.join(" ")}`));
-}
 
 const picturesLoaded = (page: Page, selector: string) =>
   page

@@ -5,46 +5,19 @@
  * in the member list (en, desktop 1366, light). In Spanish on a phone, dark: the team page and the
  * space switcher in the menu.
  */
-import fs from "node:fs";
-import { createRequire } from "node:module";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { translations } from "../../src/client/i18n/resources";
 import type { Language } from "../../src/shared/constants";
-import { describeBrowser, screenshot, signIn, signUp, useBrowsers } from "../helpers/browser";
+import { describeBrowser, screenshot, signIn, signUp, uiText as text, useBrowsers } from "../helpers/browser";
 import { PASSWORD } from "../helpers/render";
+import { seriousViolations } from "../helpers/axe";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { firstLink, startSmtpServer } from "../helpers/smtp";
-
-const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-
-/** axe-core's serious and critical violations (WCAG 2.2 A and AA) on what the page shows now, as accessibility.test.ts runs it. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate("typeof window.axe === 'object'"))) await page.evaluate(`${AXE_SOURCE};window.axe = axe;0`);
-  const violations = (await page.evaluate(() =>
-    (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: unknown[] }> } }).axe
-      .run(document, {
-        resultTypes: ["violations"],
-        runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"] },
-      })
-      .then((result) => result.violations),
-  )) as Array<{ id: string; impact: string | null; nodes: { target: string[] }[] }>;
-  return violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${node.target.join(" ")}`));
-}
 
 let counter = 0;
 const newEmail = () => `team${++counter}.${Date.now()}@example.com`;
 const DESKTOP = { width: 1366, height: 900 };
 const PHONE = { width: 390, height: 844 };
-
-/** A text as the page shows it in that language (plain keys, {{placeholders}} filled in). */
-function text(language: Language, key: string, params: Record<string, string | number> = {}): string {
-  const value = key.split(".").reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], translations[language]);
-  if (typeof value !== "string") throw new Error(`no text ${key} in ${language}`);
-  return value.replace(/\{\{(\w+)\}\}/g, (_whole, name: string) => String(params[name] ?? ""));
-}
 
 describeBrowser("teams in a browser", () => {
   let server: TestServer;

@@ -294,6 +294,15 @@ export function collectPageProblems(page: Page): string[] {
   return problems;
 }
 
+/** A text as the page shows it in that language: a key of the merged translations, {{placeholders}} filled in (plural keys with their _one/_other ending). */
+export function uiText(language: Language, key: string, params: Record<string, string | number> = {}): string {
+  const value = key
+    .split(".")
+    .reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], translations[language]);
+  if (typeof value !== "string") throw new Error(`no text ${key} in ${language}`);
+  return value.replace(/\{\{(\w+)\}\}/g, (_whole, name: string) => String(params[name] ?? ""));
+}
+
 /** A label of the sign-in form, as the page shows it in that language. */
 function signInText(language: Language, key: "email" | "password" | "signInButton"): string {
   const auth = translations[language].auth;

@@ -264,7 +264,8 @@ function TeamView({ teamId }: { teamId: string }) {
         {t("teamsPage.credits", { count: team.credits, formatted: formatNumber(currentLanguage(), team.credits) })}
       </p>
 
-      <div className="mt-6 grid gap-6">
+      {/* One column as wide as the page (minmax(0, 1fr)): a wide table scrolls in its card instead of widening the page on a phone. */}
+      <div className="mt-6 grid grid-cols-1 gap-6">
         <Section title={t("teamsPage.members")} icon={Users} testId="team-members">
           <ul className="divide-y divide-slate-200 dark:divide-slate-800">
             {team.members.map((member) => {

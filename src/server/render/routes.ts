@@ -1,6 +1,7 @@
 /**
  * The render module's plain HTTP routes: the pictures (each served only to its owner or, for a
- * team's, to a current member of the team (decision 070), through a share token, or when shared in the gallery; the high-quality download made on first request),
+ * team's, to a current member of the team (decision 070), through a share token, or when shared in
+ * the gallery; the high-quality download made on first request),
  * the app's own example pictures, and the Replicate webhook. Storage keys come from rows, never
  * from the URL. Who is asking is resolved at the edge and handed in (`ownerOfRequest`).
  */

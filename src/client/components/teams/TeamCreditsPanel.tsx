@@ -34,6 +34,7 @@ export function TeamCreditsPanel({ teamId }: { teamId: string }) {
   const language = i18n.resolvedLanguage ?? "en";
   const number = (value: number) => formatNumber(currentLanguage(), value);
   const credits = trpc.teams.credits.useQuery({ teamId });
+  const headingIds = useId();
   if (credits.isLoading) return <Spinner label={t("common.loading")} />;
   if (!credits.data) {
     return (
@@ -74,9 +75,12 @@ export function TeamCreditsPanel({ teamId }: { teamId: string }) {
             ))}
           </ul>
 
-          <h3 className="mt-6 font-semibold">{t("teamCredits.useTitle")}</h3>
+          <h3 id={`${headingIds}-use`} className="mt-6 font-semibold">
+            {t("teamCredits.useTitle")}
+          </h3>
           {data.use && data.use.length > 0 ? (
-            <div className="mt-2 overflow-x-auto">
+            // Wider than a phone: it scrolls sideways, and a keyboard reaches it to scroll it.
+            <div className="mt-2 overflow-x-auto" tabIndex={0} role="region" aria-labelledby={`${headingIds}-use`}>
               <table className={tableClass} data-testid="team-use">
                 <thead>
                   <tr>
@@ -106,12 +110,12 @@ export function TeamCreditsPanel({ teamId }: { teamId: string }) {
             <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">{t("teamCredits.noUse")}</p>
           )}
 
-          <h3 className="mt-6 flex items-center gap-2 font-semibold">
+          <h3 id={`${headingIds}-ledger`} className="mt-6 flex items-center gap-2 font-semibold">
             <History className="size-4" aria-hidden="true" />
             {t("teamCredits.ledgerTitle")}
           </h3>
           {data.ledger && data.ledger.length > 0 ? (
-            <div className="mt-2 overflow-x-auto">
+            <div className="mt-2 overflow-x-auto" tabIndex={0} role="region" aria-labelledby={`${headingIds}-ledger`}>
               <table className={tableClass} data-testid="team-ledger">
                 <thead>
                   <tr>
