@@ -431,7 +431,10 @@ export default function DashboardPage() {
           <ShieldAlert className="size-5 text-red-600 dark:text-red-400" aria-hidden="true" />
           {t("dashboard.privacyTitle")}
         </h2>
-        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{t("dashboard.privacyBody")}</p>
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+          {/* It removes personal pictures only: in a team's space, say so (the team's work stays). */}
+          {allowance.data?.teamId ? t("teamSpace.privacyBody") : t("dashboard.privacyBody")}
+        </p>
         <button type="button" className={`${buttonClass.dangerOutline} mt-4`} onClick={() => openDialog({ kind: "deleteAll" })}>
           <Trash2 className="size-4" aria-hidden="true" />
           {t("dashboard.deleteAll")}
