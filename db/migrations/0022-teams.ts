@@ -12,6 +12,7 @@
  * - team_credit_ledger: like credit_ledger, with the member who caused each row.
  * - team_activity: the team's log (who did what, when), shown on the team page.
  * - credit_purchases.team_id: a purchase for a team (null: for the buyer).
+ * - render_jobs.shared_by: who made the render's share link.
  * - credit_ledger gains the kind 'transfer' (credits moved from a personal balance into a team), so
  *   the table is rebuilt (SQLite cannot change a CHECK).
  * Shipped: never edit this file.
@@ -124,6 +125,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("team_id", "text", (col) => col.references("teams.id").onDelete("set null"))
     .execute();
 
+  // Who made a render's share link (any member of its team may): recorded with the link.
+  await db.schema
+    .alterTable("render_jobs")
+    .addColumn("shared_by", "text", (col) => col.references("users.id").onDelete("set null"))
+    .execute();
+
   for (const table of ["projects", "uploads", "render_jobs"]) {
     await db.schema
       .alterTable(table)
@@ -157,6 +164,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 export async function down(db: Kysely<any>): Promise<void> {
   await sql`DELETE FROM credit_ledger WHERE kind = 'transfer'`.execute(db);
   await db.schema.alterTable("credit_purchases").dropColumn("team_id").execute();
+  await db.schema.alterTable("render_jobs").dropColumn("shared_by").execute();
   for (const table of ["render_jobs", "uploads", "projects"]) {
     await db.schema.dropIndex(`${table}_team_idx`).execute();
     await db.schema.alterTable(table).dropColumn("team_id").execute();

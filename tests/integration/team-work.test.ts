@@ -82,6 +82,14 @@ describe("a team's shared work", () => {
     const opened = await ana.client.projects.get.query({ id: photo.projectId });
     expect(opened.renders.map((render) => render.id)).toEqual([jobs[0]!.id]);
     expect((await ana.client.render.job.query({ id: jobs[0]!.id })).status).toBe("succeeded");
+    // Any member may share a team render; the link records who made it.
+    await ana.client.render.setSharing.mutate({ id: jobs[0]!.id, link: true });
+    const shared = await server.deps.db
+      .selectFrom("render_jobs")
+      .select("shared_by")
+      .where("id", "=", jobs[0]!.id)
+      .executeTakeFirstOrThrow();
+    expect(shared.shared_by).toBe(ana.userId);
     // The Owner reads the use per member and month, and the ledger with who caused each row.
     const overview = await ana.client.teams.credits.query({ teamId });
     const month = new Date(clock.now()).getUTCFullYear() * 12 + new Date(clock.now()).getUTCMonth();

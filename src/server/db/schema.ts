@@ -187,6 +187,8 @@ export interface RenderJobsTable {
   visitor_id: string | null;
   /** The team whose space holds it (its project's team): charged to the team; user_id is its author. */
   team_id: string | null;
+  /** Who made its share link (null: no link, or made before teams). */
+  shared_by: string | null;
   project_id: string | null;
   upload_id: string;
   /**

@@ -66,9 +66,11 @@ export async function setSharing(
         : null;
   const inGallery =
     choice.gallery === undefined ? job.shared_in_gallery_at : choice.gallery ? (job.shared_in_gallery_at ?? deps.clock.now()) : null;
+  // A new link records who made it (in a team, any member may).
+  const sharedBy = shareToken === null ? null : shareToken === job.share_token ? job.shared_by : owner.userId;
   await deps.db
     .updateTable("render_jobs")
-    .set({ share_token: shareToken, shared_in_gallery_at: inGallery, updated_at: deps.clock.now() })
+    .set({ share_token: shareToken, shared_by: sharedBy, shared_in_gallery_at: inGallery, updated_at: deps.clock.now() })
     .where("id", "=", job.id)
     .execute();
   return { shareUrl: shareToken ? shareUrlOf(shareToken) : null, inGallery: inGallery !== null };
