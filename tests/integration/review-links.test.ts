@@ -247,10 +247,17 @@ describe("review links", () => {
     expect((await client.review.page.query({ token })).pictures.map((picture) => picture.jobId)).toEqual([shown]);
     expect((await fetchPicture(`/files/review/${token}/${hidden}/after`)).status).toBe(404);
     expect((await fetchPicture(`/files/review/${token}/${shown}/after`)).status).toBe(200);
-    expect((await fetch(`${server.url}/review/${token}`)).status).toBe(200);
-    // The page's and the pictures' paths carry the link's secret: the access log keeps them without it.
-    expect(logLines.some((line) => line.includes('"path":"/files/review/[token]/'))).toBe(true);
-    expect(logLines.some((line) => line.includes('"path":"/review/[token]"'))).toBe(true);
+    const page = await fetch(`${server.url}/review/${token}`);
+    expect(page.status).toBe(200);
+    await page.text();
+    // The page's and the pictures' paths carry the link's secret: the access log keeps them without it
+    // (each line is written when its response finishes, which may follow the client's read).
+    await waitUntil(
+      () =>
+        logLines.some((line) => line.includes('"path":"/files/review/[token]/')) &&
+        logLines.some((line) => line.includes('"path":"/review/[token]"')),
+      { message: "the access log lines of the review link" },
+    );
     expect(logLines.join("\n")).not.toContain(token);
     expect(await refusal(client.review.comment.mutate({ token, jobId: hidden, author: "Marta", text: "Hm" }))).toMatchObject({
       code: "NOT_FOUND",
