@@ -303,6 +303,8 @@ describeBrowser("no English in Spanish and French", () => {
     await page.evaluate(() => localStorage.setItem("roomcanvas.language", "fr"));
     await signIn(page, server.url, newcomer.email, { language: "fr" });
     await page.goto(`${server.url}/upload`);
+    // The page takes a file once it knows the account's credits (a busy machine once chose it before).
+    await poll(() => page.getByTestId("credits-left").isVisible()).toBe(true);
     await page.getByTestId("file-input").setInputFiles({ name: "room.jpg", mimeType: "image/jpeg", buffer: await roomPhoto() });
     await poll(() => new URL(page.url()).pathname).toBe("/style-select");
     const { projects } = await newcomer.client.projects.list.query({ limit: 10 });
