@@ -5,6 +5,7 @@ import { Check, ChevronDown, Settings2, User, Users } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import { useLocation } from "wouter";
+import { useSession } from "../hooks/useSession";
 import { friendlyError } from "../lib/friendlyError";
 import { trpc } from "../trpc";
 
@@ -16,12 +17,14 @@ export default function SpaceSwitcherMenu({ wide }: { wide: boolean }) {
   const { t } = useTranslation();
   const [, navigate] = useLocation();
   const queryClient = useQueryClient();
-  const mine = trpc.teams.mine.useQuery();
+  const { user } = useSession();
+  // Signed in only: while signing out, a refetch would be refused (401) and logged by the browser.
+  const mine = trpc.teams.mine.useQuery(undefined, { enabled: user !== null });
   const switchSpace = trpc.teams.switchSpace.useMutation({
     onSuccess: () => void queryClient.invalidateQueries(),
     onError: (caught) => toast.error(friendlyError(caught, t)),
   });
-  if (!mine.data) return null;
+  if (!mine.data || user === null) return null;
   const { teams, current } = mine.data;
   const currentTeam = teams.find((team) => team.id === current);
   const label = currentTeam?.name ?? t("spaceSwitcher.personal");

@@ -208,7 +208,7 @@ export default function DashboardPage() {
   const utils = trpc.useUtils();
   const allowance = trpc.render.allowance.useQuery(undefined, { staleTime: 0 });
   // The team whose space this is (decision 070): its projects and balance are shown, not the user's own.
-  const spaces = trpc.teams.mine.useQuery();
+  const spaces = trpc.teams.mine.useQuery(undefined, { enabled: user !== null });
   const team = allowance.data?.teamId ? spaces.data?.teams.find((entry) => entry.id === allowance.data?.teamId) : undefined;
   // Pages of projects, latest first; "Show more" asks for the next (decision 044).
   const projects = trpc.projects.list.useInfiniteQuery({ limit: PROJECT_PAGE }, { getNextPageParam: (page) => page.nextCursor });

@@ -8,6 +8,7 @@ import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import { useLocation } from "wouter";
+import { useSession } from "../../hooks/useSession";
 import { friendlyError } from "../../lib/friendlyError";
 import { trpc } from "../../trpc";
 import { buttonClass, labelClass, selectClass } from "../ui/buttons";
@@ -18,7 +19,8 @@ export function MoveProjectToTeam({ project }: { project: { id: string; name: st
   const id = useId();
   const [, navigate] = useLocation();
   const utils = trpc.useUtils();
-  const mine = trpc.teams.mine.useQuery();
+  const { user } = useSession();
+  const mine = trpc.teams.mine.useQuery(undefined, { enabled: user !== null });
   const move = trpc.projects.moveToTeam.useMutation();
   const [open, setOpen] = useState(false);
   const teams = mine.data?.teams ?? [];
