@@ -34,7 +34,7 @@ async function main(args: string[]): Promise<number> {
     return 2;
   }
   const env = parseEnv();
-  const db = openDatabase(env.DATABASE_FILE);
+  const db = openDatabase(env.DATABASE);
   try {
     await migrateToLatest(db);
     if (command === "mail" || command === "confirm") {

@@ -25,7 +25,7 @@ async function main(args: string[]): Promise<number> {
     return 2;
   }
   const dir = path.resolve(target);
-  const db = openDatabase(env.DATABASE_FILE);
+  const db = openDatabase(env.DATABASE);
   try {
     await migrateToLatest(db);
     const source = backupSource({ env, version: APP_VERSION });

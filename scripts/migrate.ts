@@ -5,7 +5,7 @@ import { EnvError, parseEnv } from "../src/server/env";
 
 try {
   const env = parseEnv();
-  const db = openDatabase(env.DATABASE_FILE);
+  const db = openDatabase(env.DATABASE);
   try {
     const applied = await migrateToLatest(db);
     console.info(applied.length > 0 ? applied.join("\n") : "Database is up to date.");

@@ -3,26 +3,22 @@
  * Shipped: never edit this file; add 0002-… instead.
  */
 import { sql, type Kysely } from "kysely";
+import { portable } from "./portable";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations must not depend on today's schema types
 export async function up(db: Kysely<any>): Promise<void> {
-  const now = sql`(CAST(unixepoch('subsec') * 1000 AS INTEGER))`;
+  const t = portable(db);
 
   await db.schema
     .createTable("users")
     .addColumn("id", "text", (col) => col.primaryKey())
-    .addColumn("email", "text", (col) =>
-      col
-        .notNull()
-        .unique()
-        .modifyEnd(sql`COLLATE NOCASE`),
-    )
-    .addColumn("email_confirmed_at", "integer")
-    .addColumn("confirmation_sent_at", "integer")
+    .addColumn("email", t.emailText, (col) => t.caseless(col.notNull().unique()))
+    .addColumn("email_confirmed_at", t.int)
+    .addColumn("confirmation_sent_at", t.int)
     .addColumn("password_hash", "text")
-    .addColumn("disabled_at", "integer")
-    .addColumn("created_at", "integer", (col) => col.notNull().defaultTo(now))
-    .addColumn("updated_at", "integer", (col) => col.notNull().defaultTo(now))
+    .addColumn("disabled_at", t.int)
+    .addColumn("created_at", t.int, (col) => col.notNull().defaultTo(t.now))
+    .addColumn("updated_at", t.int, (col) => col.notNull().defaultTo(t.now))
     .execute();
 
   await db.schema
@@ -30,21 +26,21 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("user_id", "text", (col) => col.primaryKey().references("users.id").onDelete("cascade"))
     .addColumn("email", "text", (col) => col.notNull())
     .addColumn("full_name", "text", (col) => col.notNull())
-    .addColumn("credits_remaining", "integer", (col) =>
+    .addColumn("credits_remaining", t.int, (col) =>
       col
         .notNull()
         .defaultTo(0)
         .check(sql`credits_remaining >= 0`),
     )
-    .addColumn("created_at", "integer", (col) => col.notNull().defaultTo(now))
-    .addColumn("updated_at", "integer", (col) => col.notNull().defaultTo(now))
+    .addColumn("created_at", t.int, (col) => col.notNull().defaultTo(t.now))
+    .addColumn("updated_at", t.int, (col) => col.notNull().defaultTo(t.now))
     .execute();
 
   await db.schema
     .createTable("user_roles")
     .addColumn("user_id", "text", (col) => col.notNull().references("users.id").onDelete("cascade"))
     .addColumn("role", "text", (col) => col.notNull().check(sql`length(role) BETWEEN 1 AND 50`))
-    .addColumn("created_at", "integer", (col) => col.notNull().defaultTo(now))
+    .addColumn("created_at", t.int, (col) => col.notNull().defaultTo(t.now))
     .addPrimaryKeyConstraint("user_roles_pk", ["user_id", "role"])
     .execute();
 
@@ -54,14 +50,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("user_id", "text", (col) => col.notNull().references("users.id").onDelete("cascade"))
     .addColumn("name", "text", (col) => col.notNull().check(sql`length(name) BETWEEN 1 AND 100`))
     .addColumn("project_type", "text", (col) => col.notNull().defaultTo("room_rendering"))
-    .addColumn("settings", "text", (col) =>
-      col
-        .notNull()
-        .defaultTo("{}")
-        .check(sql`json_valid(settings) AND json_type(settings) = 'object'`),
-    )
-    .addColumn("created_at", "integer", (col) => col.notNull().defaultTo(now))
-    .addColumn("updated_at", "integer", (col) => col.notNull().defaultTo(now))
+    .addColumn("settings", "text", (col) => col.notNull().defaultTo("{}").check(t.isJsonObject("settings")))
+    .addColumn("created_at", t.int, (col) => col.notNull().defaultTo(t.now))
+    .addColumn("updated_at", t.int, (col) => col.notNull().defaultTo(t.now))
     .execute();
 
   await db.schema.createIndex("projects_user_id_idx").on("projects").columns(["user_id", "created_at"]).execute();

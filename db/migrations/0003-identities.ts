@@ -1,15 +1,17 @@
 /** Sign-in identities from outside providers (Google), linked to users. Shipped: never edit. */
-import { sql, type Kysely } from "kysely";
+import { type Kysely } from "kysely";
+import { portable } from "./portable";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations must not depend on today's schema types
 export async function up(db: Kysely<any>): Promise<void> {
+  const t = portable(db);
   await db.schema
     .createTable("user_identities")
     .addColumn("provider", "text", (col) => col.notNull())
     .addColumn("provider_user_id", "text", (col) => col.notNull())
     .addColumn("user_id", "text", (col) => col.notNull().references("users.id").onDelete("cascade"))
     .addColumn("email", "text", (col) => col.notNull())
-    .addColumn("created_at", "integer", (col) => col.notNull().defaultTo(sql`(CAST(unixepoch('subsec') * 1000 AS INTEGER))`))
+    .addColumn("created_at", t.int, (col) => col.notNull().defaultTo(t.now))
     .addPrimaryKeyConstraint("user_identities_pk", ["provider", "provider_user_id"])
     .execute();
   await db.schema.createIndex("user_identities_user_idx").on("user_identities").column("user_id").execute();

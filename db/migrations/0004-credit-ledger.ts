@@ -6,26 +6,28 @@
  * Existing balances are carried over as grant rows. Shipped: never edit this file.
  */
 import { sql, type Kysely } from "kysely";
+import { portable } from "./portable";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations must not depend on today's schema types
 export async function up(db: Kysely<any>): Promise<void> {
+  const t = portable(db);
   await db.schema
     .createTable("credit_ledger")
     .addColumn("id", "text", (col) => col.primaryKey())
     .addColumn("user_id", "text", (col) => col.notNull().references("users.id").onDelete("cascade"))
     .addColumn("kind", "text", (col) => col.notNull().check(sql`kind IN ('grant', 'charge', 'refund', 'purchase', 'admin')`))
-    .addColumn("amount", "integer", (col) => col.notNull().check(sql`amount <> 0`))
+    .addColumn("amount", t.int, (col) => col.notNull().check(sql`amount <> 0`))
     .addColumn("job_id", "text")
     .addColumn("reference", "text")
     .addColumn("reason", "text")
-    .addColumn("created_at", "integer", (col) => col.notNull().defaultTo(sql`(CAST(unixepoch('subsec') * 1000 AS INTEGER))`))
+    .addColumn("created_at", t.int, (col) => col.notNull().defaultTo(t.now))
     .execute();
   await db.schema.createIndex("credit_ledger_user_idx").on("credit_ledger").columns(["user_id", "created_at"]).execute();
   await sql`CREATE UNIQUE INDEX credit_ledger_job_kind_uq ON credit_ledger (job_id, kind) WHERE job_id IS NOT NULL`.execute(db);
   await sql`CREATE UNIQUE INDEX credit_ledger_reference_uq ON credit_ledger (kind, reference) WHERE reference IS NOT NULL`.execute(db);
   await sql`
     INSERT INTO credit_ledger (id, user_id, kind, amount, reason)
-    SELECT lower(hex(randomblob(15))), user_id, 'grant', credits_remaining, 'balance before the ledger'
+    SELECT ${t.randomId}, user_id, 'grant', credits_remaining, 'balance before the ledger'
     FROM profiles WHERE credits_remaining > 0
   `.execute(db);
 }

@@ -4,10 +4,11 @@
  * rows point at them. Shipped: never edit this file.
  */
 import { sql, type Kysely } from "kysely";
+import { portable } from "./portable";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations must not depend on today's schema types
 export async function up(db: Kysely<any>): Promise<void> {
-  const now = sql`(CAST(unixepoch('subsec') * 1000 AS INTEGER))`;
+  const t = portable(db);
 
   await db.schema
     .createTable("uploads")
@@ -20,10 +21,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("format", "text", (col) => col.notNull().check(sql`format IN ('jpeg', 'png')`))
     .addColumn("original_key", "text", (col) => col.notNull())
     .addColumn("thumb_key", "text", (col) => col.notNull())
-    .addColumn("width", "integer", (col) => col.notNull())
-    .addColumn("height", "integer", (col) => col.notNull())
-    .addColumn("bytes", "integer", (col) => col.notNull())
-    .addColumn("created_at", "integer", (col) => col.notNull().defaultTo(now))
+    .addColumn("width", t.int, (col) => col.notNull())
+    .addColumn("height", t.int, (col) => col.notNull())
+    .addColumn("bytes", t.int, (col) => col.notNull())
+    .addColumn("created_at", t.int, (col) => col.notNull().defaultTo(t.now))
     .addCheckConstraint("uploads_owner_ck", sql`(user_id IS NULL) <> (visitor_id IS NULL)`)
     .execute();
   await db.schema.createIndex("uploads_user_idx").on("uploads").columns(["user_id", "created_at"]).execute();
@@ -45,10 +46,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("status", "text", (col) =>
       col.notNull().check(sql`status IN ('queued', 'preprocessing', 'rendering', 'saving', 'succeeded', 'failed', 'canceled')`),
     )
-    .addColumn("credits_charged", "integer", (col) => col.notNull().check(sql`credits_charged >= 0`))
-    .addColumn("attempts", "integer", (col) => col.notNull().defaultTo(0))
-    .addColumn("recoveries", "integer", (col) => col.notNull().defaultTo(0))
-    .addColumn("percent", "integer")
+    .addColumn("credits_charged", t.int, (col) => col.notNull().check(sql`credits_charged >= 0`))
+    .addColumn("attempts", t.int, (col) => col.notNull().defaultTo(0))
+    .addColumn("recoveries", t.int, (col) => col.notNull().defaultTo(0))
+    .addColumn("percent", t.int)
     .addColumn("error", "text")
     .addColumn("model", "text")
     .addColumn("input_key", "text")
@@ -56,14 +57,14 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("medium_key", "text")
     .addColumn("thumb_key", "text")
     .addColumn("high_key", "text")
-    .addColumn("result_width", "integer")
-    .addColumn("result_height", "integer")
+    .addColumn("result_width", t.int)
+    .addColumn("result_height", t.int)
     .addColumn("share_token", "text", (col) => col.unique())
-    .addColumn("shared_in_gallery_at", "integer")
-    .addColumn("created_at", "integer", (col) => col.notNull().defaultTo(now))
-    .addColumn("started_at", "integer")
-    .addColumn("finished_at", "integer")
-    .addColumn("updated_at", "integer", (col) => col.notNull().defaultTo(now))
+    .addColumn("shared_in_gallery_at", t.int)
+    .addColumn("created_at", t.int, (col) => col.notNull().defaultTo(t.now))
+    .addColumn("started_at", t.int)
+    .addColumn("finished_at", t.int)
+    .addColumn("updated_at", t.int, (col) => col.notNull().defaultTo(t.now))
     .addCheckConstraint("render_jobs_owner_ck", sql`(user_id IS NULL) <> (visitor_id IS NULL)`)
     .execute();
   await db.schema.createIndex("render_jobs_status_idx").on("render_jobs").columns(["status"]).execute();
@@ -77,12 +78,12 @@ export async function up(db: Kysely<any>): Promise<void> {
   // Append-only: the id orders events and is the id a reconnecting client sends back.
   await db.schema
     .createTable("render_events")
-    .addColumn("id", "integer", (col) => col.primaryKey().autoIncrement())
+    .addColumn("id", t.int, t.autoId)
     .addColumn("job_id", "text", (col) => col.notNull())
     .addColumn("owner", "text", (col) => col.notNull())
     .addColumn("type", "text", (col) => col.notNull())
-    .addColumn("payload", "text", (col) => col.notNull().check(sql`json_valid(payload)`))
-    .addColumn("created_at", "integer", (col) => col.notNull().defaultTo(now))
+    .addColumn("payload", "text", (col) => col.notNull().check(t.isJson("payload")))
+    .addColumn("created_at", t.int, (col) => col.notNull().defaultTo(t.now))
     .execute();
   await db.schema.createIndex("render_events_job_idx").on("render_events").columns(["job_id", "id"]).execute();
   await db.schema.createIndex("render_events_owner_idx").on("render_events").columns(["owner", "id"]).execute();
@@ -93,7 +94,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("visitor_id", "text", (col) => col.primaryKey())
     .addColumn("ip_address", "text", (col) => col.notNull())
     .addColumn("job_id", "text", (col) => col.notNull())
-    .addColumn("created_at", "integer", (col) => col.notNull().defaultTo(now))
+    .addColumn("created_at", t.int, (col) => col.notNull().defaultTo(t.now))
     .execute();
   await db.schema.createIndex("visitor_demo_renders_ip_idx").on("visitor_demo_renders").columns(["ip_address", "created_at"]).execute();
 }

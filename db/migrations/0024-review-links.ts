@@ -10,38 +10,38 @@
  * Shipped: never edit this file.
  */
 import { sql, type Kysely } from "kysely";
-
-const now = sql`(CAST(unixepoch('subsec') * 1000 AS INTEGER))`;
+import { portable } from "./portable";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations must not depend on today's schema types
 export async function up(db: Kysely<any>): Promise<void> {
+  const t = portable(db);
   await db.schema
     .createTable("review_links")
     .addColumn("id", "text", (col) => col.primaryKey())
-    .addColumn("token_hash", "blob", (col) => col.notNull().unique())
+    .addColumn("token_hash", t.bytes, (col) => col.notNull().unique())
     .addColumn("project_id", "text", (col) => col.notNull().references("projects.id").onDelete("cascade"))
     .addColumn("team_id", "text", (col) => col.references("teams.id").onDelete("cascade"))
     .addColumn("created_by", "text", (col) => col.references("users.id").onDelete("set null"))
     .addColumn("label", "text")
     .addColumn("project_name", "text", (col) => col.notNull())
     .addColumn("job_ids", "text")
-    .addColumn("watermark", "integer", (col) => col.notNull().defaultTo(0))
+    .addColumn("watermark", t.int, (col) => col.notNull().defaultTo(0))
     .addColumn("language", "text", (col) => col.notNull().defaultTo("en"))
-    .addColumn("expires_at", "integer", (col) => col.notNull())
-    .addColumn("revoked_at", "integer")
-    .addColumn("created_at", "integer", (col) => col.notNull().defaultTo(now))
+    .addColumn("expires_at", t.int, (col) => col.notNull())
+    .addColumn("revoked_at", t.int)
+    .addColumn("created_at", t.int, (col) => col.notNull().defaultTo(t.now))
     .execute();
   await db.schema.createIndex("review_links_project_idx").on("review_links").columns(["project_id", "created_at"]).execute();
 
   await db.schema
     .createTable("review_comments")
-    .addColumn("id", "integer", (col) => col.primaryKey().autoIncrement())
+    .addColumn("id", t.int, t.autoId)
     .addColumn("link_id", "text", (col) => col.notNull().references("review_links.id").onDelete("cascade"))
     .addColumn("job_id", "text", (col) => col.notNull())
     .addColumn("author_name", "text", (col) => col.notNull())
     .addColumn("text", "text", (col) => col.notNull())
     .addColumn("client_address", "text", (col) => col.notNull())
-    .addColumn("created_at", "integer", (col) => col.notNull())
+    .addColumn("created_at", t.int, (col) => col.notNull())
     .execute();
   await db.schema
     .createIndex("review_comments_link_idx")
@@ -51,12 +51,12 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable("review_decisions")
-    .addColumn("id", "integer", (col) => col.primaryKey().autoIncrement())
+    .addColumn("id", t.int, t.autoId)
     .addColumn("link_id", "text", (col) => col.notNull().references("review_links.id").onDelete("cascade"))
     .addColumn("job_id", "text", (col) => col.notNull())
     .addColumn("state", "text", (col) => col.notNull().check(sql`state IN ('approved', 'changes-requested')`))
     .addColumn("author_name", "text", (col) => col.notNull())
-    .addColumn("created_at", "integer", (col) => col.notNull())
+    .addColumn("created_at", t.int, (col) => col.notNull())
     .execute();
   await db.schema.createIndex("review_decisions_link_idx").on("review_decisions").columns(["link_id", "job_id", "id"]).execute();
 }

@@ -169,7 +169,7 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
 export async function startApp(env: Env, options: BootOptions = {}): Promise<StartedApp> {
   const log = options.log ?? createLogger(env.LOG_LEVEL, { format: env.LOG_FORMAT });
   const clock = options.clock ?? systemClock;
-  const db = openDatabase(env.DATABASE_FILE);
+  const db = openDatabase(env.DATABASE);
   try {
     for (const line of await migrateToLatest(db)) log.info(`database: ${line}`);
   } catch (error) {

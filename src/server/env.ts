@@ -35,6 +35,12 @@ export const envSchema = z.object({
     .default(3000),
   HOST: z.string().min(1, { error: "expected a host name or address to listen on" }).default("0.0.0.0"),
   DATA_DIR: z.string().min(1, { error: "expected a directory path for the database and stored images" }).default("./data"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/\S+$/i, {
+      error: "expected a PostgreSQL connection URL, e.g. postgres://user:password@db.example.com:5432/roomcanvas",
+    })
+    .optional(),
   PUBLIC_URL: z
     .url({ protocol: /^https?$/, error: "expected the absolute http(s) URL users reach the app at, e.g. https://studio.example.com" })
     .optional(),
@@ -261,7 +267,10 @@ export const envSchema = z.object({
 export type EnvName = keyof z.infer<typeof envSchema>;
 
 export type Env = z.infer<typeof envSchema> & {
+  /** The SQLite file under DATA_DIR (the embedded default). */
   DATABASE_FILE: string;
+  /** The database the app opens: DATABASE_URL when set, else DATABASE_FILE. */
+  DATABASE: string;
   /** The variables the environment really set (not defaulted): a setting they cover shows "set by the environment" in /admin. */
   SET_IN_ENVIRONMENT: ReadonlySet<EnvName>;
 };
@@ -310,6 +319,11 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
       `Invalid environment configuration:\n  ${missing.name}: expected ${missing.what}, because RENDER_PROVIDER=${result.data.RENDER_PROVIDER} needs one (or unset RENDER_PROVIDER for the offline Preview engine)`,
     );
   }
+  if (result.data.DATABASE_URL && !result.data.APP_SECRET) {
+    throw new EnvError(
+      "Invalid environment configuration:\n  APP_SECRET: expected a random secret of at least 32 characters, because DATABASE_URL is set: every instance sharing the database must decrypt the secrets the others stored (e.g. openssl rand -base64 32)",
+    );
+  }
   const dataDir = path.resolve(result.data.DATA_DIR);
   if (result.data.BACKUP_DIR) {
     const relative = path.relative(dataDir, path.resolve(result.data.BACKUP_DIR));
@@ -328,7 +342,14 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     }
   }
   const setInEnvironment = new Set((Object.keys(envSchema.shape) as EnvName[]).filter((name) => name in present));
-  return { ...result.data, DATA_DIR: dataDir, DATABASE_FILE: path.join(dataDir, "app.db"), SET_IN_ENVIRONMENT: setInEnvironment };
+  const databaseFile = path.join(dataDir, "app.db");
+  return {
+    ...result.data,
+    DATA_DIR: dataDir,
+    DATABASE_FILE: databaseFile,
+    DATABASE: result.data.DATABASE_URL ?? databaseFile,
+    SET_IN_ENVIRONMENT: setInEnvironment,
+  };
 }
 
 /** The documentation of each variable (the full table is docs/configuration.md); a test checks both against the schema. */
@@ -337,6 +358,8 @@ export const ENV_DOCS: Record<keyof z.infer<typeof envSchema>, string> = {
   PORT: "HTTP port to listen on (default 3000; 0 picks a free port)",
   HOST: "address to listen on (default 0.0.0.0, every interface)",
   DATA_DIR: "where the SQLite database and stored images live (default ./data; /data in Docker)",
+  DATABASE_URL:
+    "a PostgreSQL database to use instead of SQLite (postgres://user:password@host:5432/name); needs APP_SECRET. See README, Scaling out",
   PUBLIC_URL: "the URL users reach the app at; used for links in e-mails and listing QR codes, and secure cookies behind HTTPS",
   ALLOWED_HOSTS:
     "without PUBLIC_URL: the host names (host or host:port, comma-separated) mailed links and listing QR codes may point at; by default only the address the server was started for",

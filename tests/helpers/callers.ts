@@ -27,7 +27,7 @@ export interface CallerWorld {
 
 export function callerWorld(envOverrides: Record<string, string> = {}, clock: Clock = new TestClock()): CallerWorld {
   const env = makeTestEnv(envOverrides);
-  const infra = buildInfra(env, openDatabase(env.DATABASE_FILE), createLogger("silent"), clock);
+  const infra = buildInfra(env, openDatabase(env.DATABASE), createLogger("silent"), clock);
   const services = buildServices(infra);
   return {
     infra,

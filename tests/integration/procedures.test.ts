@@ -66,7 +66,7 @@ const bob: SessionUser = { id: "bob", email: "bob@example.com" };
 
 beforeAll(async () => {
   const env = makeTestEnv();
-  const db = openDatabase(env.DATABASE_FILE);
+  const db = openDatabase(env.DATABASE);
   deps = buildInfra(env, db, createLogger("silent"), systemClock);
   services = buildServices(deps);
   for (const user of [ana, bob])

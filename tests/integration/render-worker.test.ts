@@ -256,7 +256,7 @@ describe("graceful shutdown", () => {
         (await first.deps.db.selectFrom("render_jobs").select("status").where("id", "=", jobId!).executeTakeFirstOrThrow()).status,
     );
     await first.stop();
-    const db = openDatabase(first.deps.env.DATABASE_FILE);
+    const db = openDatabase(first.deps.env.DATABASE);
     expect((await db.selectFrom("render_jobs").select("status").where("id", "=", jobId!).executeTakeFirstOrThrow()).status).toBe("queued");
     await db.destroy();
 

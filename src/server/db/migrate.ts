@@ -1,6 +1,7 @@
 import { Migrator, NO_MIGRATIONS, type MigrationResultSet } from "kysely/migration";
 import { migrations } from "../../../db/migrations";
-import type { AppDatabase } from "./client";
+import { preparePostgres } from "../../../db/migrations/portable";
+import { dialectOf, type AppDatabase } from "./client";
 
 function migratorFor(db: AppDatabase): Migrator {
   return new Migrator({ db, provider: { getMigrations: async () => migrations } });
@@ -17,6 +18,7 @@ function unwrap(result: MigrationResultSet): string[] {
 
 /** Applies every pending migration; returns a line per migration applied. */
 export async function migrateToLatest(db: AppDatabase): Promise<string[]> {
+  if (dialectOf(db) === "postgres") await preparePostgres(db);
   return unwrap(await migratorFor(db).migrateToLatest());
 }
 
