@@ -1,6 +1,8 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
+import type { TestProjectInlineConfiguration } from "vitest/config";
+import { postgresLaneRequested } from "./tests/helpers/postgres";
 
 /**
  * The order test files start in. Two workers share the files; the run ends when
@@ -33,9 +35,36 @@ class LongestFirst extends BaseSequencer {
   }
 }
 
+/**
+ * Two lanes (decision 079): every test on SQLite files, and the integration tests again on
+ * PostgreSQL when TEST_DATABASE_URL names a server (or "throwaway": a cluster the run starts and
+ * removes). CI always runs both; `npm test` says when the PostgreSQL lane is skipped.
+ */
+export function lanes(include: { sqlite: string[]; postgres: string[] }, exclude: string[] = []): TestProjectInlineConfiguration[] {
+  const sqlite: TestProjectInlineConfiguration = {
+    extends: true,
+    test: { name: "sqlite", include: include.sqlite, exclude, provide: { databaseLane: "sqlite" } },
+  };
+  if (!postgresLaneRequested()) {
+    console.info("PostgreSQL lane skipped: set TEST_DATABASE_URL to a server's URL, or to throwaway (README, Tests).");
+    return [sqlite];
+  }
+  const postgres: TestProjectInlineConfiguration = {
+    extends: true,
+    test: {
+      name: "postgres",
+      include: include.postgres,
+      exclude,
+      globalSetup: ["tests/helpers/global-setup.ts", "tests/helpers/postgres-setup.ts"],
+      provide: { databaseLane: "postgres" },
+    },
+  };
+  return [sqlite, postgres];
+}
+
 export default defineConfig({
   test: {
-    include: ["tests/**/*.test.ts"],
+    projects: lanes({ sqlite: ["tests/**/*.test.ts"], postgres: ["tests/integration/**/*.test.ts"] }),
     globalSetup: ["tests/helpers/global-setup.ts"],
     setupFiles: ["tests/helpers/fail-on-console-error.ts"],
     testTimeout: 20_000,

@@ -4,13 +4,15 @@
  * check's calibration). Everything else is the main config's; `npm test` (and CI) still runs every test.
  */
 import { defineConfig } from "vitest/config";
-import base from "./vitest.config";
+import base, { lanes } from "./vitest.config";
 
 export default defineConfig({
   ...base,
   test: {
     ...base.test,
-    include: ["tests/unit/**/*.test.ts", "tests/integration/**/*.test.ts"],
-    exclude: ["**/node_modules/**", "**/*.slow.test.ts"],
+    projects: lanes(
+      { sqlite: ["tests/unit/**/*.test.ts", "tests/integration/**/*.test.ts"], postgres: ["tests/integration/**/*.test.ts"] },
+      ["**/node_modules/**", "**/*.slow.test.ts"],
+    ),
   },
 });

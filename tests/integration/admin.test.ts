@@ -3,6 +3,7 @@
  * visitors (UNAUTHORIZED); what admins do to accounts and jobs; roles from ADMIN_EMAILS and the
  * `npm run admin` CLI; analytics batches validated and stored.
  */
+import { placeOf } from "../helpers/test-env";
 import { PREVIEW_CAPABILITIES } from "../../src/server/render/engines/local";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { keyedMessage, MESSAGES } from "../../src/shared/messages";
@@ -277,7 +278,7 @@ describe("making admins", () => {
     const user = await signedInClient(first.url);
     await first.stop();
     const second = await startTestServer(
-      { DATA_DIR: first.deps.env.DATA_DIR, ADMIN_EMAILS: `nobody@example.com, ${user.email.toUpperCase()}` },
+      { ...placeOf(first.deps.env), ADMIN_EMAILS: `nobody@example.com, ${user.email.toUpperCase()}` },
       { fresh: true },
     );
     try {
@@ -296,8 +297,7 @@ describe("making admins", () => {
     expect(lines.join("")).toContain("npm run admin -- mail you@example.com");
     const first = await signedInClient(server.url);
     const second = await signedInClient(server.url);
-    const dataDir = server.deps.env.DATA_DIR;
-    const admin = (...args: string[]) => runScript("scripts/admin.ts", args, { env: { ...process.env, DATA_DIR: dataDir } });
+    const admin = (...args: string[]) => runScript("scripts/admin.ts", args, { env: { ...process.env, ...placeOf(server.deps.env) } });
     try {
       // Each mail's log line names the command, never the mail's link.
       expect(lines.join("")).toContain(`npm run admin -- mail ${first.email}`);
@@ -337,9 +337,8 @@ describe("making admins", () => {
   it("npm run admin grants, lists and revokes roles on the database under DATA_DIR", async () => {
     const server = await startTestServer();
     const user = await signedInClient(server.url);
-    const dataDir = server.deps.env.DATA_DIR;
     // Asynchronously: this process hosts the server the test then asks (see tests/helpers/cli.ts).
-    const admin = (...args: string[]) => runScript("scripts/admin.ts", args, { env: { ...process.env, DATA_DIR: dataDir } });
+    const admin = (...args: string[]) => runScript("scripts/admin.ts", args, { env: { ...process.env, ...placeOf(server.deps.env) } });
     try {
       expect((await admin("list")).stdout).toContain("No account has a role yet");
       const granted = await admin("grant", "admin", user.email);

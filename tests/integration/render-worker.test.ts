@@ -27,7 +27,7 @@ import {
   type StudioClient,
 } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
-import { makeTempDir } from "../helpers/test-env";
+import { makeTempDir, placeOf } from "../helpers/test-env";
 import { waitUntil } from "../helpers/wait";
 import { failure } from "../helpers/failure";
 import { applyEvent, jobsOfEvent } from "../../src/client/hooks/useRenderJobs";
@@ -260,7 +260,7 @@ describe("graceful shutdown", () => {
     expect((await db.selectFrom("render_jobs").select("status").where("id", "=", jobId!).executeTakeFirstOrThrow()).status).toBe("queued");
     await db.destroy();
 
-    const second = await startTestServer({ DATA_DIR: first.deps.env.DATA_DIR }, { renderProvider: engine.provider, fresh: true });
+    const second = await startTestServer({ ...placeOf(first.deps.env) }, { renderProvider: engine.provider, fresh: true });
     try {
       const again = createStudioClient(second.url, user.jar);
       const events = await collectEvents(again, { jobId }, (seen) => seen.some((e) => isFinal(e.event)));
@@ -298,7 +298,7 @@ describe("cancel answers only what is stored", () => {
       // The crash: the first worker never writes again (its engine is not released). What the
       // answer said is already in the database, with the refund.
       expect((await row()).status).toBe("canceled");
-      second = await startTestServer({ DATA_DIR: first.deps.env.DATA_DIR }, { renderProvider: localProvider, fresh: true });
+      second = await startTestServer({ ...placeOf(first.deps.env) }, { renderProvider: localProvider, fresh: true });
       expect(await second.services.render.recoverInterruptedJobs()).toEqual({ resumed: 0, failed: 0 });
       const ledger = await second.deps.db
         .selectFrom("credit_ledger")

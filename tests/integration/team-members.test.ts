@@ -5,8 +5,8 @@
  * messages, never a 500; roles, transfer (always exactly one Owner), leaving and removal (the
  * removed member's next call is refused at once).
  */
+import { invitationMail, inviteToken } from "../helpers/teams";
 import { TRPCClientError } from "@trpc/client";
-import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UI_LANGUAGE_HEADER } from "../../src/shared/constants";
 import { keyedMessage, MESSAGES } from "../../src/shared/messages";
@@ -66,23 +66,6 @@ async function person(fullName: string, email = uniqueEmail()) {
   return { ...studio, email, userId: session.user!.id, name: fullName };
 }
 
-/** The newest mail to the address, from the outbox (the server has no SMTP server here). */
-async function lastMail(to: string) {
-  return server.deps.db
-    .selectFrom("mail_outbox")
-    .select(["subject", "text_body"])
-    .where("to_address", "=", to)
-    .orderBy(sql`rowid`, "desc")
-    .executeTakeFirstOrThrow();
-}
-
-async function inviteLinkOf(to: string): Promise<string> {
-  const mail = await lastMail(to);
-  const token = /\/invite\?token=([\w-]+)/.exec(mail.text_body)?.[1];
-  if (!token) throw new Error(`no invitation link in the mail to ${to}`);
-  return decodeURIComponent(token);
-}
-
 async function owners(teamId: string): Promise<number> {
   const row = await server.deps.db
     .selectFrom("team_members")
@@ -99,7 +82,7 @@ async function teamWith(role: "admin" | "member") {
   const team = await owner.client.teams.create.mutate({ name: "Estudio Uno" });
   const other = await person(role === "admin" ? "Adam Admin" : "Mia Member");
   await owner.client.teams.invite.mutate({ teamId: team.id, email: other.email, role });
-  await other.client.teams.acceptInvitation.mutate({ token: await inviteLinkOf(other.email) });
+  await other.client.teams.acceptInvitation.mutate({ token: await inviteToken(server.deps.db, other.email) });
   return { owner, team, other };
 }
 
@@ -113,10 +96,10 @@ describe("invitations", () => {
     const pending = await french.client.teams.invite.mutate({ teamId: team.id, email: bea.email.toUpperCase(), role: "admin" });
     expect(pending).toMatchObject({ email: bea.email, role: "admin", sendCount: 1, expiresAt: clock.now() + 7 * DAY, expired: false });
 
-    const mail = await lastMail(bea.email);
+    const mail = await invitationMail(server.deps.db, bea.email);
     expect(mail.subject).toBe("Rejoignez Casa Nova sur RoomCanvas");
     expect(mail.text_body).toContain("Olga Owner vous invite à rejoindre l'équipe Casa Nova");
-    const token = await inviteLinkOf(bea.email);
+    const token = await inviteToken(server.deps.db, bea.email);
     const row = await server.deps.db
       .selectFrom("team_invitations")
       .select("token_hash")
@@ -175,7 +158,7 @@ describe("invitations", () => {
     const team = await owner.client.teams.create.mutate({ name: "Taller" });
     const email = uniqueEmail();
     await owner.client.teams.invite.mutate({ teamId: team.id, email, role: "member", language: "es" });
-    const mail = await lastMail(email);
+    const mail = await invitationMail(server.deps.db, email);
     expect(mail.subject).toBe("Únete a Taller en RoomCanvas");
     expect(mail.text_body).toContain("como Miembro");
   });
@@ -185,7 +168,7 @@ describe("invitations", () => {
     const team = await owner.client.teams.create.mutate({ name: "Atelier" });
     const late = await person("Late Comer");
     await owner.client.teams.invite.mutate({ teamId: team.id, email: late.email, role: "member" });
-    const token = await inviteLinkOf(late.email);
+    const token = await inviteToken(server.deps.db, late.email);
     clock.advance(7 * DAY);
     // A week on, their sessions have lapsed too: both sign in again.
     await late.client.auth.signIn.mutate({ email: late.email, password: PASSWORD });
@@ -199,7 +182,7 @@ describe("invitations", () => {
     const [listed] = (await owner.client.teams.details.query({ teamId: team.id })).invitations;
     expect(listed).toMatchObject({ email: late.email, expired: true });
     await owner.client.teams.resendInvitation.mutate({ teamId: team.id, invitationId: listed!.id });
-    const fresh = await inviteLinkOf(late.email);
+    const fresh = await inviteToken(server.deps.db, late.email);
     expect(fresh).not.toBe(token);
     expect(await late.client.teams.invitation.query({ token })).toBeNull();
 
@@ -254,7 +237,7 @@ describe("invitations", () => {
     });
 
     // The link in another account's hands.
-    const token = await inviteLinkOf(email);
+    const token = await inviteToken(server.deps.db, email);
     const stranger = await person("Stranger");
     expect(await refusal(stranger.client.teams.acceptInvitation.mutate({ token }))).toEqual({
       code: "FORBIDDEN",
@@ -295,7 +278,7 @@ describe("invitations", () => {
     const busy = await person("Busy Bee");
     for (let index = 0; index < TEAMS_PER_USER_MAX; index++) await busy.client.teams.create.mutate({ name: `Team ${index}` });
     await owner.client.teams.invite.mutate({ teamId: team.id, email: busy.email, role: "member" });
-    const token = await inviteLinkOf(busy.email);
+    const token = await inviteToken(server.deps.db, busy.email);
     expect(await refusal(busy.client.teams.acceptInvitation.mutate({ token }))).toEqual({
       code: "FORBIDDEN",
       message: MESSAGES.tooManyTeams,
@@ -407,10 +390,10 @@ describe("members", () => {
     const { owner, team, other: adam } = await teamWith("admin");
     const mia = await person("Mia Member");
     await adam.client.teams.invite.mutate({ teamId: team.id, email: mia.email, role: "member" });
-    await mia.client.teams.acceptInvitation.mutate({ token: await inviteLinkOf(mia.email) });
+    await mia.client.teams.acceptInvitation.mutate({ token: await inviteToken(server.deps.db, mia.email) });
     const zoe = await person("Zoe Admin");
     await owner.client.teams.invite.mutate({ teamId: team.id, email: zoe.email, role: "admin" });
-    await zoe.client.teams.acceptInvitation.mutate({ token: await inviteLinkOf(zoe.email) });
+    await zoe.client.teams.acceptInvitation.mutate({ token: await inviteToken(server.deps.db, zoe.email) });
 
     expect(await refusal(adam.client.teams.removeMember.mutate({ teamId: team.id, userId: owner.userId }))).toEqual({
       code: "FORBIDDEN",

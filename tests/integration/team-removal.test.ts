@@ -10,8 +10,8 @@
  * (the path tRPC serves when the fan-out passes a request on); and the team project's review events
  * (review.events, the client review links' comments and decisions).
  */
+import { inviteToken } from "../helpers/teams";
 import { performance } from "node:perf_hooks";
-import { sql } from "kysely";
 import superjson from "superjson";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MESSAGES } from "../../src/shared/messages";
@@ -42,18 +42,6 @@ async function person(fullName: string): Promise<Person> {
   await studio.client.auth.signIn.mutate({ email, password: PASSWORD });
   const session = await studio.client.auth.session.query();
   return { ...studio, email, userId: session.user!.id };
-}
-
-async function inviteToken(to: string): Promise<string> {
-  const mail = await server.deps.db
-    .selectFrom("mail_outbox")
-    .select("text_body")
-    .where("to_address", "=", to)
-    .orderBy(sql`rowid`, "desc")
-    .executeTakeFirstOrThrow();
-  const token = /\/invite\?token=([\w-]+)/.exec(mail.text_body)?.[1];
-  if (!token) throw new Error(`no invitation link in the mail to ${to}`);
-  return decodeURIComponent(token);
 }
 
 /** An open event stream, read as it comes; `ended` resolves with the time (performance.now) it closed. */
@@ -139,7 +127,7 @@ async function teamWithRender() {
   const team = await owner.client.teams.create.mutate({ name: "Casa Nova" });
   await owner.client.teams.moveCredits.mutate({ teamId: team.id, amount: 5 });
   await owner.client.teams.invite.mutate({ teamId: team.id, email: member.email, role: "member" });
-  await member.client.teams.acceptInvitation.mutate({ token: await inviteToken(member.email) });
+  await member.client.teams.acceptInvitation.mutate({ token: await inviteToken(server.deps.db, member.email) });
   // Accepting puts her to work in the team: her upload is the team's, and so is her render.
   expect((await member.client.teams.mine.query()).current).toBe(team.id);
   const photo = await upload(server.url, member.jar, await roomPhoto(400, 300));

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from "node:timers/promises";
 /**
  * The role matrix of issue 28 (decision 070): every tRPC procedure and plain HTTP route that touches
  * a team's data, called as the team's Owner, an Admin, a Member, a removed member, a member of
@@ -15,8 +16,9 @@
  * accepted, teams.moveCredits, uploads in the team's space, renders by the Preview engine, and the
  * removed member removed by the Owner with teams.removeMember.
  */
+import { inviteToken } from "../helpers/teams";
+import { waitUntil } from "../helpers/wait";
 import { TRPCClientError, createTRPCClient, httpLink } from "@trpc/client";
-import { sql } from "kysely";
 import sharp from "sharp";
 import superjson from "superjson";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -73,22 +75,9 @@ async function person(fullName: string): Promise<Person> {
   return { ...browser(studio.jar), userId: session.user!.id, email };
 }
 
-/** The invitation link of the newest mail to the address, from the outbox. */
-async function inviteToken(to: string): Promise<string> {
-  const mail = await server.deps.db
-    .selectFrom("mail_outbox")
-    .select("text_body")
-    .where("to_address", "=", to)
-    .orderBy(sql`rowid`, "desc")
-    .executeTakeFirstOrThrow();
-  const token = /\/invite\?token=([\w-]+)/.exec(mail.text_body)?.[1];
-  if (!token) throw new Error(`no invitation link in the mail to ${to}`);
-  return decodeURIComponent(token);
-}
-
 async function join(inviter: Person, teamId: string, who: Person, role: "admin" | "member") {
   await inviter.trpc.teams.invite.mutate({ teamId, email: who.email, role });
-  await who.trpc.teams.acceptInvitation.mutate({ token: await inviteToken(who.email) });
+  await who.trpc.teams.acceptInvitation.mutate({ token: await inviteToken(server.deps.db, who.email) });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -337,12 +326,12 @@ const MATRIX: Record<string, Row> = {
   "teams.acceptInvitation (another's)":    row([403,  403,  403,  403,  403,  401,  403], async (c) => {
     const email = uniqueEmail();
     await who.owner.trpc.teams.invite.mutate({ teamId: fx.teamId, email, role: "member" });
-    return c.trpc.teams.acceptInvitation.mutate({ token: await inviteToken(email) });
+    return c.trpc.teams.acceptInvitation.mutate({ token: await inviteToken(server.deps.db, email) });
   }),
   "teams.invitation (token)":              row([ok,   ok,   ok,   ok,   ok,   ok,   ok], async (c) => {
     const email = uniqueEmail();
     await who.owner.trpc.teams.invite.mutate({ teamId: fx.teamId, email, role: "member" });
-    return c.trpc.teams.invitation.query({ token: await inviteToken(email) });
+    return c.trpc.teams.invitation.query({ token: await inviteToken(server.deps.db, email) });
   }),
   "teams.leave":                           row([409,  ok,   ok,   404,  404,  401,  404], async (c, role) => {
     // An Admin or a Member leaves a team where they hold that role (the fixture's team keeps them).
@@ -483,7 +472,11 @@ async function removedExportId(): Promise<string> {
  * until it knows the answer, and closes it: a stream that starts is "ok"; a refusal is the status
  * of the response or of the error tRPC writes into the stream.
  */
+/** The event streams the server holds open now (render and review). */
+const streamsHeld = () => server.services.render.eventListenerCount + server.services.review.openStreams(fx.projectId);
+
 async function openStream(c: Browser, path: string, input: unknown): Promise<Response> {
+  const before = streamsHeld();
   const controller = new AbortController();
   const response = await c.fetch(`/trpc/${path}?input=${encodeURIComponent(JSON.stringify(superjson.serialize(input)))}`, {
     headers: { accept: "text/event-stream" },
@@ -493,14 +486,24 @@ async function openStream(c: Browser, path: string, input: unknown): Promise<Res
   const reader = response.body!.getReader();
   const decoder = new TextDecoder();
   let text = "";
+  let next = reader.read();
   try {
-    while (!/event: (connected|serialized-error)|\ndata: /.test(text)) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      text += decoder.decode(value, { stream: true });
+    for (;;) {
+      // An error frame, or a data frame after tRPC's "connected" frame (which carries data of its own).
+      if (/event: serialized-error|data: /.test(text.replace(/^event: connected\ndata: .*\n\n\n/, ""))) break;
+      // tRPC writes "connected" before its procedure checks access, and the refusal's error frame after
+      // it: a stream without data yet is open only once the server holds it.
+      if (text.includes("event: connected") && streamsHeld() > before) break;
+      const chunk = await Promise.race([next, delay(20).then(() => null)]);
+      if (chunk === null) continue;
+      if (chunk.done) break;
+      text += decoder.decode(chunk.value, { stream: true });
+      next = reader.read();
     }
   } finally {
     controller.abort();
+    next.catch(() => undefined);
+    await waitUntil(streamsHeld, { message: "the stream to close on the server", until: (open) => open <= before });
   }
   const error = /event: serialized-error\ndata: (.*)\n/.exec(text)?.[1];
   if (!error) return new Response(null, { status: 200 });

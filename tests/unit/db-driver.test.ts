@@ -106,12 +106,13 @@ describe("caching SQLite driver", () => {
     );
     const rows = await db.selectFrom("steps").select("who").orderBy("id").execute();
     expect(rows.map((row) => row.who).join("")).toBe("aabbcc");
-    expect(seen.filter((statement) => statement === "begin" || statement === "commit")).toEqual([
-      "begin",
+    // IMMEDIATE: each transaction holds the writer lock from its start (decision 080).
+    expect(seen.filter((statement) => statement === "begin immediate" || statement === "commit")).toEqual([
+      "begin immediate",
       "commit",
-      "begin",
+      "begin immediate",
       "commit",
-      "begin",
+      "begin immediate",
       "commit",
     ]);
   });

@@ -6,6 +6,7 @@
  */
 import { AUTH } from "../../shared/constants";
 import type { AppDatabase } from "../db/client";
+import { forUpdate } from "../db/locking";
 import type { Clock } from "../clock";
 
 export interface LockoutStatus {
@@ -96,7 +97,16 @@ export async function countFailedAttempt(
   const key = normalize(email);
   return db.transaction().execute(async (trx) => {
     const now = clock.now();
-    const row = await trx.selectFrom("login_attempts").select(["failed_count", "locked_until"]).where("email", "=", key).executeTakeFirst();
+    // The address's row exists and is locked before it is read: parallel attempts count one at a time.
+    await trx
+      .insertInto("login_attempts")
+      .values({ email: key, failed_count: 0, updated_at: now })
+      .onConflict((conflict) => conflict.column("email").doNothing())
+      .execute();
+    const row = await forUpdate(
+      trx,
+      trx.selectFrom("login_attempts").select(["failed_count", "locked_until"]).where("email", "=", key),
+    ).executeTakeFirst();
     const state = current(row, now);
     if (state.locked_until !== null) return { allowed: false, status: describe(state.failed_count, state.locked_until, now) };
 

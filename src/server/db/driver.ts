@@ -156,7 +156,9 @@ class CachingSqliteDriver implements Driver {
   }
 
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw("begin"));
+    // IMMEDIATE: the writer lock from the start, so a read-check-write never meets a write of another
+    // process (a worker and a web instance on one file) between its read and its write (decision 080).
+    await connection.executeQuery(CompiledQuery.raw("begin immediate"));
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {

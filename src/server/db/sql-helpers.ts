@@ -1,7 +1,21 @@
-import { sql } from "kysely";
+import { sql, type SqlBool } from "kysely";
 
-/** The calendar day (UTC) of a millisecond column, as YYYY-MM-DD, for per-day charts. */
-export const utcDay = (column: string) => sql<string>`strftime('%Y-%m-%d', ${sql.ref(column)} / 1000, 'unixepoch')`;
+/**
+ * The column contains `text` anywhere, ignoring case, with the text's own % and _ taken literally.
+ * lower() on both sides: SQLite's LIKE ignores case and PostgreSQL's does not (decision 080).
+ */
+export const containsIgnoringCase = (column: string, text: string) =>
+  sql<SqlBool>`lower(${sql.ref(column)}) LIKE lower(${`%${text.replace(/[\\%_]/g, (match) => `\\${match}`)}%`}) ESCAPE '\\'`;
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The calendar day (UTC) of a millisecond column, as a day number (days since 1970), for per-day
+ * charts: whole-number division, the same on SQLite and PostgreSQL. `dayString` writes it as YYYY-MM-DD.
+ */
+export const utcDayNumber = (column: string) => sql<number>`(${sql.ref(column)} / ${sql.lit(DAY_MS)})`;
+
+export const dayString = (day: number) => new Date(Number(day) * DAY_MS).toISOString().slice(0, 10);
 
 /**
  * Which of consecutive periods a millisecond column falls in: the index of the last of `starts`

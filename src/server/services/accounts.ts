@@ -17,11 +17,12 @@ import { createIdAndSecret, generateSecureRandomString, hashSecret, secretMatche
 import { acceptBackupCode, acceptTotp, refusedCode, twoFactorEnabled } from "../auth/two-factor";
 import { invalidateOtherSessions } from "../auth/sessions";
 import { confirmSignUpMail, resetPasswordMail, twoFactorLockedMail } from "../mail/templates";
-import { sql, type Transaction } from "kysely";
+import type { Transaction } from "kysely";
+import { isUniqueViolation } from "../db/errors";
 import type { AppDatabase } from "../db/client";
 import type { Database, EmailTokenPurpose } from "../db/schema";
 import { googleConfigured } from "../auth/google";
-import { utcDay } from "../db/sql-helpers";
+import { containsIgnoringCase, dayString, utcDayNumber } from "../db/sql-helpers";
 import { grantCredits } from "./credits";
 import { preparedQuery } from "../db/prepared";
 
@@ -89,13 +90,7 @@ export function createPeopleDirectory(deps: Pick<Infra, "db">): PeopleDirectory 
       return deps.db.selectFrom("users").select("id").where("email", "=", email.trim().toLowerCase()).executeTakeFirst();
     },
     async idsByEmailContaining(text, max) {
-      const pattern = `%${text.replace(/[\\%_]/g, (match) => `\\${match}`)}%`;
-      const rows = await deps.db
-        .selectFrom("users")
-        .select("id")
-        .where("email", "like", sql<string>`${pattern} ESCAPE '\\'`)
-        .limit(max)
-        .execute();
+      const rows = await deps.db.selectFrom("users").select("id").where(containsIgnoringCase("email", text)).limit(max).execute();
       return rows.map((row) => row.id);
     },
   };
@@ -142,12 +137,12 @@ export async function countAccounts(db: AppDatabase): Promise<number> {
 export async function signUpsPerDay(db: AppDatabase, since: number): Promise<Array<{ day: string; count: number }>> {
   const rows = await db
     .selectFrom("users")
-    .select((eb) => [utcDay("created_at").as("day"), eb.fn.countAll<number>().as("count")])
+    .select((eb) => [utcDayNumber("created_at").as("day"), eb.fn.countAll<number>().as("count")])
     .where("created_at", ">=", since)
     .groupBy("day")
     .orderBy("day")
     .execute();
-  return rows.map((row) => ({ day: row.day, count: Number(row.count) }));
+  return rows.map((row) => ({ day: dayString(row.day), count: Number(row.count) }));
 }
 
 /**
@@ -157,13 +152,8 @@ export async function signUpsPerDay(db: AppDatabase, since: number): Promise<Arr
 export async function accountPage(db: AppDatabase, filter: { search?: string; limit: number; offset: number }) {
   let query = db.selectFrom("users").leftJoin("profiles", "profiles.user_id", "users.id");
   if (filter.search) {
-    const pattern = `%${filter.search.replace(/[\\%_]/g, (match) => `\\${match}`)}%`;
-    query = query.where((eb) =>
-      eb.or([
-        eb("users.email", "like", sql<string>`${pattern} ESCAPE '\\'`),
-        eb("profiles.full_name", "like", sql<string>`${pattern} ESCAPE '\\'`),
-      ]),
-    );
+    const search = filter.search;
+    query = query.where((eb) => eb.or([containsIgnoringCase("users.email", search), containsIgnoringCase("profiles.full_name", search)]));
   }
   const total = await query.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
   const rows = await query
@@ -329,7 +319,7 @@ export async function signUp(
     });
   } catch (error) {
     // Two sign-ups with the same address at once: the unique index decides.
-    if (error instanceof Error && /UNIQUE/.test(error.message)) {
+    if (isUniqueViolation(error)) {
       throw new DomainError("conflict", "userAlreadyRegistered");
     }
     throw error;

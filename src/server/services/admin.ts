@@ -3,6 +3,7 @@
  * The router checks the admin role; this service owns admin_audit and reads and changes the other
  * capabilities' tables through their owners (accounts, lockout, credits, mail; decision 054).
  */
+import { databaseBytes as databaseSize } from "../db/size";
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { ADMIN_ROLE, UPLOAD_BUCKET } from "../../shared/constants";
@@ -30,14 +31,6 @@ type Deps = Pick<Infra, "db" | "clock" | "env" | "storage" | "version" | "starte
 export interface Admin {
   id: string;
   email: string;
-}
-
-async function fileSize(file: string): Promise<number> {
-  try {
-    return (await fs.stat(file)).size;
-  } catch {
-    return 0;
-  }
 }
 
 /** What the audit keeps of a held payment: enough to find it at Stripe. */
@@ -118,7 +111,7 @@ export function createAdminService(
     async overview() {
       const users = await countAccounts(db);
       const disk = await fs.statfs(deps.env.DATA_DIR);
-      const databaseBytes = (await fileSize(deps.env.DATABASE_FILE)) + (await fileSize(`${deps.env.DATABASE_FILE}-wal`));
+      const databaseBytes = await databaseSize(db, deps.env.DATABASE_FILE);
       return {
         version: deps.version,
         uptimeSeconds: Math.floor((clock.now() - deps.startedAt) / 1000),

@@ -22,6 +22,7 @@
  * Owns the tables credit_purchases, stripe_events, payment_holds and credit_packages (decision 054);
  * the credits themselves are the credits module's.
  */
+import { forUpdate } from "../db/locking";
 import { sql, type Selectable, type Transaction } from "kysely";
 // Types only: the SDK is loaded when first used (it cost about 0.3 s of every start, decision 045).
 import type Stripe from "stripe";
@@ -264,18 +265,20 @@ const HANDLED_EVENTS = new Set<string>([
 const idOf = (value: string | { id: string } | null | undefined): string | null =>
   typeof value === "string" ? value : (value?.id ?? null);
 
+/** The session's purchase, locked until the transaction ends: two events for one session are applied one after the other. */
 async function findSessionPurchase(trx: Db, session: Stripe.Checkout.Session): Promise<CreditPurchase | undefined> {
-  const bySession = await trx.selectFrom("credit_purchases").selectAll().where("checkout_session_id", "=", session.id).executeTakeFirst();
+  const bySession = await forUpdate(
+    trx,
+    trx.selectFrom("credit_purchases").selectAll().where("checkout_session_id", "=", session.id),
+  ).executeTakeFirst();
   if (bySession) return bySession;
   // The session was created but its id never reached the row (crash in between): its metadata names the row.
   const purchaseId = session.metadata?.purchaseId;
   if (!purchaseId) return undefined;
-  return trx
-    .selectFrom("credit_purchases")
-    .selectAll()
-    .where("id", "=", purchaseId)
-    .where("checkout_session_id", "is", null)
-    .executeTakeFirst();
+  return forUpdate(
+    trx,
+    trx.selectFrom("credit_purchases").selectAll().where("id", "=", purchaseId).where("checkout_session_id", "is", null),
+  ).executeTakeFirst();
 }
 
 /**
@@ -444,7 +447,10 @@ async function refundPurchase(
 ): Promise<StripeEventOutcome> {
   const paymentIntentId = idOf(charge.payment_intent);
   const purchase = paymentIntentId
-    ? await trx.selectFrom("credit_purchases").selectAll().where("payment_intent_id", "=", paymentIntentId).executeTakeFirst()
+    ? await forUpdate(
+        trx,
+        trx.selectFrom("credit_purchases").selectAll().where("payment_intent_id", "=", paymentIntentId),
+      ).executeTakeFirst()
     : undefined;
   if (!purchase) {
     deps.log.info("stripe: refunded charge matches no purchase of this app", { charge: charge.id, event: eventId });

@@ -3,7 +3,7 @@
  * found by its name or a member's address, a page at a time like /admin → Users; each with its
  * balance, member count, when it was made, and its members (name, address, role, monthly cap).
  */
-import { sql } from "kysely";
+import { containsIgnoringCase } from "../db/sql-helpers";
 import type { TeamRole } from "../../shared/teams";
 import type { SpacesContext } from "./context";
 
@@ -30,11 +30,6 @@ export interface DirectoryTeam {
   members: DirectoryMember[];
 }
 
-/** A LIKE pattern that finds `text` anywhere, with its own % and _ taken literally. */
-function containing(text: string) {
-  return sql<string>`${`%${text.replace(/[\\%_]/g, (match) => `\\${match}`)}%`} ESCAPE '\\'`;
-}
-
 /** The teams whose name contains the search, or with a member whose address does; newest first. */
 export async function teamDirectory(
   deps: SpacesContext,
@@ -46,7 +41,7 @@ export async function teamDirectory(
   if (search) {
     query = query.where((eb) =>
       eb.or([
-        eb("teams.name", "like", containing(search)),
+        containsIgnoringCase("teams.name", search),
         ...(memberIds.length > 0
           ? [
               eb.exists(

@@ -1,7 +1,7 @@
 /** Measured figures of the renders made here: times by engine, counts, renders per day, a user's weeks. */
 import type { DesignStyle } from "../../../shared/styles";
 import type { AppDatabase } from "../../db/client";
-import { periodIndex, utcDay } from "../../db/sql-helpers";
+import { dayString, periodIndex, utcDayNumber } from "../../db/sql-helpers";
 import type { CreditLedger } from "../context";
 
 const DAY_MS = 86_400_000;
@@ -115,7 +115,7 @@ export async function rendersPerDay(db: AppDatabase, since: number) {
   const renders = await db
     .selectFrom("render_jobs")
     .select((eb) => [
-      utcDay("created_at").as("day"),
+      utcDayNumber("created_at").as("day"),
       eb.fn.sum<number>(eb.case().when("status", "=", "succeeded").then(1).else(0).end()).as("succeeded"),
       eb.fn.sum<number>(eb.case().when("status", "=", "failed").then(1).else(0).end()).as("failed"),
     ])
@@ -123,7 +123,7 @@ export async function rendersPerDay(db: AppDatabase, since: number) {
     .groupBy("day")
     .orderBy("day")
     .execute();
-  return renders.map((row) => ({ day: row.day, succeeded: Number(row.succeeded ?? 0), failed: Number(row.failed ?? 0) }));
+  return renders.map((row) => ({ day: dayString(row.day), succeeded: Number(row.succeeded ?? 0), failed: Number(row.failed ?? 0) }));
 }
 
 /** How many weeks /enhanced-dashboard shows, the current one included. */

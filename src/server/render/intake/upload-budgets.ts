@@ -31,20 +31,30 @@ export async function takeVisitorUploadBudget(
 ): Promise<MessageName | null> {
   const day = dayOf(deps.clock.now());
   const [visitor, network] = subjects(visitorId, address);
-  // One transaction: two uploads at once cannot both take the last of a budget.
-  return deps.db.transaction().execute(async (trx) => {
-    const used = await trx
-      .selectFrom("upload_budgets")
-      .select(["subject", "bytes"])
-      .where("day", "=", day)
-      .where("subject", "in", [visitor, network])
-      .execute();
-    const usedBy = (subject: string) => used.find((row) => row.subject === subject)?.bytes ?? 0;
-    if (usedBy(visitor) + bytes > deps.env.VISITOR_UPLOAD_MB_PER_DAY * MB) return "uploadVisitorBudgetSpent";
-    if (usedBy(network) + bytes > deps.env.ADDRESS_UPLOAD_MB_PER_DAY * MB) return "uploadAddressBudgetSpent";
-    for (const subject of [visitor, network]) await addToBudget(trx, subject, day, bytes);
+  // Add first, then check the totals the additions return, in one transaction that a refusal rolls
+  // back: the row an addition locks makes a concurrent upload of the same visitor or address wait for
+  // this one's outcome, on PostgreSQL as on SQLite, so two uploads cannot both take the last of a budget.
+  try {
+    await deps.db.transaction().execute(async (trx) => {
+      if ((await addToBudget(trx, visitor, day, bytes)) > deps.env.VISITOR_UPLOAD_MB_PER_DAY * MB) {
+        throw new BudgetSpent("uploadVisitorBudgetSpent");
+      }
+      if ((await addToBudget(trx, network, day, bytes)) > deps.env.ADDRESS_UPLOAD_MB_PER_DAY * MB) {
+        throw new BudgetSpent("uploadAddressBudgetSpent");
+      }
+    });
     return null;
-  });
+  } catch (error) {
+    if (error instanceof BudgetSpent) return error.refusal;
+    throw error;
+  }
+}
+
+/** Rolls the budget transaction back with the refusal's message. */
+class BudgetSpent extends Error {
+  constructor(readonly refusal: MessageName) {
+    super(refusal);
+  }
 }
 
 /** Gives the bytes back when the upload was not kept after all (storing it failed). */
@@ -58,12 +68,18 @@ export async function returnVisitorUploadBudget(
   for (const subject of subjects(visitorId, address)) await addToBudget(deps.db, subject, day, -bytes);
 }
 
-async function addToBudget(db: Db, subject: string, day: number, bytes: number): Promise<void> {
-  await db
+/** Adds to (or, negative, takes from) a day's total, never below 0; returns the new total. */
+async function addToBudget(db: Db, subject: string, day: number, bytes: number): Promise<number> {
+  const total = sql<number>`upload_budgets.bytes + ${bytes}`;
+  const row = await db
     .insertInto("upload_budgets")
     .values({ subject, day, bytes: Math.max(0, bytes) })
-    .onConflict((conflict) => conflict.columns(["subject", "day"]).doUpdateSet({ bytes: sql`max(0, bytes + ${bytes})` }))
-    .execute();
+    .onConflict((conflict) =>
+      conflict.columns(["subject", "day"]).doUpdateSet({ bytes: sql`CASE WHEN ${total} < 0 THEN 0 ELSE ${total} END` }),
+    )
+    .returning("bytes")
+    .executeTakeFirstOrThrow();
+  return row.bytes;
 }
 
 /** Yesterday's totals are kept (a day just begun still sees them in tests of "tomorrow"); older ones go. */

@@ -3,7 +3,8 @@
  * with its event (and, on failure or cancel, its refund) in one transaction. The module's public
  * functions and the worker both go through here, so a job is charged once and given back at most once.
  */
-import { sql, type RawBuilder, type Transaction } from "kysely";
+import { sql, type ExpressionBuilder, type RawBuilder, type SelectQueryBuilder, type Transaction } from "kysely";
+import { lockRows } from "../../db/locking";
 import { MESSAGES } from "../../../shared/messages";
 import {
   isFinalStatus,
@@ -66,6 +67,17 @@ export async function queuePosition(db: Db, job: Pick<RenderJob, "id">): Promise
  */
 export function nextVersionNumber(uploadId: string | RawBuilder<unknown>): RawBuilder<number> {
   return sql<number>`(SELECT coalesce(max(numbered.version_number), 1) + 1 FROM render_jobs AS numbered WHERE numbered.upload_id = ${uploadId})`;
+}
+
+/**
+ * Two versions of one photo numbered at once are numbered one after the other: the photo's row is
+ * locked first (on PostgreSQL; SQLite's writer lock does it already). Inside the numbering transaction.
+ */
+export async function lockPhotoVersions(
+  trx: Transaction<Database>,
+  uploadId: string | ((eb: ExpressionBuilder<Database, "uploads">) => SelectQueryBuilder<Database, "render_jobs", { upload_id: string }>),
+): Promise<void> {
+  await lockRows(trx, trx.selectFrom("uploads").select("uploads.id").where("uploads.id", "=", uploadId));
 }
 
 /** For an update of one job: its own number if it has one (an edit's, given when queued), else the next. */
@@ -270,6 +282,7 @@ export async function transitionJob(
 ): Promise<RenderJob | null> {
   let stored: StoredRenderEvent | undefined;
   const job = await deps.db.transaction().execute(async (trx) => {
+    if (to === "succeeded") await lockPhotoVersions(trx, (eb) => eb.selectFrom("render_jobs").select("upload_id").where("id", "=", jobId));
     const updated = await trx
       .updateTable("render_jobs")
       // A render becomes a version of its photo when it succeeds: it is numbered then, once.

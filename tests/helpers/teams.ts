@@ -1,0 +1,22 @@
+import type { AppDatabase } from "../../src/server/db/client";
+
+/**
+ * The newest invitation mail to the address, from the outbox (the test servers have no SMTP server).
+ * Only invitations are read: a sign-up's confirmation may share its millisecond on the injected clock.
+ */
+export async function invitationMail(db: AppDatabase, to: string) {
+  return db
+    .selectFrom("mail_outbox")
+    .select(["subject", "text_body"])
+    .where("to_address", "=", to)
+    .where("text_body", "like", "%/invite?token=%")
+    .orderBy("created_at", "desc")
+    .executeTakeFirstOrThrow();
+}
+
+/** The token of the newest invitation to the address. */
+export async function inviteToken(db: AppDatabase, to: string): Promise<string> {
+  const token = /\/invite\?token=([\w-]+)/.exec((await invitationMail(db, to)).text_body)?.[1];
+  if (!token) throw new Error(`no invitation link in the mail to ${to}`);
+  return decodeURIComponent(token);
+}
