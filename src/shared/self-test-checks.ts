@@ -44,6 +44,8 @@ export type ServerCheckName = (typeof SERVER_CHECKS)[number];
 export const SERVER_CHECK_TEXTS = {
   integrityOk: "quick_check ok, no foreign key violations",
   integrityProblems: "quick_check found problems ({{count}} in all): {{problems}}",
+  postgresIntegrityOk: "PostgreSQL: every index valid, every constraint checked",
+  postgresIntegrityProblems: "PostgreSQL found problems ({{count}} in all): {{problems}}",
   foreignKeyViolation: "1 foreign key violation: {{violations}}",
   foreignKeyViolations: "{{count}} foreign key violations: {{violations}}",
   diskSpace: "{{freeBytes}} free of {{totalBytes}} ({{percent}}%) at {{dir}}",

@@ -6,7 +6,7 @@
  * ends the streams, and the frames are byte for byte what tRPC's own SSE producer writes.
  */
 import type { AddressInfo } from "node:net";
-import path from "node:path";
+
 import express from "express";
 import superjson from "superjson";
 import { tracked } from "@trpc/server";
@@ -118,7 +118,7 @@ describe("render event fan-out", () => {
   let fellThrough = 0;
 
   beforeAll(async () => {
-    db = openDatabase(path.join(env.DATA_DIR, "app.db"));
+    db = openDatabase(env.DATABASE);
     bus = new RenderEventBus();
     fanOut = new EventFanOut({ db, env, events: bus, log: createLogger("silent"), teams: noTeams });
     const app = express();

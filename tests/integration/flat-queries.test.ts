@@ -13,7 +13,7 @@ import { createLogger } from "../../src/server/logger";
 import { createContextInner } from "../../src/server/trpc/context";
 import { createCaller } from "../../src/server/trpc/root";
 import { MINUTE, TestClock } from "../helpers/test-clock";
-import { makeTestEnv } from "../helpers/test-env";
+import { databaseLane, makeTestEnv } from "../helpers/test-env";
 
 let infra: Infra;
 let services: Services;
@@ -24,7 +24,7 @@ beforeEach(() => {
   const env = makeTestEnv();
   clock = new TestClock();
   statements = [];
-  infra = buildInfra(env, openDatabase(env.DATABASE_FILE, { onStatement: (sql) => statements.push(sql) }), createLogger("silent"), clock);
+  infra = buildInfra(env, openDatabase(env.DATABASE, { onStatement: (sql) => statements.push(sql) }), createLogger("silent"), clock);
   services = buildServices(infra);
 });
 
@@ -246,7 +246,8 @@ describe("landingStats", () => {
   });
 });
 
-describe("indexes that match the order (migration 0013)", () => {
+// SQLite's query plans: PostgreSQL plans by its statistics, and on tables of a few rows a sort is its best plan.
+describe.skipIf(databaseLane() === "postgres")("indexes that match the order (migration 0013)", () => {
   /** The plan SQLite makes for each statement a call runs (placeholders bound to null: the plan does not depend on them). */
   async function plansOf(call: () => Promise<unknown>): Promise<string[]> {
     statements.length = 0;

@@ -5,9 +5,7 @@
  */
 import { PREVIEW_CAPABILITIES } from "../../src/server/render/engines/local";
 import { spawn, type ChildProcess } from "node:child_process";
-import fs from "node:fs";
-import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { MESSAGES } from "../../src/shared/messages";
 import type { RenderEvent } from "../../src/shared/render";
 import { openDatabase } from "../../src/server/db/client";
@@ -27,7 +25,7 @@ import {
   type StudioClient,
 } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
-import { makeTempDir, placeOf } from "../helpers/test-env";
+import { makeTestEnv, placeOf } from "../helpers/test-env";
 import { waitUntil } from "../helpers/wait";
 import { failure } from "../helpers/failure";
 import { applyEvent, jobsOfEvent } from "../../src/client/hooks/useRenderJobs";
@@ -322,11 +320,12 @@ describe("cancel answers only what is stored", () => {
 describe("crash recovery (SIGKILL)", () => {
   let fake: FakeReplicate;
   let child: ChildProcess | undefined;
-  const dataDir = makeTempDir();
+  // The migrated database (a copy of the template file, or in the PostgreSQL lane a new database) and DATA_DIR.
+  const env = makeTestEnv();
+  const place = placeOf(env);
 
   beforeAll(async () => {
     fake = await startFakeReplicate();
-    fs.copyFileSync(inject("templateDatabase"), path.join(dataDir, "app.db"));
   });
   afterEach(() => {
     child?.kill("SIGKILL");
@@ -340,7 +339,7 @@ describe("crash recovery (SIGKILL)", () => {
     const processEnv = {
       ...process.env,
       NODE_ENV: "test",
-      DATA_DIR: dataDir,
+      ...place,
       PORT: "0",
       HOST: "127.0.0.1",
       LOG_LEVEL: "info",
@@ -376,7 +375,7 @@ describe("crash recovery (SIGKILL)", () => {
     let url = await startServerProcess();
     const user = await signedInClient(url);
     // Replicate bills each render: free credits need the confirmed address.
-    const confirming = openDatabase(path.join(dataDir, "app.db"));
+    const confirming = openDatabase(env.DATABASE);
     await confirmAddress(url, confirming, user.email).finally(() => confirming.destroy());
     const [rendering, queued] = await newJob(user, url, ["modern", "scandinavian"]);
     await waitUntil(() => fake.creates().length, {
@@ -388,7 +387,7 @@ describe("crash recovery (SIGKILL)", () => {
 
     child!.kill("SIGKILL");
     await new Promise((resolve) => child!.once("exit", resolve));
-    const db = openDatabase(path.join(dataDir, "app.db"));
+    const db = openDatabase(env.DATABASE);
     try {
       const statuses = async () =>
         Object.fromEntries((await db.selectFrom("render_jobs").select(["id", "status"]).execute()).map((row) => [row.id, row.status]));

@@ -1,3 +1,4 @@
+import { databaseLane } from "../helpers/test-env";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -20,7 +21,8 @@ afterAll(async () => {
 
 describe("server", () => {
   it("creates the database under DATA_DIR and migrates it at boot", () => {
-    expect(fs.existsSync(server.deps.env.DATABASE_FILE)).toBe(true);
+    // In the PostgreSQL lane the database is DATABASE_URL's, and no file is made.
+    expect(fs.existsSync(server.deps.env.DATABASE_FILE)).toBe(databaseLane() === "sqlite");
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   });
 

@@ -24,7 +24,7 @@ import {
   upload,
 } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
-import { makeTempDir } from "../helpers/test-env";
+import { makeTempDir, testDatabaseVariables } from "../helpers/test-env";
 
 const failure = (error: unknown) => error as { message: string; data?: { code?: string } };
 const OPENAI_KEY = "sk-test-studio-settings-9xQ4";
@@ -45,14 +45,15 @@ async function pngDataUrl(width: number, height: number): Promise<string> {
 }
 
 describe("studio settings in /admin", () => {
-  const dataDir = makeTempDir();
+  // One place for both starts: DATA_DIR and, in the PostgreSQL lane, one database.
+  const place = { DATA_DIR: makeTempDir(), ...testDatabaseVariables() };
   let openai: FakeOpenAi;
   let replicate: FakeReplicate;
   let comfy: FakeComfyUi;
   let server: TestServer;
   let admin: Awaited<ReturnType<typeof signedInClient>>;
 
-  const env = () => ({ DATA_DIR: dataDir, OPENAI_API_URL: openai.url, REPLICATE_API_URL: replicate.url });
+  const env = () => ({ ...place, OPENAI_API_URL: openai.url, REPLICATE_API_URL: replicate.url });
   const page = async (path: string) => (await fetch(`${server.url}${path}`, { headers: { "accept-language": "en" } })).text();
   const audit = (action: string) => server.deps.db.selectFrom("admin_audit").selectAll().where("action", "=", action).execute();
 

@@ -21,7 +21,7 @@ import {
 } from "../../shared/self-test-checks";
 import { generateSecureRandomString } from "../auth/tokens";
 import type { BackupModule } from "../backup";
-import type { AppDatabase } from "../db/client";
+import { dialectOf, type AppDatabase } from "../db/client";
 import type { Infra } from "../infra";
 import type { SettingsModule } from "../settings";
 import { renderPresetFor, type RenderModule } from "../render";
@@ -42,8 +42,28 @@ function errorText(error: unknown): string {
   return cause && !error.message.includes(cause) ? `${error.message} (${cause})` : error.message;
 }
 
-/** SQLite's own check of its file, then foreign keys. */
+/**
+ * What PostgreSQL can say is wrong with a database it keeps consistent itself: indexes left invalid
+ * (a failed concurrent build) and constraints added without checking the rows (NOT VALID).
+ */
+async function postgresProblems(db: AppDatabase): Promise<string[]> {
+  const rows = await sql<{ problem: string }>`
+    SELECT 'index ' || indexrelid::regclass::text || ' is not valid' AS problem FROM pg_index WHERE NOT indisvalid
+    UNION ALL
+    SELECT 'constraint ' || conname || ' of ' || conrelid::regclass::text || ' was not checked' FROM pg_constraint WHERE NOT convalidated
+  `.execute(db);
+  return rows.rows.map((row) => row.problem);
+}
+
+/** SQLite's own check of its file, then foreign keys; on PostgreSQL, its indexes and constraints. */
 export async function checkDatabaseIntegrity(db: AppDatabase): Promise<ServerCheckResult> {
+  if (dialectOf(db) === "postgres") {
+    // PostgreSQL checks every foreign key as rows are written: what is left to ask is its own state.
+    const problems = await postgresProblems(db);
+    if (problems.length === 0) return ok(text("postgresIntegrityOk"));
+    const listed = `${problems.slice(0, 3).join("; ")}${problems.length > 3 ? " ..." : ""}`;
+    return notOk(text("postgresIntegrityProblems", { count: problems.length, problems: listed }));
+  }
   const quick = await sql<{ quick_check: string }>`PRAGMA quick_check`.execute(db);
   const problems = quick.rows.map((row) => row.quick_check).filter((line) => line !== "ok");
   if (problems.length > 0)
