@@ -19,7 +19,7 @@ import { checkRenderProvider } from "./system-checks";
 import { clearAttempts, lockedUntilOf } from "../auth/lockout";
 import { latestOutboxMails } from "../mail/mailer";
 import { accountEmails, accountPage, countAccounts, findAccount, hasProfile, setAccountDisabled } from "./accounts";
-import { creditBalance, grantCredits, grantTeamCredits, teamCreditBalance } from "./credits";
+import { grantCredits, grantTeamCredits, lockedCreditBalance, lockedTeamCreditBalance } from "./credits";
 import type { SpacesModule } from "../spaces";
 import type { CreditPackageInput } from "../../shared/credit-packages";
 import type { PaymentHoldView, PaymentsService } from "./payments";
@@ -164,7 +164,7 @@ export function createAdminService(
       const now = clock.now();
       const credits = await db.transaction().execute(async (trx) => {
         if (!(await hasProfile(trx, userId))) throw notFound();
-        const balance = await creditBalance(trx, userId);
+        const balance = await lockedCreditBalance(trx, userId);
         if (balance + amount < 0) throw new DomainError("invalid", "notEnoughCredits");
         await grantCredits(trx, userId, amount, "admin", now, { reason: `${reason} (by ${admin.email})` });
         return balance + amount;
@@ -184,7 +184,7 @@ export function createAdminService(
       if (!(await spaces.exists(teamId))) throw notFound();
       const now = clock.now();
       const credits = await db.transaction().execute(async (trx) => {
-        const balance = await teamCreditBalance(trx, teamId);
+        const balance = await lockedTeamCreditBalance(trx, teamId);
         if (balance + amount < 0) throw new DomainError("invalid", "notEnoughCredits");
         await grantTeamCredits(trx, teamId, null, amount, "admin", now, { reason: `${reason} (by ${admin.email})` });
         return balance + amount;

@@ -4,7 +4,7 @@
  * functions and the worker both go through here, so a job is charged once and given back at most once.
  */
 import { sql, type ExpressionBuilder, type RawBuilder, type SelectQueryBuilder, type Transaction } from "kysely";
-import { lockRows } from "../../db/locking";
+import { lockName, lockRows } from "../../db/locking";
 import { MESSAGES } from "../../../shared/messages";
 import {
   isFinalStatus,
@@ -183,7 +183,12 @@ export async function createRenderJobs(
   const jobs: Array<{ id: string; style: DesignStyle; variation: number }> = [];
   let credits: number | null = null;
   await deps.db.transaction().execute(async (trx) => {
-    // Checked inside the transaction that records the demo, so two requests cannot both take it.
+    // Checked inside the transaction that records the demo, so two requests cannot both take it; the
+    // visitor's and the address's demos are counted one request at a time (on PostgreSQL under locks named after them).
+    if (owner.visitorId !== null) {
+      await lockName(trx, `demo-visitor:${owner.visitorId}`);
+      await lockName(trx, `demo-address:${ipAddress}`);
+    }
     if (owner.visitorId !== null && (await demoRefusal({ ...deps, db: trx }, owner.visitorId, ipAddress))) {
       throw new DomainError("forbidden", "demoUsed");
     }
