@@ -85,6 +85,18 @@ export function nextVersionNumber(uploadId: string | RawBuilder<unknown>): RawBu
   return sql<number>`(SELECT coalesce(max(numbered.version_number), 1) + 1 FROM render_jobs AS numbered WHERE numbered.upload_id = ${uploadId})`;
 }
 
+/**
+ * Called in the transaction that numbers a version of the photo `uploadId`, before it does. On
+ * PostgreSQL two transactions numbering versions of one photo at once would read the same highest
+ * number (each statement sees what was committed when it began) and one would fail on the unique
+ * index: the photo's row is locked first, so they take turns, and the second reads the first's
+ * number. On SQLite the single writer already serialises them.
+ */
+export async function lockVersionNumbering(trx: Transaction<Database>, uploadId: string | RawBuilder<string>): Promise<void> {
+  if (dialectOf(trx) !== "postgres") return;
+  await trx.selectFrom("uploads").select("id").where("id", "=", uploadId).forNoKeyUpdate().execute();
+}
+
 /** For an update of one job: its own number if it has one (an edit's, given when queued), else the next. */
 const ownOrNextVersionNumber = sql<number>`coalesce(render_jobs.version_number, ${nextVersionNumber(sql.ref("render_jobs.upload_id"))})`;
 
@@ -290,6 +302,9 @@ export async function transitionJob(
 ): Promise<RenderJob | null> {
   let stored: StoredRenderEvent | undefined;
   const job = await deps.db.transaction().execute(async (trx) => {
+    if (to === "succeeded") {
+      await lockVersionNumbering(trx, sql<string>`(SELECT numbered.upload_id FROM render_jobs AS numbered WHERE numbered.id = ${jobId})`);
+    }
     let update = trx
       .updateTable("render_jobs")
       // A render becomes a version of its photo when it succeeds: it is numbered then, once.

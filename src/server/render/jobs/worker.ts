@@ -85,6 +85,7 @@ export class RenderWorker {
   private readonly running = new Map<string, { controller: AbortController; done: Promise<void>; claim: Claim }>();
   private renewTimer: NodeJS.Timeout | undefined;
   private renewing: Promise<void> = Promise.resolve();
+  private recovering: Promise<void> = Promise.resolve();
   private stopped = true;
   private pumping = false;
   private pumpAgain = false;
@@ -123,7 +124,7 @@ export class RenderWorker {
     this.stopped = false;
     this.stopListening = this.deps.signals.onJobAdded(() => this.wake());
     this.idleTimer = setInterval(() => {
-      void this.recoverExpired().finally(() => this.wake());
+      this.recovering = this.recovering.then(() => this.recoverExpired()).finally(() => this.wake());
     }, this.options.idlePollMs ?? 2000);
     this.idleTimer.unref();
     this.renewTimer = setInterval(
@@ -185,6 +186,7 @@ export class RenderWorker {
     for (const { controller } of running) controller.abort(new ShuttingDown("Server shutting down"));
     await Promise.all(running.map(({ done }) => done));
     await this.renewing;
+    await this.recovering;
     await this.structureChecks;
   }
 
