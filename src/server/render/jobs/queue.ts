@@ -466,10 +466,18 @@ export async function announceQueuePositions(deps: EventDeps, now: number): Prom
  * claiming at once each take a different job instead of waiting on one and finding it gone; on
  * SQLite the single writer already serialises claims.
  */
-export async function claimNextJob(deps: EventDeps, now: number, by: string, leaseMs: number): Promise<RenderJob | null> {
+export async function claimNextJob(
+  deps: EventDeps,
+  now: number,
+  by: string,
+  leaseMs: number,
+  /** Jobs this worker is still winding down (a claim it lost): another worker takes them, not this one. */
+  notThese: readonly string[] = [],
+): Promise<RenderJob | null> {
   let stored: StoredRenderEvent | undefined;
   const job = await deps.db.transaction().execute(async (trx) => {
-    const oldest = trx.selectFrom("render_jobs").select("id").where("status", "=", "queued").orderBy(queueOrder).limit(1);
+    let oldest = trx.selectFrom("render_jobs").select("id").where("status", "=", "queued").orderBy(queueOrder).limit(1);
+    if (notThese.length > 0) oldest = oldest.where("id", "not in", notThese);
     const claimed = await trx
       .updateTable("render_jobs")
       .set({

@@ -201,7 +201,9 @@ export class RenderWorker {
       do {
         this.pumpAgain = false;
         while (!this.stopped && this.running.size < this.options.concurrency) {
-          const job = await claimNextJob(this.deps, this.deps.clock.now(), this.options.instanceId, this.options.leaseMs);
+          const job = await claimNextJob(this.deps, this.deps.clock.now(), this.options.instanceId, this.options.leaseMs, [
+            ...this.running.keys(),
+          ]);
           if (!job) break;
           claimed = true;
           const controller = new AbortController();
