@@ -1,8 +1,11 @@
 /**
  * Start-up and the one place implementations are wired together:
  * env → database → migrations → adapters (Infra) → capabilities (Services) → worker → HTTP.
+ * ROLE says which parts this process runs (decision 077): `all` everything (one box), `web` the app
+ * without the render worker, `worker` the render worker with GET /healthz only.
  * Used by main.ts, the integration tests and the benchmark.
  */
+import type http from "node:http";
 import { createApp, type AppOptions } from "./app";
 import type { Services } from "./app-services";
 import { createSecretBox, loadAppSecret } from "./auth/encryption";
@@ -57,8 +60,14 @@ export interface BootOptions extends AppOptions {
   worker?: RenderModuleOptions["worker"];
   clock?: Clock;
   log?: Logger;
-  /** false: jobs stay queued (tests that look at the queue itself). */
+  /** false: jobs stay queued (tests that look at the queue itself). ROLE=web never starts it. */
   startWorker?: boolean;
+  /**
+   * An open database to use instead of opening env.DATABASE; stop() leaves it open. Tests that run
+   * several instances in one process share one SQLite connection: a second connection's busy wait
+   * would block the one thread the first needs to finish its transaction.
+   */
+  database?: AppDatabase;
   /** Replaces the disk store under DATA_DIR (tests: a disk of a given size). */
   storage?: (disk: ObjectStorage) => ObjectStorage;
 }
@@ -169,11 +178,13 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
 export async function startApp(env: Env, options: BootOptions = {}): Promise<StartedApp> {
   const log = options.log ?? createLogger(env.LOG_LEVEL, { format: env.LOG_FORMAT });
   const clock = options.clock ?? systemClock;
-  const db = openDatabase(env.DATABASE);
+  const db = options.database ?? openDatabase(env.DATABASE);
+  // A database handed in stays open for whoever opened it.
+  const closeDatabase = () => (options.database ? Promise.resolve() : db.destroy());
   try {
     for (const line of await migrateToLatest(db)) log.info(`database: ${line}`);
   } catch (error) {
-    await db.destroy();
+    await closeDatabase();
     throw error;
   }
   const disk = createDiskStorage(env.DATA_DIR);
@@ -184,7 +195,7 @@ export async function startApp(env: Env, options: BootOptions = {}): Promise<Sta
   } catch (error) {
     // A refusal at start (such as a REPLICATE_MODEL without a preset) ends here, with the database closed.
     infra.mailer.close();
-    await db.destroy();
+    await closeDatabase();
     throw error;
   }
   const { render, settings } = services;
@@ -197,18 +208,22 @@ export async function startApp(env: Env, options: BootOptions = {}): Promise<Sta
       log.error("the engine saved in /admin → Studio cannot be built; rendering with the environment's engine", { error });
     }
   }
-  await applyAdminEmails(infra);
-  if (options.startWorker !== false) await render.startWorker();
-  services.housekeeping.start();
-  services.listing.startHousekeeping();
-  services.backups.start();
-  const app = createApp(infra, services, options);
+  const servesApp = env.ROLE !== "worker";
+  if (servesApp) await applyAdminEmails(infra);
+  if (env.ROLE !== "web" && options.startWorker !== false) await render.startWorker();
+  // The app's timers run where the app is served; a worker only renders.
+  if (servesApp) {
+    services.housekeeping.start();
+    services.listing.startHousekeeping();
+    services.backups.start();
+  }
+  const app = servesApp ? createApp(infra, services, options) : workerHealthRoute(infra, services);
   let http: RunningServer;
   try {
     http = await listen(app, env.PORT, env.HOST, { limits: connectionLimitsOf(env), log });
   } catch (error) {
     await render.stop();
-    await db.destroy();
+    await closeDatabase();
     throw error;
   }
 
@@ -224,9 +239,39 @@ export async function startApp(env: Env, options: BootOptions = {}): Promise<Sta
       await services.housekeeping.stop();
       await services.backups.stop();
       infra.mailer.close();
-      await db.destroy();
+      await closeDatabase();
     })();
     return stopping;
   };
   return { deps: infra, services, http, stop };
+}
+
+/**
+ * All a worker (ROLE=worker) serves: GET /healthz, so that the image's HEALTHCHECK and an
+ * orchestrator's probe work the same on every process. The app's pages and API answer 404 here.
+ */
+function workerHealthRoute(infra: Infra, services: Services): http.RequestListener {
+  return (req, res) => {
+    const path = (req.url ?? "/").split("?")[0];
+    if ((req.method === "GET" || req.method === "HEAD") && path === "/healthz") {
+      void services.system
+        .health()
+        .catch(() => ({ ok: false }))
+        .then((database) => {
+          res.writeHead(database.ok ? 200 : 503, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
+          res.end(
+            JSON.stringify({
+              ok: database.ok,
+              db: database.ok ? "ok" : "error",
+              version: infra.version,
+              role: "worker",
+              activeRenders: services.render.activeRenders(),
+            }),
+          );
+        });
+      return;
+    }
+    res.writeHead(404, { "content-type": "text/plain; charset=utf-8" });
+    res.end("Not found: this process is a render worker (ROLE=worker); the app is served by the web instances.\n");
+  };
 }

@@ -21,6 +21,9 @@ function isProxyAddress(entry: string): boolean {
 export const RENDER_PROVIDERS = ["local", "comfyui", "replicate", "openai"] as const;
 export type RenderProviderName = (typeof RENDER_PROVIDERS)[number];
 
+/** What one process does: serve the app (web), render (worker), or both (all, one box). */
+export const ROLES = ["web", "worker", "all"] as const;
+export type Role = (typeof ROLES)[number];
 export const envSchema = z.object({
   NODE_ENV: z
     .enum(["development", "production", "test"], {
@@ -123,6 +126,7 @@ export const envSchema = z.object({
     .int({ error: "expected a whole number of connections per client address, at least 1" })
     .min(1, { error: "expected a whole number of connections per client address, at least 1" })
     .default(64),
+  ROLE: z.enum(ROLES, { error: `expected one of ${ROLES.join(", ")}` }).default("all"),
   RENDER_PROVIDER: z.enum(RENDER_PROVIDERS, { error: `expected one of ${RENDER_PROVIDERS.join(", ")}` }).default("local"),
   RENDER_CONCURRENCY: z.coerce
     .number({ error: "expected a whole number of renders at once, 1 to 32" })
@@ -135,6 +139,12 @@ export const envSchema = z.object({
     .int({ error: "expected a whole number of milliseconds" })
     .min(1000, { error: "expected a number of milliseconds, at least 1000" })
     .default(120_000),
+  RENDER_LEASE_MS: z.coerce
+    .number({ error: "expected a number of milliseconds, 1000 to 3600000" })
+    .int({ error: "expected a whole number of milliseconds" })
+    .min(1000, { error: "expected a number of milliseconds, 1000 to 3600000" })
+    .max(3_600_000, { error: "expected a number of milliseconds, 1000 to 3600000" })
+    .default(60_000),
   PROJECTS_PER_USER_MAX: z.coerce
     .number({ error: "expected a whole number of projects per user, at least 1" })
     .int({ error: "expected a whole number of projects per user, at least 1" })
@@ -390,7 +400,10 @@ export const ENV_DOCS: Record<keyof z.infer<typeof envSchema>, string> = {
     "connections one client address may hold open at once; more are answered 429 and closed. A trusted proxy (TRUST_PROXY) is not capped (default 64)",
   RENDER_PROVIDER:
     "render engine: local (default: the offline Preview engine, colour and tone grading, not AI), comfyui (a studio's own GPU box), replicate or openai",
-  RENDER_CONCURRENCY: "renders worked on at once by the in-process worker (default 2)",
+  ROLE: "what this process does: all (default: serves the app and renders, one box), web (serves the app, never renders) or worker (renders; serves only GET /healthz). See README, Render workers and leases",
+  RENDER_CONCURRENCY: "renders worked on at once by this process's worker (default 2)",
+  RENDER_LEASE_MS:
+    "how long a worker's claim on a render lasts unless renewed (renewed every quarter of it while the render runs); a worker that dies leaves its renders to another after this (default 60000)",
   PROJECTS_PER_USER_MAX: "projects one user may have (default 1000)",
   ANALYTICS_EVENTS_PER_ADDRESS_PER_DAY: "analytics events stored per client address per day; the rest are dropped (default 5000)",
   ANALYTICS_RETENTION_DAYS: "days analytics events are kept (default 180)",

@@ -12,6 +12,8 @@ describe("environment", () => {
     expect(env.DATABASE_FILE).toBe(path.resolve("./data/app.db"));
     expect(env.TRUST_PROXY).toBe(false);
     expect(env.LOG_LEVEL).toBe("info");
+    expect(env.ROLE).toBe("all");
+    expect(env.RENDER_LEASE_MS).toBe(60_000);
   });
 
   it("treats empty strings as unset", () => {
@@ -38,6 +40,8 @@ describe("environment", () => {
     ["PUBLIC_URL", "studio.example.com", "expected the absolute http(s) URL"],
     ["PUBLIC_URL", "ftp://example.com", "expected the absolute http(s) URL"],
     ["LOG_LEVEL", "loud", "expected one of debug, info, warn, error, silent"],
+    ["ROLE", "both", "expected one of web, worker, all"],
+    ["RENDER_LEASE_MS", "500", "expected a number of milliseconds, 1000 to 3600000"],
     ["SUPPORT_EMAIL", "nobody", "expected an e-mail address"],
     ["NODE_ENV", "staging", "expected one of development, production, test"],
   ])("refuses %s=%s naming the variable and what it expects", (name, value, expectation) => {
