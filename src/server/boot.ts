@@ -38,7 +38,8 @@ import { applyAdminEmails, createRolesService } from "./services/roles";
 import { createSelfTestRunsService } from "./services/self-test-runs";
 import { createSystemService } from "./services/system-checks";
 import { createDiskFloor } from "./storage/disk-floor";
-import { createDiskStorage, type ObjectStorage } from "./storage/storage";
+import { createStorage, storageWhere } from "./storage/create";
+import type { ObjectStorage } from "./storage/storage";
 import { APP_VERSION } from "./version";
 
 export interface StartedApp {
@@ -59,12 +60,12 @@ export interface BootOptions extends AppOptions {
   log?: Logger;
   /** false: jobs stay queued (tests that look at the queue itself). */
   startWorker?: boolean;
-  /** Replaces the disk store under DATA_DIR (tests: a disk of a given size). */
-  storage?: (disk: ObjectStorage) => ObjectStorage;
+  /** Wraps the store createStorage chose (tests: a disk of a given size). */
+  storage?: (store: ObjectStorage) => ObjectStorage;
 }
 
 /** The adapters around an open, migrated database. */
-export function buildInfra(env: Env, db: AppDatabase, log: Logger, clock: Clock, storage = createDiskStorage(env.DATA_DIR)): Infra {
+export function buildInfra(env: Env, db: AppDatabase, log: Logger, clock: Clock, storage = createStorage(env)): Infra {
   return {
     env,
     db,
@@ -75,7 +76,8 @@ export function buildInfra(env: Env, db: AppDatabase, log: Logger, clock: Clock,
     mailer: createMailer(env, db, log, clock),
     secretBox: createSecretBox(loadAppSecret(env)),
     storage,
-    diskFloor: createDiskFloor(storage, env.DISK_FREE_FLOOR_MB),
+    // A store without a disk of its own (S3): the floor guards DATA_DIR's disk, where the database is.
+    diskFloor: createDiskFloor(storage, env.DISK_FREE_FLOOR_MB, env.DATA_DIR),
   };
 }
 
@@ -176,14 +178,16 @@ export async function startApp(env: Env, options: BootOptions = {}): Promise<Sta
     await db.destroy();
     throw error;
   }
-  const disk = createDiskStorage(env.DATA_DIR);
-  const infra = buildInfra(env, db, log, clock, options.storage ? options.storage(disk) : disk);
+  const store = createStorage(env);
+  const infra = buildInfra(env, db, log, clock, options.storage ? options.storage(store) : store);
+  log.info("stored files", { where: storageWhere(env) });
   let services: Services;
   try {
     services = buildServices(infra, options);
   } catch (error) {
     // A refusal at start (such as a REPLICATE_MODEL without a preset) ends here, with the database closed.
     infra.mailer.close();
+    infra.storage.close?.();
     await db.destroy();
     throw error;
   }
@@ -208,6 +212,7 @@ export async function startApp(env: Env, options: BootOptions = {}): Promise<Sta
     http = await listen(app, env.PORT, env.HOST, { limits: connectionLimitsOf(env), log });
   } catch (error) {
     await render.stop();
+    infra.storage.close?.();
     await db.destroy();
     throw error;
   }
@@ -224,6 +229,7 @@ export async function startApp(env: Env, options: BootOptions = {}): Promise<Sta
       await services.housekeeping.stop();
       await services.backups.stop();
       infra.mailer.close();
+      infra.storage.close?.();
       await db.destroy();
     })();
     return stopping;
