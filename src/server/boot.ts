@@ -3,6 +3,7 @@
  * env → database → migrations → adapters (Infra) → capabilities (Services) → worker → HTTP.
  * Used by main.ts, the integration tests and the benchmark.
  */
+import { mkdir } from "node:fs/promises";
 import { createApp, type AppOptions } from "./app";
 import type { Services } from "./app-services";
 import { createSecretBox, loadAppSecret } from "./auth/encryption";
@@ -171,6 +172,9 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
 export async function startApp(env: Env, options: BootOptions = {}): Promise<StartedApp> {
   const log = options.log ?? createLogger(env.LOG_LEVEL, { format: env.LOG_FORMAT });
   const clock = options.clock ?? systemClock;
+  // DATA_DIR holds the disk floor's and status pages' disk even when neither the database
+  // (DATABASE_URL) nor the files (STORAGE_URL) are in it: made here, owner-only, if nothing made it.
+  await mkdir(env.DATA_DIR, { recursive: true, mode: 0o700 });
   const db = openDatabase(env.DATABASE);
   try {
     for (const line of await migrateToLatest(db)) log.info(`database: ${line}`);

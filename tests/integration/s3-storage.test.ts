@@ -23,9 +23,11 @@ import type { Bucket, ObjectStorage } from "../../src/server/storage/storage";
 import { failure } from "../helpers/failure";
 import { collectEvents, isFinal, roomPhoto, signedInClient, upload } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
+import { makeTempDir } from "../helpers/test-env";
 
 const BUCKET = "roomcanvas-test";
 const KEYS = { accessKeyId: "test-key", secretAccessKey: "test-secret" };
+const S3_KEYS = { S3_ACCESS_KEY_ID: KEYS.accessKeyId, S3_SECRET_ACCESS_KEY: KEYS.secretAccessKey };
 
 let s3: FauxqsServer;
 let raw: S3Client;
@@ -173,8 +175,7 @@ describe("the studio with STORAGE_URL", () => {
     startTestServer({
       STORAGE_URL: `s3://${BUCKET}/${prefix}`,
       S3_ENDPOINT: s3.address,
-      S3_ACCESS_KEY_ID: KEYS.accessKeyId,
-      S3_SECRET_ACCESS_KEY: KEYS.secretAccessKey,
+      ...S3_KEYS,
       ...extra,
     });
 
@@ -254,6 +255,17 @@ describe("the studio with STORAGE_URL", () => {
     await ana.client.render.delete.mutate({ id: jobId });
     const names = await namesIn("owners/");
     for (const key of [job.result_key, job.medium_key, job.thumb_key]) expect(names).not.toContain(`owners/project-uploads/${key}`);
+  });
+
+  it("starts on a DATA_DIR nothing has made yet, and measures its disk (on PostgreSQL nothing else makes it)", async () => {
+    const dataDir = path.join(makeTempDir(), "not-yet");
+    server = await startTestServer(
+      { DATA_DIR: dataDir, STORAGE_URL: `s3://${BUCKET}/fresh`, S3_ENDPOINT: s3.address, ...S3_KEYS },
+      { fresh: true },
+    );
+    expect(fs.statSync(dataDir).mode & 0o777).toBe(0o700);
+    expect((await server.services.admin.overview()).diskFreeBytes).toBeGreaterThan(0);
+    expect(await server.services.system.runCheck("disk-space")).toMatchObject({ ok: true });
   });
 
   it("refuses a backup, which could not hold the bucket's files, and records none", async () => {
