@@ -7,7 +7,7 @@
  * The adapter's contract first (put, get, remove, list with paging, missing objects, prefixes kept
  * apart, keys checked before any request), then the app on it: a photo uploaded, rendered with the
  * offline Preview engine and downloaded through the app, every file in the bucket and none under
- * DATA_DIR/storage, another user still refused.
+ * DATA_DIR/storage, another user still refused; the disk floor, housekeeping and backups with a bucket.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -21,7 +21,7 @@ import { backupSource, takeBackup } from "../../src/server/backup";
 import { createS3Storage, type S3StorageOptions } from "../../src/server/storage/s3";
 import type { Bucket, ObjectStorage } from "../../src/server/storage/storage";
 import { failure } from "../helpers/failure";
-import { collectEvents, isFinal, roomPhoto, signedInClient, upload } from "../helpers/render";
+import { collectEvents, createStudioClient, isFinal, roomPhoto, signedInClient, upload } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { makeTempDir } from "../helpers/test-env";
 
@@ -266,6 +266,47 @@ describe("the studio with STORAGE_URL", () => {
     expect(fs.statSync(dataDir).mode & 0o777).toBe(0o700);
     expect((await server.services.admin.overview()).diskFreeBytes).toBeGreaterThan(0);
     expect(await server.services.system.runCheck("disk-space")).toMatchObject({ ok: true });
+  });
+
+  it("keeps the disk floor on DATA_DIR's disk, and removes no visitor's picture from the bucket to make room there", async () => {
+    server = await start("floor");
+    const dataDir = server.deps.env.DATA_DIR;
+    const first = await upload(server.url, createStudioClient(server.url).jar, await roomPhoto(400, 300));
+    expect(first.status).toBe(201);
+    await server.stop();
+    // The same studio again, with a floor above any disk's size: DATA_DIR's disk is "full".
+    server = await startTestServer(
+      { DATA_DIR: dataDir, STORAGE_URL: `s3://${BUCKET}/floor`, S3_ENDPOINT: s3.address, ...S3_KEYS, DISK_FREE_FLOOR_MB: "1000000000" },
+      { fresh: true },
+    );
+    const second = await upload(server.url, createStudioClient(server.url).jar, await roomPhoto(400, 300));
+    expect(second).toEqual({ status: 503, body: { error: MESSAGES.serverStorageFull } });
+    // Removing the first visitor's picture would free nothing on that disk: it stays, row and objects.
+    const row = await server.deps.db.selectFrom("uploads").selectAll().where("id", "=", first.body.imageId).executeTakeFirst();
+    expect(row).toBeDefined();
+    expect(await namesIn("floor/")).toEqual(
+      [`floor/project-uploads/${row!.original_key}`, `floor/project-uploads/${row!.thumb_key}`].sort(),
+    );
+  });
+
+  it("housekeeping finds files of the bucket that belong to nothing and removes them, and only them", async () => {
+    server = await start("orphans");
+    const ana = await signedInClient(server.url);
+    const kept = await upload(server.url, ana.jar, await roomPhoto(400, 300));
+    const row = await server.deps.db.selectFrom("uploads").selectAll().where("id", "=", kept.body.imageId).executeTakeFirstOrThrow();
+    await server.deps.storage.put(UPLOAD_BUCKET, "renders/nosuchjob/medium.jpg", Buffer.alloc(10), "image/jpeg");
+    await raw.send(new PutObjectCommand({ Bucket: BUCKET, Key: "orphans/project-uploads/renders/Ops Notes.txt", Body: "mine" }));
+    // Two days on, every file is old enough to be judged.
+    const later = Date.now() + 2 * 86_400_000;
+    const removed = await server.services.render.runHousekeeping({ now: () => later });
+    expect(removed).toMatchObject({ orphanFiles: 1, orphanBytes: 10 });
+    expect(await namesIn("orphans/")).toEqual(
+      [
+        `orphans/project-uploads/${row.original_key}`,
+        `orphans/project-uploads/${row.thumb_key}`,
+        "orphans/project-uploads/renders/Ops Notes.txt",
+      ].sort(),
+    );
   });
 
   it("refuses a backup, which could not hold the bucket's files, and records none", async () => {
