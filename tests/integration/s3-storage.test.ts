@@ -10,6 +10,7 @@
  * DATA_DIR/storage, another user still refused; the disk floor, housekeeping and backups with a bucket.
  */
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { startFauxqs, type FauxqsServer } from "fauxqs";
@@ -156,6 +157,21 @@ describe("the S3 adapter", () => {
     }
     await expect(store.put("other" as Bucket, "uploads/a/b.jpg", Buffer.from("x"), "image/jpeg")).rejects.toThrow(/unknown bucket/);
     expect(await namesIn("contract/keys")).toEqual([]);
+  });
+
+  it("fails a request to a store that does not answer instead of waiting for good", async () => {
+    // Takes the connection and never says a word.
+    const sockets: net.Socket[] = [];
+    const silent = net.createServer((socket) => void sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const { port } = silent.address() as net.AddressInfo;
+    try {
+      const store = storeAt("contract", { endpoint: `http://127.0.0.1:${port}`, requestTimeoutMs: 200 });
+      await expect(store.get(UPLOAD_BUCKET, "uploads/abc/original.jpg")).rejects.toThrow(/timed? ?out/i);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      silent.close();
+    }
   });
 
   it("has no local files, no free-space probe and no running total: callers fall back", () => {

@@ -29,7 +29,12 @@ export interface S3StorageOptions extends S3Location {
   forcePathStyle: boolean;
   /** Objects per ListObjectsV2 page (S3's most is 1000; tests page with fewer). */
   pageSize?: number;
+  /** How long one request may take before it fails (and is retried by the SDK, twice); default a minute. */
+  requestTimeoutMs?: number;
 }
+
+/** Connecting takes at most this long; then the request fails (and is retried). */
+const CONNECT_TIMEOUT_MS = 5_000;
 
 /** What S3 and other stores answer for an object stored without a content type. */
 const GENERIC_TYPES = new Set(["binary/octet-stream", "application/octet-stream"]);
@@ -47,6 +52,13 @@ export function createS3Storage(options: S3StorageOptions): ObjectStorage {
     ...(options.endpoint ? { endpoint: options.endpoint } : {}),
     ...(options.credentials ? { credentials: options.credentials } : {}),
     forcePathStyle: options.forcePathStyle,
+    // The SDK waits forever by default: a store that stops answering would hold an upload or a
+    // download (and its worker slot) open for good.
+    requestHandler: {
+      connectionTimeout: Math.min(CONNECT_TIMEOUT_MS, options.requestTimeoutMs ?? CONNECT_TIMEOUT_MS),
+      requestTimeout: options.requestTimeoutMs ?? 60_000,
+      throwOnRequestTimeout: true,
+    },
     // Other stores than AWS often refuse or mishandle the checksums the SDK adds by default since
     // early 2025; with them, checksums only where the operation requires one.
     ...(options.endpoint ? { requestChecksumCalculation: "WHEN_REQUIRED", responseChecksumValidation: "WHEN_REQUIRED" } : {}),
