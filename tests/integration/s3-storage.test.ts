@@ -174,7 +174,7 @@ describe("the S3 adapter", () => {
     }
   });
 
-  it("has no local files, no free-space probe and no running total: callers fall back", () => {
+  it("has no local files, no free-space probe and no running total (the studio's tests below show each caller doing without)", () => {
     const store = storeAt("contract");
     expect([store.localFile, store.freeBytes, store.size]).toEqual([undefined, undefined, undefined]);
   });
@@ -219,7 +219,7 @@ describe("the studio with STORAGE_URL", () => {
     // Nothing was written to the data folder's store.
     expect(fs.existsSync(path.join(env.DATA_DIR, "storage"))).toBe(false);
 
-    // The download streams through the app, after its ownership check: the bucket's very bytes.
+    // The download goes through the app, after its ownership check: the bucket's very bytes.
     const download = await ana.jar.fetch(`${url}/files/renders/${jobId}/download/high`);
     expect(download.status).toBe(200);
     expect(download.headers.get("content-type")).toBe("image/jpeg");
