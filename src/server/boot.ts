@@ -6,6 +6,7 @@
  * Used by main.ts, the integration tests and the benchmark.
  */
 import type http from "node:http";
+import { mkdir } from "node:fs/promises";
 import { createApp, type AppOptions } from "./app";
 import type { Services } from "./app-services";
 import { createSecretBox, loadAppSecret } from "./auth/encryption";
@@ -41,7 +42,8 @@ import { applyAdminEmails, createRolesService } from "./services/roles";
 import { createSelfTestRunsService } from "./services/self-test-runs";
 import { createSystemService } from "./services/system-checks";
 import { createDiskFloor } from "./storage/disk-floor";
-import { createDiskStorage, type ObjectStorage } from "./storage/storage";
+import { createStorage, storageWhere } from "./storage/create";
+import type { ObjectStorage } from "./storage/storage";
 import { APP_VERSION } from "./version";
 
 export interface StartedApp {
@@ -68,12 +70,12 @@ export interface BootOptions extends AppOptions {
    * would block the one thread the first needs to finish its transaction.
    */
   database?: AppDatabase;
-  /** Replaces the disk store under DATA_DIR (tests: a disk of a given size). */
-  storage?: (disk: ObjectStorage) => ObjectStorage;
+  /** Wraps the store createStorage chose (tests: a disk of a given size). */
+  storage?: (store: ObjectStorage) => ObjectStorage;
 }
 
 /** The adapters around an open, migrated database. */
-export function buildInfra(env: Env, db: AppDatabase, log: Logger, clock: Clock, storage = createDiskStorage(env.DATA_DIR)): Infra {
+export function buildInfra(env: Env, db: AppDatabase, log: Logger, clock: Clock, storage = createStorage(env)): Infra {
   return {
     env,
     db,
@@ -84,7 +86,8 @@ export function buildInfra(env: Env, db: AppDatabase, log: Logger, clock: Clock,
     mailer: createMailer(env, db, log, clock),
     secretBox: createSecretBox(loadAppSecret(env)),
     storage,
-    diskFloor: createDiskFloor(storage, env.DISK_FREE_FLOOR_MB),
+    // A store without a disk of its own (S3): the floor guards DATA_DIR's disk, where the database is.
+    diskFloor: createDiskFloor(storage, env.DISK_FREE_FLOOR_MB, env.DATA_DIR),
   };
 }
 
@@ -178,6 +181,9 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
 export async function startApp(env: Env, options: BootOptions = {}): Promise<StartedApp> {
   const log = options.log ?? createLogger(env.LOG_LEVEL, { format: env.LOG_FORMAT });
   const clock = options.clock ?? systemClock;
+  // DATA_DIR holds the disk floor's and status pages' disk even when neither the database
+  // (DATABASE_URL) nor the files (STORAGE_URL) are in it: made here, owner-only, if nothing made it.
+  await mkdir(env.DATA_DIR, { recursive: true, mode: 0o700 });
   const db = options.database ?? openDatabase(env.DATABASE);
   // A database handed in stays open for whoever opened it.
   const closeDatabase = () => (options.database ? Promise.resolve() : db.destroy());
@@ -187,14 +193,16 @@ export async function startApp(env: Env, options: BootOptions = {}): Promise<Sta
     await closeDatabase();
     throw error;
   }
-  const disk = createDiskStorage(env.DATA_DIR);
-  const infra = buildInfra(env, db, log, clock, options.storage ? options.storage(disk) : disk);
+  const store = createStorage(env);
+  const infra = buildInfra(env, db, log, clock, options.storage ? options.storage(store) : store);
+  log.info("stored files", { where: storageWhere(env) });
   let services: Services;
   try {
     services = buildServices(infra, options);
   } catch (error) {
     // A refusal at start (such as a REPLICATE_MODEL without a preset) ends here, with the database closed.
     infra.mailer.close();
+    infra.storage.close?.();
     await closeDatabase();
     throw error;
   }
@@ -223,6 +231,7 @@ export async function startApp(env: Env, options: BootOptions = {}): Promise<Sta
     http = await listen(app, env.PORT, env.HOST, { limits: connectionLimitsOf(env), log });
   } catch (error) {
     await render.stop();
+    infra.storage.close?.();
     await closeDatabase();
     throw error;
   }
@@ -239,6 +248,7 @@ export async function startApp(env: Env, options: BootOptions = {}): Promise<Sta
       await services.housekeeping.stop();
       await services.backups.stop();
       infra.mailer.close();
+      infra.storage.close?.();
       await closeDatabase();
     })();
     return stopping;

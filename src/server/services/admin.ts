@@ -120,7 +120,8 @@ export function createAdminService(
         users,
         dataDir: path.resolve(deps.env.DATA_DIR),
         databaseBytes,
-        storageBytes: await deps.storage.size(UPLOAD_BUCKET),
+        // The store's own running total on disk; with files in a bucket, the database's rows (decision 076).
+        storageBytes: deps.storage.size ? await deps.storage.size(UPLOAD_BUCKET) : await render.storedBytes(),
         diskFreeBytes: disk.bavail * disk.bsize,
         diskTotalBytes: disk.blocks * disk.bsize,
       };
