@@ -15,7 +15,7 @@ import { createLockoutService } from "./auth/lockout";
 import { createSessionsService } from "./auth/sessions";
 import { createTwoFactorService } from "./auth/two-factor";
 import { systemClock, type Clock } from "./clock";
-import { openDatabase, type AppDatabase } from "./db/client";
+import { openDatabase, type AppDatabase, describeDatabase } from "./db/client";
 import { migrateToLatest } from "./db/migrate";
 import type { Env } from "./env";
 import { listen, type RunningServer } from "./http/listen";
@@ -189,6 +189,7 @@ export async function startApp(env: Env, options: BootOptions = {}): Promise<Sta
   const closeDatabase = () => (options.database ? Promise.resolve() : db.destroy());
   try {
     for (const line of await migrateToLatest(db)) log.info(`database: ${line}`);
+    log.info("database", { where: describeDatabase(env.DATABASE) });
   } catch (error) {
     await closeDatabase();
     throw error;
