@@ -73,6 +73,8 @@ export const MESSAGES = {
   deleteConfirmationMismatch: "Type your e-mail address to confirm",
   backupRunning: "A backup is being written right now. Wait for it to finish.",
   backupDirMissing: "Backups have no folder yet: set BACKUP_DIR (docs/operations.md).",
+  backupToolMissing:
+    "Backups of a PostgreSQL database need pg_dump, which is not installed on the server: install PostgreSQL's client programs (apt-get install postgresql-client).",
   housekeepingRunning: "Housekeeping is running right now. Wait for it to finish.",
   packageNameRequired: "Give the package a name",
   packageNameTooLong: "The name must be at most 40 characters",
