@@ -22,7 +22,8 @@ async function main(args: string[]): Promise<number> {
   if (files.length !== 1 || files[0]!.startsWith("--")) {
     console.error(
       "Usage: npm run restore [-- --accept-unsigned] FILE   (into DATA_DIR, which must be empty, with the backup key of the studio " +
-        "that made it: BACKUP_KEY_FILE=/safe/place/backup-key DATA_DIR=/srv/studio npm run restore backup.tar.gz)",
+        "that made it: BACKUP_KEY_FILE=/safe/place/backup-key DATA_DIR=/srv/studio npm run restore backup.tar.gz; a PostgreSQL " +
+        "backup also needs DATABASE_URL naming an empty database)",
     );
     return 2;
   }
