@@ -137,20 +137,15 @@ describe("backup and restore", () => {
     // Small: every render of the busy loop below competes with the backup command for the cores.
     const uploaded = await upload(server.url, user.jar, await roomPhoto(160, 120));
     expect(uploaded.status).toBe(201);
-    // The render queue still orders by SQLite's rowid (issue 29, another part): on PostgreSQL the
-    // writes meanwhile are sign-ups and uploads, until renders run there.
-    const renders = !onPostgres;
-    if (renders) {
-      const first = await user.client.render.create.mutate({
-        projectId: uploaded.body.projectId,
-        imageId: uploaded.body.imageId,
-        style: "modern",
-      });
-      await waitForRenders(
-        user,
-        first.jobs.map((job) => job.id),
-      );
-    } else expect((await upload(server.url, user.jar, await roomPhoto(200, 150))).status).toBe(201);
+    const first = await user.client.render.create.mutate({
+      projectId: uploaded.body.projectId,
+      imageId: uploaded.body.imageId,
+      style: "modern",
+    });
+    await waitForRenders(
+      user,
+      first.jobs.map((job) => job.id),
+    );
 
     // Writes keep coming while the backup runs: renders and sign-ups.
     const backupDir = temp("backups");
@@ -166,9 +161,7 @@ describe("backup and restore", () => {
         });
         // Renders while the user's free credits last (one went to the first render): how many rounds
         // fit in the backup depends on the machine, and a refused charge is not what this test is about.
-        if (!renders && count < 4) {
-          expect((await upload(server.url, user.jar, await roomPhoto(208 + 8 * count, 156))).status).toBe(201);
-        } else if (renders && count < CREDITS.signUpGrant - CREDITS.perRender) {
+        if (count < CREDITS.signUpGrant - CREDITS.perRender) {
           const { jobs } = await user.client.render.create.mutate({
             projectId: uploaded.body.projectId,
             imageId: uploaded.body.imageId,
@@ -201,8 +194,8 @@ describe("backup and restore", () => {
     const manifest = JSON.parse(entries.get("manifest.json")!.toString()) as BackupManifest;
     expect(manifest.database.tables.users).toBeGreaterThanOrEqual(2);
     expect(manifest.database.tables.kysely_migration).toBeGreaterThan(0);
-    if (renders) expect(manifest.database.tables.render_jobs).toBeGreaterThanOrEqual(2);
-    expect(manifest.storage.files).toBeGreaterThanOrEqual(renders ? 3 : 2);
+    expect(manifest.database.tables.render_jobs).toBeGreaterThanOrEqual(2);
+    expect(manifest.storage.files).toBeGreaterThanOrEqual(3);
     if (onPostgres) {
       // The database is a pg_dump (custom format: "PGDMP"); APP_SECRET comes from the environment.
       expect(manifest).toMatchObject({ formatVersion: 3, database: { engine: "postgres", path: "database.pgdump" } });
