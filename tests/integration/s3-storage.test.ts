@@ -24,7 +24,7 @@ import type { Bucket, ObjectStorage } from "../../src/server/storage/storage";
 import { failure } from "../helpers/failure";
 import { collectEvents, createStudioClient, isFinal, roomPhoto, signedInClient, upload } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
-import { makeTempDir } from "../helpers/test-env";
+import { makeTempDir, placeOf } from "../helpers/test-env";
 
 const BUCKET = "roomcanvas-test";
 const KEYS = { accessKeyId: "test-key", secretAccessKey: "test-secret" };
@@ -286,13 +286,13 @@ describe("the studio with STORAGE_URL", () => {
 
   it("keeps the disk floor on DATA_DIR's disk, and removes no visitor's picture from the bucket to make room there", async () => {
     server = await start("floor");
-    const dataDir = server.deps.env.DATA_DIR;
+    const place = placeOf(server.deps.env);
     const first = await upload(server.url, createStudioClient(server.url).jar, await roomPhoto(400, 300));
     expect(first.status).toBe(201);
     await server.stop();
     // The same studio again, with a floor above any disk's size: DATA_DIR's disk is "full".
     server = await startTestServer(
-      { DATA_DIR: dataDir, STORAGE_URL: `s3://${BUCKET}/floor`, S3_ENDPOINT: s3.address, ...S3_KEYS, DISK_FREE_FLOOR_MB: "1000000000" },
+      { ...place, STORAGE_URL: `s3://${BUCKET}/floor`, S3_ENDPOINT: s3.address, ...S3_KEYS, DISK_FREE_FLOOR_MB: "1000000000" },
       { fresh: true },
     );
     const second = await upload(server.url, createStudioClient(server.url).jar, await roomPhoto(400, 300));

@@ -10,9 +10,10 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, inject, it } from "vitest";
 import { buildServer, CLIENT_OUT_DIR, clientBuildIsStale, SERVER_BUNDLE, serverBuildIsStale } from "../../scripts/build.mjs";
-import { makeTempDir } from "../helpers/test-env";
+import { databaseLane, makeTempDir } from "../helpers/test-env";
 
-describe("the production server bundle", () => {
+// Built once per run, into the one dist/: the PostgreSQL lane would build it again at the same time.
+describe.skipIf(databaseLane() === "postgres")("the production server bundle", () => {
   it("builds, starts under plain node with the shipped ComfyUI workflows, answers /healthz and the pre-rendered /, and stops on SIGTERM", async () => {
     // The client as `npm start` builds it (dist/client), when missing or stale. This run's global
     // setup already built it from the same sources with the same buildClient (only the folder
