@@ -6,7 +6,6 @@
  * instance together.
  */
 import fs from "node:fs";
-import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { startApp, type StartedApp } from "../../src/server/boot";
@@ -17,7 +16,7 @@ import { MESSAGES } from "../../src/shared/messages";
 import { failure } from "../helpers/failure";
 import { createStudioClient } from "../helpers/render";
 import { DAY, MINUTE, TestClock } from "../helpers/test-clock";
-import { makeTempDir, makeTestEnv } from "../helpers/test-env";
+import { databaseLane, makeTempDir, makeTestEnv } from "../helpers/test-env";
 import { waitUntil } from "../helpers/wait";
 
 const HOUR = 60 * MINUTE;
@@ -106,32 +105,42 @@ describe("timers across instances", () => {
     expect(await schedulePassesAt(b, clock.now())).toBe(1);
   });
 
-  it("the listing sweep, the mail-body clearing and a scheduled backup due on both instances each run on one", async () => {
-    const backupDir = makeTempDir("roomcanvas-instances-backups-");
-    const [a, b] = await twoInstances({ BACKUP_DIR: backupDir, BACKUP_EVERY: "6h" });
+  it("the listing sweep and the mail-body clearing due on both instances each run on one", async () => {
+    const [a, b] = await twoInstances();
     // Past the sweep and clearing the two starts did (every ten minutes, every hour).
     clock.advance(HOUR);
-
     const sweeps = await Promise.all([a.services.listing.sweepScheduled(), b.services.listing.sweepScheduled()]);
     expect(sweeps.filter((removed) => removed !== null)).toEqual([0]);
-
     const clearings = await Promise.all([a.deps.mailer.forgetOldBodies(), b.deps.mailer.forgetOldBodies()]);
     expect(clearings.filter(Boolean)).toEqual([true]);
-
-    // No backup yet: due on both.
-    const backups = await Promise.all([a.services.backups.runIfDue(), b.services.backups.runIfDue()]);
-    expect(backups.filter((backup) => backup !== null)).toHaveLength(1);
-    const rows = await a.deps.db.selectFrom("backups").select(["trigger", "error"]).execute();
-    expect(rows).toEqual([{ trigger: "schedule", error: null }]);
-    expect(fs.readdirSync(backupDir).filter((name) => name.endsWith(".tar.gz"))).toHaveLength(1);
-
-    // Six hours on, once more each.
-    clock.advance(6 * HOUR);
-    expect((await Promise.all([a.services.backups.runIfDue(), b.services.backups.runIfDue()])).filter(Boolean)).toHaveLength(1);
-    expect((await Promise.all([a.deps.mailer.forgetOldBodies(), b.deps.mailer.forgetOldBodies()])).filter(Boolean)).toHaveLength(1);
-    expect(await a.deps.db.selectFrom("backups").select("id").execute()).toHaveLength(2);
-    expect(path.isAbsolute(backupDir)).toBe(true);
+    // Nine minutes on, neither sweeps again; ten minutes on (less the slack), one does.
+    clock.advance(9 * MINUTE);
+    expect(await Promise.all([a.services.listing.sweepScheduled(), b.services.listing.sweepScheduled()])).toEqual([null, null]);
+    clock.advance(MINUTE);
+    expect(
+      (await Promise.all([b.services.listing.sweepScheduled(), a.services.listing.sweepScheduled()])).filter((removed) => removed !== null),
+    ).toEqual([0]);
+    // An hour after the first clearing, once more.
+    clock.advance(50 * MINUTE);
+    expect((await Promise.all([a.deps.mailer.forgetOldBodies(), b.deps.mailer.forgetOldBodies()])).filter(Boolean)).toEqual([true]);
   });
+
+  // Backups on PostgreSQL (pg_dump) are another part of issue 29: the archive reads the SQLite file.
+  it.skipIf(databaseLane() === "postgres")(
+    "a scheduled backup due on both instances is taken by one, and six hours on by one again",
+    async () => {
+      const backupDir = makeTempDir("roomcanvas-instances-backups-");
+      const [a, b] = await twoInstances({ BACKUP_DIR: backupDir, BACKUP_EVERY: "6h" });
+      // No backup yet: due on both.
+      const backups = await Promise.all([a.services.backups.runIfDue(), b.services.backups.runIfDue()]);
+      expect(backups.filter((backup) => backup !== null)).toHaveLength(1);
+      expect(await a.deps.db.selectFrom("backups").select(["trigger", "error"]).execute()).toEqual([{ trigger: "schedule", error: null }]);
+      expect(fs.readdirSync(backupDir).filter((name) => name.endsWith(".tar.gz"))).toHaveLength(1);
+      clock.advance(6 * HOUR);
+      expect((await Promise.all([a.services.backups.runIfDue(), b.services.backups.runIfDue()])).filter(Boolean)).toHaveLength(1);
+      expect(await a.deps.db.selectFrom("backups").select("id").execute()).toHaveLength(2);
+    },
+  );
 });
 
 describe("limits across instances", () => {
