@@ -1,7 +1,8 @@
 /**
  * The coordination module's two statements under races (decision 078): many claims of one run sent at
  * once from two database handles (two instances; on PostgreSQL, each a pool of connections) leave one
- * winner; counts added at once are all counted, and a window ends and starts again.
+ * winner, and a running claim is renewed; counts added at once are all counted, and a window ends and
+ * starts again.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase, type AppDatabase } from "../../src/server/db/client";
@@ -9,6 +10,7 @@ import { migrateToLatest } from "../../src/server/db/migrate";
 import { createRateCounts, createRunClaims } from "../../src/server/coordination";
 import { MINUTE, TestClock } from "../helpers/test-clock";
 import { makeTestEnv } from "../helpers/test-env";
+import { waitUntil } from "../helpers/wait";
 
 let handles: AppDatabase[] = [];
 afterEach(async () => {
@@ -38,6 +40,33 @@ describe("run claims and rate counts under races", () => {
     expect(await claimsOf[0]!.claim("race", clock.now() + MINUTE)).toBeNull();
     clock.advance(1);
     expect(await claimsOf[1]!.claim("race", clock.now() + MINUTE)).not.toBeNull();
+  });
+
+  it("renews a running run's lease, so a long run is not taken over; once it ends, holds it until next due", async () => {
+    const clock = new TestClock();
+    const [a, b] = await twoHandles();
+    const claimsOfA = createRunClaims({ db: a, clock }, "a:1");
+    const claimsOfB = createRunClaims({ db: b, clock }, "b:2");
+    const run = { name: "long", everyMs: 60 * MINUTE, leaseMs: 3_000 };
+    const startedAt = clock.now();
+    let finish = () => {};
+    const running = claimsOfA.runOnce(run, () => new Promise<string>((resolve) => (finish = () => resolve("done"))));
+    const heldUntil = () =>
+      a
+        .selectFrom("scheduled_runs")
+        .select("held_until")
+        .where("name", "=", "long")
+        .executeTakeFirst()
+        .then((row) => Number(row?.held_until ?? 0));
+    await waitUntil(heldUntil, { message: "the claim", until: (until) => until === startedAt + 3_000 });
+    // Past the first lease: the renewal (every second here) holds it for another lease from now.
+    clock.advance(2_000);
+    await waitUntil(heldUntil, { message: "a renewal", until: (until) => until === startedAt + 5_000 });
+    clock.advance(2_000);
+    expect(await claimsOfB.runOnce(run, () => Promise.resolve("B ran"))).toEqual({ ran: false });
+    finish();
+    expect(await running).toEqual({ ran: true, value: "done" });
+    expect(await heldUntil()).toBe(startedAt + 60 * MINUTE - 60_000);
   });
 
   it("counts 60 requests of one key sent at once from two instances as 60, and starts a new window after the last", async () => {

@@ -78,24 +78,30 @@ export function createRunClaims(deps: { db: AppDatabase; clock: Clock; log?: Pic
       const startedAt = clock.now();
       const claimId = await claim(run.name, startedAt + run.leaseMs);
       if (!claimId) return { ran: false };
+      // Renewals one at a time, and none left in flight when the run ends (a late one would shorten the hold).
+      let renewing = Promise.resolve();
       const renew = setInterval(
-        () =>
-          void holdUntil(run.name, claimId, clock.now() + run.leaseMs).catch((error: unknown) =>
-            deps.log?.warn("could not renew a scheduled run's claim", { run: run.name, error }),
-          ),
+        () => {
+          renewing = renewing
+            .then(() => holdUntil(run.name, claimId, clock.now() + run.leaseMs))
+            .catch((error: unknown) => deps.log?.warn("could not renew a scheduled run's claim", { run: run.name, error }));
+        },
         Math.max(1_000, Math.floor(run.leaseMs / 3)),
       );
       renew.unref();
+      let value: T;
       try {
-        const value = await task();
-        clearInterval(renew);
-        await holdUntil(run.name, claimId, startedAt + run.everyMs - slackOf(run.everyMs));
-        return { ran: true, value };
+        value = await task();
       } catch (error) {
         clearInterval(renew);
+        await renewing;
         await holdUntil(run.name, claimId, clock.now()).catch(() => undefined);
         throw error;
       }
+      clearInterval(renew);
+      await renewing;
+      await holdUntil(run.name, claimId, startedAt + run.everyMs - slackOf(run.everyMs));
+      return { ran: true, value };
     },
   };
 }
