@@ -16,7 +16,7 @@ import { MESSAGES } from "../../src/shared/messages";
 import { failure } from "../helpers/failure";
 import { createStudioClient } from "../helpers/render";
 import { DAY, MINUTE, TestClock } from "../helpers/test-clock";
-import { databaseLane, makeTempDir, makeTestEnv } from "../helpers/test-env";
+import { makeTempDir, makeTestEnv } from "../helpers/test-env";
 import { waitUntil } from "../helpers/wait";
 
 const HOUR = 60 * MINUTE;
@@ -125,22 +125,18 @@ describe("timers across instances", () => {
     expect((await Promise.all([a.deps.mailer.forgetOldBodies(), b.deps.mailer.forgetOldBodies()])).filter(Boolean)).toEqual([true]);
   });
 
-  // Backups on PostgreSQL (pg_dump) are another part of issue 29: the archive reads the SQLite file.
-  it.skipIf(databaseLane() === "postgres")(
-    "a scheduled backup due on both instances is taken by one, and six hours on by one again",
-    async () => {
-      const backupDir = makeTempDir("roomcanvas-instances-backups-");
-      const [a, b] = await twoInstances({ BACKUP_DIR: backupDir, BACKUP_EVERY: "6h" });
-      // No backup yet: due on both.
-      const backups = await Promise.all([a.services.backups.runIfDue(), b.services.backups.runIfDue()]);
-      expect(backups.filter((backup) => backup !== null)).toHaveLength(1);
-      expect(await a.deps.db.selectFrom("backups").select(["trigger", "error"]).execute()).toEqual([{ trigger: "schedule", error: null }]);
-      expect(fs.readdirSync(backupDir).filter((name) => name.endsWith(".tar.gz"))).toHaveLength(1);
-      clock.advance(6 * HOUR);
-      expect((await Promise.all([a.services.backups.runIfDue(), b.services.backups.runIfDue()])).filter(Boolean)).toHaveLength(1);
-      expect(await a.deps.db.selectFrom("backups").select("id").execute()).toHaveLength(2);
-    },
-  );
+  it("a scheduled backup due on both instances is taken by one, and six hours on by one again", async () => {
+    const backupDir = makeTempDir("roomcanvas-instances-backups-");
+    const [a, b] = await twoInstances({ BACKUP_DIR: backupDir, BACKUP_EVERY: "6h" });
+    // No backup yet: due on both.
+    const backups = await Promise.all([a.services.backups.runIfDue(), b.services.backups.runIfDue()]);
+    expect(backups.filter((backup) => backup !== null)).toHaveLength(1);
+    expect(await a.deps.db.selectFrom("backups").select(["trigger", "error"]).execute()).toEqual([{ trigger: "schedule", error: null }]);
+    expect(fs.readdirSync(backupDir).filter((name) => name.endsWith(".tar.gz"))).toHaveLength(1);
+    clock.advance(6 * HOUR);
+    expect((await Promise.all([a.services.backups.runIfDue(), b.services.backups.runIfDue()])).filter(Boolean)).toHaveLength(1);
+    expect(await a.deps.db.selectFrom("backups").select("id").execute()).toHaveLength(2);
+  });
 });
 
 describe("limits across instances", () => {
