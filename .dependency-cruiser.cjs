@@ -292,6 +292,26 @@ module.exports = {
       to: { path: ["^src/server/(trpc|http)/", TRPC_SERVER] },
     },
     {
+      name: "coordination-owned-by-coordination",
+      severity: "error",
+      comment:
+        "The coordination module (src/server/coordination) owns scheduled_runs and rate_counts: what instances sharing one " +
+        "database agree on through it, which instance runs a scheduled task and how many requests an address made " +
+        "(decision 078). Server code outside it imports only its surface, src/server/coordination/index.ts.",
+      from: { path: "^src/server/(?!coordination/)" },
+      to: { path: "^src/server/coordination/(?!index\\.ts$)" },
+    },
+    {
+      name: "coordination-is-a-leaf",
+      severity: "error",
+      comment:
+        "The coordination module sits under every timer and limit that uses it (housekeeping, listing, backups, mail, " +
+        "analytics, the edges' rate limits): it imports only the database, the clock and the logger, never a capability " +
+        "or the transport, so that any of them can use it without a cycle.",
+      from: { path: "^src/server/coordination/" },
+      to: { path: ["^src/server/(?!coordination/|db/|clock\\.ts$|logger\\.ts$)", TRPC_SERVER] },
+    },
+    {
       name: "settings-not-transport",
       severity: "error",
       comment:

@@ -7,7 +7,7 @@ import type { SessionsService } from "./auth/sessions";
 import type { BackupModule } from "./backup";
 import type { ClientsModule } from "./clients";
 import type { TwoFactorService } from "./auth/two-factor";
-import type { RateLimits } from "./http/rate-limit";
+import type { RateLimits } from "./coordination";
 import type { Housekeeping } from "./housekeeping";
 import type { ListingModule } from "./listing";
 import type { Metrics } from "./metrics";

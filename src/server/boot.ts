@@ -20,12 +20,12 @@ import { migrateToLatest } from "./db/migrate";
 import type { Env } from "./env";
 import { listen, type RunningServer } from "./http/listen";
 import { connectionLimitsOf } from "./http/connection-limits";
-import { createRateLimits } from "./http/rate-limit";
 import type { Infra } from "./infra";
 import { createLogger, type Logger } from "./logger";
 import { createMailer } from "./mail/mailer";
 import { createListingModule } from "./listing";
 import { createClientsModule } from "./clients";
+import { createRateCounts, createRateLimits } from "./coordination";
 import { createMetrics } from "./metrics";
 import { createHousekeeping } from "./housekeeping";
 import { createRenderModule, type RenderModuleOptions } from "./render";
@@ -138,6 +138,8 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
   const accounts = createAccountsService(infra, render, projects, settings, spaces);
   const sessions = createSessionsService(db, clock);
   const analytics = createAnalyticsService(infra, render);
+  // Requests per address, counted in the database so that limits hold across instances (decision 078).
+  const rateCounts = createRateCounts(infra);
   // Each owner removes what is its own; the housekeeping module schedules and records the passes.
   const housekeeping = createHousekeeping(infra, [
     { name: "sessions", run: async () => ({ expiredSessions: await sessions.purgeExpired() }) },
@@ -150,6 +152,7 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
     },
     { name: "analytics", run: async () => ({ oldAnalyticsEvents: await analytics.prune() }) },
     { name: "render", run: () => render.runHousekeeping() },
+    { name: "rate counts", run: async () => ({ endedRateCounts: await rateCounts.prune() }) },
   ]);
   return {
     settings,
@@ -173,7 +176,7 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
     system: createSystemService({ ...infra, render, backups, studio: settings }),
     backups,
     metrics: createMetrics({ render, backups, log: infra.log }),
-    rateLimits: createRateLimits(clock, env.AUTH_RATE_LIMIT_PER_MINUTE, env.NEW_ACCOUNTS_PER_ADDRESS_PER_DAY),
+    rateLimits: createRateLimits(rateCounts, clock, env.AUTH_RATE_LIMIT_PER_MINUTE, env.NEW_ACCOUNTS_PER_ADDRESS_PER_DAY),
   };
 }
 

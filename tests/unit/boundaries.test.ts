@@ -97,6 +97,10 @@ const VIOLATING: Tree = {
   "src/server/review/links.ts": 'import type { TRPCError } from "@trpc/server";\nexport const createLink = (error?: TRPCError) => error;\n',
   "src/server/review/routes.ts": 'import { jobs } from "../services/jobs";\nexport const routes = jobs;\n',
   "src/server/services/review-use.ts": 'import { createLink } from "../review/links";\nexport const use = createLink;\n',
+  // coordination-owned-by-coordination, coordination-is-a-leaf
+  "src/server/coordination/index.ts": 'export { claim } from "./claims";\n',
+  "src/server/coordination/claims.ts": 'import { jobs } from "../services/jobs";\nexport const claim = jobs;\n',
+  "src/server/services/claim-use.ts": 'import { claim } from "../coordination/claims";\nexport const use = claim;\n',
   // client-imports-server-types-only
   "src/server/y.ts": "export const y = 1;\n",
   "src/client/x.ts": 'import { y } from "../server/y";\nexport const x = y;\n',
@@ -110,6 +114,8 @@ const VIOLATING: Tree = {
  */
 const EXPECTED_VIOLATIONS = [
   "client-imports-server-types-only: src/client/x.ts → src/server/y.ts",
+  "coordination-is-a-leaf: src/server/coordination/claims.ts → src/server/services/jobs.ts",
+  "coordination-owned-by-coordination: src/server/services/claim-use.ts → src/server/coordination/claims.ts",
   "edges-run-no-queries: src/server/http/h.ts → node_modules/kysely/index.js",
   "edges-run-no-queries: src/server/http/h.ts → src/server/db/schema.ts",
   "edges-run-no-queries: src/server/trpc/routers/r.ts → src/server/db/client.ts",
@@ -186,6 +192,9 @@ const CLEAN: Tree = {
   "src/server/listing/index.ts":
     'import { LIMIT } from "../../shared/constants";\nimport { startWorker } from "../render";\nexport const listing = [LIMIT, startWorker];\n',
   "src/server/trpc/routers/listing.ts": 'import { listing } from "../../listing";\nexport const listingRouter = listing;\n',
+  "src/server/coordination/index.ts": 'export { claims } from "./claims";\n',
+  "src/server/coordination/claims.ts": 'import { db } from "../db/client";\nexport const claims = db;\n',
+  "src/server/services/limits.ts": 'import { claims } from "../coordination";\nexport const limits = claims;\n',
   "src/client/a.ts": 'import type { AppRouter } from "../server/trpc/root";\nexport type A = AppRouter;\n',
   "src/client/b.ts": 'import { type AppRouter } from "../server/trpc/root";\nexport type B = AppRouter;\n',
   "src/client/c.ts": 'export type C = import("../server/trpc/root").AppRouter;\n',

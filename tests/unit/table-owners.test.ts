@@ -133,6 +133,8 @@ const TABLE_OWNERS: Record<string, Home> = {
   listing_exports: { owner: "src/server/listing/" },
   backups: { owner: "src/server/backup/" },
   housekeeping_runs: { owner: "src/server/housekeeping/" },
+  scheduled_runs: { owner: "src/server/coordination/" },
+  rate_counts: { owner: "src/server/coordination/" },
   studio_settings: { owner: "src/server/settings/" },
 };
 

@@ -7,6 +7,7 @@
 import fsp from "node:fs/promises";
 import path from "node:path";
 import { generateSecureRandomString } from "../auth/tokens";
+import { createRunClaims } from "../coordination";
 import type { Selectable } from "kysely";
 import type { AppDatabase } from "../db/client";
 import type { BackupsTable } from "../db/schema";
@@ -28,6 +29,8 @@ export type BackupTrigger = BackupsTable["trigger"];
 
 /** How often the schedule looks whether a backup is due. */
 const CHECK_EVERY_MS = 60_000;
+/** A scheduled backup's claim lasts this long unless renewed: a dead instance's lapses after it (decision 078). */
+const CLAIM_LEASE_MS = 10 * 60_000;
 
 export interface BackupRecord {
   id: string;
@@ -131,6 +134,7 @@ export function createBackupModule(deps: Deps) {
   const everyMs = env.BACKUP_EVERY;
   let running: Promise<BackupRecord> | null = null;
   let timer: NodeJS.Timeout | undefined;
+  const claims = createRunClaims(deps);
 
   async function lastSuccess(): Promise<BackupRecord | null> {
     const row = await db
@@ -203,12 +207,17 @@ export function createBackupModule(deps: Deps) {
       return run("admin", dir);
     },
 
-    /** The schedule's step: a backup when the last one is BACKUP_EVERY old (or there is none). */
+    /**
+     * The schedule's step: a backup when the last one is BACKUP_EVERY old (or there is none), by the
+     * one instance that claims it (instances sharing the database: decision 078). Null when not due,
+     * or another instance has it.
+     */
     async runIfDue(): Promise<BackupRecord | null> {
       if (!dir || running) return null;
       const success = await lastSuccess();
       if (success && clock.now() - success.startedAt < everyMs) return null;
-      return run("schedule", dir);
+      const claimed = await claims.runOnce({ name: "backup", everyMs, leaseMs: CLAIM_LEASE_MS }, () => run("schedule", dir));
+      return claimed.ran ? claimed.value : null;
     },
 
     /** Looks every minute (not at once: start-up stays quick) whether a backup is due. */

@@ -417,6 +417,22 @@ export interface HousekeepingRunsTable {
   errors: string;
 }
 
+/** A scheduled run claimed by one instance (coordination module, decision 078). */
+export interface ScheduledRunsTable {
+  name: string;
+  claimed_by: string;
+  claim_id: string;
+  claimed_at: number;
+  held_until: number;
+}
+
+/** A count per key within a window that starts with the first count (coordination module, decision 078). */
+export interface RateCountsTable {
+  key: string;
+  count: number;
+  window_ends_at: number;
+}
+
 /** One backup taken by the schedule, an admin or `npm run backup` (backup module). */
 export interface BackupsTable {
   id: string;
@@ -640,6 +656,8 @@ export interface Database {
   review_links: ReviewLinksTable;
   review_comments: ReviewCommentsTable;
   review_decisions: ReviewDecisionsTable;
+  scheduled_runs: ScheduledRunsTable;
+  rate_counts: RateCountsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -3,13 +3,19 @@
  * steps each owner provides (expired sessions and mail links, old analytics, visitors' unclaimed
  * pictures, old render events and upload budgets, files nothing refers to). Each pass is a row of
  * `housekeeping_runs` (this module's table) with what each step removed, which /admin shows.
+ * Instances sharing one database claim each scheduled pass first (decision 078): one of them runs it.
  */
 import { generateSecureRandomString } from "../auth/tokens";
+import { createRunClaims, type ScheduledRun } from "../coordination";
 import { DomainError } from "../errors";
 import type { HousekeepingRunsTable } from "../db/schema";
 import type { Infra } from "../infra";
 
 const EVERY_MS = 6 * 3_600_000;
+/** The scheduled pass, claimed by one instance; a claim left by a dead instance lapses after the lease. */
+export const HOUSEKEEPING_SCHEDULE: ScheduledRun = { name: "housekeeping", everyMs: EVERY_MS, leaseMs: 10 * 60_000 };
+/** How often each instance looks whether the pass is due (so another takes over a dead one's soon). */
+const CHECK_EVERY_MS = 5 * 60_000;
 
 /** One owner's part: removes what is due and says how many of each kind went. */
 export interface HousekeepingStep {
@@ -32,6 +38,7 @@ export function createHousekeeping(deps: Pick<Infra, "db" | "clock" | "log">, st
   const { db, clock, log } = deps;
   let running: Promise<HousekeepingRun> | null = null;
   let timer: NodeJS.Timeout | undefined;
+  const claims = createRunClaims(deps);
 
   async function pass(trigger: HousekeepingRun["trigger"]): Promise<HousekeepingRun> {
     const id = generateSecureRandomString();
@@ -76,9 +83,18 @@ export function createHousekeeping(deps: Pick<Infra, "db" | "clock" | "log">, st
     return started;
   }
 
+  /** The schedule's step: a pass when it is due and this instance wins it; null when not due, or another instance has it. */
+  async function runScheduled(): Promise<HousekeepingRun | null> {
+    if (running) return null;
+    const claimed = await claims.runOnce(HOUSEKEEPING_SCHEDULE, () => run("schedule"));
+    return claimed.ran ? claimed.value : null;
+  }
+
   return {
     /** One pass now (an admin's "Run now"; tests). Refused while one runs. */
     runNow: (trigger: HousekeepingRun["trigger"] = "admin") => run(trigger),
+
+    runScheduled,
 
     /** The latest pass, finished or not. */
     async last(): Promise<HousekeepingRun | null> {
@@ -98,12 +114,12 @@ export function createHousekeeping(deps: Pick<Infra, "db" | "clock" | "log">, st
       return running !== null;
     },
 
-    /** A pass now and every six hours. */
+    /** A pass at start and every six hours, by whichever instance claims it first. */
     start(): void {
       if (timer) return;
-      const scheduled = () => void (running ? null : run("schedule").catch(() => undefined));
+      const scheduled = () => void runScheduled().catch((error: unknown) => log.warn("scheduled housekeeping failed", { error }));
       scheduled();
-      timer = setInterval(scheduled, EVERY_MS);
+      timer = setInterval(scheduled, CHECK_EVERY_MS);
       timer.unref();
     },
 

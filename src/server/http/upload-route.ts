@@ -11,7 +11,7 @@ import { userOwner, visitorOwner, type RenderModule } from "../render";
 import { ensureVisitorId } from "./cookies";
 import { sendDomainError } from "./errors";
 import { clientAddress, identifyRequest, type IdentityDeps } from "./identity";
-import type { RateLimits } from "./rate-limit";
+import type { RateLimits } from "../coordination";
 import { requestLanguage } from "./request-language";
 
 export function uploadRoutes(deps: IdentityDeps & { env: Env; render: RenderModule; rateLimits: RateLimits }): Router {
@@ -19,8 +19,8 @@ export function uploadRoutes(deps: IdentityDeps & { env: Env; render: RenderModu
 
   routes.post(
     UPLOAD_ENDPOINT,
-    (req, res, next) => {
-      if (!deps.rateLimits.upload.take(clientAddress(req))) {
+    async (req, res, next) => {
+      if (!(await deps.rateLimits.upload.take(clientAddress(req)))) {
         res.status(429).json({ error: MESSAGES.tooManyRequests });
         return;
       }

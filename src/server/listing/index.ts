@@ -6,6 +6,7 @@
  * listingSource(). Routers and routes call this surface only.
  */
 import { PRODUCT_NAME, type Language } from "../../shared/constants";
+import { createRunClaims, type ScheduledRun } from "../coordination";
 import type { Infra } from "../infra";
 import type { RenderModule } from "../render";
 import type { ListingContext } from "./context";
@@ -17,6 +18,8 @@ export type { UserOfRequest } from "./routes";
 
 /** How often what deleted renders left behind is removed (their public pages already answer 404). */
 const SWEEP_INTERVAL_MS = 10 * 60_000;
+/** The scheduled sweep, claimed by one instance of those sharing the database (decision 078). */
+const SCHEDULED_SWEEP: ScheduledRun = { name: "listing-sweep", everyMs: SWEEP_INTERVAL_MS, leaseMs: 5 * 60_000 };
 
 export function createListingModule(
   infra: Pick<Infra, "db" | "clock" | "storage" | "diskFloor" | "log">,
@@ -38,6 +41,16 @@ export function createListingModule(
       deps.log.warn("listing sweep failed", { error });
       return 0;
     });
+  const claims = createRunClaims(deps);
+  /** The schedule's sweep: the rows removed, or null when another instance has this period's sweep. */
+  const sweepScheduled = () =>
+    claims.runOnce(SCHEDULED_SWEEP, sweep).then(
+      (claimed) => (claimed.ran ? claimed.value : null),
+      (error: unknown) => {
+        deps.log.warn("scheduled listing sweep failed", { error });
+        return null;
+      },
+    );
 
   return {
     /**
@@ -59,10 +72,12 @@ export function createListingModule(
 
     /** Removes rows and files of deleted renders, projects and accounts; returns the rows removed. */
     sweep,
+    sweepScheduled,
+    /** The sweep at start and every ten minutes, by whichever instance claims it first. */
     startHousekeeping(): void {
       if (timer) return;
-      void sweep();
-      timer = setInterval(() => void sweep(), SWEEP_INTERVAL_MS);
+      void sweepScheduled();
+      timer = setInterval(() => void sweepScheduled(), SWEEP_INTERVAL_MS);
       timer.unref();
     },
     stop(): void {

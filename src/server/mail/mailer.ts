@@ -3,7 +3,8 @@
  * built-in outbox (the mail_outbox table, readable by admins) and the log. Every message is
  * recorded in mail_outbox either way, with its delivery result. Bodies carry live links (reset,
  * confirmation), so they are kept only where the admin needs them, in the outbox without SMTP,
- * and only for OUTBOX_BODY_KEEP_MS. Owns the mail_outbox table (decision 054).
+ * and only for OUTBOX_BODY_KEEP_MS (one instance of those sharing the database clears them each
+ * hour: decision 078). Owns the mail_outbox table (decision 054).
  */
 import type { Transporter } from "nodemailer";
 import type { AppDatabase } from "../db/client";
@@ -11,6 +12,7 @@ import type { Clock } from "../clock";
 import type { Env } from "../env";
 import type { Logger } from "../logger";
 import { generateSecureRandomString } from "../auth/tokens";
+import { createRunClaims, type ScheduledRun } from "../coordination";
 
 export interface MailMessage {
   to: string;
@@ -32,12 +34,15 @@ export interface Mailer {
   send(message: MailMessage): Promise<void>;
   /** "smtp" or "outbox", for status pages. */
   readonly transport: "smtp" | "outbox";
+  /** The hourly clearing of old bodies (the timer's step): true when this instance did it, false when another had it. */
+  forgetOldBodies(): Promise<boolean>;
   close(): void;
 }
 
 /** How long the outbox keeps a mail's body (its links expire within a day anyway). */
 export const OUTBOX_BODY_KEEP_MS = 2 * 86_400_000;
 const FORGET_EVERY_MS = 3_600_000;
+const SCHEDULED_FORGET: ScheduledRun = { name: "mail-bodies", everyMs: FORGET_EVERY_MS, leaseMs: 5 * 60_000 };
 
 /** Blanks the bodies of outbox mails older than OUTBOX_BODY_KEEP_MS (the row, who and what subject, stays). */
 export async function forgetOldMailBodies(db: AppDatabase, now: number): Promise<void> {
@@ -96,13 +101,23 @@ export function createMailer(env: Env, db: AppDatabase, log: Logger, clock: Cloc
   // nodemailer is loaded with the first mail, not at every start (decision 045).
   let transporter: Promise<Transporter> | undefined;
   const connect = () => (transporter ??= import("nodemailer").then(({ default: nodemailer }) => nodemailer.createTransport(smtpUrl)));
-  const forget = () =>
-    void forgetOldMailBodies(db, clock.now()).catch((error: unknown) => log.warn("could not clear old mail bodies", { error }));
-  const timer = setInterval(forget, FORGET_EVERY_MS);
+  const claims = createRunClaims({ db, clock, log });
+  const forgetOldBodies = () =>
+    claims
+      .runOnce(SCHEDULED_FORGET, () => forgetOldMailBodies(db, clock.now()))
+      .then(
+        (claimed) => claimed.ran,
+        (error: unknown) => {
+          log.warn("could not clear old mail bodies", { error });
+          return false;
+        },
+      );
+  const timer = setInterval(() => void forgetOldBodies(), FORGET_EVERY_MS);
   timer.unref();
-  forget();
+  void forgetOldBodies();
   return {
     transport: smtp ? "smtp" : "outbox",
+    forgetOldBodies,
     async send(message) {
       const id = generateSecureRandomString();
       await db

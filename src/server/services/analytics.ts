@@ -5,6 +5,7 @@
  */
 import type { AnalyticsBatch } from "../../shared/analytics";
 import type { Infra } from "../infra";
+import { createRateCounts, rateCountKey } from "../coordination";
 import type { RenderModule } from "../render";
 import { countAccounts, signUpsPerDay } from "./accounts";
 import { countPurchasers } from "./payments";
@@ -17,9 +18,13 @@ const CLOCK_SKEW_MS = 24 * 3_600_000;
 
 export function createAnalyticsService(deps: Deps, render: RenderModule) {
   const { db, clock } = deps;
-  /** Events taken per client address on the current UTC day (in memory: a restart only forgives). */
-  const takenToday = new Map<string, { day: number; count: number }>();
-
+  /**
+   * Events stored per client address a day, counted in the database so that every instance counts
+   * together (decision 078), in the transaction that stores the batch: one commit, as before.
+   */
+  const counts = createRateCounts(deps);
+  /** Addresses whose day is full, until when: refused from memory, with no write. */
+  const fullUntil = new Map<string, number>();
   /** Events older than ANALYTICS_RETENTION_DAYS go. */
   /** Removes events older than ANALYTICS_RETENTION_DAYS; returns how many. */
   const prune = async (): Promise<number> => {
@@ -38,30 +43,36 @@ export function createAnalyticsService(deps: Deps, render: RenderModule) {
      */
     async track(batch: AnalyticsBatch, userId: string | null, clientAddress = "local"): Promise<{ accepted: number }> {
       const now = clock.now();
-      const day = Math.floor(now / DAY_MS);
-      const taken = takenToday.get(clientAddress);
-      const used = taken && taken.day === day ? taken.count : 0;
-      const events = batch.events.slice(0, Math.max(0, deps.env.ANALYTICS_EVENTS_PER_ADDRESS_PER_DAY - used));
-      if (takenToday.size > 50_000) for (const [address, entry] of takenToday) if (entry.day !== day) takenToday.delete(address);
-      takenToday.set(clientAddress, { day, count: used + events.length });
-      if (events.length === 0) return { accepted: 0 };
-      await db
-        .insertInto("analytics_events")
-        .values(
-          events.map((event) => ({
-            category: event.category,
-            action: event.action,
-            label: event.label ?? null,
-            value: event.value ?? null,
-            metadata: event.metadata ? JSON.stringify(event.metadata) : null,
-            user_id: userId,
-            session_id: event.sessionId,
-            occurred_at: Math.min(now, Math.max(now - CLOCK_SKEW_MS, event.timestamp)),
-            received_at: now,
-          })),
-        )
-        .execute();
-      return { accepted: events.length };
+      const cap = deps.env.ANALYTICS_EVENTS_PER_ADDRESS_PER_DAY;
+      if (batch.events.length === 0 || (fullUntil.get(clientAddress) ?? 0) > now) return { accepted: 0 };
+      const accepted = await db.transaction().execute(async (trx) => {
+        // The whole batch is counted; what the day's total leaves room for is kept.
+        const { count, windowEndsAt } = await counts.add(rateCountKey("analyticsEvents", clientAddress), DAY_MS, batch.events.length, trx);
+        if (count >= cap) {
+          if (fullUntil.size > 50_000) for (const [address, until] of fullUntil) if (until <= now) fullUntil.delete(address);
+          fullUntil.set(clientAddress, windowEndsAt);
+        }
+        const events = batch.events.slice(0, Math.max(0, cap - (count - batch.events.length)));
+        if (events.length === 0) return 0;
+        await trx
+          .insertInto("analytics_events")
+          .values(
+            events.map((event) => ({
+              category: event.category,
+              action: event.action,
+              label: event.label ?? null,
+              value: event.value ?? null,
+              metadata: event.metadata ? JSON.stringify(event.metadata) : null,
+              user_id: userId,
+              session_id: event.sessionId,
+              occurred_at: Math.min(now, Math.max(now - CLOCK_SKEW_MS, event.timestamp)),
+              received_at: now,
+            })),
+          )
+          .execute();
+        return events.length;
+      });
+      return { accepted };
     },
 
     /** Housekeeping's analytics step (the housekeeping module runs it on its schedule). */

@@ -15,7 +15,7 @@ import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
 import { ZodError, z } from "zod";
 import { MESSAGES, type MessageName } from "../../shared/messages";
 import { DomainError, type DomainErrorKind } from "../errors";
-import type { RateLimitedAction } from "../http/rate-limit";
+import type { RateLimitedAction } from "../coordination";
 import type { Context, SessionUser } from "./context";
 import { transformer } from "./transformer";
 
@@ -85,13 +85,13 @@ export const protectedProcedure = t.procedure.use(async ({ ctx, next }) => {
   return mapDomainError(await next<{ user: SessionUser }>({}));
 });
 
-/** Takes one request from the address's budget for the action; over budget answers "Too many requests". */
-export function enforceRateLimit(
+/** Counts one request in the address's budget for the action (across instances); over budget answers "Too many requests". */
+export async function enforceRateLimit(
   ctx: Pick<Context, "services" | "clientAddress">,
   action: RateLimitedAction,
   message: MessageName = "tooManyRequests",
-): void {
-  if (!ctx.services.rateLimits[action].take(ctx.clientAddress)) {
+): Promise<void> {
+  if (!(await ctx.services.rateLimits[action].take(ctx.clientAddress))) {
     throw new TRPCError({ code: "TOO_MANY_REQUESTS", message: MESSAGES[message] });
   }
 }

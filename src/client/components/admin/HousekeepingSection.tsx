@@ -19,6 +19,7 @@ const KINDS = [
   "uploadBudgets",
   "orphanFiles",
   "webhookReceipts",
+  "endedRateCounts",
 ] as const;
 
 export function HousekeepingSection() {

@@ -54,14 +54,14 @@ export const authRouter = router({
   providers: publicProcedure.query(({ ctx }) => ({ google: ctx.services.accounts.googleConfigured() })),
 
   signUp: publicProcedure.input(signUpSchema).mutation(async ({ ctx, input }) => {
-    enforceRateLimit(ctx, "signUp");
-    enforceRateLimit(ctx, "newAccountsPerDay", "tooManyAccountsToday");
+    await enforceRateLimit(ctx, "signUp");
+    await enforceRateLimit(ctx, "newAccountsPerDay", "tooManyAccountsToday");
     const { email } = await ctx.services.accounts.signUp(input, mailContextFor(ctx));
     return { email };
   }),
 
   signIn: publicProcedure.input(signInSchema).mutation(async ({ ctx, input }) => {
-    enforceRateLimit(ctx, "signIn");
+    await enforceRateLimit(ctx, "signIn");
     const result = await ctx.services.accounts.signIn(input, ctx.requestInfo);
     if (result.status !== "signed-in") return result;
     await startSession(ctx, result.userId, input.rememberMe);
@@ -72,7 +72,7 @@ export const authRouter = router({
   verifyTwoFactor: publicProcedure
     .input(z.object({ challengeToken: z.string().min(1).max(200) }).and(twoFactorCodeSchema))
     .mutation(async ({ ctx, input }) => {
-      enforceRateLimit(ctx, "signIn");
+      await enforceRateLimit(ctx, "signIn");
       const result = await ctx.services.accounts.verifyTwoFactorChallenge(input.challengeToken, input.code, input.backup, ctx.language);
       await startSession(ctx, result.userId, result.rememberMe);
       return { status: "signed-in" as const, usedBackupCode: result.usedBackupCode };
@@ -109,7 +109,7 @@ export const authRouter = router({
     .mutation(async ({ ctx, input }) => {
       // The sign-in budget of the address: a claimed failure locks an account no faster than real
       // sign-in attempts from the same address could.
-      enforceRateLimit(ctx, "signIn");
+      await enforceRateLimit(ctx, "signIn");
       if (input.success) {
         if (ctx.user && ctx.user.email.toLowerCase() === input.email.toLowerCase()) await ctx.services.lockout.clear(input.email);
       } else {
@@ -124,7 +124,7 @@ export const authRouter = router({
 
   /** Sends the confirmation mail again: at most once a minute per address; silent for unknown addresses. */
   resendConfirmation: publicProcedure.input(emailOnlySchema).mutation(async ({ ctx, input }) => {
-    enforceRateLimit(ctx, "resendConfirmation");
+    await enforceRateLimit(ctx, "resendConfirmation");
     const ownAccount = ctx.user !== null && ctx.user.email.toLowerCase() === input.email.trim().toLowerCase();
     await ctx.services.accounts.resendConfirmation(input.email, mailContextFor(ctx), ownAccount);
     return { ok: true as const };
@@ -132,7 +132,7 @@ export const authRouter = router({
 
   /** Always answers ok, so the form cannot tell which addresses have accounts. */
   requestPasswordReset: publicProcedure.input(resetRequestSchema).mutation(async ({ ctx, input }) => {
-    enforceRateLimit(ctx, "passwordReset");
+    await enforceRateLimit(ctx, "passwordReset");
     await ctx.services.accounts.requestPasswordReset(input.resetEmail, mailContextFor(ctx));
     return { ok: true as const };
   }),
@@ -142,14 +142,14 @@ export const authRouter = router({
    * has expired. Rate limited with the reset itself; answers nothing about the account.
    */
   resetLinkState: publicProcedure.input(z.object({ token: z.string().min(1).max(200) })).query(async ({ ctx, input }) => {
-    enforceRateLimit(ctx, "passwordReset");
+    await enforceRateLimit(ctx, "passwordReset");
     return { state: await ctx.services.accounts.resetLinkState(input.token) };
   }),
 
   resetPassword: publicProcedure
     .input(z.object({ token: z.string().min(1).max(200), password: newPasswordSchema }))
     .mutation(async ({ ctx, input }) => {
-      enforceRateLimit(ctx, "passwordReset");
+      await enforceRateLimit(ctx, "passwordReset");
       await ctx.services.accounts.resetPassword(input.token, input.password);
       return { ok: true as const };
     }),

@@ -27,9 +27,9 @@ export const listingRouter = router({
         language: z.enum(SUPPORTED_LANGUAGES),
       }),
     )
-    .mutation(({ ctx, input }) => {
+    .mutation(async ({ ctx, input }) => {
       const userId = requireUser(ctx);
-      enforceRateLimit(ctx, "render");
+      await enforceRateLimit(ctx, "render");
       // The public link goes into a printed QR code: like a mailed link, never a forged Host header (decision 064).
       return ctx.services.listing.create(userId, input, ctx.mailBaseUrl);
     }),
@@ -40,7 +40,7 @@ export const listingRouter = router({
 
   revoke: publicProcedure.input(z.object({ exportId: id })).mutation(async ({ ctx, input }) => {
     const userId = requireUser(ctx);
-    enforceRateLimit(ctx, "render");
+    await enforceRateLimit(ctx, "render");
     await ctx.services.listing.revoke(userId, input.exportId);
     return { ok: true as const };
   }),

@@ -49,7 +49,7 @@ export const renderRouter = router({
 
   /** ai-render (spec section 7): projectId, imageUrl or imageId, style (one or several). */
   create: publicProcedure.input(renderRequestSchema).mutation(async ({ ctx, input }) => {
-    enforceRateLimit(ctx, "render");
+    await enforceRateLimit(ctx, "render");
     if (!ctx.owner) {
       const complete = input.projectId && (input.imageId || input.imageUrl) && input.style !== undefined && [input.style].flat().length > 0;
       throw complete ? notFound() : new DomainError("invalid", "missingRequiredFields");
@@ -75,7 +75,7 @@ export const renderRouter = router({
 
   /** The modification studio: repaint the painted region of a version (one credit, through the queue). */
   edit: protectedProcedure.input(editRequestSchema).mutation(async ({ ctx, input }) => {
-    enforceRateLimit(ctx, "render");
+    await enforceRateLimit(ctx, "render");
     return ctx.services.render.edit(requireOwner(ctx), input);
   }),
 
@@ -93,13 +93,13 @@ export const renderRouter = router({
   rerender: publicProcedure
     .input(z.object({ id, seed: z.enum(["new", "same"]).default("new"), structure: z.enum(STRUCTURE_STRENGTHS).optional() }))
     .mutation(async ({ ctx, input }) => {
-      enforceRateLimit(ctx, "render");
+      await enforceRateLimit(ctx, "render");
       return ctx.services.render.rerender(requireOwner(ctx), input.id, { seed: input.seed, structure: input.structure }, ctx.clientAddress);
     }),
 
   /** The optional AI upscale of a render to the photo's size, where the engine has an upscaler. */
   upscale: publicProcedure.input(z.object({ id })).mutation(async ({ ctx, input }) => {
-    enforceRateLimit(ctx, "render");
+    await enforceRateLimit(ctx, "render");
     return ctx.services.render.upscale(requireOwner(ctx), input.id);
   }),
 

@@ -12,8 +12,8 @@ const id = z.string().min(1).max(64);
 const token = z.string().min(1).max(64);
 
 export const reviewRouter = router({
-  create: protectedProcedure.input(reviewCreateInputSchema).mutation(({ ctx, input }) => {
-    enforceRateLimit(ctx, "render");
+  create: protectedProcedure.input(reviewCreateInputSchema).mutation(async ({ ctx, input }) => {
+    await enforceRateLimit(ctx, "render");
     return ctx.services.review.create(ctx.user.id, input, ctx.language);
   }),
 
@@ -40,8 +40,8 @@ export const reviewRouter = router({
     .input(reviewCommentInputSchema)
     .mutation(({ ctx, input }) => ctx.services.review.comment(input, ctx.clientAddress)),
 
-  decide: publicProcedure.input(reviewDecisionInputSchema).mutation(({ ctx, input }) => {
-    enforceRateLimit(ctx, "render");
+  decide: publicProcedure.input(reviewDecisionInputSchema).mutation(async ({ ctx, input }) => {
+    await enforceRateLimit(ctx, "render");
     return ctx.services.review.decide(input, ctx.mailBaseUrl);
   }),
 });
