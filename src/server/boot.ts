@@ -115,6 +115,8 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
     people: createPeopleDirectory(infra),
     activity: spaces,
     brandName: settings.brandName,
+    // Review events reach the other instances on render's channel (PostgreSQL; decision 082).
+    crossInstance: render.crossInstance,
   });
   // A removed member's open streams of the team end at once: render events and review events.
   dismissFromTeam = (teamId, userId) => {
@@ -198,6 +200,14 @@ export async function startApp(env: Env, options: BootOptions = {}): Promise<Sta
     }
   }
   await applyAdminEmails(infra);
+  // PostgreSQL: listen for the other instances' events before any stream or job runs (decision 082).
+  try {
+    await render.startEventRelay();
+  } catch (error) {
+    infra.mailer.close();
+    await db.destroy();
+    throw error;
+  }
   if (options.startWorker !== false) await render.startWorker();
   services.housekeeping.start();
   services.listing.startHousekeeping();
@@ -208,6 +218,7 @@ export async function startApp(env: Env, options: BootOptions = {}): Promise<Sta
     http = await listen(app, env.PORT, env.HOST, { limits: connectionLimitsOf(env), log });
   } catch (error) {
     await render.stop();
+    await render.stopEventRelay();
     await db.destroy();
     throw error;
   }
@@ -220,6 +231,7 @@ export async function startApp(env: Env, options: BootOptions = {}): Promise<Sta
       services.review.closeEventStreams();
       await http.close(env.SHUTDOWN_TIMEOUT_MS);
       await render.stop();
+      await render.stopEventRelay();
       services.listing.stop();
       await services.housekeeping.stop();
       await services.backups.stop();
