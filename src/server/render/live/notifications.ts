@@ -60,7 +60,10 @@ export class PostgresNotifications implements CrossInstanceChannel {
     let set = this.handlers.get(channel);
     if (!set) {
       this.handlers.set(channel, (set = new Set()));
-      if (this.client && this.listening) this.client.query(`LISTEN ${quoteChannel(channel)}`).catch((error) => this.dropped(error));
+      if (this.client && this.listening) {
+        const client = this.client;
+        client.query(`LISTEN ${quoteChannel(channel)}`).catch((error) => this.dropped(error, client));
+      }
     }
     set.add(handler);
     return () => set.delete(handler);

@@ -15,6 +15,8 @@ import { storedEventsAfter, type StoredRenderEvent } from "./stored";
 
 export const EVENTS_CHANNEL = "render_events";
 export const DISMISS_CHANNEL = "render_dismiss";
+/** After a failed read of an owner's new rows, the next try. */
+const READ_RETRY_MS = 1000;
 
 export interface RelayTarget {
   /** Hands events to this instance's streams (in id order per owner). */
@@ -148,6 +150,8 @@ export class PostgresRelay implements EventRelay {
       .catch((error: unknown) => {
         state.queued = false;
         this.log.warn("could not read the render events another instance announced", { owner, error });
+        // Tried again later, so the owner's streams do not wait for its next event.
+        setTimeout(() => this.read(owner), READ_RETRY_MS).unref();
       });
   }
 
