@@ -3,7 +3,8 @@
  * while the server runs: the database (a consistent snapshot), every stored picture and the app
  * secret, as one .tar.gz with a manifest signed with the install's backup key (decisions 047, 065). Recorded for /admin like the server's own.
  * Into BACKUP_DIR, the oldest backups beyond BACKUP_KEEP are then removed. Exit code 0, or 1 with
- * the reason.
+ * the reason. Refused with STORAGE_URL set: the files are in a bucket, which a backup of DATA_DIR
+ * cannot hold (decision 076).
  */
 import path from "node:path";
 import { takeBackup, pruneBackups, backupSource } from "../src/server/backup";

@@ -1,5 +1,5 @@
-/** `npm run db:migrate`: apply pending migrations to the database under DATA_DIR. */
-import { openDatabase } from "../src/server/db/client";
+/** `npm run db:migrate`: apply pending migrations to the database (DATABASE_URL, or the file under DATA_DIR). */
+import { describeDatabase, openDatabase } from "../src/server/db/client";
 import { migrateToLatest } from "../src/server/db/migrate";
 import { EnvError, parseEnv } from "../src/server/env";
 
@@ -9,7 +9,7 @@ try {
   try {
     const applied = await migrateToLatest(db);
     console.info(applied.length > 0 ? applied.join("\n") : "Database is up to date.");
-    console.info(`Database: ${env.DATABASE_FILE}`);
+    console.info(`Database: ${describeDatabase(env.DATABASE)}`);
   } finally {
     await db.destroy();
   }

@@ -35,6 +35,14 @@ async function main(args: string[]): Promise<number> {
     );
     if (signed) console.info(`  signature matched the backup key; the key is now ${path.join(env.DATA_DIR, "backup-key")} too`);
     if (!manifest.secret.included) console.info(`  app secret not in the backup: ${manifest.secret.note}`);
+    if (env.STORAGE_URL && manifest.storage.files > 0) {
+      // The server reads the bucket, not these files (decision 076): said here, not found out from missing pictures.
+      const folder = path.join(env.DATA_DIR, "storage");
+      console.warn(
+        `STORAGE_URL is set: the pictures were restored into ${folder}, where the server will not read them. ` +
+          `Copy them into the bucket before starting (e.g. aws s3 sync ${folder}/ ${env.STORAGE_URL.replace(/\/*$/, "/")}), then remove ${folder}.`,
+      );
+    }
     console.info("Start the server on this DATA_DIR: npm start");
     return 0;
   } catch (error) {

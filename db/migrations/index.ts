@@ -27,6 +27,7 @@ import * as m0021 from "./0021-version-numbers";
 import * as m0022 from "./0022-teams";
 import * as m0023 from "./0023-clients";
 import * as m0024 from "./0024-review-links";
+import * as m0025 from "./0025-render-leases";
 
 export const migrations: Record<string, Migration> = {
   "0001-init": m0001,
@@ -53,4 +54,5 @@ export const migrations: Record<string, Migration> = {
   "0022-teams": m0022,
   "0023-clients": m0023,
   "0024-review-links": m0024,
+  "0025-render-leases": m0025,
 };

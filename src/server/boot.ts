@@ -1,8 +1,12 @@
 /**
  * Start-up and the one place implementations are wired together:
  * env → database → migrations → adapters (Infra) → capabilities (Services) → worker → HTTP.
+ * ROLE says which parts this process runs (decision 077): `all` everything (one box), `web` the app
+ * without the render worker, `worker` the render worker with GET /healthz only.
  * Used by main.ts, the integration tests and the benchmark.
  */
+import type http from "node:http";
+import { mkdir } from "node:fs/promises";
 import { createApp, type AppOptions } from "./app";
 import type { Services } from "./app-services";
 import { createSecretBox, loadAppSecret } from "./auth/encryption";
@@ -11,7 +15,7 @@ import { createLockoutService } from "./auth/lockout";
 import { createSessionsService } from "./auth/sessions";
 import { createTwoFactorService } from "./auth/two-factor";
 import { systemClock, type Clock } from "./clock";
-import { openDatabase, type AppDatabase } from "./db/client";
+import { openDatabase, type AppDatabase, describeDatabase } from "./db/client";
 import { migrateToLatest } from "./db/migrate";
 import type { Env } from "./env";
 import { listen, type RunningServer } from "./http/listen";
@@ -38,7 +42,8 @@ import { applyAdminEmails, createRolesService } from "./services/roles";
 import { createSelfTestRunsService } from "./services/self-test-runs";
 import { createSystemService } from "./services/system-checks";
 import { createDiskFloor } from "./storage/disk-floor";
-import { createDiskStorage, type ObjectStorage } from "./storage/storage";
+import { createStorage, storageWhere } from "./storage/create";
+import type { ObjectStorage } from "./storage/storage";
 import { APP_VERSION } from "./version";
 
 export interface StartedApp {
@@ -57,14 +62,20 @@ export interface BootOptions extends AppOptions {
   worker?: RenderModuleOptions["worker"];
   clock?: Clock;
   log?: Logger;
-  /** false: jobs stay queued (tests that look at the queue itself). */
+  /** false: jobs stay queued (tests that look at the queue itself). ROLE=web never starts it. */
   startWorker?: boolean;
-  /** Replaces the disk store under DATA_DIR (tests: a disk of a given size). */
-  storage?: (disk: ObjectStorage) => ObjectStorage;
+  /**
+   * An open database to use instead of opening env.DATABASE; stop() leaves it open. Tests that run
+   * several instances in one process share one SQLite connection: a second connection's busy wait
+   * would block the one thread the first needs to finish its transaction.
+   */
+  database?: AppDatabase;
+  /** Wraps the store createStorage chose (tests: a disk of a given size). */
+  storage?: (store: ObjectStorage) => ObjectStorage;
 }
 
 /** The adapters around an open, migrated database. */
-export function buildInfra(env: Env, db: AppDatabase, log: Logger, clock: Clock, storage = createDiskStorage(env.DATA_DIR)): Infra {
+export function buildInfra(env: Env, db: AppDatabase, log: Logger, clock: Clock, storage = createStorage(env)): Infra {
   return {
     env,
     db,
@@ -75,7 +86,8 @@ export function buildInfra(env: Env, db: AppDatabase, log: Logger, clock: Clock,
     mailer: createMailer(env, db, log, clock),
     secretBox: createSecretBox(loadAppSecret(env)),
     storage,
-    diskFloor: createDiskFloor(storage, env.DISK_FREE_FLOOR_MB),
+    // A store without a disk of its own (S3): the floor guards DATA_DIR's disk, where the database is.
+    diskFloor: createDiskFloor(storage, env.DISK_FREE_FLOOR_MB, env.DATA_DIR),
   };
 }
 
@@ -171,22 +183,30 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
 export async function startApp(env: Env, options: BootOptions = {}): Promise<StartedApp> {
   const log = options.log ?? createLogger(env.LOG_LEVEL, { format: env.LOG_FORMAT });
   const clock = options.clock ?? systemClock;
-  const db = openDatabase(env.DATABASE);
+  // DATA_DIR holds the disk floor's and status pages' disk even when neither the database
+  // (DATABASE_URL) nor the files (STORAGE_URL) are in it: made here, owner-only, if nothing made it.
+  await mkdir(env.DATA_DIR, { recursive: true, mode: 0o700 });
+  const db = options.database ?? openDatabase(env.DATABASE);
+  // A database handed in stays open for whoever opened it.
+  const closeDatabase = () => (options.database ? Promise.resolve() : db.destroy());
   try {
     for (const line of await migrateToLatest(db)) log.info(`database: ${line}`);
+    log.info("database", { where: describeDatabase(env.DATABASE) });
   } catch (error) {
-    await db.destroy();
+    await closeDatabase();
     throw error;
   }
-  const disk = createDiskStorage(env.DATA_DIR);
-  const infra = buildInfra(env, db, log, clock, options.storage ? options.storage(disk) : disk);
+  const store = createStorage(env);
+  const infra = buildInfra(env, db, log, clock, options.storage ? options.storage(store) : store);
+  log.info("stored files", { where: storageWhere(env) });
   let services: Services;
   try {
     services = buildServices(infra, options);
   } catch (error) {
     // A refusal at start (such as a REPLICATE_MODEL without a preset) ends here, with the database closed.
     infra.mailer.close();
-    await db.destroy();
+    infra.storage.close?.();
+    await closeDatabase();
     throw error;
   }
   const { render, settings } = services;
@@ -199,27 +219,33 @@ export async function startApp(env: Env, options: BootOptions = {}): Promise<Sta
       log.error("the engine saved in /admin → Studio cannot be built; rendering with the environment's engine", { error });
     }
   }
-  await applyAdminEmails(infra);
+  const servesApp = env.ROLE !== "worker";
   // PostgreSQL: listen for the other instances' events before any stream or job runs (decision 082).
   try {
     await render.startEventRelay();
   } catch (error) {
     infra.mailer.close();
-    await db.destroy();
+    infra.storage.close?.();
+    await closeDatabase();
     throw error;
   }
-  if (options.startWorker !== false) await render.startWorker();
-  services.housekeeping.start();
-  services.listing.startHousekeeping();
-  services.backups.start();
-  const app = createApp(infra, services, options);
+  if (servesApp) await applyAdminEmails(infra);
+  if (env.ROLE !== "web" && options.startWorker !== false) await render.startWorker();
+  // The app's timers run where the app is served; a worker only renders.
+  if (servesApp) {
+    services.housekeeping.start();
+    services.listing.startHousekeeping();
+    services.backups.start();
+  }
+  const app = servesApp ? createApp(infra, services, options) : workerHealthRoute(infra, services);
   let http: RunningServer;
   try {
     http = await listen(app, env.PORT, env.HOST, { limits: connectionLimitsOf(env), log });
   } catch (error) {
     await render.stop();
     await render.stopEventRelay();
-    await db.destroy();
+    infra.storage.close?.();
+    await closeDatabase();
     throw error;
   }
 
@@ -236,9 +262,40 @@ export async function startApp(env: Env, options: BootOptions = {}): Promise<Sta
       await services.housekeeping.stop();
       await services.backups.stop();
       infra.mailer.close();
-      await db.destroy();
+      infra.storage.close?.();
+      await closeDatabase();
     })();
     return stopping;
   };
   return { deps: infra, services, http, stop };
+}
+
+/**
+ * All a worker (ROLE=worker) serves: GET /healthz, so that the image's HEALTHCHECK and an
+ * orchestrator's probe work the same on every process. The app's pages and API answer 404 here.
+ */
+function workerHealthRoute(infra: Infra, services: Services): http.RequestListener {
+  return (req, res) => {
+    const path = (req.url ?? "/").split("?")[0];
+    if ((req.method === "GET" || req.method === "HEAD") && path === "/healthz") {
+      void services.system
+        .health()
+        .catch(() => ({ ok: false }))
+        .then((database) => {
+          res.writeHead(database.ok ? 200 : 503, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
+          res.end(
+            JSON.stringify({
+              ok: database.ok,
+              db: database.ok ? "ok" : "error",
+              version: infra.version,
+              role: "worker",
+              activeRenders: services.render.activeRenders(),
+            }),
+          );
+        });
+      return;
+    }
+    res.writeHead(404, { "content-type": "text/plain; charset=utf-8" });
+    res.end("Not found: this process is a render worker (ROLE=worker); the app is served by the web instances.\n");
+  };
 }

@@ -6,6 +6,7 @@
 import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
+import { parseStorageUrl, STORAGE_URL_EXPECTED } from "./storage/location";
 
 const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
 
@@ -21,6 +22,9 @@ function isProxyAddress(entry: string): boolean {
 export const RENDER_PROVIDERS = ["local", "comfyui", "replicate", "openai"] as const;
 export type RenderProviderName = (typeof RENDER_PROVIDERS)[number];
 
+/** What one process does: serve the app (web), render (worker), or both (all, one box). */
+export const ROLES = ["web", "worker", "all"] as const;
+export type Role = (typeof ROLES)[number];
 export const envSchema = z.object({
   NODE_ENV: z
     .enum(["development", "production", "test"], {
@@ -41,6 +45,23 @@ export const envSchema = z.object({
       error: "expected a PostgreSQL connection URL, e.g. postgres://user:password@db.example.com:5432/roomcanvas",
     })
     .optional(),
+  STORAGE_URL: z
+    .string()
+    .refine((value) => parseStorageUrl(value) !== null, { error: STORAGE_URL_EXPECTED })
+    .optional(),
+  S3_ENDPOINT: z
+    .url({
+      protocol: /^https?$/,
+      error: "expected the http(s) address of the S3-compatible store, e.g. https://s3.eu-central-003.backblazeb2.com or http://minio:9000",
+    })
+    .optional(),
+  S3_REGION: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, { error: "expected the bucket's region, e.g. eu-west-1 (auto or us-east-1 for most other stores)" })
+    .default("us-east-1"),
+  S3_ACCESS_KEY_ID: z.string().min(1, { error: "expected the access key id of a key that may read and write the bucket" }).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1, { error: "expected the secret of the access key S3_ACCESS_KEY_ID names" }).optional(),
+  S3_FORCE_PATH_STYLE: z.stringbool({ error: "expected true or false" }).optional(),
   PUBLIC_URL: z
     .url({ protocol: /^https?$/, error: "expected the absolute http(s) URL users reach the app at, e.g. https://studio.example.com" })
     .optional(),
@@ -123,6 +144,7 @@ export const envSchema = z.object({
     .int({ error: "expected a whole number of connections per client address, at least 1" })
     .min(1, { error: "expected a whole number of connections per client address, at least 1" })
     .default(64),
+  ROLE: z.enum(ROLES, { error: `expected one of ${ROLES.join(", ")}` }).default("all"),
   RENDER_PROVIDER: z.enum(RENDER_PROVIDERS, { error: `expected one of ${RENDER_PROVIDERS.join(", ")}` }).default("local"),
   RENDER_CONCURRENCY: z.coerce
     .number({ error: "expected a whole number of renders at once, 1 to 32" })
@@ -135,6 +157,12 @@ export const envSchema = z.object({
     .int({ error: "expected a whole number of milliseconds" })
     .min(1000, { error: "expected a number of milliseconds, at least 1000" })
     .default(120_000),
+  RENDER_LEASE_MS: z.coerce
+    .number({ error: "expected a number of milliseconds, 1000 to 3600000" })
+    .int({ error: "expected a whole number of milliseconds" })
+    .min(1000, { error: "expected a number of milliseconds, 1000 to 3600000" })
+    .max(3_600_000, { error: "expected a number of milliseconds, 1000 to 3600000" })
+    .default(60_000),
   PROJECTS_PER_USER_MAX: z.coerce
     .number({ error: "expected a whole number of projects per user, at least 1" })
     .int({ error: "expected a whole number of projects per user, at least 1" })
@@ -324,6 +352,8 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
       "Invalid environment configuration:\n  APP_SECRET: expected a random secret of at least 32 characters, because DATABASE_URL is set: every instance sharing the database must decrypt the secrets the others stored (e.g. openssl rand -base64 32)",
     );
   }
+  const storageRefusal = storageSettingsRefusal(result.data, present);
+  if (storageRefusal) throw new EnvError(`Invalid environment configuration:\n  ${storageRefusal}`);
   const dataDir = path.resolve(result.data.DATA_DIR);
   if (result.data.BACKUP_DIR) {
     const relative = path.relative(dataDir, path.resolve(result.data.BACKUP_DIR));
@@ -352,6 +382,28 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
   };
 }
 
+const S3_SETTINGS = ["S3_ENDPOINT", "S3_REGION", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "S3_FORCE_PATH_STYLE"] as const;
+
+/** A combination of the storage variables that cannot work, as "NAME: why"; null when they fit. */
+function storageSettingsRefusal(data: z.infer<typeof envSchema>, present: Record<string, string | undefined>): string | null {
+  if (!data.STORAGE_URL) {
+    const stray = S3_SETTINGS.find((name) => name in present);
+    return stray
+      ? `${stray}: set without STORAGE_URL, so the files would stay under DATA_DIR; set STORAGE_URL=s3://bucket/prefix as well, or unset ${stray}`
+      : null;
+  }
+  if (data.S3_ACCESS_KEY_ID && !data.S3_SECRET_ACCESS_KEY) {
+    return "S3_SECRET_ACCESS_KEY: expected the secret of the access key, because S3_ACCESS_KEY_ID is set (or unset both for the SDK's own credentials: AWS_* variables, a profile, the instance's role)";
+  }
+  if (data.S3_SECRET_ACCESS_KEY && !data.S3_ACCESS_KEY_ID) {
+    return "S3_ACCESS_KEY_ID: expected the access key id, because S3_SECRET_ACCESS_KEY is set (or unset both for the SDK's own credentials)";
+  }
+  if (data.BACKUP_DIR) {
+    return "BACKUP_DIR: cannot be used with STORAGE_URL: a backup of DATA_DIR cannot hold the files kept in the bucket. Back up the database and the bucket with their own tools (docs/operations.md, Files on S3-compatible storage), or unset STORAGE_URL";
+  }
+  return null;
+}
+
 /** The documentation of each variable (the full table is docs/configuration.md); a test checks both against the schema. */
 export const ENV_DOCS: Record<keyof z.infer<typeof envSchema>, string> = {
   NODE_ENV: "production (default for npm start), development (npm run dev) or test",
@@ -360,6 +412,15 @@ export const ENV_DOCS: Record<keyof z.infer<typeof envSchema>, string> = {
   DATA_DIR: "where the SQLite database and stored images live (default ./data; /data in Docker)",
   DATABASE_URL:
     "a PostgreSQL database to use instead of SQLite (postgres://user:password@host:5432/name); needs APP_SECRET. See README, Scaling out",
+  STORAGE_URL:
+    "keep uploads, renders, logos and exports in an S3-compatible bucket (s3://bucket or s3://bucket/prefix) instead of DATA_DIR/storage; with S3_ENDPOINT, S3_REGION and the S3_* keys. See README, Files on S3-compatible storage",
+  S3_ENDPOINT: "with STORAGE_URL: the address of an S3-compatible store other than AWS (http(s)://host:port); unset, AWS S3",
+  S3_REGION: "with STORAGE_URL: the bucket's region (default us-east-1, which most other stores accept)",
+  S3_ACCESS_KEY_ID:
+    "with STORAGE_URL: the access key id (with S3_SECRET_ACCESS_KEY); unset both, the AWS SDK's own chain (AWS_* variables, a profile, the instance's role)",
+  S3_SECRET_ACCESS_KEY: "with STORAGE_URL: the secret of S3_ACCESS_KEY_ID",
+  S3_FORCE_PATH_STYLE:
+    "with STORAGE_URL: true addresses objects as endpoint/bucket/key instead of bucket.endpoint/key (default true with S3_ENDPOINT, false on AWS)",
   PUBLIC_URL: "the URL users reach the app at; used for links in e-mails and listing QR codes, and secure cookies behind HTTPS",
   ALLOWED_HOSTS:
     "without PUBLIC_URL: the host names (host or host:port, comma-separated) mailed links and listing QR codes may point at; by default only the address the server was started for",
@@ -390,7 +451,10 @@ export const ENV_DOCS: Record<keyof z.infer<typeof envSchema>, string> = {
     "connections one client address may hold open at once; more are answered 429 and closed. A trusted proxy (TRUST_PROXY) is not capped (default 64)",
   RENDER_PROVIDER:
     "render engine: local (default: the offline Preview engine, colour and tone grading, not AI), comfyui (a studio's own GPU box), replicate or openai",
-  RENDER_CONCURRENCY: "renders worked on at once by the in-process worker (default 2)",
+  ROLE: "what this process does: all (default: serves the app and renders, one box), web (serves the app, never renders) or worker (renders; serves only GET /healthz). See README, Render workers and leases",
+  RENDER_CONCURRENCY: "renders worked on at once by this process's worker (default 2)",
+  RENDER_LEASE_MS:
+    "how long a worker's claim on a render lasts unless renewed (renewed every quarter of it while the render runs); a worker that dies leaves its renders to another after this (default 60000)",
   PROJECTS_PER_USER_MAX: "projects one user may have (default 1000)",
   ANALYTICS_EVENTS_PER_ADDRESS_PER_DAY: "analytics events stored per client address per day; the rest are dropped (default 5000)",
   ANALYTICS_RETENTION_DAYS: "days analytics events are kept (default 180)",

@@ -17,7 +17,10 @@ async function main(): Promise<void> {
   }
   const log = createLogger(env.LOG_LEVEL, { format: env.LOG_FORMAT });
   const app = await startApp(env, { log });
-  log.info(`${PRODUCT_NAME} ${app.deps.version} is running at ${app.http.url}`, { dataDir: env.DATA_DIR });
+  const where = { role: env.ROLE, instance: app.services.render.instanceId, dataDir: env.DATA_DIR };
+  if (env.ROLE === "worker")
+    log.info(`${PRODUCT_NAME} ${app.deps.version} render worker is running; health check at ${app.http.url}/healthz`, where);
+  else log.info(`${PRODUCT_NAME} ${app.deps.version} is running at ${app.http.url}`, where);
 
   const shutdown = (signal: NodeJS.Signals) => {
     log.info(`${signal} received: finishing in-flight requests, then closing`);

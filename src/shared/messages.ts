@@ -73,6 +73,8 @@ export const MESSAGES = {
   deleteConfirmationMismatch: "Type your e-mail address to confirm",
   backupRunning: "A backup is being written right now. Wait for it to finish.",
   backupDirMissing: "Backups have no folder yet: set BACKUP_DIR (docs/operations.md).",
+  backupFilesElsewhere:
+    "The files are kept in object storage (STORAGE_URL), which a backup cannot hold: back up the database and the bucket with their own tools (docs/operations.md).",
   housekeepingRunning: "Housekeeping is running right now. Wait for it to finish.",
   packageNameRequired: "Give the package a name",
   packageNameTooLong: "The name must be at most 40 characters",

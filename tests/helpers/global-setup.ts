@@ -35,11 +35,15 @@ export default async function setup(project: TestProject): Promise<void> {
     ["package-lock.json", "node_modules/.package-lock.json"].some((file) => newerThanBuild(file, clientDir));
   if (stale) await buildClient(clientDir, "warn");
 
+  // Migrated under a name of its own, then renamed into place: each lane's setup runs this, and a
+  // lane's tests may be copying the template while the other lane's setup makes it again.
   const templateDatabase = path.join(artifacts, "template.db");
-  for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(templateDatabase + suffix, { force: true });
-  const db = openDatabase(templateDatabase);
+  const building = `${templateDatabase}.${process.pid}.${Date.now()}`;
+  const db = openDatabase(building);
   await migrateToLatest(db);
   await db.destroy();
+  fs.renameSync(building, templateDatabase);
+  for (const suffix of ["-wal", "-shm"]) fs.rmSync(building + suffix, { force: true });
 
   project.provide("clientDir", clientDir);
   project.provide("templateDatabase", templateDatabase);

@@ -5,7 +5,8 @@
 import type { TestProject } from "vitest/node";
 import { openDatabase } from "../../src/server/db/client";
 import { migrateToLatest } from "../../src/server/db/migrate";
-import { dropTestDatabases, psql, startThrowawayCluster, TEMPLATE_DATABASE, type ThrowawayCluster } from "./postgres";
+import { randomBytes } from "node:crypto";
+import { dropTestDatabases, psql, runDatabaseNames, startThrowawayCluster, type ThrowawayCluster } from "./postgres";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -13,11 +14,15 @@ declare module "vitest" {
     databaseLane: "sqlite" | "postgres";
     /** The PostgreSQL server's URL ending with '/', in the PostgreSQL lane. */
     postgresServer: string;
+    /** This run's id in its databases' names (runDatabaseNames). */
+    postgresRun: string;
   }
 }
 
 export default async function setup(project: TestProject): Promise<() => void> {
   const requested = process.env.TEST_DATABASE_URL ?? "throwaway";
+  const runId = randomBytes(4).toString("hex");
+  const { template } = runDatabaseNames(runId);
   let cluster: ThrowawayCluster | null = null;
   let serverUrl: string;
   if (requested === "throwaway") {
@@ -27,16 +32,15 @@ export default async function setup(project: TestProject): Promise<() => void> {
     const url = new URL(requested);
     url.pathname = "/";
     serverUrl = url.toString();
-    dropTestDatabases(serverUrl);
   }
-  psql(serverUrl, `DROP DATABASE IF EXISTS ${TEMPLATE_DATABASE}`);
-  psql(serverUrl, `CREATE DATABASE ${TEMPLATE_DATABASE}`);
-  const db = openDatabase(serverUrl + TEMPLATE_DATABASE);
+  psql(serverUrl, `CREATE DATABASE ${template}`);
+  const db = openDatabase(serverUrl + template);
   await migrateToLatest(db);
   await db.destroy();
   project.provide("postgresServer", serverUrl);
+  project.provide("postgresRun", runId);
   return () => {
     if (cluster) cluster.stop();
-    else dropTestDatabases(serverUrl);
+    else dropTestDatabases(serverUrl, runId);
   };
 }

@@ -18,8 +18,13 @@ export function postgresLaneRequested(): boolean {
   return Boolean(process.env.TEST_DATABASE_URL);
 }
 
-export const TEMPLATE_DATABASE = "roomcanvas_template";
-const TEST_DATABASE_PREFIX = "rc_test_";
+/**
+ * Names of one run's databases: a run's template and its tests' copies carry the run's id, so runs
+ * sharing one server (two checkouts, a developer and CI) never drop each other's databases.
+ */
+export function runDatabaseNames(runId: string) {
+  return { template: `rc_template_${runId}`, prefix: `rc_test_${runId}_` };
+}
 
 /** The folder holding Debian's PostgreSQL binaries (the newest version installed), or null. */
 export function postgresBinDir(): string | null {
@@ -98,25 +103,27 @@ export function psql(serverUrl: string, statement: string, database = "postgres"
   });
 }
 
-/** A new database for one test, copied from the migrated template; returns its URL. */
-export function createTestDatabase(serverUrl: string): string {
-  const name = TEST_DATABASE_PREFIX + randomBytes(6).toString("hex");
-  psql(serverUrl, `CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DATABASE}`);
+/** A new database for one test, copied from the run's migrated template; returns its URL. */
+export function createTestDatabase(serverUrl: string, runId: string): string {
+  const { template, prefix } = runDatabaseNames(runId);
+  const name = prefix + randomBytes(6).toString("hex");
+  psql(serverUrl, `CREATE DATABASE ${name} TEMPLATE ${template}`);
   return serverUrl + name;
 }
 
 /** A new empty database (for tests that migrate themselves); returns its URL. */
-export function createEmptyDatabase(serverUrl: string): string {
-  const name = TEST_DATABASE_PREFIX + randomBytes(6).toString("hex");
+export function createEmptyDatabase(serverUrl: string, runId: string): string {
+  const name = runDatabaseNames(runId).prefix + randomBytes(6).toString("hex");
   psql(serverUrl, `CREATE DATABASE ${name}`);
   return serverUrl + name;
 }
 
-/** Drops the template and every test database (on a server that is not thrown away). */
-export function dropTestDatabases(serverUrl: string): void {
-  const names = psql(serverUrl, `SELECT datname FROM pg_database WHERE datname LIKE '${TEST_DATABASE_PREFIX}%'`)
+/** Drops the run's template and test databases (on a server that is not thrown away). */
+export function dropTestDatabases(serverUrl: string, runId: string): void {
+  const { template, prefix } = runDatabaseNames(runId);
+  const names = psql(serverUrl, `SELECT datname FROM pg_database WHERE datname LIKE '${prefix}%'`)
     .split("\n")
     .map((line) => line.trim())
     .filter(Boolean);
-  for (const name of [...names, TEMPLATE_DATABASE]) psql(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  for (const name of [...names, template]) psql(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
 }

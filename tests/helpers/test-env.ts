@@ -21,9 +21,9 @@ export function databaseLane(): "sqlite" | "postgres" {
  */
 export function testDatabaseVariables(options: { fresh?: boolean } = {}): Record<string, string> {
   if (databaseLane() !== "postgres") return {};
-  const server = inject("postgresServer");
+  const [server, run] = [inject("postgresServer"), inject("postgresRun")];
   return {
-    DATABASE_URL: options.fresh ? createEmptyDatabase(server) : createTestDatabase(server),
+    DATABASE_URL: options.fresh ? createEmptyDatabase(server, run) : createTestDatabase(server, run),
     APP_SECRET: "test-secret-for-the-postgresql-lane-0123456789",
   };
 }

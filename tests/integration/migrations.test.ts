@@ -207,4 +207,61 @@ describe("migrations", () => {
       ["edit-a2", 5],
     ]);
   });
+  it("0025 keeps the queue order of existing jobs, numbers new ones after them, and counts jobs that ran as claimed once (decision 077)", async () => {
+    db = openDatabase(path.join(makeTempDir(), "app.db"));
+    const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < "0025"));
+    await new Migrator({ db, provider: { getMigrations: async () => before } }).migrateToLatest();
+    await db.insertInto("users").values({ id: "u1", email: "ana@example.com", updated_at: 1 }).execute();
+    await db
+      .insertInto("uploads")
+      .values({
+        id: "up1",
+        user_id: "u1",
+        visitor_id: null,
+        project_id: null,
+        mode: "room-photo",
+        room_type: "living-room",
+        format: "jpeg",
+        original_key: "o",
+        thumb_key: "t",
+        width: 1600,
+        height: 1200,
+        bytes: 1,
+        created_at: 1,
+      })
+      .execute();
+    const job = (id: string, status: "queued" | "rendering" | "succeeded") => ({
+      id,
+      user_id: "u1",
+      upload_id: "up1",
+      style: "coastal" as const,
+      room_type: "living-room" as const,
+      mode: "room-photo" as const,
+      provider: "local",
+      status,
+      credits_charged: 1,
+      // One millisecond for all: the order is the order of the inserts.
+      created_at: 5,
+      updated_at: 5,
+    });
+    for (const [id, status] of [
+      ["zeta", "queued"],
+      ["alpha", "succeeded"],
+      ["mu", "rendering"],
+    ] as const)
+      await db.insertInto("render_jobs").values(job(id, status)).execute();
+    await migrateToLatest(db);
+    await db.insertInto("render_jobs").values(job("beta", "queued")).execute();
+    const rows = await db
+      .selectFrom("render_jobs")
+      .select(["id", "queue_seq", "claims", "claimed_by", "lease_until"])
+      .orderBy("queue_seq")
+      .execute();
+    expect(rows).toEqual([
+      { id: "zeta", queue_seq: 1, claims: 0, claimed_by: null, lease_until: null },
+      { id: "alpha", queue_seq: 2, claims: 1, claimed_by: null, lease_until: null },
+      { id: "mu", queue_seq: 3, claims: 1, claimed_by: null, lease_until: null },
+      { id: "beta", queue_seq: 4, claims: 0, claimed_by: null, lease_until: null },
+    ]);
+  });
 });

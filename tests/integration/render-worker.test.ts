@@ -205,15 +205,18 @@ describe("render worker", () => {
     });
   });
 
-  it("a job interrupted twice by restarts fails and is refunded, never stranded", async () => {
+  it("a job whose lease runs out a second time fails and is refunded, never stranded", async () => {
     const user = await signedInClient(server.url);
     engine.plan(["ok"]);
     const [jobId] = await newJob(user, server.url);
     await collectEvents(user, { jobId }, (seen) => seen.some((e) => isFinal(e.event)));
-    // As if a crash had left it running after one recovery already.
-    await server.deps.db.updateTable("render_jobs").set({ status: "rendering", recoveries: 1 }).where("id", "=", jobId!).execute();
+    // As if a worker had died holding it, after one recovery already: its lease ran out a moment ago.
+    const expired = { status: "rendering" as const, recoveries: 1, claimed_by: "a-dead-worker", lease_until: server.deps.clock.now() - 1 };
+    await server.deps.db.updateTable("render_jobs").set(expired).where("id", "=", jobId!).execute();
     await server.deps.db.deleteFrom("credit_ledger").where("job_id", "=", jobId!).where("kind", "=", "refund").execute();
-    expect(await server.services.render.recoverInterruptedJobs()).toEqual({ resumed: 0, failed: 1 });
+    // The worker's own look for expired leases (every 2 s) may come first: either one fails it, once.
+    const recovered = await server.services.render.recoverExpiredLeases();
+    expect(recovered.resumed).toBe(0);
     expect(await jobRow(jobId!)).toMatchObject({ status: "failed", error: MESSAGES.renderInterrupted });
     expect(await ledgerBalance(server.deps.db, user.userId)).toBe(10);
   });
@@ -297,7 +300,7 @@ describe("cancel answers only what is stored", () => {
       // answer said is already in the database, with the refund.
       expect((await row()).status).toBe("canceled");
       second = await startTestServer({ ...placeOf(first.deps.env) }, { renderProvider: localProvider, fresh: true });
-      expect(await second.services.render.recoverInterruptedJobs()).toEqual({ resumed: 0, failed: 0 });
+      expect(await second.services.render.recoverExpiredLeases()).toEqual({ resumed: 0, failed: 0 });
       const ledger = await second.deps.db
         .selectFrom("credit_ledger")
         .select("kind")
@@ -347,6 +350,8 @@ describe("crash recovery (SIGKILL)", () => {
       REPLICATE_API_TOKEN: fake.token,
       REPLICATE_API_URL: fake.url,
       RENDER_CONCURRENCY: "1",
+      // The killed server's claim is taken over once its lease runs out.
+      RENDER_LEASE_MS: "2000",
     };
     const started = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], {
       env: processEnv,
@@ -370,7 +375,7 @@ describe("crash recovery (SIGKILL)", () => {
     });
   }
 
-  it("resumes the job that was rendering and keeps the queued one, charging each once", async () => {
+  it("resumes the job that was rendering once its lease runs out and keeps the queued one, charging each once", async () => {
     fake.script({ final: "never" });
     let url = await startServerProcess();
     const user = await signedInClient(url);

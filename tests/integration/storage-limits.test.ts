@@ -155,7 +155,7 @@ describe("a disk that runs low", () => {
   /** A disk of `capacity` bytes: free space is what the stored files leave. */
   const smallDisk = (capacity: () => number) => (disk: ObjectStorage) => ({
     ...disk,
-    freeBytes: async () => capacity() - (await disk.size(UPLOAD_BUCKET)),
+    freeBytes: async () => capacity() - (await disk.size!(UPLOAD_BUCKET)),
   });
 
   it("removes visitors' unclaimed pictures oldest first to keep DISK_FREE_FLOOR_MB, and refuses uploads when nothing is left to remove", async () => {

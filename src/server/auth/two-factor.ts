@@ -80,8 +80,14 @@ export async function acceptTotp(deps: TwoFactorDeps, userId: string, code: stri
     const step = matchingStep(deps.secretBox.decrypt(row.secret_encrypted), code, deps.clock.now());
     if (step === null) return "wrong";
     if (row.last_used_step !== null && step <= row.last_used_step) return "used";
-    await trx.updateTable("two_factor").set({ last_used_step: step }).where("user_id", "=", userId).execute();
-    return "accepted";
+    // Conditional: of two requests with one code, on PostgreSQL too, only one finds the step unused.
+    const used = await trx
+      .updateTable("two_factor")
+      .set({ last_used_step: step })
+      .where("user_id", "=", userId)
+      .where((eb) => eb.or([eb("last_used_step", "is", null), eb("last_used_step", "<", step)]))
+      .executeTakeFirst();
+    return Number(used.numUpdatedRows) === 1 ? "accepted" : "used";
   });
 }
 

@@ -72,11 +72,25 @@ export interface BackupSource {
   appVersion: string;
   /** The backup key's file (generated owner-only there on the first backup). */
   keyFile: string;
+  /**
+   * STORAGE_URL when the files are in a bucket: a backup of DATA_DIR cannot hold them, so none is
+   * taken rather than one silently missing every picture (decision 076).
+   */
+  filesElsewhere?: string;
 }
 
 /** A restore refused: the folder is not empty, or the file is not a complete, intact backup. */
 export class BackupError extends Error {
   override name = "BackupError";
+}
+
+/** Refuses a backup of a studio whose files are in a bucket (decision 076). */
+export function refuseFilesElsewhere(source: Pick<BackupSource, "filesElsewhere">): void {
+  if (!source.filesElsewhere) return;
+  throw new BackupError(
+    `the stored files are in ${source.filesElsewhere} (STORAGE_URL), which a backup of DATA_DIR cannot hold: ` +
+      "back up the database and the bucket with their own tools (docs/operations.md, Files on S3-compatible storage)",
+  );
 }
 
 const sha256 = (data: Buffer) => createHash("sha256").update(data).digest("hex");
@@ -244,6 +258,7 @@ async function removeStaleWork(dataDir: string, now: Date): Promise<void> {
  * only once complete.
  */
 export async function createBackup(source: BackupSource, outDir: string, now = new Date()): Promise<BackupResult> {
+  refuseFilesElsewhere(source);
   await fsp.mkdir(outDir, { recursive: true, mode: 0o700 });
   const key = await loadOrCreateBackupKey(source.keyFile);
   const finalFile = path.join(outDir, backupFileName(now));

@@ -18,6 +18,7 @@ import {
   backupKeyId,
   createBackup,
   readBackupKey,
+  refuseFilesElsewhere,
   type BackupResult,
   type BackupSource,
 } from "./archive";
@@ -64,6 +65,7 @@ export function backupSource(deps: Pick<Infra, "env" | "version">): BackupSource
     secretFromEnvironment: Boolean(deps.env.APP_SECRET),
     appVersion: deps.version,
     keyFile: deps.env.BACKUP_KEY_FILE ? path.resolve(deps.env.BACKUP_KEY_FILE) : path.join(deps.env.DATA_DIR, BACKUP_KEY_NAME),
+    ...(deps.env.STORAGE_URL ? { filesElsewhere: deps.env.STORAGE_URL } : {}),
   };
 }
 
@@ -91,6 +93,8 @@ export async function takeBackup(
   trigger: BackupTrigger,
   now: () => number,
 ): Promise<BackupRecord & { result?: BackupResult }> {
+  // Refused before anything is recorded: not a failed backup, a setting that has none.
+  refuseFilesElsewhere(source);
   const id = generateSecureRandomString();
   const startedAt = now();
   await db.insertInto("backups").values({ id, trigger, started_at: startedAt }).execute();
@@ -188,6 +192,7 @@ export function createBackupModule(deps: Deps) {
 
     /** An admin's "Back up now" (needs BACKUP_DIR: the server does not choose where backups go). */
     async backUpNow(): Promise<BackupRecord> {
+      if (env.STORAGE_URL) throw new DomainError("not-configured", "backupFilesElsewhere");
       if (!dir) throw new DomainError("not-configured", "backupDirMissing");
       return run("admin", dir);
     },

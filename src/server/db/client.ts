@@ -92,3 +92,11 @@ function openPostgres(url: string, options: OpenOptions): AppDatabase {
       : undefined,
   });
 }
+
+/** Where the database is, for logs and the command line: the file, or the URL without its password. */
+export function describeDatabase(location: string): string {
+  if (!isPostgresUrl(location)) return location;
+  const url = new URL(location);
+  if (url.password) url.password = "***";
+  return url.toString();
+}

@@ -7,7 +7,7 @@
  * `forUpdate(trx, query)` adds FOR UPDATE there, and a concurrent transaction reading the same rows
  * waits until this one ends, then reads what it wrote.
  */
-import type { SelectQueryBuilder, Transaction } from "kysely";
+import { sql, type SelectQueryBuilder, type Transaction } from "kysely";
 import { dialectOf } from "./client";
 import type { Database } from "./schema";
 
@@ -24,4 +24,12 @@ export function forUpdate<Query extends SelectQueryBuilder<Database, any, any>>(
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any select of the app's tables
 export async function lockRows(trx: Transaction<Database>, query: SelectQueryBuilder<Database, any, any>): Promise<void> {
   if (dialectOf(trx) === "postgres") await query.forUpdate().execute();
+}
+
+/**
+ * Holds a named lock until the transaction ends, on PostgreSQL (a transaction-level advisory lock):
+ * for a decision on rows that do not exist yet, such as a count per address. Nothing to do on SQLite.
+ */
+export async function lockName(trx: Transaction<Database>, name: string): Promise<void> {
+  if (dialectOf(trx) === "postgres") await sql`SELECT pg_advisory_xact_lock(hashtext(${name}))`.execute(trx);
 }

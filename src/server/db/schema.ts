@@ -210,6 +210,14 @@ export interface RenderJobsTable {
   attempts: Generated<number>;
   /** How often a restart found this job running and put it back in the queue. */
   recoveries: Generated<number>;
+  /** The instance id of the worker that claimed it last (kept when it ends; null while queued). */
+  claimed_by: string | null;
+  /** While running: until when (ms) the claim holds unless the worker renews it (null: nobody holds one). */
+  lease_until: number | null;
+  /** How often it was claimed: each claim adds one, and the worker's writes check it (decision 077). */
+  claims: Generated<number>;
+  /** The queue's order (insertion order), filled by the database: an identity on PostgreSQL, a trigger on SQLite. */
+  queue_seq: Generated<number>;
   percent: number | null;
   error: string | null;
   model: string | null;

@@ -14,6 +14,8 @@
  * uploads, render_jobs, render_edits, render_events, upload_budgets and visitor_demo_renders.
  * It imports no service: credits, projects and accounts come in through ports (context.ts).
  */
+import { randomBytes } from "node:crypto";
+import os from "node:os";
 import { Router } from "express";
 import { PRODUCT_NAME } from "../../shared/constants";
 import type { EngineEnv } from "../env";
@@ -65,7 +67,7 @@ export interface RenderModuleOptions {
   provider?: RenderProvider;
   /** Free demo renders per address per day in force (the operator's settings; default DEMO_RENDERS_PER_IP_PER_DAY). */
   freeDemoRendersPerAddress?: () => number;
-  /** Worker settings beyond RENDER_CONCURRENCY and RENDER_DEADLINE_MS (tests: short backoff). */
+  /** Worker settings beyond RENDER_CONCURRENCY, RENDER_DEADLINE_MS and RENDER_LEASE_MS (tests: short backoff, an instance id). */
   worker?: Partial<RenderWorkerOptions>;
   /** The studio's name in force (downloads are named after it; default the shipped name). */
   brandName?: () => string;
@@ -111,6 +113,8 @@ export function createRenderModule(
   const jobs = createJobs(deps, () => provider, {
     concurrency: infra.env.RENDER_CONCURRENCY,
     deadlineMs: infra.env.RENDER_DEADLINE_MS,
+    leaseMs: infra.env.RENDER_LEASE_MS,
+    instanceId: newInstanceId(),
     ...options.worker,
   });
   // The gallery's two halves come from two parts; gallery() below is the surface's one way to them.
@@ -240,3 +244,8 @@ export function createRenderModule(
 }
 
 export type RenderModule = ReturnType<typeof createRenderModule>;
+
+/** Who this process is, new at each start: host, process id and a random part (two starts never share one). */
+function newInstanceId(): string {
+  return `${os.hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+}

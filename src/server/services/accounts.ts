@@ -255,8 +255,14 @@ export async function consumeEmailToken(deps: AccountDeps, token: string, purpos
       .where("purpose", "=", purpose)
       .executeTakeFirst();
     if (!row || row.used_at !== null || row.expires_at <= now) return null;
-    await trx.updateTable("email_tokens").set({ used_at: now }).where("id", "=", row.id).execute();
-    return row.user_id;
+    // Conditional: of two requests with one token, on PostgreSQL too, only one marks it used.
+    const used = await trx
+      .updateTable("email_tokens")
+      .set({ used_at: now })
+      .where("id", "=", row.id)
+      .where("used_at", "is", null)
+      .executeTakeFirst();
+    return Number(used.numUpdatedRows) === 1 ? row.user_id : null;
   });
 }
 

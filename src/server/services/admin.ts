@@ -19,7 +19,7 @@ import { checkRenderProvider } from "./system-checks";
 import { clearAttempts, lockedUntilOf } from "../auth/lockout";
 import { latestOutboxMails } from "../mail/mailer";
 import { accountEmails, accountPage, countAccounts, findAccount, hasProfile, setAccountDisabled } from "./accounts";
-import { creditBalance, grantCredits, grantTeamCredits, teamCreditBalance } from "./credits";
+import { grantCredits, grantTeamCredits, lockedCreditBalance, lockedTeamCreditBalance } from "./credits";
 import type { SpacesModule } from "../spaces";
 import type { CreditPackageInput } from "../../shared/credit-packages";
 import type { PaymentHoldView, PaymentsService } from "./payments";
@@ -120,7 +120,8 @@ export function createAdminService(
         users,
         dataDir: path.resolve(deps.env.DATA_DIR),
         databaseBytes,
-        storageBytes: await deps.storage.size(UPLOAD_BUCKET),
+        // The store's own running total on disk; with files in a bucket, the database's rows (decision 076).
+        storageBytes: deps.storage.size ? await deps.storage.size(UPLOAD_BUCKET) : await render.storedBytes(),
         diskFreeBytes: disk.bavail * disk.bsize,
         diskTotalBytes: disk.blocks * disk.bsize,
       };
@@ -164,7 +165,7 @@ export function createAdminService(
       const now = clock.now();
       const credits = await db.transaction().execute(async (trx) => {
         if (!(await hasProfile(trx, userId))) throw notFound();
-        const balance = await creditBalance(trx, userId);
+        const balance = await lockedCreditBalance(trx, userId);
         if (balance + amount < 0) throw new DomainError("invalid", "notEnoughCredits");
         await grantCredits(trx, userId, amount, "admin", now, { reason: `${reason} (by ${admin.email})` });
         return balance + amount;
@@ -184,7 +185,7 @@ export function createAdminService(
       if (!(await spaces.exists(teamId))) throw notFound();
       const now = clock.now();
       const credits = await db.transaction().execute(async (trx) => {
-        const balance = await teamCreditBalance(trx, teamId);
+        const balance = await lockedTeamCreditBalance(trx, teamId);
         if (balance + amount < 0) throw new DomainError("invalid", "notEnoughCredits");
         await grantTeamCredits(trx, teamId, null, amount, "admin", now, { reason: `${reason} (by ${admin.email})` });
         return balance + amount;

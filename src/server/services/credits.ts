@@ -7,6 +7,7 @@
 import type { Transaction } from "kysely";
 import { CREDITS } from "../../shared/constants";
 import type { AppDatabase } from "../db/client";
+import { forUpdate } from "../db/locking";
 import { periodIndex } from "../db/sql-helpers";
 import type { CreditKind, Database, TeamCreditKind } from "../db/schema";
 import { generateSecureRandomString } from "../auth/tokens";
@@ -131,6 +132,18 @@ export async function refundJob(db: Db, userId: string, jobId: string, now: numb
 /** The user's credits now (0 without a profile). */
 export async function creditBalance(db: Db, userId: string): Promise<number> {
   const profile = await db.selectFrom("profiles").select("credits_remaining").where("user_id", "=", userId).executeTakeFirst();
+  return profile?.credits_remaining ?? 0;
+}
+
+/**
+ * The balance, locked until the transaction ends (decision 080): for a change decided on the
+ * balance read (an admin's adjustment), which a concurrent one must not decide on the same figure.
+ */
+export async function lockedCreditBalance(trx: Transaction<Database>, userId: string): Promise<number> {
+  const profile = await forUpdate(
+    trx,
+    trx.selectFrom("profiles").select("credits_remaining").where("user_id", "=", userId),
+  ).executeTakeFirst();
   return profile?.credits_remaining ?? 0;
 }
 
@@ -261,6 +274,12 @@ async function addTeamLedgerRow(
 /** The team's credits now (0 for no such team). */
 export async function teamCreditBalance(db: Db, teamId: string): Promise<number> {
   const team = await db.selectFrom("teams").select("credits_remaining").where("id", "=", teamId).executeTakeFirst();
+  return team?.credits_remaining ?? 0;
+}
+
+/** The team's balance, locked until the transaction ends (as lockedCreditBalance). */
+export async function lockedTeamCreditBalance(trx: Transaction<Database>, teamId: string): Promise<number> {
+  const team = await forUpdate(trx, trx.selectFrom("teams").select("credits_remaining").where("id", "=", teamId)).executeTakeFirst();
   return team?.credits_remaining ?? 0;
 }
 

@@ -27,6 +27,7 @@ import type { SettingsModule } from "../settings";
 import { renderPresetFor, type RenderModule } from "../render";
 import type { Env } from "../env";
 import type { ObjectStorage } from "../storage/storage";
+import { freeBytesAt } from "../storage/disk-floor";
 
 export type SystemCheckDeps = Pick<Infra, "db" | "env" | "storage" | "clock"> & {
   render: Pick<RenderModule, "engine" | "checkQueue" | "engineState">;
@@ -345,8 +346,8 @@ export function createSystemService(deps: SystemCheckDeps & Pick<Infra, "clock" 
       const floorBytes = deps.env.DISK_FREE_FLOOR_MB * 1024 * 1024;
       let disk: { ok: boolean; freeBytes: number | null; floorBytes: number; error?: string };
       try {
-        const stats = deps.storage.freeBytes ? null : await fs.statfs(deps.env.DATA_DIR);
-        const freeBytes = stats ? stats.bavail * stats.bsize : await deps.storage.freeBytes!();
+        // A store without a disk of its own (S3): DATA_DIR's disk, where the database is (decision 076).
+        const freeBytes = deps.storage.freeBytes ? await deps.storage.freeBytes() : await freeBytesAt(deps.env.DATA_DIR);
         disk = { ok: freeBytes > floorBytes, freeBytes, floorBytes };
       } catch (error) {
         disk = { ok: false, freeBytes: null, floorBytes, error: errorText(error) };

@@ -10,7 +10,7 @@ import { RENDER } from "../../../shared/render";
 import type { RenderContext } from "../context";
 import type { Owner } from "../owner";
 import { uploadView, type UploadView } from "../views";
-import { storageQuota, storageUsed } from "./upload-budgets";
+import { storageQuota, storageUsed, storageUsedByAll } from "./upload-budgets";
 import { findOwnedUpload, saveUpload, type UploadChoices } from "./uploads";
 import { adoptVisitorWork } from "./visitor-work";
 
@@ -32,6 +32,8 @@ export function createIntake(deps: RenderContext) {
     async storageUse(userId: string): Promise<{ usedBytes: number; quotaBytes: number | null }> {
       return { usedBytes: await storageUsed(deps.db, userId), quotaBytes: storageQuota(deps.env) };
     },
+    /** Bytes of every photo and render file as the database records them (status pages with files in a bucket). */
+    storedBytes: () => storageUsedByAll(deps.db),
     /** A visitor's demo work becomes the user's when they sign in from the same browser. */
     adoptVisitorWork: (visitorId: string, userId: string, language: Language) => adoptVisitorWork(deps, visitorId, userId, language),
   };

@@ -107,6 +107,23 @@ export async function storageUsed(db: Db, userId: string): Promise<number> {
 }
 
 /**
+ * Bytes of every account's and visitor's photos and of the files made for their renders and edits,
+ * as the rows record them: the status pages' total when the files are in a bucket (decision 076).
+ * Listing exports, the studio logo and the example pictures have no byte count in the database.
+ */
+export async function storageUsedByAll(db: Db): Promise<number> {
+  const uploads = await db
+    .selectFrom("uploads")
+    .select((eb) => eb.fn.sum<number | null>("bytes").as("bytes"))
+    .executeTakeFirstOrThrow();
+  const renders = await db
+    .selectFrom("render_jobs")
+    .select((eb) => eb.fn.sum<number | null>("stored_bytes").as("bytes"))
+    .executeTakeFirstOrThrow();
+  return Number(uploads.bytes ?? 0) + Number(renders.bytes ?? 0);
+}
+
+/**
  * Refuses what would store more for an account whose files reach its quota: an upload of `adding`
  * bytes that would go over, or a render, edit or upscale once the quota is reached (its size is
  * not known before it is made).

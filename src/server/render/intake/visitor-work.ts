@@ -56,11 +56,14 @@ export async function purgeExpiredVisitorWork(deps: Pick<RenderContext, "db" | "
 
 /**
  * Makes room on a disk that runs low: visitors' unclaimed demo pictures go, oldest first, until the
- * free space is back above DISK_FREE_FLOOR_MB. True when it is (or the store cannot tell).
+ * free space is back above DISK_FREE_FLOOR_MB. True when it is (or the store cannot tell). With the
+ * files in a bucket the disk measured is not theirs, and nothing is removed.
  */
 export async function reclaimVisitorSpace(deps: Pick<RenderContext, "db" | "env" | "storage" | "diskFloor" | "log">): Promise<boolean> {
   let removed = { uploads: 0, renders: 0 };
   let enough = await deps.diskFloor.hasRoom();
+  // Files in a bucket (decision 076): removing pictures would free nothing on the disk measured.
+  if (!deps.diskFloor.coversStoredFiles) return enough;
   let before = Number.MIN_SAFE_INTEGER;
   while (!enough) {
     // One at a time, so no more goes than the floor needs; the cursor steps past one still rendering.

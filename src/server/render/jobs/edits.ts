@@ -19,7 +19,7 @@ import { ensureStorageLeft, findOwnedUpload } from "../intake";
 import { editMaskKey, FILE_ROUTES } from "../links";
 import { mayUse, ownerColumns, ownsRow, rowKey, type Owner } from "../owner";
 import { findOwnedJob } from "../records";
-import { keepsFreeCredits, lockPhotoVersions, nextVersionNumber, payerFor, queuePosition } from "./queue";
+import { keepsFreeCredits, lockVersionNumbering, nextVersionNumber, payerFor, queuePosition } from "./queue";
 import { styleOf } from "../views";
 import { currentRequestId } from "../../logger";
 
@@ -79,7 +79,7 @@ export async function createEditJob(
   let credits = 0;
   try {
     const event = await deps.db.transaction().execute(async (trx) => {
-      await lockPhotoVersions(trx, source.upload.id);
+      await lockVersionNumbering(trx, source.upload.id);
       const job = await trx
         .insertInto("render_jobs")
         .values({

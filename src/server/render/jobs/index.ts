@@ -35,7 +35,7 @@ import {
 } from "./library";
 import { listingSource } from "./listing-source";
 import { reviewPictures } from "./review-source";
-import { cancelJob, createRenderJobs, deleteJob, recoverInterruptedJobs, rerenderJob, retryJob } from "./queue";
+import { cancelJob, createRenderJobs, deleteJob, recoverExpiredLeases, rerenderJob, retryJob } from "./queue";
 import { deleteUserImages, handOverTeamPictures, movePicturesToTeam, type ImagesToDelete } from "./removal";
 import { upscaleJob } from "./upscale";
 import { RenderWorker, type RenderWorkerOptions } from "./worker";
@@ -55,10 +55,14 @@ export function createJobs(deps: RenderContext, engine: () => RenderProvider, wo
   return {
     worker,
     surface: {
-      /** Recovers what a crash left running, then starts taking jobs. */
+      /** Puts back what dead workers left (expired leases only), then starts taking jobs. */
       startWorker: () => worker.start(),
-      /** What start-up does after a crash: jobs left running are queued again once, or failed and refunded. */
-      recoverInterruptedJobs: () => recoverInterruptedJobs(deps, deps.clock.now()),
+      /** What the worker does at start and on each idle look: jobs whose lease ran out are queued again once, or failed and refunded. */
+      recoverExpiredLeases: () => recoverExpiredLeases(deps, deps.clock.now()),
+      /** This process's instance id: what its worker records on the jobs it claims. */
+      instanceId: worker.instanceId,
+      /** Renders this process's worker is running now. */
+      activeRenders: () => worker.activeJobs,
       /** Stops the worker; running jobs go back to the queue. */
       async stop(): Promise<void> {
         await worker.stop();

@@ -3,8 +3,8 @@
  * with its event (and, on failure or cancel, its refund) in one transaction. The module's public
  * functions and the worker both go through here, so a job is charged once and given back at most once.
  */
-import { sql, type ExpressionBuilder, type RawBuilder, type SelectQueryBuilder, type Transaction } from "kysely";
-import { lockRows } from "../../db/locking";
+import { sql, type RawBuilder, type Transaction } from "kysely";
+import { lockName } from "../../db/locking";
 import { MESSAGES } from "../../../shared/messages";
 import {
   isFinalStatus,
@@ -19,7 +19,7 @@ import {
 import type { DesignStyle } from "../../../shared/styles";
 import { CREDITS } from "../../../shared/constants";
 import { generateSecureRandomString } from "../../auth/tokens";
-import type { AppDatabase } from "../../db/client";
+import { dialectOf, type AppDatabase } from "../../db/client";
 import type { Database, RenderJob } from "../../db/schema";
 import { DomainError, notFound } from "../../errors";
 import type { Payer, RenderContext } from "../context";
@@ -44,10 +44,27 @@ function imageIdFromUrl(url: string): string | null {
 }
 
 /**
- * Queue order is insertion order: SQLite's rowid only grows for new rows, so styles chosen
- * together render in the order they were chosen, even within one millisecond.
+ * Queue order is insertion order: queue_seq is given by the database at each insert (an identity on
+ * PostgreSQL, a trigger on SQLite: migration 0025), so styles chosen together render in the order
+ * they were chosen, even within one millisecond. A job put back in the queue keeps its number.
  */
-const queueOrder = sql<number>`render_jobs.rowid`;
+const queueOrder = sql.ref<number>("render_jobs.queue_seq");
+
+/**
+ * A worker's hold on a running job (decision 077): which worker (its instance id) and which claim of
+ * the job (`claims` after it). Every write of the worker checks both in its own statement, so a
+ * worker whose lease ran out and whose job was taken over can no longer change it.
+ */
+export interface Claim {
+  by: string;
+  number: number;
+}
+
+/**
+ * What must still hold for a transition to happen, besides the job's state: the worker's own claim,
+ * or (putting back what a dead worker left) that claim `claims` has run out by `now`.
+ */
+export type TransitionGuard = { claim: Claim } | { expired: { claims: number; now: number } };
 
 /** 1-based place in the queue (oldest first). */
 export async function queuePosition(db: Db, job: Pick<RenderJob, "id">): Promise<number> {
@@ -70,14 +87,15 @@ export function nextVersionNumber(uploadId: string | RawBuilder<unknown>): RawBu
 }
 
 /**
- * Two versions of one photo numbered at once are numbered one after the other: the photo's row is
- * locked first (on PostgreSQL; SQLite's writer lock does it already). Inside the numbering transaction.
+ * Called in the transaction that numbers a version of the photo `uploadId`, before it does. On
+ * PostgreSQL two transactions numbering versions of one photo at once would read the same highest
+ * number (each statement sees what was committed when it began) and one would fail on the unique
+ * index: the photo's row is locked first, so they take turns, and the second reads the first's
+ * number. On SQLite the single writer already serialises them.
  */
-export async function lockPhotoVersions(
-  trx: Transaction<Database>,
-  uploadId: string | ((eb: ExpressionBuilder<Database, "uploads">) => SelectQueryBuilder<Database, "render_jobs", { upload_id: string }>),
-): Promise<void> {
-  await lockRows(trx, trx.selectFrom("uploads").select("uploads.id").where("uploads.id", "=", uploadId));
+export async function lockVersionNumbering(trx: Transaction<Database>, uploadId: string | RawBuilder<string>): Promise<void> {
+  if (dialectOf(trx) !== "postgres") return;
+  await trx.selectFrom("uploads").select("id").where("id", "=", uploadId).forNoKeyUpdate().execute();
 }
 
 /** For an update of one job: its own number if it has one (an edit's, given when queued), else the next. */
@@ -183,7 +201,12 @@ export async function createRenderJobs(
   const jobs: Array<{ id: string; style: DesignStyle; variation: number }> = [];
   let credits: number | null = null;
   await deps.db.transaction().execute(async (trx) => {
-    // Checked inside the transaction that records the demo, so two requests cannot both take it.
+    // Checked inside the transaction that records the demo, so two requests cannot both take it; the
+    // visitor's and the address's demos are counted one request at a time (on PostgreSQL under locks named after them).
+    if (owner.visitorId !== null) {
+      await lockName(trx, `demo-visitor:${owner.visitorId}`);
+      await lockName(trx, `demo-address:${ipAddress}`);
+    }
     if (owner.visitorId !== null && (await demoRefusal({ ...deps, db: trx }, owner.visitorId, ipAddress))) {
       throw new DomainError("forbidden", "demoUsed");
     }
@@ -275,22 +298,31 @@ export async function transitionJob(
       | "parameters"
       | "structure_score"
       | "stored_bytes"
+      | "claimed_by"
+      | "lease_until"
     >
   >,
   event: (job: RenderJob, trx: Transaction<Database>) => Promise<RenderEvent> | RenderEvent,
   now: number,
+  guard?: TransitionGuard,
 ): Promise<RenderJob | null> {
   let stored: StoredRenderEvent | undefined;
   const job = await deps.db.transaction().execute(async (trx) => {
-    if (to === "succeeded") await lockPhotoVersions(trx, (eb) => eb.selectFrom("render_jobs").select("upload_id").where("id", "=", jobId));
-    const updated = await trx
+    if (to === "succeeded") {
+      await lockVersionNumbering(trx, sql<string>`(SELECT numbered.upload_id FROM render_jobs AS numbered WHERE numbered.id = ${jobId})`);
+    }
+    let update = trx
       .updateTable("render_jobs")
       // A render becomes a version of its photo when it succeeds: it is numbered then, once.
       .set({ ...changes, status: to, updated_at: now, ...(to === "succeeded" ? { version_number: ownOrNextVersionNumber } : {}) })
       .where("id", "=", jobId)
-      .where("status", "in", from)
-      .returningAll()
-      .executeTakeFirst();
+      .where("status", "in", from);
+    if (guard && "claim" in guard) update = update.where("claimed_by", "=", guard.claim.by).where("claims", "=", guard.claim.number);
+    if (guard && "expired" in guard) {
+      const { claims, now: at } = guard.expired;
+      update = update.where("claims", "=", claims).where((eb) => eb.or([eb("lease_until", "is", null), eb("lease_until", "<=", at)]));
+    }
+    const updated = await update.returningAll().executeTakeFirst();
     if (!updated) return null;
     stored = await recordRenderEvent(trx, rowKey(updated), await event(updated, trx));
     return updated;
@@ -316,13 +348,14 @@ async function giveBack(
   return false;
 }
 
-/** Marks a job failed and refunds it, in one transaction, once. */
+/** Marks a job failed and refunds it, in one transaction, once (a worker's job: only while `guard` holds). */
 export function failJob(
   deps: RefundDeps,
   jobId: string,
   from: readonly JobStatus[],
   message: string,
   now: number,
+  guard?: TransitionGuard,
 ): Promise<RenderJob | null> {
   return transitionJob(
     deps,
@@ -338,10 +371,17 @@ export function failJob(
       refunded: await giveBack(deps.credits, trx, job, now, `render failed: ${message}`),
     }),
     now,
+    guard,
   );
 }
 
-export function markCanceled(deps: RefundDeps, jobId: string, from: readonly JobStatus[], now: number): Promise<RenderJob | null> {
+export function markCanceled(
+  deps: RefundDeps,
+  jobId: string,
+  from: readonly JobStatus[],
+  now: number,
+  guard?: TransitionGuard,
+): Promise<RenderJob | null> {
   return transitionJob(
     deps,
     jobId,
@@ -355,6 +395,7 @@ export function markCanceled(deps: RefundDeps, jobId: string, from: readonly Job
       refunded: await giveBack(deps.credits, trx, job, now, "render canceled"),
     }),
     now,
+    guard,
   );
 }
 
@@ -425,14 +466,36 @@ export async function announceQueuePositions(deps: EventDeps, now: number): Prom
   if (events.length > 0) deps.events.publish(events);
 }
 
-/** Oldest queued job, claimed atomically (the status moves in the same statement). */
-export async function claimNextJob(deps: EventDeps, now: number): Promise<RenderJob | null> {
+/**
+ * Oldest queued job, claimed atomically (the status moves in the same statement) by worker `by`, with
+ * a lease until `now + leaseMs`. On PostgreSQL the oldest row is locked with SKIP LOCKED, so workers
+ * claiming at once each take a different job instead of waiting on one and finding it gone; on
+ * SQLite the single writer already serialises claims.
+ */
+export async function claimNextJob(
+  deps: EventDeps,
+  now: number,
+  by: string,
+  leaseMs: number,
+  /** Jobs this worker is still winding down (a claim it lost): another worker takes them, not this one. */
+  notThese: readonly string[] = [],
+): Promise<RenderJob | null> {
   let stored: StoredRenderEvent | undefined;
   const job = await deps.db.transaction().execute(async (trx) => {
+    let oldest = trx.selectFrom("render_jobs").select("id").where("status", "=", "queued").orderBy(queueOrder).limit(1);
+    if (notThese.length > 0) oldest = oldest.where("id", "not in", notThese);
     const claimed = await trx
       .updateTable("render_jobs")
-      .set({ status: "preprocessing", started_at: now, updated_at: now, percent: null })
-      .where("id", "=", (eb) => eb.selectFrom("render_jobs").select("id").where("status", "=", "queued").orderBy(queueOrder).limit(1))
+      .set({
+        status: "preprocessing",
+        started_at: now,
+        updated_at: now,
+        percent: null,
+        claimed_by: by,
+        lease_until: now + leaseMs,
+        claims: sql<number>`claims + 1`,
+      })
+      .where("id", "=", dialectOf(trx) === "postgres" ? oldest.forUpdate().skipLocked() : oldest)
       .where("status", "=", "queued")
       .returningAll()
       .executeTakeFirst();
@@ -450,28 +513,60 @@ export async function claimNextJob(deps: EventDeps, now: number): Promise<Render
 }
 
 /**
- * At start-up, jobs a crash left running: put back in the queue once (their input is stored, so
- * the render simply runs again); a job interrupted a second time fails and is refunded.
+ * Extends a worker's lease on its running jobs to `now + leaseMs`; returns the ids it no longer
+ * holds (taken over after its lease ran out, canceled or deleted elsewhere): their work must stop.
  */
-export async function recoverInterruptedJobs(
+export async function renewLeases(
+  deps: Pick<RenderContext, "db">,
+  held: ReadonlyArray<{ jobId: string; claim: Claim }>,
+  now: number,
+  leaseMs: number,
+): Promise<string[]> {
+  const lost: string[] = [];
+  for (const { jobId, claim } of held) {
+    const renewed = await deps.db
+      .updateTable("render_jobs")
+      .set({ lease_until: now + leaseMs })
+      .where("id", "=", jobId)
+      .where("status", "in", RUNNING)
+      .where("claimed_by", "=", claim.by)
+      .where("claims", "=", claim.number)
+      .executeTakeFirst();
+    if (Number(renewed.numUpdatedRows) === 0) lost.push(jobId);
+  }
+  return lost;
+}
+
+/**
+ * Running jobs whose lease has run out (their worker died, hung or lost the database; or they were
+ * left running before leases existed): put back in the queue once (their input is stored, so the
+ * render simply runs again, still charged once); a job whose lease runs out a second time fails and
+ * is refunded. Each change checks, in its own statement, that the same claim is still the expired
+ * one, so a worker never takes a job whose lease another has just renewed, and two workers looking
+ * at once put it back once. A job held under a valid lease is never touched: a worker that starts
+ * or restarts leaves the others' work alone.
+ */
+export async function recoverExpiredLeases(
   deps: RefundDeps & Pick<RenderContext, "log">,
   now: number,
 ): Promise<{ resumed: number; failed: number }> {
-  const interrupted = await deps.db
+  const expired = await deps.db
     .selectFrom("render_jobs")
-    .select(["id", "recoveries", "created_at"])
+    .select(["id", "recoveries", "claims", "claimed_by"])
     .where("status", "in", RUNNING)
+    .where((eb) => eb.or([eb("lease_until", "is", null), eb("lease_until", "<=", now)]))
     .execute();
   let resumed = 0;
   let failed = 0;
-  for (const job of interrupted) {
+  for (const job of expired) {
+    const guard: TransitionGuard = { expired: { claims: job.claims, now } };
     if (job.recoveries < 1) {
       const back = await transitionJob(
         deps,
         job.id,
         RUNNING,
         "queued",
-        { percent: null, started_at: null },
+        { percent: null, started_at: null, claimed_by: null, lease_until: null },
         async (row, trx) => {
           await trx
             .updateTable("render_jobs")
@@ -481,13 +576,17 @@ export async function recoverInterruptedJobs(
           return { type: "queued", jobId: row.id, at: now, position: await queuePosition(trx, row), resumed: true };
         },
         now,
+        guard,
       );
       if (back) resumed++;
-    } else if (await failJob(deps, job.id, RUNNING, MESSAGES.renderInterrupted, now)) {
+    } else if (await failJob(deps, job.id, RUNNING, MESSAGES.renderInterrupted, now, guard)) {
       failed++;
     }
   }
-  if (resumed + failed > 0) deps.log.warn("render jobs interrupted by a restart", { resumed, failed });
+  if (resumed + failed > 0) {
+    const workers = [...new Set(expired.map((job) => job.claimed_by ?? "none"))];
+    deps.log.warn("render jobs whose worker's lease ran out", { resumed, failed, workers });
+  }
   return { resumed, failed };
 }
 
@@ -506,6 +605,8 @@ export async function retryJob(deps: RenderContext, jobId: string): Promise<bool
         attempts: 0,
         recoveries: 0,
         started_at: null,
+        claimed_by: null,
+        lease_until: null,
         finished_at: null,
         updated_at: now,
       })

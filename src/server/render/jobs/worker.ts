@@ -3,7 +3,9 @@
  * `concurrency` at once) and runs each: sharp preprocessing → render engine (transient failures
  * retried with backoff inside the deadline) → result and its variants stored → done. Every step
  * is a state change with its event; a failure or cancel refunds in the same transaction.
- * On shutdown, running jobs go back to the queue; after a crash, start() puts them back.
+ * Each claim carries a lease (decision 077), renewed while the job runs; every write checks the
+ * claim is still this worker's. On shutdown, running jobs go back to the queue; a worker that dies
+ * loses its leases, and any worker puts its jobs back once they have run out.
  */
 import { setTimeout as delay } from "node:timers/promises";
 import { keyedMessage, MESSAGES, messageName } from "../../../shared/messages";
@@ -19,9 +21,12 @@ import {
   failJob,
   markCanceled,
   queuePosition,
-  recoverInterruptedJobs,
   recordStructureScore,
+  recoverExpiredLeases,
+  renewLeases,
   transitionJob,
+  type Claim,
+  type TransitionGuard,
 } from "./queue";
 import type { RenderContext } from "../context";
 import { resultLinks } from "../links";
@@ -34,10 +39,19 @@ type WorkerDeps = Pick<RenderContext, "db" | "clock" | "log" | "storage" | "disk
 export interface RenderWorkerOptions {
   concurrency: number;
   deadlineMs: number;
+  /** Who claims: this process's instance id (new at each start), recorded on each job it claims. */
+  instanceId: string;
+  /** How long a claim holds unless renewed (RENDER_LEASE_MS). */
+  leaseMs: number;
+  /** How often the leases of running jobs are renewed (default a quarter of leaseMs). */
+  renewEveryMs?: number;
   /** Backoff between attempts: base × 2^(attempt−1), at most max, at least what the engine asked (Retry-After). */
   retryBaseMs?: number;
   retryMaxMs?: number;
-  /** How often the queue is looked at when nothing wakes the worker (a safety net). */
+  /**
+   * How often the queue is looked at when nothing wakes the worker (a safety net; a job added
+   * through another instance is found this way), and expired leases are looked for.
+   */
   idlePollMs?: number;
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
@@ -48,14 +62,30 @@ class ShuttingDown extends Error {
 class CanceledByUser extends Error {
   override name = "CanceledByUser";
 }
+/** The job is no longer this worker's (its lease ran out and another took it, or it was canceled elsewhere). */
+class LeaseLost extends Error {
+  override name = "LeaseLost";
+}
 
 const RUNNING = ["preprocessing", "rendering", "saving"] as const;
 /** Progress is written (and sent) at most this often. */
 const PROGRESS_INTERVAL_MS = 250;
 const QUEUE_ANNOUNCE_INTERVAL_MS = 500;
 
+/**
+ * A file of one claim of a job: the first claim's files keep their plain names; a later claim's get
+ * their own, so a worker that lost a job never removes or overwrites the files of the one that took
+ * it over (the row names the files of the claim that finished).
+ */
+function claimFile(job: Pick<RenderJob, "id" | "claims">, name: string): string {
+  return job.claims <= 1 ? `renders/${job.id}/${name}` : `renders/${job.id}/c${job.claims}-${name}`;
+}
+
 export class RenderWorker {
-  private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  private readonly running = new Map<string, { controller: AbortController; done: Promise<void>; claim: Claim }>();
+  private renewTimer: NodeJS.Timeout | undefined;
+  private renewing: Promise<void> = Promise.resolve();
+  private recovering: Promise<void> = Promise.resolve();
   private stopped = true;
   private pumping = false;
   private pumpAgain = false;
@@ -81,14 +111,53 @@ export class RenderWorker {
     return this.running.size;
   }
 
-  /** Recovers what a crash left running, then starts taking jobs (and wakes whenever one is added). */
+  get instanceId(): string {
+    return this.options.instanceId;
+  }
+
+  /**
+   * Puts back what dead workers left (jobs whose lease has run out: never one another live worker
+   * holds), then starts taking jobs (and wakes whenever one is added), renewing its leases.
+   */
   async start(): Promise<void> {
-    await recoverInterruptedJobs(this.deps, this.deps.clock.now());
+    await this.recoverExpired();
     this.stopped = false;
     this.stopListening = this.deps.signals.onJobAdded(() => this.wake());
-    this.idleTimer = setInterval(() => this.wake(), this.options.idlePollMs ?? 2000);
+    this.idleTimer = setInterval(() => {
+      this.recovering = this.recovering.then(() => this.recoverExpired()).finally(() => this.wake());
+    }, this.options.idlePollMs ?? 2000);
     this.idleTimer.unref();
+    this.renewTimer = setInterval(
+      () => {
+        this.renewing = this.renewing.then(() => this.renew());
+      },
+      this.options.renewEveryMs ?? Math.floor(this.options.leaseMs / 4),
+    );
+    this.renewTimer.unref();
     this.wake();
+  }
+
+  /** Jobs whose worker's lease ran out go back to the queue (or fail, the second time). */
+  private async recoverExpired(): Promise<void> {
+    try {
+      const { resumed } = await recoverExpiredLeases(this.deps, this.deps.clock.now());
+      if (resumed > 0) this.deps.signals.jobAdded();
+    } catch (error) {
+      this.deps.log.warn("could not look for renders whose lease ran out", { error });
+    }
+  }
+
+  /** Extends the leases of the running jobs; a job no longer this worker's is stopped, and nothing of it is written. */
+  private async renew(): Promise<void> {
+    const held = [...this.running.entries()].map(([jobId, { claim }]) => ({ jobId, claim }));
+    if (held.length === 0) return;
+    try {
+      const lost = await renewLeases(this.deps, held, this.deps.clock.now(), this.options.leaseMs);
+      for (const jobId of lost) this.running.get(jobId)?.controller.abort(new LeaseLost("The render is no longer this worker's"));
+    } catch (error) {
+      // The lease still holds until it runs out; the next renewal tries again.
+      this.deps.log.warn("could not renew render leases", { error });
+    }
   }
 
   /** Looks at the queue now. */
@@ -110,11 +179,14 @@ export class RenderWorker {
     this.stopped = true;
     this.stopListening?.();
     clearInterval(this.idleTimer);
+    clearInterval(this.renewTimer);
     clearTimeout(this.announceTimer);
     this.announceTimer = undefined;
     const running = [...this.running.values()];
     for (const { controller } of running) controller.abort(new ShuttingDown("Server shutting down"));
     await Promise.all(running.map(({ done }) => done));
+    await this.renewing;
+    await this.recovering;
     await this.structureChecks;
   }
 
@@ -129,7 +201,9 @@ export class RenderWorker {
       do {
         this.pumpAgain = false;
         while (!this.stopped && this.running.size < this.options.concurrency) {
-          const job = await claimNextJob(this.deps, this.deps.clock.now());
+          const job = await claimNextJob(this.deps, this.deps.clock.now(), this.options.instanceId, this.options.leaseMs, [
+            ...this.running.keys(),
+          ]);
           if (!job) break;
           claimed = true;
           const controller = new AbortController();
@@ -140,7 +214,7 @@ export class RenderWorker {
               this.wake();
             },
           );
-          this.running.set(job.id, { controller, done });
+          this.running.set(job.id, { controller, done, claim: { by: job.claimed_by!, number: job.claims } });
         }
       } while (this.pumpAgain && !this.stopped);
     } finally {
@@ -167,6 +241,8 @@ export class RenderWorker {
 
   private async run(job: RenderJob, controller: AbortController): Promise<void> {
     const { db, storage, clock, log } = this.deps;
+    // Every change of this job checks, in its own statement, that this claim still holds it.
+    const guard: TransitionGuard = { claim: { by: this.options.instanceId, number: job.claims } };
     const provider = this.currentEngine();
     const startedAt = job.started_at ?? clock.now();
     const deadline = AbortSignal.timeout(this.options.deadlineMs);
@@ -198,7 +274,7 @@ export class RenderWorker {
       // An edit's source at exactly the mask's size, lossless: the composite keeps its pixels outside the region.
       const editBase = edit ? await editSource(original, edit.width, edit.height) : null;
       const input = editBase ? await providerInput(editBase) : await providerInput(original);
-      const inputKey = `renders/${job.id}/input.jpg`;
+      const inputKey = claimFile(job, "input.jpg");
       await put(inputKey, input.data, "image/jpeg");
       signal.throwIfAborted();
 
@@ -218,10 +294,11 @@ export class RenderWorker {
           attempt: 1,
         }),
         clock.now(),
+        guard,
       );
       if (!rendering) return this.discard(stored);
 
-      const engineResult = await this.renderWithRetries(provider, rendering, input, edit, startedAt, signal);
+      const engineResult = await this.renderWithRetries(provider, rendering, input, edit, startedAt, signal, guard);
       signal.throwIfAborted();
       // Only the painted region changes, whatever the engine returned outside it.
       const result =
@@ -236,13 +313,16 @@ export class RenderWorker {
         { percent: 100, engine_finished_at: engineFinishedAt },
         () => ({ type: "saving", jobId: job.id, at: clock.now(), startedAt }),
         clock.now(),
+        guard,
       );
       if (!saving) return this.discard(stored);
       const variants = await resultVariants(result.image);
-      const resultKey = `renders/${job.id}/full.${EXTENSIONS[variants.full.format]}`;
+      const resultKey = claimFile(job, `full.${EXTENSIONS[variants.full.format]}`);
+      const mediumKey = claimFile(job, "medium.jpg");
+      const thumbKey = claimFile(job, "thumb.jpg");
       await put(resultKey, variants.full.data, MIME_TYPES[variants.full.format]);
-      await put(`renders/${job.id}/medium.jpg`, variants.medium.data, "image/jpeg");
-      await put(`renders/${job.id}/thumb.jpg`, variants.thumb.data, "image/jpeg");
+      await put(mediumKey, variants.medium.data, "image/jpeg");
+      await put(thumbKey, variants.thumb.data, "image/jpeg");
 
       const finishedAt = clock.now();
       const done = await transitionJob(
@@ -252,8 +332,8 @@ export class RenderWorker {
         "succeeded",
         {
           result_key: resultKey,
-          medium_key: `renders/${job.id}/medium.jpg`,
-          thumb_key: `renders/${job.id}/thumb.jpg`,
+          medium_key: mediumKey,
+          thumb_key: thumbKey,
           result_width: variants.full.width,
           result_height: variants.full.height,
           model: result.model,
@@ -273,8 +353,9 @@ export class RenderWorker {
           result: resultLinks(job.id),
         }),
         finishedAt,
+        guard,
       );
-      // Deleted or canceled while saving: what was written belongs to nobody.
+      // Deleted or canceled while saving, or taken over by another worker: what was written belongs to nobody.
       if (!done) return await this.discard(stored);
       log.info("render succeeded", { engine: provider.id, model: result.model, elapsedMs: finishedAt - startedAt });
       // The structure check (did walls and windows stay?) runs once the result is out and the job's
@@ -286,13 +367,16 @@ export class RenderWorker {
     } catch (error) {
       await this.discard(stored);
       const now = clock.now();
-      if (controller.signal.reason instanceof ShuttingDown) {
+      if (controller.signal.reason instanceof LeaseLost) {
+        // Another worker has it now (or it was canceled or deleted elsewhere): nothing of it is ours to write.
+        log.warn("render stopped: the job is no longer this worker's", { engine: provider.id });
+      } else if (controller.signal.reason instanceof ShuttingDown) {
         await transitionJob(
           this.deps,
           job.id,
           RUNNING,
           "queued",
-          { percent: null, started_at: null },
+          { percent: null, started_at: null, claimed_by: null, lease_until: null },
           async (row, trx) => ({
             type: "queued",
             jobId: job.id,
@@ -301,19 +385,20 @@ export class RenderWorker {
             resumed: true,
           }),
           now,
+          guard,
         );
       } else if (controller.signal.aborted) {
-        await markCanceled(this.deps, job.id, RUNNING, now);
+        await markCanceled(this.deps, job.id, RUNNING, now, guard);
       } else if (deadline.aborted) {
-        await failJob(this.deps, job.id, RUNNING, MESSAGES.renderTimedOut, now);
+        await failJob(this.deps, job.id, RUNNING, MESSAGES.renderTimedOut, now, guard);
       } else if (isDiskFull(error)) {
         log.warn("render failed: the disk is below DISK_FREE_FLOOR_MB", { engine: provider.id });
-        await failJob(this.deps, job.id, RUNNING, MESSAGES.serverStorageFull, now);
+        await failJob(this.deps, job.id, RUNNING, MESSAGES.serverStorageFull, now, guard);
       } else {
         const shown = error instanceof PermanentRenderError ? failureMessage(error.message) : MESSAGES.renderFailed;
         if (error instanceof PermanentRenderError) log.info("render failed", { engine: provider.id, reason: error.message });
         else log.error("render failed", { engine: provider.id, error });
-        await failJob(this.deps, job.id, RUNNING, shown, now);
+        await failJob(this.deps, job.id, RUNNING, shown, now, guard);
       }
     }
   }
@@ -377,6 +462,7 @@ export class RenderWorker {
     edit: EditWork | null,
     startedAt: number,
     signal: AbortSignal,
+    guard: TransitionGuard,
   ): Promise<RenderResult> {
     const { clock } = this.deps;
     let lastProgressAt = 0;
@@ -399,6 +485,7 @@ export class RenderWorker {
               { percent },
               () => ({ type: "rendering", jobId: job.id, at: now, startedAt, percent, attempt }),
               now,
+              guard,
             ),
           )
           .then(
@@ -452,6 +539,7 @@ export class RenderWorker {
             attempt: attempt + 1,
           }),
           now,
+          guard,
         );
       }
     }
