@@ -1,6 +1,7 @@
 /**
  * `npm run backup [DIR]`: one backup of the studio under DATA_DIR into DIR (default BACKUP_DIR),
- * while the server runs: the database (a consistent snapshot), every stored picture and the app
+ * while the server runs: the database (a consistent snapshot: VACUUM INTO, or pg_dump of DATABASE_URL's
+ * PostgreSQL database, decision 081), every stored picture and the app
  * secret, as one .tar.gz with a manifest signed with the install's backup key (decisions 047, 065). Recorded for /admin like the server's own.
  * Into BACKUP_DIR, the oldest backups beyond BACKUP_KEEP are then removed. Exit code 0, or 1 with
  * the reason. Refused with STORAGE_URL set: the files are in a bucket, which a backup of DATA_DIR
@@ -35,7 +36,7 @@ async function main(args: string[]): Promise<number> {
     const tables = Object.values(manifest.database.tables).reduce((sum, rows) => sum + rows, 0);
     console.info(`Backup written: ${record.file} (${sizeText(record.bytes ?? 0)})`);
     console.info(
-      `  database ${sizeText(manifest.database.bytes)}, ${Object.keys(manifest.database.tables).length} tables, ${tables} rows; ` +
+      `  database ${manifest.database.engine === "postgres" ? "(pg_dump) " : ""}${sizeText(manifest.database.bytes)}, ${Object.keys(manifest.database.tables).length} tables, ${tables} rows; ` +
         `${manifest.storage.files} pictures (${sizeText(manifest.storage.bytes)})`,
     );
     console.info(manifest.secret.included ? "  app secret included" : `  app secret NOT included: ${manifest.secret.note}`);
@@ -46,7 +47,9 @@ async function main(args: string[]): Promise<number> {
     console.info(
       `  signed with backup key ${backupKeyId(await readBackupKey(source.keyFile))} (${source.keyFile}): keep a copy of that file off this machine, a restore needs it`,
     );
-    console.info(`Restore with: BACKUP_KEY_FILE=${source.keyFile} DATA_DIR=/an/empty/folder npm run restore ${record.file}`);
+    // Never the password: DATABASE_URL is named, not printed.
+    const into = env.DATABASE_URL ? "DATABASE_URL=postgres://…/an_empty_database APP_SECRET=… " : "";
+    console.info(`Restore with: BACKUP_KEY_FILE=${source.keyFile} DATA_DIR=/an/empty/folder ${into}npm run restore ${record.file}`);
     return 0;
   } finally {
     await db.destroy();

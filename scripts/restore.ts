@@ -4,12 +4,17 @@
  * the backup key in BACKUP_KEY_FILE (decision 065; an unsigned, older backup only with
  * --accept-unsigned); every file is checked against it (sizes and SHA-256), the database passes
  * SQLite's integrity check and its tables hold the rows the manifest counts, before anything is
- * moved into DATA_DIR (decision 047). Then start the server on that DATA_DIR. Exit code 0, 1 when
- * refused (with the reason), 2 for a usage error.
+ * moved into DATA_DIR (decision 047). With DATABASE_URL set, a PostgreSQL backup's pg_dump is restored
+ * with pg_restore into that database, which must be empty, and its tables must then hold the rows the
+ * manifest counts (decision 081); a backup of the other engine is refused. Then start the server on
+ * that DATA_DIR (and DATABASE_URL). Exit code 0, 1 when refused (with the reason), 2 for a usage error.
  */
 import path from "node:path";
 import { BackupError, restoreBackup } from "../src/server/backup/archive";
 import { EnvError, parseEnv } from "../src/server/env";
+
+/** The database's name, never the URL (it may hold a password). */
+const databaseNameOf = (url: string) => decodeURIComponent(new URL(url).pathname.replace(/^\//, "")) || "(the user's default)";
 
 async function main(args: string[]): Promise<number> {
   const acceptUnsigned = args.includes("--accept-unsigned");
@@ -17,21 +22,28 @@ async function main(args: string[]): Promise<number> {
   if (files.length !== 1 || files[0]!.startsWith("--")) {
     console.error(
       "Usage: npm run restore [-- --accept-unsigned] FILE   (into DATA_DIR, which must be empty, with the backup key of the studio " +
-        "that made it: BACKUP_KEY_FILE=/safe/place/backup-key DATA_DIR=/srv/studio npm run restore backup.tar.gz)",
+        "that made it: BACKUP_KEY_FILE=/safe/place/backup-key DATA_DIR=/srv/studio npm run restore backup.tar.gz; a PostgreSQL " +
+        "backup also needs DATABASE_URL naming an empty database)",
     );
     return 2;
   }
   const env = parseEnv();
   try {
     const keyFile = env.BACKUP_KEY_FILE ? path.resolve(env.BACKUP_KEY_FILE) : undefined;
-    const { manifest, signed } = await restoreBackup(path.resolve(files[0]!), env.DATA_DIR, { keyFile, acceptUnsigned });
+    const { manifest, signed } = await restoreBackup(path.resolve(files[0]!), env.DATA_DIR, {
+      keyFile,
+      acceptUnsigned,
+      databaseUrl: env.DATABASE_URL,
+    });
     if (!signed) {
       console.warn("Warning: this backup is not signed: nothing proves it is the backup your studio wrote, unchanged. Restored as asked.");
     }
     const rows = Object.values(manifest.database.tables).reduce((sum, count) => sum + count, 0);
-    console.info(`Restored into ${env.DATA_DIR}: the backup of ${manifest.createdAt} (version ${manifest.appVersion})`);
+    const into = env.DATABASE_URL ? `${env.DATA_DIR} and the PostgreSQL database ${databaseNameOf(env.DATABASE_URL)}` : env.DATA_DIR;
+    console.info(`Restored into ${into}: the backup of ${manifest.createdAt} (version ${manifest.appVersion})`);
     console.info(
-      `  ${Object.keys(manifest.database.tables).length} tables, ${rows} rows; ${manifest.storage.files} pictures; every checksum matched`,
+      `  ${Object.keys(manifest.database.tables).length} tables, ${rows} rows${env.DATABASE_URL ? " (counted again after pg_restore: equal)" : ""}; ` +
+        `${manifest.storage.files} pictures; every checksum matched`,
     );
     if (signed) console.info(`  signature matched the backup key; the key is now ${path.join(env.DATA_DIR, "backup-key")} too`);
     if (!manifest.secret.included) console.info(`  app secret not in the backup: ${manifest.secret.note}`);
@@ -43,7 +55,7 @@ async function main(args: string[]): Promise<number> {
           `Copy them into the bucket before starting (e.g. aws s3 sync ${folder}/ ${env.STORAGE_URL.replace(/\/*$/, "/")}), then remove ${folder}.`,
       );
     }
-    console.info("Start the server on this DATA_DIR: npm start");
+    console.info(`Start the server on this DATA_DIR${env.DATABASE_URL ? " and DATABASE_URL" : ""}: npm start`);
     return 0;
   } catch (error) {
     if (error instanceof BackupError) {

@@ -75,6 +75,8 @@ export const MESSAGES = {
   backupDirMissing: "Backups have no folder yet: set BACKUP_DIR (docs/operations.md).",
   backupFilesElsewhere:
     "The files are kept in object storage (STORAGE_URL), which a backup cannot hold: back up the database and the bucket with their own tools (docs/operations.md).",
+  backupToolMissing:
+    "Backups of a PostgreSQL database need pg_dump, which is not installed on the server: install PostgreSQL's client programs (apt-get install postgresql-client).",
   housekeepingRunning: "Housekeeping is running right now. Wait for it to finish.",
   packageNameRequired: "Give the package a name",
   packageNameTooLong: "The name must be at most 40 characters",

@@ -11,6 +11,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
+import type { AppDatabase } from "../../src/server/db/client";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MESSAGES } from "../../src/shared/messages";
@@ -28,6 +29,7 @@ import {
 import { checkDiskSpace, checkMailTransport, checkRenderProvider } from "../../src/server/services/system-checks";
 import { createStudioClient, PASSWORD, roomPhoto, signedInClient, uniqueEmail, upload, type StudioClient } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
+import { databaseLane } from "../helpers/test-env";
 import { startSmtpServer } from "../helpers/smtp";
 import { MINUTE, TestClock } from "../helpers/test-clock";
 
@@ -139,6 +141,28 @@ async function startFakeEngineApi(options: { token: string; models: string[]; ha
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/**
+ * Makes the database refuse every new row of `table` with `message` (a trigger), until the returned
+ * function removes it: SQLite's RAISE, or on PostgreSQL a trigger function that raises.
+ */
+async function refuseInserts(db: AppDatabase, table: string, message: string): Promise<() => Promise<void>> {
+  const name = `self_test_no_${table}`;
+  if (databaseLane() === "postgres") {
+    await sql
+      .raw(`CREATE FUNCTION ${name}() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION '${message}'; END $$ LANGUAGE plpgsql`)
+      .execute(db);
+    await sql.raw(`CREATE TRIGGER ${name} BEFORE INSERT ON ${table} FOR EACH ROW EXECUTE FUNCTION ${name}()`).execute(db);
+    return async () => {
+      await sql.raw(`DROP TRIGGER ${name} ON ${table}`).execute(db);
+      await sql.raw(`DROP FUNCTION ${name}()`).execute(db);
+    };
+  }
+  await sql.raw(`CREATE TRIGGER ${name} BEFORE INSERT ON ${table} BEGIN SELECT RAISE(ABORT, '${message}'); END`).execute(db);
+  return async () => {
+    await sql.raw(`DROP TRIGGER ${name}`).execute(db);
   };
 }
 
@@ -294,15 +318,13 @@ describe("self-test suite against a healthy server", () => {
       ).toBe("passed");
       // ...unless the database refuses it: then the check says so.
       await db.deleteFrom("profiles").where("user_id", "=", owner.userId).execute();
-      await sql`CREATE TRIGGER self_test_no_profiles BEFORE INSERT ON profiles BEGIN SELECT RAISE(ABORT, 'profiles are read-only'); END`.execute(
-        db,
-      );
+      const allowInserts = await refuseInserts(db, "profiles", "profiles are read-only");
       try {
         const cli = await run("auth", nodeEnvironment(server, owner, { credentials }), ["sign-in", "sign-in-profile"]);
         expect(cli["sign-in"]!.status).toBe("passed");
         expect(cli["sign-in-profile"]).toMatchObject({ status: "failed", message: `Error: ${SELF_TEST_REPORTS.profileNotCreated}` });
       } finally {
-        await sql`DROP TRIGGER self_test_no_profiles`.execute(db);
+        await allowInserts();
       }
     });
 
@@ -339,15 +361,13 @@ describe("self-test suite against a healthy server", () => {
 
     it('projects cannot be written → "Project error: ..." (and the storage test\'s project with it)', async () => {
       const db = server.deps.db;
-      await sql`CREATE TRIGGER self_test_no_projects BEFORE INSERT ON projects BEGIN SELECT RAISE(ABORT, 'projects are read-only'); END`.execute(
-        db,
-      );
+      const allowInserts = await refuseInserts(db, "projects", "projects are read-only");
       try {
         const items = await run("system", nodeEnvironment(server, admin), ["project-crud", "storage"]);
         expect(items["project-crud"]).toMatchObject({ status: "failed", message: `Error: Project error: ${MESSAGES.internalError}` });
         expect(items["storage"]).toMatchObject({ status: "failed", message: `Error: Storage error: ${MESSAGES.internalError}` });
       } finally {
-        await sql`DROP TRIGGER self_test_no_projects`.execute(db);
+        await allowInserts();
       }
     });
 
@@ -387,7 +407,8 @@ describe("self-test suite against a healthy server", () => {
       }
     });
 
-    it('a broken foreign key in the database → "Database integrity error: ..."', async () => {
+    // SQLite's foreign_keys pragma; PostgreSQL never lets a row past its foreign key (its own check follows).
+    it.skipIf(databaseLane() === "postgres")('a broken foreign key in the database → "Database integrity error: ..."', async () => {
       const db = server.deps.db;
       await sql`PRAGMA foreign_keys = OFF`.execute(db);
       await sql`INSERT INTO projects (id, user_id, name, project_type, settings, created_at, updated_at) VALUES ('orphanproject', 'no-such-user', 'Orphan', 'room_rendering', '{}', 0, 0)`.execute(
@@ -402,6 +423,21 @@ describe("self-test suite against a healthy server", () => {
         );
       } finally {
         await db.deleteFrom("projects").where("id", "=", "orphanproject").execute();
+      }
+    });
+
+    it.skipIf(databaseLane() !== "postgres")('an index PostgreSQL marks invalid → "Database integrity error: ..."', async () => {
+      const db = server.deps.db;
+      // What a failed CREATE INDEX CONCURRENTLY leaves (the lane's cluster runs as a superuser).
+      await sql`UPDATE pg_index SET indisvalid = false WHERE indexrelid = 'projects_user_id_idx'::regclass`.execute(db);
+      try {
+        const items = await run("system", nodeEnvironment(server, admin), ["database-integrity"]);
+        expect(items["database-integrity"]!.status).toBe("failed");
+        expect(items["database-integrity"]!.message).toBe(
+          "Error: Database integrity error: PostgreSQL found problems (1 in all): index projects_user_id_idx is not valid",
+        );
+      } finally {
+        await sql`UPDATE pg_index SET indisvalid = true WHERE indexrelid = 'projects_user_id_idx'::regclass`.execute(db);
       }
     });
 

@@ -4,7 +4,8 @@
  * every file's size and SHA-256; the second, manifest.sig, is an HMAC-SHA256 of the manifest with
  * the install's backup key, which no backup holds (decision 065). Written while the server runs and
  * writes; restored only into an empty DATA_DIR, only with that key, streaming each entry to disk
- * capped at the size the authenticated manifest declares.
+ * capped at the size the authenticated manifest declares. On PostgreSQL (DATABASE_URL), the database
+ * is a pg_dump restored into an empty database (decision 081; database.ts holds each engine's way).
  *
  * Plain functions over files: the backup module (index.ts) and the commands (scripts/backup.ts,
  * scripts/restore.ts) call them.
@@ -17,19 +18,34 @@ import path from "node:path";
 import { Transform, type TransformCallback } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import zlib from "node:zlib";
-import SqliteDatabase from "better-sqlite3";
 import tar from "tar-stream";
 import { z } from "zod";
+import {
+  BackupError,
+  countSqliteTables,
+  DATABASE_ENTRIES,
+  restorePostgres,
+  snapshotDatabase,
+  verifySqlite,
+  ensureEmptyPostgres,
+  type DatabaseEngine,
+} from "./database";
+
+export { BackupError } from "./database";
 
 export const BACKUP_FORMAT = "roomcanvas-backup";
-/** 2: signed, manifest first (decision 065). 1: unsigned, manifest last (restored only when asked). */
-export const BACKUP_FORMAT_VERSION = 2;
+/**
+ * 3: a PostgreSQL backup (pg_dump; decision 081), so that a version before it refuses one as "newer"
+ * instead of as damaged. 2: signed, manifest first (decision 065); SQLite backups still are.
+ * 1: unsigned, manifest last (restored only when asked).
+ */
+export const BACKUP_FORMAT_VERSION = 3;
+const FORMAT_VERSION_OF: Record<DatabaseEngine, number> = { sqlite: 2, postgres: 3 };
 /** The install's backup key, in DATA_DIR unless BACKUP_KEY_FILE says otherwise; never in a backup. */
 export const BACKUP_KEY_NAME = "backup-key";
 /** roomcanvas-backup-2026-11-23T04-50-07Z.tar.gz: sorts by time, and pruning touches nothing else. */
 export const BACKUP_FILE_PATTERN = /^roomcanvas-backup-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:-\d{3})?Z\.tar\.gz$/;
 
-const DATABASE_ENTRY = "app.db";
 const SECRET_ENTRY = "app-secret";
 const MANIFEST_ENTRY = "manifest.json";
 const SIGNATURE_ENTRY = "manifest.sig";
@@ -50,7 +66,8 @@ export interface BackupManifest {
   formatVersion: number;
   appVersion: string;
   createdAt: string;
-  database: { path: string; bytes: number; sha256: string; tables: Record<string, number> };
+  /** The database: a SQLite file (app.db), or a pg_dump in its custom format (database.pgdump). Without engine: SQLite. */
+  database: { engine?: DatabaseEngine; path: string; bytes: number; sha256: string; tables: Record<string, number> };
   /** The app secret decrypts two-factor keys and engine keys: without it they are lost. */
   secret: { included: boolean; note?: string };
   storage: { files: number; bytes: number };
@@ -67,6 +84,10 @@ export interface BackupResult {
 export interface BackupSource {
   dataDir: string;
   databaseFile: string;
+  /** DATABASE_URL: when set, the database backed up is that PostgreSQL database (pg_dump), not databaseFile. */
+  databaseUrl?: string;
+  /** Where pg_dump is looked for (default: PATH, then /usr/lib/postgresql/*\/bin). */
+  postgresToolDirs?: string[];
   /** True when APP_SECRET comes from the environment (then there is no secret file to copy). */
   secretFromEnvironment: boolean;
   appVersion: string;
@@ -77,11 +98,6 @@ export interface BackupSource {
    * taken rather than one silently missing every picture (decision 076).
    */
   filesElsewhere?: string;
-}
-
-/** A restore refused: the folder is not empty, or the file is not a complete, intact backup. */
-export class BackupError extends Error {
-  override name = "BackupError";
 }
 
 /** Refuses a backup of a studio whose files are in a bucket (decision 076). */
@@ -137,34 +153,8 @@ export function backupFileName(at: Date): string {
     .replace(/\.\d{3}Z$/, "Z")}.tar.gz`;
 }
 
-/** Row counts of every table of a database file. */
-export function countTables(databaseFile: string): Record<string, number> {
-  const sqlite = new SqliteDatabase(databaseFile, { readonly: true, fileMustExist: true });
-  try {
-    const tables = sqlite
-      .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
-      .pluck()
-      .all() as string[];
-    return Object.fromEntries(tables.map((name) => [name, sqlite.prepare(`SELECT count(*) FROM "${name}"`).pluck().get() as number]));
-  } finally {
-    sqlite.close();
-  }
-}
-
-/**
- * A consistent copy of the live database: VACUUM INTO reads one snapshot (WAL lets the server keep
- * writing meanwhile) and writes a compact file. A plain copy of app.db would miss what still sits
- * in app.db-wal.
- */
-function snapshotDatabase(databaseFile: string, target: string): void {
-  const sqlite = new SqliteDatabase(databaseFile, { fileMustExist: true });
-  try {
-    sqlite.pragma("busy_timeout = 10000");
-    sqlite.prepare("VACUUM INTO ?").run(target);
-  } finally {
-    sqlite.close();
-  }
-}
+/** Row counts of every table of a SQLite database file. */
+export const countTables = countSqliteTables;
 
 /** Every file under a folder, relative, sorted (missing folder: none). */
 async function listFiles(root: string, prefix = ""): Promise<string[]> {
@@ -269,10 +259,10 @@ export async function createBackup(source: BackupSource, outDir: string, now = n
   let written: Promise<void> | undefined;
   try {
     await fsp.mkdir(work, { recursive: true, mode: 0o700 });
-    const databaseCopy = path.join(work, DATABASE_ENTRY);
-    snapshotDatabase(source.databaseFile, databaseCopy);
-    const tables = countTables(databaseCopy);
-    const database = await describeFile(databaseCopy);
+    // The database first (decision 081: database.ts, one way per engine), then the pictures.
+    const snapshot = await snapshotDatabase(source.databaseUrl || source.databaseFile, work, source.postgresToolDirs);
+    const databaseEntry = DATABASE_ENTRIES[snapshot.engine];
+    const database = await describeFile(snapshot.file);
 
     const storageRoot = path.join(source.dataDir, STORAGE_FOLDER);
     const files: BackupManifest["files"] = [];
@@ -301,10 +291,10 @@ export async function createBackup(source: BackupSource, outDir: string, now = n
 
     const manifest: BackupManifest = {
       format: BACKUP_FORMAT,
-      formatVersion: BACKUP_FORMAT_VERSION,
+      formatVersion: FORMAT_VERSION_OF[snapshot.engine],
       appVersion: source.appVersion,
       createdAt: now.toISOString(),
-      database: { path: DATABASE_ENTRY, bytes: database.bytes, sha256: database.sha256, tables },
+      database: { engine: snapshot.engine, path: databaseEntry, bytes: database.bytes, sha256: database.sha256, tables: snapshot.tables },
       secret,
       storage: { files: storageFiles, bytes: storageBytes },
       files,
@@ -322,7 +312,7 @@ export async function createBackup(source: BackupSource, outDir: string, now = n
     written.catch(() => undefined);
     await addEntry(pack, MANIFEST_ENTRY, manifestData, now);
     await addEntry(pack, SIGNATURE_ENTRY, Buffer.from(JSON.stringify(signature)), now);
-    await addFileEntry(pack, DATABASE_ENTRY, databaseCopy, database.bytes, now, written);
+    await addFileEntry(pack, databaseEntry, snapshot.file, database.bytes, now, written);
     for (const file of files.slice(0, storageFiles)) {
       await addFileEntry(pack, file.path, path.join(work, ...file.path.split("/")), file.bytes, now, written);
     }
@@ -370,7 +360,8 @@ const manifestSchema = z.object({
   appVersion: z.string(),
   createdAt: z.string(),
   database: z.object({
-    path: z.literal(DATABASE_ENTRY),
+    engine: z.enum(["sqlite", "postgres"]).optional(),
+    path: z.enum([DATABASE_ENTRIES.sqlite, DATABASE_ENTRIES.postgres]),
     bytes: z.number().int().min(0),
     sha256: hex64,
     tables: z.record(z.string(), z.number().int().min(0)),
@@ -508,6 +499,9 @@ function parseManifest(data: Buffer): BackupManifest {
   }
   const parsed = manifestSchema.safeParse(raw);
   if (!parsed.success) throw new BackupError("the backup's manifest lists something a backup cannot hold: it is damaged");
+  const { engine = "sqlite", path: entry } = parsed.data.database;
+  if (entry !== DATABASE_ENTRIES[engine])
+    throw new BackupError("the backup's manifest names a database file its engine cannot have: it is damaged");
   const names = new Set([parsed.data.database.path, ...parsed.data.files.map((file) => file.path)]);
   if (names.size !== parsed.data.files.length + 1) throw new BackupError("the backup's manifest lists a file twice: it is damaged");
   return parsed.data as BackupManifest;
@@ -572,7 +566,7 @@ async function unpack(file: string, staging: string, manifest: BackupManifest, h
       return next();
     }
     if (header.type !== "file") return fail(`the backup holds something that is not a file (${name})`);
-    if (!known.has(name) && name !== DATABASE_ENTRY && name !== SECRET_ENTRY && !STORAGE_ENTRY.test(name)) {
+    if (!known.has(name) && name !== manifest.database.path && name !== SECRET_ENTRY && !STORAGE_ENTRY.test(name)) {
       return fail(`the backup holds an entry a backup cannot have (${JSON.stringify(name)})`);
     }
     if (seen.has(name)) return fail(`the backup holds ${name} twice`);
@@ -598,19 +592,23 @@ async function unpack(file: string, staging: string, manifest: BackupManifest, h
   }
 }
 
-/** The staged database: SQLite's integrity check and the manifest's row counts. */
-function verifyDatabase(staging: string, manifest: BackupManifest): void {
-  const databaseFile = path.join(staging, DATABASE_ENTRY);
-  const sqlite = new SqliteDatabase(databaseFile, { readonly: true, fileMustExist: true });
-  try {
-    const integrity = sqlite.pragma("integrity_check", { simple: true });
-    if (integrity !== "ok") throw new BackupError(`the backed-up database fails SQLite's integrity check (${String(integrity)})`);
-  } finally {
-    sqlite.close();
+/** What the backup's database is, in words, for a refusal. */
+const ENGINE_WORDS: Record<DatabaseEngine, string> = {
+  sqlite: "a SQLite database (app.db)",
+  postgres: "a PostgreSQL database (pg_dump)",
+};
+
+/** A backup restores into the engine it was taken from: DATABASE_URL set or not. */
+function ensureSameEngine(engine: DatabaseEngine, databaseUrl: string | undefined): void {
+  if (engine === "postgres" && !databaseUrl) {
+    throw new BackupError(
+      `the backup holds ${ENGINE_WORDS.postgres}: set DATABASE_URL to an empty PostgreSQL database (and DATA_DIR to an empty folder for its pictures)`,
+    );
   }
-  const tables = countTables(databaseFile);
-  for (const [table, rows] of Object.entries(manifest.database.tables)) {
-    if (tables[table] !== rows) throw new BackupError(`table ${table} has ${tables[table] ?? 0} rows, the manifest says ${rows}`);
+  if (engine === "sqlite" && databaseUrl) {
+    throw new BackupError(
+      `the backup holds ${ENGINE_WORDS.sqlite}, and DATABASE_URL names a PostgreSQL database: unset DATABASE_URL to restore it into DATA_DIR`,
+    );
   }
 }
 
@@ -619,6 +617,10 @@ export interface RestoreOptions {
   keyFile?: string;
   /** Restores a backup without a signature (made before backups were signed). */
   acceptUnsigned?: boolean;
+  /** DATABASE_URL: a PostgreSQL backup's database is restored there (it must be empty); a SQLite backup is then refused. */
+  databaseUrl?: string;
+  /** Where pg_restore is looked for (default: PATH, then /usr/lib/postgresql/*\/bin). */
+  postgresToolDirs?: string[];
 }
 
 export interface RestoreResult {
@@ -650,12 +652,19 @@ export async function restoreBackup(file: string, dataDir: string, options: Rest
   const head = await readHead(file, acceptUnsigned);
   const signed = authenticate(head, key, acceptUnsigned);
   const manifest = parseManifest(head.manifest);
+  const engine = manifest.database.engine ?? "sqlite";
+  ensureSameEngine(engine, options.databaseUrl);
+  if (engine === "postgres") await ensureEmptyPostgres(options.databaseUrl!);
 
   const staging = path.join(target, `.restoring-${randomBytes(4).toString("hex")}`);
   await fsp.mkdir(staging, { recursive: true, mode: 0o700 });
   try {
     await unpack(file, staging, manifest, head);
-    verifyDatabase(staging, manifest);
+    const staged = path.join(staging, manifest.database.path);
+    if (engine === "postgres") {
+      await restorePostgres(options.databaseUrl!, staged, manifest.database.tables, options.postgresToolDirs);
+      await fsp.rm(staged);
+    } else verifySqlite(staged, manifest.database.tables);
     for (const entry of await fsp.readdir(staging)) await fsp.rename(path.join(staging, entry), path.join(target, entry));
     if (signed && key) await fsp.writeFile(path.join(target, BACKUP_KEY_NAME), key, { mode: 0o600, flag: "wx" });
     return { manifest, files: manifest.files.length + 1, signed };

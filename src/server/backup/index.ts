@@ -22,6 +22,7 @@ import {
   type BackupResult,
   type BackupSource,
 } from "./archive";
+import { PostgresToolMissingError } from "./database";
 
 export type BackupTrigger = BackupsTable["trigger"];
 
@@ -62,6 +63,7 @@ export function backupSource(deps: Pick<Infra, "env" | "version">): BackupSource
   return {
     dataDir: deps.env.DATA_DIR,
     databaseFile: deps.env.DATABASE_FILE,
+    databaseUrl: deps.env.DATABASE_URL,
     secretFromEnvironment: Boolean(deps.env.APP_SECRET),
     appVersion: deps.version,
     keyFile: deps.env.BACKUP_KEY_FILE ? path.resolve(deps.env.BACKUP_KEY_FILE) : path.join(deps.env.DATA_DIR, BACKUP_KEY_NAME),
@@ -148,7 +150,11 @@ export function createBackupModule(deps: Deps) {
     const started = (async () => {
       // The floor is measured on the data disk (where the database and pictures are, and usually the backups).
       await deps.diskFloor.ensureRoom();
-      const record = await takeBackup(db, backupSource(deps), into, trigger, () => clock.now());
+      const record = await takeBackup(db, backupSource(deps), into, trigger, () => clock.now()).catch((error: unknown) => {
+        // Recorded as a failed backup (the self-test and /admin show its reason); the admin is told what to install.
+        if (error instanceof PostgresToolMissingError) throw new DomainError("not-configured", "backupToolMissing", { cause: error });
+        throw error;
+      });
       log.info("backup written", { file: record.file, bytes: record.bytes, files: record.files, trigger });
       const removed = await pruneBackups(into, env.BACKUP_KEEP);
       if (removed.length > 0) log.info("old backups removed", { removed, keep: env.BACKUP_KEEP });
