@@ -127,6 +127,8 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
     people: createPeopleDirectory(infra),
     activity: spaces,
     brandName: settings.brandName,
+    // Review events reach the other instances on render's channel (PostgreSQL; decision 082).
+    crossInstance: render.crossInstance,
   });
   // A removed member's open streams of the team end at once: render events and review events.
   dismissFromTeam = (teamId, userId) => {
@@ -221,6 +223,15 @@ export async function startApp(env: Env, options: BootOptions = {}): Promise<Sta
     }
   }
   const servesApp = env.ROLE !== "worker";
+  // PostgreSQL: listen for the other instances' events before any stream or job runs (decision 082).
+  try {
+    await render.startEventRelay();
+  } catch (error) {
+    infra.mailer.close();
+    infra.storage.close?.();
+    await closeDatabase();
+    throw error;
+  }
   if (servesApp) await applyAdminEmails(infra);
   if (env.ROLE !== "web" && options.startWorker !== false) await render.startWorker();
   // The app's timers run where the app is served; a worker only renders.
@@ -235,6 +246,7 @@ export async function startApp(env: Env, options: BootOptions = {}): Promise<Sta
     http = await listen(app, env.PORT, env.HOST, { limits: connectionLimitsOf(env), log });
   } catch (error) {
     await render.stop();
+    await render.stopEventRelay();
     infra.storage.close?.();
     await closeDatabase();
     throw error;
@@ -248,6 +260,7 @@ export async function startApp(env: Env, options: BootOptions = {}): Promise<Sta
       services.review.closeEventStreams();
       await http.close(env.SHUTDOWN_TIMEOUT_MS);
       await render.stop();
+      await render.stopEventRelay();
       services.listing.stop();
       await services.housekeeping.stop();
       await services.backups.stop();

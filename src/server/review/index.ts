@@ -13,7 +13,7 @@ import type { ReviewDecisionState, ReviewEvent } from "../../shared/review";
 import type { Infra } from "../infra";
 import type { RenderModule } from "../render";
 import type { ReviewActivity, ReviewContext, ReviewPeople, ReviewProjects } from "./context";
-import { ReviewEventBus } from "./events";
+import { ReviewEventBus, type ReviewCrossInstance } from "./events";
 import { addComment, addDecision } from "./feedback";
 import { createLink, projectLinks, reviewPage, revokeLink, type CreateLinkInput } from "./links";
 import { reviewRoutes } from "./routes";
@@ -28,6 +28,8 @@ export function createReviewModule(
     people: ReviewPeople;
     activity: ReviewActivity;
     brandName?: () => string;
+    /** The channel to the other instances on one PostgreSQL database (decision 082); none on SQLite. */
+    crossInstance?: ReviewCrossInstance | null;
   },
 ) {
   const deps: ReviewContext = {
@@ -41,7 +43,7 @@ export function createReviewModule(
     people: ports.people,
     activity: ports.activity,
     brandName: ports.brandName ?? (() => PRODUCT_NAME),
-    events: new ReviewEventBus(),
+    events: new ReviewEventBus(ports.crossInstance ?? undefined),
   };
   return {
     /** A new link; its address (with the token) is returned once, only here. */

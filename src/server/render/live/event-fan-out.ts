@@ -215,7 +215,12 @@ export class EventFanOut {
     let subscribers = this.byOwner.get(owner);
     if (!subscribers) this.byOwner.set(owner, (subscribers = new Set()));
     subscribers.add(subscriber);
+    // This instance's relay delivers the owner's events while a stream of them is open (decision 082).
+    let unwatch: (() => void) | null = null;
+    let gone = false;
     res.on("close", () => {
+      gone = true;
+      unwatch?.();
       release();
       forget();
       subscribers.delete(subscriber);
@@ -227,6 +232,9 @@ export class EventFanOut {
     res.flushHeaders();
     res.write(CONNECTED_FRAME);
     try {
+      const stopWatching = await this.deps.events.watch(owner);
+      if (gone) stopWatching();
+      else unwatch = stopWatching;
       const stored = await storedEventsAfter(this.deps.db, owner, subscriber.lastId, input.jobId);
       // The table's rows, then what was published meanwhile; ids only grow, so one seen twice is dropped.
       const missed: Array<{ id: number; bytes: Buffer }> = [];

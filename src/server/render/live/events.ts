@@ -3,45 +3,18 @@
  * the change) and then published in memory to subscribed clients. A client that reconnects with
  * the id of the last event it saw gets the rows after it from the table, then the live ones:
  * nothing missed, nothing twice (ids only grow).
+ *
+ * How committed events reach the bus is the relay's business (relay.ts, decision 082): at once in
+ * one process (SQLite), through NOTIFY and the table with several instances on PostgreSQL.
  */
 import { EventEmitter, on } from "node:events";
-import type { Transaction } from "kysely";
-import { eventConcernsJob, type RenderEvent } from "../../../shared/render";
+import { eventConcernsJob } from "../../../shared/render";
 import type { AppDatabase } from "../../db/client";
-import type { Database } from "../../db/schema";
 import { DomainError } from "../../errors";
+import { InProcessRelay, type EventRelay } from "./relay";
+import { storedEventsAfter, type StoredRenderEvent } from "./stored";
 
-type Db = AppDatabase | Transaction<Database>;
-
-export interface StoredRenderEvent {
-  id: number;
-  owner: string;
-  event: RenderEvent;
-}
-
-/** Appends an event row; publish it (RenderEventBus.publish) once the transaction has committed. */
-export async function recordRenderEvent(db: Db, owner: string, event: RenderEvent): Promise<StoredRenderEvent> {
-  const row = await db
-    .insertInto("render_events")
-    .values({ job_id: event.jobId, owner, type: event.type, payload: JSON.stringify(event), created_at: event.at })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  return { id: row.id, owner, event };
-}
-
-/** The owner's stored events after `afterId`, oldest first (of one job: its own, and the queue moves that place it). */
-export async function storedEventsAfter(db: AppDatabase, owner: string, afterId: number, jobId?: string): Promise<StoredRenderEvent[]> {
-  let query = db.selectFrom("render_events").select(["id", "payload"]).where("owner", "=", owner).where("id", ">", afterId).orderBy("id");
-  if (jobId) query = query.where((eb) => eb.or([eb("job_id", "=", jobId), eb("type", "=", "positions")]));
-  const stored = (await query.execute()).map((row) => ({ id: row.id, owner, event: JSON.parse(row.payload) as RenderEvent }));
-  return jobId ? stored.filter((row) => eventConcernsJob(row.event, jobId)) : stored;
-}
-
-/** Removes events older than `before` (housekeeping: no reconnecting client asks for them); how many went. */
-export async function forgetEventsBefore(db: AppDatabase, before: number): Promise<number> {
-  const deleted = await db.deleteFrom("render_events").where("created_at", "<", before).executeTakeFirst();
-  return Number(deleted.numDeletedRows);
-}
+export { forgetEventsBefore, recordRenderEvent, storedEventsAfter, type StoredRenderEvent } from "./stored";
 
 /** Open event streams allowed per owner and in all. */
 export interface StreamLimits {
@@ -69,13 +42,27 @@ export class RenderEventBus {
   /** How to end each open stream, by "<owner key>|<user who opened it>" (a member removed from a team). */
   private readonly byViewer = new Map<string, Set<() => void>>();
 
-  constructor() {
+  constructor(private readonly relay: EventRelay = new InProcessRelay()) {
     // One listener per open subscription: hundreds are normal.
     this.emitter.setMaxListeners(0);
+    relay.attach({ deliver: (events) => this.deliver(events), dismissHere: (owner, viewer) => this.dismissHere(owner, viewer) });
+  }
+
+  /** Events a writer committed (call after the commit): the relay brings them to the streams. */
+  publish(events: readonly StoredRenderEvent[]): void {
+    this.relay.published(events);
+  }
+
+  /**
+   * This instance's streams of an owner are to get its events (the relay reads them on PostgreSQL);
+   * read the table after this resolves. Returns the way to stop.
+   */
+  watch(owner: string): Promise<() => void> {
+    return this.relay.watch(owner);
   }
 
   /** Each owner has a channel of its own, so a stream only wakes for its owner's events. */
-  publish(events: readonly StoredRenderEvent[]): void {
+  private deliver(events: readonly StoredRenderEvent[]): void {
     for (const observer of this.observers) observer(events);
     for (const stored of events) this.emitter.emit(channel(stored.owner), stored);
   }
@@ -99,7 +86,9 @@ export class RenderEventBus {
     const forget = filter.viewer ? this.onDismiss(filter.owner, filter.viewer, () => dismissed.abort()) : () => {};
     const live = on(this.emitter, channel(filter.owner), { signal: stop });
     let lastId = filter.lastEventId ?? 0;
+    let unwatch = () => {};
     try {
+      unwatch = await this.watch(filter.owner);
       for (const stored of await storedEventsAfter(db, filter.owner, lastId, filter.jobId)) {
         lastId = stored.id;
         yield stored;
@@ -115,6 +104,7 @@ export class RenderEventBus {
     } finally {
       release();
       forget();
+      unwatch();
       await live.return?.();
     }
   }
@@ -131,8 +121,16 @@ export class RenderEventBus {
     };
   }
 
-  /** Ends every stream `viewer` holds on the owner's events (a member removed from a team: decision 070). */
+  /**
+   * Ends every stream `viewer` holds on the owner's events (a member removed from a team: decision
+   * 070), on this instance and, through the relay, on the others. How many ended here.
+   */
   dismiss(owner: string, viewer: string): number {
+    this.relay.dismissed(owner, viewer);
+    return this.dismissHere(owner, viewer);
+  }
+
+  private dismissHere(owner: string, viewer: string): number {
     const ends = [...(this.byViewer.get(`${owner}|${viewer}`) ?? [])];
     for (const end of ends) end();
     return ends.length;
@@ -163,7 +161,10 @@ export class RenderEventBus {
     return this.closed.signal;
   }
 
-  /** Sees every event as it is published, all owners together (the benchmark's probe); returns the way to stop. */
+  /**
+   * Sees every event as it is delivered, all owners together (the benchmark's probe); returns the
+   * way to stop. With several instances, only the owners this instance watches (decision 082).
+   */
   observe(observer: (events: readonly StoredRenderEvent[]) => void): () => void {
     this.observers.add(observer);
     return () => this.observers.delete(observer);
