@@ -458,7 +458,9 @@ export async function announceQueuePositions(deps: EventDeps, now: number): Prom
       byOwner.set(owner, places);
     }
     const stored: StoredRenderEvent[] = [];
-    for (const [owner, positions] of byOwner) {
+    // In the owners' order: on PostgreSQL each event takes its owner's lock (decision 082), and two
+    // announcements taking the same owners' locks in one order cannot deadlock.
+    for (const [owner, positions] of [...byOwner].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
       stored.push(await recordRenderEvent(trx, owner, { type: "positions", jobId: positions[0]!.jobId, at: now, positions }));
     }
     return stored;
