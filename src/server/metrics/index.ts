@@ -10,7 +10,7 @@ import type { BackupModule } from "../backup";
 import type { Logger } from "../logger";
 import type { RenderModule } from "../render";
 
-type RenderSide = Pick<RenderModule, "observeEvents" | "queueCounts" | "jobFacts" | "eventListenerCount">;
+type RenderSide = Pick<RenderModule, "observeWrittenEvents" | "queueCounts" | "jobFacts" | "eventListenerCount">;
 
 export interface MetricsDeps {
   render: RenderSide;
@@ -96,7 +96,8 @@ export function createMetrics(deps: MetricsDeps) {
   });
 
   // Outcomes come with the render events; the job's engine, kind, mode and credits from its row.
-  deps.render.observeEvents((events) => {
+  // The events this instance wrote: with several instances, each counts its own (decision 082).
+  deps.render.observeWrittenEvents((events) => {
     const ended = events.filter(
       (stored) =>
         stored.event.type === "succeeded" ||

@@ -209,6 +209,8 @@ export function createRenderModule(
     },
     /** Sees every event as it is published (the benchmark's probe); returns the way to stop. */
     observeEvents: (observer: (events: readonly StoredRenderEvent[]) => void) => deps.events.observe(observer),
+    /** Sees the events this process writes (the metrics: every event counted once across instances). */
+    observeWrittenEvents: (observer: (events: readonly StoredRenderEvent[]) => void) => deps.events.observeWritten(observer),
     /** Open event streams, all owners together (the benchmark watches it). */
     get eventListenerCount(): number {
       return deps.events.openStreams;

@@ -36,6 +36,7 @@ export class RenderEventBus {
   private readonly emitter = new EventEmitter();
   private readonly closed = new AbortController();
   private readonly observers = new Set<(events: readonly StoredRenderEvent[]) => void>();
+  private readonly writeObservers = new Set<(events: readonly StoredRenderEvent[]) => void>();
   /** Open streams per owner and in all, held under `limits` (one visitor once held 3,000 open). */
   private readonly openByOwner = new Map<string, number>();
   private openTotal = 0;
@@ -50,6 +51,7 @@ export class RenderEventBus {
 
   /** Events a writer committed (call after the commit): the relay brings them to the streams. */
   publish(events: readonly StoredRenderEvent[]): void {
+    for (const observer of this.writeObservers) observer(events);
     this.relay.published(events);
   }
 
@@ -168,6 +170,15 @@ export class RenderEventBus {
   observe(observer: (events: readonly StoredRenderEvent[]) => void): () => void {
     this.observers.add(observer);
     return () => this.observers.delete(observer);
+  }
+
+  /**
+   * Sees the events this process wrote, as it publishes them (the metrics): each event is written
+   * by one instance, so instances counting what they wrote count every event once between them.
+   */
+  observeWritten(observer: (events: readonly StoredRenderEvent[]) => void): () => void {
+    this.writeObservers.add(observer);
+    return () => this.writeObservers.delete(observer);
   }
 
   /** Ends every open stream (graceful shutdown). */
