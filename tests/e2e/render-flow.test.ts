@@ -296,7 +296,12 @@ describeBrowser("the render flow in a browser", () => {
         await poll(() =>
           page.getByTestId("uploaded-picture").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
         ).toBe(true);
-        await page.getByRole("switch", { name: "Apply several styles" }).click();
+        // The switch is for signed-in users: it is enabled once the page knows the session (a click
+        // before that does nothing, and the second style would replace the first).
+        const several = page.getByRole("switch", { name: "Apply several styles" });
+        await poll(() => several.isEnabled()).toBe(true);
+        await several.click();
+        await poll(() => several.getAttribute("aria-checked")).toBe("true");
         await page.getByTestId("style-japandi").click();
         await page.getByTestId("style-art-deco").click();
         await poll(() => page.getByTestId("cost-line").textContent()).toBe("2 renderings selected");
