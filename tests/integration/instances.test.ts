@@ -13,6 +13,7 @@ import { createRunClaims, rateCountKey } from "../../src/server/coordination";
 import { HOUSEKEEPING_SCHEDULE } from "../../src/server/housekeeping";
 import type { Env } from "../../src/server/env";
 import { MESSAGES } from "../../src/shared/messages";
+import { pageViewBatch } from "../helpers/analytics";
 import { failure } from "../helpers/failure";
 import { createStudioClient, signedInClient } from "../helpers/render";
 import { DAY, MINUTE, TestClock } from "../helpers/test-clock";
@@ -190,14 +191,7 @@ describe("limits across instances", () => {
   it("analytics events per address a day are counted across instances", async () => {
     const [a, b] = await twoInstances({ ANALYTICS_EVENTS_PER_ADDRESS_PER_DAY: "30" });
     const clients = [createStudioClient(a.http.url), createStudioClient(b.http.url)];
-    const batch = (count: number) => ({
-      events: Array.from({ length: count }, (_, index) => ({
-        category: "navigation" as const,
-        action: `page ${index}`,
-        sessionId: "session-1",
-        timestamp: clock.now(),
-      })),
-    });
+    const batch = (count: number) => pageViewBatch(count, clock.now());
     const accepted: number[] = [];
     for (let call = 0; call < 5; call++) accepted.push((await clients[call % 2]!.client.analytics.track.mutate(batch(8))).accepted);
     expect(accepted).toEqual([8, 8, 8, 6, 0]);
