@@ -1,0 +1,108 @@
+/**
+ * PostgreSQL for the benchmarks. `BENCH_DATABASE_URL=postgres://user@host:port/` uses that server:
+ * the run creates its own `bench_<run>_*` databases there and drops them at the end. Unset, the run
+ * starts a throw-away cluster from Debian's binaries as the tests' PostgreSQL lane does
+ * (tests/helpers/postgres.ts), but with PostgreSQL's default durability (fsync and synchronous
+ * commits on), as SQLite runs with synchronous=FULL: what a real server pays for a commit.
+ */
+import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import { openDatabase } from "../../src/server/db/client";
+import { migrateToLatest } from "../../src/server/db/migrate";
+import { psql, startThrowawayCluster, type ThrowawayCluster } from "../../tests/helpers/postgres";
+
+export interface BenchPostgres {
+  /** The server's URL ending with '/'. */
+  serverUrl: string;
+  /** "throw-away cluster (PostgreSQL 15.18, fsync on)" or the server given. */
+  description: string;
+  /** A new database with every migration applied; its URL. */
+  newDatabase(): Promise<string>;
+  /**
+   * CPU time (ms, user + system) the server's processes have used so far, exited backends included:
+   * the postmaster and its children, read from /proc. Null when the server is not on this machine
+   * (or not found); on a shared server it counts the other databases' work too.
+   */
+  cpuMs(): number | null;
+  close(): Promise<void>;
+}
+
+const CLOCK_TICKS = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+
+/** Fields of /proc/<pid>/stat after the command name: [state, ppid, …]. */
+function statFields(pid: number | string): string[] | null {
+  try {
+    const text = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    return text.slice(text.lastIndexOf(")") + 2).split(" ");
+  } catch {
+    return null;
+  }
+}
+
+/** The postmaster's and its live children's CPU, with what its exited children used (cutime, cstime), in ms. */
+function processTreeCpuMs(postmaster: number): number | null {
+  const own = statFields(postmaster);
+  if (!own) return null;
+  // After the name: utime is field 14 of stat, i.e. index 11 here; stime 12, cutime 13, cstime 14.
+  let ticks = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14]);
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const fields = statFields(entry);
+    if (fields && Number(fields[1]) === postmaster) ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return (ticks * 1000) / CLOCK_TICKS;
+}
+
+/** The postmaster's pid: the parent of this connection's backend, when the server runs here. */
+function findPostmaster(serverUrl: string): number | null {
+  const url = new URL(serverUrl);
+  if (!["127.0.0.1", "localhost", "::1", "[::1]"].includes(url.hostname)) return null;
+  const backend = Number(psql(serverUrl, "SELECT pg_backend_pid()").trim());
+  const fields = statFields(backend);
+  return fields ? Number(fields[1]) : null;
+}
+
+export async function startBenchPostgres(): Promise<BenchPostgres> {
+  const given = process.env.BENCH_DATABASE_URL;
+  let cluster: ThrowawayCluster | null = null;
+  let serverUrl: string;
+  if (given) {
+    const url = new URL(given);
+    url.pathname = "/";
+    serverUrl = url.toString();
+  } else {
+    cluster = await startThrowawayCluster({ durable: true });
+    serverUrl = cluster.serverUrl;
+  }
+  const run = randomBytes(4).toString("hex");
+  const created: string[] = [];
+  const version = psql(serverUrl, "SHOW server_version").trim();
+  const fsync = psql(serverUrl, "SHOW fsync").trim();
+  const synchronousCommit = psql(serverUrl, "SHOW synchronous_commit").trim();
+  const postmaster = findPostmaster(serverUrl);
+  return {
+    serverUrl,
+    description: `${cluster ? "a throw-away cluster" : `the server at ${serverUrl}`} (PostgreSQL ${version}, fsync ${fsync}, synchronous_commit ${synchronousCommit})`,
+    async newDatabase() {
+      const name = `bench_${run}_${created.length + 1}`;
+      psql(serverUrl, `CREATE DATABASE ${name}`);
+      created.push(name);
+      const db = openDatabase(serverUrl + name);
+      try {
+        await migrateToLatest(db);
+      } finally {
+        await db.destroy();
+      }
+      return serverUrl + name;
+    },
+    cpuMs: () => (postmaster === null ? null : processTreeCpuMs(postmaster)),
+    async close() {
+      if (cluster) {
+        cluster.stop();
+        return;
+      }
+      for (const name of created) psql(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    },
+  };
+}
