@@ -5,11 +5,11 @@
  * (tests/helpers/postgres.ts), but with PostgreSQL's default durability (fsync and synchronous
  * commits on), as SQLite runs with synchronous=FULL: what a real server pays for a commit.
  */
-import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import fs from "node:fs";
+import pg from "pg";
 import { openDatabase } from "../../src/server/db/client";
 import { migrateToLatest } from "../../src/server/db/migrate";
+import { processTreeCpuMs, statFields } from "./proc";
 import { psql, startThrowawayCluster, type ThrowawayCluster } from "../../tests/helpers/postgres";
 
 export interface BenchPostgres {
@@ -28,39 +28,20 @@ export interface BenchPostgres {
   close(): Promise<void>;
 }
 
-const CLOCK_TICKS = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
-
-/** Fields of /proc/<pid>/stat after the command name: [state, ppid, …]. */
-function statFields(pid: number | string): string[] | null {
-  try {
-    const text = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    return text.slice(text.lastIndexOf(")") + 2).split(" ");
-  } catch {
-    return null;
-  }
-}
-
-/** The postmaster's and its live children's CPU, with what its exited children used (cutime, cstime), in ms. */
-function processTreeCpuMs(postmaster: number): number | null {
-  const own = statFields(postmaster);
-  if (!own) return null;
-  // After the name: utime is field 14 of stat, i.e. index 11 here; stime 12, cutime 13, cstime 14.
-  let ticks = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14]);
-  for (const entry of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    const fields = statFields(entry);
-    if (fields && Number(fields[1]) === postmaster) ticks += Number(fields[11]) + Number(fields[12]);
-  }
-  return (ticks * 1000) / CLOCK_TICKS;
-}
-
-/** The postmaster's pid: the parent of this connection's backend, when the server runs here. */
-function findPostmaster(serverUrl: string): number | null {
+/** The postmaster's pid: the parent of a backend of ours, when the server runs on this machine. */
+async function findPostmaster(serverUrl: string): Promise<number | null> {
   const url = new URL(serverUrl);
   if (!["127.0.0.1", "localhost", "::1", "[::1]"].includes(url.hostname)) return null;
-  const backend = Number(psql(serverUrl, "SELECT pg_backend_pid()").trim());
-  const fields = statFields(backend);
-  return fields ? Number(fields[1]) : null;
+  const client = new pg.Client({ connectionString: `${serverUrl}postgres` });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
+    // Read while the backend lives (it ends with the connection).
+    const fields = statFields(rows[0]!.pid);
+    return fields ? Number(fields[1]) : null;
+  } finally {
+    await client.end();
+  }
 }
 
 export async function startBenchPostgres(): Promise<BenchPostgres> {
@@ -80,7 +61,7 @@ export async function startBenchPostgres(): Promise<BenchPostgres> {
   const version = psql(serverUrl, "SHOW server_version").trim();
   const fsync = psql(serverUrl, "SHOW fsync").trim();
   const synchronousCommit = psql(serverUrl, "SHOW synchronous_commit").trim();
-  const postmaster = findPostmaster(serverUrl);
+  const postmaster = await findPostmaster(serverUrl);
   return {
     serverUrl,
     description: `${cluster ? "a throw-away cluster" : `the server at ${serverUrl}`} (PostgreSQL ${version}, fsync ${fsync}, synchronous_commit ${synchronousCommit})`,

@@ -47,9 +47,11 @@ function rawSubscription(
   input: Subscription["input"],
   onStarted: () => void,
   onEvent: (id: number, type: string) => void,
+  onRefused: (why: string) => void,
 ): Unsubscribable {
   const query = encodeURIComponent(JSON.stringify(superjson.serialize(input)));
   const request = http.get(`${url}/trpc/render.events?input=${query}`, { headers: { cookie, accept: "text/event-stream" } }, (response) => {
+    if (response.statusCode !== 200) onRefused(`the server answered ${response.statusCode}`);
     response.setEncoding("utf8");
     let buffer = "";
     response.on("data", (chunk: string) => {
@@ -85,7 +87,16 @@ export async function clientProcess(): Promise<void> {
     if (message.type === "subscribe") {
       for (const { cookie, input } of message.subscriptions) {
         if (CLIENT === "raw") {
-          open.push(rawSubscription(message.url, cookie, input, () => send({ type: "started", count: ++started }), received));
+          open.push(
+            rawSubscription(
+              message.url,
+              cookie,
+              input,
+              () => send({ type: "started", count: ++started }),
+              received,
+              (why) => send({ type: "error", message: why }),
+            ),
+          );
           continue;
         }
         let studio = clients.get(cookie);

@@ -148,11 +148,11 @@ export async function signedInUserAt(
   return { ...studio, userId };
 }
 
-/** POST /api/uploads with the user's cookies, as the browser does. */
-export async function uploadPhoto(bench: BenchApp, studio: StudioClient, bytes: Buffer): Promise<UploadResponse> {
-  const response = await studio.jar.fetch(`${bench.url}/api/uploads`, {
+/** POST /api/uploads with the user's cookies, as the browser does (to the app at `server.url`). */
+export async function uploadPhoto(server: { url: string }, studio: StudioClient, bytes: Buffer): Promise<UploadResponse> {
+  const response = await studio.jar.fetch(`${server.url}/api/uploads`, {
     method: "POST",
-    headers: { "content-type": "image/jpeg", origin: bench.url },
+    headers: { "content-type": "image/jpeg", origin: server.url },
     body: new Uint8Array(bytes),
   });
   const body = (await response.json()) as UploadResponse & { error?: string };
