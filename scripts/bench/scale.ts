@@ -164,6 +164,9 @@ async function startStudio(postgres: BenchPostgres): Promise<Studio> {
 
 const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
 
+/** The fake engine records every request with its picture, for tests; nobody reads them here. */
+const forgetRequests = (fake: FakeOpenAi) => fake.requests.splice(0);
+
 /**
  * Waits, reading the database, until every job has ended; throws if one did not succeed. Returns the
  * latest finished_at (the workers' clock, ms). `scored`: also until each has its structure score
@@ -220,6 +223,7 @@ async function watchedRenders(
     await jobsDone(studio.db, await submit(user, upload, 2, 2), { scored: true });
     const after = await lastEventId(studio.db);
     await jobsDone(studio.db, await submit(user, upload, EVENT_JOBS, 4), { scored: true });
+    forgetRequests(studio.fake);
     const rows = await studio.db
       .selectFrom("render_events")
       .select(["id", "created_at", "type"])
@@ -324,6 +328,7 @@ async function workerThroughput(postgres: BenchPostgres, photo: Buffer): Promise
         const end = await jobsDone(studio.db, jobIds);
         await jobsDone(studio.db, jobIds, { scored: true });
         const after = cpuOf();
+        forgetRequests(studio.fake);
         const perRender = (key: "workers" | "web" | "bench") => (after[key] - before[key]) / jobIds.length;
         const wallMs = end - start;
         runs.push({
