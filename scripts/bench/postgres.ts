@@ -7,7 +7,7 @@
  */
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { openDatabase } from "../../src/server/db/client";
+import { describeDatabase, openDatabase } from "../../src/server/db/client";
 import { migrateToLatest } from "../../src/server/db/migrate";
 import { processTreeCpuMs, statFields } from "./proc";
 import { psql, startThrowawayCluster, type ThrowawayCluster } from "../../tests/helpers/postgres";
@@ -64,7 +64,7 @@ export async function startBenchPostgres(): Promise<BenchPostgres> {
   const postmaster = await findPostmaster(serverUrl);
   return {
     serverUrl,
-    description: `${cluster ? "a throw-away cluster" : `the server at ${serverUrl}`} (PostgreSQL ${version}, fsync ${fsync}, synchronous_commit ${synchronousCommit})`,
+    description: `${cluster ? "a throw-away cluster" : `the server at ${describeDatabase(serverUrl)}`} (PostgreSQL ${version}, fsync ${fsync}, synchronous_commit ${synchronousCommit})`,
     async newDatabase() {
       const name = `bench_${run}_${created.length + 1}`;
       psql(serverUrl, `CREATE DATABASE ${name}`);
