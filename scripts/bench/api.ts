@@ -11,13 +11,11 @@
  *      one hand-written SQL query through better-sqlite3 answering the same question (medians).
  * Prints a table, then one JSON line. A benchmark, not a test: it exits 0 whether or not a goal is met.
  */
-import { spawn } from "node:child_process";
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import SqliteDatabase from "better-sqlite3";
 import express from "express";
+import { runLoad } from "./http-load";
 import { log, median, progress, round } from "./stats";
 import { signedInUser, startBenchApp, type BenchApp } from "./studio";
 
@@ -30,38 +28,8 @@ const USERS = 300;
 const PAGE = 24;
 const DAY_MS = 86_400_000;
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-
-/**
- * Runs the load process against one URL and returns requests per second, and this process's CPU time
- * (all threads) per completed request: the servers run here, the load in its own process, so the CPU is
- * the server's, a steadier figure than req/s on a busy machine.
- */
-function load(url: string, cookie: string): Promise<{ perSecond: number; cpuMicros: number; failed: number }> {
-  const cpuBefore = process.cpuUsage();
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ["--import", "tsx", path.join(here, "load.ts"), url, cookie, String(CONNECTIONS), String(SECONDS)],
-      {
-        stdio: ["ignore", "pipe", "inherit"],
-      },
-    );
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.on("error", reject);
-    child.on("exit", (code) => {
-      if (code !== 0) return reject(new Error(`load process exited ${code}`));
-      const result = JSON.parse(output) as { completed: number; failed: number; seconds: number };
-      const cpu = process.cpuUsage(cpuBefore);
-      resolve({
-        perSecond: result.completed / result.seconds,
-        cpuMicros: (cpu.user + cpu.system) / result.completed,
-        failed: result.failed,
-      });
-    });
-  });
-}
+/** The load process against one URL, with this benchmark's connections and duration. */
+const load = (url: string, cookie: string) => runLoad(url, cookie, { connections: CONNECTIONS, seconds: SECONDS });
 
 /** The bare reference: Express and better-sqlite3 statements doing account.profile's reads, no framework. */
 async function startReference(databaseFile: string) {

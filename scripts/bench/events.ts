@@ -10,28 +10,14 @@
  *   2. 1,000 visitors each watching their own render (render.events with its jobId).
  * Prints a table (figure, value, goal), then one JSON line. A benchmark, not a test: exits 0 either way.
  */
-import { fork, type ChildProcess } from "node:child_process";
-import http from "node:http";
 import os from "node:os";
-import { fileURLToPath } from "node:url";
 import sharp from "sharp";
-import superjson from "superjson";
-import type { Unsubscribable } from "@trpc/server/observable";
 import { generateSecureRandomString } from "../../src/server/auth/tokens";
 import { visitorOwner } from "../../src/server/render";
-import type { RenderEvent } from "../../src/shared/render";
 import { makeRoomPhoto } from "./photo";
+import { CLIENT, Clients, wallNow, type Subscription } from "./sse-clients";
 import { log, median, ms, percentile, progress, round, table } from "./stats";
-import {
-  CookieJar,
-  createStudioClient,
-  signedInUser,
-  startBenchApp,
-  submit,
-  uploadPhoto,
-  type BenchApp,
-  type StudioClient,
-} from "./studio";
+import { signedInUser, startBenchApp, submit, uploadPhoto, type BenchApp, type StudioClient } from "./studio";
 
 // BENCH_QUICK=1: a small run to check the benchmark itself.
 const QUICK = process.env.BENCH_QUICK === "1";
@@ -43,127 +29,18 @@ const GOAL_P99_MS = 150;
 const GOAL_TIME_RATIO = 1.2;
 /** The server's CPU for the 20 renders watched by 1,000, against nobody watching (issue 25: kept at 1.13× or less). */
 const GOAL_CPU_RATIO = 1.13;
-/** High enough for every subscription of the benchmark (the defaults are 20 per owner, 2,000 in all). */
-const STREAM_LIMITS = { EVENT_STREAMS_PER_OWNER: "5000", EVENT_STREAMS_TOTAL: "5000", DEMO_RENDERS_PER_IP_PER_DAY: "1000" };
+/**
+ * High enough for every subscription of the benchmark (the defaults are 20 per owner, 2,000 in all), and for
+ * its 1,000 connections from one address (HTTP_MAX_CONNECTIONS_PER_ADDRESS, 64 by default since decision 063).
+ */
+const STREAM_LIMITS = {
+  EVENT_STREAMS_PER_OWNER: "5000",
+  EVENT_STREAMS_TOTAL: "5000",
+  DEMO_RENDERS_PER_IP_PER_DAY: "1000",
+  HTTP_MAX_CONNECTIONS_PER_ADDRESS: "5000",
+};
 
 const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
-/** The machine's clock in ms with sub-millisecond steps, the same in both processes. */
-const wallNow = () => performance.timeOrigin + performance.now();
-
-/** One subscription the client process opens: whose cookies, and render.events' input. */
-interface Subscription {
-  cookie: string;
-  input: { jobId?: string; lastEventId: string | null };
-}
-
-type ToClients =
-  | { type: "subscribe"; url: string; subscriptions: Subscription[] }
-  | { type: "collect"; ids: number[]; expected: number; timeoutMs: number };
-type FromClients =
-  | { type: "started"; count: number }
-  | { type: "error"; message: string }
-  | { type: "receipts"; ids: number[]; times: number[]; types: string[]; cpuMs: number };
-
-// ————— the client process —————
-
-/**
- * BENCH_CLIENT=trpc: each subscription through the app's tRPC client (httpSubscriptionLink over the
- * eventsource package), as the tests do. The default, raw: a plain HTTP request for the same URL
- * that only splits the frames and reads their id: a browser's EventSource parses in its own
- * process, so the client process should not take the server's CPU (1,000 tRPC clients in one
- * Node process cost several seconds of CPU on this 2-core machine).
- */
-const CLIENT = process.env.BENCH_CLIENT === "trpc" ? "trpc" : "raw";
-
-function rawSubscription(
-  url: string,
-  cookie: string,
-  input: Subscription["input"],
-  onStarted: () => void,
-  onEvent: (id: number, type: string) => void,
-): Unsubscribable {
-  const query = encodeURIComponent(JSON.stringify(superjson.serialize(input)));
-  const request = http.get(`${url}/trpc/render.events?input=${query}`, { headers: { cookie, accept: "text/event-stream" } }, (response) => {
-    response.setEncoding("utf8");
-    let buffer = "";
-    response.on("data", (chunk: string) => {
-      buffer += chunk;
-      let end: number;
-      while ((end = buffer.indexOf("\n\n")) >= 0) {
-        const block = buffer.slice(0, end).replace(/^\n+/, "");
-        buffer = buffer.slice(end + 2);
-        if (block.startsWith("event: connected")) onStarted();
-        const idAt = block.lastIndexOf("\nid: ");
-        if (idAt >= 0) onEvent(Number(block.slice(idAt + 5)), "");
-      }
-    });
-  });
-  request.on("error", () => undefined);
-  return { unsubscribe: () => request.destroy() };
-}
-
-async function clientProcess(): Promise<void> {
-  const send = (message: FromClients) => process.send!(message);
-  const ids: number[] = [];
-  const times: number[] = [];
-  const types: string[] = [];
-  const open: Unsubscribable[] = [];
-  const clients = new Map<string, StudioClient>();
-  let started = 0;
-  const received = (id: number, type: string) => {
-    times.push(wallNow());
-    ids.push(id);
-    types.push(type);
-  };
-  process.on("message", (message: ToClients) => {
-    if (message.type === "subscribe") {
-      for (const { cookie, input } of message.subscriptions) {
-        if (CLIENT === "raw") {
-          open.push(rawSubscription(message.url, cookie, input, () => send({ type: "started", count: ++started }), received));
-          continue;
-        }
-        let studio = clients.get(cookie);
-        if (!studio) {
-          const jar = new CookieJar();
-          for (const pair of cookie.split("; ")) {
-            const [name, ...value] = pair.split("=");
-            jar.cookies.set(name!, value.join("="));
-          }
-          studio = createStudioClient(message.url, jar);
-          clients.set(cookie, studio);
-        }
-        open.push(
-          studio.client.render.events.subscribe(input, {
-            onStarted: () => send({ type: "started", count: ++started }),
-            onData: (tracked) => received(Number(tracked.id), (tracked.data as RenderEvent).type),
-            onError: (error) => send({ type: "error", message: String(error) }),
-          }),
-        );
-      }
-    } else {
-      // Only the events published while the parent recorded count (an earlier render's late "scored" event may come too).
-      const wanted = new Set(message.ids);
-      let counted = 0;
-      let scanned = 0;
-      const deadline = Date.now() + message.timeoutMs;
-      const finish = () => {
-        for (const subscription of open) subscription.unsubscribe();
-        // Exits once the (large) message is handed over, not before.
-        const used = process.cpuUsage();
-        const cpuMs = (used.user + used.system) / 1000;
-        process.send!({ type: "receipts", ids, times, types, cpuMs } satisfies FromClients, () => process.exit(0));
-      };
-      const poll = () => {
-        for (; scanned < ids.length; scanned++) if (wanted.has(ids[scanned]!)) counted++;
-        if (counted >= message.expected || Date.now() > deadline) finish();
-        else setTimeout(poll, 20);
-      };
-      poll();
-    }
-  });
-}
-
-// ————— the server side —————
 
 /** Published time of every event, by id, on the server's clock (wallNow). */
 class Publications {
@@ -175,51 +52,6 @@ class Publications {
       const now = wallNow();
       for (const stored of events) this.at.set(stored.id, { time: now, type: stored.event.type, owner: stored.owner });
     });
-  }
-}
-
-class Clients {
-  private readonly child: ChildProcess;
-  started = 0;
-  failure: string | undefined;
-  private receipts: ((value: Extract<FromClients, { type: "receipts" }>) => void) | undefined;
-
-  constructor() {
-    this.child = fork(fileURLToPath(import.meta.url), ["--clients"], { execArgv: ["--import", "tsx"], stdio: "inherit" });
-    this.child.on("message", (message: FromClients) => {
-      if (message.type === "started") this.started = message.count;
-      else if (message.type === "error") this.failure ??= message.message;
-      else this.receipts?.(message);
-    });
-  }
-
-  async subscribe(bench: BenchApp, subscriptions: Subscription[], listenersBefore: number): Promise<void> {
-    this.child.send({ type: "subscribe", url: bench.url, subscriptions } satisfies ToClients);
-    const deadline = performance.now() + 120_000;
-    const { render } = bench.app.services;
-    while (this.started < subscriptions.length || render.eventListenerCount < listenersBefore + subscriptions.length) {
-      if (this.failure) throw new Error(`a subscription failed: ${this.failure}`);
-      if (performance.now() > deadline) throw new Error(`only ${this.started} of ${subscriptions.length} subscribers connected`);
-      await sleep(20);
-    }
-    await sleep(250);
-  }
-
-  /** Resolves when the client process has received `expected` deliveries of the events `ids` (or after the timeout). */
-  collect(ids: number[], expected: number, timeoutMs = 20_000): Promise<Extract<FromClients, { type: "receipts" }>> {
-    return new Promise((resolve, reject) => {
-      this.receipts = resolve;
-      this.child.once("exit", (code) => reject(new Error(`the client process exited (${code}) before it reported`)));
-      this.child.send({ type: "collect", ids, expected, timeoutMs } satisfies ToClients);
-    });
-  }
-
-  async close(): Promise<void> {
-    if (this.child.exitCode === null) {
-      const exited = new Promise((resolve) => this.child.once("exit", resolve));
-      setTimeout(() => this.child.kill(), 5_000).unref();
-      await exited;
-    }
   }
 }
 
@@ -285,7 +117,7 @@ async function oneOwner(photo: Buffer) {
       const clients = new Clients();
       try {
         const subscription: Subscription = { cookie: user.jar.header(), input: { lastEventId: await lastEventId(bench) } };
-        await clients.subscribe(bench, Array(count).fill(subscription), 0);
+        await clients.subscribe(bench.url, Array(count).fill(subscription), () => bench.app.services.render.eventListenerCount >= count);
         publications.at.clear();
         publications.recording = true;
         const { wallMs, cpuMs } = await renders(bench, user, upload, JOBS);
@@ -345,7 +177,7 @@ async function manyOwners() {
     const publications = new Publications(bench);
     const clients = new Clients();
     try {
-      await clients.subscribe(bench, subscriptions, 0);
+      await clients.subscribe(bench.url, subscriptions, () => render.eventListenerCount >= subscriptions.length);
       publications.recording = true;
       const start = performance.now();
       await render.startWorker();
@@ -455,5 +287,4 @@ async function main() {
   );
 }
 
-if (process.argv.includes("--clients")) await clientProcess();
-else await main();
+await main();

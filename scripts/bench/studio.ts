@@ -7,6 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { startApp, type StartedApp } from "../../src/server/boot";
+import type { AppDatabase } from "../../src/server/db/client";
 import { parseEnv } from "../../src/server/env";
 import type { RenderProvider, StoredRenderEvent } from "../../src/server/render";
 import { PREVIEW_CAPABILITIES } from "../../src/server/render/engines/local";
@@ -125,7 +126,17 @@ export async function startBenchApp(options: { env?: Record<string, string>; sta
 
 /** Signs up and in through tRPC, then tops the balance up in the ledger (kind admin), like an administrator would. */
 export async function signedInUser(bench: BenchApp, credits: number): Promise<StudioClient & { userId: string }> {
-  const studio = createStudioClient(bench.url);
+  return signedInUserAt(bench.url, bench.app.deps.db, credits, bench.app.deps.clock.now());
+}
+
+/** The same against any running instance (`url`), the credits written in its database `db` (at `now`). */
+export async function signedInUserAt(
+  url: string,
+  db: AppDatabase,
+  credits: number,
+  now = Date.now(),
+): Promise<StudioClient & { userId: string }> {
+  const studio = createStudioClient(url);
   const email = `bench.${Date.now()}@example.com`;
   const password = "Correct-Horse1";
   await studio.client.auth.signUp.mutate({ email, password, fullName: "Bench Runner" });
@@ -133,16 +144,15 @@ export async function signedInUser(bench: BenchApp, credits: number): Promise<St
   const session = await studio.client.auth.session.query();
   if (!session.user) throw new Error("sign-in failed");
   const userId = session.user.id;
-  const { db, clock } = bench.app.deps;
-  await db.transaction().execute((trx) => grantCredits(trx, userId, credits, "admin", clock.now(), { reason: "render benchmark" }));
+  await db.transaction().execute((trx) => grantCredits(trx, userId, credits, "admin", now, { reason: "render benchmark" }));
   return { ...studio, userId };
 }
 
-/** POST /api/uploads with the user's cookies, as the browser does. */
-export async function uploadPhoto(bench: BenchApp, studio: StudioClient, bytes: Buffer): Promise<UploadResponse> {
-  const response = await studio.jar.fetch(`${bench.url}/api/uploads`, {
+/** POST /api/uploads with the user's cookies, as the browser does (to the app at `server.url`). */
+export async function uploadPhoto(server: { url: string }, studio: StudioClient, bytes: Buffer): Promise<UploadResponse> {
+  const response = await studio.jar.fetch(`${server.url}/api/uploads`, {
     method: "POST",
-    headers: { "content-type": "image/jpeg", origin: bench.url },
+    headers: { "content-type": "image/jpeg", origin: server.url },
     body: new Uint8Array(bytes),
   });
   const body = (await response.json()) as UploadResponse & { error?: string };

@@ -64,8 +64,9 @@ export interface ThrowawayCluster {
 /**
  * A new cluster for this run. fsync and synchronous commits are off: the data is thrown away, and a
  * test measures correctness, not durability (the crash tests kill processes, not the machine).
+ * `durable: true` keeps PostgreSQL's defaults instead (the benchmarks: what a real server pays).
  */
-export async function startThrowawayCluster(): Promise<ThrowawayCluster> {
+export async function startThrowawayCluster(options: { durable?: boolean } = {}): Promise<ThrowawayCluster> {
   const bin = postgresBinDir();
   if (!bin) throw new Error("TEST_DATABASE_URL=throwaway needs PostgreSQL's server binaries (apt-get install -y postgresql)");
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "roomcanvas-pg-"));
@@ -73,16 +74,14 @@ export async function startThrowawayCluster(): Promise<ThrowawayCluster> {
   const data = path.join(dir, "data");
   runAsPostgres(path.join(bin, "initdb"), ["-D", data, "--auth=trust", "-U", "postgres", "-E", "UTF8", "--locale=C.UTF-8"]);
   const port = await freePort();
-  const options = [
+  const settings = [
     `-p ${port}`,
     `-k ${dir}`,
     "-c listen_addresses=127.0.0.1",
     "-c max_connections=400",
-    "-c fsync=off",
-    "-c synchronous_commit=off",
-    "-c full_page_writes=off",
+    ...(options.durable ? [] : ["-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"]),
   ].join(" ");
-  runAsPostgres(path.join(bin, "pg_ctl"), ["-D", data, "-o", options, "-l", path.join(dir, "server.log"), "-w", "start"]);
+  runAsPostgres(path.join(bin, "pg_ctl"), ["-D", data, "-o", settings, "-l", path.join(dir, "server.log"), "-w", "start"]);
   return {
     serverUrl: `postgres://postgres@127.0.0.1:${port}/`,
     stop() {

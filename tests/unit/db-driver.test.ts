@@ -3,11 +3,12 @@
  * better-sqlite3 alone, transactions that commit and roll back, no stale statement after the schema
  * changes, the one connection handed to waiters in the order they asked, and whole-number limits
  * written into the SQL (a bound LIMIT makes SQLite compile the statement again at each run), and
- * prepared reads run at once when the connection is free but wait for a transaction that holds it.
+ * prepared reads run at once when the connection is free but wait for a transaction that holds it,
+ * compiled for each dialect they meet.
  */
 import path from "node:path";
 import SqliteDatabase from "better-sqlite3";
-import { sql, type Kysely } from "kysely";
+import { Kysely, PostgresDialect, sql, type PostgresPoolClient } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase, type AppDatabase } from "../../src/server/db/client";
 import { preparedQuery } from "../../src/server/db/prepared";
@@ -168,6 +169,36 @@ describe("caching SQLite driver", () => {
     );
     expect(await ownerIs(app, null)).toEqual([{ body: "nobody" }]);
     expect(await ownerIs(app, "bob")).toEqual([{ body: "b1" }]);
+  });
+
+  it("compiles a prepared query for each dialect it meets: SQLite's `?`, then PostgreSQL's `$1` in the same process", async () => {
+    const { db } = open();
+    await sql`CREATE TABLE notes (id INTEGER PRIMARY KEY, owner TEXT NOT NULL)`.execute(db);
+    await db.insertInto("notes").values({ owner: "ana" }).execute();
+    // PostgreSQL through Kysely's own dialect, on a pool that records what it is sent (no server needed).
+    const sent: Array<{ sql: string; parameters: readonly unknown[] }> = [];
+    const client = {
+      query: async (statement: string, parameters: readonly unknown[]) => {
+        sent.push({ sql: statement, parameters });
+        return { command: "SELECT" as const, rowCount: 1, rows: [{ owner: "from postgres" }] };
+      },
+      release: () => {},
+    } as unknown as PostgresPoolClient;
+    const postgres: AnyDb = new Kysely({
+      dialect: new PostgresDialect({ pool: { connect: async () => client, end: async () => {}, options: {} } }),
+    });
+    const byOwner = preparedQuery((database, owner: string) =>
+      (database as unknown as AnyDb).selectFrom("notes").select("owner").where("owner", "=", owner),
+    );
+    expect(await byOwner(db as unknown as AppDatabase, "ana")).toEqual([{ owner: "ana" }]);
+    expect(await byOwner(postgres as unknown as AppDatabase, "bob")).toEqual([{ owner: "from postgres" }]);
+    expect(await byOwner(postgres as unknown as AppDatabase, "eve")).toEqual([{ owner: "from postgres" }]);
+    expect(sent).toEqual([
+      { sql: 'select "owner" from "notes" where "owner" = $1', parameters: ["bob"] },
+      { sql: 'select "owner" from "notes" where "owner" = $1', parameters: ["eve"] },
+    ]);
+    expect(await byOwner(db as unknown as AppDatabase, "ana")).toEqual([{ owner: "ana" }]);
+    await postgres.destroy();
   });
 
   it("runs a prepared read at once when the connection is free, and after the transaction that holds it", async () => {

@@ -11,20 +11,27 @@
  * differ from call to call: such a query is detected when it is first compiled and is then built each time.
  */
 import type { Compilable, CompiledQuery } from "kysely";
-import type { AppDatabase } from "./client";
+import { dialectOf, type AppDatabase, type DatabaseDialect } from "./client";
 import { runWhileFree } from "./driver";
 
 type Value = string | number | bigint | null;
 
+/**
+ * The compiled form is kept per dialect: SQLite's and PostgreSQL's SQL differ (`?` and `$1`), and one
+ * process may open both (the benchmarks, a test's tools); compiled once for the first it met, the
+ * query was sent to the other as it was.
+ */
 export function preparedQuery<A extends Value[], O>(build: (db: AppDatabase, ...values: A) => Compilable<O>) {
-  let prepared: { compiled: CompiledQuery<O>; slots: number[] } | null | undefined;
+  const preparedFor: Partial<Record<DatabaseDialect, { compiled: CompiledQuery<O>; slots: number[] } | null>> = {};
   return async (db: AppDatabase, ...values: A): Promise<O[]> => {
+    const dialect = dialectOf(db);
+    let prepared = preparedFor[dialect];
     if (prepared === undefined) {
       const marks = values.map((_, index) => `\u0000prepared-value-${index}\u0000`) as A;
       const compiled = build(db, ...marks).compile();
       const slots = compiled.parameters.map((parameter) => marks.indexOf(parameter as Value));
       const reusable = marks.every((_, index) => slots.includes(index)) && !marks.some((mark) => compiled.sql.includes(String(mark)));
-      prepared = reusable ? { compiled, slots } : null;
+      prepared = preparedFor[dialect] = reusable ? { compiled, slots } : null;
     }
     if (prepared === null) return (await db.executeQuery(build(db, ...values).compile())).rows;
     const { compiled, slots } = prepared;
