@@ -1,0 +1,145 @@
+/**
+ * A split setup (issue 29, decision 086): web instances (ROLE=web) and render workers (ROLE=worker)
+ * on one database. The Quick Admin bar's and `npm run selftest`'s checks run on a web instance,
+ * which has no worker of its own: the render-queue check counts the workers alive on other
+ * instances (render_workers, seen within a lease), and says so when none is.
+ *
+ * Each instance is a startApp of its own on the same environment (the same SQLite file through one
+ * shared connection, or the same PostgreSQL database with a pool each), as in render-leases.test.ts.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import sharp from "sharp";
+import { afterEach, describe, expect, inject, it } from "vitest";
+import { startApp, type BootOptions, type StartedApp } from "../../src/server/boot";
+import { openDatabase, type AppDatabase } from "../../src/server/db/client";
+import type { Env } from "../../src/server/env";
+import { AUTH_TESTS, SYSTEM_TESTS, runSelfTests, type SelfTestEnvironment, type SelfTestItem } from "../../src/selftest/suite";
+import { createStudioClient, roomPhoto, signedInClient, upload } from "../helpers/render";
+import { makeTestEnv } from "../helpers/test-env";
+import { MINUTE, TestClock } from "../helpers/test-clock";
+
+const apps: StartedApp[] = [];
+const sqliteHandles = new Map<string, AppDatabase>();
+afterEach(async () => {
+  for (const app of apps.splice(0).reverse()) await app.stop();
+  for (const db of sqliteHandles.values()) await db.destroy();
+  sqliteHandles.clear();
+});
+
+/** One more instance on the shared database, in the given role (see render-leases.test.ts). */
+async function startInstance(env: Env, role: Env["ROLE"], options: BootOptions = {}): Promise<StartedApp> {
+  let database: AppDatabase | undefined;
+  if (!env.DATABASE_URL) {
+    database = sqliteHandles.get(env.DATABASE) ?? openDatabase(env.DATABASE);
+    sqliteHandles.set(env.DATABASE, database);
+  }
+  const app = await startApp({ ...env, ROLE: role }, { clientDir: inject("clientDir"), database, ...options });
+  apps.push(app);
+  return app;
+}
+
+const queueCheck = (app: StartedApp) => app.services.system.runCheck("render-queue");
+
+async function makeAdmin(web: StartedApp) {
+  const studio = await signedInClient(web.http.url);
+  await web.deps.db.insertInto("user_roles").values({ user_id: studio.userId, role: "admin", created_at: Date.now() }).execute();
+  return studio;
+}
+
+describe("the render-queue check on a split setup", () => {
+  it("a web instance counts the slots of a worker alive on another instance, and warns once none is", async () => {
+    const env = makeTestEnv({ RENDER_CONCURRENCY: "3" });
+    const web = await startInstance(env, "web");
+    // Before any worker: nothing is stuck, but nothing would render either.
+    expect(await queueCheck(web)).toMatchObject({
+      ok: true,
+      warning: true,
+      detail: expect.stringMatching(/^no render worker is running \(none seen in the last 1 min\)/),
+    });
+
+    const worker = await startInstance(env, "worker");
+    expect(await queueCheck(web)).toEqual({
+      ok: true,
+      detail: "0 waiting, 0 rendering, 0 of 3 slots busy; 1 render worker running",
+      texts: expect.any(Array),
+    });
+    const second = await startInstance({ ...env, RENDER_CONCURRENCY: 2 }, "worker");
+    expect((await queueCheck(web)).detail).toBe("0 waiting, 0 rendering, 0 of 5 slots busy; 2 render workers running");
+
+    // A worker that stops says so: it is not counted a lease later, but at once.
+    await second.stop();
+    await worker.stop();
+    expect(await queueCheck(web)).toMatchObject({ ok: true, warning: true, detail: expect.stringMatching(/^no render worker is running/) });
+  });
+
+  it("a web instance with no worker alive and a render waiting past the limit fails, naming the missing worker", async () => {
+    const clock = new TestClock(Date.now());
+    const env = makeTestEnv();
+    const web = await startInstance(env, "web", { clock });
+    // A worker that wrote it was alive (as its heartbeat does) and then never again: a process that froze or died.
+    await web.deps.db
+      .insertInto("render_workers")
+      .values({ instance_id: "frozen:1:a", slots: 2, started_at: clock.now(), seen_at: clock.now() })
+      .execute();
+
+    // A render asked for through the web instance; nothing takes it.
+    const studio = await signedInClient(web.http.url);
+    const photo = await upload(web.http.url, studio.jar, await roomPhoto(400, 300));
+    await studio.client.render.create.mutate({ projectId: photo.body.projectId, imageId: photo.body.imageId, style: "modern" });
+    expect(await queueCheck(web)).toMatchObject({
+      ok: true,
+      detail: "1 waiting, 0 rendering, 0 of 2 slots busy, oldest waiting 0 s; 1 render worker running",
+    });
+
+    // Eleven minutes on the frozen worker's last word is far older than a lease: no worker is alive.
+    clock.advance(11 * MINUTE);
+    const check = await queueCheck(web);
+    expect(check).toMatchObject({
+      ok: false,
+      detail:
+        "1 render has waited 11 min and no render worker is running (none seen in the last 1 min): start one (ROLE=worker or ROLE=all)",
+    });
+    expect(check.texts?.[0]).toMatchObject({ key: "rendersWaitingNoWorker", params: { count: 1, windowMs: 60_000 } });
+  });
+});
+
+describe("npm run selftest against a split setup", () => {
+  it("every system and auth item passes on a web instance whose renders run on a worker instance", async () => {
+    const env = makeTestEnv({
+      STRIPE_SECRET_KEY: "sk_test_selftest",
+      AUTH_RATE_LIMIT_PER_MINUTE: "1000",
+      BACKUP_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "rc-split-backups-")),
+    });
+    const web = await startInstance(env, "web");
+    await startInstance(env, "worker");
+    const admin = await makeAdmin(web);
+    // A backup taken, so the backups check passes (with none ever taken it warns).
+    await web.services.backups.runIfDue();
+
+    const environment: SelfTestEnvironment = {
+      client: admin.client,
+      baseUrl: web.http.url,
+      fetch: admin.jar.fetch,
+      makeTestPng: () =>
+        sharp({ create: { width: 100, height: 100, channels: 3, background: { r: 79, g: 70, b: 229 } } })
+          .png()
+          .toBuffer(),
+      sleep: async () => undefined,
+      visitorClient: createStudioClient(web.http.url).client,
+      expectedUser: { id: admin.userId, email: admin.email },
+    };
+    const notPassed = (items: SelfTestItem[]) =>
+      items.filter((item) => item.status !== "passed").map((item) => `${item.id}: ${item.message}`);
+    const system = await runSelfTests("system", environment);
+    expect(notPassed(system)).toEqual([]);
+    expect(system.map((item) => item.id)).toEqual(SYSTEM_TESTS.map((test) => test.id));
+    expect(system.find((item) => item.id === "render-queue")!.message).toBe(
+      "0 waiting, 0 rendering, 0 of 2 slots busy; 1 render worker running",
+    );
+    const auth = await runSelfTests("auth", environment);
+    expect(notPassed(auth)).toEqual([]);
+    expect(auth.map((item) => item.id)).toEqual(AUTH_TESTS.map((test) => test.id));
+  });
+});
