@@ -8,12 +8,15 @@
  * cannot hold (decision 076).
  */
 import path from "node:path";
-import { takeBackup, pruneBackups, backupSource } from "../src/server/backup";
+import { takeBackup, pruneBackups, backupSource, BACKUP_UNDER_WAY, BACKUP_UNDER_WAY_LEASE_MS } from "../src/server/backup";
+import { systemClock } from "../src/server/clock";
+import { createRunClaims } from "../src/server/coordination";
 import { backupKeyId, readBackupKey } from "../src/server/backup/archive";
 import { openDatabase } from "../src/server/db/client";
 import { migrateToLatest } from "../src/server/db/migrate";
 import { EnvError, parseEnv } from "../src/server/env";
 import { APP_VERSION } from "../src/server/version";
+import { MESSAGES } from "../src/shared/messages";
 
 function sizeText(bytes: number): string {
   return bytes >= 1024 ** 2 ? `${(bytes / 1024 ** 2).toFixed(1)} MB` : `${(bytes / 1024).toFixed(1)} KB`;
@@ -31,7 +34,15 @@ async function main(args: string[]): Promise<number> {
   try {
     await migrateToLatest(db);
     const source = backupSource({ env, version: APP_VERSION });
-    const record = await takeBackup(db, source, dir, "command", () => Date.now());
+    // One backup at a time with the servers on this database, whoever asked for it (decision 086).
+    const claimed = await createRunClaims({ db, clock: systemClock }).runExclusive(BACKUP_UNDER_WAY, BACKUP_UNDER_WAY_LEASE_MS, () =>
+      takeBackup(db, source, dir, "command", () => Date.now()),
+    );
+    if (!claimed.ran) {
+      console.error(`Backup not taken: ${MESSAGES.backupRunning}`);
+      return 1;
+    }
+    const record = claimed.value;
     const manifest = record.result!.manifest;
     const tables = Object.values(manifest.database.tables).reduce((sum, rows) => sum + rows, 0);
     console.info(`Backup written: ${record.file} (${sizeText(record.bytes ?? 0)})`);

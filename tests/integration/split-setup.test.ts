@@ -4,6 +4,9 @@
  * which has no worker of its own: the render-queue check counts the workers alive on other
  * instances (render_workers, seen within a lease), and says so when none is.
  *
+ * An admin's "Run now" (housekeeping) and "Back up now" take the same hold as the schedule's runs:
+ * one at a time across instances, the second admin told it runs already.
+ *
  * Each instance is a startApp of its own on the same environment (the same SQLite file through one
  * shared connection, or the same PostgreSQL database with a pool each), as in render-leases.test.ts.
  */
@@ -16,9 +19,12 @@ import { startApp, type BootOptions, type StartedApp } from "../../src/server/bo
 import { openDatabase, type AppDatabase } from "../../src/server/db/client";
 import type { Env } from "../../src/server/env";
 import { AUTH_TESTS, SYSTEM_TESTS, runSelfTests, type SelfTestEnvironment, type SelfTestItem } from "../../src/selftest/suite";
-import { createStudioClient, roomPhoto, signedInClient, upload } from "../helpers/render";
+import type { ObjectStorage } from "../../src/server/storage/storage";
+import { failure } from "../helpers/failure";
+import { createStudioClient, PASSWORD, roomPhoto, signedInClient, upload } from "../helpers/render";
 import { makeTestEnv } from "../helpers/test-env";
 import { MINUTE, TestClock } from "../helpers/test-clock";
+import { waitUntil } from "../helpers/wait";
 
 const apps: StartedApp[] = [];
 const sqliteHandles = new Map<string, AppDatabase>();
@@ -141,5 +147,89 @@ describe("npm run selftest against a split setup", () => {
     const auth = await runSelfTests("auth", environment);
     expect(notPassed(auth)).toEqual([]);
     expect(auth.map((item) => item.id)).toEqual(AUTH_TESTS.map((test) => test.id));
+  });
+});
+
+/**
+ * A store whose listing (housekeeping's look for orphan files) and free-space probe (the disk floor
+ * a backup checks first) wait while the test holds them: a pass or a backup that stays under way.
+ */
+function holdableStore() {
+  let held: Promise<void> | null = null;
+  let release = () => {};
+  const wrap = (store: ObjectStorage): ObjectStorage => ({
+    ...store,
+    list: (bucket) =>
+      (async function* () {
+        await held;
+        yield* store.list!(bucket);
+      })(),
+    freeBytes: async () => {
+      await held;
+      return store.freeBytes ? store.freeBytes() : Number.MAX_SAFE_INTEGER;
+    },
+  });
+  return {
+    wrap,
+    hold() {
+      held = new Promise((resolve) => (release = resolve));
+    },
+    release() {
+      held = null;
+      release();
+    },
+  };
+}
+
+/** Instances A (whose store the test can hold) and B, serving the app on one database, and an admin signed in on each. */
+async function twoWebInstances(overrides: Record<string, string> = {}) {
+  const store = holdableStore();
+  const env = makeTestEnv(overrides);
+  const a = await startInstance(env, "web", { storage: store.wrap });
+  const b = await startInstance(env, "web");
+  // The pass each start runs is over before the test holds anything.
+  for (const app of [a, b])
+    await waitUntil(() => app.services.housekeeping.isRunning(), { message: "the start's pass", until: (running) => !running });
+  const onA = await makeAdmin(a);
+  const onB = createStudioClient(b.http.url);
+  await onB.client.auth.signIn.mutate({ email: onA.email, password: PASSWORD });
+  return { a, b, store, onA, onB };
+}
+
+describe("an admin's Run now and Back up now across instances", () => {
+  it("housekeeping: while a pass runs on A, Run now on B is refused as running (and B's status says one runs); then B runs one", async () => {
+    const { store, onA, onB } = await twoWebInstances();
+    store.hold();
+    const onAPass = onA.client.admin.runHousekeeping.mutate();
+    await waitUntil(() => onB.client.admin.housekeeping.query(), { message: "B to see A's pass", until: (status) => status.running });
+
+    const refused = await onB.client.admin.runHousekeeping.mutate().catch(failure);
+    expect(refused).toMatchObject({ message: "Housekeeping is running right now. Wait for it to finish.", data: { code: "CONFLICT" } });
+
+    store.release();
+    expect(await onAPass).toMatchObject({ trigger: "admin", errors: {} });
+    expect((await onB.client.admin.housekeeping.query()).running).toBe(false);
+    expect(await onB.client.admin.runHousekeeping.mutate()).toMatchObject({ trigger: "admin", errors: {} });
+  });
+
+  it("backups: while a backup is written on A, Back up now on B is refused as running (and B's status says one runs); then B takes one", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "rc-split-backups-"));
+    const { a, store, onA, onB } = await twoWebInstances({ BACKUP_DIR: dir });
+    store.hold();
+    const onABackup = onA.client.admin.backUpNow.mutate();
+    await waitUntil(() => onB.client.admin.backups.query(), { message: "B to see A's backup", until: (status) => status.running });
+
+    const refused = await onB.client.admin.backUpNow.mutate().catch(failure);
+    expect(refused).toMatchObject({ message: "A backup is being written right now. Wait for it to finish.", data: { code: "CONFLICT" } });
+
+    store.release();
+    expect(await onABackup).toMatchObject({ trigger: "admin", error: null });
+    expect(await onB.client.admin.backUpNow.mutate()).toMatchObject({ trigger: "admin", error: null });
+    // Two backups, one after the other; the refusal left no failed backup behind.
+    const rows = await a.deps.db.selectFrom("backups").select(["trigger", "error"]).where("trigger", "=", "admin").execute();
+    expect(rows).toEqual([
+      { trigger: "admin", error: null },
+      { trigger: "admin", error: null },
+    ]);
   });
 });

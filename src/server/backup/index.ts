@@ -31,6 +31,13 @@ export type BackupTrigger = BackupsTable["trigger"];
 const CHECK_EVERY_MS = 60_000;
 /** A scheduled backup's claim lasts this long unless renewed: a dead instance's lapses after it (decision 078). */
 const CLAIM_LEASE_MS = 10 * 60_000;
+/**
+ * Held while a backup is written, whoever asked for it (the schedule, an admin's "Back up now",
+ * `npm run backup`): one at a time across instances (decision 086).
+ */
+export const BACKUP_UNDER_WAY = "backup:running";
+/** How long that hold lasts unless renewed (renewed every third of it while the backup is written). */
+export const BACKUP_UNDER_WAY_LEASE_MS = CLAIM_LEASE_MS;
 
 export interface BackupRecord {
   id: string;
@@ -148,32 +155,39 @@ export function createBackupModule(deps: Deps) {
     return row ? toRecord(row) : null;
   }
 
-  /** One at a time: a second request while one runs is refused, not queued. */
+  /** One at a time, here and across instances: a second request while one runs is refused, not queued. */
   function run(trigger: BackupTrigger, into: string): Promise<BackupRecord> {
     if (running) throw new DomainError("conflict", "backupRunning");
     const started = (async () => {
-      // The floor is measured on the data disk (where the database and pictures are, and usually the backups).
-      await deps.diskFloor.ensureRoom();
-      const record = await takeBackup(db, backupSource(deps), into, trigger, () => clock.now()).catch((error: unknown) => {
-        // Recorded as a failed backup (the self-test and /admin show its reason); the admin is told what to install.
-        if (error instanceof PostgresToolMissingError) throw new DomainError("not-configured", "backupToolMissing", { cause: error });
-        throw error;
-      });
-      log.info("backup written", { file: record.file, bytes: record.bytes, files: record.files, trigger });
-      const removed = await pruneBackups(into, env.BACKUP_KEEP);
-      if (removed.length > 0) log.info("old backups removed", { removed, keep: env.BACKUP_KEEP });
-      const { result: _result, ...plain } = record;
-      return plain;
+      const claimed = await claims.runExclusive(BACKUP_UNDER_WAY, BACKUP_UNDER_WAY_LEASE_MS, () => write(trigger, into));
+      if (!claimed.ran) throw new DomainError("conflict", "backupRunning");
+      return claimed.value;
     })();
     running = started;
     void started.then(
       () => (running = null),
       (error: unknown) => {
         running = null;
-        log.error("backup failed", { error, trigger });
+        if (!isRunningElsewhere(error)) log.error("backup failed", { error, trigger });
       },
     );
     return started;
+  }
+
+  /** Writes one backup into `into` and prunes the oldest beyond BACKUP_KEEP. */
+  async function write(trigger: BackupTrigger, into: string): Promise<BackupRecord> {
+    // The floor is measured on the data disk (where the database and pictures are, and usually the backups).
+    await deps.diskFloor.ensureRoom();
+    const record = await takeBackup(db, backupSource(deps), into, trigger, () => clock.now()).catch((error: unknown) => {
+      // Recorded as a failed backup (the self-test and /admin show its reason); the admin is told what to install.
+      if (error instanceof PostgresToolMissingError) throw new DomainError("not-configured", "backupToolMissing", { cause: error });
+      throw error;
+    });
+    log.info("backup written", { file: record.file, bytes: record.bytes, files: record.files, trigger });
+    const removed = await pruneBackups(into, env.BACKUP_KEEP);
+    if (removed.length > 0) log.info("old backups removed", { removed, keep: env.BACKUP_KEEP });
+    const { result: _result, ...plain } = record;
+    return plain;
   }
 
   const module = {
@@ -191,7 +205,7 @@ export function createBackupModule(deps: Deps) {
         dir,
         everyMs,
         keep: env.BACKUP_KEEP,
-        running: running !== null,
+        running: running !== null || (await claims.isHeld(BACKUP_UNDER_WAY)),
         lastSuccess: success,
         lastFailure,
         nextAt: dir ? Math.max(now, (success?.startedAt ?? now) + (success ? everyMs : 0)) : null,
@@ -216,8 +230,14 @@ export function createBackupModule(deps: Deps) {
       if (!dir || running) return null;
       const success = await lastSuccess();
       if (success && clock.now() - success.startedAt < everyMs) return null;
-      const claimed = await claims.runOnce({ name: "backup", everyMs, leaseMs: CLAIM_LEASE_MS }, () => run("schedule", dir));
-      return claimed.ran ? claimed.value : null;
+      try {
+        const claimed = await claims.runOnce({ name: "backup", everyMs, leaseMs: CLAIM_LEASE_MS }, () => run("schedule", dir));
+        return claimed.ran ? claimed.value : null;
+      } catch (error) {
+        // A backup under way elsewhere (an admin's): the schedule's claim was released, its next look decides.
+        if (isRunningElsewhere(error)) return null;
+        throw error;
+      }
     },
 
     /** Looks every minute (not at once: start-up stays quick) whether a backup is due. */
@@ -238,3 +258,5 @@ export function createBackupModule(deps: Deps) {
 }
 
 export type BackupModule = ReturnType<typeof createBackupModule>;
+
+const isRunningElsewhere = (error: unknown) => error instanceof DomainError && error.messageName === "backupRunning";
