@@ -81,6 +81,7 @@ export const SERVER_CHECK_TEXTS = {
   backupSchedule: "every {{everyMs}} into {{dir}}, keeping {{keep}}",
   backupFailed: "the last backup failed ({{error}})",
   backupOverdue: "older than twice the schedule (every {{everyMs}} into {{dir}}, keeping {{keep}})",
+  backupsDatabaseOnly: "backups hold the database only: the files stay in {{location}}, backed up with the object store's own tools",
   storageMismatch: "a file written to the uploads bucket did not read back the same",
   storageWritable: "{{bucket}} is writable",
   checkError: "{{error}}",

@@ -19,7 +19,8 @@ import {
   backupKeyId,
   createBackup,
   readBackupKey,
-  refuseFilesElsewhere,
+  objectStoreRecord,
+  objectStoreWords,
   type BackupResult,
   type BackupSource,
 } from "./archive";
@@ -65,6 +66,11 @@ export interface BackupStatus {
   overdue: boolean;
   /** The backup key that signs every backup (decision 065); id null until the first backup creates it. */
   key: { file: string; id: string | null };
+  /**
+   * Where the files are when they are not in the backups (STORAGE_URL, with S3_ENDPOINT): backups
+   * hold the database only, and the bucket is backed up with the store's own tools (decision 086).
+   */
+  filesElsewhere: string | null;
 }
 
 type Deps = Pick<Infra, "db" | "env" | "clock" | "log" | "version" | "startedAt" | "diskFloor">;
@@ -77,7 +83,7 @@ export function backupSource(deps: Pick<Infra, "env" | "version">): BackupSource
     secretFromEnvironment: Boolean(deps.env.APP_SECRET),
     appVersion: deps.version,
     keyFile: deps.env.BACKUP_KEY_FILE ? path.resolve(deps.env.BACKUP_KEY_FILE) : path.join(deps.env.DATA_DIR, BACKUP_KEY_NAME),
-    ...(deps.env.STORAGE_URL ? { filesElsewhere: deps.env.STORAGE_URL } : {}),
+    ...(deps.env.STORAGE_URL ? { filesElsewhere: { url: deps.env.STORAGE_URL, endpoint: deps.env.S3_ENDPOINT } } : {}),
   };
 }
 
@@ -105,8 +111,6 @@ export async function takeBackup(
   trigger: BackupTrigger,
   now: () => number,
 ): Promise<BackupRecord & { result?: BackupResult }> {
-  // Refused before anything is recorded: not a failed backup, a setting that has none.
-  refuseFilesElsewhere(source);
   const id = generateSecureRandomString();
   const startedAt = now();
   await db.insertInto("backups").values({ id, trigger, started_at: startedAt }).execute();
@@ -198,7 +202,8 @@ export function createBackupModule(deps: Deps) {
       const latest = await db.selectFrom("backups").selectAll().orderBy("started_at", "desc").limit(1).executeTakeFirst();
       const lastFailure = latest && latest.error !== null && (!success || latest.started_at > success.startedAt) ? toRecord(latest) : null;
       const now = clock.now();
-      const keyFile = backupSource(deps).keyFile;
+      const source = backupSource(deps);
+      const keyFile = source.keyFile;
       const key = await readBackupKey(keyFile).catch(() => null);
       const since = success?.startedAt ?? deps.startedAt;
       return {
@@ -211,12 +216,12 @@ export function createBackupModule(deps: Deps) {
         nextAt: dir ? Math.max(now, (success?.startedAt ?? now) + (success ? everyMs : 0)) : null,
         overdue: dir !== null && now - since > 2 * everyMs,
         key: { file: keyFile, id: key && backupKeyId(key) },
+        filesElsewhere: source.filesElsewhere ? objectStoreWords(objectStoreRecord(source.filesElsewhere)) : null,
       };
     },
 
     /** An admin's "Back up now" (needs BACKUP_DIR: the server does not choose where backups go). */
     async backUpNow(): Promise<BackupRecord> {
-      if (env.STORAGE_URL) throw new DomainError("not-configured", "backupFilesElsewhere");
       if (!dir) throw new DomainError("not-configured", "backupDirMissing");
       return run("admin", dir);
     },
