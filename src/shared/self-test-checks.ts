@@ -76,6 +76,7 @@ export const SERVER_CHECK_TEXTS = {
   unreachable: "{{service}} could not be reached: {{error}}",
   engineNotChecked: "{{engine}} engine (not checked)",
   backupsUnscheduled: "backups are not scheduled (BACKUP_DIR is not set; npm run backup DIR takes one)",
+  backupsScheduledElsewhere: "backups are scheduled by another instance (BACKUP_DIR is not set on this one)",
   lastBackup: "last backup {{ageMs}} ago ({{sizeBytes}})",
   noBackupYet: "no backup yet",
   backupSchedule: "every {{everyMs}} into {{dir}}, keeping {{keep}}",

@@ -111,6 +111,34 @@ describe("the render-queue check on a split setup", () => {
   });
 });
 
+describe("the backups check on a split setup", () => {
+  it("an instance without BACKUP_DIR says another instance schedules the backups, and warns once they are overdue", async () => {
+    const clock = new TestClock(Date.now());
+    const env = makeTestEnv();
+    const scheduler = await startInstance({ ...env, BACKUP_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "rc-split-backups-")) }, "web", {
+      clock,
+    });
+    const other = await startInstance(env, "web", { clock });
+    expect(await scheduler.services.backups.runIfDue()).toMatchObject({ trigger: "schedule", error: null });
+
+    const check = await other.services.system.runCheck("backups");
+    expect(check).toMatchObject({
+      ok: true,
+      detail: expect.stringMatching(
+        /^backups are scheduled by another instance \(BACKUP_DIR is not set on this one\); last backup 0 s ago/,
+      ),
+    });
+    expect(check.warning).toBeUndefined();
+    // Three days on, with a daily schedule: the instance that takes them has stopped.
+    clock.advance(3 * 24 * 60 * MINUTE);
+    expect(await other.services.system.runCheck("backups")).toMatchObject({
+      ok: true,
+      warning: true,
+      detail: expect.stringMatching(/^backups are scheduled by another instance .*; last backup 3 d ago/),
+    });
+  });
+});
+
 describe("npm run selftest against a split setup", () => {
   it("every system and auth item passes on a web instance whose renders run on a worker instance", async () => {
     const env = makeTestEnv({
