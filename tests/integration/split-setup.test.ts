@@ -109,6 +109,36 @@ describe("the render-queue check on a split setup", () => {
     });
     expect(check.texts?.[0]).toMatchObject({ key: "rendersWaitingNoWorker", params: { count: 1, windowMs: 60_000 } });
   });
+
+  it("a worker known only by the lease of the render it runs (one that writes no row, as during an upgrade) counts as alive and busy", async () => {
+    const clock = new TestClock(Date.now());
+    const env = makeTestEnv();
+    const web = await startInstance(env, "web", { clock });
+    const studio = await signedInClient(web.http.url);
+    const photo = await upload(web.http.url, studio.jar, await roomPhoto(400, 300));
+    const { jobs } = await studio.client.render.create.mutate({
+      projectId: photo.body.projectId,
+      imageId: photo.body.imageId,
+      style: ["modern", "scandinavian"],
+    });
+    clock.advance(11 * MINUTE);
+    // The first render runs on such a worker, under a lease it renews; the second has waited 11 minutes behind it.
+    await web.deps.db
+      .updateTable("render_jobs")
+      .set({ status: "rendering", claimed_by: "older:1:a", claims: 1, lease_until: clock.now() + MINUTE, started_at: clock.now() })
+      .where("id", "=", jobs[0]!.id)
+      .execute();
+    expect(await queueCheck(web)).toMatchObject({
+      ok: true,
+      detail: "1 waiting, 1 rendering, 1 of 1 slots busy, oldest waiting 11 min; 1 render worker running",
+    });
+    // Its lease run out: no worker is alive, and the waiting render is a failure naming that.
+    clock.advance(2 * MINUTE);
+    expect(await queueCheck(web)).toMatchObject({
+      ok: false,
+      detail: expect.stringMatching(/^1 render has waited 13 min and no render worker is running/),
+    });
+  });
 });
 
 describe("the backups check on a split setup", () => {

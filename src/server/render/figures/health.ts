@@ -19,7 +19,9 @@ export interface OwnWorker {
 
 /**
  * The render workers alive now, across instances (decision 086): those seen within a lease in
- * render_workers, and this process's own. Busy slots are the running jobs they hold.
+ * render_workers, this process's own, and any other holding a valid lease on a running job (a
+ * worker that writes no row, such as one of an older version during an upgrade: its free slots
+ * unknown, it counts as busy). Busy slots are the running jobs they hold.
  */
 async function liveWorkers(deps: Pick<RenderContext, "db" | "env">, now: number, own: OwnWorker | null) {
   const rows = await deps.db
@@ -29,15 +31,19 @@ async function liveWorkers(deps: Pick<RenderContext, "db" | "env">, now: number,
     .execute();
   const slots = new Map(rows.map((row) => [row.instance_id, Number(row.slots)]));
   if (own) slots.delete(own.instanceId);
+  const held = await deps.db
+    .selectFrom("render_jobs")
+    .select((eb) => ["claimed_by", eb.fn.countAll<number>().as("count")])
+    .where("status", "in", RUNNING)
+    .where("lease_until", ">", now)
+    .where("claimed_by", "is not", null)
+    .groupBy("claimed_by")
+    .execute();
   let busy = 0;
-  if (slots.size > 0) {
-    const held = await deps.db
-      .selectFrom("render_jobs")
-      .select((eb) => eb.fn.countAll<number>().as("count"))
-      .where("status", "in", RUNNING)
-      .where("claimed_by", "in", [...slots.keys()])
-      .executeTakeFirstOrThrow();
-    busy = Number(held.count);
+  for (const { claimed_by: holder, count } of held) {
+    if (holder === null || holder === own?.instanceId) continue;
+    if (!slots.has(holder)) slots.set(holder, Number(count));
+    busy += Number(count);
   }
   const total = [...slots.values()].reduce((sum, count) => sum + count, 0) + (own?.slots ?? 0);
   return { workers: slots.size + (own ? 1 : 0), slots: total, active: Math.min(total, busy + (own?.active ?? 0)) };
