@@ -4,16 +4,20 @@
  * PostgreSQL database, decision 081), every stored picture and the app
  * secret, as one .tar.gz with a manifest signed with the install's backup key (decisions 047, 065). Recorded for /admin like the server's own.
  * Into BACKUP_DIR, the oldest backups beyond BACKUP_KEEP are then removed. Exit code 0, or 1 with
- * the reason. Refused with STORAGE_URL set: the files are in a bucket, which a backup of DATA_DIR
- * cannot hold (decision 076).
+ * the reason. With STORAGE_URL set the files are in a bucket: the backup holds the database (and the
+ * app secret) only, names the bucket, and says its files are backed up with the store's own tools
+ * (decision 086). One backup at a time with the servers on this database.
  */
 import path from "node:path";
-import { takeBackup, pruneBackups, backupSource } from "../src/server/backup";
-import { backupKeyId, readBackupKey } from "../src/server/backup/archive";
+import { takeBackup, pruneBackups, backupSource, BACKUP_UNDER_WAY, BACKUP_UNDER_WAY_LEASE_MS } from "../src/server/backup";
+import { systemClock } from "../src/server/clock";
+import { createRunClaims } from "../src/server/coordination";
+import { backupKeyId, objectStoreWords, readBackupKey } from "../src/server/backup/archive";
 import { openDatabase } from "../src/server/db/client";
 import { migrateToLatest } from "../src/server/db/migrate";
 import { EnvError, parseEnv } from "../src/server/env";
 import { APP_VERSION } from "../src/server/version";
+import { MESSAGES } from "../src/shared/messages";
 
 function sizeText(bytes: number): string {
   return bytes >= 1024 ** 2 ? `${(bytes / 1024 ** 2).toFixed(1)} MB` : `${(bytes / 1024).toFixed(1)} KB`;
@@ -31,14 +35,29 @@ async function main(args: string[]): Promise<number> {
   try {
     await migrateToLatest(db);
     const source = backupSource({ env, version: APP_VERSION });
-    const record = await takeBackup(db, source, dir, "command", () => Date.now());
+    // One backup at a time with the servers on this database, whoever asked for it (decision 086).
+    const claimed = await createRunClaims({ db, clock: systemClock }).runExclusive(BACKUP_UNDER_WAY, BACKUP_UNDER_WAY_LEASE_MS, () =>
+      takeBackup(db, source, dir, "command", () => Date.now()),
+    );
+    if (!claimed.ran) {
+      console.error(`Backup not taken: ${MESSAGES.backupRunning}`);
+      return 1;
+    }
+    const record = claimed.value;
     const manifest = record.result!.manifest;
     const tables = Object.values(manifest.database.tables).reduce((sum, rows) => sum + rows, 0);
     console.info(`Backup written: ${record.file} (${sizeText(record.bytes ?? 0)})`);
+    const objectStore = manifest.storage.objectStore;
     console.info(
       `  database ${manifest.database.engine === "postgres" ? "(pg_dump) " : ""}${sizeText(manifest.database.bytes)}, ${Object.keys(manifest.database.tables).length} tables, ${tables} rows; ` +
-        `${manifest.storage.files} pictures (${sizeText(manifest.storage.bytes)})`,
+        (objectStore ? "the database only" : `${manifest.storage.files} pictures (${sizeText(manifest.storage.bytes)})`),
     );
+    if (objectStore) {
+      console.info(
+        `  pictures NOT in this backup: they stay in ${objectStoreWords(objectStore)} (STORAGE_URL). Back up the bucket with the ` +
+          "object store's own tools (bucket versioning, replication to another bucket or region): docs/scaling-out.md",
+      );
+    }
     console.info(manifest.secret.included ? "  app secret included" : `  app secret NOT included: ${manifest.secret.note}`);
     if (env.BACKUP_DIR && path.resolve(env.BACKUP_DIR) === dir) {
       const removed = await pruneBackups(dir, env.BACKUP_KEEP);

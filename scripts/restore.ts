@@ -6,11 +6,13 @@
  * SQLite's integrity check and its tables hold the rows the manifest counts, before anything is
  * moved into DATA_DIR (decision 047). With DATABASE_URL set, a PostgreSQL backup's pg_dump is restored
  * with pg_restore into that database, which must be empty, and its tables must then hold the rows the
- * manifest counts (decision 081); a backup of the other engine is refused. Then start the server on
- * that DATA_DIR (and DATABASE_URL). Exit code 0, 1 when refused (with the reason), 2 for a usage error.
+ * manifest counts (decision 081); a backup of the other engine is refused. A backup of a studio whose
+ * files are in a bucket holds the database only: the restore says which bucket keeps them, and warns
+ * when STORAGE_URL is unset or names another (decision 086). Then start the server on that DATA_DIR
+ * (and DATABASE_URL). Exit code 0, 1 when refused (with the reason), 2 for a usage error.
  */
 import path from "node:path";
-import { BackupError, restoreBackup } from "../src/server/backup/archive";
+import { BackupError, objectStoreWords, restoreBackup } from "../src/server/backup/archive";
 import { EnvError, parseEnv } from "../src/server/env";
 
 /** The database's name, never the URL (it may hold a password). */
@@ -41,13 +43,28 @@ async function main(args: string[]): Promise<number> {
     const rows = Object.values(manifest.database.tables).reduce((sum, count) => sum + count, 0);
     const into = env.DATABASE_URL ? `${env.DATA_DIR} and the PostgreSQL database ${databaseNameOf(env.DATABASE_URL)}` : env.DATA_DIR;
     console.info(`Restored into ${into}: the backup of ${manifest.createdAt} (version ${manifest.appVersion})`);
+    const objectStore = manifest.storage.objectStore;
     console.info(
       `  ${Object.keys(manifest.database.tables).length} tables, ${rows} rows${env.DATABASE_URL ? " (counted again after pg_restore: equal)" : ""}; ` +
-        `${manifest.storage.files} pictures; every checksum matched`,
+        `${objectStore ? "the database only" : `${manifest.storage.files} pictures`}; every checksum matched`,
     );
     if (signed) console.info(`  signature matched the backup key; the key is now ${path.join(env.DATA_DIR, "backup-key")} too`);
     if (!manifest.secret.included) console.info(`  app secret not in the backup: ${manifest.secret.note}`);
-    if (env.STORAGE_URL && manifest.storage.files > 0) {
+    if (objectStore) {
+      // The pictures were never in this backup: the bucket named keeps them (decision 086).
+      console.info(`  pictures not in the backup: they stay in ${objectStoreWords(objectStore)}, where the studio kept them`);
+      if (!env.STORAGE_URL) {
+        console.warn(
+          `STORAGE_URL is not set: start the server with STORAGE_URL=${objectStore.url}${objectStore.endpoint ? ` S3_ENDPOINT=${objectStore.endpoint}` : ""} ` +
+            "and its keys (S3_*), or it will look for the pictures under DATA_DIR and find none.",
+        );
+      } else if (env.STORAGE_URL !== objectStore.url) {
+        console.warn(
+          `STORAGE_URL is ${env.STORAGE_URL}, and the backup's files are in ${objectStore.url}: point STORAGE_URL at that bucket ` +
+            "(or at a copy of it restored with the object store's own tools) before starting.",
+        );
+      }
+    } else if (env.STORAGE_URL && manifest.storage.files > 0) {
       // The server reads the bucket, not these files (decision 076): said here, not found out from missing pictures.
       const folder = path.join(env.DATA_DIR, "storage");
       console.warn(

@@ -398,9 +398,6 @@ function storageSettingsRefusal(data: z.infer<typeof envSchema>, present: Record
   if (data.S3_SECRET_ACCESS_KEY && !data.S3_ACCESS_KEY_ID) {
     return "S3_ACCESS_KEY_ID: expected the access key id, because S3_SECRET_ACCESS_KEY is set (or unset both for the SDK's own credentials)";
   }
-  if (data.BACKUP_DIR) {
-    return "BACKUP_DIR: cannot be used with STORAGE_URL: a backup of DATA_DIR cannot hold the files kept in the bucket. Back up the database and the bucket with their own tools (docs/operations.md, Files on S3-compatible storage), or unset STORAGE_URL";
-  }
   return null;
 }
 

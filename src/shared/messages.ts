@@ -73,8 +73,6 @@ export const MESSAGES = {
   deleteConfirmationMismatch: "Type your e-mail address to confirm",
   backupRunning: "A backup is being written right now. Wait for it to finish.",
   backupDirMissing: "Backups have no folder yet: set BACKUP_DIR (docs/operations.md).",
-  backupFilesElsewhere:
-    "The files are kept in object storage (STORAGE_URL), which a backup cannot hold: back up the database and the bucket with their own tools (docs/operations.md).",
   backupToolMissing:
     "Backups of a PostgreSQL database need pg_dump, which is not installed on the server: install PostgreSQL's client programs (apt-get install postgresql-client).",
   housekeepingRunning: "Housekeeping is running right now. Wait for it to finish.",

@@ -13,8 +13,9 @@ import { MESSAGES, englishMessage, readMessage } from "./messages";
  * - mail-transport: SMTP_URL's server answers (nodemailer verify, 5 s); without SMTP_URL the built-in outbox passes.
  * - render-provider: the engine is reachable with its key (Replicate GET /v1/account, OpenAI GET /v1/models/<model>, 5 s);
  *   the offline Preview engine passes.
- * - render-queue: no render waits longer than RENDER_QUEUE_LIMITS.maxWaitMs while the worker has a free slot,
- *   and none runs longer than RENDER_DEADLINE_MS + RENDER_QUEUE_LIMITS.runningMarginMs.
+ * - render-queue: no render waits longer than RENDER_QUEUE_LIMITS.maxWaitMs while the render workers alive
+ *   (on any instance: seen within RENDER_LEASE_MS) have a free slot, or while none is alive; none runs longer
+ *   than RENDER_DEADLINE_MS + RENDER_QUEUE_LIMITS.runningMarginMs; no worker alive is a warning.
  * - backups: a warning when no backup was ever taken; with BACKUP_DIR set, the last backup is at most twice
  *   BACKUP_EVERY old (a warning otherwise, or when the last attempt failed); without it, a backup taken by
  *   hand passes and the check says backups are not scheduled.
@@ -75,11 +76,13 @@ export const SERVER_CHECK_TEXTS = {
   unreachable: "{{service}} could not be reached: {{error}}",
   engineNotChecked: "{{engine}} engine (not checked)",
   backupsUnscheduled: "backups are not scheduled (BACKUP_DIR is not set; npm run backup DIR takes one)",
+  backupsScheduledElsewhere: "backups are scheduled by another instance (BACKUP_DIR is not set on this one)",
   lastBackup: "last backup {{ageMs}} ago ({{sizeBytes}})",
   noBackupYet: "no backup yet",
   backupSchedule: "every {{everyMs}} into {{dir}}, keeping {{keep}}",
   backupFailed: "the last backup failed ({{error}})",
   backupOverdue: "older than twice the schedule (every {{everyMs}} into {{dir}}, keeping {{keep}})",
+  backupsDatabaseOnly: "backups hold the database only: the files stay in {{location}}, backed up with the object store's own tools",
   storageMismatch: "a file written to the uploads bucket did not read back the same",
   storageWritable: "{{bucket}} is writable",
   checkError: "{{error}}",
@@ -91,6 +94,14 @@ export const SERVER_CHECK_TEXTS = {
     one: "{{count}} render has waited {{waitedMs}} while the worker has {{free}} of {{slots}} slots free",
     other: "{{count}} renders have waited {{waitedMs}} while the worker has {{free}} of {{slots}} slots free",
   },
+  rendersWaitingNoWorker: {
+    one: "{{count}} render has waited {{waitedMs}} and no render worker is running (none seen in the last {{windowMs}}): start one (ROLE=worker or ROLE=all)",
+    other:
+      "{{count}} renders have waited {{waitedMs}} and no render worker is running (none seen in the last {{windowMs}}): start one (ROLE=worker or ROLE=all)",
+  },
+  noRenderWorker:
+    "no render worker is running (none seen in the last {{windowMs}}): renders wait until one starts (ROLE=worker or ROLE=all)",
+  renderWorkers: { one: "{{count}} render worker running", other: "{{count}} render workers running" },
   queueState: "{{waiting}} waiting, {{rendering}} rendering, {{active}} of {{slots}} slots busy",
   queueStateOldest: "{{waiting}} waiting, {{rendering}} rendering, {{active}} of {{slots}} slots busy, oldest waiting {{oldestMs}}",
 } as const;

@@ -45,7 +45,7 @@ describe("housekeeping", () => {
     await storage.put(UPLOAD_BUCKET, "renders/never-was-a-job/full.jpg", Buffer.from("left behind too"), "image/jpeg");
 
     // The pass every start runs is over.
-    await expect.poll(() => server!.services.housekeeping.running).toBe(false);
+    await expect.poll(() => server!.services.housekeeping.isRunning()).toBe(false);
     // Today nothing is old enough: the orphans are younger than a day, the session and link are valid.
     const today = await server.services.housekeeping.runNow("schedule");
     expect(today.removed).toMatchObject({ expiredSessions: 0, expiredMailLinks: 0, oldAnalyticsEvents: 0, orphanFiles: 0 });
@@ -78,7 +78,7 @@ describe("housekeeping", () => {
     server = await startTestServer();
     const admin = await signedInClient(server.url);
     await server.deps.db.insertInto("user_roles").values({ user_id: admin.userId, role: "admin", created_at: Date.now() }).execute();
-    await expect.poll(() => server!.services.housekeeping.running).toBe(false);
+    await expect.poll(() => server!.services.housekeeping.isRunning()).toBe(false);
     const [one, two] = await Promise.allSettled([admin.client.admin.runHousekeeping.mutate(), admin.client.admin.runHousekeeping.mutate()]);
     const refused = [one, two].filter((outcome) => outcome.status === "rejected") as PromiseRejectedResult[];
     expect(refused).toHaveLength(1);

@@ -17,14 +17,16 @@ import { startFauxqs, type FauxqsServer } from "fauxqs";
 import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { UPLOAD_BUCKET } from "../../src/shared/constants";
+import zlib from "node:zlib";
+import tar from "tar-stream";
+import type { BackupManifest } from "../../src/server/backup/archive";
 import { MESSAGES } from "../../src/shared/messages";
-import { backupSource, takeBackup } from "../../src/server/backup";
+import { runScript } from "../helpers/cli";
 import { createS3Storage, type S3StorageOptions } from "../../src/server/storage/s3";
 import type { Bucket, ObjectStorage } from "../../src/server/storage/storage";
-import { failure } from "../helpers/failure";
-import { collectEvents, createStudioClient, isFinal, roomPhoto, signedInClient, upload } from "../helpers/render";
+import { collectEvents, createStudioClient, isFinal, PASSWORD, roomPhoto, signedInClient, upload } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
-import { makeTempDir, placeOf } from "../helpers/test-env";
+import { makeTempDir, placeOf, testDatabaseVariables } from "../helpers/test-env";
 
 const BUCKET = "roomcanvas-test";
 const KEYS = { accessKeyId: "test-key", secretAccessKey: "test-secret" };
@@ -45,6 +47,24 @@ afterAll(async () => {
   raw?.destroy();
   await s3?.stop();
 });
+
+/** The manifest of a backup file (its first entry). */
+async function readManifest(file: string): Promise<BackupManifest> {
+  const extract = tar.extract();
+  let manifest: Buffer | undefined;
+  extract.on("entry", (header, stream, next) => {
+    const chunks: Buffer[] = [];
+    stream.on("data", (chunk: unknown) => chunks.push(chunk as Buffer));
+    stream.on("end", () => {
+      if (header.name === "manifest.json") manifest = Buffer.concat(chunks);
+      next();
+    });
+  });
+  const done = new Promise<void>((resolve, reject) => extract.on("finish", () => resolve()).on("error", reject));
+  extract.end(zlib.gunzipSync(fs.readFileSync(file)));
+  await done;
+  return JSON.parse(manifest!.toString()) as BackupManifest;
+}
 
 function storeAt(prefix: string, options: Partial<S3StorageOptions> = {}): ObjectStorage {
   const store = createS3Storage({
@@ -325,13 +345,89 @@ describe("the studio with STORAGE_URL", () => {
     );
   });
 
-  it("refuses a backup, which could not hold the bucket's files, and records none", async () => {
-    server = await start("backups");
-    expect(await server.services.backups.backUpNow().catch(failure)).toMatchObject({ message: MESSAGES.backupFilesElsewhere });
-    const source = backupSource({ env: server.deps.env, version: "test" });
-    await expect(
-      takeBackup(server.deps.db, source, path.join(server.deps.env.DATA_DIR, "..", "elsewhere"), "command", Date.now),
-    ).rejects.toThrow(/STORAGE_URL/);
-    expect(await server.deps.db.selectFrom("backups").select("id").execute()).toEqual([]);
+  it("a backup holds the database only and names the bucket; restored, the database is checked and the pictures are read from the bucket", async () => {
+    const backupDir = makeTempDir("rc-s3-backups-");
+    server = await start("backups", { BACKUP_DIR: backupDir });
+    const bucketWords = `s3://${BUCKET}/backups at ${new URL(s3.address).toString().replace(/\/$/, "")}`;
+    const ana = await signedInClient(server.url);
+    const uploaded = await upload(server.url, ana.jar, await roomPhoto(400, 300));
+    expect(uploaded.status).toBe(201);
+    const picture = Buffer.from(await (await ana.jar.fetch(`${server.url}${uploaded.body.url}`)).arrayBuffer());
+
+    // /admin's "Back up now": taken, recorded, and the status says where the files are.
+    const taken = await server.services.backups.backUpNow();
+    expect(taken).toMatchObject({ trigger: "admin", error: null });
+    expect((await server.services.backups.status()).filesElsewhere).toBe(bucketWords);
+    // The self-test's backups check says it too.
+    expect((await server.services.system.runCheck("backups")).detail).toContain(
+      `backups hold the database only: the files stay in ${bucketWords}, backed up with the object store's own tools`,
+    );
+
+    // `npm run backup`: the same, and it says so.
+    const cliDir = makeTempDir("rc-s3-cli-backups-");
+    const s3Variables = { STORAGE_URL: `s3://${BUCKET}/backups`, S3_ENDPOINT: s3.address, ...S3_KEYS };
+    const cli = await runScript("scripts/backup.ts", [cliDir], {
+      env: { ...process.env, ...placeOf(server.deps.env), ...s3Variables, LOG_LEVEL: "silent" },
+    });
+    expect(cli.stderr).toBe("");
+    expect(cli.code).toBe(0);
+    expect(cli.stdout).toContain("the database only");
+    expect(cli.stdout).toContain(`pictures NOT in this backup: they stay in ${bucketWords} (STORAGE_URL)`);
+    expect(cli.stdout).toContain("object store's own tools");
+
+    const manifest = await readManifest(taken.file!);
+    expect(manifest).toMatchObject({
+      formatVersion: 4,
+      storage: {
+        files: 0,
+        bytes: 0,
+        objectStore: {
+          url: `s3://${BUCKET}/backups`,
+          endpoint: expect.stringContaining("127.0.0.1"),
+          note: expect.stringContaining("object store's own tools"),
+        },
+      },
+    });
+    expect(manifest.files.filter((file) => file.path !== "app-secret")).toEqual([]);
+    expect(manifest.database.tables.uploads).toBe(1);
+
+    // Restored with the same bucket: every checksum and count matched, and the restore says where the pictures are.
+    const target = testDatabaseVariables({ fresh: true });
+    const restoredDir = path.join(makeTempDir("rc-s3-restored-"), "data");
+    const restore = await runScript("scripts/restore.ts", [taken.file!], {
+      env: {
+        ...process.env,
+        ...target,
+        ...s3Variables,
+        DATA_DIR: restoredDir,
+        BACKUP_KEY_FILE: path.join(server.deps.env.DATA_DIR, "backup-key"),
+      },
+    });
+    expect(restore.stderr).toBe("");
+    expect(restore.code).toBe(0);
+    expect(restore.stdout).toContain("the database only; every checksum matched");
+    expect(restore.stdout).toContain(`pictures not in the backup: they stay in ${bucketWords}`);
+    expect(fs.existsSync(path.join(restoredDir, "storage"))).toBe(false);
+
+    // Without STORAGE_URL, the restore tells the operator to set it.
+    const bare = await runScript("scripts/restore.ts", [taken.file!], {
+      env: {
+        ...process.env,
+        ...testDatabaseVariables({ fresh: true }),
+        DATA_DIR: path.join(makeTempDir("rc-s3-restored-"), "data"),
+        BACKUP_KEY_FILE: path.join(server.deps.env.DATA_DIR, "backup-key"),
+      },
+    });
+    expect(bare.code).toBe(0);
+    expect(bare.stderr).toContain(`STORAGE_URL is not set: start the server with STORAGE_URL=s3://${BUCKET}/backups S3_ENDPOINT=`);
+
+    // A server on the restored database and the same bucket: Ana signs in, her picture is there, byte for byte.
+    await server.stop();
+    server = await startTestServer({ ...target, ...s3Variables, DATA_DIR: restoredDir }, { fresh: true });
+    const again = createStudioClient(server.url);
+    await again.client.auth.signIn.mutate({ email: ana.email, password: PASSWORD });
+    const restored = await again.jar.fetch(`${server.url}${uploaded.body.url}`);
+    expect(restored.status).toBe(200);
+    expect(Buffer.from(await restored.arrayBuffer()).equals(picture)).toBe(true);
   });
 });

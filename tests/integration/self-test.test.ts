@@ -505,7 +505,7 @@ describe("self-test suite against a misconfigured server", () => {
     });
   });
 
-  it('a render waiting 11 minutes with the worker\'s slots free, or running past its deadline → "Render queue error: ..."', async () => {
+  it('a render waiting 11 minutes with no worker running, or with a live worker\'s slots free, or running past its deadline → "Render queue error: ..."', async () => {
     const env = nodeEnvironment(server, admin);
     // Replicate bills each render: free credits need the confirmed address. With SMTP set the outbox
     // keeps no mail body (and this SMTP server is down), so the address is marked confirmed directly.
@@ -517,16 +517,30 @@ describe("self-test suite against a misconfigured server", () => {
       imageId: photo.body.imageId,
       style: "modern",
     });
+    // This instance's worker is stopped and no other was seen: a warning, until a render has waited too long.
     expect((await run("system", env, ["render-queue"]))["render-queue"]).toMatchObject({
-      status: "passed",
-      message: "1 waiting, 0 rendering, 0 of 2 slots busy, oldest waiting 0 s",
+      status: "warning",
+      message:
+        "Render queue: no render worker is running (none seen in the last 1 min): renders wait until one starts (ROLE=worker or ROLE=all); " +
+        "1 waiting, 0 rendering, 0 of 0 slots busy, oldest waiting 0 s",
     });
 
     clock.advance(11 * MINUTE);
     expect((await run("system", env, ["render-queue"]))["render-queue"]).toMatchObject({
       status: "failed",
+      message:
+        "Error: Render queue error: 1 render has waited 11 min and no render worker is running (none seen in the last 1 min): " +
+        "start one (ROLE=worker or ROLE=all)",
+    });
+
+    // A worker on another instance, alive (seen now) with two slots, that does not take the render.
+    const stuckWorker = { instance_id: "elsewhere:1:stuck", slots: 2, started_at: clock.now(), seen_at: clock.now() };
+    await server.deps.db.insertInto("render_workers").values(stuckWorker).execute();
+    expect((await run("system", env, ["render-queue"]))["render-queue"]).toMatchObject({
+      status: "failed",
       message: "Error: Render queue error: 1 render has waited 11 min while the worker has 2 of 2 slots free",
     });
+    await server.deps.db.deleteFrom("render_workers").where("instance_id", "=", stuckWorker.instance_id).execute();
 
     const startedAt = clock.now() - server.deps.env.RENDER_DEADLINE_MS - 2 * MINUTE;
     await server.deps.db

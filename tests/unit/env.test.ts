@@ -88,7 +88,7 @@ describe("environment", () => {
     expect(() => parseEnv({ ...s3, S3_SECRET_ACCESS_KEY: "secret" })).toThrow(/S3_ACCESS_KEY_ID: expected the access key id/);
     expect(() => parseEnv({ ...s3, S3_ENDPOINT: "minio:9000" })).toThrow(/S3_ENDPOINT: expected the http\(s\) address/);
     expect(() => parseEnv({ ...s3, S3_FORCE_PATH_STYLE: "yes please" })).toThrow(/S3_FORCE_PATH_STYLE: expected true or false/);
-    expect(() => parseEnv({ ...s3, BACKUP_DIR: "/backups" })).toThrow(/BACKUP_DIR: cannot be used with STORAGE_URL/);
+    expect(parseEnv({ ...s3, BACKUP_DIR: "/backups" }).BACKUP_DIR).toBe("/backups");
   });
 
   it("lists every bad variable at once", () => {

@@ -127,6 +127,7 @@ const TABLE_OWNERS: Record<string, Home> = {
   render_jobs: { owner: RENDER },
   render_events: { owner: RENDER },
   render_edits: { owner: RENDER },
+  render_workers: { owner: RENDER },
   visitor_demo_renders: { owner: RENDER },
   upload_budgets: { owner: RENDER },
   webhook_receipts: { owner: RENDER },

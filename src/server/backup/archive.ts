@@ -6,6 +6,8 @@
  * writes; restored only into an empty DATA_DIR, only with that key, streaming each entry to disk
  * capped at the size the authenticated manifest declares. On PostgreSQL (DATABASE_URL), the database
  * is a pg_dump restored into an empty database (decision 081; database.ts holds each engine's way).
+ * With the files in a bucket (STORAGE_URL), a backup holds the database only and names the bucket,
+ * whose files are backed up with the store's own tools (decision 086).
  *
  * Plain functions over files: the backup module (index.ts) and the commands (scripts/backup.ts,
  * scripts/restore.ts) call them.
@@ -35,12 +37,18 @@ export { BackupError } from "./database";
 
 export const BACKUP_FORMAT = "roomcanvas-backup";
 /**
- * 3: a PostgreSQL backup (pg_dump; decision 081), so that a version before it refuses one as "newer"
- * instead of as damaged. 2: signed, manifest first (decision 065); SQLite backups still are.
- * 1: unsigned, manifest last (restored only when asked).
+ * 4: the database only, the files being in a bucket (STORAGE_URL; decision 086), so that a version
+ * before it refuses one as "newer" rather than restoring a studio without saying its pictures are
+ * elsewhere. 3: a PostgreSQL backup (pg_dump; decision 081), so that a version before it refuses one
+ * as "newer" instead of as damaged. 2: signed, manifest first (decision 065); SQLite backups still
+ * are. 1: unsigned, manifest last (restored only when asked).
  */
-export const BACKUP_FORMAT_VERSION = 3;
+export const BACKUP_FORMAT_VERSION = 4;
 const FORMAT_VERSION_OF: Record<DatabaseEngine, number> = { sqlite: 2, postgres: 3 };
+const DATABASE_ONLY_FORMAT_VERSION = 4;
+/** What a database-only backup's manifest says of the files (and the CLI and /admin say too). */
+export const FILES_IN_OBJECT_STORE_NOTE =
+  "the stored files are not in this backup: they stay in the bucket named here; back them up with the object store's own tools (bucket versioning, replication to another bucket or region; docs/scaling-out.md)";
 /** The install's backup key, in DATA_DIR unless BACKUP_KEY_FILE says otherwise; never in a backup. */
 export const BACKUP_KEY_NAME = "backup-key";
 /** roomcanvas-backup-2026-11-23T04-50-07Z.tar.gz: sorts by time, and pruning touches nothing else. */
@@ -70,8 +78,21 @@ export interface BackupManifest {
   database: { engine?: DatabaseEngine; path: string; bytes: number; sha256: string; tables: Record<string, number> };
   /** The app secret decrypts two-factor keys and engine keys: without it they are lost. */
   secret: { included: boolean; note?: string };
-  storage: { files: number; bytes: number };
+  /**
+   * The pictures in the backup (storage/…), or, for a studio that keeps them in a bucket, none, and
+   * where they are (`objectStore`: STORAGE_URL and S3_ENDPOINT, never a key) with a note saying so.
+   */
+  storage: { files: number; bytes: number; objectStore?: ObjectStoreRecord };
   files: Array<{ path: string; bytes: number; sha256: string }>;
+}
+
+/** Where a studio keeps its files when they are not in its backups (decision 086). */
+export interface ObjectStoreRecord {
+  /** STORAGE_URL: s3://bucket/prefix. */
+  url: string;
+  /** S3_ENDPOINT (without any user or password in it); absent for AWS S3 itself. */
+  endpoint?: string;
+  note: string;
 }
 
 export interface BackupResult {
@@ -94,19 +115,31 @@ export interface BackupSource {
   /** The backup key's file (generated owner-only there on the first backup). */
   keyFile: string;
   /**
-   * STORAGE_URL when the files are in a bucket: a backup of DATA_DIR cannot hold them, so none is
-   * taken rather than one silently missing every picture (decision 076).
+   * STORAGE_URL when the files are in a bucket (and S3_ENDPOINT): the backup then holds the database
+   * only and names the bucket, whose files are backed up with the store's own tools (decision 086).
    */
-  filesElsewhere?: string;
+  filesElsewhere?: { url: string; endpoint?: string };
 }
 
-/** Refuses a backup of a studio whose files are in a bucket (decision 076). */
-export function refuseFilesElsewhere(source: Pick<BackupSource, "filesElsewhere">): void {
-  if (!source.filesElsewhere) return;
-  throw new BackupError(
-    `the stored files are in ${source.filesElsewhere} (STORAGE_URL), which a backup of DATA_DIR cannot hold: ` +
-      "back up the database and the bucket with their own tools (docs/operations.md, Files on S3-compatible storage)",
-  );
+/** The bucket a database-only backup names: the endpoint without any user or password in it. */
+export function objectStoreRecord(where: NonNullable<BackupSource["filesElsewhere"]>): ObjectStoreRecord {
+  let endpoint: string | undefined;
+  if (where.endpoint) {
+    try {
+      const url = new URL(where.endpoint);
+      url.username = "";
+      url.password = "";
+      endpoint = url.toString().replace(/\/$/, "");
+    } catch {
+      endpoint = undefined;
+    }
+  }
+  return { url: where.url, ...(endpoint ? { endpoint } : {}), note: FILES_IN_OBJECT_STORE_NOTE };
+}
+
+/** "s3://bucket/prefix", or "s3://bucket/prefix at https://endpoint": the bucket in words. */
+export function objectStoreWords(store: Pick<ObjectStoreRecord, "url" | "endpoint">): string {
+  return store.endpoint ? `${store.url} at ${store.endpoint}` : store.url;
 }
 
 const sha256 = (data: Buffer) => createHash("sha256").update(data).digest("hex");
@@ -248,7 +281,6 @@ async function removeStaleWork(dataDir: string, now: Date): Promise<void> {
  * only once complete.
  */
 export async function createBackup(source: BackupSource, outDir: string, now = new Date()): Promise<BackupResult> {
-  refuseFilesElsewhere(source);
   await fsp.mkdir(outDir, { recursive: true, mode: 0o700 });
   const key = await loadOrCreateBackupKey(source.keyFile);
   const finalFile = path.join(outDir, backupFileName(now));
@@ -264,10 +296,11 @@ export async function createBackup(source: BackupSource, outDir: string, now = n
     const databaseEntry = DATABASE_ENTRIES[snapshot.engine];
     const database = await describeFile(snapshot.file);
 
+    // Files in a bucket are not DATA_DIR's: the backup names the bucket instead (decision 086).
     const storageRoot = path.join(source.dataDir, STORAGE_FOLDER);
     const files: BackupManifest["files"] = [];
     let storageBytes = 0;
-    for (const relative of await listFiles(storageRoot)) {
+    for (const relative of source.filesElsewhere ? [] : await listFiles(storageRoot)) {
       const name = `${STORAGE_FOLDER}/${relative}`;
       if (!STORAGE_ENTRY.test(name)) continue;
       if (!(await keepAsIs(path.join(storageRoot, relative), path.join(work, ...name.split("/"))))) continue;
@@ -291,12 +324,16 @@ export async function createBackup(source: BackupSource, outDir: string, now = n
 
     const manifest: BackupManifest = {
       format: BACKUP_FORMAT,
-      formatVersion: FORMAT_VERSION_OF[snapshot.engine],
+      formatVersion: source.filesElsewhere ? DATABASE_ONLY_FORMAT_VERSION : FORMAT_VERSION_OF[snapshot.engine],
       appVersion: source.appVersion,
       createdAt: now.toISOString(),
       database: { engine: snapshot.engine, path: databaseEntry, bytes: database.bytes, sha256: database.sha256, tables: snapshot.tables },
       secret,
-      storage: { files: storageFiles, bytes: storageBytes },
+      storage: {
+        files: storageFiles,
+        bytes: storageBytes,
+        ...(source.filesElsewhere ? { objectStore: objectStoreRecord(source.filesElsewhere) } : {}),
+      },
       files,
     };
     const manifestData = Buffer.from(JSON.stringify(manifest, null, 2));
@@ -367,7 +404,13 @@ const manifestSchema = z.object({
     tables: z.record(z.string(), z.number().int().min(0)),
   }),
   secret: z.object({ included: z.boolean(), note: z.string().optional() }),
-  storage: z.object({ files: z.number().int().min(0), bytes: z.number().int().min(0) }),
+  storage: z.object({
+    files: z.number().int().min(0),
+    bytes: z.number().int().min(0),
+    objectStore: z
+      .object({ url: z.string().startsWith("s3://").max(2000), endpoint: z.string().max(2000).optional(), note: z.string().max(2000) })
+      .optional(),
+  }),
   files: z.array(
     z.object({
       // Only names a backup can hold: nothing absolute, no "..".
@@ -502,6 +545,8 @@ function parseManifest(data: Buffer): BackupManifest {
   const { engine = "sqlite", path: entry } = parsed.data.database;
   if (entry !== DATABASE_ENTRIES[engine])
     throw new BackupError("the backup's manifest names a database file its engine cannot have: it is damaged");
+  if (parsed.data.storage.objectStore && parsed.data.files.some((file) => file.path !== SECRET_ENTRY))
+    throw new BackupError("the backup's manifest names a bucket for the files and lists files too: it is damaged");
   const names = new Set([parsed.data.database.path, ...parsed.data.files.map((file) => file.path)]);
   if (names.size !== parsed.data.files.length + 1) throw new BackupError("the backup's manifest lists a file twice: it is damaged");
   return parsed.data as BackupManifest;

@@ -19,7 +19,8 @@ import {
   backupKeyId,
   createBackup,
   readBackupKey,
-  refuseFilesElsewhere,
+  objectStoreRecord,
+  objectStoreWords,
   type BackupResult,
   type BackupSource,
 } from "./archive";
@@ -31,6 +32,13 @@ export type BackupTrigger = BackupsTable["trigger"];
 const CHECK_EVERY_MS = 60_000;
 /** A scheduled backup's claim lasts this long unless renewed: a dead instance's lapses after it (decision 078). */
 const CLAIM_LEASE_MS = 10 * 60_000;
+/**
+ * Held while a backup is written, whoever asked for it (the schedule, an admin's "Back up now",
+ * `npm run backup`): one at a time across instances (decision 086).
+ */
+export const BACKUP_UNDER_WAY = "backup:running";
+/** How long that hold lasts unless renewed (renewed every third of it while the backup is written). */
+export const BACKUP_UNDER_WAY_LEASE_MS = CLAIM_LEASE_MS;
 
 export interface BackupRecord {
   id: string;
@@ -58,6 +66,11 @@ export interface BackupStatus {
   overdue: boolean;
   /** The backup key that signs every backup (decision 065); id null until the first backup creates it. */
   key: { file: string; id: string | null };
+  /**
+   * Where the files are when they are not in the backups (STORAGE_URL, with S3_ENDPOINT): backups
+   * hold the database only, and the bucket is backed up with the store's own tools (decision 086).
+   */
+  filesElsewhere: string | null;
 }
 
 type Deps = Pick<Infra, "db" | "env" | "clock" | "log" | "version" | "startedAt" | "diskFloor">;
@@ -70,7 +83,7 @@ export function backupSource(deps: Pick<Infra, "env" | "version">): BackupSource
     secretFromEnvironment: Boolean(deps.env.APP_SECRET),
     appVersion: deps.version,
     keyFile: deps.env.BACKUP_KEY_FILE ? path.resolve(deps.env.BACKUP_KEY_FILE) : path.join(deps.env.DATA_DIR, BACKUP_KEY_NAME),
-    ...(deps.env.STORAGE_URL ? { filesElsewhere: deps.env.STORAGE_URL } : {}),
+    ...(deps.env.STORAGE_URL ? { filesElsewhere: { url: deps.env.STORAGE_URL, endpoint: deps.env.S3_ENDPOINT } } : {}),
   };
 }
 
@@ -98,8 +111,6 @@ export async function takeBackup(
   trigger: BackupTrigger,
   now: () => number,
 ): Promise<BackupRecord & { result?: BackupResult }> {
-  // Refused before anything is recorded: not a failed backup, a setting that has none.
-  refuseFilesElsewhere(source);
   const id = generateSecureRandomString();
   const startedAt = now();
   await db.insertInto("backups").values({ id, trigger, started_at: startedAt }).execute();
@@ -148,32 +159,39 @@ export function createBackupModule(deps: Deps) {
     return row ? toRecord(row) : null;
   }
 
-  /** One at a time: a second request while one runs is refused, not queued. */
+  /** One at a time, here and across instances: a second request while one runs is refused, not queued. */
   function run(trigger: BackupTrigger, into: string): Promise<BackupRecord> {
     if (running) throw new DomainError("conflict", "backupRunning");
     const started = (async () => {
-      // The floor is measured on the data disk (where the database and pictures are, and usually the backups).
-      await deps.diskFloor.ensureRoom();
-      const record = await takeBackup(db, backupSource(deps), into, trigger, () => clock.now()).catch((error: unknown) => {
-        // Recorded as a failed backup (the self-test and /admin show its reason); the admin is told what to install.
-        if (error instanceof PostgresToolMissingError) throw new DomainError("not-configured", "backupToolMissing", { cause: error });
-        throw error;
-      });
-      log.info("backup written", { file: record.file, bytes: record.bytes, files: record.files, trigger });
-      const removed = await pruneBackups(into, env.BACKUP_KEEP);
-      if (removed.length > 0) log.info("old backups removed", { removed, keep: env.BACKUP_KEEP });
-      const { result: _result, ...plain } = record;
-      return plain;
+      const claimed = await claims.runExclusive(BACKUP_UNDER_WAY, BACKUP_UNDER_WAY_LEASE_MS, () => write(trigger, into));
+      if (!claimed.ran) throw new DomainError("conflict", "backupRunning");
+      return claimed.value;
     })();
     running = started;
     void started.then(
       () => (running = null),
       (error: unknown) => {
         running = null;
-        log.error("backup failed", { error, trigger });
+        if (!isRunningElsewhere(error)) log.error("backup failed", { error, trigger });
       },
     );
     return started;
+  }
+
+  /** Writes one backup into `into` and prunes the oldest beyond BACKUP_KEEP. */
+  async function write(trigger: BackupTrigger, into: string): Promise<BackupRecord> {
+    // The floor is measured on the data disk (where the database and pictures are, and usually the backups).
+    await deps.diskFloor.ensureRoom();
+    const record = await takeBackup(db, backupSource(deps), into, trigger, () => clock.now()).catch((error: unknown) => {
+      // Recorded as a failed backup (the self-test and /admin show its reason); the admin is told what to install.
+      if (error instanceof PostgresToolMissingError) throw new DomainError("not-configured", "backupToolMissing", { cause: error });
+      throw error;
+    });
+    log.info("backup written", { file: record.file, bytes: record.bytes, files: record.files, trigger });
+    const removed = await pruneBackups(into, env.BACKUP_KEEP);
+    if (removed.length > 0) log.info("old backups removed", { removed, keep: env.BACKUP_KEEP });
+    const { result: _result, ...plain } = record;
+    return plain;
   }
 
   const module = {
@@ -184,25 +202,26 @@ export function createBackupModule(deps: Deps) {
       const latest = await db.selectFrom("backups").selectAll().orderBy("started_at", "desc").limit(1).executeTakeFirst();
       const lastFailure = latest && latest.error !== null && (!success || latest.started_at > success.startedAt) ? toRecord(latest) : null;
       const now = clock.now();
-      const keyFile = backupSource(deps).keyFile;
+      const source = backupSource(deps);
+      const keyFile = source.keyFile;
       const key = await readBackupKey(keyFile).catch(() => null);
       const since = success?.startedAt ?? deps.startedAt;
       return {
         dir,
         everyMs,
         keep: env.BACKUP_KEEP,
-        running: running !== null,
+        running: running !== null || (await claims.isHeld(BACKUP_UNDER_WAY)),
         lastSuccess: success,
         lastFailure,
         nextAt: dir ? Math.max(now, (success?.startedAt ?? now) + (success ? everyMs : 0)) : null,
         overdue: dir !== null && now - since > 2 * everyMs,
         key: { file: keyFile, id: key && backupKeyId(key) },
+        filesElsewhere: source.filesElsewhere ? objectStoreWords(objectStoreRecord(source.filesElsewhere)) : null,
       };
     },
 
     /** An admin's "Back up now" (needs BACKUP_DIR: the server does not choose where backups go). */
     async backUpNow(): Promise<BackupRecord> {
-      if (env.STORAGE_URL) throw new DomainError("not-configured", "backupFilesElsewhere");
       if (!dir) throw new DomainError("not-configured", "backupDirMissing");
       return run("admin", dir);
     },
@@ -216,8 +235,14 @@ export function createBackupModule(deps: Deps) {
       if (!dir || running) return null;
       const success = await lastSuccess();
       if (success && clock.now() - success.startedAt < everyMs) return null;
-      const claimed = await claims.runOnce({ name: "backup", everyMs, leaseMs: CLAIM_LEASE_MS }, () => run("schedule", dir));
-      return claimed.ran ? claimed.value : null;
+      try {
+        const claimed = await claims.runOnce({ name: "backup", everyMs, leaseMs: CLAIM_LEASE_MS }, () => run("schedule", dir));
+        return claimed.ran ? claimed.value : null;
+      } catch (error) {
+        // A backup under way elsewhere (an admin's): the schedule's claim was released, its next look decides.
+        if (isRunningElsewhere(error)) return null;
+        throw error;
+      }
     },
 
     /** Looks every minute (not at once: start-up stays quick) whether a backup is due. */
@@ -238,3 +263,5 @@ export function createBackupModule(deps: Deps) {
 }
 
 export type BackupModule = ReturnType<typeof createBackupModule>;
+
+const isRunningElsewhere = (error: unknown) => error instanceof DomainError && error.messageName === "backupRunning";

@@ -76,34 +76,57 @@ export function createRunClaims(deps: { db: AppDatabase; clock: Clock; log?: Pic
      */
     async runOnce<T>(run: ScheduledRun, task: () => Promise<T>): Promise<ClaimedRun<T>> {
       const startedAt = clock.now();
-      const claimId = await claim(run.name, startedAt + run.leaseMs);
-      if (!claimId) return { ran: false };
-      // Renewals one at a time, and none left in flight when the run ends (a late one would shorten the hold).
-      let renewing = Promise.resolve();
-      const renew = setInterval(
-        () => {
-          renewing = renewing
-            .then(() => holdUntil(run.name, claimId, clock.now() + run.leaseMs))
-            .catch((error: unknown) => deps.log?.warn("could not renew a scheduled run's claim", { run: run.name, error }));
-        },
-        Math.max(1_000, Math.floor(run.leaseMs / 3)),
-      );
-      renew.unref();
-      let value: T;
-      try {
-        value = await task();
-      } catch (error) {
-        clearInterval(renew);
-        await renewing;
-        await holdUntil(run.name, claimId, clock.now()).catch(() => undefined);
-        throw error;
-      }
-      clearInterval(renew);
-      await renewing;
-      await holdUntil(run.name, claimId, startedAt + run.everyMs - slackOf(run.everyMs));
-      return { ran: true, value };
+      return holding(run.name, run.leaseMs, task, () => startedAt + run.everyMs - slackOf(run.everyMs));
+    },
+
+    /**
+     * Runs `task` while holding the row `name` for `leaseMs` (renewed while it runs), and releases it
+     * when the task ends: one at a time across instances, for a run an admin asks for (decision 086).
+     * `{ ran: false }` when another instance holds it now.
+     */
+    async runExclusive<T>(name: string, leaseMs: number, task: () => Promise<T>): Promise<ClaimedRun<T>> {
+      return holding(name, leaseMs, task, () => clock.now());
+    },
+
+    /** True while an instance holds the row `name` (a run under way, or a scheduled run done for this period). */
+    async isHeld(name: string): Promise<boolean> {
+      const row = await db.selectFrom("scheduled_runs").select("held_until").where("name", "=", name).executeTakeFirst();
+      return row !== undefined && row.held_until > clock.now();
     },
   };
+
+  /**
+   * Claims `name` for a lease, renewed every third of it while `task` runs; then holds it until
+   * `afterwards()` (released at once when the task throws, and the error thrown on).
+   */
+  async function holding<T>(name: string, leaseMs: number, task: () => Promise<T>, afterwards: () => number): Promise<ClaimedRun<T>> {
+    const claimId = await claim(name, clock.now() + leaseMs);
+    if (!claimId) return { ran: false };
+    // Renewals one at a time, and none left in flight when the run ends (a late one would shorten the hold).
+    let renewing = Promise.resolve();
+    const renew = setInterval(
+      () => {
+        renewing = renewing
+          .then(() => holdUntil(name, claimId, clock.now() + leaseMs))
+          .catch((error: unknown) => deps.log?.warn("could not renew a scheduled run's claim", { run: name, error }));
+      },
+      Math.max(1_000, Math.floor(leaseMs / 3)),
+    );
+    renew.unref();
+    let value: T;
+    try {
+      value = await task();
+    } catch (error) {
+      clearInterval(renew);
+      await renewing;
+      await holdUntil(name, claimId, clock.now()).catch(() => undefined);
+      throw error;
+    }
+    clearInterval(renew);
+    await renewing;
+    await holdUntil(name, claimId, afterwards());
+    return { ran: true, value };
+  }
 }
 
 export type RunClaims = ReturnType<typeof createRunClaims>;

@@ -426,6 +426,14 @@ export interface ScheduledRunsTable {
   held_until: number;
 }
 
+/** A render worker seen alive: its row is written at start and every quarter of its lease (render module, decision 086). */
+export interface RenderWorkersTable {
+  instance_id: string;
+  slots: number;
+  started_at: number;
+  seen_at: number;
+}
+
 /** A count per key within a window that starts with the first count (coordination module, decision 078). */
 export interface RateCountsTable {
   key: string;
@@ -629,6 +637,7 @@ export interface Database {
   render_jobs: RenderJobsTable;
   render_events: RenderEventsTable;
   render_edits: RenderEditsTable;
+  render_workers: RenderWorkersTable;
   two_factor_failures: TwoFactorFailuresTable;
   upload_budgets: UploadBudgetsTable;
   visitor_demo_renders: VisitorDemoRendersTable;

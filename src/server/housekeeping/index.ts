@@ -14,6 +14,11 @@ import type { Infra } from "../infra";
 const EVERY_MS = 6 * 3_600_000;
 /** The scheduled pass, claimed by one instance; a claim left by a dead instance lapses after the lease. */
 export const HOUSEKEEPING_SCHEDULE: ScheduledRun = { name: "housekeeping", everyMs: EVERY_MS, leaseMs: 10 * 60_000 };
+/**
+ * Held while a pass runs, whoever asked for it (the schedule or an admin's "Run now"): one pass at a
+ * time across instances (decision 086). A dead instance's hold lapses after the schedule's lease.
+ */
+const PASS_UNDER_WAY = "housekeeping:running";
 /** How often each instance looks whether the pass is due (so another takes over a dead one's soon). */
 const CHECK_EVERY_MS = 5 * 60_000;
 
@@ -69,15 +74,20 @@ export function createHousekeeping(deps: Pick<Infra, "db" | "clock" | "log">, st
     return { id, trigger, startedAt, finishedAt, removed, errors };
   }
 
+  /** One pass, unless one runs here or on another instance (refused: housekeepingRunning). */
   function run(trigger: HousekeepingRun["trigger"]): Promise<HousekeepingRun> {
     if (running) throw new DomainError("conflict", "housekeepingRunning");
-    const started = pass(trigger);
+    const started = (async () => {
+      const claimed = await claims.runExclusive(PASS_UNDER_WAY, HOUSEKEEPING_SCHEDULE.leaseMs, () => pass(trigger));
+      if (!claimed.ran) throw new DomainError("conflict", "housekeepingRunning");
+      return claimed.value;
+    })();
     running = started;
     void started.then(
       () => (running = null),
       (error: unknown) => {
         running = null;
-        log.warn("housekeeping failed", { error });
+        if (!isRunningElsewhere(error)) log.warn("housekeeping failed", { error });
       },
     );
     return started;
@@ -86,8 +96,14 @@ export function createHousekeeping(deps: Pick<Infra, "db" | "clock" | "log">, st
   /** The schedule's step: a pass when it is due and this instance wins it; null when not due, or another instance has it. */
   async function runScheduled(): Promise<HousekeepingRun | null> {
     if (running) return null;
-    const claimed = await claims.runOnce(HOUSEKEEPING_SCHEDULE, () => run("schedule"));
-    return claimed.ran ? claimed.value : null;
+    try {
+      const claimed = await claims.runOnce(HOUSEKEEPING_SCHEDULE, () => run("schedule"));
+      return claimed.ran ? claimed.value : null;
+    } catch (error) {
+      // An admin's pass under way elsewhere: the schedule's claim was released, its next look runs it.
+      if (isRunningElsewhere(error)) return null;
+      throw error;
+    }
   }
 
   return {
@@ -110,8 +126,9 @@ export function createHousekeeping(deps: Pick<Infra, "db" | "clock" | "log">, st
       };
     },
 
-    get running(): boolean {
-      return running !== null;
+    /** Whether a pass runs now, here or on another instance. */
+    async isRunning(): Promise<boolean> {
+      return running !== null || (await claims.isHeld(PASS_UNDER_WAY));
     },
 
     /** A pass at start and every six hours, by whichever instance claims it first. */
@@ -133,3 +150,5 @@ export function createHousekeeping(deps: Pick<Infra, "db" | "clock" | "log">, st
 }
 
 export type Housekeeping = ReturnType<typeof createHousekeeping>;
+
+const isRunningElsewhere = (error: unknown) => error instanceof DomainError && error.messageName === "housekeepingRunning";

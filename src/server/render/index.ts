@@ -113,7 +113,7 @@ export function createRenderModule(
   const { exampleGalleryPairs, ...figures } = createFigures(
     deps,
     () => engine,
-    () => jobs.worker.activeJobs,
+    () => jobs.worker.state,
   );
   const fanOut = new EventFanOut(deps);
 

@@ -98,7 +98,7 @@ export function createAdminService(
 
     /** The latest housekeeping pass, and whether one runs now. */
     async housekeeping() {
-      return { last: await housekeeping.last(), running: housekeeping.running };
+      return { last: await housekeeping.last(), running: await housekeeping.isRunning() };
     },
 
     /** "Run now": one housekeeping pass, audited with what it removed. */

@@ -266,18 +266,29 @@ export async function checkRenderProvider(
 /**
  * The last backup against the schedule: a warning when no backup was ever taken (nothing to restore
  * from is worth an admin's look, scheduled or not), when it is over twice the schedule old, or when
- * the last attempt failed.
+ * the last attempt failed. An instance without BACKUP_DIR whose last backup was a scheduled one
+ * says another instance schedules them (and warns when that one is over twice BACKUP_EVERY old).
  */
 export async function checkBackups(backups: SystemCheckDeps["backups"], now: number): Promise<ServerCheckResult> {
   const status = await backups.status();
   const last = status.lastSuccess;
   const lastText = last ? text("lastBackup", { ageMs: now - last.startedAt, sizeBytes: last.bytes ?? 0 }) : text("noBackupYet");
-  if (!status.dir) return last ? ok(text("backupsUnscheduled"), lastText) : warningWith(lastText, text("backupsUnscheduled"));
+  // With the files in a bucket, backups hold the database only: said with every finding (decision 086).
+  const where = status.filesElsewhere ? [text("backupsDatabaseOnly", { location: status.filesElsewhere })] : [];
+  if (!status.dir && last?.trigger === "schedule") {
+    // Instances sharing the database: another one (with BACKUP_DIR) takes the scheduled backups.
+    const stale = now - last.startedAt > 2 * status.everyMs;
+    return (stale ? warningWith : ok)(text("backupsScheduledElsewhere"), lastText, ...where);
+  }
+  if (!status.dir)
+    return last ? ok(text("backupsUnscheduled"), lastText, ...where) : warningWith(lastText, text("backupsUnscheduled"), ...where);
   const schedule = text("backupSchedule", { everyMs: status.everyMs, dir: status.dir, keep: status.keep });
-  if (status.lastFailure) return warningWith(text("backupFailed", { error: status.lastFailure.error ?? "?" }), lastText, schedule);
-  if (status.overdue) return warningWith(lastText, text("backupOverdue", { everyMs: status.everyMs, dir: status.dir, keep: status.keep }));
-  if (!last) return warningWith(lastText, schedule);
-  return ok(lastText, schedule);
+  if (status.lastFailure)
+    return warningWith(text("backupFailed", { error: status.lastFailure.error ?? "?" }), lastText, schedule, ...where);
+  if (status.overdue)
+    return warningWith(lastText, text("backupOverdue", { everyMs: status.everyMs, dir: status.dir, keep: status.keep }), ...where);
+  if (!last) return warningWith(lastText, schedule, ...where);
+  return ok(lastText, schedule, ...where);
 }
 
 /** Writes, reads back and removes a small file in the uploads bucket. */

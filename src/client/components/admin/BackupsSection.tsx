@@ -84,6 +84,11 @@ export function BackupsSection() {
               </>
             )}
           </div>
+          {data.filesElsewhere ? (
+            <p className="break-words text-sm text-amber-800 dark:text-amber-200" data-testid="backup-database-only">
+              {t("admin.backups.databaseOnly", { location: data.filesElsewhere })}
+            </p>
+          ) : null}
           <p className="break-words text-sm text-slate-600 dark:text-slate-300" data-testid="backup-key">
             {data.key.id
               ? t("admin.backups.key", { id: data.key.id, file: data.key.file })

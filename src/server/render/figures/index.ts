@@ -9,7 +9,7 @@ import type { EngineInfo } from "../../../shared/render";
 import type { ServerCheckResult } from "../../../shared/self-test-checks";
 import type { RenderContext } from "../context";
 import { exampleGalleryPairs } from "./examples";
-import { checkRenderQueue, lastFinishedRender } from "./health";
+import { checkRenderQueue, lastFinishedRender, type OwnWorker } from "./health";
 import {
   landingFigures,
   percentile,
@@ -26,10 +26,11 @@ export { percentile } from "./statistics";
 export const LANDING_CACHE_MS = 60_000;
 
 /**
- * The figures part of the render module's surface. `engine` is the engine in force; `activeJobs`
- * how many jobs the worker is running now (the queue check tells a stuck job from a running one).
+ * The figures part of the render module's surface. `engine` is the engine in force; `ownWorker`
+ * this process's worker when it runs, with its slots and the jobs it runs now (the queue check
+ * counts it with the workers other instances run).
  */
-export function createFigures(deps: RenderContext, engine: () => EngineInfo, activeJobs: () => number) {
+export function createFigures(deps: RenderContext, engine: () => EngineInfo, ownWorker: () => OwnWorker | null) {
   let landingCache: { at: number; figures: ReturnType<typeof landingFigures> } | undefined;
   return {
     /** The landing page's figures (renders made, average time over 30 days), read at most once a minute by the injected clock: every visit asks. */
@@ -73,6 +74,6 @@ export function createFigures(deps: RenderContext, engine: () => EngineInfo, act
       return { id, label, lastRender: await lastFinishedRender(deps, id) };
     },
     /** The self-test's check that no render is stuck. */
-    checkQueue: (): Promise<ServerCheckResult> => checkRenderQueue(deps, activeJobs()),
+    checkQueue: (): Promise<ServerCheckResult> => checkRenderQueue(deps, ownWorker()),
   };
 }

@@ -44,7 +44,7 @@ export { demoRefusal, keepsFreeCredits, type DemoRefusal } from "./queue";
 export type { AdminJobRow } from "./library";
 export type { ListingSource } from "./listing-source";
 export type { ReviewPicture } from "./review-source";
-export type { RenderWorkerOptions } from "./worker";
+export type { LocalWorker, RenderWorkerOptions } from "./worker";
 
 /**
  * The jobs part of the render module's surface, and its worker. `engine` is the engine in force

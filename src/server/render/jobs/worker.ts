@@ -29,12 +29,20 @@ import {
   type TransitionGuard,
 } from "./queue";
 import type { RenderContext } from "../context";
+import { forgetWorker, forgetWorkersSeenBefore, recordWorkerSeen } from "./workers";
 import { resultLinks } from "../links";
 import { PermanentRenderError, RetryableRenderError, structureScore, type RenderProvider, type RenderResult } from "../engines";
 import { withLogContext } from "../../logger";
 import { isDiskFull } from "../../storage/disk-floor";
 
 type WorkerDeps = Pick<RenderContext, "db" | "clock" | "log" | "storage" | "diskFloor" | "events" | "signals" | "credits">;
+
+/** A worker of this process, as the queue check sees it. */
+export interface LocalWorker {
+  instanceId: string;
+  slots: number;
+  active: number;
+}
 
 export interface RenderWorkerOptions {
   concurrency: number;
@@ -53,6 +61,8 @@ export interface RenderWorkerOptions {
    * through another instance is found this way), and expired leases are looked for.
    */
   idlePollMs?: number;
+  /** How often the worker writes that it is alive (render_workers; default a quarter of leaseMs). */
+  heartbeatEveryMs?: number;
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
@@ -71,6 +81,8 @@ const RUNNING = ["preprocessing", "rendering", "saving"] as const;
 /** Progress is written (and sent) at most this often. */
 const PROGRESS_INTERVAL_MS = 250;
 const QUEUE_ANNOUNCE_INTERVAL_MS = 500;
+/** How long the row of a worker that died stays in render_workers (removed by the next worker to start). */
+const WORKER_ROWS_KEPT_MS = 86_400_000;
 
 /**
  * A file of one claim of a job: the first claim's files keep their plain names; a later claim's get
@@ -84,6 +96,9 @@ function claimFile(job: Pick<RenderJob, "id" | "claims">, name: string): string 
 export class RenderWorker {
   private readonly running = new Map<string, { controller: AbortController; done: Promise<void>; claim: Claim }>();
   private renewTimer: NodeJS.Timeout | undefined;
+  private heartbeatTimer: NodeJS.Timeout | undefined;
+  private heartbeats: Promise<void> = Promise.resolve();
+  private startedAt = 0;
   private renewing: Promise<void> = Promise.resolve();
   private recovering: Promise<void> = Promise.resolve();
   private stopped = true;
@@ -115,6 +130,11 @@ export class RenderWorker {
     return this.options.instanceId;
   }
 
+  /** This worker as the queue check counts it (its slots and renders now); null when it is not running. */
+  get state(): LocalWorker | null {
+    return this.stopped ? null : { instanceId: this.options.instanceId, slots: this.options.concurrency, active: this.running.size };
+  }
+
   /**
    * Puts back what dead workers left (jobs whose lease has run out: never one another live worker
    * holds), then starts taking jobs (and wakes whenever one is added), renewing its leases.
@@ -122,6 +142,18 @@ export class RenderWorker {
   async start(): Promise<void> {
     await this.recoverExpired();
     this.stopped = false;
+    // Seen alive from now on, by every instance's queue check (decision 086).
+    this.startedAt = this.deps.clock.now();
+    await this.heartbeat();
+    // Rows of workers that died without removing theirs, a day on: nobody counts them after a lease anyway.
+    await forgetWorkersSeenBefore(this.deps, this.startedAt - WORKER_ROWS_KEPT_MS).catch(() => 0);
+    this.heartbeatTimer = setInterval(
+      () => {
+        this.heartbeats = this.heartbeats.then(() => this.heartbeat());
+      },
+      this.options.heartbeatEveryMs ?? Math.floor(this.options.leaseMs / 4),
+    );
+    this.heartbeatTimer.unref();
     this.stopListening = this.deps.signals.onJobAdded(() => this.wake());
     this.idleTimer = setInterval(() => {
       this.recovering = this.recovering.then(() => this.recoverExpired()).finally(() => this.wake());
@@ -135,6 +167,15 @@ export class RenderWorker {
     );
     this.renewTimer.unref();
     this.wake();
+  }
+
+  /** Writes that this worker is alive, with its slots; a failure is logged and the next beat tries again. */
+  private async heartbeat(): Promise<void> {
+    if (this.stopped) return;
+    const seen = { instanceId: this.options.instanceId, slots: this.options.concurrency, startedAt: this.startedAt };
+    await recordWorkerSeen(this.deps, seen, this.deps.clock.now()).catch((error: unknown) =>
+      this.deps.log.warn("could not record that the render worker is alive", { error }),
+    );
   }
 
   /** Jobs whose worker's lease ran out go back to the queue (or fail, the second time). */
@@ -180,6 +221,7 @@ export class RenderWorker {
     this.stopListening?.();
     clearInterval(this.idleTimer);
     clearInterval(this.renewTimer);
+    clearInterval(this.heartbeatTimer);
     clearTimeout(this.announceTimer);
     this.announceTimer = undefined;
     const running = [...this.running.values()];
@@ -188,6 +230,14 @@ export class RenderWorker {
     await this.renewing;
     await this.recovering;
     await this.structureChecks;
+    await this.heartbeats;
+    // Gone at once for the other instances' queue checks (a worker that dies is gone a lease later).
+    if (this.heartbeatTimer) {
+      this.heartbeatTimer = undefined;
+      await forgetWorker(this.deps, this.options.instanceId).catch((error: unknown) =>
+        this.deps.log.warn("could not record that the render worker stopped", { error }),
+      );
+    }
   }
 
   private async pump(): Promise<void> {
