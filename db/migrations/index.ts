@@ -29,7 +29,7 @@ import * as m0023 from "./0023-clients";
 import * as m0024 from "./0024-review-links";
 import * as m0025 from "./0025-render-leases";
 import * as m0026 from "./0026-run-claims-and-rate-counts";
-import * as m0028 from "./0028-render-workers";
+import * as m0027 from "./0027-render-workers";
 
 export const migrations: Record<string, Migration> = {
   "0001-init": m0001,
@@ -58,5 +58,5 @@ export const migrations: Record<string, Migration> = {
   "0024-review-links": m0024,
   "0025-render-leases": m0025,
   "0026-run-claims-and-rate-counts": m0026,
-  "0028-render-workers": m0028,
+  "0027-render-workers": m0027,
 };
