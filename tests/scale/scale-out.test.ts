@@ -367,5 +367,5 @@ describe("README's scaling-out example, as processes: two web instances, two wor
     // Charged once, nothing refunded.
     expect(await chargesAndRefunds(ana.userId)).toEqual([{ kind: "charge", job_id: jobId }]);
     expect(await ledgerBalance(db, ana.userId)).toBe(FREE_CREDITS - 1);
-  });
+  }, 40_000);
 });
