@@ -70,6 +70,12 @@ function announcedPort(line: string): number | null {
 
 const QUIET_LEVELS = new Set(["warn", "error", "silent"]);
 
+/** The instances still running: a runner that ends without stopping them (a crash, a timeout's process.exit) takes them along. */
+const living = new Set<ChildProcess>();
+process.once("exit", () => {
+  for (const child of living) child.kill("SIGKILL");
+});
+
 /**
  * Starts one instance; resolves once its /healthz answers 200. Rejects, with the instance's output,
  * when it exits first or is not healthy within START_TIMEOUT_MS (the process is killed then).
@@ -131,8 +137,10 @@ export async function startInstance(options: InstanceOptions): Promise<RunningIn
   child.stdout!.on("data", keep);
   child.stderr!.on("data", keep);
 
+  living.add(child);
   const exited = new Promise<number | NodeJS.Signals>((resolve) => {
     child.once("exit", (code, signal) => {
+      living.delete(child);
       if (ownDataDir) fs.rmSync(ownDataDir, { recursive: true, force: true });
       resolve(signal ?? code ?? 0);
     });

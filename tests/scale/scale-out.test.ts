@@ -19,9 +19,11 @@ import sharp from "sharp";
 import superjson from "superjson";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureServerBundle, startInstance, type RunningInstance } from "../../scripts/lib/instances";
+import { systemClock } from "../../src/server/clock";
 import { openDatabase, type AppDatabase } from "../../src/server/db/client";
 import { storedEventsAfter } from "../../src/server/render/live";
 import { ledgerBalance } from "../../src/server/services/credits";
+import { createRolesService } from "../../src/server/services/roles";
 import type { RenderEvent } from "../../src/shared/render";
 import { DESIGN_STYLES } from "../../src/shared/styles";
 import { startFakeOpenAi, type FakeOpenAi } from "../helpers/fake-openai";
@@ -96,7 +98,7 @@ beforeAll(async () => {
     OPENAI_API_KEY: engine.apiKey,
     OPENAI_API_URL: engine.url,
     RENDER_LEASE_MS: String(LEASE_MS),
-    RENDER_CONCURRENCY: "4",
+    RENDER_CONCURRENCY: "8",
     SIGNUP_FREE_CREDITS: String(FREE_CREDITS),
     // Every request of the test comes from 127.0.0.1.
     AUTH_RATE_LIMIT_PER_MINUTE: "1000",
@@ -331,6 +333,63 @@ describe("README's scaling-out example, as processes: two web instances, two wor
     const bob = await newUser(webB);
     for (const route of ["full", "download/high"])
       expect((await bob.jar.fetch(`${webB.url}/files/renders/${jobId}/${route}`)).status).toBe(404);
+  });
+
+  // Waits for settings changes and cancels to reach every instance by NOTIFY (the lead's change, on its way to main).
+  it.skip("shows a brand saved through web A on web B", async () => {
+    const admin = await newUser(webA);
+    await createRolesService(db, systemClock).grant(admin.userId, "admin");
+    const visitorOnB = createStudioClient(webB.url).client;
+    const before = (await visitorOnB.system.info.query()).productName;
+    const { brand } = await on(webA, admin).client.admin.studioSettings.query();
+    const name = `Casa Escala ${process.pid}`;
+    expect(before).not.toBe(name);
+    await on(webA, admin).client.admin.updateStudioBrand.mutate({
+      name,
+      supportEmail: brand.supportEmail,
+      accentColor: brand.accentColor,
+      termsText: brand.termsText,
+      privacyText: brand.privacyText,
+    });
+    expect((await createStudioClient(webA.url).client.system.info.query()).productName).toBe(name);
+    // B reads it from its own copy of the settings, renewed when A's change reaches it.
+    await waitUntil(() => visitorOnB.system.info.query(), {
+      message: "web B to show the new brand",
+      until: (info) => info.productName === name,
+    });
+  });
+
+  it.skip("stops a worker's render promptly when it is canceled through web A, long before its lease would run out", async () => {
+    await twoWorkers();
+    const ana = await newUser(webA);
+    const held = engine.held.length;
+    engine.script({ replies: ["hang"] });
+    const { jobIds } = await startRenders(webA, ana, ["bohemian"]);
+    const jobId = jobIds[0]!;
+    await waitUntil(() => engine.held.length, { message: "the engine to get the render", until: (n) => n === held + 1 });
+    const running = await jobRow(jobId);
+    const worker = workers.find((candidate) => claimedByProcess(running.claimed_by, candidate))!;
+    expect(worker).toBeDefined();
+
+    let stoppedAt: number | null = null;
+    void engine.held[held]!.closed.then(() => (stoppedAt = performance.now()));
+    const canceledAt = performance.now();
+    expect(await on(webA, ana).client.render.cancel.mutate({ id: jobId })).toEqual({ status: "canceled" });
+    // The worker gives up the engine's call: told by A's cancel, not found out at its next lease renewal.
+    await waitUntil(() => stoppedAt, { message: "the worker to stop the engine's call", timeoutMs: LEASE_MS });
+    expect(stoppedAt! - canceledAt).toBeLessThan(LEASE_MS);
+    const lostLease = worker
+      .output()
+      .split("\n")
+      .filter((line) => line.includes(jobId) && line.includes("no longer this worker's"));
+    expect(lostLease, "the worker learnt of the cancel only when renewing its lease").toEqual([]);
+    await waitUntil(async () => (await (await fetch(`${worker.url}/healthz`)).json()) as { activeRenders: number }, {
+      message: "the worker to be idle",
+      until: (health) => health.activeRenders === 0,
+    });
+    expect(await jobRow(jobId)).toMatchObject({ status: "canceled", result_key: null });
+    expect((await chargesAndRefunds(ana.userId)).map((entry) => entry.kind).sort()).toEqual(["charge", "refund"]);
+    expect(await ledgerBalance(db, ana.userId)).toBe(FREE_CREDITS);
   });
 
   it("finishes the render of a worker killed with kill -9 on the other worker once its lease has run out, charged once", async () => {
