@@ -336,7 +336,8 @@ describe("README's scaling-out example, as processes: two web instances, two wor
   });
 
   // Waits for settings changes and cancels to reach every instance by NOTIFY (the lead's change, on its way to main).
-  it.skip("shows a brand saved through web A on web B", async () => {
+  it.skip("shows a brand saved through web A on web B, and renders with the engine model saved through A on every worker", async () => {
+    await twoWorkers();
     const admin = await newUser(webA);
     await createRolesService(db, systemClock).grant(admin.userId, "admin");
     const visitorOnB = createStudioClient(webB.url).client;
@@ -357,6 +358,37 @@ describe("README's scaling-out example, as processes: two web instances, two wor
       message: "web B to show the new brand",
       until: (info) => info.productName === name,
     });
+
+    // The engine's model (the engine and its key are the environment's): the workers render with the new one.
+    const engineView = (await on(webA, admin).client.admin.studioSettings.query()).engine;
+    expect(engineView).toMatchObject({ engine: "openai", openaiModel: "gpt-image-1" });
+    await on(webA, admin).client.admin.updateEngine.mutate({
+      engine: "openai",
+      replicateModel: engineView.replicateModel,
+      openaiModel: "gpt-image-1-mini",
+      comfyuiUrl: engineView.comfyuiUrl,
+      keys: {},
+    });
+    // 24 renders, more than one worker takes at once (8): both render, and each engine call names the new model.
+    const ana = await newUser(webA);
+    const callsBefore = engine.requests.length;
+    const photo = (await upload(webA.url, ana.jar, await roomPhoto(320, 240))).body;
+    const { jobs } = await on(webA, ana).client.render.create.mutate({
+      projectId: photo.projectId,
+      imageId: photo.imageId,
+      style: [...DESIGN_STYLES],
+      variations: 2,
+    });
+    const jobIds = jobs.map((job) => job.id);
+    await Promise.all(jobIds.map((id) => jobEnded(webB, ana, id)));
+    const models = engine.requests.slice(callsBefore).map((request) => request.fields.model);
+    expect(models).toEqual(jobIds.map(() => "gpt-image-1-mini"));
+    const rows = await Promise.all(jobIds.map(jobRow));
+    for (const worker of workers)
+      expect(
+        rows.some((row) => claimedByProcess(row.claimed_by, worker)),
+        worker.name,
+      ).toBe(true);
   });
 
   it.skip("stops a worker's render promptly when it is canceled through web A, long before its lease would run out", async () => {
