@@ -15,7 +15,7 @@ import { createLockoutService } from "./auth/lockout";
 import { createSessionsService } from "./auth/sessions";
 import { createTwoFactorService } from "./auth/two-factor";
 import { systemClock, type Clock } from "./clock";
-import { openDatabase, type AppDatabase, describeDatabase } from "./db/client";
+import { dialectOf, openDatabase, type AppDatabase, describeDatabase } from "./db/client";
 import { migrateToLatest } from "./db/migrate";
 import type { Env } from "./env";
 import { listen, type RunningServer } from "./http/listen";
@@ -25,7 +25,7 @@ import { createLogger, type Logger } from "./logger";
 import { createMailer } from "./mail/mailer";
 import { createListingModule } from "./listing";
 import { createClientsModule } from "./clients";
-import { createRateCounts, createRateLimits } from "./coordination";
+import { createRateCounts, createRateLimits, PostgresNotifications } from "./coordination";
 import { createMetrics } from "./metrics";
 import { createHousekeeping } from "./housekeeping";
 import { createRenderModule, type RenderModuleOptions } from "./render";
@@ -45,6 +45,9 @@ import { createDiskFloor } from "./storage/disk-floor";
 import { createStorage, storageWhere } from "./storage/create";
 import type { ObjectStorage } from "./storage/storage";
 import { APP_VERSION } from "./version";
+
+/** How often, on SQLite, each process reads the settings again (a change made through another process). */
+const SETTINGS_REFRESH_MS = 5000;
 
 export interface StartedApp {
   /** The adapters (tests read the database and the environment through it). */
@@ -70,6 +73,8 @@ export interface BootOptions extends AppOptions {
    * would block the one thread the first needs to finish its transaction.
    */
   database?: AppDatabase;
+  /** How often, on SQLite, the settings are read again (default 5 s; tests: shorter). */
+  settingsRefreshMs?: number;
   /** Wraps the store createStorage chose (tests: a disk of a given size). */
   storage?: (store: ObjectStorage) => ObjectStorage;
 }
@@ -88,6 +93,8 @@ export function buildInfra(env: Env, db: AppDatabase, log: Logger, clock: Clock,
     storage,
     // A store without a disk of its own (S3): the floor guards DATA_DIR's disk, where the database is.
     diskFloor: createDiskFloor(storage, env.DISK_FREE_FLOOR_MB, env.DATA_DIR),
+    // Several instances may share a PostgreSQL database; they tell each other through it (decisions 082, 083).
+    crossInstance: dialectOf(db) === "postgres" ? new PostgresNotifications(env.DATABASE, db, log) : null,
   };
 }
 
@@ -127,8 +134,8 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
     people: createPeopleDirectory(infra),
     activity: spaces,
     brandName: settings.brandName,
-    // Review events reach the other instances on render's channel (PostgreSQL; decision 082).
-    crossInstance: render.crossInstance,
+    // Review events reach the other instances too (PostgreSQL; decision 082).
+    crossInstance: infra.crossInstance,
   });
   // A removed member's open streams of the team end at once: render events and review events.
   dismissFromTeam = (teamId, userId) => {
@@ -223,9 +230,9 @@ export async function startApp(env: Env, options: BootOptions = {}): Promise<Sta
     }
   }
   const servesApp = env.ROLE !== "worker";
-  // PostgreSQL: listen for the other instances' events before any stream or job runs (decision 082).
+  // PostgreSQL: listen to the other instances before any stream or job runs (decisions 082, 083).
   try {
-    await render.startEventRelay();
+    await infra.crossInstance?.start();
   } catch (error) {
     infra.mailer.close();
     infra.storage.close?.();
@@ -246,21 +253,29 @@ export async function startApp(env: Env, options: BootOptions = {}): Promise<Sta
     http = await listen(app, env.PORT, env.HOST, { limits: connectionLimitsOf(env), log });
   } catch (error) {
     await render.stop();
-    await render.stopEventRelay();
+    await infra.crossInstance?.close();
     infra.storage.close?.();
     await closeDatabase();
     throw error;
   }
 
+  // SQLite: processes on one box have no channel to tell each other of a settings change; each reads
+  // the three settings rows again every few seconds instead (decision 083). PostgreSQL uses NOTIFY.
+  const settingsRefresh = infra.crossInstance
+    ? undefined
+    : setInterval(() => void settings.refresh(), options.settingsRefreshMs ?? SETTINGS_REFRESH_MS);
+  settingsRefresh?.unref();
+
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
       // Open event streams end first, so that HTTP can close without waiting on them.
+      clearInterval(settingsRefresh);
       render.closeEventStreams();
       services.review.closeEventStreams();
       await http.close(env.SHUTDOWN_TIMEOUT_MS);
       await render.stop();
-      await render.stopEventRelay();
+      await infra.crossInstance?.close();
       services.listing.stop();
       await services.housekeeping.stop();
       await services.backups.stop();

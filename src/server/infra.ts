@@ -5,6 +5,7 @@
  */
 import type { SecretBox } from "./auth/encryption";
 import type { Clock } from "./clock";
+import type { CrossInstanceChannel } from "./coordination";
 import type { AppDatabase } from "./db/client";
 import type { Env } from "./env";
 import type { Logger } from "./logger";
@@ -24,4 +25,9 @@ export interface Infra {
   storage: ObjectStorage;
   /** DISK_FREE_FLOOR_MB over the store's free space: every writer asks it first. */
   diskFloor: DiskFloor;
+  /**
+   * The channel to the other instances on one PostgreSQL database (LISTEN/NOTIFY; decisions 082,
+   * 083); null on SQLite, where one process serves everything. Opened by startApp.
+   */
+  crossInstance: CrossInstanceChannel | null;
 }

@@ -21,3 +21,6 @@ export const CREDIT_PACKAGES: readonly CreditPackage[] = [
   { id: "pro", credits: 100, priceCents: 2900, currency: "usd", licence: "commercial" },
   { id: "studio", credits: 500, priceCents: 9900, currency: "usd", licence: "commercial" },
 ];
+
+/** The longest reason an admin may give for a credit adjustment (a user's or a team's). */
+export const CREDIT_ADJUSTMENT_REASON_MAX = 200;

@@ -15,65 +15,21 @@ import superjson from "superjson";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type AppDatabase } from "../../src/server/db/client";
 import { createLogger } from "../../src/server/logger";
-import { PostgresNotifications, PostgresRelay, recordRenderEvent, storedEventsAfter } from "../../src/server/render/live";
+import { PostgresNotifications } from "../../src/server/coordination";
+import { PostgresRelay, recordRenderEvent, storedEventsAfter } from "../../src/server/render/live";
 import type { RenderEvent } from "../../src/shared/render";
 import type { ReviewEvent } from "../../src/shared/review";
 import { inviteToken } from "../helpers/teams";
-import { roomPhoto, signedInClient, upload, waitForRenders, type StudioClient } from "../helpers/render";
+import { roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { databaseLane, makeTestEnv, placeOf } from "../helpers/test-env";
+import { openTrpcStream } from "../helpers/sse";
 import { waitUntil } from "../helpers/wait";
 
 const onPostgres = databaseLane() === "postgres";
 
 /** A render event as a job change writes it (its content does not matter here). */
 const queuedEvent = (jobId: string, index: number): RenderEvent => ({ type: "queued", jobId, at: index, position: index });
-
-/** An open SSE response read as text; its data frames parsed on demand. */
-interface OpenStream {
-  text: () => string;
-  frames: () => Array<{ id: number; event: RenderEvent }>;
-  ended: Promise<number>;
-  close: () => void;
-}
-
-async function openStream(url: string, who: StudioClient, path: string, input: Record<string, string>): Promise<OpenStream> {
-  const controller = new AbortController();
-  const query = `?input=${encodeURIComponent(JSON.stringify(superjson.serialize(input)))}`;
-  const response = await who.jar.fetch(`${url}/trpc/${path}${query}`, {
-    headers: { accept: "text/event-stream" },
-    signal: controller.signal,
-  });
-  expect(response.status).toBe(200);
-  const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
-  let text = "";
-  let connected!: () => void;
-  const isConnected = new Promise<void>((resolve) => (connected = resolve));
-  const ended = (async () => {
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        text += decoder.decode(value, { stream: true });
-        if (text.includes("event: connected")) connected();
-      }
-    } catch {
-      // cut: an end too
-    }
-    return performance.now();
-  })();
-  await Promise.race([isConnected, ended]);
-  expect(text).toContain("event: connected");
-  expect(text).not.toContain("error");
-  const frames = () =>
-    text
-      .split("\n\n")
-      .map((block) => /^data: (.*)\nid: (\d+)$/m.exec(block.trim()))
-      .filter((match): match is RegExpExecArray => match !== null)
-      .map((match) => ({ id: Number(match[2]), event: superjson.deserialize<RenderEvent>(JSON.parse(match[1]!) as never) }));
-  return { text: () => text, frames, ended, close: () => controller.abort() };
-}
 
 describe.skipIf(!onPostgres)("two instances on one PostgreSQL database", () => {
   let a: TestServer;
@@ -92,7 +48,7 @@ describe.skipIf(!onPostgres)("two instances on one PostgreSQL database", () => {
   it("streams what A's transactions write to a browser on B, in id order, from the table", async () => {
     const ana = await signedInClient(a.url);
     const owner = `u:${ana.userId}`;
-    const stream = await openStream(b.url, ana, "render.events", {});
+    const stream = await openTrpcStream(b.url, ana, "render.events", {});
     const written: number[] = [];
     for (let index = 0; index < 5; index++) {
       const stored = await a.deps.db.transaction().execute((trx) => recordRenderEvent(trx, owner, queuedEvent(`job-${index}`, index)));
@@ -106,7 +62,7 @@ describe.skipIf(!onPostgres)("two instances on one PostgreSQL database", () => {
   it("streams every event of a render started through A (A's worker) to a browser on B, in order", async () => {
     const ana = await signedInClient(a.url);
     const owner = `u:${ana.userId}`;
-    const onB = await openStream(b.url, ana, "render.events", {});
+    const onB = await openTrpcStream(b.url, ana, "render.events", {});
     const photo = await upload(a.url, ana.jar, await roomPhoto(400, 300));
     expect(photo.status).toBe(201);
     const { jobs } = await ana.client.render.create.mutate({
@@ -141,7 +97,7 @@ describe.skipIf(!onPostgres)("two instances on one PostgreSQL database", () => {
     const jobId = jobs[0]!.id;
     await waitForRenders(ana, [jobId]);
     const { path } = await ana.client.review.create.mutate({ projectId: project.id });
-    const onB = await openStream(b.url, ana, "review.events", { projectId: project.id });
+    const onB = await openTrpcStream(b.url, ana, "review.events", { projectId: project.id });
     await waitUntil(() => b.services.review.openStreams(project.id), { message: "B's review stream", until: (n) => n === 1 });
     await a.services.review.comment({ token: path.slice(8), jobId, author: "Marta", text: "Lovely light" }, "127.0.0.1");
     await waitUntil(() => onB.text(), { message: "the comment on B", until: (text) => text.includes("Lovely light") });
@@ -161,8 +117,8 @@ describe.skipIf(!onPostgres)("two instances on one PostgreSQL database", () => {
     await owner.client.teams.invite.mutate({ teamId: team.id, email: member.email, role: "member" });
     await member.client.teams.acceptInvitation.mutate({ token: await inviteToken(a.deps.db, member.email) });
     const project = await member.client.projects.create.mutate({ name: "Team work" });
-    const renderStream = await openStream(b.url, member, "render.events", {});
-    const reviewStream = await openStream(b.url, member, "review.events", { projectId: project.id });
+    const renderStream = await openTrpcStream(b.url, member, "render.events", {});
+    const reviewStream = await openTrpcStream(b.url, member, "review.events", { projectId: project.id });
     await waitUntil(() => b.services.review.openStreams(project.id), { message: "B's review stream", until: (n) => n === 1 });
     const removedAt = performance.now();
     await owner.client.teams.removeMember.mutate({ teamId: team.id, userId: member.userId });

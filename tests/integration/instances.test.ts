@@ -8,13 +8,14 @@
 import fs from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { inject } from "vitest";
-import { startApp, type StartedApp } from "../../src/server/boot";
+import { startApp, type BootOptions, type StartedApp } from "../../src/server/boot";
 import { createRunClaims, rateCountKey } from "../../src/server/coordination";
 import { HOUSEKEEPING_SCHEDULE } from "../../src/server/housekeeping";
 import type { Env } from "../../src/server/env";
 import { MESSAGES } from "../../src/shared/messages";
+import { pageViewBatch } from "../helpers/analytics";
 import { failure } from "../helpers/failure";
-import { createStudioClient } from "../helpers/render";
+import { createStudioClient, signedInClient } from "../helpers/render";
 import { DAY, MINUTE, TestClock } from "../helpers/test-clock";
 import { makeTempDir, makeTestEnv } from "../helpers/test-env";
 import { waitUntil } from "../helpers/wait";
@@ -29,9 +30,9 @@ afterEach(async () => {
 });
 
 /** Instances A and B: two startApp on one environment (one database), the worker off, one clock. */
-async function twoInstances(overrides: Record<string, string> = {}): Promise<[StartedApp, StartedApp, Env]> {
+async function twoInstances(overrides: Record<string, string> = {}, options: BootOptions = {}): Promise<[StartedApp, StartedApp, Env]> {
   const env = makeTestEnv(overrides);
-  const start = () => startApp(env, { clientDir: inject("clientDir"), clock, startWorker: false });
+  const start = () => startApp(env, { clientDir: inject("clientDir"), clock, startWorker: false, ...options });
   const a = await start();
   instances.push(a);
   const b = await start();
@@ -190,14 +191,7 @@ describe("limits across instances", () => {
   it("analytics events per address a day are counted across instances", async () => {
     const [a, b] = await twoInstances({ ANALYTICS_EVENTS_PER_ADDRESS_PER_DAY: "30" });
     const clients = [createStudioClient(a.http.url), createStudioClient(b.http.url)];
-    const batch = (count: number) => ({
-      events: Array.from({ length: count }, (_, index) => ({
-        category: "navigation" as const,
-        action: `page ${index}`,
-        sessionId: "session-1",
-        timestamp: clock.now(),
-      })),
-    });
+    const batch = (count: number) => pageViewBatch(count, clock.now());
     const accepted: number[] = [];
     for (let call = 0; call < 5; call++) accepted.push((await clients[call % 2]!.client.analytics.track.mutate(batch(8))).accepted);
     expect(accepted).toEqual([8, 8, 8, 6, 0]);
@@ -205,5 +199,42 @@ describe("limits across instances", () => {
     expect(stored).toHaveLength(30);
     clock.advance(DAY);
     expect((await clients[1]!.client.analytics.track.mutate(batch(3))).accepted).toBe(3);
+  });
+});
+
+describe("settings across instances", () => {
+  it("a brand and an engine saved through one instance are in force on the other at once, without a restart", async () => {
+    // PostgreSQL: the saving instance tells the others (NOTIFY). SQLite (processes on one box): each
+    // reads the settings again every few seconds, here every 50 ms.
+    const [a, b] = await twoInstances({}, { settingsRefreshMs: 50 });
+    const admin = await signedInClient(a.http.url);
+    await a.deps.db.insertInto("user_roles").values({ user_id: admin.userId, role: "admin", created_at: clock.now() }).execute();
+    const landingOf = async (instance: StartedApp) =>
+      (await fetch(`${instance.http.url}/`, { headers: { "accept-language": "en" } })).text();
+    expect(await landingOf(b)).toContain("<title>RoomCanvas</title>");
+
+    await admin.client.admin.updateStudioBrand.mutate({
+      name: "Casa Nova",
+      supportEmail: "hello@casanova.example",
+      accentColor: "#0F766E",
+      termsText: "",
+      privacyText: "",
+    });
+    await waitUntil(() => landingOf(b), {
+      message: "B's pages to carry the new name",
+      until: (html) => html.includes("<title>Casa Nova</title>"),
+    });
+    expect(b.services.settings.supportEmail()).toBe("hello@casanova.example");
+
+    expect(b.services.render.engine.id).toBe("local");
+    await admin.client.admin.updateEngine.mutate({
+      engine: "comfyui",
+      replicateModel: "adirik/interior-design",
+      openaiModel: "gpt-image-1",
+      comfyuiUrl: "http://127.0.0.1:9/",
+      keys: {},
+    });
+    expect(a.services.render.engine.id).toBe("comfyui");
+    await waitUntil(() => b.services.render.engine.id, { message: "B to render with the engine A saved", until: (id) => id === "comfyui" });
   });
 });

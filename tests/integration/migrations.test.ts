@@ -146,28 +146,8 @@ describe("migrations", () => {
   });
 
   it("0021 numbers the versions that existed, in the order they were made, not the tree's (decision 069)", async () => {
-    db = openDatabase(path.join(makeTempDir(), "app.db"));
-    const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < "0021"));
-    await new Migrator({ db, provider: { getMigrations: async () => before } }).migrateToLatest();
-    await db.insertInto("users").values({ id: "u1", email: "ana@example.com", updated_at: 1 }).execute();
-    await db
-      .insertInto("uploads")
-      .values({
-        id: "up1",
-        user_id: "u1",
-        visitor_id: null,
-        project_id: null,
-        mode: "room-photo",
-        room_type: "living-room",
-        format: "jpeg",
-        original_key: "o",
-        thumb_key: "t",
-        width: 1600,
-        height: 1200,
-        bytes: 1,
-        created_at: 1,
-      })
-      .execute();
+    db = await migratedUpTo("0021");
+    await seedUserWithUpload(db);
     // A render (t=2), an edit of it (t=3), a failed render (t=4, not a version), an edit of the render (t=5) and of the first edit (t=6).
     const jobs = [
       ["render", "render", "succeeded", 2, null],
@@ -208,28 +188,8 @@ describe("migrations", () => {
     ]);
   });
   it("0025 keeps the queue order of existing jobs, numbers new ones after them, and counts jobs that ran as claimed once (decision 077)", async () => {
-    db = openDatabase(path.join(makeTempDir(), "app.db"));
-    const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < "0025"));
-    await new Migrator({ db, provider: { getMigrations: async () => before } }).migrateToLatest();
-    await db.insertInto("users").values({ id: "u1", email: "ana@example.com", updated_at: 1 }).execute();
-    await db
-      .insertInto("uploads")
-      .values({
-        id: "up1",
-        user_id: "u1",
-        visitor_id: null,
-        project_id: null,
-        mode: "room-photo",
-        room_type: "living-room",
-        format: "jpeg",
-        original_key: "o",
-        thumb_key: "t",
-        width: 1600,
-        height: 1200,
-        bytes: 1,
-        created_at: 1,
-      })
-      .execute();
+    db = await migratedUpTo("0025");
+    await seedUserWithUpload(db);
     const job = (id: string, status: "queued" | "rendering" | "succeeded") => ({
       id,
       user_id: "u1",
@@ -265,3 +225,34 @@ describe("migrations", () => {
     ]);
   });
 });
+
+/** A new database with the migrations before `name` applied (what a server of that time had). */
+async function migratedUpTo(name: string): Promise<AppDatabase> {
+  const db = openDatabase(path.join(makeTempDir(), "app.db"));
+  const before = Object.fromEntries(Object.entries(migrations).filter(([migration]) => migration < name));
+  await new Migrator({ db, provider: { getMigrations: async () => before } }).migrateToLatest();
+  return db;
+}
+
+/** User u1 with one room photo, up1: what the renders of the data-migration tests belong to. */
+async function seedUserWithUpload(db: AppDatabase): Promise<void> {
+  await db.insertInto("users").values({ id: "u1", email: "ana@example.com", updated_at: 1 }).execute();
+  await db
+    .insertInto("uploads")
+    .values({
+      id: "up1",
+      user_id: "u1",
+      visitor_id: null,
+      project_id: null,
+      mode: "room-photo",
+      room_type: "living-room",
+      format: "jpeg",
+      original_key: "o",
+      thumb_key: "t",
+      width: 1600,
+      height: 1200,
+      bytes: 1,
+      created_at: 1,
+    })
+    .execute();
+}

@@ -17,7 +17,7 @@ import { localProvider, PREVIEW_CAPABILITIES } from "../../src/server/render/eng
 import type { RenderProvider, RenderRequest } from "../../src/server/render/engines/provider";
 import type { DesignStyle } from "../../src/shared/styles";
 import { collectEvents, roomPhoto, signedInClient, untilAllFinal, upload, waitForRenders } from "../helpers/render";
-import { makeTestEnv } from "../helpers/test-env";
+import { databaseLane, makeTestEnv } from "../helpers/test-env";
 import { TestClock } from "../helpers/test-clock";
 import { waitUntil } from "../helpers/wait";
 
@@ -287,6 +287,37 @@ describe("render workers on one database", () => {
     expect((await ledgerKinds(web, studio.userId)).map((row) => row.kind)).toEqual(["charge", "refund"]);
     expect(await ledgerBalance(web.deps.db, studio.userId)).toBe(10);
   });
+});
+
+describe("signals between instances (PostgreSQL: NOTIFY, decision 083)", () => {
+  // On SQLite (processes on one box) a worker finds a job added elsewhere at its next look at the
+  // queue, and a cancel at its next lease renewal (both tested above); PostgreSQL tells it at once.
+  it.runIf(databaseLane() === "postgres")(
+    "a job added through a web instance is claimed at once by a worker elsewhere, and a cancel through it stops that worker's engine at once",
+    async () => {
+      const env = makeTestEnv({ RENDER_CONCURRENCY: "1", RENDER_LEASE_MS: String(LEASE_MS) });
+      const web = await startInstance(env, "web");
+      const engine = heldEngine("told", { honoursAbort: true });
+      // Neither its look at the queue nor its lease renewal comes within the test: only being told can.
+      const worker = await startInstance(env, "worker", {
+        renderProvider: engine.provider,
+        worker: { idlePollMs: 3_600_000, renewEveryMs: 3_600_000 },
+      });
+      const { studio, jobIds } = await createJobs(web.http.url, ["modern"]);
+      const jobId = jobIds[0]!;
+      await waitUntil(() => engine.started.length, { message: "the worker to be told of the new job", until: (n) => n === 1 });
+      expect((await jobRow(web, jobId)).claimed_by).toBe(worker.services.render.instanceId);
+
+      expect(await studio.client.render.cancel.mutate({ id: jobId })).toEqual({ status: "canceled" });
+      await waitUntil(() => worker.services.render.activeRenders(), {
+        message: "the worker to be told of the cancel",
+        until: (n) => n === 0,
+      });
+      expect(engine.started[0]!.signal.aborted).toBe(true);
+      expect(await jobRow(web, jobId)).toMatchObject({ status: "canceled", result_key: null });
+      expect((await ledgerKinds(web, studio.userId)).map((row) => row.kind)).toEqual(["charge", "refund"]);
+    },
+  );
 });
 
 describe("queue order", () => {

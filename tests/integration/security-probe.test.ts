@@ -14,6 +14,7 @@ import type { RenderProvider } from "../../src/server/render/engines/provider";
 import { confirmAddress, createStudioClient, roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
 import { TestClock } from "../helpers/test-clock";
 import { startTestServer, type TestServer } from "../helpers/server";
+import { pageViewBatch } from "../helpers/analytics";
 import { failure } from "../helpers/failure";
 
 describe("auth.recordLoginAttempt (item 5)", () => {
@@ -271,14 +272,7 @@ describe("analytics amplification (item 11)", () => {
     );
     try {
       const studio = createStudioClient(server.url);
-      const batch = (count: number) => ({
-        events: Array.from({ length: count }, (_, index) => ({
-          category: "navigation" as const,
-          action: `page ${index}`,
-          sessionId: "session-1",
-          timestamp: clock.now(),
-        })),
-      });
+      const batch = (count: number) => pageViewBatch(count, clock.now());
       const accepted: number[] = [];
       for (let call = 0; call < 4; call++) accepted.push((await studio.client.analytics.track.mutate(batch(10))).accepted);
       expect(accepted).toEqual([10, 10, 10, 0]);

@@ -19,6 +19,7 @@ import { createContextInner } from "../../src/server/trpc/context";
 import { createCaller } from "../../src/server/trpc/root";
 import { createStudioClient, PASSWORD, roomPhoto, uniqueEmail, upload, waitForRenders, type StudioClient } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
+import { openTrpcStream } from "../helpers/sse";
 import { waitUntil } from "../helpers/wait";
 
 /** The issue's bound: a removed member's streams end within a second of the removal. */
@@ -42,49 +43,6 @@ async function person(fullName: string): Promise<Person> {
   await studio.client.auth.signIn.mutate({ email, password: PASSWORD });
   const session = await studio.client.auth.session.query();
   return { ...studio, email, userId: session.user!.id };
-}
-
-/** An open event stream, read as it comes; `ended` resolves with the time (performance.now) it closed. */
-interface OpenStream {
-  text: () => string;
-  ended: Promise<number>;
-  close: () => void;
-}
-
-/**
- * GET /trpc/render.events?input=... with the member's cookie, as the browser's EventSource sends it;
- * resolves once the server said it is connected.
- */
-async function openRawStream(member: Person, input: Record<string, string>, path = "render.events"): Promise<OpenStream> {
-  const controller = new AbortController();
-  const query = Object.keys(input).length > 0 ? `?input=${encodeURIComponent(JSON.stringify(superjson.serialize(input)))}` : "";
-  const response = await member.jar.fetch(`${server.url}/trpc/${path}${query}`, {
-    headers: { accept: "text/event-stream" },
-    signal: controller.signal,
-  });
-  expect(response.status).toBe(200);
-  expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
-  const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
-  let text = "";
-  let connected!: () => void;
-  const isConnected = new Promise<void>((resolve) => (connected = resolve));
-  const ended = (async () => {
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        text += decoder.decode(value, { stream: true });
-        if (text.includes("event: connected")) connected();
-      }
-    } catch {
-      // the connection was cut: that is an end too
-    }
-    return performance.now();
-  })();
-  await Promise.race([isConnected, ended]);
-  expect(text).toContain("event: connected");
-  return { text: () => text, ended, close: () => controller.abort() };
 }
 
 /** What a stream the server refuses writes: tRPC's error frame (read up to it, then closed). */
@@ -148,10 +106,10 @@ describe("a removed member", () => {
 
     // Open as the member: the job's stream and the team space's stream (browser way), the app client's
     // subscription, and the procedure in process.
-    const jobStream = await openRawStream(member, { jobId });
-    const spaceStream = await openRawStream(member, {});
+    const jobStream = await openTrpcStream(server.url, member, "render.events", { jobId });
+    const spaceStream = await openTrpcStream(server.url, member, "render.events", {});
     // The project's review events (comments and decisions of its client review links), served by tRPC.
-    const reviewStream = await openRawStream(member, { projectId }, "review.events");
+    const reviewStream = await openTrpcStream(server.url, member, "review.events", { projectId });
     await waitUntil(() => server.services.review.openStreams(projectId), {
       message: "the review stream to subscribe",
       until: (n) => n === 1,
@@ -233,7 +191,7 @@ describe("a removed member", () => {
     expect((await member.client.teams.mine.query()).current).toBeNull();
     subscription.unsubscribe();
     // The Owner's streams of the team are untouched.
-    const ownerStream = await openRawStream(owner, { jobId });
+    const ownerStream = await openTrpcStream(server.url, owner, "render.events", { jobId });
     ownerStream.close();
   }, 60_000);
 });

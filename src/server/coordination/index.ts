@@ -1,7 +1,8 @@
 /**
  * What instances sharing one database agree on through it (issue 29, decision 078): which of them
  * runs a scheduled task (run-claims.ts, the table scheduled_runs) and how many requests an address
- * made (rate-counts.ts and the limits on it, the table rate_counts). Owns those two tables. What
+ * made (rate-counts.ts and the limits on it, the table rate_counts); and, on PostgreSQL, the channel
+ * they tell each other things on (notifications.ts: LISTEN/NOTIFY). Owns those two tables. What
  * stays per instance, by choice, is said in rate-limits.ts and README ("Timers and limits across
  * instances").
  */
@@ -16,3 +17,4 @@ export {
   type RateLimitedAction,
   type RateLimits,
 } from "./rate-limits";
+export { PostgresNotifications, type CrossInstanceChannel } from "./notifications";

@@ -531,7 +531,7 @@ export interface TeamCreditLedgerTable {
 export interface TeamMemberUsageTable {
   team_id: string;
   user_id: string;
-  /** year * 12 + month - 1 (UTC). */
+  /** year * 12 + month - 1 (UTC): src/shared/months.ts. */
   month: number;
   used: number;
 }

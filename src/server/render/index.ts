@@ -28,17 +28,7 @@ import { createFigures } from "./figures";
 import { runHousekeeping } from "./housekeeping";
 import { createIntake } from "./intake";
 import { createJobs, demoRefusal, keepsFreeCredits, type RenderWorkerOptions } from "./jobs";
-import { dialectOf } from "../db/client";
-import {
-  EVENTS_PATH,
-  EventFanOut,
-  InProcessRelay,
-  PostgresNotifications,
-  PostgresRelay,
-  RenderEventBus,
-  type CrossInstanceChannel,
-  type StoredRenderEvent,
-} from "./live";
+import { EVENTS_PATH, EventFanOut, InProcessRelay, PostgresRelay, RenderEventBus, type StoredRenderEvent } from "./live";
 import { ownerKey, rowKey, type Owner, type OwnerOfRequest } from "./owner";
 import { findOwnedJob } from "./records";
 import { renderRoutes } from "./routes";
@@ -74,7 +64,7 @@ export interface RenderModuleOptions {
 }
 
 export function createRenderModule(
-  infra: Pick<Infra, "db" | "clock" | "env" | "storage" | "diskFloor" | "log">,
+  infra: Pick<Infra, "db" | "clock" | "env" | "storage" | "diskFloor" | "log" | "crossInstance">,
   options: RenderModuleOptions,
 ) {
   const replicateWaiters = new PredictionWaiters();
@@ -83,8 +73,9 @@ export function createRenderModule(
   // The engine in force; /admin → Studio may swap it while the server runs (useEngine). Jobs running keep theirs.
   let provider = options.provider ?? buildEngine(infra.env);
   let engine = engineInfo(provider);
-  // Several instances may share a PostgreSQL database: events travel between them (decision 082).
-  const notifications = dialectOf(infra.db) === "postgres" ? new PostgresNotifications(infra.env.DATABASE, infra.db, infra.log) : null;
+  // Several instances may share a PostgreSQL database: events (decision 082), new jobs and cancels
+  // (decision 083) travel between them.
+  const others = infra.crossInstance;
   const deps: RenderContext = {
     db: infra.db,
     clock: infra.clock,
@@ -92,8 +83,8 @@ export function createRenderModule(
     storage: infra.storage,
     diskFloor: infra.diskFloor,
     log: infra.log,
-    events: new RenderEventBus(notifications ? new PostgresRelay(infra.db, notifications, infra.log) : new InProcessRelay()),
-    signals: new RenderSignals(),
+    events: new RenderEventBus(others ? new PostgresRelay(infra.db, others, infra.log) : new InProcessRelay()),
+    signals: new RenderSignals(others),
     get providerId() {
       return provider.id;
     },
@@ -217,12 +208,6 @@ export function createRenderModule(
     },
     /** Ends the streams a user holds on a team's events (they were removed from it or left: decision 070). */
     dismissFromTeam: (teamId: string, userId: string) => deps.events.dismiss(`t:${teamId}`, userId),
-    /** The channel between the instances on one PostgreSQL database (null on SQLite); review events use it too. */
-    crossInstance: notifications as CrossInstanceChannel | null,
-    /** Opens the connection listening for the other instances' events (PostgreSQL; nothing on SQLite). */
-    startEventRelay: async (): Promise<void> => notifications?.start(),
-    /** Closes it (after the streams ended, at shutdown). */
-    stopEventRelay: async (): Promise<void> => notifications?.close(),
     /** Ends every open event stream (first step of a graceful shutdown). */
     closeEventStreams: () => deps.events.close(),
     /**

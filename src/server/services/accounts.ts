@@ -787,7 +787,7 @@ export function createAccountsService(
   render: RenderModule,
   projects: ProjectsService,
   studio?: StudioFacts,
-  teams?: Pick<SpacesModule, "teamsOf" | "ownerOf">,
+  teams?: Pick<SpacesModule, "teamsOf" | "ownersOf">,
 ) {
   const deps: AccountDeps = studio ? { ...infra, studio } : infra;
   return {
@@ -865,8 +865,9 @@ export function createAccountsService(
       // team stays the team's, passed to its Owner (decision 070); their personal pictures go.
       const memberships = teams ? await teams.teamsOf(userId) : [];
       if (memberships.some((team) => team.role === "owner")) throw new DomainError("conflict", "accountOwnsTeam");
+      const owners = memberships.length > 0 ? await teams!.ownersOf(memberships.map((team) => team.id)) : new Map<string, string>();
       for (const team of memberships) {
-        const owner = await teams!.ownerOf(team.id);
+        const owner = owners.get(team.id);
         if (owner) await projects.handOverTeamWork(userId, team.id, owner);
       }
       await render.deleteUserImages({ userId });

@@ -14,6 +14,7 @@ import { generateSecureRandomString } from "../auth/tokens";
 import { DomainError } from "../errors";
 import type { Payer, RenderModule } from "../render";
 import type { SpacesModule } from "../spaces";
+import { monthIndexOf } from "../../shared/months";
 import { roleMay } from "../../shared/teams";
 
 type Db = AppDatabase | Transaction<Database>;
@@ -236,12 +237,6 @@ export async function reversePurchaseCredits(
 
 // Teams (decision 070): the same guarantees for a team's balance, with the member who caused each row.
 
-/** The calendar month (UTC) a moment falls in, as team_member_usage counts it. */
-export function monthOf(at: number): number {
-  const date = new Date(at);
-  return date.getUTCFullYear() * 12 + date.getUTCMonth();
-}
-
 async function addTeamLedgerRow(
   db: Db,
   row: {
@@ -298,7 +293,7 @@ export async function teamLedgerBalance(db: Db, teamId: string): Promise<number>
  * count and the balance each change only in a statement that checks them, in the job's transaction.
  */
 async function chargeTeamForJob(db: Db, payer: Extract<Payer, { teamId: string }>, jobId: string, now: number): Promise<void> {
-  const month = monthOf(now);
+  const month = monthIndexOf(now);
   if (payer.monthlyCap !== null) {
     const counted = await db
       .insertInto("team_member_usage")
@@ -369,7 +364,7 @@ async function refundTeamJob(db: Db, teamId: string, userId: string | null, jobI
       .set((eb) => ({ used: eb("used", "-", CREDITS.perRender) }))
       .where("team_id", "=", teamId)
       .where("user_id", "=", userId)
-      .where("month", "=", monthOf(charge.created_at))
+      .where("month", "=", monthIndexOf(charge.created_at))
       .where("used", ">=", CREDITS.perRender)
       .execute();
   }
@@ -489,7 +484,7 @@ export async function teamCreditUse(db: Db, teamId: string, since: number) {
     .execute();
   const use = new Map<string, { userId: string | null; month: number; charged: number; refunded: number; refunds: number }>();
   for (const row of rows) {
-    const month = monthOf(row.created_at);
+    const month = monthIndexOf(row.created_at);
     const key = `${row.user_id ?? ""}:${month}`;
     const entry = use.get(key) ?? { userId: row.user_id, month, charged: 0, refunded: 0, refunds: 0 };
     if (row.kind === "charge") entry.charged -= row.amount;
@@ -510,7 +505,7 @@ export async function usedThisMonth(db: Db, teamId: string, userIds: readonly st
     .selectFrom("team_member_usage")
     .select(["user_id", "used"])
     .where("team_id", "=", teamId)
-    .where("month", "=", monthOf(now))
+    .where("month", "=", monthIndexOf(now))
     .where("user_id", "in", [...userIds])
     .execute();
   for (const row of rows) used.set(row.user_id, row.used);

@@ -62,7 +62,12 @@ const ENV_OF = {
 
 const last4 = (key: string) => key.slice(-4);
 
-export function createSettingsModule(infra: Pick<Infra, "db" | "clock" | "env" | "secretBox" | "storage" | "diskFloor" | "log">) {
+/** The PostgreSQL channel telling the other instances that a setting changed. */
+export const SETTINGS_CHANNEL = "studio_settings";
+
+export function createSettingsModule(
+  infra: Pick<Infra, "db" | "clock" | "env" | "secretBox" | "storage" | "diskFloor" | "log" | "crossInstance">,
+) {
   const { db, clock, env, secretBox, storage } = infra;
   const fromEnv = (name: EnvName) => env.SET_IN_ENVIRONMENT.has(name);
   let stored: Stored = { brand: {}, "free-credits": {}, engine: {} };
@@ -70,21 +75,60 @@ export function createSettingsModule(infra: Pick<Infra, "db" | "clock" | "env" |
   let revision = 0;
   const engineListeners = new Set<() => void>();
 
-  async function load(): Promise<void> {
+  /** Each section's stored text as last read or written (what a refresh compares with). */
+  let texts: Partial<Record<Section, string>> = {};
+
+  /** Reads the saved settings; returns the sections whose stored text changed since the last read or write. */
+  async function load(): Promise<Section[]> {
     const rows = await db.selectFrom("studio_settings").select(["section", "value"]).execute();
     const next: Stored = { brand: {}, "free-credits": {}, engine: {} };
+    const nextTexts: Partial<Record<Section, string>> = {};
     for (const row of rows) {
+      nextTexts[row.section] = row.value;
       try {
         next[row.section] = JSON.parse(row.value) as never;
       } catch (error) {
         infra.log.error("unreadable studio setting; using the defaults for it", { section: row.section, error });
       }
     }
+    const changed = (["brand", "free-credits", "engine"] as const).filter((section) => nextTexts[section] !== texts[section]);
     stored = next;
-    revision++;
+    texts = nextTexts;
+    if (changed.length > 0) revision++;
+    return changed;
   }
   // A database that cannot be read at start leaves the defaults in force (and says so).
   const ready = load().catch((error: unknown) => infra.log.error("could not read the studio settings; using the defaults", { error }));
+
+  /**
+   * Several instances on one database (decision 083): a change saved through another is read again
+   * here (a renamed studio, a swapped engine) without a restart. On PostgreSQL the other instance's
+   * NOTIFY says when (and a reconnection reads everything again); on SQLite, where processes on one
+   * box have no such channel, startApp calls this every few seconds. One read at a time.
+   */
+  let refreshing: Promise<void> = Promise.resolve();
+  function refresh(): Promise<void> {
+    refreshing = refreshing
+      .then(async () => {
+        if (!(await load()).includes("engine")) return;
+        for (const listener of engineListeners) {
+          try {
+            listener();
+          } catch (error) {
+            infra.log.error("the engine another instance saved cannot be built here; rendering with the previous one", { error });
+          }
+        }
+      })
+      .catch((error: unknown) => infra.log.error("could not read the studio settings another instance changed", { error }));
+    return refreshing;
+  }
+  const others = infra.crossInstance;
+  others?.subscribe(SETTINGS_CHANNEL, (from) => {
+    if (from !== others.instance) void refresh();
+  });
+  others?.onConnected((reconnected) => {
+    if (reconnected) void refresh();
+  });
 
   async function save<S extends Section>(section: S, value: Stored[S]): Promise<void> {
     const text = JSON.stringify(value);
@@ -94,7 +138,10 @@ export function createSettingsModule(infra: Pick<Infra, "db" | "clock" | "env" |
       .onConflict((oc) => oc.column("section").doUpdateSet({ value: text, updated_at: clock.now() }))
       .execute();
     stored = { ...stored, [section]: value };
+    texts = { ...texts, [section]: text };
     revision++;
+    // notify() logs a failure itself (the others then read the change at their next start).
+    if (others) await others.notify(SETTINGS_CHANNEL, others.instance);
   }
 
   /** A setting the environment holds may only be sent back unchanged. */
@@ -227,6 +274,8 @@ export function createSettingsModule(infra: Pick<Infra, "db" | "clock" | "env" |
       return current ? storage.get(UPLOAD_BUCKET, current.key) : null;
     },
 
+    /** Reads the saved settings again and applies what another instance changed (see refresh above). */
+    refresh,
     /** Called after the engine settings change (the render module swaps its engine). */
     onEngineChange(listener: () => void): () => void {
       engineListeners.add(listener);

@@ -10,7 +10,7 @@ import { membershipOf, requireRight, roleIn, teamIdsOf } from "./access";
 import { listActivity, recordActivity, type ActivityDetails, type TeamAction } from "./activity";
 import type { PeopleDirectory, SpacesContext } from "./context";
 import { teamDirectory, teamExists } from "./directory";
-import { createTeam, currentSpace, membersOf, ownerOfTeam, setMonthlyCap, switchSpace, teamsOf } from "./teams";
+import { createTeam, currentSpace, membersOf, ownersOfTeams, setMonthlyCap, switchSpace, teamsOf } from "./teams";
 import { PRODUCT_NAME, type Language } from "../../shared/constants";
 import type { MemberRole } from "../../shared/team-members";
 import { acceptInvitation, invite, readInvitation, resendInvitation, revokeInvitation, type InviteMail } from "./invitations";
@@ -67,8 +67,8 @@ export function createSpacesModule(
     /** A member's monthly cap in credits (null: none); Owner or Admin. */
     setMonthlyCap: (actorId: string, teamId: string, memberId: string, cap: number | null) =>
       setMonthlyCap(deps, actorId, teamId, memberId, cap),
-    /** The team's Owner's id. */
-    ownerOf: (teamId: string) => ownerOfTeam(deps, teamId),
+    /** The Owners' ids of the teams, by team. */
+    ownersOf: (teamIds: readonly string[]) => ownersOfTeams(deps, teamIds),
     /** The members with role, cap and when they joined (for a caller already checked to be a member). */
     membersOf: (teamId: string) => membersOf(deps, teamId),
 

@@ -163,13 +163,14 @@ export async function membersOf(deps: SpacesContext, teamId: string) {
   }));
 }
 
-/** The team's Owner (every team has exactly one). */
-export async function ownerOfTeam(deps: Pick<SpacesContext, "db">, teamId: string): Promise<string | null> {
-  const row = await deps.db
+/** The Owners of several teams in one statement, by team (every team has exactly one). */
+export async function ownersOfTeams(deps: Pick<SpacesContext, "db">, teamIds: readonly string[]): Promise<Map<string, string>> {
+  if (teamIds.length === 0) return new Map();
+  const rows = await deps.db
     .selectFrom("team_members")
-    .select("user_id")
-    .where("team_id", "=", teamId)
+    .select(["team_id", "user_id"])
+    .where("team_id", "in", teamIds)
     .where("role", "=", "owner")
-    .executeTakeFirst();
-  return row?.user_id ?? null;
+    .execute();
+  return new Map(rows.map((row) => [row.team_id, row.user_id]));
 }

@@ -14,14 +14,13 @@ import { friendlyError } from "../../lib/friendlyError";
 import { trpc } from "../../trpc";
 import { inputClass } from "../auth/fields";
 import { Spinner } from "../Spinner";
-import { buttonClass, labelClass } from "../ui/buttons";
-import { FormDialog } from "../ui/Dialog";
+import { buttonClass } from "../ui/buttons";
+import { AdjustCreditsDialog } from "./AdjustCreditsDialog";
 import { Badge, EmptyNote, ErrorNote, Pager, Panel, useFormatters, type Tone } from "./common";
 
 type AdminTeam = inferRouterOutputs<AppRouter>["admin"]["teams"]["teams"][number];
 
 const PAGE_SIZE = 20;
-const REASON_MAX = 200;
 const ROLE_TONES: Record<TeamRole, Tone> = { owner: "brand", admin: "green", member: "slate" };
 
 function useDebounced<T>(value: T, ms: number): T {
@@ -137,34 +136,10 @@ export function TeamsSection() {
   const adjust = trpc.admin.adjustTeamCredits.useMutation();
 
   const [team, setTeam] = useState<AdminTeam | null>(null);
-  const [amount, setAmount] = useState("");
-  const [reason, setReason] = useState("");
-  const [formError, setFormError] = useState<string>();
 
   useEffect(() => setOffset(0), [term]);
 
-  const open = (next: AdminTeam) => {
-    setFormError(undefined);
-    setAmount("");
-    setReason("");
-    setTeam(next);
-  };
-
-  const submit = async () => {
-    if (!team) return;
-    const value = Number(amount);
-    if (!Number.isInteger(value) || value === 0) return setFormError(t("admin.users.amountInvalid"));
-    if (team.credits + value < 0) return setFormError(t("admin.users.amountTooLow", { credits: team.credits }));
-    if (!reason.trim()) return setFormError(t("admin.users.reasonRequired"));
-    try {
-      const result = await adjust.mutateAsync({ teamId: team.id, amount: value, reason: reason.trim() });
-      toast.success(t("admin.teams.creditsAdjusted", { name: team.name, credits: result.credits }));
-      setTeam(null);
-      await utils.admin.teams.invalidate();
-    } catch (caught) {
-      setFormError(friendlyError(caught, t));
-    }
-  };
+  const open = (next: AdminTeam) => setTeam(next);
 
   const list = teams.data?.teams ?? [];
 
@@ -210,54 +185,23 @@ export function TeamsSection() {
       ) : null}
       {teams.data ? <Pager offset={offset} limit={PAGE_SIZE} total={teams.data.total} onChange={setOffset} /> : null}
 
-      <FormDialog
+      <AdjustCreditsDialog
         open={team !== null}
         onOpenChange={(isOpen) => {
           if (!isOpen) setTeam(null);
         }}
-        title={t("admin.users.adjustTitle")}
         description={team ? t("admin.teams.adjustDescription", { name: team.name, credits: team.credits }) : undefined}
-        submitLabel={t("admin.users.adjustSubmit")}
+        balance={team?.credits ?? 0}
+        idPrefix="team-credit"
         busy={adjust.isPending}
-        onSubmit={() => void submit()}
-      >
-        <div>
-          <label htmlFor="team-credit-amount" className={labelClass}>
-            {t("admin.users.amount")}
-          </label>
-          <input
-            id="team-credit-amount"
-            className={inputClass}
-            inputMode="numeric"
-            value={amount}
-            onChange={(event) => setAmount(event.target.value.replace(/[^\d-]/g, ""))}
-            aria-describedby="team-credit-amount-hint"
-            autoComplete="off"
-          />
-          <p id="team-credit-amount-hint" className="mt-1 text-xs text-slate-500 dark:text-slate-400">
-            {t("admin.users.amountHint")}
-          </p>
-        </div>
-        <div>
-          <label htmlFor="team-credit-reason" className={labelClass}>
-            {t("admin.users.reason")}
-          </label>
-          <input
-            id="team-credit-reason"
-            className={inputClass}
-            value={reason}
-            maxLength={REASON_MAX}
-            onChange={(event) => setReason(event.target.value)}
-            autoComplete="off"
-            placeholder={t("admin.users.reasonPlaceholder")}
-          />
-        </div>
-        {formError ? (
-          <p role="alert" className="text-sm text-red-600 dark:text-red-400">
-            {formError}
-          </p>
-        ) : null}
-      </FormDialog>
+        onAdjust={async (amount, reason) => {
+          if (!team) return;
+          const result = await adjust.mutateAsync({ teamId: team.id, amount, reason });
+          toast.success(t("admin.teams.creditsAdjusted", { name: team.name, credits: result.credits }));
+          setTeam(null);
+          await utils.admin.teams.invalidate();
+        }}
+      />
     </Panel>
   );
 }

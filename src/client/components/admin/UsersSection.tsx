@@ -17,6 +17,7 @@ import { inputClass } from "../auth/fields";
 import { Spinner } from "../Spinner";
 import { buttonClass, labelClass } from "../ui/buttons";
 import { ConfirmDialog, FormDialog } from "../ui/Dialog";
+import { AdjustCreditsDialog } from "./AdjustCreditsDialog";
 import { Badge, EmptyNote, ErrorNote, Pager, Panel, useFormatters } from "./common";
 
 type AdminUser = inferRouterOutputs<AppRouter>["admin"]["users"]["users"][number];
@@ -30,7 +31,6 @@ type DialogState =
   | null;
 
 const PAGE_SIZE = 25;
-const REASON_MAX = 200;
 
 function useDebounced<T>(value: T, ms: number): T {
   const [debounced, setDebounced] = useState(value);
@@ -123,8 +123,6 @@ export function UsersSection() {
   const setDisabled = trpc.admin.setDisabled.useMutation();
 
   const [dialog, setDialog] = useState<DialogState>(null);
-  const [amount, setAmount] = useState("");
-  const [reason, setReason] = useState("");
   const [role, setRole] = useState("admin");
   const [formError, setFormError] = useState<string>();
 
@@ -132,8 +130,6 @@ export function UsersSection() {
 
   const open = (next: DialogState) => {
     setFormError(undefined);
-    setAmount("");
-    setReason("");
     setRole("admin");
     setDialog(next);
   };
@@ -144,20 +140,6 @@ export function UsersSection() {
     toast.success(message);
     setDialog(null);
     await utils.admin.users.invalidate();
-  };
-
-  const submitCredits = async () => {
-    if (dialog?.kind !== "credits") return;
-    const value = Number(amount);
-    if (!Number.isInteger(value) || value === 0) return setFormError(t("admin.users.amountInvalid"));
-    if (dialog.user.credits + value < 0) return setFormError(t("admin.users.amountTooLow", { credits: dialog.user.credits }));
-    if (!reason.trim()) return setFormError(t("admin.users.reasonRequired"));
-    try {
-      const result = await adjust.mutateAsync({ userId: dialog.user.id, amount: value, reason: reason.trim() });
-      await done(t("admin.users.creditsAdjusted", { email: dialog.user.email, credits: result.credits }));
-    } catch (caught) {
-      setFormError(friendlyError(caught, t));
-    }
   };
 
   const submitGrant = async () => {
@@ -298,56 +280,23 @@ export function UsersSection() {
       ) : null}
       {users.data ? <Pager offset={offset} limit={PAGE_SIZE} total={users.data.total} onChange={setOffset} /> : null}
 
-      <FormDialog
+      <AdjustCreditsDialog
         open={dialog?.kind === "credits"}
         onOpenChange={close}
-        title={t("admin.users.adjustTitle")}
         description={
           dialog?.kind === "credits"
             ? t("admin.users.adjustDescription", { email: dialog.user.email, credits: dialog.user.credits })
             : undefined
         }
-        submitLabel={t("admin.users.adjustSubmit")}
+        balance={dialog?.kind === "credits" ? dialog.user.credits : 0}
+        idPrefix="credit"
         busy={adjust.isPending}
-        onSubmit={() => void submitCredits()}
-      >
-        <div>
-          <label htmlFor="credit-amount" className={labelClass}>
-            {t("admin.users.amount")}
-          </label>
-          <input
-            id="credit-amount"
-            className={inputClass}
-            inputMode="numeric"
-            value={amount}
-            onChange={(event) => setAmount(event.target.value.replace(/[^\d-]/g, ""))}
-            aria-describedby="credit-amount-hint"
-            autoComplete="off"
-          />
-          <p id="credit-amount-hint" className="mt-1 text-xs text-slate-500 dark:text-slate-400">
-            {t("admin.users.amountHint")}
-          </p>
-        </div>
-        <div>
-          <label htmlFor="credit-reason" className={labelClass}>
-            {t("admin.users.reason")}
-          </label>
-          <input
-            id="credit-reason"
-            className={inputClass}
-            value={reason}
-            maxLength={REASON_MAX}
-            onChange={(event) => setReason(event.target.value)}
-            autoComplete="off"
-            placeholder={t("admin.users.reasonPlaceholder")}
-          />
-        </div>
-        {formError ? (
-          <p role="alert" className="text-sm text-red-600 dark:text-red-400">
-            {formError}
-          </p>
-        ) : null}
-      </FormDialog>
+        onAdjust={async (amount, reason) => {
+          if (dialog?.kind !== "credits") return;
+          const result = await adjust.mutateAsync({ userId: dialog.user.id, amount, reason });
+          await done(t("admin.users.creditsAdjusted", { email: dialog.user.email, credits: result.credits }));
+        }}
+      />
 
       <FormDialog
         open={dialog?.kind === "grant"}

@@ -9,6 +9,7 @@ import { useId, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import { useLocation } from "wouter";
+import { monthIndexStart } from "../../../shared/months";
 import { CREDIT_MOVE_MAX, MONTHLY_CAP_MAX } from "../../../shared/teams";
 import { currentLanguage } from "../../i18n";
 import { friendlyError } from "../../lib/friendlyError";
@@ -22,11 +23,9 @@ const tableClass = "w-full min-w-[32rem] text-left text-sm";
 const cellClass = "py-2 pr-4 align-top";
 const headClass = "py-2 pr-4 text-xs font-semibold uppercase tracking-wide text-slate-500 dark:text-slate-400";
 
-/** A month index (year * 12 + month, UTC) as "November 2026" in the interface's language. */
+/** A month index (src/shared/months.ts) as "November 2026" in the interface's language. */
 function monthName(language: string, month: number): string {
-  return new Intl.DateTimeFormat(language, { month: "long", year: "numeric", timeZone: "UTC" }).format(
-    Date.UTC(Math.floor(month / 12), month % 12, 1),
-  );
+  return new Intl.DateTimeFormat(language, { month: "long", year: "numeric", timeZone: "UTC" }).format(monthIndexStart(month));
 }
 
 export function TeamCreditsPanel({ teamId }: { teamId: string }) {

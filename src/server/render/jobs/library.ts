@@ -17,6 +17,7 @@ import { findOwnedJob, RUNNING } from "../records";
 import { queuePosition } from "./queue";
 import { jobView, shareUrlOf, styleOf, type JobView } from "../views";
 import type { JobKind } from "../../../shared/edits";
+import { monthIndexOf } from "../../../shared/months";
 
 type Deps = Pick<RenderContext, "db" | "clock" | "teams">;
 
@@ -216,7 +217,7 @@ export async function userRenderStatistics(deps: Deps, userId: string) {
 }
 
 /**
- * A team's work per member and calendar month (UTC, year * 12 + month) since `since`: renders and
+ * A team's work per member and calendar month (a month index, src/shared/months.ts) since `since`: renders and
  * edits asked for (whatever became of them), for the team page's use table.
  */
 export async function teamWorkByMonth(deps: Deps, teamId: string, since: number) {
@@ -228,8 +229,7 @@ export async function teamWorkByMonth(deps: Deps, teamId: string, since: number)
     .execute();
   const work = new Map<string, { userId: string | null; month: number; renders: number; edits: number }>();
   for (const row of rows) {
-    const date = new Date(row.created_at);
-    const month = date.getUTCFullYear() * 12 + date.getUTCMonth();
+    const month = monthIndexOf(row.created_at);
     const key = `${row.user_id ?? ""}:${month}`;
     const entry = work.get(key) ?? { userId: row.user_id, month, renders: 0, edits: 0 };
     if (row.kind === "edit") entry.edits += 1;

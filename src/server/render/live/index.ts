@@ -10,5 +10,4 @@
  */
 export { EVENTS_PATH, EventFanOut } from "./event-fan-out";
 export { forgetEventsBefore, recordRenderEvent, RenderEventBus, storedEventsAfter, type StoredRenderEvent } from "./events";
-export { PostgresNotifications, type CrossInstanceChannel } from "./notifications";
 export { InProcessRelay, PostgresRelay, type EventRelay } from "./relay";

@@ -10,7 +10,7 @@
  */
 import type { AppDatabase } from "../../db/client";
 import type { Logger } from "../../logger";
-import type { CrossInstanceChannel } from "./notifications";
+import type { CrossInstanceChannel } from "../../coordination";
 import { storedEventsAfter, type StoredRenderEvent } from "./stored";
 
 export const EVENTS_CHANNEL = "render_events";

@@ -3,6 +3,7 @@
  * (adminProcedure reads user_roles on each call). What an admin does to an account is audited.
  */
 import { z } from "zod";
+import { CREDIT_ADJUSTMENT_REASON_MAX } from "../../../shared/billing";
 import { ROLE_PATTERN } from "../../../shared/constants";
 import { creditPackageInputSchema } from "../../../shared/credit-packages";
 import { MESSAGES } from "../../../shared/messages";
@@ -13,6 +14,7 @@ import { adminProcedure, router } from "../init";
 const id = z.string().min(1).max(64);
 const page = { limit: z.number().int().min(1).max(200).default(50), offset: z.number().int().min(0).default(0) };
 /** An admin's credit adjustment: a whole number of credits, not zero, within ±100,000. */
+const adjustmentReason = z.string().trim().min(1).max(CREDIT_ADJUSTMENT_REASON_MAX);
 const amount = z
   .number()
   .int()
@@ -34,7 +36,7 @@ export const adminRouter = router({
       z.object({
         userId: id,
         amount,
-        reason: z.string().trim().min(1).max(200),
+        reason: adjustmentReason,
       }),
     )
     .mutation(({ ctx, input }) => ctx.services.admin.adjustCredits(ctx.user, input.userId, input.amount, input.reason)),
@@ -46,7 +48,7 @@ export const adminRouter = router({
 
   /** A team's credit adjustment, with its reason, as a team ledger row ("admin"), audited and in the team's log. */
   adjustTeamCredits: adminProcedure
-    .input(z.object({ teamId: id, amount, reason: z.string().trim().min(1).max(200) }))
+    .input(z.object({ teamId: id, amount, reason: adjustmentReason }))
     .mutation(({ ctx, input }) => ctx.services.admin.adjustTeamCredits(ctx.user, input.teamId, input.amount, input.reason)),
 
   grantRole: adminProcedure

@@ -1,5 +1,6 @@
 /**
- * PostgreSQL LISTEN/NOTIFY for live events across instances (decision 082). Each instance listens
+ * PostgreSQL LISTEN/NOTIFY between the instances sharing one database: live render and review
+ * events (decision 082), and the render signals and settings changes (decision 083). Each instance listens
  * on ONE dedicated connection of its own (not one of the Kysely pool's, which are lent out per
  * query), for every channel a module subscribed to. A dropped connection is reopened (backoff from
  * 250 ms to 5 s); after each (re)connection the `onConnected` handlers run, so the relays catch up
@@ -9,13 +10,13 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import pg from "pg";
-import type { AppDatabase } from "../../db/client";
-import type { Logger } from "../../logger";
+import type { AppDatabase } from "../db/client";
+import type { Logger } from "../logger";
 
 /** NOTIFY refuses payloads of 8000 bytes or more; ours stay far below (owner keys and ids). */
 export const MAX_NOTIFY_PAYLOAD_BYTES = 7900;
 
-/** A channel between the instances sharing one database: what the review module needs of it too. */
+/** A channel between the instances sharing one database (null on SQLite: one process). */
 export interface CrossInstanceChannel {
   /** This instance's id (payloads carry it, so an instance can skip its own messages). */
   readonly instance: string;
@@ -24,6 +25,10 @@ export interface CrossInstanceChannel {
   onConnected(handler: (reconnected: boolean) => void): () => void;
   /** Sends one notification (through the pool); failures are logged, not thrown. */
   notify(channel: string, payload: string): Promise<void>;
+  /** Opens the listening connection (startApp, before any stream or job runs). */
+  start(): Promise<void>;
+  /** Closes it for good (at shutdown, after the streams ended). */
+  close(): Promise<void>;
 }
 
 const MIN_BACKOFF_MS = 250;
