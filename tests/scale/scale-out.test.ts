@@ -16,8 +16,8 @@ import { performance } from "node:perf_hooks";
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import { startFauxqs, type FauxqsServer } from "fauxqs";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureServerBundle, startInstance, type RunningInstance } from "../../scripts/lib/instances";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { ensureClientBuild, ensureServerBundle, startInstance, type RunningInstance } from "../../scripts/lib/instances";
 import { systemClock } from "../../src/server/clock";
 import { openDatabase, type AppDatabase } from "../../src/server/db/client";
 import { storedEventsAfter } from "../../src/server/render/live";
@@ -72,8 +72,10 @@ async function twoWorkers(): Promise<RunningInstance[]> {
 
 beforeAll(async () => {
   const started = performance.now();
-  const [, s3Server, fake] = await Promise.all([
+  const [, , s3Server, fake] = await Promise.all([
     ensureServerBundle(),
+    // The web instances serve the pages too (the client this run's global setup built).
+    ensureClientBuild(inject("clientDir")),
     startFauxqs({ port: 0, host: "127.0.0.1", logger: false }),
     sharp({ create: { width: 96, height: 64, channels: 3, background: "#c9b79c" } })
       .jpeg()
@@ -319,6 +321,7 @@ describe("README's scaling-out example, as processes: two web instances, two wor
     await createRolesService(db, systemClock).grant(admin.userId, "admin");
     const visitorOnB = createStudioClient(webB.url).client;
     const before = (await visitorOnB.system.info.query()).productName;
+    expect(await (await fetch(`${webB.url}/`)).text()).toContain(`<title>${before}`);
     const { brand } = await on(webA, admin).client.admin.studioSettings.query();
     const name = `Casa Escala ${process.pid}`;
     expect(before).not.toBe(name);
@@ -330,11 +333,13 @@ describe("README's scaling-out example, as processes: two web instances, two wor
       privacyText: brand.privacyText,
     });
     expect((await createStudioClient(webA.url).client.system.info.query()).productName).toBe(name);
-    // B reads it from its own copy of the settings, renewed when A's change reaches it.
+    // B reads it from its own copy of the settings, renewed when A's change reaches it: its API and its pages.
     await waitUntil(() => visitorOnB.system.info.query(), {
       message: "web B to show the new brand",
       until: (info) => info.productName === name,
     });
+    const page = async (route: string) => (await fetch(`${webB.url}${route}`)).text();
+    for (const route of ["/", "/pricing"]) expect(await page(route), route).toContain(`<title>${name}`);
 
     // The engine's model (the engine and its key are the environment's): the workers render with the new one.
     const engineView = (await on(webA, admin).client.admin.studioSettings.query()).engine;
