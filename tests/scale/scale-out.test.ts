@@ -136,8 +136,8 @@ const on = (instance: RunningInstance, user: User): StudioClient => createStudio
 
 const jobRow = (id: string) => db.selectFrom("render_jobs").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
 
-/** The instance id a process's worker claims jobs with names its process (vm:<pid>:<random>). */
-const claimedByProcess = (claimedBy: string | null, instance: RunningInstance) => claimedBy?.split(":")[1] === String(instance.pid);
+/** The instance id a process's worker claims jobs with names its process (<host>:<pid>:<random>). */
+const claimedByProcess = (claimedBy: string | null, instance: RunningInstance) => claimedBy?.split(":").at(-2) === String(instance.pid);
 
 /** How many of the users' renders have succeeded. */
 async function succeededOf(users: User[]): Promise<number> {
@@ -207,7 +207,8 @@ describe("README's scaling-out example, as processes: two web instances, two wor
     // The job's steps, each once in order (rendering repeats with the engine's progress).
     const steps = same.onB
       .map((frame) => frame.event.type)
-      .filter((type, index, all) => type !== "positions" && type !== "scored" && type !== all[index - 1]);
+      .filter((type) => type !== "positions" && type !== "scored")
+      .filter((type, index, all) => type !== all[index - 1]);
     expect(steps).toEqual(["queued", "preprocessing", "rendering", "saving", "succeeded"]);
     // Rendered by a worker process, not by either web instance.
     const row = await jobRow(jobId);
