@@ -35,15 +35,24 @@ class LongestFirst extends BaseSequencer {
   }
 }
 
+/** The scale suite: real server processes on one PostgreSQL database (decision 084); never on SQLite. */
+const SCALE_SUITE = "tests/scale/**/*.test.ts";
+
 /**
  * Two lanes (decision 079): every test on SQLite files, and the integration tests again on
  * PostgreSQL when TEST_DATABASE_URL names a server (or "throwaway": a cluster the run starts and
  * removes). CI always runs both; `npm test` says when the PostgreSQL lane is skipped.
+ * `scale: true` adds the scale suite (project "scale", decision 084) to the PostgreSQL lane: it runs
+ * after the other projects have finished, alone, so that its processes' leases and timings are not
+ * starved by the rest of the run.
  */
-export function lanes(include: { sqlite: string[]; postgres: string[] }, exclude: string[] = []): TestProjectInlineConfiguration[] {
+export function lanes(
+  include: { sqlite: string[]; postgres: string[]; scale?: boolean },
+  exclude: string[] = [],
+): TestProjectInlineConfiguration[] {
   const sqlite: TestProjectInlineConfiguration = {
     extends: true,
-    test: { name: "sqlite", include: include.sqlite, exclude, provide: { databaseLane: "sqlite" } },
+    test: { name: "sqlite", include: include.sqlite, exclude: [...exclude, SCALE_SUITE], provide: { databaseLane: "sqlite" } },
   };
   if (!postgresLaneRequested()) {
     console.info("PostgreSQL lane skipped: set TEST_DATABASE_URL to a server's URL, or to throwaway (README, Tests).");
@@ -59,12 +68,25 @@ export function lanes(include: { sqlite: string[]; postgres: string[] }, exclude
       provide: { databaseLane: "postgres" },
     },
   };
-  return [sqlite, postgres];
+  if (!include.scale) return [sqlite, postgres];
+  const scale: TestProjectInlineConfiguration = {
+    extends: true,
+    test: {
+      name: "scale",
+      include: [SCALE_SUITE],
+      exclude,
+      // Its own PostgreSQL (the processes' databases); no client build or SQLite template needed.
+      globalSetup: ["tests/helpers/postgres-setup.ts"],
+      provide: { databaseLane: "postgres" },
+      sequence: { groupOrder: 1 },
+    },
+  };
+  return [sqlite, postgres, scale];
 }
 
 export default defineConfig({
   test: {
-    projects: lanes({ sqlite: ["tests/**/*.test.ts"], postgres: ["tests/integration/**/*.test.ts"] }),
+    projects: lanes({ sqlite: ["tests/**/*.test.ts"], postgres: ["tests/integration/**/*.test.ts"], scale: true }),
     globalSetup: ["tests/helpers/global-setup.ts"],
     setupFiles: ["tests/helpers/fail-on-console-error.ts"],
     testTimeout: 20_000,

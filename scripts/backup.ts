@@ -6,7 +6,7 @@
  * Into BACKUP_DIR, the oldest backups beyond BACKUP_KEEP are then removed. Exit code 0, or 1 with
  * the reason. With STORAGE_URL set the files are in a bucket: the backup holds the database (and the
  * app secret) only, names the bucket, and says its files are backed up with the store's own tools
- * (decision 086). One backup at a time with the servers on this database.
+ * (decision 085). One backup at a time with the servers on this database.
  */
 import path from "node:path";
 import { takeBackup, pruneBackups, backupSource, BACKUP_UNDER_WAY, BACKUP_UNDER_WAY_LEASE_MS } from "../src/server/backup";
@@ -35,7 +35,7 @@ async function main(args: string[]): Promise<number> {
   try {
     await migrateToLatest(db);
     const source = backupSource({ env, version: APP_VERSION });
-    // One backup at a time with the servers on this database, whoever asked for it (decision 086).
+    // One backup at a time with the servers on this database, whoever asked for it (decision 085).
     const claimed = await createRunClaims({ db, clock: systemClock }).runExclusive(BACKUP_UNDER_WAY, BACKUP_UNDER_WAY_LEASE_MS, () =>
       takeBackup(db, source, dir, "command", () => Date.now()),
     );

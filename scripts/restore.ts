@@ -8,7 +8,7 @@
  * with pg_restore into that database, which must be empty, and its tables must then hold the rows the
  * manifest counts (decision 081); a backup of the other engine is refused. A backup of a studio whose
  * files are in a bucket holds the database only: the restore says which bucket keeps them, and warns
- * when STORAGE_URL is unset or names another (decision 086). Then start the server on that DATA_DIR
+ * when STORAGE_URL is unset or names another (decision 085). Then start the server on that DATA_DIR
  * (and DATABASE_URL). Exit code 0, 1 when refused (with the reason), 2 for a usage error.
  */
 import path from "node:path";
@@ -51,7 +51,7 @@ async function main(args: string[]): Promise<number> {
     if (signed) console.info(`  signature matched the backup key; the key is now ${path.join(env.DATA_DIR, "backup-key")} too`);
     if (!manifest.secret.included) console.info(`  app secret not in the backup: ${manifest.secret.note}`);
     if (objectStore) {
-      // The pictures were never in this backup: the bucket named keeps them (decision 086).
+      // The pictures were never in this backup: the bucket named keeps them (decision 085).
       console.info(`  pictures not in the backup: they stay in ${objectStoreWords(objectStore)}, where the studio kept them`);
       if (!env.STORAGE_URL) {
         console.warn(

@@ -1,5 +1,5 @@
 /**
- * Render workers seen alive (issue 29, decision 086): each running worker writes its row when it
+ * Render workers seen alive (issue 29, decision 085): each running worker writes its row when it
  * starts and again every quarter of its lease, and removes it when it stops. The self-test's queue
  * check on any instance (a web instance has no worker of its own) counts the slots of the workers
  * seen within a lease, and says so when none is: a lease on a job only shows a busy worker, never

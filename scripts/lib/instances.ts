@@ -10,12 +10,13 @@
  * listens on; the launcher reads it from that line (or, when the logs are quieter than info, picks a
  * free port itself first). The instance is up when its GET /healthz answers 200.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { buildServer, SERVER_BUNDLE, serverBuildIsStale } from "../build.mjs";
+import { promisify } from "node:util";
+import { buildServer, CLIENT_OUT_DIR, clientBuildIsStale, SERVER_BUNDLE, serverBuildIsStale } from "../build.mjs";
 
 export interface InstanceOptions {
   /** A name for messages ("web-a", "worker-1"). */
@@ -40,6 +41,8 @@ export interface RunningInstance {
   readonly exited: Promise<number | NodeJS.Signals>;
 }
 
+/** The checkout the bundle belongs to (dist/server/main.mjs → the folder holding dist). */
+const REPOSITORY = path.dirname(path.dirname(path.dirname(SERVER_BUNDLE)));
 /** How long an instance has to answer GET /healthz with 200 after it was started. */
 export const START_TIMEOUT_MS = 30_000;
 /** The most output kept per instance. */
@@ -48,6 +51,21 @@ const OUTPUT_LIMIT = 1024 * 1024;
 /** Builds dist/server/main.mjs when it is missing or older than the server's sources. */
 export async function ensureServerBundle(): Promise<void> {
   if (serverBuildIsStale()) await buildServer();
+}
+
+/**
+ * Makes dist/client, the web client the web instances serve (without it they serve the API only),
+ * current: a copy of `currentBuild` when that build of the same sources is current (the tests' global
+ * setup makes one per run), else built by scripts/build.mjs in a process of its own (Vite: slow).
+ */
+export async function ensureClientBuild(currentBuild?: string): Promise<void> {
+  if (!clientBuildIsStale()) return;
+  if (currentBuild && !clientBuildIsStale(currentBuild)) {
+    fs.rmSync(CLIENT_OUT_DIR, { recursive: true, force: true });
+    fs.cpSync(currentBuild, CLIENT_OUT_DIR, { recursive: true });
+    return;
+  }
+  await promisify(execFile)(process.execPath, [path.join(REPOSITORY, "scripts/build.mjs"), "client"], { cwd: REPOSITORY });
 }
 
 async function freePort(): Promise<number> {
@@ -69,6 +87,12 @@ function announcedPort(line: string): number | null {
 }
 
 const QUIET_LEVELS = new Set(["warn", "error", "silent"]);
+
+/** The instances still running: a runner that ends without stopping them (a crash, a timeout's process.exit) takes them along. */
+const living = new Set<ChildProcess>();
+process.once("exit", () => {
+  for (const child of living) child.kill("SIGKILL");
+});
 
 /**
  * Starts one instance; resolves once its /healthz answers 200. Rejects, with the instance's output,
@@ -94,7 +118,7 @@ export async function startInstance(options: InstanceOptions): Promise<RunningIn
   const fixedPort = env.PORT === "0" ? null : Number(env.PORT);
 
   const child: ChildProcess = spawn(process.execPath, ["--enable-source-maps", SERVER_BUNDLE], {
-    cwd: path.dirname(path.dirname(path.dirname(SERVER_BUNDLE))),
+    cwd: REPOSITORY,
     env,
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -131,8 +155,10 @@ export async function startInstance(options: InstanceOptions): Promise<RunningIn
   child.stdout!.on("data", keep);
   child.stderr!.on("data", keep);
 
+  living.add(child);
   const exited = new Promise<number | NodeJS.Signals>((resolve) => {
     child.once("exit", (code, signal) => {
+      living.delete(child);
       if (ownDataDir) fs.rmSync(ownDataDir, { recursive: true, force: true });
       resolve(signal ?? code ?? 0);
     });

@@ -35,6 +35,8 @@ export interface FakeOpenAi {
   url: string;
   apiKey: string;
   requests: RecordedEdit[];
+  /** The edits answered "hang", each with a promise that settles when its client closed the connection (gave up, or died). */
+  held: Array<{ edit: RecordedEdit; closed: Promise<void> }>;
   script(scenario: Partial<FakeOpenAiScenario>): void;
   close(): Promise<void>;
 }
@@ -46,10 +48,15 @@ function openAiError(status: number, message: string, param: string | null, code
   return { status, body: JSON.stringify({ error: { message, type: "invalid_request_error", param, code } }) };
 }
 
-export async function startFakeOpenAi(options: { apiKey?: string } = {}): Promise<FakeOpenAi> {
+/**
+ * `image`: a picture answered as it is to every edit (answer "image"), instead of one of the requested
+ * size made for each: an engine with no latency of its own, for many renders (the scale suite).
+ */
+export async function startFakeOpenAi(options: { apiKey?: string; image?: Buffer } = {}): Promise<FakeOpenAi> {
   const apiKey = options.apiKey ?? "sk-fake-key";
   let scenario: FakeOpenAiScenario = { replies: [], answer: "image" };
   const requests: RecordedEdit[] = [];
+  const held: FakeOpenAi["held"] = [];
 
   const send = (res: http.ServerResponse, reply: { status: number; body: string; headers?: Record<string, string> }) => {
     res.writeHead(reply.status, { "content-type": "application/json", ...reply.headers });
@@ -58,9 +65,11 @@ export async function startFakeOpenAi(options: { apiKey?: string } = {}): Promis
 
   async function answer(size: string): Promise<{ status: number; body: string }> {
     const [width = 1024, height = 1024] = (size === "auto" ? "1024x1024" : size).split("x").map(Number);
-    const jpeg = await sharp({ create: { width, height, channels: 3, background: "#d8cbb5" } })
-      .jpeg({ quality: 70 })
-      .toBuffer();
+    const jpeg =
+      options.image ??
+      (await sharp({ create: { width, height, channels: 3, background: "#d8cbb5" } })
+        .jpeg({ quality: 70 })
+        .toBuffer());
     const data = {
       image: [{ b64_json: jpeg.toString("base64") }],
       "no-data": [],
@@ -110,7 +119,8 @@ export async function startFakeOpenAi(options: { apiKey?: string } = {}): Promis
       );
     }
     const reply = scenario.replies.shift();
-    if (reply === "hang") return; // The connection stays open until the client gives up or close().
+    // The connection stays open until the client gives up or close().
+    if (reply === "hang") return void held.push({ edit: recorded, closed: new Promise((resolve) => res.once("close", resolve)) });
     if (reply)
       return send(res, {
         status: reply.status,
@@ -205,6 +215,7 @@ export async function startFakeOpenAi(options: { apiKey?: string } = {}): Promis
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     apiKey,
     requests,
+    held,
     script(changes) {
       scenario = { replies: [], answer: "image", ...changes };
     },

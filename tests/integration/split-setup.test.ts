@@ -1,5 +1,5 @@
 /**
- * A split setup (issue 29, decision 086): web instances (ROLE=web) and render workers (ROLE=worker)
+ * A split setup (issue 29, decision 085): web instances (ROLE=web) and render workers (ROLE=worker)
  * on one database. The Quick Admin bar's and `npm run selftest`'s checks run on a web instance,
  * which has no worker of its own: the render-queue check counts the workers alive on other
  * instances (render_workers, seen within a lease), and says so when none is.

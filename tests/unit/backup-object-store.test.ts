@@ -1,4 +1,4 @@
-/** What a database-only backup records of the bucket that keeps the files (decision 086): never a key. */
+/** What a database-only backup records of the bucket that keeps the files (decision 085): never a key. */
 import { describe, expect, it } from "vitest";
 import { FILES_IN_OBJECT_STORE_NOTE, objectStoreRecord, objectStoreWords } from "../../src/server/backup/archive";
 

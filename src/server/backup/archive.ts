@@ -7,7 +7,7 @@
  * capped at the size the authenticated manifest declares. On PostgreSQL (DATABASE_URL), the database
  * is a pg_dump restored into an empty database (decision 081; database.ts holds each engine's way).
  * With the files in a bucket (STORAGE_URL), a backup holds the database only and names the bucket,
- * whose files are backed up with the store's own tools (decision 086).
+ * whose files are backed up with the store's own tools (decision 085).
  *
  * Plain functions over files: the backup module (index.ts) and the commands (scripts/backup.ts,
  * scripts/restore.ts) call them.
@@ -37,7 +37,7 @@ export { BackupError } from "./database";
 
 export const BACKUP_FORMAT = "roomcanvas-backup";
 /**
- * 4: the database only, the files being in a bucket (STORAGE_URL; decision 086), so that a version
+ * 4: the database only, the files being in a bucket (STORAGE_URL; decision 085), so that a version
  * before it refuses one as "newer" rather than restoring a studio without saying its pictures are
  * elsewhere. 3: a PostgreSQL backup (pg_dump; decision 081), so that a version before it refuses one
  * as "newer" instead of as damaged. 2: signed, manifest first (decision 065); SQLite backups still
@@ -86,7 +86,7 @@ export interface BackupManifest {
   files: Array<{ path: string; bytes: number; sha256: string }>;
 }
 
-/** Where a studio keeps its files when they are not in its backups (decision 086). */
+/** Where a studio keeps its files when they are not in its backups (decision 085). */
 export interface ObjectStoreRecord {
   /** STORAGE_URL: s3://bucket/prefix. */
   url: string;
@@ -116,7 +116,7 @@ export interface BackupSource {
   keyFile: string;
   /**
    * STORAGE_URL when the files are in a bucket (and S3_ENDPOINT): the backup then holds the database
-   * only and names the bucket, whose files are backed up with the store's own tools (decision 086).
+   * only and names the bucket, whose files are backed up with the store's own tools (decision 085).
    */
   filesElsewhere?: { url: string; endpoint?: string };
 }
@@ -296,7 +296,7 @@ export async function createBackup(source: BackupSource, outDir: string, now = n
     const databaseEntry = DATABASE_ENTRIES[snapshot.engine];
     const database = await describeFile(snapshot.file);
 
-    // Files in a bucket are not DATA_DIR's: the backup names the bucket instead (decision 086).
+    // Files in a bucket are not DATA_DIR's: the backup names the bucket instead (decision 085).
     const storageRoot = path.join(source.dataDir, STORAGE_FOLDER);
     const files: BackupManifest["files"] = [];
     let storageBytes = 0;

@@ -34,7 +34,7 @@ const CHECK_EVERY_MS = 60_000;
 const CLAIM_LEASE_MS = 10 * 60_000;
 /**
  * Held while a backup is written, whoever asked for it (the schedule, an admin's "Back up now",
- * `npm run backup`): one at a time across instances (decision 086).
+ * `npm run backup`): one at a time across instances (decision 085).
  */
 export const BACKUP_UNDER_WAY = "backup:running";
 /** How long that hold lasts unless renewed (renewed every third of it while the backup is written). */
@@ -68,7 +68,7 @@ export interface BackupStatus {
   key: { file: string; id: string | null };
   /**
    * Where the files are when they are not in the backups (STORAGE_URL, with S3_ENDPOINT): backups
-   * hold the database only, and the bucket is backed up with the store's own tools (decision 086).
+   * hold the database only, and the bucket is backed up with the store's own tools (decision 085).
    */
   filesElsewhere: string | null;
 }

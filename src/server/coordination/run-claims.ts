@@ -81,7 +81,7 @@ export function createRunClaims(deps: { db: AppDatabase; clock: Clock; log?: Pic
 
     /**
      * Runs `task` while holding the row `name` for `leaseMs` (renewed while it runs), and releases it
-     * when the task ends: one at a time across instances, for a run an admin asks for (decision 086).
+     * when the task ends: one at a time across instances, for a run an admin asks for (decision 085).
      * `{ ran: false }` when another instance holds it now.
      */
     async runExclusive<T>(name: string, leaseMs: number, task: () => Promise<T>): Promise<ClaimedRun<T>> {

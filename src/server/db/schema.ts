@@ -426,7 +426,7 @@ export interface ScheduledRunsTable {
   held_until: number;
 }
 
-/** A render worker seen alive: its row is written at start and every quarter of its lease (render module, decision 086). */
+/** A render worker seen alive: its row is written at start and every quarter of its lease (render module, decision 085). */
 export interface RenderWorkersTable {
   instance_id: string;
   slots: number;

@@ -16,7 +16,7 @@ const EVERY_MS = 6 * 3_600_000;
 export const HOUSEKEEPING_SCHEDULE: ScheduledRun = { name: "housekeeping", everyMs: EVERY_MS, leaseMs: 10 * 60_000 };
 /**
  * Held while a pass runs, whoever asked for it (the schedule or an admin's "Run now"): one pass at a
- * time across instances (decision 086). A dead instance's hold lapses after the schedule's lease.
+ * time across instances (decision 085). A dead instance's hold lapses after the schedule's lease.
  */
 const PASS_UNDER_WAY = "housekeeping:running";
 /** How often each instance looks whether the pass is due (so another takes over a dead one's soon). */

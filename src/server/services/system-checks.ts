@@ -273,7 +273,7 @@ export async function checkBackups(backups: SystemCheckDeps["backups"], now: num
   const status = await backups.status();
   const last = status.lastSuccess;
   const lastText = last ? text("lastBackup", { ageMs: now - last.startedAt, sizeBytes: last.bytes ?? 0 }) : text("noBackupYet");
-  // With the files in a bucket, backups hold the database only: said with every finding (decision 086).
+  // With the files in a bucket, backups hold the database only: said with every finding (decision 085).
   const where = status.filesElsewhere ? [text("backupsDatabaseOnly", { location: status.filesElsewhere })] : [];
   if (!status.dir && last?.trigger === "schedule") {
     // Instances sharing the database: another one (with BACKUP_DIR) takes the scheduled backups.

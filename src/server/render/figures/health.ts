@@ -18,7 +18,7 @@ export interface OwnWorker {
 }
 
 /**
- * The render workers alive now, across instances (decision 086): those seen within a lease in
+ * The render workers alive now, across instances (decision 085): those seen within a lease in
  * render_workers, this process's own, and any other holding a valid lease on a running job (a
  * worker that writes no row, such as one of an older version during an upgrade: its free slots
  * unknown, it counts as busy). Busy slots are the running jobs they hold.

@@ -142,7 +142,7 @@ export class RenderWorker {
   async start(): Promise<void> {
     await this.recoverExpired();
     this.stopped = false;
-    // Seen alive from now on, by every instance's queue check (decision 086).
+    // Seen alive from now on, by every instance's queue check (decision 085).
     this.startedAt = this.deps.clock.now();
     await this.heartbeat();
     // Rows of workers that died without removing theirs, a day on: nobody counts them after a lease anyway.

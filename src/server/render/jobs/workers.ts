@@ -1,5 +1,5 @@
 /**
- * Render workers seen alive (decision 086): a worker writes its row (instance id, slots) when it
+ * Render workers seen alive (decision 085): a worker writes its row (instance id, slots) when it
  * starts and every quarter of its lease, and removes it when it stops. A job's lease shows a busy
  * worker only; this row shows an idle one too, so that any instance (a web instance has no worker)
  * can tell "the workers are busy" from "no worker is running". The table is the render module's.
