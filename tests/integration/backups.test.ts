@@ -32,7 +32,7 @@ import {
   type BackupManifest,
   type BackupSource,
 } from "../../src/server/backup/archive";
-import { takeBackup } from "../../src/server/backup";
+import { pruneBackups, takeBackup } from "../../src/server/backup";
 import { postgresEnvironment } from "../../src/server/backup/database";
 import { openDatabase } from "../../src/server/db/client";
 import { parseEnv } from "../../src/server/env";
@@ -696,6 +696,21 @@ describe("backups on PostgreSQL (issue 29, decision 081)", () => {
 });
 
 describe("scheduled backups, Back up now and the self-test", () => {
+  it("keeps two backups taken in the same second, and prunes in the order they were taken", async () => {
+    const server = await start();
+    const dir = temp("same-second");
+    const at = new Date("2026-11-27T10:15:30.250Z");
+    const first = await createBackup(sourceOf(server), dir, at);
+    const second = await createBackup(sourceOf(server), dir, new Date(at.getTime() + 500));
+    expect(path.basename(first.file)).toBe("roomcanvas-backup-2026-11-27T10-15-30Z.tar.gz");
+    expect(path.basename(second.file)).toBe("roomcanvas-backup-2026-11-27T10-15-30-750Z.tar.gz");
+    expect(fs.readdirSync(dir).sort()).toEqual([path.basename(second.file), path.basename(first.file)]);
+    for (const file of [first.file, second.file]) expect(BACKUP_FILE_PATTERN.test(path.basename(file))).toBe(true);
+    // The second is the newer: keeping one keeps it.
+    expect(await pruneBackups(dir, 1)).toEqual([path.basename(first.file)]);
+    expect(fs.readdirSync(dir)).toEqual([path.basename(second.file)]);
+  });
+
   it("takes a backup when one is due, keeps BACKUP_KEEP, and the self-test warns once the last is over twice the schedule old", async () => {
     const clock = new TestClock(Date.parse("2026-11-23T08:00:00Z"));
     const backupDir = temp("scheduled");

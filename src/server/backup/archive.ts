@@ -51,8 +51,17 @@ export const FILES_IN_OBJECT_STORE_NOTE =
   "the stored files are not in this backup: they stay in the bucket named here; back them up with the object store's own tools (bucket versioning, replication to another bucket or region; docs/scaling-out.md)";
 /** The install's backup key, in DATA_DIR unless BACKUP_KEY_FILE says otherwise; never in a backup. */
 export const BACKUP_KEY_NAME = "backup-key";
-/** roomcanvas-backup-2026-11-23T04-50-07Z.tar.gz: sorts by time, and pruning touches nothing else. */
+/**
+ * roomcanvas-backup-2026-11-23T04-50-07Z.tar.gz (…07-481Z when a backup of that second existed):
+ * pruning touches nothing else.
+ */
 export const BACKUP_FILE_PATTERN = /^roomcanvas-backup-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:-\d{3})?Z\.tar\.gz$/;
+
+/** Backup file names in the order they were taken (a name to the second is that second's first). */
+export function byBackupTime(a: string, b: string): number {
+  const key = (name: string) => name.replace(/T(\d{2}-\d{2}-\d{2})Z/, "T$1-000Z");
+  return key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
+}
 
 const SECRET_ENTRY = "app-secret";
 const MANIFEST_ENTRY = "manifest.json";
@@ -179,11 +188,30 @@ export function backupKeyId(key: string): string {
 
 const manifestHmac = (key: string, manifest: Buffer) => createHmac("sha256", `roomcanvas:backup-manifest:${key}`).update(manifest).digest();
 
-export function backupFileName(at: Date): string {
-  return `roomcanvas-backup-${at
-    .toISOString()
-    .replace(/:/g, "-")
-    .replace(/\.\d{3}Z$/, "Z")}.tar.gz`;
+/** The backup's name, to the second; to the millisecond when a backup of that second exists already. */
+export function backupFileName(at: Date, toTheMillisecond = false): string {
+  const stamp = at.toISOString().replace(/:/g, "-");
+  return `roomcanvas-backup-${toTheMillisecond ? stamp.replace(/\.(\d{3})Z$/, "-$1Z") : stamp.replace(/\.\d{3}Z$/, "Z")}.tar.gz`;
+}
+
+/**
+ * Gives the finished archive its name without ever replacing another backup: two taken in one second
+ * (instances taking turns, an admin's right after a scheduled one) are both kept.
+ */
+async function nameWithoutReplacing(partial: string, outDir: string, at: Date): Promise<string> {
+  for (const name of [backupFileName(at), backupFileName(at, true)]) {
+    const file = path.join(outDir, name);
+    try {
+      // A hard link fails when the name is taken, where a rename would replace it.
+      await fsp.link(partial, file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "EEXIST") continue;
+      throw error;
+    }
+    await fsp.rm(partial, { force: true });
+    return file;
+  }
+  throw new Error(`a backup named ${backupFileName(at, true)} exists already`);
 }
 
 /** Row counts of every table of a SQLite database file. */
@@ -283,8 +311,7 @@ async function removeStaleWork(dataDir: string, now: Date): Promise<void> {
 export async function createBackup(source: BackupSource, outDir: string, now = new Date()): Promise<BackupResult> {
   await fsp.mkdir(outDir, { recursive: true, mode: 0o700 });
   const key = await loadOrCreateBackupKey(source.keyFile);
-  const finalFile = path.join(outDir, backupFileName(now));
-  const partial = path.join(outDir, `.${path.basename(finalFile)}.${randomBytes(4).toString("hex")}.partial`);
+  const partial = path.join(outDir, `.${backupFileName(now)}.${randomBytes(4).toString("hex")}.partial`);
   await removeStaleWork(source.dataDir, now);
   const work = path.join(source.dataDir, `${WORK_PREFIX}${randomBytes(4).toString("hex")}`);
   let pack: tar.Pack | undefined;
@@ -360,7 +387,7 @@ export async function createBackup(source: BackupSource, outDir: string, now = n
     const handle = await fsp.open(partial, "r");
     await handle.sync();
     await handle.close();
-    await fsp.rename(partial, finalFile);
+    const finalFile = await nameWithoutReplacing(partial, outDir, now);
     return { file: finalFile, bytes: (await fsp.stat(finalFile)).size, manifest };
   } catch (error) {
     pack?.destroy();

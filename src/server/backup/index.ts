@@ -15,6 +15,7 @@ import { DomainError } from "../errors";
 import type { Infra } from "../infra";
 import {
   BACKUP_FILE_PATTERN,
+  byBackupTime,
   BACKUP_KEY_NAME,
   backupKeyId,
   createBackup,
@@ -133,7 +134,7 @@ export async function takeBackup(
 
 /** Removes all but the newest `keep` backup files of `dir` (only files named as backups). */
 export async function pruneBackups(dir: string, keep: number): Promise<string[]> {
-  const names = (await fsp.readdir(dir)).filter((name) => BACKUP_FILE_PATTERN.test(name)).sort();
+  const names = (await fsp.readdir(dir)).filter((name) => BACKUP_FILE_PATTERN.test(name)).sort(byBackupTime);
   const removed = names.slice(0, Math.max(0, names.length - keep));
   for (const name of removed) await fsp.rm(path.join(dir, name), { force: true });
   return removed;
