@@ -91,8 +91,8 @@ export const SERVER_CHECK_TEXTS = {
     other: "{{count}} renders have been running for {{runningMs}}, past the {{deadlineMs}} deadline",
   },
   rendersWaiting: {
-    one: "{{count}} render has waited {{waitedMs}} while the worker has {{free}} of {{slots}} slots free",
-    other: "{{count}} renders have waited {{waitedMs}} while the worker has {{free}} of {{slots}} slots free",
+    one: "{{count}} render has waited {{waitedMs}} while the render workers have {{free}} of {{slots}} slots free",
+    other: "{{count}} renders have waited {{waitedMs}} while the render workers have {{free}} of {{slots}} slots free",
   },
   rendersWaitingNoWorker: {
     one: "{{count}} render has waited {{waitedMs}} and no render worker is running (none seen in the last {{windowMs}}): start one (ROLE=worker or ROLE=all)",

@@ -538,7 +538,7 @@ describe("self-test suite against a misconfigured server", () => {
     await server.deps.db.insertInto("render_workers").values(stuckWorker).execute();
     expect((await run("system", env, ["render-queue"]))["render-queue"]).toMatchObject({
       status: "failed",
-      message: "Error: Render queue error: 1 render has waited 11 min while the worker has 2 of 2 slots free",
+      message: "Error: Render queue error: 1 render has waited 11 min while the render workers have 2 of 2 slots free",
     });
     await server.deps.db.deleteFrom("render_workers").where("instance_id", "=", stuckWorker.instance_id).execute();
 

@@ -63,7 +63,7 @@ describe("self-test details", () => {
       "Browser session, ends 2026-11-23T09:30:00.000Z",
     );
     expect(englishCheckText(checkText("rendersWaiting", { count: 2, waitedMs: 11 * 60_000, free: 2, slots: 2 }))).toBe(
-      "2 renders have waited 11 min while the worker has 2 of 2 slots free",
+      "2 renders have waited 11 min while the render workers have 2 of 2 slots free",
     );
     // An outside answer is cut to what a stored run keeps.
     expect((checkText("errorReturned", { error: "x".repeat(5000) }).params!.error as string).length).toBe(1000);
