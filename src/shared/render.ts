@@ -13,8 +13,13 @@ export const isFinalStatus = (status: JobStatus) => FINAL_JOB_STATUSES.includes(
 
 /** Render limits. */
 export const RENDER = {
-  /** Long edge of the picture handed to the render engine. */
+  /** Long edge of the picture handed to the render engine (engines that work at the photo's size excepted). */
   providerInputLongEdge: 1024,
+  /**
+   * The most pixels an engine working at the photo's own size is given (the Preview engine): a
+   * larger photo is scaled down to it, so one render's memory stays bounded (issue 30: 24 MP).
+   */
+  maxWorkingPixels: 24_000_000,
   mediumLongEdge: 1024,
   thumbLongEdge: 320,
   noteMax: 500,
@@ -86,6 +91,11 @@ export interface EngineCapabilities {
   modes: readonly RenderMode[];
   /** Long edge of the largest picture the engine makes natively. */
   maxOutputLongEdge: number;
+  /**
+   * The engine works at the photo's own size (at most RENDER.maxWorkingPixels), so its picture "as
+   * rendered" has the photo's size; otherwise it is given the photo at RENDER.providerInputLongEdge.
+   */
+  photoSize?: boolean;
   /** A seed can be asked for (re-render with the same seed gives the same picture). */
   seeds: boolean;
   /** The engine reports how far it is (else only the phases are shown). */

@@ -153,14 +153,14 @@ describeBrowser("the render flow in a browser", () => {
 
     const [download] = await Promise.all([
       page.waitForEvent("download"),
-      page.getByRole("link", { name: "As rendered · 1024 × 768" }).click(),
+      page.getByRole("link", { name: "As rendered · 1600 × 1200" }).click(),
     ]);
     const saved = path.join(dir, "download-rendered");
     await download.saveAs(saved);
     const metadata = await sharp(saved).metadata();
     expect(metadata.format).toBe("jpeg");
-    // The Preview engine's picture as it made it: no enlargement passed off as the original resolution, no AI mark.
-    expect([metadata.width, metadata.height]).toEqual([1024, 768]);
+    // The Preview engine's picture as it made it, at the photo's size (issue 30); no AI mark.
+    expect([metadata.width, metadata.height]).toEqual([1600, 1200]);
     expect(metadata.xmp).toBeUndefined();
 
     await poll(() => page.getByTestId("sign-up-callout").isVisible()).toBe(true);

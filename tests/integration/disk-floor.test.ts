@@ -17,18 +17,19 @@ import type { RenderProvider } from "../../src/server/render/engines/provider";
 import { collectEvents, isFinal, roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { failure } from "../helpers/failure";
+import { studioPictureSize } from "../../src/shared/edits";
 
 const MB = 1_048_576;
 
 describe("the free-disk floor", () => {
   let server: TestServer;
   let free = 100 * MB;
-  // The Preview engine with an upscale, and a hold the queued-render test releases.
+  // The Preview engine at 1024 px with an upscale (as the AI engines), and a hold the queued-render test releases.
   let hold: Promise<void> | null = null;
   const engine: RenderProvider = {
     ...localProvider,
     id: "floor-test",
-    capabilities: { ...PREVIEW_CAPABILITIES, upscale: true },
+    capabilities: { ...PREVIEW_CAPABILITIES, photoSize: false, upscale: true },
     async render(request) {
       if (hold) await hold;
       return localProvider.render(request);
@@ -62,7 +63,8 @@ describe("the free-disk floor", () => {
     const { jobs } = await user.client.render.create.mutate({ projectId, imageId, style: "modern" });
     await waitForRenders(user, [jobs[0]!.id]);
     const row = await server.deps.db.selectFrom("render_jobs").selectAll().where("id", "=", jobs[0]!.id).executeTakeFirstOrThrow();
-    return { user, projectId, imageId, jobId: row.id, width: row.result_width!, height: row.result_height! };
+    // Edits repaint the studio's picture (the result fitted to 1024 px), whose size the mask has.
+    return { user, projectId, imageId, jobId: row.id, ...studioPictureSize(row.result_width!, row.result_height!) };
   }
 
   const mask = async (width: number, height: number) => {

@@ -26,11 +26,13 @@ function rectangleMask(width: number, height: number, box: { left: number; top: 
 }
 const dataUrl = (png: Buffer) => `data:image/png;base64,${png.toString("base64")}`;
 
-async function pixels(studio: Studio, baseUrl: string, path: string) {
+/** A picture's pixels; `size`: resized to it first, as the edit's source is (editSource: fill, upright). */
+async function pixels(studio: Studio, baseUrl: string, path: string, size?: { width: number; height: number }) {
   const response = await studio.jar.fetch(`${baseUrl}${path}`);
   expect(response.status).toBe(200);
   const bytes = Buffer.from(await response.arrayBuffer());
-  const { data, info } = await sharp(bytes).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const picture = size ? sharp(bytes).rotate().resize(size.width, size.height, { fit: "fill" }) : sharp(bytes);
+  const { data, info } = await picture.removeAlpha().raw().toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height };
 }
 
@@ -155,7 +157,8 @@ describe("edits on the Preview engine", () => {
       model: "preview-region-tint",
       engine: { id: "local", isAi: false },
     });
-    const source = await pixels(user, server.url, `/files/renders/${renderId}/medium`);
+    // The render is at the photo's size (issue 30); the edit repaints it at the studio picture's (the mask's).
+    const source = await pixels(user, server.url, `/files/renders/${renderId}/full`, { width: 1024, height: 768 });
     const edited = await pixels(user, server.url, `/files/renders/${jobId}/full`);
     expect({ width: edited.width, height: edited.height }).toEqual({ width: 1024, height: 768 });
     // Outside the region (beyond the feathered edge) the source's pixels; inside, visibly tinted.

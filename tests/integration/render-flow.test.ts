@@ -151,19 +151,22 @@ describe("render flow", () => {
       /^attachment; filename="?roomcanvas-scandinavian-[a-z0-9]{8}-medium\.jpg"?$/,
     );
     expect((await sharp(Buffer.from(await picture.arrayBuffer())).metadata()).format).toBe("jpeg");
-    // "High" is the largest picture there is: the Preview engine's output as rendered (the prepared
-    // 1024 px photo), never an enlargement passed off as the original resolution; no AI claim in it.
+    // "High" is the largest picture there is: the Preview engine's output as rendered, at the photo's
+    // own size (issue 30), never an enlargement passed off as more; no AI claim in it.
     const high = await visitor.jar.fetch(`${server.url}${done.result.downloadHigh}`);
     const highMeta = await sharp(Buffer.from(await high.arrayBuffer())).metadata();
-    expect([highMeta.width, highMeta.height]).toEqual([1024, 768]);
+    expect([highMeta.width, highMeta.height]).toEqual([1200, 900]);
     expect(highMeta.xmp).toBeUndefined();
     const view = await visitor.client.render.job.query({ id: jobs[0]!.id });
-    expect(view.downloads).toEqual([{ kind: "rendered", url: `/files/renders/${view.id}/download/rendered`, width: 1024, height: 768 }]);
+    expect(view.downloads).toEqual([
+      { kind: "rendered", url: `/files/renders/${view.id}/download/rendered`, width: 1200, height: 900 },
+      { kind: "medium", url: `/files/renders/${view.id}/download/medium`, width: 1024, height: 768 },
+    ]);
     expect(view).toMatchObject({
       renderMode: "redesign",
       engine: { id: "local", isAi: false },
       model: "preview-grade:scandinavian",
-      resultWidth: 1024,
+      resultWidth: 1200,
     });
 
     expect(await visitor.client.render.allowance.query()).toMatchObject({ demoAvailable: false });

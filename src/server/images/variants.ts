@@ -1,6 +1,7 @@
 /**
- * The pictures made around a render with sharp: the engine's input (upright, long edge 1024),
- * and from its result the medium and thumbnail variants.
+ * The pictures made around a render with sharp: the engine's input (upright, long edge 1024, or
+ * the photo's own size for an engine that works at it), and from its result the medium and
+ * thumbnail variants.
  */
 import sharp from "sharp";
 import { RENDER } from "../../shared/render";
@@ -38,6 +39,34 @@ export async function editSource(source: ImageSource, width: number, height: num
 /** What the render engine is given: upright, at most 1024 px on the long edge. */
 export function providerInput(original: ImageSource): Promise<Picture> {
   return resizedJpeg(original, RENDER.providerInputLongEdge, 90);
+}
+
+/**
+ * What an engine working at the photo's size is given (the Preview engine): upright, at the photo's
+ * size, scaled down only past RENDER.maxWorkingPixels.
+ */
+export async function photoSizeInput(original: ImageSource): Promise<Picture> {
+  const { width = 0, height = 0, orientation = 1 } = await sharp(original, readOptions).metadata();
+  if (!width || !height) throw new Error("The picture has no size");
+  // EXIF orientations 5–8 turn the picture a quarter: the upright size swaps its sides.
+  const [uprightWidth, uprightHeight] = orientation >= 5 ? [height, width] : [width, height];
+  const scale = Math.min(1, Math.sqrt(RENDER.maxWorkingPixels / (uprightWidth * uprightHeight)));
+  const { data, info } = await sharp(original, readOptions)
+    .rotate()
+    .resize({
+      width: Math.max(1, Math.floor(uprightWidth * scale)),
+      height: Math.max(1, Math.floor(uprightHeight * scale)),
+      fit: "inside",
+      withoutEnlargement: true,
+    })
+    .jpeg({ quality: 92 })
+    .toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height, format: "jpeg" };
+}
+
+/** What the engine with these capabilities is given. */
+export function engineInput(original: ImageSource, capabilities: { photoSize?: boolean }): Promise<Picture> {
+  return capabilities.photoSize ? photoSizeInput(original) : providerInput(original);
 }
 
 export function thumbnail(image: Buffer): Promise<Picture> {

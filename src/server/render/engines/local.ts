@@ -20,7 +20,8 @@ interface Grade {
   washOpacity: number;
 }
 
-const GRADES: Record<DesignStyle, Grade> = {
+/** Each style's grade (exported for the test that holds the wash to libvips' composite). */
+export const GRADES: Record<DesignStyle, Grade> = {
   modern: { brightness: 1.06, saturation: 0.9, hue: 0, contrast: 1.12, wash: { r: 200, g: 210, b: 225 }, washOpacity: 0.18 },
   scandinavian: { brightness: 1.14, saturation: 0.75, hue: 0, contrast: 0.95, wash: { r: 245, g: 238, b: 225 }, washOpacity: 0.3 },
   industrial: { brightness: 0.92, saturation: 0.7, hue: 0, contrast: 1.2, wash: { r: 120, g: 110, b: 100 }, washOpacity: 0.25 },
@@ -37,7 +38,7 @@ const GRADES: Record<DesignStyle, Grade> = {
 
 /**
  * The Preview engine grades colours: it can only "redesign" (in the sense of a colour mood), makes
- * the prepared photo's size, has no seeds or upscaler, and is not AI. In the modification studio it
+ * a picture of the photo's own size (issue 30), has no seeds or upscaler, and is not AI. In the modification studio it
  * tints the painted region (masks: true), which lets the studio be tried; it cannot follow the
  * instruction, and the studio says so. It makes nothing of a floor plan (the plan would come back
  * tinted, unchanged otherwise), so plans are neither offered nor charged on it (decision 067).
@@ -45,7 +46,9 @@ const GRADES: Record<DesignStyle, Grade> = {
 export const PREVIEW_CAPABILITIES: EngineCapabilities = {
   isAi: false,
   modes: ["redesign"],
-  maxOutputLongEdge: RENDER.providerInputLongEdge,
+  // The photo's own size, up to RENDER.maxWorkingPixels: a 3:2 photo of 24 MP is 6000 px wide.
+  maxOutputLongEdge: Math.round(Math.sqrt(RENDER.maxWorkingPixels * 1.5)),
+  photoSize: true,
   seeds: false,
   percentProgress: false,
   masks: true,
@@ -65,19 +68,62 @@ const REGION_TINT: Grade = {
   washOpacity: 0.5,
 };
 
+/**
+ * A constant colour laid over every pixel, as one curve per channel: soft-light or over, at the
+ * colour's opacity, exactly as libvips composited a picture-sized layer of it before (the W3C/PDF
+ * formulas on sRGB values, with the layer's colour premultiplied by its opacity, which is why a light
+ * wash also deepens the shadows). As a curve it costs one table lookup per byte, where compositing
+ * the layer cost seconds at 12 MP.
+ */
+function washCurve(colour: number, opacity: number, blend: "soft-light" | "over"): Uint8Array {
+  const curve = new Uint8Array(256);
+  const source = (colour / 255) * opacity;
+  for (let value = 0; value < 256; value++) {
+    const base = value / 255;
+    let blended = colour / 255;
+    if (blend === "soft-light") {
+      if (source <= 0.5) blended = base - (1 - 2 * source) * base * (1 - base);
+      else {
+        const lifted = base <= 0.25 ? ((16 * base - 12) * base + 4) * base : Math.sqrt(base);
+        blended = base + (2 * source - 1) * (lifted - base);
+      }
+    }
+    curve[value] = Math.min(255, Math.max(0, Math.round(255 * ((1 - opacity) * base + opacity * blended))));
+  }
+  return curve;
+}
+
+/** JPEG of a picture this many pixels or fewer is encoded with mozjpeg (smaller files; slow on large pictures). */
+const MOZJPEG_MAX_PIXELS = 2_000_000;
+
+/**
+ * Grades the picture at its own size: tone and colour with sharp, then the style's wash as one
+ * curve per channel over the decoded pixels, then JPEG.
+ */
 async function applyGrade(image: Buffer, grade: Grade, signal: AbortSignal, blend: "soft-light" | "over" = "soft-light"): Promise<Buffer> {
-  const base = sharp(image).rotate();
-  const { width, height } = await base.metadata();
-  if (!width || !height) throw new Error("The image has no size");
-  const wash = await sharp({ create: { width, height, channels: 4, background: { ...grade.wash, alpha: grade.washOpacity } } })
-    .png()
-    .toBuffer();
-  throwIfAborted(signal);
-  return base
+  const { data, info } = await sharp(image)
+    .rotate()
     .modulate({ brightness: grade.brightness, saturation: grade.saturation, hue: grade.hue })
     .linear(grade.contrast, 128 * (1 - grade.contrast))
-    .composite([{ input: wash, blend }])
-    .jpeg({ quality: 90, mozjpeg: true })
+    .toColourspace("srgb")
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  if (!info.width || !info.height || info.channels !== 3) throw new Error("The image could not be read as colour pixels");
+  throwIfAborted(signal);
+  const [red, green, blue] = [grade.wash.r, grade.wash.g, grade.wash.b].map((colour) => washCurve(colour, grade.washOpacity, blend)) as [
+    Uint8Array,
+    Uint8Array,
+    Uint8Array,
+  ];
+  for (let index = 0; index < data.length; index += 3) {
+    data[index] = red[data[index]!]!;
+    data[index + 1] = green[data[index + 1]!]!;
+    data[index + 2] = blue[data[index + 2]!]!;
+  }
+  throwIfAborted(signal);
+  return sharp(data, { raw: { width: info.width, height: info.height, channels: 3 } })
+    .jpeg({ quality: 90, mozjpeg: info.width * info.height <= MOZJPEG_MAX_PIXELS })
     .toBuffer();
 }
 

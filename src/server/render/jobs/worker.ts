@@ -13,7 +13,7 @@ import { UPLOAD_BUCKET } from "../../../shared/constants";
 import type { RenderJob } from "../../db/schema";
 import type { DesignStyle } from "../../../shared/styles";
 import { compositeEdit } from "../../images/composite";
-import { editSource, EXTENSIONS, MIME_TYPES, providerInput, resultVariants } from "../../images/variants";
+import { editSource, engineInput, EXTENSIONS, MIME_TYPES, resultVariants } from "../../images/variants";
 import { editWork, type EditWork } from "./edits";
 import {
   announceQueuePositions,
@@ -323,7 +323,8 @@ export class RenderWorker {
       if (!upload || !original) throw new PermanentRenderError(MESSAGES.renderUploadGone);
       // An edit's source at exactly the mask's size, lossless: the composite keeps its pixels outside the region.
       const editBase = edit ? await editSource(original, edit.width, edit.height) : null;
-      const input = editBase ? await providerInput(editBase) : await providerInput(original);
+      // At 1024 px on the long edge, or at the photo's own size for an engine that works at it (the Preview engine).
+      const input = await engineInput(editBase ?? original, provider.capabilities);
       const inputKey = claimFile(job, "input.jpg");
       await put(inputKey, input.data, "image/jpeg");
       signal.throwIfAborted();
