@@ -84,7 +84,7 @@ describeBrowser("the modification studio", () => {
     expect(new URL(page.url()).searchParams.get("picture")).toBe(renderId);
     const canvas = page.getByTestId("mask-canvas");
     await canvas.waitFor();
-    // The mask has the size the server checks (studioPictureSize of the 1024 × 768 render), whatever the screen.
+    // The mask has the size the server checks (studioPictureSize of the render: 1024 × 768), whatever the screen.
     expect(await canvas.evaluate((element: HTMLCanvasElement) => [element.width, element.height])).toEqual([1024, 768]);
     return canvas;
   }
