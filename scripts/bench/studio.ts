@@ -22,7 +22,8 @@ export { CookieJar, createStudioClient, type StudioClient };
 export const zeroLatencyProvider: RenderProvider = {
   id: "zero",
   label: "Zero-latency bench engine",
-  capabilities: PREVIEW_CAPABILITIES,
+  // An AI engine's input (1024 px), not the Preview engine's photo-sized one: what the pipeline costs around it.
+  capabilities: { ...PREVIEW_CAPABILITIES, photoSize: false },
   render: async (request) => ({ image: request.image, mime: "image/jpeg", model: "zero" }),
 };
 
@@ -86,8 +87,13 @@ export interface BenchApp {
   close(): Promise<void>;
 }
 
-/** The real app on a loopback port, API only, on a fresh temporary DATA_DIR (`env`: settings on top; `startWorker: false` leaves jobs queued). */
-export async function startBenchApp(options: { env?: Record<string, string>; startWorker?: boolean } = {}): Promise<BenchApp> {
+/**
+ * The real app on a loopback port, API only, on a fresh temporary DATA_DIR (`env`: settings on top;
+ * `startWorker: false` leaves jobs queued; `renderProvider`: another engine than the zero-latency one).
+ */
+export async function startBenchApp(
+  options: { env?: Record<string, string>; startWorker?: boolean; renderProvider?: RenderProvider } = {},
+): Promise<BenchApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "roomcanvas-bench-"));
   try {
     const env = parseEnv({
@@ -102,7 +108,7 @@ export async function startBenchApp(options: { env?: Record<string, string>; sta
       ...options.env,
     });
     const app = await startApp(env, {
-      renderProvider: zeroLatencyProvider,
+      renderProvider: options.renderProvider ?? zeroLatencyProvider,
       clientDir: path.join(dataDir, "no-client-build"),
       startWorker: options.startWorker,
     });
