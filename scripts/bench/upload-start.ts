@@ -9,7 +9,7 @@
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
+import { freePort } from "../lib/free-port";
 import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
@@ -51,15 +51,6 @@ async function uploads(photo: Buffer): Promise<{ upload: number; sharp: number }
   } finally {
     await bench.close();
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
 }
 
 /** `npm start` (as an operator runs it) until /healthz answers 200; the process is stopped after. */

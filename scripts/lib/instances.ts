@@ -12,7 +12,7 @@
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
+import { freePort } from "./free-port";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -66,17 +66,6 @@ export async function ensureClientBuild(currentBuild?: string): Promise<void> {
     return;
   }
   await promisify(execFile)(process.execPath, [path.join(REPOSITORY, "scripts/build.mjs"), "client"], { cwd: REPOSITORY });
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const port = (server.address() as net.AddressInfo).port;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** The port main.ts's start-up line names ("… is running at http://127.0.0.1:PORT" or "health check at …"), if this line is it. */

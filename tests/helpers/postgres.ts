@@ -8,7 +8,7 @@
  */
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
+import { freePort } from "../../scripts/lib/free-port";
 import os from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
@@ -35,17 +35,6 @@ export function postgresBinDir(): string | null {
     .filter((name) => fs.existsSync(path.join(root, name, "bin", "initdb")))
     .sort((a, b) => Number(b) - Number(a));
   return versions.length ? path.join(root, versions[0]!, "bin") : null;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const port = (server.address() as net.AddressInfo).port;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** initdb and pg_ctl refuse to run as root: as root, they run as the postgres user. */

@@ -3,7 +3,7 @@
  * secret set, the finished prediction arrives at /webhooks/replicate (raw body, signature checked,
  * past the CSRF check), and the render ends long before the 5 s fallback poll would have seen it.
  */
-import net from "node:net";
+import { freePort } from "../../scripts/lib/free-port";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postSignedWebhook, signReplicateWebhook, startFakeReplicate, type FakeReplicate } from "../helpers/fake-replicate";
 import { collectEvents, confirmAddress, isFinal, roomPhoto, signedInClient, upload } from "../helpers/render";
@@ -11,14 +11,6 @@ import { startTestServer, type TestServer } from "../helpers/server";
 import { waitUntil } from "../helpers/wait";
 
 const SECRET = `whsec_${Buffer.from("a signing secret of enough length!").toString("base64")}`;
-
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 describe("Replicate webhooks through the server", () => {
   let fake: FakeReplicate;
