@@ -7,10 +7,8 @@
  * Each instance is a startApp of its own on the same environment (the same SQLite file, or the same
  * PostgreSQL database), each with its own engine and, where time matters, its own clock.
  */
-import { afterEach, describe, expect, inject, it } from "vitest";
-import { startApp, type BootOptions, type StartedApp } from "../../src/server/boot";
-import { openDatabase, type AppDatabase } from "../../src/server/db/client";
-import type { Env } from "../../src/server/env";
+import { afterEach, describe, expect, it } from "vitest";
+import type { StartedApp } from "../../src/server/boot";
 import { UPLOAD_BUCKET } from "../../src/shared/constants";
 import { ledgerBalance } from "../../src/server/services/credits";
 import { localProvider, PREVIEW_CAPABILITIES } from "../../src/server/render/engines/local";
@@ -19,6 +17,7 @@ import type { DesignStyle } from "../../src/shared/styles";
 import { collectEvents, roomPhoto, signedInClient, untilAllFinal, upload, waitForRenders } from "../helpers/render";
 import { databaseLane, makeTestEnv } from "../helpers/test-env";
 import { TestClock } from "../helpers/test-clock";
+import { startInstance, stopInstances } from "../helpers/instances";
 import { waitUntil } from "../helpers/wait";
 
 const LEASE_MS = 60_000;
@@ -58,30 +57,7 @@ function heldEngine(name: string, options: { honoursAbort: boolean; release?: "h
   };
 }
 
-const apps: StartedApp[] = [];
-const sqliteHandles = new Map<string, AppDatabase>();
-afterEach(async () => {
-  for (const app of apps.splice(0).reverse()) await app.stop();
-  for (const db of sqliteHandles.values()) await db.destroy();
-  sqliteHandles.clear();
-});
-
-/**
- * One more instance on the shared database, in the given role. On PostgreSQL each has its own pool,
- * as separate processes would. On SQLite they share one connection: in one process, a second
- * connection waiting for the write lock blocks the thread the holder needs to finish (separate
- * processes on one file simply take turns, as the shared connection does).
- */
-async function startInstance(env: Env, role: Env["ROLE"], options: BootOptions = {}): Promise<StartedApp> {
-  let database: AppDatabase | undefined;
-  if (!env.DATABASE_URL) {
-    database = sqliteHandles.get(env.DATABASE) ?? openDatabase(env.DATABASE);
-    sqliteHandles.set(env.DATABASE, database);
-  }
-  const app = await startApp({ ...env, ROLE: role }, { clientDir: inject("clientDir"), database, ...options });
-  apps.push(app);
-  return app;
-}
+afterEach(stopInstances);
 
 async function createJobs(baseUrl: string, styles: DesignStyle[], user?: Awaited<ReturnType<typeof signedInClient>>) {
   const studio = user ?? (await signedInClient(baseUrl));

@@ -14,37 +14,18 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
-import { afterEach, describe, expect, inject, it } from "vitest";
-import { startApp, type BootOptions, type StartedApp } from "../../src/server/boot";
-import { openDatabase, type AppDatabase } from "../../src/server/db/client";
-import type { Env } from "../../src/server/env";
+import { afterEach, describe, expect, it } from "vitest";
+import type { StartedApp } from "../../src/server/boot";
 import { AUTH_TESTS, SYSTEM_TESTS, runSelfTests, type SelfTestEnvironment, type SelfTestItem } from "../../src/selftest/suite";
 import type { ObjectStorage } from "../../src/server/storage/storage";
 import { failure } from "../helpers/failure";
 import { createStudioClient, PASSWORD, roomPhoto, signedInClient, upload } from "../helpers/render";
 import { makeTestEnv } from "../helpers/test-env";
 import { MINUTE, TestClock } from "../helpers/test-clock";
+import { startInstance, stopInstances } from "../helpers/instances";
 import { waitUntil } from "../helpers/wait";
 
-const apps: StartedApp[] = [];
-const sqliteHandles = new Map<string, AppDatabase>();
-afterEach(async () => {
-  for (const app of apps.splice(0).reverse()) await app.stop();
-  for (const db of sqliteHandles.values()) await db.destroy();
-  sqliteHandles.clear();
-});
-
-/** One more instance on the shared database, in the given role (see render-leases.test.ts). */
-async function startInstance(env: Env, role: Env["ROLE"], options: BootOptions = {}): Promise<StartedApp> {
-  let database: AppDatabase | undefined;
-  if (!env.DATABASE_URL) {
-    database = sqliteHandles.get(env.DATABASE) ?? openDatabase(env.DATABASE);
-    sqliteHandles.set(env.DATABASE, database);
-  }
-  const app = await startApp({ ...env, ROLE: role }, { clientDir: inject("clientDir"), database, ...options });
-  apps.push(app);
-  return app;
-}
+afterEach(stopInstances);
 
 const queueCheck = (app: StartedApp) => app.services.system.runCheck("render-queue");
 
