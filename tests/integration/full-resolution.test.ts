@@ -56,7 +56,9 @@ describe("the Preview engine at the photo's resolution", () => {
       { kind: "rendered", url: `/files/renders/${view.id}/download/rendered`, width: 3000, height: 2000 },
       { kind: "medium", url: `/files/renders/${view.id}/download/medium`, width: 1024, height: 683 },
     ]);
-    expect(await sizeOf(row.input_key)).toEqual([3000, 2000]);
+    // The "before" of the side by side is the size of the "after" beside it, not a second 6 MP file.
+    expect(await sizeOf(row.input_key)).toEqual([1024, 683]);
+    expect(await sizeOf(row.medium_key)).toEqual([1024, 683]);
     expect(await sizeOf(row.result_key)).toEqual([3000, 2000]);
     expect(await sizeOf(row.thumb_key)).toEqual([RENDER.thumbLongEdge, 213]);
     const download = await user.jar.fetch(`${server.url}${view.downloads[0]!.url}`);

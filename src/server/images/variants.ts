@@ -3,6 +3,7 @@
  * the photo's own size for an engine that works at it), and from its result the medium and
  * thumbnail variants.
  */
+import { readFile } from "node:fs/promises";
 import sharp from "sharp";
 import { RENDER } from "../../shared/render";
 import { MAX_INPUT_PIXELS } from "./prepare-upload";
@@ -43,11 +44,14 @@ export function providerInput(original: ImageSource): Promise<Picture> {
 
 /**
  * What an engine working at the photo's size is given (the Preview engine): upright, at the photo's
- * size, scaled down only past RENDER.maxWorkingPixels.
+ * size, scaled down only past RENDER.maxWorkingPixels. A stored photo is already upright JPEG or PNG
+ * (prepare-upload.ts): within the cap it is handed over as it is, without a second decode and encode.
  */
 export async function photoSizeInput(original: ImageSource): Promise<Picture> {
-  const { width = 0, height = 0, orientation = 1 } = await sharp(original, readOptions).metadata();
+  const { width = 0, height = 0, orientation = 1, format } = await sharp(original, readOptions).metadata();
   if (!width || !height) throw new Error("The picture has no size");
+  if (orientation === 1 && (format === "jpeg" || format === "png") && width * height <= RENDER.maxWorkingPixels)
+    return { data: typeof original === "string" ? await readFile(original) : original, width, height, format };
   // EXIF orientations 5–8 turn the picture a quarter: the upright size swaps its sides.
   const [uprightWidth, uprightHeight] = orientation >= 5 ? [height, width] : [width, height];
   const scale = Math.min(1, Math.sqrt(RENDER.maxWorkingPixels / (uprightWidth * uprightHeight)));
@@ -81,10 +85,9 @@ export async function resultVariants(result: Buffer): Promise<{ full: Picture; m
   const full: Picture = { data: result, width: metadata.width, height: metadata.height, format };
   // An upright JPEG already within the medium size is its own medium: no second lossy encode.
   const ownMedium = format === "jpeg" && (metadata.orientation ?? 1) === 1 && Math.max(full.width, full.height) <= RENDER.mediumLongEdge;
-  const [medium, thumb] = await Promise.all([
-    ownMedium ? full : resizedJpeg(result, RENDER.mediumLongEdge, 85),
-    resizedJpeg(result, RENDER.thumbLongEdge, 80),
-  ]);
+  const medium = ownMedium ? full : await resizedJpeg(result, RENDER.mediumLongEdge, 85);
+  // The thumbnail from the medium: a large render is then decoded once, not twice.
+  const thumb = await resizedJpeg(medium.data, RENDER.thumbLongEdge, 80);
   return { full, medium, thumb };
 }
 

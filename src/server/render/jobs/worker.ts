@@ -13,7 +13,7 @@ import { UPLOAD_BUCKET } from "../../../shared/constants";
 import type { RenderJob } from "../../db/schema";
 import type { DesignStyle } from "../../../shared/styles";
 import { compositeEdit } from "../../images/composite";
-import { editSource, engineInput, EXTENSIONS, MIME_TYPES, resultVariants } from "../../images/variants";
+import { editSource, engineInput, EXTENSIONS, MIME_TYPES, providerInput, resultVariants } from "../../images/variants";
 import { editWork, type EditWork } from "./edits";
 import {
   announceQueuePositions,
@@ -325,8 +325,10 @@ export class RenderWorker {
       const editBase = edit ? await editSource(original, edit.width, edit.height) : null;
       // At 1024 px on the long edge, or at the photo's own size for an engine that works at it (the Preview engine).
       const input = await engineInput(editBase ?? original, provider.capabilities);
+      // The "before" of the side by side, at the size of the "after" beside it (1024 px).
+      const before = provider.capabilities.photoSize ? await providerInput(editBase ?? original) : input;
       const inputKey = claimFile(job, "input.jpg");
-      await put(inputKey, input.data, "image/jpeg");
+      await put(inputKey, before.data, "image/jpeg");
       signal.throwIfAborted();
 
       const rendering = await transitionJob(
