@@ -66,7 +66,18 @@ export type StructureStrength = (typeof STRUCTURE_STRENGTHS)[number];
 /** The engines that are AI (the Preview engine, "local", is not). Renders record which engine made them. */
 export const AI_ENGINE_IDS: readonly string[] = ["comfyui", "replicate", "openai"];
 
-/** The downloads of a finished render, each labelled with what it is. */
+/** Each engine's name, for renders made by an engine other than the one this server runs now. */
+export const ENGINE_NAMES: Readonly<Record<string, string>> = {
+  local: "Preview engine",
+  comfyui: "ComfyUI",
+  replicate: "Replicate",
+  openai: "OpenAI",
+};
+
+/**
+ * The downloads of a finished render, each labelled with what it is: "3000 × 2000, AI-upscaled with
+ * <model> on <engine>", "1024 × 683, as rendered", the medium reduced for screens.
+ */
 export type DownloadKind = "rendered" | "upscaled" | "medium";
 
 export interface RenderDownload {
@@ -74,6 +85,8 @@ export interface RenderDownload {
   url: string;
   width: number;
   height: number;
+  /** For an upscale: the upscale model and the engine that ran it. */
+  upscaledWith?: { model: string; engine: string };
 }
 
 /** How long each phase of a render took (null while unknown). */

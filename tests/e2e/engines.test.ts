@@ -116,7 +116,7 @@ describeBrowser("renders on a studio's own ComfyUI box", () => {
 
     // The label says the file's true size (whatever the engine made), and the file is that size.
     const label = (await page.getByTestId("download-rendered").textContent()) ?? "";
-    const size = /^As rendered · (\d+) × (\d+)$/.exec(label);
+    const size = /^(\d+) × (\d+), as rendered$/.exec(label);
     expect(size, label).not.toBeNull();
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("download-rendered").click()]);
     const saved = path.join(dir, "rendered.jpg");

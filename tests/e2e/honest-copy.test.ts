@@ -78,7 +78,7 @@ async function screenshotViewport(page: Page, name: string): Promise<void> {
 const testAiEngine: RenderProvider = {
   id: "test-ai",
   label: "Test AI model",
-  capabilities: { ...PREVIEW_CAPABILITIES, isAi: true },
+  capabilities: { ...PREVIEW_CAPABILITIES, isAi: true, photoSize: false },
   render: (request) => localProvider.render(request),
 };
 

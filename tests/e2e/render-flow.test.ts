@@ -153,7 +153,7 @@ describeBrowser("the render flow in a browser", () => {
 
     const [download] = await Promise.all([
       page.waitForEvent("download"),
-      page.getByRole("link", { name: "As rendered · 1600 × 1200" }).click(),
+      page.getByRole("link", { name: "1600 × 1200, as rendered" }).click(),
     ]);
     const saved = path.join(dir, "download-rendered");
     await download.saveAs(saved);

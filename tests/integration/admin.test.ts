@@ -23,7 +23,7 @@ const flakyProvider: RenderProvider = {
   id: "flaky",
   label: "Flaky test engine",
   // Stands in for an outside (AI) engine in these tests.
-  capabilities: { ...PREVIEW_CAPABILITIES, isAi: true },
+  capabilities: { ...PREVIEW_CAPABILITIES, isAi: true, photoSize: false },
   async render(request) {
     if (failNext) {
       failNext = false;

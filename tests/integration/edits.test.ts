@@ -64,7 +64,7 @@ function repaintingEngine(): RenderProvider & { inpaints: InpaintRequest[] } {
   return {
     id: "replicate",
     label: "Test inpainting engine",
-    capabilities: { ...PREVIEW_CAPABILITIES, isAi: true, seeds: true },
+    capabilities: { ...PREVIEW_CAPABILITIES, isAi: true, seeds: true, photoSize: false },
     render: (request) => localProvider.render(request),
     inpaints,
     async inpaint(request) {
@@ -79,6 +79,14 @@ function repaintingEngine(): RenderProvider & { inpaints: InpaintRequest[] } {
 }
 
 const BOX = { left: 200, top: 150, width: 300, height: 220 };
+
+/** BOX on a picture `factor` times the studio's (1024 px): an edit's result is the version's own size. */
+const boxAt = (factor: number) => ({
+  left: BOX.left * factor,
+  top: BOX.top * factor,
+  width: BOX.width * factor,
+  height: BOX.height * factor,
+});
 
 describe("edits on the Preview engine", () => {
   let server: TestServer;
@@ -157,13 +165,15 @@ describe("edits on the Preview engine", () => {
       model: "preview-region-tint",
       engine: { id: "local", isAi: false },
     });
-    // The render is at the photo's size (issue 30); the edit repaints it at the studio picture's (the mask's).
-    const source = await pixels(user, server.url, `/files/renders/${renderId}/full`, { width: 1024, height: 768 });
+    // The render is at the photo's size (issue 30), and so is the edit: the studio's mask (1024 px) is
+    // laid on the version at its own size.
+    const source = await pixels(user, server.url, `/files/renders/${renderId}/full`);
     const edited = await pixels(user, server.url, `/files/renders/${jobId}/full`);
-    expect({ width: edited.width, height: edited.height }).toEqual({ width: 1024, height: 768 });
+    expect({ width: edited.width, height: edited.height }).toEqual({ width: 1600, height: 1200 });
     // Outside the region (beyond the feathered edge) the source's pixels; inside, visibly tinted.
-    expect(maxDifference(edited, source, BOX, "outside", 3 * EDIT.featherPx)).toBeLessThanOrEqual(2);
-    expect(maxDifference(edited, source, BOX, "inside", 3 * EDIT.featherPx)).toBeGreaterThan(20);
+    const factor = 1600 / 1024;
+    expect(maxDifference(edited, source, boxAt(factor), "outside", 3 * EDIT.featherPx * factor)).toBeLessThanOrEqual(2);
+    expect(maxDifference(edited, source, boxAt(factor), "inside", 3 * EDIT.featherPx * factor)).toBeGreaterThan(20);
   });
 
   it("keeps versions as a tree: edits of edits, branches, deleting a middle version, and only for their owner", async () => {
@@ -317,19 +327,15 @@ describe("edits with an engine that repaints the whole picture", () => {
     const [sentImage, sentMask] = await Promise.all([sharp(sent.image).metadata(), sharp(sent.mask).metadata()]);
     expect([sentImage.width, sentImage.height, sentMask.width, sentMask.height]).toEqual([1024, 768, 1024, 768]);
 
+    // The engine repainted the studio's picture; the edit is the photo at its own size (1200 × 900) with
+    // the region laid in, the photo's own pixels outside it.
     const photo = await pixels(user, server.url, `/files/uploads/${uploaded.body.imageId}/original`);
-    const source = await sharp(
-      await sharp(Buffer.from(photo.data), { raw: { width: photo.width, height: photo.height, channels: 3 } })
-        .resize(1024, 768, { fit: "fill" })
-        .png()
-        .toBuffer(),
-    )
-      .raw()
-      .toBuffer({ resolveWithObject: true });
     const edited = await pixels(user, server.url, `/files/renders/${edit.jobId}/full`);
-    expect(maxDifference(edited, { data: source.data, width: 1024 }, BOX, "outside", 3 * EDIT.featherPx)).toBeLessThanOrEqual(2);
+    expect([edited.width, edited.height]).toEqual([1200, 900]);
+    const factor = 1200 / 1024;
+    expect(maxDifference(edited, photo, boxAt(factor), "outside", 3 * EDIT.featherPx * factor)).toBeLessThanOrEqual(2);
     // Inside, the engine's green.
-    const centre = ((BOX.top + BOX.height / 2) * 1024 + BOX.left + BOX.width / 2) * 3;
+    const centre = (Math.round((BOX.top + BOX.height / 2) * factor) * 1200 + Math.round((BOX.left + BOX.width / 2) * factor)) * 3;
     expect([...edited.data.subarray(centre, centre + 3)].map((value) => Math.round(value / 8))).toEqual(
       [42 / 8, 127 / 8, 63 / 8].map(Math.round),
     );
@@ -427,11 +433,9 @@ describe("edits on a studio's own ComfyUI box", () => {
       parameters: { template: "inpaint" },
     });
     const photo = await pixels(user, server.url, `/files/uploads/${uploaded.body.imageId}/original`);
-    const source = await sharp(Buffer.from(photo.data), { raw: { width: photo.width, height: photo.height, channels: 3 } })
-      .resize(1024, 768, { fit: "fill" })
-      .raw()
-      .toBuffer();
     const edited = await pixels(user, server.url, `/files/renders/${jobId}/full`);
-    expect(maxDifference(edited, { data: source, width: 1024 }, BOX, "outside", 3 * EDIT.featherPx)).toBeLessThanOrEqual(2);
+    expect([edited.width, edited.height]).toEqual([1200, 900]);
+    const factor = 1200 / 1024;
+    expect(maxDifference(edited, photo, boxAt(factor), "outside", 3 * EDIT.featherPx * factor)).toBeLessThanOrEqual(2);
   });
 });

@@ -96,7 +96,13 @@ describe("floor plans on engines that render them", () => {
     ...localProvider,
     id: "openai",
     label: "Plan test engine",
-    capabilities: { ...PREVIEW_CAPABILITIES, isAi: true, modes: ["redesign", "stage", "declutter"], floorPlan: "eye-level" },
+    capabilities: {
+      ...PREVIEW_CAPABILITIES,
+      isAi: true,
+      photoSize: false,
+      modes: ["redesign", "stage", "declutter"],
+      floorPlan: "eye-level",
+    },
     async render(request) {
       if (hold) await hold;
       return localProvider.render(request);

@@ -5,6 +5,7 @@
  * new or the same seed or a stronger structure setting, the optional AI upscale, and the AI marks in
  * downloaded files. The engine is an in-process test engine with every capability.
  */
+import { unzipSync } from "fflate";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIGITAL_SOURCE_TYPE_EDITED_WITH_AI } from "../../src/server/images/provenance";
@@ -233,14 +234,38 @@ describe("downloads and the AI upscale", () => {
     expect(await user.client.render.upscale.mutate({ id })).toEqual({ width: 1600, height: 1200 });
     expect(engine.upscales.filter((request) => request.targetWidth === 1600)).toHaveLength(1);
     const view = await user.client.render.job.query({ id });
-    expect(view.downloads.map((download) => [download.kind, download.width, download.height])).toEqual([
-      ["rendered", 1024, 768],
-      ["upscaled", 1600, 1200],
+    expect(view.downloads.map((download) => [download.kind, download.width, download.height, download.upscaledWith])).toEqual([
+      ["rendered", 1024, 768, undefined],
+      ["upscaled", 1600, 1200, { model: "test/upscaler", engine: "OpenAI" }],
     ]);
     const upscaled = Buffer.from(await (await user.jar.fetch(`${server.url}/files/renders/${id}/download/high`)).arrayBuffer());
     const upscaledMeta = await sharp(upscaled).metadata();
     expect([upscaledMeta.width, upscaledMeta.height]).toEqual([1600, 1200]);
-    expect(upscaledMeta.xmp?.toString("utf8")).toContain("upscaled by test/upscaler");
+    expect(upscaledMeta.xmp?.toString("utf8")).toContain("; AI-upscaled with test/upscaler on the openai engine.");
+    // The file as rendered says nothing of an upscale it is not.
+    const renderedAgain = await sharp(
+      Buffer.from(await (await user.jar.fetch(`${server.url}/files/renders/${id}/download/rendered`)).arrayBuffer()),
+    ).metadata();
+    expect(renderedAgain.xmp?.toString("utf8")).not.toMatch(/upscaled/i);
+
+    // Everything that takes "the largest picture there is" takes the upscale: the studio's version
+    // download, the listing picture (the room above its band), and the project's zip.
+    const version = await sharp(
+      Buffer.from(await (await user.jar.fetch(`${server.url}/files/renders/${id}/download/high`)).arrayBuffer()),
+    ).metadata();
+    expect([version.width, version.height]).toEqual([1600, 1200]);
+    const listing = await user.client.listing.create.mutate({ jobId: id, language: "en" });
+    const listingPicture = await sharp(
+      Buffer.from(await (await user.jar.fetch(`${server.url}${listing.downloadUrl}`)).arrayBuffer()),
+    ).metadata();
+    expect(listingPicture.width).toBe(1600);
+    expect(listingPicture.height).toBeGreaterThan(1200);
+    const zip = unzipSync(
+      new Uint8Array(await (await user.jar.fetch(`${server.url}/files/listing/projects/${projectId}/zip`)).arrayBuffer()),
+    );
+    const pictures = Object.keys(zip).filter((name) => name.endsWith(".jpg") && !name.startsWith("originals/"));
+    expect(pictures).toHaveLength(1);
+    expect((await sharp(Buffer.from(zip[pictures[0]!]!)).metadata()).width).toBe(1600);
 
     // The upscale counts in the owner's storage, and goes with the render.
     const row = await server.deps.db

@@ -257,6 +257,8 @@ export interface RenderJobsTable {
   upscaled_width: number | null;
   upscaled_height: number | null;
   upscale_model: string | null;
+  /** The engine that made the upscale (null: made before this was recorded, by the render's own engine). */
+  upscale_provider: string | null;
   /** Bytes of the files made for this job (input, results, an edit's mask, an upscale): counted in the owner's storage quota. */
   stored_bytes: Generated<number>;
   share_token: string | null;

@@ -54,3 +54,8 @@ export async function checkMask(png: Buffer | null, expected: { width: number; h
     .toBuffer();
   return { ok: true, mask, painted };
 }
+
+/** A checked mask at another picture's size (an engine working at the photo's size gets the photo's). */
+export function maskAtSize(mask: Buffer, width: number, height: number): Promise<Buffer> {
+  return sharp(mask).resize(width, height, { fit: "fill" }).toColourspace("b-w").png().toBuffer();
+}

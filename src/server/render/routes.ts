@@ -79,7 +79,8 @@ export function renderRoutes(deps: RenderContext, ownerOfRequest: OwnerOfRequest
     const stored = key ? await deps.storage.get(UPLOAD_BUCKET, key) : null;
     if (!key || !stored) return notFound(res);
     const extension = EXTENSIONS_BY_MIME[stored.contentType] ?? "jpg";
-    const data = AI_ENGINE_IDS.includes(job.provider) ? await withAiProvenance(stored.data, provenanceDescription(job)) : stored.data;
+    const description = provenanceDescription(job, key === job.upscaled_key);
+    const data = description ? await withAiProvenance(stored.data, description) : stored.data;
     res.set("Cache-Control", PRIVATE_CACHE);
     res.type(stored.contentType);
     res.attachment(`${fileNamePrefix(deps.brandName())}-${job.style}-${job.id.slice(0, 8)}-${quality}.${extension}`);
@@ -144,9 +145,19 @@ export function renderRoutes(deps: RenderContext, ownerOfRequest: OwnerOfRequest
 
 const EXTENSIONS_BY_MIME: Record<string, string> = { "image/jpeg": "jpg", "image/png": "png", "image/webp": "webp" };
 
-/** The description written into a downloaded AI render: what made it, from what. */
-function provenanceDescription(job: RenderJob): string {
+/**
+ * The AI claim and description written into a downloaded file, or null for a file no AI touched (the
+ * Preview engine's own output). Only the upscaled file says it was upscaled, and with which model on
+ * which engine: the upscale may come from an AI engine even when the render did not.
+ */
+export function provenanceDescription(job: RenderJob, upscaled: boolean): string | null {
+  const upscaleEngine = job.upscale_provider ?? job.provider;
+  const renderedByAi = AI_ENGINE_IDS.includes(job.provider);
+  if (!renderedByAi && !(upscaled && AI_ENGINE_IDS.includes(upscaleEngine))) return null;
   const model = job.model ? `, model ${job.model}${job.model_version ? ` (${job.model_version})` : ""}` : "";
   const what = job.kind === "edit" ? "a painted region repainted" : `${job.style} ${job.render_mode}`;
-  return `Room photo edited with AI: ${what} by the ${job.provider} engine${model}${job.upscale_model ? `; upscaled by ${job.upscale_model}` : ""}.`;
+  const made = renderedByAi
+    ? `Room photo edited with AI: ${what} by the ${job.provider} engine${model}`
+    : `Room photo colour-graded by the Preview engine (not AI): ${what}`;
+  return `${made}${upscaled ? `; AI-upscaled with ${job.upscale_model ?? "an upscaler"} on the ${upscaleEngine} engine` : ""}.`;
 }

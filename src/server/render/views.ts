@@ -1,6 +1,7 @@
 /** What clients see of uploads and jobs: links instead of storage keys, never another owner's data. */
 import {
   AI_ENGINE_IDS,
+  ENGINE_NAMES,
   RENDER,
   type JobStatus,
   type RenderDownload,
@@ -104,7 +105,14 @@ function downloads(job: RenderJob): RenderDownload[] {
     { kind: "rendered", url: FILE_ROUTES.download(job.id, "rendered"), width: job.result_width, height: job.result_height },
   ];
   if (job.upscaled_key && job.upscaled_width && job.upscaled_height) {
-    list.push({ kind: "upscaled", url: FILE_ROUTES.download(job.id, "upscaled"), width: job.upscaled_width, height: job.upscaled_height });
+    const engine = job.upscale_provider ?? job.provider;
+    list.push({
+      kind: "upscaled",
+      url: FILE_ROUTES.download(job.id, "upscaled"),
+      width: job.upscaled_width,
+      height: job.upscaled_height,
+      upscaledWith: { model: job.upscale_model ?? "", engine: ENGINE_NAMES[engine] ?? engine },
+    });
   }
   const medium = mediumSize(job.result_width, job.result_height);
   if (medium.width < job.result_width) list.push({ kind: "medium", url: FILE_ROUTES.download(job.id, "medium"), ...medium });

@@ -29,7 +29,12 @@ export function RenderDownloads({ job }: { job: FollowedJob }) {
             data-testid={`download-${download.kind}`}
           >
             <Download className="size-4" aria-hidden="true" />
-            {t(`renderOptions.downloadKinds.${download.kind}`, { width: download.width, height: download.height })}
+            {t(`renderOptions.downloadKinds.${download.kind}`, {
+              width: download.width,
+              height: download.height,
+              model: download.upscaledWith?.model,
+              engine: download.upscaledWith?.engine,
+            })}
           </a>
         ))}
       </div>

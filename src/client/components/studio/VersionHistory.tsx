@@ -20,9 +20,9 @@ export function versionLabel(node: VersionNode, t: (key: string, options?: Recor
   return node.instruction ? t("studio.versions.edit", { instruction: node.instruction }) : t("studio.versions.editFill");
 }
 
-/** Where a version can be downloaded. */
+/** Where a version can be downloaded: its largest picture (an AI upscale, where one was made). */
 export function downloadHref(node: VersionNode): string {
-  return node.kind === "photo" ? `/files/uploads/${node.id}/original` : `/files/renders/${node.id}/download/rendered`;
+  return node.kind === "photo" ? `/files/uploads/${node.id}/original` : `/files/renders/${node.id}/download/high`;
 }
 
 const INDENT_REM = 1.25;

@@ -181,7 +181,8 @@ export async function editWork(deps: Pick<RenderContext, "db" | "storage">, job:
     : undefined;
   if (parent?.result_key && parent.thumb_key && parent.result_width && parent.result_height) {
     return {
-      sourceKey: parent.result_key,
+      // The largest picture there is: an edit of an upscaled render keeps its size.
+      sourceKey: parent.upscaled_key ?? parent.result_key,
       ...studioPictureSize(parent.result_width, parent.result_height),
       mask,
       instruction: edit.instruction,

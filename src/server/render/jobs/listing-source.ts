@@ -4,16 +4,13 @@
  * mode. Edits of the modification studio are render_jobs rows too, so they answer the same way.
  */
 import { DomainError } from "../../errors";
-import { AI_ENGINE_IDS, type RenderMode } from "../../../shared/render";
+import { AI_ENGINE_IDS, ENGINE_NAMES, type RenderMode } from "../../../shared/render";
 import type { DesignStyle } from "../../../shared/styles";
 import type { RenderContext } from "../context";
 import type { Owner } from "../owner";
 import { findOwnedJob } from "../records";
 import { styleOf } from "../views";
 import type { JobKind } from "../../../shared/edits";
-
-/** Names of engines other than the one this server runs now (a job keeps the engine that made it). */
-const ENGINE_NAMES: Record<string, string> = { local: "Preview engine", comfyui: "ComfyUI", replicate: "Replicate", openai: "OpenAI" };
 
 export interface ListingSource {
   jobId: string;

@@ -76,6 +76,7 @@ export async function upscaleJob(
         upscaled_width: metadata.width,
         upscaled_height: metadata.height,
         upscale_model: result.model,
+        upscale_provider: provider.id,
         stored_bytes: sql`stored_bytes + ${result.image.length}`,
         updated_at: deps.clock.now(),
       })

@@ -13,7 +13,8 @@ import { UPLOAD_BUCKET } from "../../../shared/constants";
 import type { RenderJob } from "../../db/schema";
 import type { DesignStyle } from "../../../shared/styles";
 import { compositeEdit } from "../../images/composite";
-import { editSource, engineInput, EXTENSIONS, MIME_TYPES, providerInput, resultVariants } from "../../images/variants";
+import { editSource, engineInput, EXTENSIONS, MIME_TYPES, photoSizeInput, providerInput, resultVariants } from "../../images/variants";
+import { maskAtSize } from "../../images/mask";
 import { editWork, type EditWork } from "./edits";
 import {
   announceQueuePositions,
@@ -321,8 +322,10 @@ export class RenderWorker {
             ? await storage.localFile(UPLOAD_BUCKET, sourceKey)
             : ((await storage.get(UPLOAD_BUCKET, sourceKey))?.data ?? null);
       if (!upload || !original) throw new PermanentRenderError(MESSAGES.renderUploadGone);
-      // An edit's source at exactly the mask's size, lossless: the composite keeps its pixels outside the region.
-      const editBase = edit ? await editSource(original, edit.width, edit.height) : null;
+      // An edit's result is the version at its own size (up to 24 MP) with the painted region repainted:
+      // engines repaint the studio's picture (the mask's size, lossless), the Preview engine the version itself.
+      const fullBase = edit ? (await photoSizeInput(original)).data : null;
+      const editBase = !edit ? null : provider.capabilities.photoSize ? fullBase : await editSource(original, edit.width, edit.height);
       // At 1024 px on the long edge, or at the photo's own size for an engine that works at it (the Preview engine).
       const input = await engineInput(editBase ?? original, provider.capabilities);
       // The "before" of the side by side, at the size of the "after" beside it (1024 px).
@@ -355,7 +358,7 @@ export class RenderWorker {
       signal.throwIfAborted();
       // Only the painted region changes, whatever the engine returned outside it.
       const result =
-        editBase && edit ? { ...engineResult, image: await compositeEdit(editBase, engineResult.image, edit.mask) } : engineResult;
+        fullBase && edit ? { ...engineResult, image: await compositeEdit(fullBase, engineResult.image, edit.mask) } : engineResult;
       const engineFinishedAt = clock.now();
 
       const saving = await transitionJob(
@@ -488,10 +491,10 @@ export class RenderWorker {
   }
 
   /** An edit's engine call: the region painted in the mask (white = change) repainted as the instruction says. */
-  private inpaint(
+  private async inpaint(
     provider: RenderProvider,
     job: RenderJob,
-    input: { data: Buffer },
+    input: { data: Buffer; width: number; height: number },
     edit: EditWork,
     signal: AbortSignal,
     onProgress: (fraction: number) => void,
@@ -499,7 +502,8 @@ export class RenderWorker {
     if (!provider.inpaint) throw new PermanentRenderError(MESSAGES.engineCannot);
     return provider.inpaint({
       image: input.data,
-      mask: edit.mask,
+      // The same size as the picture: an engine working at the photo's size is given the mask at that size.
+      mask: input.width === edit.width && input.height === edit.height ? edit.mask : await maskAtSize(edit.mask, input.width, input.height),
       prompt: edit.instruction,
       ...(job.requested_seed === null ? {} : { seed: job.requested_seed }),
       signal,
