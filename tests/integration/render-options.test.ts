@@ -260,6 +260,7 @@ describe("downloads and the AI upscale", () => {
     ).metadata();
     expect(listingPicture.width).toBe(1600);
     expect(listingPicture.height).toBeGreaterThan(1200);
+    expect(listingPicture.xmp?.toString("utf8")).toContain("; AI-upscaled with test/upscaler on Test AI engine.");
     const zip = unzipSync(
       new Uint8Array(await (await user.jar.fetch(`${server.url}/files/listing/projects/${projectId}/zip`)).arrayBuffer()),
     );

@@ -74,7 +74,7 @@ const XMP_TEXTS: Record<
     style: (name: string) => string;
     engine: string;
     model: string;
-    upscaled: string;
+    upscaled: (model: string, engine: string) => string;
     disclosure: string;
     original: string;
   }
@@ -94,7 +94,7 @@ const XMP_TEXTS: Record<
     style: (name) => `${name} style`,
     engine: "Engine",
     model: "model",
-    upscaled: "upscaled by",
+    upscaled: (model, engine) => `AI-upscaled with ${model} on ${engine}`,
     disclosure: "Disclosure",
     original: "Unaltered original",
   },
@@ -113,7 +113,7 @@ const XMP_TEXTS: Record<
     style: (name) => `estilo ${name}`,
     engine: "Motor",
     model: "modelo",
-    upscaled: "ampliada con",
+    upscaled: (model, engine) => `ampliada con IA con ${model} en ${engine}`,
     disclosure: "Aviso",
     original: "Original sin modificar",
   },
@@ -132,7 +132,7 @@ const XMP_TEXTS: Record<
     style: (name) => `style ${name}`,
     engine: "Moteur",
     model: "modèle",
-    upscaled: "agrandie par",
+    upscaled: (model, engine) => `agrandie par IA avec ${model} sur ${engine}`,
     disclosure: "Mention",
     original: "Original non retouché",
   },
@@ -144,21 +144,27 @@ const XMP_TEXTS: Record<
  * also name the model and carry IPTC's DigitalSourceType; the Preview engine only grades colours,
  * says so, and is never called AI (no DigitalSourceType, no "AI" in its words).
  */
+/** An engine as the export's language names it (the Preview engine's name is translated). */
+const engineName = (engine: { id: string; label: string }, language: Language) =>
+  engine.id === "local" ? previewEngineName(language) : engine.label;
+
 export function provenanceXmp(source: ListingSource, disclosure: string, publicUrl: string, language: Language): string {
   const words = XMP_TEXTS[language];
   const said = (label: string, value: string) => `${label}${words.colon}${value}`;
   const style = source.style ? styleName(source.style, language) : null;
   const tail = ` ${said(words.disclosure, `"${disclosure}"`)}. ${said(words.original, publicUrl)}`;
+  const upscale = source.upscale ? `; ${words.upscaled(source.upscale.model, engineName(source.upscale.engine, language))}` : "";
   if (!source.engine.isAi) {
     const change = source.kind === "edit" ? words.tinted : words.graded(style);
-    return describedXmp(`${said(words.previewPhoto, change)}. ${said(words.engine, previewEngineName(language))}.${tail}`);
+    const text = `${said(words.previewPhoto, change)}. ${said(words.engine, `${previewEngineName(language)}${upscale}`)}.${tail}`;
+    // The Preview engine is not AI; an AI upscale of its picture is, and says so.
+    return source.upscale?.engine.isAi ? aiEditedXmp(text) : describedXmp(text);
   }
   // ComfyUI's label already names its checkpoint: the model is said once.
   const model =
     source.model && !source.engine.label.includes(source.model)
       ? `, ${words.model} ${source.model}${source.modelVersion ? ` (${source.modelVersion})` : ""}`
       : "";
-  const upscale = source.upscaleModel ? `; ${words.upscaled} ${source.upscaleModel}` : "";
   const alteration = source.kind === "edit" ? words.repainted : words.alterations[source.renderMode];
   const styled = style ? `, ${words.style(style)}` : "";
   return aiEditedXmp(

@@ -28,13 +28,19 @@ export interface ListingSource {
   engine: { id: string; label: string; isAi: boolean };
   model: string | null;
   modelVersion: string | null;
-  upscaleModel: string | null;
+  /** The AI upscale the result is (null: the engine's own output): its model and the engine that ran it. */
+  upscale: { model: string; engine: { id: string; label: string; isAi: boolean } } | null;
   createdAt: number;
   finishedAt: number | null;
 }
 
 export async function listingSource(deps: RenderContext, owner: Owner, jobId: string, currentLabel: string): Promise<ListingSource> {
   const job = await findOwnedJob(deps, owner, jobId);
+  const engineOf = (id: string) => ({
+    id,
+    label: id === deps.providerId ? currentLabel : (ENGINE_NAMES[id] ?? id),
+    isAi: AI_ENGINE_IDS.includes(id),
+  });
   const resultKey = job.upscaled_key ?? job.result_key;
   if (job.status !== "succeeded" || !resultKey) throw new DomainError("conflict", "renderNotFinished");
   const upload = await deps.db.selectFrom("uploads").select("original_key").where("id", "=", job.upload_id).executeTakeFirst();
@@ -48,14 +54,10 @@ export async function listingSource(deps: RenderContext, owner: Owner, jobId: st
     renderMode: job.render_mode,
     resultKey,
     originalKey: upload.original_key,
-    engine: {
-      id: job.provider,
-      label: job.provider === deps.providerId ? currentLabel : (ENGINE_NAMES[job.provider] ?? job.provider),
-      isAi: AI_ENGINE_IDS.includes(job.provider),
-    },
+    engine: engineOf(job.provider),
     model: job.model,
     modelVersion: job.model_version,
-    upscaleModel: job.upscaled_key ? job.upscale_model : null,
+    upscale: job.upscaled_key ? { model: job.upscale_model ?? "", engine: engineOf(job.upscale_provider ?? job.provider) } : null,
     createdAt: job.created_at,
     finishedAt: job.finished_at,
   };
