@@ -31,6 +31,7 @@ import * as m0025 from "./0025-render-leases";
 import * as m0026 from "./0026-run-claims-and-rate-counts";
 import * as m0027 from "./0027-render-workers";
 import * as m0030 from "./0030-upscale-engine";
+import * as m0031 from "./0031-render-sets";
 
 export const migrations: Record<string, Migration> = {
   "0001-init": m0001,
@@ -61,4 +62,5 @@ export const migrations: Record<string, Migration> = {
   "0026-run-claims-and-rate-counts": m0026,
   "0027-render-workers": m0027,
   "0030-upscale-engine": m0030,
+  "0031-render-sets": m0031,
 };

@@ -47,6 +47,10 @@ export const MESSAGES = {
   floorPlanUnsupported:
     "This studio's render engine cannot turn a floor plan into a room, so nothing was rendered or charged. Upload a photo of the room instead.",
   upscaleNotNeeded: "This render is already as large as the photo",
+  // "Apply to the whole project".
+  setNoPhotos: "Choose at least one photo of the project",
+  setTooManyPhotos: "A set renders at most 50 photos at once",
+  setReferenceNotInProject: "The reference picture must be a finished render of this project",
   upscaleFailed: "The upscale failed. Please try again.",
   renderNotCancelable: "This render has already finished",
   renderNotFinished: "This render has not finished yet",

@@ -3,7 +3,7 @@
  * the render request's fields, and the limits around them. Server and client import it.
  */
 import { z } from "zod";
-import { DESIGN_STYLES, INPUT_MODES, ROOM_TYPES, type InputMode } from "./styles";
+import { DESIGN_STYLES, INPUT_MODES, ROOM_TYPES, type DesignStyle, type InputMode, type RoomType } from "./styles";
 import { FIELD_LIMITS } from "./constants";
 
 export const JOB_STATUSES = ["queued", "preprocessing", "rendering", "saving", "succeeded", "failed", "canceled"] as const;
@@ -33,6 +33,8 @@ export const RENDER = {
   visitorWorkDays: 7,
   /** Variations of each style in one request (one credit each). */
   maxVariations: 4,
+  /** Photos in one "Apply to the whole project" set (one credit each): a large listing's worth. */
+  maxSetPhotos: 50,
   /** Largest seed an engine is given (fits every engine's integer seed). */
   maxSeed: 2_147_483_647,
   /** Below this "structure kept" score (0..1) a render is flagged: walls or windows may have moved. */
@@ -109,6 +111,11 @@ export interface EngineCapabilities {
    * rendered" has the photo's size; otherwise it is given the photo at RENDER.providerInputLongEdge.
    */
   photoSize?: boolean;
+  /**
+   * A second picture can be given as the look to follow (colours, materials, furniture families):
+   * a set's reference render ("Apply to the whole project"). Other engines get the set's style and seed only.
+   */
+  referencePicture?: boolean;
   /** A seed can be asked for (re-render with the same seed gives the same picture). */
   seeds: boolean;
   /** The engine reports how far it is (else only the phases are shown). */
@@ -243,4 +250,41 @@ export interface UploadResponse {
   /** The stored copy (orientated, metadata removed) and a thumbnail, served only to the owner. */
   url: string;
   thumbUrl: string;
+}
+
+/**
+ * "Apply to the whole project" (issue 30): the project's chosen photos rendered in one style and
+ * mode with one seed, each photo with its room type, optionally after a reference picture (a
+ * finished render of the project) on engines that accept one. One credit per photo.
+ */
+export const renderSetRequestSchema = z.object({
+  projectId: z.string().min(1).max(64),
+  style: designStyleSchema,
+  renderMode: z.enum(RENDER_MODES).optional(),
+  photos: z
+    .array(z.object({ imageId: z.string().min(1).max(64), roomType: roomTypeSchema }))
+    .min(1, { error: "Choose at least one photo of the project" })
+    .max(RENDER.maxSetPhotos, { error: "A set renders at most 50 photos at once" }),
+  referenceJobId: z.string().min(1).max(64).optional(),
+});
+export type RenderSetRequest = z.infer<typeof renderSetRequestSchema>;
+
+/** A set as its project page shows it: each photo's before and, once made, its after. */
+export interface RenderSetView {
+  id: string;
+  style: DesignStyle;
+  renderMode: RenderMode;
+  /** The one seed asked of every picture (null: the engine has no seeds). */
+  seed: number | null;
+  referenceJobId: string | null;
+  createdAt: number;
+  pictures: Array<{
+    jobId: string;
+    uploadId: string;
+    roomType: RoomType;
+    status: JobStatus;
+    before: string;
+    /** The render's medium picture once it succeeded. */
+    after: string | null;
+  }>;
 }

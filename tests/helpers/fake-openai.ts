@@ -27,6 +27,8 @@ export interface RecordedEdit {
   /** Every text field of the form. */
   fields: Record<string, string>;
   image?: { name: string; type: string; bytes: Buffer };
+  /** Pictures sent as image[] (the documented way to send several): the first is also `image`. */
+  images?: Array<{ name: string; type: string; bytes: Buffer }>;
   /** A targeted edit's mask: a PNG of the image's size, fully transparent where to edit. */
   mask?: { name: string; type: string; bytes: Buffer };
 }
@@ -103,6 +105,10 @@ export async function startFakeOpenAi(options: { apiKey?: string; image?: Buffer
       if (typeof value === "string") recorded.fields[name] = value;
       else if (name === "image" || name === "mask") {
         recorded[name] = { name: value.name, type: value.type, bytes: Buffer.from(await value.arrayBuffer()) };
+      } else if (name === "image[]") {
+        const file = { name: value.name, type: value.type, bytes: Buffer.from(await value.arrayBuffer()) };
+        recorded.images = [...(recorded.images ?? []), file];
+        recorded.image ??= file;
       }
     }
     requests.push(recorded);

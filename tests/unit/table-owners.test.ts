@@ -128,6 +128,7 @@ const TABLE_OWNERS: Record<string, Home> = {
   render_events: { owner: RENDER },
   render_edits: { owner: RENDER },
   render_workers: { owner: RENDER },
+  render_sets: { owner: RENDER },
   visitor_demo_renders: { owner: RENDER },
   upload_budgets: { owner: RENDER },
   webhook_receipts: { owner: RENDER },

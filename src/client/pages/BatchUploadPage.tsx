@@ -11,7 +11,7 @@ import { Link, useLocation } from "wouter";
 import { CREDITS } from "../../shared/constants";
 import { MESSAGES } from "../../shared/messages";
 import { RENDER } from "../../shared/render";
-import type { DesignStyle, InputMode, RoomType } from "../../shared/styles";
+import { guessRoomType, type DesignStyle, type InputMode, type RoomType } from "../../shared/styles";
 import { NoteField } from "../components/render/NoteField";
 import {
   AllowanceNote,
@@ -139,7 +139,9 @@ function BatchUploader() {
 
   const send = async (row: Row, target: string) => {
     patch(row.key, { status: "uploading", progress: 0, error: undefined });
-    const upload = uploadImage(row.file, { mode, roomType, projectId: target }, (progress) => patch(row.key, { progress }));
+    // A file whose name names its room ("kitchen.jpg", "chambre-2.jpg") goes in as that room.
+    const fileRoom = mode === "room-photo" ? (guessRoomType(row.file.name) ?? roomType) : roomType;
+    const upload = uploadImage(row.file, { mode, roomType: fileRoom, projectId: target }, (progress) => patch(row.key, { progress }));
     handles.current.set(row.key, upload);
     try {
       const uploaded = await upload.promise;
@@ -276,6 +278,7 @@ function BatchUploader() {
           <RoomTypeSelect value={roomType} onChange={setRoomType} disabled={busy} />
           <ProjectSelect choice={projectChoice} disabled={busy || projectId !== null} />
         </div>
+        {mode === "room-photo" ? <p className="text-xs text-slate-500 dark:text-slate-400">{t("renderSets.nameHint")}</p> : null}
         {rows.length < RENDER.batchMaxFiles ? <DropZone multiple onFiles={(files) => void add(files)} /> : null}
         <ErrorText message={error} />
 

@@ -2,6 +2,8 @@
  * /dashboard (signed in): credits, projects (create, rename, delete, open), recent renders, a big
  * "New render" button, and deleting every image for privacy. ?project=ID opens one project.
  */
+import { ApplyToProject } from "../components/render/ApplyToProject";
+import { RenderSets } from "../components/render/RenderSets";
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import {
   ArrowLeft,
@@ -171,6 +173,7 @@ function ProjectView({
             <Wand2 className="size-4" aria-hidden="true" />
             {t("dashboard.renderHere")}
           </Link>
+          <ApplyToProject projectId={project.id} renders={renders} />
           <ProjectListingZip projectId={project.id} />
           <MoveProjectToTeam project={project} />
           <button type="button" className={buttonClass.secondary} onClick={() => onRename(asSummary)}>
@@ -194,6 +197,7 @@ function ProjectView({
           ))}
         </ul>
       )}
+      <RenderSets projectId={project.id} />
       <ReviewLinksPanel projectId={project.id} />
     </section>
   );

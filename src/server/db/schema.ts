@@ -181,6 +181,18 @@ export interface UploadsTable {
   created_at: CreatedAt;
 }
 
+/** "Apply to the whole project": one style, one seed, optionally a reference picture, over a project's photos. */
+export interface RenderSetsTable {
+  id: string;
+  project_id: string;
+  user_id: string | null;
+  style: DesignStyle;
+  render_mode: RenderMode;
+  seed: number | null;
+  reference_job_id: string | null;
+  created_at: number;
+}
+
 export interface RenderJobsTable {
   id: string;
   user_id: string | null;
@@ -259,6 +271,8 @@ export interface RenderJobsTable {
   upscale_model: string | null;
   /** The engine that made the upscale (null: made before this was recorded, by the render's own engine). */
   upscale_provider: string | null;
+  /** The set it was asked for with ("Apply to the whole project"); null for a render asked for alone. */
+  set_id: string | null;
   /** Bytes of the files made for this job (input, results, an edit's mask, an upscale): counted in the owner's storage quota. */
   stored_bytes: Generated<number>;
   share_token: string | null;
@@ -637,6 +651,7 @@ export interface Database {
   credit_ledger: CreditLedgerTable;
   uploads: UploadsTable;
   render_jobs: RenderJobsTable;
+  render_sets: RenderSetsTable;
   render_events: RenderEventsTable;
   render_edits: RenderEditsTable;
   render_workers: RenderWorkersTable;

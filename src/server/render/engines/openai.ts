@@ -39,6 +39,8 @@ export const OPENAI_CAPABILITIES: EngineCapabilities = {
   masks: true,
   upscale: false,
   structureStrength: false,
+  // gpt-image-1 takes several input pictures (image[]): a set's reference goes second.
+  referencePicture: true,
   // An instruction editor: it imagines one eye-level view of the plan's room (nothing pins the layout to the drawing).
   floorPlan: "eye-level",
 };
@@ -64,6 +66,7 @@ function prompt(request: RenderRequest): string {
     renderMode: request.renderMode,
     note: request.prompt,
     planView: "eye-level",
+    reference: request.reference !== undefined,
   });
 }
 
@@ -129,7 +132,6 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): RenderProv
     async render(request) {
       const { signal } = request;
       throwIfAborted(signal);
-      const inputMime = sniffImageMime(request.image) ?? "image/jpeg";
       const sentPrompt = prompt(request);
       // The choices that shape the picture, recorded with it (the render's details).
       const parameters = { size: openAiSizeFor(request.width, request.height), quality: "medium", input_fidelity: "high" } as const;
@@ -137,11 +139,18 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): RenderProv
       form.append("model", model);
       form.append("prompt", sentPrompt);
       // A copy: Blob takes ArrayBuffer-backed views only, and a Buffer may sit on a shared pool.
-      form.append(
-        "image",
-        new Blob([new Uint8Array(request.image)], { type: inputMime }),
-        `image.${inputMime.slice("image/".length).replace("jpeg", "jpg")}`,
-      );
+      const picture = (bytes: Buffer, name: string) => {
+        const mime = sniffImageMime(bytes) ?? "image/jpeg";
+        return [
+          new Blob([new Uint8Array(bytes)], { type: mime }),
+          `${name}.${mime.slice("image/".length).replace("jpeg", "jpg")}`,
+        ] as const;
+      };
+      if (request.reference) {
+        // Several pictures go as image[]: the room first (the one edited), then the look to follow.
+        form.append("image[]", ...picture(request.image, "image"));
+        form.append("image[]", ...picture(request.reference, "reference"));
+      } else form.append("image", ...picture(request.image, "image"));
       form.append("n", "1");
       form.append("size", parameters.size);
       form.append("quality", parameters.quality);

@@ -74,6 +74,8 @@ export interface PromptChoices {
   note?: string;
   /** For a floor plan: what the engine makes of it (its capabilities.floorPlan; default an eye-level view). */
   planView?: PlanView;
+  /** A second picture is sent: another room of the same home whose look this one follows. */
+  reference?: boolean;
 }
 
 /** The two things an engine can make of a plan. */
@@ -115,9 +117,21 @@ function subject(room: string, look: string, mode: InputMode, renderMode: Render
 }
 
 /** The positive prompt: what to draw and what to keep. */
-export function buildPrompt({ style, roomType, mode, renderMode = "redesign", note, planView = "eye-level" }: PromptChoices): string {
+export function buildPrompt({
+  style,
+  roomType,
+  mode,
+  renderMode = "redesign",
+  note,
+  planView = "eye-level",
+  reference,
+}: PromptChoices): string {
   const parts = subject(ROOM_TYPE_NAMES[roomType], STYLE_DESCRIPTIONS[style], mode, renderMode, planView);
   parts.push("Professional interior design photography, natural light, realistic materials, high detail.");
+  if (reference)
+    parts.push(
+      "The second picture shows another room of the same home, already designed: use the same colours, materials and furniture families, so both rooms look like one home. Keep the first picture's room, walls and windows.",
+    );
   const cleanNote = cleanUserNote(note);
   if (cleanNote) parts.push(`The client also asks: ${cleanNote}`);
   return parts.join(" ");

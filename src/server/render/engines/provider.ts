@@ -24,6 +24,8 @@ export interface RenderRequest {
   seed?: number;
   /** How strongly the room's lines are held (default normal). */
   structure?: StructureStrength;
+  /** Another room of the same home, already rendered, whose look to follow (engines with capabilities.referencePicture). */
+  reference?: Buffer;
   signal: AbortSignal;
   /** 0..1 where the engine says how far it is. */
   onProgress?: (fraction: number) => void;

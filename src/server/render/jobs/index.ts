@@ -7,7 +7,7 @@
  *
  * The rest of the render module imports this file only (lint: render-jobs-behind-its-index).
  */
-import { isFinalStatus, type RenderRequestInput, type StructureStrength } from "../../../shared/render";
+import { isFinalStatus, type RenderRequestInput, type RenderSetRequest, type StructureStrength } from "../../../shared/render";
 import type { EditRequestInput } from "../../../shared/edits";
 import { DomainError, notFound } from "../../errors";
 import type { RenderContext } from "../context";
@@ -38,6 +38,7 @@ import { reviewPictures } from "./review-source";
 import { cancelJob, createRenderJobs, deleteJob, recoverExpiredLeases, rerenderJob, retryJob } from "./queue";
 import { deleteUserImages, handOverTeamPictures, movePicturesToTeam, type ImagesToDelete } from "./removal";
 import { upscaleJob } from "./upscale";
+import { createRenderSet, projectPhotos, projectRenderSets } from "./sets";
 import { RenderWorker, type RenderWorkerOptions } from "./worker";
 
 export { demoRefusal, keepsFreeCredits, type DemoRefusal } from "./queue";
@@ -83,6 +84,12 @@ export function createJobs(deps: RenderContext, engine: () => RenderProvider, wo
         await relinkChildren(deps, jobId);
         await deleteJob(deps, owner, jobId);
       },
+      /** "Apply to the whole project": the chosen photos in one style with one seed, charged one credit each in one transaction. */
+      createSet: (owner: Owner, input: RenderSetRequest, ipAddress: string) => createRenderSet(deps, owner, input, ipAddress),
+      /** A project's sets, each photo's before and after. */
+      projectSets: (owner: Owner, projectId: string) => projectRenderSets(deps, owner, projectId),
+      /** A project's photos, for the set dialog. */
+      projectPhotos: (owner: Owner, projectId: string) => projectPhotos(deps, owner, projectId),
       /** The modification studio: repaint a painted region of a version, one credit, through the queue. */
       edit: (owner: Owner, input: EditRequestInput) => createEditJob(deps, owner, input),
       /** Every version of the photo a picture (upload or job) belongs to, as a tree. */

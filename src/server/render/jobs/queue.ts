@@ -13,14 +13,15 @@ import {
   type JobStatus,
   type QueuePlace,
   type RenderEvent,
+  type RenderMode,
   type RenderRequestInput,
   type StructureStrength,
 } from "../../../shared/render";
-import type { DesignStyle } from "../../../shared/styles";
+import type { DesignStyle, RoomType } from "../../../shared/styles";
 import { CREDITS } from "../../../shared/constants";
 import { generateSecureRandomString } from "../../auth/tokens";
 import { dialectOf, type AppDatabase } from "../../db/client";
-import type { Database, RenderJob } from "../../db/schema";
+import type { Database, RenderJob, Upload } from "../../db/schema";
 import { DomainError, notFound } from "../../errors";
 import type { Payer, RenderContext } from "../context";
 import { recordRenderEvent, type StoredRenderEvent } from "../live";
@@ -142,12 +143,84 @@ export async function payerFor(deps: Pick<RenderContext, "teams">, userId: strin
   return { userId, teamId, monthlyCap: membership.monthlyCap };
 }
 
-/** ai-render: one job per style, each charged one credit (or the visitor's one free demo), in one transaction. */
 /** An unconfirmed account on an engine that bills each render keeps its free credits for later. */
 export async function keepsFreeCredits(deps: Pick<RenderContext, "billedPerRender" | "accounts">, userId: string): Promise<boolean> {
   return deps.billedPerRender && !(await deps.accounts.emailConfirmed(userId));
 }
 
+/** One queued render of an upload, what it asks of the engine. */
+export interface QueuedRender {
+  upload: Pick<Upload, "id" | "mode">;
+  projectId: string | null;
+  style: DesignStyle;
+  roomType: RoomType;
+  note: string | null;
+  renderMode: RenderMode;
+  structure: StructureStrength;
+  seed: number | null;
+  variation: { number: number; of: number } | null;
+  /** The set of the project's photos it belongs to ("Apply to the whole project"). */
+  setId: string | null;
+  keepFreeCredits: boolean;
+  ipAddress: string;
+  now: number;
+}
+
+/**
+ * Inserts one queued job with its charge (or the visitor's free demo) and its "queued" event, inside
+ * the caller's transaction: every way of asking for renders queues them through here.
+ */
+export async function queueJob(
+  trx: Transaction<Database>,
+  deps: RenderContext,
+  owner: Owner,
+  payer: Payer | null,
+  render: QueuedRender,
+): Promise<{ id: string; event: StoredRenderEvent }> {
+  const id = generateSecureRandomString();
+  const job = await trx
+    .insertInto("render_jobs")
+    .values({
+      id,
+      ...ownerColumns(owner),
+      team_id: payer?.teamId ?? null,
+      project_id: render.projectId,
+      upload_id: render.upload.id,
+      style: render.style,
+      room_type: render.roomType,
+      mode: render.upload.mode,
+      note: render.note,
+      render_mode: render.renderMode,
+      structure: render.structure,
+      requested_seed: render.seed,
+      variation: render.variation?.number ?? null,
+      variation_count: render.variation?.of ?? null,
+      set_id: render.setId,
+      provider: deps.providerId,
+      request_id: currentRequestId() ?? null,
+      status: "queued",
+      credits_charged: owner.userId !== null ? CREDITS.perRender : 0,
+      created_at: render.now,
+      updated_at: render.now,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  if (payer !== null) await deps.credits.chargeForJob(trx, payer, id, render.now, { keepFreeCredits: render.keepFreeCredits });
+  else if (owner.visitorId !== null)
+    await trx
+      .insertInto("visitor_demo_renders")
+      .values({ visitor_id: owner.visitorId, ip_address: render.ipAddress, job_id: id, created_at: render.now })
+      .execute();
+  const event = await recordRenderEvent(trx, rowKey({ ...ownerColumns(owner), team_id: payer?.teamId ?? null }), {
+    type: "queued",
+    jobId: id,
+    at: render.now,
+    position: await queuePosition(trx, job),
+  });
+  return { id, event };
+}
+
+/** ai-render: one job per style, each charged one credit (or the visitor's one free demo), in one transaction. */
 export async function createRenderJobs(
   deps: RenderContext,
   owner: Owner,
@@ -213,49 +286,24 @@ export async function createRenderJobs(
     for (const [style, variation] of styles.flatMap((style) =>
       Array.from({ length: variations }, (_, index) => [style, index + 1] as const),
     )) {
-      const id = generateSecureRandomString();
-      const job = await trx
-        .insertInto("render_jobs")
-        .values({
-          id,
-          ...ownerColumns(owner),
-          team_id: payer?.teamId ?? null,
-          project_id: projectId,
-          upload_id: upload.id,
-          style,
-          room_type: upload.room_type,
-          mode: upload.mode,
-          note,
-          render_mode: renderMode,
-          structure,
-          // Variations of one request with a chosen seed get neighbouring seeds, so each differs and each can be repeated.
-          requested_seed: input.seed === undefined ? null : (input.seed + variation - 1) % (RENDER.maxSeed + 1),
-          // "Variation 2 of 4" on its card; a request for one picture has none.
-          variation: variations > 1 ? variation : null,
-          variation_count: variations > 1 ? variations : null,
-          provider: deps.providerId,
-          request_id: currentRequestId() ?? null,
-          status: "queued",
-          credits_charged: owner.userId !== null ? CREDITS.perRender : 0,
-          created_at: now,
-          updated_at: now,
-        })
-        .returning("id")
-        .executeTakeFirstOrThrow();
-      if (payer !== null) await deps.credits.chargeForJob(trx, payer, id, now, { keepFreeCredits });
-      else if (owner.visitorId !== null)
-        await trx
-          .insertInto("visitor_demo_renders")
-          .values({ visitor_id: owner.visitorId, ip_address: ipAddress, job_id: id, created_at: now })
-          .execute();
-      events.push(
-        await recordRenderEvent(trx, rowKey({ ...ownerColumns(owner), team_id: payer?.teamId ?? null }), {
-          type: "queued",
-          jobId: id,
-          at: now,
-          position: await queuePosition(trx, job),
-        }),
-      );
+      const { id, event } = await queueJob(trx, deps, owner, payer, {
+        upload,
+        projectId,
+        style,
+        roomType: upload.room_type,
+        note,
+        renderMode,
+        structure,
+        // Variations of one request with a chosen seed get neighbouring seeds, so each differs and each can be repeated.
+        seed: input.seed === undefined ? null : (input.seed + variation - 1) % (RENDER.maxSeed + 1),
+        // "Variation 2 of 4" on its card; a request for one picture has none.
+        variation: variations > 1 ? { number: variation, of: variations } : null,
+        setId: null,
+        keepFreeCredits,
+        ipAddress,
+        now,
+      });
+      events.push(event);
       jobs.push({ id, style, variation });
     }
     if (payer !== null) credits = await deps.credits.balance(trx, payer);

@@ -13,7 +13,17 @@ import { UPLOAD_BUCKET } from "../../../shared/constants";
 import type { RenderJob } from "../../db/schema";
 import type { DesignStyle } from "../../../shared/styles";
 import { compositeEdit } from "../../images/composite";
-import { editSource, engineInput, EXTENSIONS, MIME_TYPES, photoSizeInput, providerInput, resultVariants } from "../../images/variants";
+import {
+  editSource,
+  engineInput,
+  EXTENSIONS,
+  MIME_TYPES,
+  photoSizeInput,
+  providerInput,
+  resultVariants,
+  type Picture,
+} from "../../images/variants";
+import { setReference, setReferenceId } from "./sets";
 import { maskAtSize } from "../../images/mask";
 import { editWork, type EditWork } from "./edits";
 import {
@@ -327,7 +337,9 @@ export class RenderWorker {
       const fullBase = edit ? (await photoSizeInput(original)).data : null;
       const editBase = !edit ? null : provider.capabilities.photoSize ? fullBase : await editSource(original, edit.width, edit.height);
       // At 1024 px on the long edge, or at the photo's own size for an engine that works at it (the Preview engine).
-      const input = await engineInput(editBase ?? original, provider.capabilities);
+      const input: Picture & { reference?: Buffer } = await engineInput(editBase ?? original, provider.capabilities);
+      // A set's reference render, the look this picture follows, for an engine that takes one.
+      if (job.set_id && provider.capabilities.referencePicture) input.reference = await setReference(this.deps, job.set_id, job.id);
       // The "before" of the side by side, at the size of the "after" beside it (1024 px).
       const before = provider.capabilities.photoSize ? await providerInput(editBase ?? original) : input;
       const inputKey = claimFile(job, "input.jpg");
@@ -396,7 +408,14 @@ export class RenderWorker {
           model_version: result.modelVersion ?? null,
           seed: result.seed ?? null,
           prompt: result.prompt ?? null,
-          parameters: result.parameters ? JSON.stringify(result.parameters) : null,
+          // A set's reference picture, when the engine was given one, is part of what shaped this one.
+          parameters:
+            result.parameters || input.reference
+              ? JSON.stringify({
+                  ...result.parameters,
+                  ...(input.reference ? { referenceRender: await setReferenceId(this.deps, job.set_id) } : {}),
+                })
+              : null,
           stored_bytes: storedBytes,
           finished_at: finishedAt,
         },
@@ -515,7 +534,7 @@ export class RenderWorker {
   private async renderWithRetries(
     provider: RenderProvider,
     job: RenderJob,
-    input: { data: Buffer; width: number; height: number },
+    input: { data: Buffer; width: number; height: number; reference?: Buffer },
     edit: EditWork | null,
     startedAt: number,
     signal: AbortSignal,
@@ -569,6 +588,7 @@ export class RenderWorker {
               prompt: job.note ?? undefined,
               ...(job.requested_seed === null ? {} : { seed: job.requested_seed }),
               structure: job.structure,
+              ...(input.reference ? { reference: input.reference } : {}),
               signal,
               onProgress,
             });

@@ -4,7 +4,13 @@
  * (a user, or a visitor's anonymous cookie); anything else answers "Not found".
  */
 import { z } from "zod";
-import { renderEventsInputSchema, renderRequestSchema, STRUCTURE_STRENGTHS, type RenderEvent } from "../../../shared/render";
+import {
+  renderEventsInputSchema,
+  renderRequestSchema,
+  renderSetRequestSchema,
+  STRUCTURE_STRENGTHS,
+  type RenderEvent,
+} from "../../../shared/render";
 import { editRequestSchema } from "../../../shared/edits";
 import { DomainError, notFound } from "../../errors";
 import type { Owner } from "../../render";
@@ -56,6 +62,22 @@ export const renderRouter = router({
     }
     return ctx.services.render.create(ctx.owner, input, ctx.clientAddress);
   }),
+
+  /** "Apply to the whole project": the chosen photos of a project in one style with one seed, one credit each. */
+  createSet: protectedProcedure.input(renderSetRequestSchema).mutation(async ({ ctx, input }) => {
+    await enforceRateLimit(ctx, "render");
+    return ctx.services.render.createSet(requireOwner(ctx), input, ctx.clientAddress);
+  }),
+
+  /** A project's photos (not plans), for "Apply to the whole project". */
+  projectPhotos: protectedProcedure
+    .input(z.object({ projectId: id }))
+    .query(({ ctx, input }) => ctx.services.render.projectPhotos(requireOwner(ctx), input.projectId)),
+
+  /** A project's sets, newest first. */
+  sets: protectedProcedure
+    .input(z.object({ projectId: id }))
+    .query(({ ctx, input }) => ctx.services.render.projectSets(requireOwner(ctx), input.projectId)),
 
   job: publicProcedure.input(z.object({ id })).query(({ ctx, input }) => ctx.services.render.job(requireOwner(ctx), input.id)),
 

@@ -1,0 +1,93 @@
+/**
+ * A project's sets ("Apply to the whole project"), newest first: each photo's before and after side
+ * by side, and how far the set is. While pictures are still rendering the list is read again every
+ * few seconds (each picture's own live events are on the render page).
+ */
+import { useEffect } from "react";
+import { useTranslation } from "react-i18next";
+import { isFinalStatus, type RenderSetView } from "../../../shared/render";
+import { trpc } from "../../trpc";
+
+const REFRESH_MS = 3000;
+
+export function RenderSets({ projectId }: { projectId: string }) {
+  const { t, i18n } = useTranslation();
+  const sets = trpc.render.sets.useQuery(
+    { projectId },
+    {
+      staleTime: 0,
+      refetchInterval: (query) =>
+        query.state.data?.some((set) => set.pictures.some((picture) => !isFinalStatus(picture.status))) ? REFRESH_MS : false,
+    },
+  );
+  // The project's own list of renders shows the same pictures: read again as each one finishes.
+  const utils = trpc.useUtils();
+  const finished = sets.data?.reduce((sum, set) => sum + set.pictures.filter((picture) => isFinalStatus(picture.status)).length, 0) ?? 0;
+  useEffect(() => {
+    if (finished > 0) void utils.projects.get.invalidate({ id: projectId });
+  }, [finished, projectId, utils]);
+  if (!sets.data || sets.data.length === 0) return null;
+  const date = (at: number) => new Intl.DateTimeFormat(i18n.resolvedLanguage, { dateStyle: "medium", timeStyle: "short" }).format(at);
+  return (
+    <section className="space-y-4" aria-labelledby="render-sets-title" data-testid="render-sets">
+      <h3 id="render-sets-title" className="text-lg font-semibold">
+        {t("renderSets.setsTitle")}
+      </h3>
+      {sets.data.map((set) => (
+        <SetCard
+          key={set.id}
+          set={set}
+          heading={t("renderSets.setHeading", { style: t(`styles.${set.style}`), date: date(set.createdAt) })}
+        />
+      ))}
+    </section>
+  );
+}
+
+function SetCard({ set, heading }: { set: RenderSetView; heading: string }) {
+  const { t } = useTranslation();
+  const done = set.pictures.filter((picture) => isFinalStatus(picture.status)).length;
+  return (
+    <article className="rounded-xl border border-slate-200 p-4 dark:border-slate-800" data-testid="render-set">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h4 className="font-semibold">{heading}</h4>
+        <p className="text-sm text-slate-600 dark:text-slate-300" data-testid="set-progress">
+          {t("renderSets.progress", { done, total: set.pictures.length })}
+          {set.referenceJobId ? ` · ${t("renderSets.withReference")}` : ""}
+        </p>
+      </div>
+      <progress className="mt-2 h-1.5 w-full accent-brand-600" value={done} max={set.pictures.length} aria-hidden="true" />
+      <ul className="mt-3 grid gap-3 md:grid-cols-2 xl:grid-cols-3">
+        {set.pictures.map((picture) => (
+          <li key={picture.jobId} className="space-y-1" data-testid="set-picture">
+            <p className="text-sm font-medium">{t(`roomTypes.${picture.roomType}`)}</p>
+            <div className="grid grid-cols-2 gap-1 overflow-hidden rounded-lg">
+              <figure className="relative">
+                <img src={picture.before} alt={t("renderSets.before")} className="aspect-[4/3] w-full object-cover" loading="lazy" />
+                <figcaption className="absolute left-1 top-1 rounded bg-slate-950/70 px-1.5 text-xs text-white">
+                  {t("renderSets.before")}
+                </figcaption>
+              </figure>
+              <figure className="relative">
+                {picture.after ? (
+                  <img src={picture.after} alt={t("renderSets.after")} className="aspect-[4/3] w-full object-cover" loading="lazy" />
+                ) : (
+                  <div className="flex aspect-[4/3] w-full items-center justify-center bg-slate-100 p-2 text-center text-xs text-slate-600 dark:bg-slate-800 dark:text-slate-300">
+                    {picture.status === "failed"
+                      ? t("renderSets.failed")
+                      : picture.status === "canceled"
+                        ? t("renderSets.canceled")
+                        : t("renderSets.waiting")}
+                  </div>
+                )}
+                <figcaption className="absolute left-1 top-1 rounded bg-slate-950/70 px-1.5 text-xs text-white">
+                  {t("renderSets.after")}
+                </figcaption>
+              </figure>
+            </div>
+          </li>
+        ))}
+      </ul>
+    </article>
+  );
+}
