@@ -321,3 +321,118 @@ describe("render, then upscale, through the real server with RENDER_PROVIDER=com
     expect((await user.client.render.allowance.query()).credits).toBe(credits);
   });
 });
+
+describe("the upscale model and the refine pass in /admin → Studio", () => {
+  let server: TestServer;
+  let box: FakeComfyUi;
+  let admin: Awaited<ReturnType<typeof signedInClient>>;
+  const comfyEngine = () => ({
+    engine: "comfyui" as const,
+    replicateModel: "adirik/interior-design",
+    openaiModel: "gpt-image-1",
+    comfyuiUrl: box.url,
+    keys: {},
+  });
+  const failure = (error: unknown) => error as { message: string; data?: { code?: string } };
+
+  beforeAll(async () => {
+    box = await startFakeComfyUi();
+    // Nothing held by the environment here; the last test starts a server where it holds both.
+    server = await startTestServer({});
+    admin = await signedInClient(server.url);
+    await server.deps.db.insertInto("user_roles").values({ user_id: admin.userId, role: "admin", created_at: Date.now() }).execute();
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await box?.close();
+  });
+
+  it("an operator sets the model file and turns the refine on; upscales use them at once, and an empty model turns upscaling off", async () => {
+    expect((await admin.client.admin.studioSettings.query()).engine).toMatchObject({
+      comfyuiUpscaleModel: "RealESRGAN_x4plus.pth",
+      comfyuiUpscaleRefine: false,
+      setByEnvironment: { comfyuiUpscaleModel: false, comfyuiUpscaleRefine: false },
+    });
+    // The form's check: a path is not a file name.
+    const refused = failure(
+      await admin.client.admin.updateEngine
+        .mutate({ ...comfyEngine(), comfyuiUpscaleModel: "/etc/passwd" })
+        .catch((caught: unknown) => caught),
+    );
+    expect(refused.message).toContain(MESSAGES.engineUpscaleModelInvalid);
+
+    await admin.client.admin.updateEngine.mutate({
+      ...comfyEngine(),
+      comfyuiUpscaleModel: "RealESRGAN_x2plus.pth",
+      comfyuiUpscaleRefine: true,
+    });
+    expect((await admin.client.admin.studioSettings.query()).engine).toMatchObject({
+      engine: "comfyui",
+      comfyuiUpscaleModel: "RealESRGAN_x2plus.pth",
+      comfyuiUpscaleRefine: true,
+    });
+    const audit = await server.deps.db.selectFrom("admin_audit").select("details").where("action", "=", "settings.engine").execute();
+    expect(JSON.parse(audit.at(-1)!.details!)).toMatchObject({
+      changed: {
+        comfyuiUpscaleModel: { from: "RealESRGAN_x4plus.pth", to: "RealESRGAN_x2plus.pth" },
+        comfyuiUpscaleRefine: { from: false, to: true },
+      },
+    });
+
+    const user = await signedInClient(server.url);
+    expect((await user.client.render.allowance.query()).engine.capabilities.upscale).toBe(true);
+    const uploaded = await upload(server.url, user.jar, await roomPhoto(1600, 1200));
+    const { jobs } = await user.client.render.create.mutate({
+      projectId: uploaded.body.projectId,
+      imageId: uploaded.body.imageId,
+      style: "modern",
+    });
+    await waitForRenders(user, [jobs[0]!.id]);
+    expect(await user.client.render.upscale.mutate({ id: jobs[0]!.id })).toEqual({ width: 1600, height: 1200 });
+    const graph = (box.queued().at(-1)!.json as { prompt: ApiGraph }).prompt;
+    expect(only(graph, "UpscaleModelLoader")[1].inputs.model_name).toBe("RealESRGAN_x2plus.pth");
+    expect(only(graph, "KSampler")[1].inputs.denoise).toBe(COMFYUI_REFINE_DENOISE);
+
+    // A form that leaves the upscale fields out (an older client) keeps them.
+    await admin.client.admin.updateEngine.mutate(comfyEngine());
+    expect((await admin.client.admin.studioSettings.query()).engine).toMatchObject({
+      comfyuiUpscaleModel: "RealESRGAN_x2plus.pth",
+      comfyuiUpscaleRefine: true,
+    });
+
+    await admin.client.admin.updateEngine.mutate({ ...comfyEngine(), comfyuiUpscaleModel: "" });
+    expect((await user.client.render.allowance.query()).engine.capabilities.upscale).toBe(false);
+    const second = await user.client.render.create.mutate({
+      projectId: uploaded.body.projectId,
+      imageId: uploaded.body.imageId,
+      style: "modern",
+    });
+    await waitForRenders(user, [second.jobs[0]!.id]);
+    expect(failure(await user.client.render.upscale.mutate({ id: second.jobs[0]!.id }).catch((caught: unknown) => caught)).message).toBe(
+      MESSAGES.engineCannot,
+    );
+  });
+
+  it("the environment wins: shown as set by it, used, and not changed here", async () => {
+    await server.stop();
+    server = await startTestServer({ COMFYUI_UPSCALE_MODEL: "none", COMFYUI_UPSCALE_REFINE: "false" }, { fresh: true });
+    admin = await signedInClient(server.url);
+    await server.deps.db.insertInto("user_roles").values({ user_id: admin.userId, role: "admin", created_at: Date.now() }).execute();
+    await admin.client.admin.updateEngine.mutate(comfyEngine());
+    expect((await admin.client.admin.studioSettings.query()).engine).toMatchObject({
+      comfyuiUpscaleModel: "",
+      comfyuiUpscaleRefine: false,
+      setByEnvironment: { comfyuiUpscaleModel: true, comfyuiUpscaleRefine: true },
+    });
+    expect(server.services.render.engine.capabilities.upscale).toBe(false);
+    // The form sends back what it shows: accepted; another value: refused.
+    await admin.client.admin.updateEngine.mutate({ ...comfyEngine(), comfyuiUpscaleModel: "", comfyuiUpscaleRefine: false });
+    const refused = failure(
+      await admin.client.admin.updateEngine
+        .mutate({ ...comfyEngine(), comfyuiUpscaleModel: "4x-UltraSharp.pth" })
+        .catch((caught: unknown) => caught),
+    );
+    expect(refused.message).toBe(MESSAGES.setByEnvironment);
+    expect(server.services.render.engine.capabilities.upscale).toBe(false);
+  });
+});
