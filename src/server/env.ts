@@ -489,7 +489,7 @@ export const ENV_DOCS: Record<keyof z.infer<typeof envSchema>, string> = {
   COMFYUI_URL: "address of the studio's ComfyUI server, e.g. http://gpu-box:8188 (needed when RENDER_PROVIDER=comfyui)",
   COMFYUI_TOKEN: "sent as a Bearer token to ComfyUI, for a box behind an authenticating proxy (optional)",
   COMFYUI_WORKFLOW_DIR:
-    "a directory of your own API-format workflows (restyle.json, stage.json, inpaint.json) with the same placeholders; unset, the shipped ones are used",
+    "a directory of your own API-format workflows (restyle.json, stage.json, inpaint.json, upscale.json, upscale-refine.json) with the same placeholders; unset, the shipped ones are used",
   COMFYUI_CHECKPOINT: "the Stable Diffusion checkpoint file the workflows load (default sd_xl_base_1.0.safetensors)",
   COMFYUI_CONTROLNET_DEPTH: "the depth ControlNet file that holds the room's shape (default controlnet-depth-sdxl-1.0.safetensors)",
   COMFYUI_CONTROLNET_LINES:

@@ -5,6 +5,8 @@
  * ImageUpscaleWithModel → ImageScale to the photo's size), the optional refine pass, a model the
  * box lacks, cancelling, the self-test's finding, and the whole path through the real server.
  */
+import fs from "node:fs";
+import path from "node:path";
 import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { UPLOAD_BUCKET } from "../../src/shared/constants";
@@ -16,7 +18,7 @@ import {
   listedUpscaleModels,
   type ComfyUiProviderOptions,
 } from "../../src/server/render/engines/comfyui";
-import type { ApiGraph, ApiNode } from "../../src/server/render/engines/comfyui-workflow";
+import { SHIPPED_WORKFLOW_DIR, type ApiGraph, type ApiNode } from "../../src/server/render/engines/comfyui-workflow";
 import { PermanentRenderError, type UpscaleRequest } from "../../src/server/render/engines/provider";
 import { buildNegativePrompt, buildRefinePrompt } from "../../src/server/render/engines/prompt";
 import { checkRenderProvider } from "../../src/server/services/system-checks";
@@ -209,6 +211,26 @@ describe("ComfyUI upscale", () => {
       /^ComfyUI refused the upscale workflow: Prompt outputs failed validation — node 2 \(UpscaleModelLoader\): Value not in list: model_name: 'RealESRGAN_x4plus.pth' not in \["4x-UltraSharp.pth","RealESRGAN_x2plus.pth"\]$/,
     );
     expect(fake.prompts.size).toBe(0);
+  });
+
+  it("takes an operator's own upscale.json from COMFYUI_WORKFLOW_DIR; one whose links carry the wrong types is refused by ComfyUI, naming the input", async () => {
+    const dir = makeTempDir("comfyui-workflows-");
+    const own = JSON.parse(fs.readFileSync(path.join(SHIPPED_WORKFLOW_DIR, "upscale.json"), "utf8")) as ApiGraph;
+    own["4"]!.inputs.upscale_method = "bicubic";
+    fs.writeFileSync(path.join(dir, "upscale.json"), JSON.stringify(own));
+    const result = await provider({ workflowDir: dir }).upscale!(upscaleRequest());
+    expect(result.parameters).toMatchObject({ workflow: "COMFYUI_WORKFLOW_DIR" });
+    expect(only(queuedGraph(), "ImageScale")[1].inputs.upscale_method).toBe("bicubic");
+    expect(await size(result.image)).toMatchObject({ width: 3000, height: 2000 });
+
+    // The model where the picture goes, and the picture where the model goes.
+    own["3"]!.inputs = { upscale_model: ["1", 0], image: ["2", 0] };
+    fs.writeFileSync(path.join(dir, "upscale.json"), JSON.stringify(own));
+    const refused = await rejection(provider({ workflowDir: dir }).upscale!(upscaleRequest()));
+    expect(refused).toBeInstanceOf(PermanentRenderError);
+    expect(refused.message).toBe(
+      "ComfyUI refused the upscale workflow: Prompt outputs failed validation — node 3 (ImageUpscaleWithModel): Return type mismatch between linked nodes: upscale_model, received_type(IMAGE) mismatch input_type(UPSCALE_MODEL); Return type mismatch between linked nodes: image, received_type(UPSCALE_MODEL) mismatch input_type(IMAGE)",
+    );
   });
 
   it("reads both ways ComfyUI lists a loader's files in /object_info", () => {
