@@ -25,6 +25,11 @@ export type RenderProviderName = (typeof RENDER_PROVIDERS)[number];
 /** What one process does: serve the app (web), render (worker), or both (all, one box). */
 export const ROLES = ["web", "worker", "all"] as const;
 export type Role = (typeof ROLES)[number];
+
+/** ComfyUI's upscale model unless COMFYUI_UPSCALE_MODEL says otherwise ("none": no upscaler). */
+export const COMFYUI_DEFAULT_UPSCALE_MODEL = "RealESRGAN_x4plus.pth";
+export const COMFYUI_NO_UPSCALE_MODEL = "none";
+
 export const envSchema = z.object({
   NODE_ENV: z
     .enum(["development", "production", "test"], {
@@ -252,6 +257,12 @@ export const envSchema = z.object({
     .string()
     .min(1, { error: "expected an inpainting checkpoint file name known to ComfyUI" })
     .default("sd_xl_base_1.0_inpainting_0.1.safetensors"),
+  // "none" turns ComfyUI's upscaler off (an empty value means unset, as for every variable).
+  COMFYUI_UPSCALE_MODEL: z
+    .string()
+    .regex(/^[^/\\].{0,199}$/, { error: 'expected an upscale model file name known to ComfyUI (models/upscale_models), or "none"' })
+    .default(COMFYUI_DEFAULT_UPSCALE_MODEL),
+  COMFYUI_UPSCALE_REFINE: z.stringbool({ error: "expected true or false" }).default(false),
   REPLICATE_API_TOKEN: z.string().min(1, { error: "expected the API token from replicate.com/account/api-tokens" }).optional(),
   REPLICATE_MODEL: z
     .string()
@@ -313,6 +324,8 @@ export type EngineEnv = Pick<
   | "OPENAI_MODEL"
   | "COMFYUI_URL"
   | "COMFYUI_TOKEN"
+  | "COMFYUI_UPSCALE_MODEL"
+  | "COMFYUI_UPSCALE_REFINE"
   | "REPLICATE_API_URL"
   | "OPENAI_API_URL"
 >;
@@ -476,12 +489,16 @@ export const ENV_DOCS: Record<keyof z.infer<typeof envSchema>, string> = {
   COMFYUI_URL: "address of the studio's ComfyUI server, e.g. http://gpu-box:8188 (needed when RENDER_PROVIDER=comfyui)",
   COMFYUI_TOKEN: "sent as a Bearer token to ComfyUI, for a box behind an authenticating proxy (optional)",
   COMFYUI_WORKFLOW_DIR:
-    "a directory of your own API-format workflows (restyle.json, stage.json, inpaint.json) with the same placeholders; unset, the shipped ones are used",
+    "a directory of your own API-format workflows (restyle.json, stage.json, inpaint.json, upscale.json, upscale-refine.json) with the same placeholders; unset, the shipped ones are used",
   COMFYUI_CHECKPOINT: "the Stable Diffusion checkpoint file the workflows load (default sd_xl_base_1.0.safetensors)",
   COMFYUI_CONTROLNET_DEPTH: "the depth ControlNet file that holds the room's shape (default controlnet-depth-sdxl-1.0.safetensors)",
   COMFYUI_CONTROLNET_LINES:
     "the line (MLSD) ControlNet file that holds walls and windows straight (default controlnet-mlsd-sdxl-1.0.safetensors)",
   COMFYUI_INPAINT_CHECKPOINT: "the inpainting checkpoint for targeted edits (default sd_xl_base_1.0_inpainting_0.1.safetensors)",
+  COMFYUI_UPSCALE_MODEL:
+    "the upscale model file (in ComfyUI's models/upscale_models) that brings a finished render to the photo's size, e.g. 4x-UltraSharp.pth (default RealESRGAN_x4plus.pth; \"none\": no AI upscale on ComfyUI)",
+  COMFYUI_UPSCALE_REFINE:
+    "true adds a light img2img pass (denoise 0.2, COMFYUI_CHECKPOINT) after ComfyUI's upscale, for crisper detail; slower (default false)",
   REPLICATE_API_TOKEN: "Replicate API token (needed when RENDER_PROVIDER=replicate)",
   REPLICATE_MODEL:
     "Replicate render preset, owner/name or owner/name:version (default adirik/interior-design; the presets are listed in docs/decisions/033-replicate-presets.md); a model without a preset is refused at start",

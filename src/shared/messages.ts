@@ -52,6 +52,8 @@ export const MESSAGES = {
   setTooManyPhotos: "A set renders at most 50 photos at once",
   setReferenceNotInProject: "The reference picture must be a finished render of this project",
   upscaleFailed: "The upscale failed. Please try again.",
+  // The engine's own words when it refused or failed an upscale (a missing model file, say): trying again will not help.
+  upscaleEngineStopped: "The render engine could not upscale this render: {{detail}}",
   renderNotCancelable: "This render has already finished",
   renderNotFinished: "This render has not finished yet",
   renderFailed: "The render failed. Your credit was not charged.",
@@ -96,6 +98,8 @@ export const MESSAGES = {
   logoInvalid: "The logo must be a PNG or JPEG picture of at most 1 MB, from 16 to 4096 pixels a side",
   engineKeyInvalid: "The key must be at most 500 characters",
   engineModelInvalid: "Enter a model name, e.g. owner/name for Replicate or gpt-image-1 for OpenAI",
+  engineUpscaleModelInvalid:
+    "Enter the file name of an upscale model in ComfyUI's models/upscale_models folder, e.g. RealESRGAN_x4plus.pth, or leave it empty for no AI upscale",
   engineUrlInvalid: "Enter the http(s) address of the ComfyUI server, e.g. http://gpu-box:8188",
   engineKeyMissing: "This engine needs its key: enter it before choosing the engine",
   engineUrlMissing: "ComfyUI needs the address of its server: enter it before choosing the engine",

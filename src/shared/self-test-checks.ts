@@ -71,6 +71,9 @@ export const SERVER_CHECK_TEXTS = {
   modelAvailable: "{{service}} reachable, model {{model}} available",
   gpuReachable: "{{service}} reachable ({{device}}, {{vramBytes}} VRAM free)",
   gpuReachableNoVram: "{{service}} reachable ({{device}}, free VRAM unknown)",
+  upscaleModelInstalled: "upscale model {{model}} installed",
+  upscaleModelMissing:
+    "the upscale model {{model}} is not in ComfyUI's models/upscale_models: upscales fail until the file is there or another is chosen (COMFYUI_UPSCALE_MODEL, /admin → Studio)",
   noDevice: "{{service}} answered /system_stats without a device",
   noAnswer: "{{service}} did not answer within {{waitMs}}",
   unreachable: "{{service}} could not be reached: {{error}}",

@@ -67,6 +67,14 @@ export const engineInputSchema = z.object({
     .trim()
     .regex(/^[\w.:-]{1,100}$/, { error: MESSAGES.engineModelInvalid }),
   comfyuiUrl: z.union([z.literal(""), z.url({ protocol: /^https?$/, error: MESSAGES.engineUrlInvalid })]),
+  /** ComfyUI's upscale model file (models/upscale_models); "" = no AI upscale; left out = unchanged. */
+  comfyuiUpscaleModel: z
+    .string()
+    .trim()
+    .regex(/^(|[^/\\\s][^\\]{0,199})$/, { error: MESSAGES.engineUpscaleModelInvalid })
+    .optional(),
+  /** A light refine pass after ComfyUI's upscale; left out = unchanged. */
+  comfyuiUpscaleRefine: z.boolean().optional(),
   keys: z.object({ replicate: keyInput, openai: keyInput, comfyui: keyInput }),
 });
 export type EngineInput = z.infer<typeof engineInputSchema>;

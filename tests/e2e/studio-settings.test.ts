@@ -121,4 +121,35 @@ describeBrowser("studio settings", () => {
     await page.getByTestId("admin-studio-free-credits").scrollIntoViewIfNeeded();
     await screenshot(page, "studio-free-credits-phone-dark");
   });
+
+  it("sets ComfyUI's upscale model and its refine pass, and turns upscaling off with an empty model (desktop light)", async () => {
+    const { page } = await adminPage({ width: 1366, height: 900, colorScheme: "light" });
+    const engine = page.getByTestId("admin-studio-engine");
+    await engine.scrollIntoViewIfNeeded();
+    await engine.getByLabel("Engine", { exact: true }).selectOption("comfyui");
+    // Saving builds the engine without calling it: nothing needs to answer at this address.
+    await engine.getByLabel("ComfyUI server address").fill("http://127.0.0.1:9");
+    const model = engine.getByLabel("Upscale model", { exact: true });
+    expect(await model.inputValue()).toBe("RealESRGAN_x4plus.pth");
+    await model.fill("4x-UltraSharp.pth");
+    const refine = engine.getByLabel(/Refine after upscaling/);
+    await refine.check();
+    await screenshot(page, "studio-comfyui-upscale-desktop-light");
+    await engine.getByRole("button", { name: "Save engine" }).click();
+    await poll(() => page.getByText(/Engine saved: new renders use ComfyUI/).isVisible()).toBe(true);
+    const saved = async () =>
+      JSON.parse(
+        (await server.deps.db.selectFrom("studio_settings").select("value").where("section", "=", "engine").executeTakeFirstOrThrow())
+          .value,
+      ) as Record<string, unknown>;
+    expect(await saved()).toMatchObject({ engine: "comfyui", comfyuiUpscaleModel: "4x-UltraSharp.pth", comfyuiUpscaleRefine: true });
+    expect(server.services.render.engine.capabilities.upscale).toBe(true);
+
+    // No model, no refine to choose, no upscale.
+    await model.fill("");
+    expect(await refine.isDisabled()).toBe(true);
+    await engine.getByRole("button", { name: "Save engine" }).click();
+    await poll(async () => (await saved()).comfyuiUpscaleModel).toBe("");
+    expect(server.services.render.engine.capabilities.upscale).toBe(false);
+  });
 });

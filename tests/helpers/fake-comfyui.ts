@@ -7,8 +7,18 @@
  * execution_cached, executing, progress, executed, execution_success / execution_error /
  * execution_interrupted, then executing with node null), GET /history/{id}, GET /view serving a
  * real JPEG made with sharp, POST /interrupt (targeted by prompt_id, as current ComfyUI does),
- * POST /queue {delete}, GET /system_stats, and the /api/… aliases. An optional bearer token stands
- * for the authenticating proxy a studio puts in front of the box.
+ * POST /queue {delete}, GET /system_stats, GET /object_info[/{node class}] (each known node's
+ * inputs, its model files as ["COMBO", {options}] choices, as current ComfyUI lists them), and the
+ * /api/… aliases. An optional bearer token stands for the authenticating proxy a studio puts in
+ * front of the box.
+ *
+ * Links are checked as ComfyUI checks them: the output index exists and its type (IMAGE, LATENT,
+ * UPSCALE_MODEL, …) is the one the input takes. Pictures keep their sizes through the graph: LoadImage
+ * reads the uploaded file's size, VAEEncode(Tiled) crops to multiples of 8 as ComfyUI does,
+ * ImageUpscaleWithModel multiplies by the model's factor (read from its file name: "x4", "4x"),
+ * ImageScale and ImageScaleBy make the size they are given. A picture that went through one of those
+ * scaling nodes is saved as a PNG of exactly that size (the source's pixels resized with sharp);
+ * any other (a sampler's render) is the fixed JPEG `image`, as a stand-in for what a model paints.
  *
  * Stricter than ComfyUI on one point, on purpose: INT and FLOAT inputs must be JSON numbers
  * (ComfyUI would convert "42"), so a test sees the adapter send numbers.
@@ -42,13 +52,14 @@ export interface ComfyScenario {
   refuseSocket: boolean;
   /** Binary preview frames, and another prompt's progress, error and end, sent among ours. */
   noise: boolean;
-  /** What the output node leaves: a JPEG, no image, or a file that is not a picture. */
+  /** What the output node leaves: the picture (the fixed JPEG, or a PNG of a scaled picture's size), no image, or a file that is not a picture. */
   output: "jpeg" | "none" | "not-an-image";
   /** Given, in order, to the first requests of each kind instead of the real answer. */
   uploadReplies: CannedReply[];
   promptReplies: CannedReply[];
   historyReplies: CannedReply[];
   viewReplies: CannedReply[];
+  objectInfoReplies: CannedReply[];
 }
 
 export interface RecordedRequest {
@@ -98,8 +109,8 @@ export interface FakeComfyUi {
   token: string | undefined;
   /** The JPEG the output node "saves". */
   image: Buffer;
-  /** Model files the box has; validation refuses others. */
-  models: { checkpoints: string[]; controlnet: string[] };
+  /** Model files the box has; validation refuses others, /object_info lists them. */
+  models: { checkpoints: string[]; controlnet: string[]; upscale_models: string[] };
   requests: RecordedRequest[];
   uploadsReceived: RecordedUpload[];
   upgrades: RecordedUpgrade[];
@@ -112,6 +123,7 @@ export interface FakeComfyUi {
   views(): RecordedRequest[];
   interrupts(): RecordedRequest[];
   queueDeletes(): RecordedRequest[];
+  objectInfoReads(): RecordedRequest[];
   script(scenario: Partial<ComfyScenario>): void;
   /** Forget what was recorded (between bench runs). */
   clearRecords(): void;
@@ -132,70 +144,136 @@ const DEFAULT_SCENARIO: ComfyScenario = {
   promptReplies: [],
   historyReplies: [],
   viewReplies: [],
+  objectInfoReplies: [],
 };
 
-type InputKind = "link" | "int" | "float" | "string" | "bool" | "checkpoint" | "controlnet" | "upload";
+/** Widget values (lowercase) or the type a link must carry (uppercase, as ComfyUI names them). */
+type InputKind =
+  | "int"
+  | "float"
+  | "string"
+  | "bool"
+  | "checkpoint"
+  | "controlnet"
+  | "upscale_model"
+  | "upload"
+  | "upscale_method"
+  | "crop"
+  | "MODEL"
+  | "CLIP"
+  | "VAE"
+  | "CONDITIONING"
+  | "CONTROL_NET"
+  | "IMAGE"
+  | "MASK"
+  | "LATENT"
+  | "UPSCALE_MODEL";
+const isLinkKind = (kind: InputKind) => kind === kind.toUpperCase();
+/** ImageScale's and ImageScaleBy's choices, as ComfyUI lists them. */
+const UPSCALE_METHODS = ["nearest-exact", "bilinear", "area", "bicubic", "lanczos"];
+const CROPS = ["disabled", "center"];
+/** ComfyUI's MAX_RESOLUTION, the largest width or height ImageScale takes. */
+const MAX_RESOLUTION = 16384;
+const TILED_VAE = { tile_size: "int", overlap: "int", temporal_size: "int", temporal_overlap: "int" } as const;
 
-/** The node types the fake knows: their required inputs and how many outputs they have. */
+/** The node types the fake knows: their required inputs and the types of their outputs. */
 const NODE_TYPES: Record<
   string,
-  { outputs: number; inputs: Record<string, InputKind>; optional?: Record<string, InputKind>; output?: true }
+  { returns: InputKind[]; inputs: Record<string, InputKind>; optional?: Record<string, InputKind>; output?: true; category: string }
 > = {
-  CheckpointLoaderSimple: { outputs: 3, inputs: { ckpt_name: "checkpoint" } },
-  LoadImage: { outputs: 2, inputs: { image: "upload" } },
-  LoadImageMask: { outputs: 1, inputs: { image: "upload", channel: "string" } },
-  CLIPTextEncode: { outputs: 1, inputs: { text: "string", clip: "link" } },
-  ControlNetLoader: { outputs: 1, inputs: { control_net_name: "controlnet" } },
+  CheckpointLoaderSimple: { returns: ["MODEL", "CLIP", "VAE"], inputs: { ckpt_name: "checkpoint" }, category: "loaders" },
+  LoadImage: { returns: ["IMAGE", "MASK"], inputs: { image: "upload" }, category: "image" },
+  LoadImageMask: { returns: ["MASK"], inputs: { image: "upload", channel: "string" }, category: "mask" },
+  CLIPTextEncode: { returns: ["CONDITIONING"], inputs: { text: "string", clip: "CLIP" }, category: "conditioning" },
+  ControlNetLoader: { returns: ["CONTROL_NET"], inputs: { control_net_name: "controlnet" }, category: "loaders" },
   ControlNetApplyAdvanced: {
-    outputs: 2,
+    returns: ["CONDITIONING", "CONDITIONING"],
     inputs: {
-      positive: "link",
-      negative: "link",
-      control_net: "link",
-      image: "link",
+      positive: "CONDITIONING",
+      negative: "CONDITIONING",
+      control_net: "CONTROL_NET",
+      image: "IMAGE",
       strength: "float",
       start_percent: "float",
       end_percent: "float",
     },
-    optional: { vae: "link" },
+    optional: { vae: "VAE" },
+    category: "conditioning/controlnet",
   },
-  DepthAnythingPreprocessor: { outputs: 1, inputs: { image: "link" }, optional: { ckpt_name: "string", resolution: "int" } },
+  DepthAnythingPreprocessor: {
+    returns: ["IMAGE"],
+    inputs: { image: "IMAGE" },
+    optional: { ckpt_name: "string", resolution: "int" },
+    category: "ControlNet Preprocessors",
+  },
   "MiDaS-DepthMapPreprocessor": {
-    outputs: 1,
-    inputs: { image: "link" },
+    returns: ["IMAGE"],
+    inputs: { image: "IMAGE" },
     optional: { a: "float", bg_threshold: "float", resolution: "int" },
+    category: "ControlNet Preprocessors",
   },
   "M-LSDPreprocessor": {
-    outputs: 1,
-    inputs: { image: "link" },
+    returns: ["IMAGE"],
+    inputs: { image: "IMAGE" },
     optional: { score_threshold: "float", dist_threshold: "float", resolution: "int" },
+    category: "ControlNet Preprocessors",
   },
-  VAEEncode: { outputs: 1, inputs: { pixels: "link", vae: "link" } },
-  VAEEncodeForInpaint: { outputs: 1, inputs: { pixels: "link", vae: "link", mask: "link", grow_mask_by: "int" } },
-  InpaintModelConditioning: { outputs: 3, inputs: { positive: "link", negative: "link", vae: "link", pixels: "link", mask: "link" } },
+  VAEEncode: { returns: ["LATENT"], inputs: { pixels: "IMAGE", vae: "VAE" }, category: "latent" },
+  VAEEncodeTiled: { returns: ["LATENT"], inputs: { pixels: "IMAGE", vae: "VAE", ...TILED_VAE }, category: "_for_testing" },
+  VAEEncodeForInpaint: {
+    returns: ["LATENT"],
+    inputs: { pixels: "IMAGE", vae: "VAE", mask: "MASK", grow_mask_by: "int" },
+    category: "latent/inpaint",
+  },
+  InpaintModelConditioning: {
+    returns: ["CONDITIONING", "CONDITIONING", "LATENT"],
+    inputs: { positive: "CONDITIONING", negative: "CONDITIONING", vae: "VAE", pixels: "IMAGE", mask: "MASK" },
+    category: "conditioning/inpaint",
+  },
   KSampler: {
-    outputs: 1,
+    returns: ["LATENT"],
     inputs: {
-      model: "link",
+      model: "MODEL",
       seed: "int",
       steps: "int",
       cfg: "float",
       sampler_name: "string",
       scheduler: "string",
-      positive: "link",
-      negative: "link",
-      latent_image: "link",
+      positive: "CONDITIONING",
+      negative: "CONDITIONING",
+      latent_image: "LATENT",
       denoise: "float",
     },
+    category: "sampling",
   },
-  VAEDecode: { outputs: 1, inputs: { samples: "link", vae: "link" } },
+  VAEDecode: { returns: ["IMAGE"], inputs: { samples: "LATENT", vae: "VAE" }, category: "latent" },
+  VAEDecodeTiled: { returns: ["IMAGE"], inputs: { samples: "LATENT", vae: "VAE", ...TILED_VAE }, category: "_for_testing" },
   ImageCompositeMasked: {
-    outputs: 1,
-    inputs: { destination: "link", source: "link", x: "int", y: "int", resize_source: "bool" },
-    optional: { mask: "link" },
+    returns: ["IMAGE"],
+    inputs: { destination: "IMAGE", source: "IMAGE", x: "int", y: "int", resize_source: "bool" },
+    optional: { mask: "MASK" },
+    category: "image",
   },
-  SaveImage: { outputs: 0, inputs: { images: "link", filename_prefix: "string" }, output: true },
+  UpscaleModelLoader: { returns: ["UPSCALE_MODEL"], inputs: { model_name: "upscale_model" }, category: "loaders" },
+  ImageUpscaleWithModel: { returns: ["IMAGE"], inputs: { upscale_model: "UPSCALE_MODEL", image: "IMAGE" }, category: "image/upscaling" },
+  ImageScale: {
+    returns: ["IMAGE"],
+    inputs: { image: "IMAGE", upscale_method: "upscale_method", width: "int", height: "int", crop: "crop" },
+    category: "image/upscaling",
+  },
+  ImageScaleBy: {
+    returns: ["IMAGE"],
+    inputs: { image: "IMAGE", upscale_method: "upscale_method", scale_by: "float" },
+    category: "image/upscaling",
+  },
+  SaveImage: { returns: [], inputs: { images: "IMAGE", filename_prefix: "string" }, output: true, category: "image" },
 };
+
+/** An upscale model's factor, as its file names say it ("RealESRGAN_x4plus.pth", "4x-UltraSharp.pth"); 4 when they do not. */
+export function upscaleFactorOf(model: string): number {
+  const match = /(?:^|[^a-z0-9])x(\d)|(\d)x(?:[^a-z0-9]|$)/i.exec(model);
+  return Number(match?.[1] ?? match?.[2] ?? 4);
+}
 
 /** Nodes whose work ComfyUI reports with a progress bar of their own (controlnet_aux preprocessors: 1/1). */
 const PREPROCESSORS = new Set(["DepthAnythingPreprocessor", "MiDaS-DepthMapPreprocessor", "M-LSDPreprocessor"]);
@@ -220,10 +298,18 @@ export async function startFakeComfyUi(options: { token?: string; device?: strin
     .jpeg()
     .toBuffer();
 
-  let scenario: ComfyScenario = { ...DEFAULT_SCENARIO, uploadReplies: [], promptReplies: [], historyReplies: [], viewReplies: [] };
+  let scenario: ComfyScenario = {
+    ...DEFAULT_SCENARIO,
+    uploadReplies: [],
+    promptReplies: [],
+    historyReplies: [],
+    viewReplies: [],
+    objectInfoReplies: [],
+  };
   const models = {
     checkpoints: ["sd_xl_base_1.0.safetensors", "sd_xl_base_1.0_inpainting_0.1.safetensors"],
     controlnet: ["controlnet-depth-sdxl-1.0.safetensors", "controlnet-mlsd-sdxl-1.0.safetensors"],
+    upscale_models: ["RealESRGAN_x4plus.pth", "4x-UltraSharp.pth", "RealESRGAN_x2plus.pth"],
   };
   const requests: RecordedRequest[] = [];
   const uploadsReceived: RecordedUpload[] = [];
@@ -302,11 +388,20 @@ export async function startFakeComfyUi(options: { token?: string; device?: strin
           if (name in type.inputs) error("required_input_missing", "Required input is missing", name);
           continue;
         }
-        if (kind === "link") {
+        const notInList = (choices: readonly string[]) =>
+          error("value_not_in_list", "Value not in list", `${name}: '${String(value)}' not in ${JSON.stringify(choices)}`);
+        if (isLinkKind(kind)) {
           const linked = Array.isArray(value) && value.length === 2 && typeof value[0] === "string" && Number.isInteger(value[1]);
           const target = linked ? graph[value[0] as string] : undefined;
-          if (!linked || !target || (value[1] as number) >= NODE_TYPES[target.class_type]!.outputs) {
+          const received = target ? NODE_TYPES[target.class_type]!.returns[(value as [string, number])[1]] : undefined;
+          if (!linked || !target || received === undefined) {
             error("bad_linked_input", "Bad linked input, must be a length-2 list of [string, int]", `${name}, ${JSON.stringify(value)}`);
+          } else if (received !== kind) {
+            error(
+              "return_type_mismatch",
+              "Return type mismatch between linked nodes",
+              `${name}, received_type(${received}) mismatch input_type(${kind})`,
+            );
           }
         } else if (kind === "int" && !Number.isInteger(value)) {
           error("invalid_input_type", "Failed to convert an input value to a INT value", `${name}, ${JSON.stringify(value)}`);
@@ -320,8 +415,22 @@ export async function startFakeComfyUi(options: { token?: string; device?: strin
           error("value_not_in_list", "Value not in list", `${name}: '${String(value)}' not in ${JSON.stringify(models.checkpoints)}`);
         } else if (kind === "controlnet" && !models.controlnet.includes(String(value))) {
           error("value_not_in_list", "Value not in list", `${name}: '${String(value)}' not in ${JSON.stringify(models.controlnet)}`);
+        } else if (kind === "upscale_model" && !models.upscale_models.includes(String(value))) {
+          notInList(models.upscale_models);
+        } else if (kind === "upscale_method" && !UPSCALE_METHODS.includes(String(value))) {
+          notInList(UPSCALE_METHODS);
+        } else if (kind === "crop" && !CROPS.includes(String(value))) {
+          notInList(CROPS);
         } else if (kind === "upload" && !uploaded.has(String(value))) {
           error("custom_validation_failed", "Custom validation failed for node", `${name} - Invalid image file: ${String(value)}`);
+        }
+      }
+      if (node.class_type === "ImageScale") {
+        for (const side of ["width", "height"] as const) {
+          const size = inputs[side];
+          if (typeof size === "number" && size > MAX_RESOLUTION)
+            error("value_bigger_than_max", "Value bigger than max", `${side}: ${size}`);
+          if (typeof size === "number" && size < 0) error("value_smaller_than_min", "Value smaller than min", `${side}: ${size}`);
         }
       }
       if (node.class_type === "KSampler") {
@@ -340,6 +449,139 @@ export async function startFakeComfyUi(options: { token?: string; device?: strin
       };
     }
     return { outputs };
+  }
+
+  // ---- what the nodes make: pictures and latents with their sizes ----
+
+  interface Picture {
+    width: number;
+    height: number;
+    /** The pixels it stands for (resized to the size when saved). */
+    source: Buffer;
+    /** It went through ImageUpscaleWithModel, ImageScale or ImageScaleBy. */
+    scaled: boolean;
+  }
+  /** A latent's size is in units of 8 pixels, as the VAE makes it. */
+  type Latent = Picture;
+  type Values = Map<string, Promise<unknown[]>>;
+
+  function valueOf(graph: Record<string, ApiNode>, link: unknown, values: Values): Promise<unknown> {
+    const [id, index] = link as [string, number];
+    let outputs = values.get(id);
+    if (!outputs) {
+      outputs = evaluate(graph, id, values);
+      values.set(id, outputs);
+    }
+    return outputs.then((made) => made[index]);
+  }
+
+  async function evaluate(graph: Record<string, ApiNode>, id: string, values: Values): Promise<unknown[]> {
+    const node = graph[id]!;
+    const input = <T>(name: string) => valueOf(graph, node.inputs[name], values) as Promise<T>;
+    const number = (name: string) => Number(node.inputs[name]);
+    switch (node.class_type) {
+      case "LoadImage": {
+        const name = String(node.inputs.image);
+        const slash = name.lastIndexOf("/");
+        const bytes = files.get(`input/${slash === -1 ? "" : name.slice(0, slash)}/${name.slice(slash + 1)}`);
+        if (!Buffer.isBuffer(bytes)) throw new Error(`Invalid image file: ${name}`);
+        const { width, height } = await sharp(bytes).metadata();
+        if (!width || !height) throw new Error(`cannot identify image file ${name}`);
+        return [{ width, height, source: bytes, scaled: false } satisfies Picture, null];
+      }
+      case "DepthAnythingPreprocessor":
+      case "MiDaS-DepthMapPreprocessor":
+      case "M-LSDPreprocessor":
+        return [await input<Picture>("image")];
+      case "VAEEncode":
+      case "VAEEncodeTiled":
+      case "VAEEncodeForInpaint":
+      case "InpaintModelConditioning": {
+        // ComfyUI crops the pixels to multiples of 8 (vae_encode_crop_pixels) before encoding.
+        const pixels = await input<Picture>("pixels");
+        const latent: Latent = { ...pixels, width: Math.floor(pixels.width / 8), height: Math.floor(pixels.height / 8) };
+        return node.class_type === "InpaintModelConditioning" ? [null, null, latent] : [latent];
+      }
+      case "KSampler":
+        // The sampler paints: the fake's fixed picture stands for what a model makes, at the latent's size.
+        return [{ ...(await input<Latent>("latent_image")), source: image }];
+      case "VAEDecode":
+      case "VAEDecodeTiled": {
+        const latent = await input<Latent>("samples");
+        return [{ ...latent, width: latent.width * 8, height: latent.height * 8 } satisfies Picture];
+      }
+      case "ImageCompositeMasked":
+        return [await input<Picture>("destination")];
+      case "UpscaleModelLoader":
+        return [{ factor: upscaleFactorOf(String(node.inputs.model_name)) }];
+      case "ImageUpscaleWithModel": {
+        const [{ factor }, picture] = await Promise.all([input<{ factor: number }>("upscale_model"), input<Picture>("image")]);
+        return [{ ...picture, width: picture.width * factor, height: picture.height * factor, scaled: true } satisfies Picture];
+      }
+      case "ImageScale": {
+        // As ComfyUI: a side of 0 follows the other one, keeping the picture's proportions.
+        const picture = await input<Picture>("image");
+        let width = number("width");
+        let height = number("height");
+        if (width === 0 && height === 0) ({ width, height } = picture);
+        else if (width === 0) width = Math.max(1, Math.round((picture.width * height) / picture.height));
+        else if (height === 0) height = Math.max(1, Math.round((picture.height * width) / picture.width));
+        return [{ ...picture, width, height, scaled: true } satisfies Picture];
+      }
+      case "ImageScaleBy": {
+        const picture = await input<Picture>("image");
+        const by = number("scale_by");
+        return [{ ...picture, width: Math.round(picture.width * by), height: Math.round(picture.height * by), scaled: true }];
+      }
+      default:
+        // Loaders, text encoders, ControlNets: nothing with a size.
+        return NODE_TYPES[node.class_type]!.returns.map(() => null);
+    }
+  }
+
+  /** What SaveImage writes: the fixed JPEG for a painted picture, a PNG of exactly its size for a scaled one. */
+  async function saved(picture: Picture): Promise<{ bytes: Buffer; extension: "jpg" | "png" }> {
+    if (!picture.scaled) return { bytes: image, extension: "jpg" };
+    const bytes = await sharp(picture.source)
+      .resize(picture.width, picture.height, { fit: "fill" })
+      .png({ compressionLevel: 1 })
+      .toBuffer();
+    return { bytes, extension: "png" };
+  }
+
+  /** GET /object_info's entry for a node type: its inputs (model files as choices), outputs and category. */
+  function nodeInfo(name: string) {
+    const type = NODE_TYPES[name]!;
+    const uploaded = uploadsReceived.map((upload) => (upload.subfolder ? `${upload.subfolder}/${upload.name}` : upload.name));
+    const spec = (kind: InputKind): unknown[] => {
+      const choices: Partial<Record<InputKind, string[]>> = {
+        checkpoint: models.checkpoints,
+        controlnet: models.controlnet,
+        upscale_model: models.upscale_models,
+        upload: uploaded,
+        upscale_method: UPSCALE_METHODS,
+        crop: CROPS,
+      };
+      const options = choices[kind];
+      if (options) return ["COMBO", kind === "upload" ? { options, image_upload: true } : { options }];
+      const widget = { int: "INT", float: "FLOAT", string: "STRING", bool: "BOOLEAN" } as Partial<Record<InputKind, string>>;
+      return widget[kind] ? [widget[kind], {}] : [kind];
+    };
+    const specs = (inputs: Record<string, InputKind>) =>
+      Object.fromEntries(Object.entries(inputs).map(([input, kind]) => [input, spec(kind)]));
+    return {
+      input: { required: specs(type.inputs), ...(type.optional ? { optional: specs(type.optional) } : {}) },
+      input_order: { required: Object.keys(type.inputs), ...(type.optional ? { optional: Object.keys(type.optional) } : {}) },
+      output: type.returns,
+      output_is_list: type.returns.map(() => false),
+      output_name: type.returns,
+      name,
+      display_name: name,
+      description: "",
+      python_module: "nodes",
+      category: type.category,
+      output_node: type.output === true,
+    };
   }
 
   // ---- execution: one prompt at a time, as ComfyUI's prompt worker runs them ----
@@ -401,6 +643,24 @@ export async function startFakeComfyUi(options: { token?: string; device?: strin
     note("execution_cached", { nodes: [], prompt_id: id, timestamp: now() });
     const order = Object.keys(prompt.graph).sort((a, b) => Number(a) - Number(b) || a.localeCompare(b));
     const outputs: Record<string, unknown> = {};
+    const values: Values = new Map();
+    const failed = (node: string, message: string) => {
+      prompt.state = "error";
+      note("execution_error", {
+        prompt_id: id,
+        node_id: node,
+        node_type: prompt.graph[node]?.class_type,
+        executed,
+        exception_message: message,
+        exception_type: "Exception",
+        traceback: [],
+        current_inputs: {},
+        current_outputs: {},
+        timestamp: now(),
+      });
+      record(prompt, "error", messages, {});
+      sendTo(clientId, "executing", { node: null, prompt_id: id });
+    };
     for (const node of order) {
       const classType = prompt.graph[node]!.class_type;
       sendTo(clientId, "executing", { node, display_node: node, prompt_id: id });
@@ -446,13 +706,37 @@ export async function startFakeComfyUi(options: { token?: string; device?: strin
           }
         }
       }
+      if (classType === "ImageUpscaleWithModel") {
+        // ComfyUI upscales in 512 px tiles overlapping by 32, with a progress bar counting them.
+        let tiles: number;
+        try {
+          const picture = (await valueOf(prompt.graph, prompt.graph[node]!.inputs.image, values)) as Picture;
+          tiles = Math.ceil(picture.width / 480) * Math.ceil(picture.height / 480);
+        } catch (error) {
+          return failed(node, (error as Error).message);
+        }
+        for (let done = 1; done <= tiles; done++) {
+          if (!(await step(scenario.stepDelayMs))) return closed ? undefined : interruptedHere(node);
+          sendTo(clientId, "progress", { value: done, max: tiles, prompt_id: id, node });
+        }
+      }
       if (classType === "SaveImage") {
+        let picture: { bytes: Buffer; extension: "jpg" | "png" };
+        try {
+          picture = await saved((await valueOf(prompt.graph, prompt.graph[node]!.inputs.images, values)) as Picture);
+        } catch (error) {
+          return failed(node, (error as Error).message);
+        }
+        if (closed) return;
         const prefix = String(prompt.graph[node]!.inputs.filename_prefix ?? "ComfyUI");
         const slash = prefix.lastIndexOf("/");
         const subfolder = slash === -1 ? "" : prefix.slice(0, slash);
-        const filename = `${prefix.slice(slash + 1)}_${String(++savedFiles).padStart(5, "0")}_.jpg`;
+        const filename = `${prefix.slice(slash + 1)}_${String(++savedFiles).padStart(5, "0")}_.${picture.extension}`;
         if (scenario.output !== "none") {
-          files.set(`output/${subfolder}/${filename}`, scenario.output === "jpeg" ? image : "<html><body>not a picture</body></html>");
+          files.set(
+            `output/${subfolder}/${filename}`,
+            scenario.output === "jpeg" ? picture.bytes : "<html><body>not a picture</body></html>",
+          );
           outputs[node] = { images: [{ filename, subfolder, type: "output" }] };
           sendTo(clientId, "executed", { node, display_node: node, output: outputs[node], prompt_id: id });
         }
@@ -538,8 +822,9 @@ export async function startFakeComfyUi(options: { token?: string; device?: strin
     const file = files.get(`${type}/${subfolder}/${filename}`);
     if (file === undefined) return res.writeHead(404).end();
     const isImage = Buffer.isBuffer(file);
+    const isPng = isImage && file.subarray(0, 4).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
     res.writeHead(200, {
-      "content-type": isImage ? "image/jpeg" : "text/html",
+      "content-type": isImage ? (isPng ? "image/png" : "image/jpeg") : "text/html",
       "content-disposition": `filename="${filename}"`,
     });
     res.end(file);
@@ -623,6 +908,13 @@ export async function startFakeComfyUi(options: { token?: string; device?: strin
           queue_pending: pending.map((entry) => item(entry.prompt)),
         });
       }
+      const objectInfoOf = /^\/object_info(?:\/([^/]+))?$/.exec(path);
+      if (req.method === "GET" && objectInfoOf) {
+        const reply = scenario.objectInfoReplies.shift();
+        if (reply) return canned(res, reply);
+        const wanted = objectInfoOf[1] === undefined ? Object.keys(NODE_TYPES) : [decodeURIComponent(objectInfoOf[1])];
+        return send(res, 200, Object.fromEntries(wanted.filter((name) => name in NODE_TYPES).map((name) => [name, nodeInfo(name)])));
+      }
       if (req.method === "GET" && path === "/system_stats") {
         return send(res, 200, {
           system: {
@@ -701,8 +993,17 @@ export async function startFakeComfyUi(options: { token?: string; device?: strin
     views: byRoute("GET", "/view"),
     interrupts: byRoute("POST", "/interrupt"),
     queueDeletes: byRoute("POST", "/queue"),
+    objectInfoReads: byRoute("GET", /^\/object_info(\/|$)/),
     script(changes) {
-      scenario = { ...DEFAULT_SCENARIO, uploadReplies: [], promptReplies: [], historyReplies: [], viewReplies: [], ...changes };
+      scenario = {
+        ...DEFAULT_SCENARIO,
+        uploadReplies: [],
+        promptReplies: [],
+        historyReplies: [],
+        viewReplies: [],
+        objectInfoReplies: [],
+        ...changes,
+      };
     },
     clearRecords() {
       requests.length = 0;

@@ -527,6 +527,11 @@ describe("ComfyUI workflow templates", () => {
       KSampler: 1,
       VAEDecode: 1,
       ImageCompositeMasked: 1,
+      UpscaleModelLoader: 1,
+      ImageUpscaleWithModel: 1,
+      ImageScale: 1,
+      VAEEncodeTiled: 1,
+      VAEDecodeTiled: 1,
       SaveImage: 0,
     };
     for (const name of TEMPLATE_NAMES) {
@@ -548,7 +553,8 @@ describe("ComfyUI workflow templates", () => {
       expect(Object.keys(PLACEHOLDERS)).toEqual(expect.arrayContaining([...used]));
       expect(workflows[name].file).toBe(path.join(SHIPPED_WORKFLOW_DIR, `${name}.json`));
       expect(graph[workflows[name].outputNode]).toMatchObject({ class_type: "SaveImage", _meta: { title: "{{output}}" } });
-      expect(workflows[name].samplerNodes.map((id) => graph[id]!.class_type)).toEqual(["KSampler"]);
+      // The plain upscale has no sampler: every progress bar in it (the upscale model's tiles) counts.
+      expect(workflows[name].samplerNodes.map((id) => graph[id]!.class_type)).toEqual(name === "upscale" ? [] : ["KSampler"]);
     }
     // Both ControlNets hold the restyle and stage renders: a depth map and straight lines.
     for (const name of ["restyle", "stage"] as const) {
@@ -637,7 +643,8 @@ describe("ComfyUI workflow templates", () => {
   });
 
   it("takes its options from the environment", () => {
-    const env = parseEnv({ RENDER_PROVIDER: "comfyui", COMFYUI_URL: "http://gpu-box:8188", COMFYUI_TOKEN: "t", DATA_DIR: makeTempDir() });
+    const base = { RENDER_PROVIDER: "comfyui", COMFYUI_URL: "http://gpu-box:8188", COMFYUI_TOKEN: "t", DATA_DIR: makeTempDir() };
+    const env = parseEnv(base);
     expect(comfyUiOptionsFromEnv(env)).toEqual({
       baseUrl: "http://gpu-box:8188",
       token: "t",
@@ -646,8 +653,20 @@ describe("ComfyUI workflow templates", () => {
       controlnetDepth: DEPTH,
       controlnetLines: LINES,
       inpaintCheckpoint: INPAINT_CHECKPOINT,
+      upscaleModel: "RealESRGAN_x4plus.pth",
+      upscaleRefine: false,
     });
     expect(createRenderProvider(env, new PredictionWaiters()).id).toBe("comfyui");
+    const own = parseEnv({ ...base, COMFYUI_UPSCALE_MODEL: "4x-UltraSharp.pth", COMFYUI_UPSCALE_REFINE: "true" });
+    expect(comfyUiOptionsFromEnv(own)).toMatchObject({ upscaleModel: "4x-UltraSharp.pth", upscaleRefine: true });
+    expect(createRenderProvider(own, new PredictionWaiters()).capabilities.upscale).toBe(true);
+    // "none" turns the upscaler off (an empty value means unset, so the default).
+    const none = parseEnv({ ...base, COMFYUI_UPSCALE_MODEL: "none" });
+    expect(comfyUiOptionsFromEnv(none).upscaleModel).toBeUndefined();
+    expect(createRenderProvider(none, new PredictionWaiters()).capabilities.upscale).toBe(false);
+    expect(createRenderProvider(none, new PredictionWaiters()).upscale).toBeUndefined();
+    expect(comfyUiOptionsFromEnv(parseEnv({ ...base, COMFYUI_UPSCALE_MODEL: "" })).upscaleModel).toBe("RealESRGAN_x4plus.pth");
+    expect(() => parseEnv({ ...base, COMFYUI_UPSCALE_REFINE: "maybe" })).toThrow(/COMFYUI_UPSCALE_REFINE: expected true or false/);
   });
 });
 
@@ -659,9 +678,18 @@ describe("the self-test's render-provider check for ComfyUI", () => {
       const base = { ...env, RENDER_PROVIDER: "comfyui", COMFYUI_URL: guarded.url, COMFYUI_TOKEN: "studio-secret" } as const;
       expect(await checkRenderProvider(base)).toMatchObject({
         ok: true,
+        detail:
+          "ComfyUI reachable (cuda:0 NVIDIA GeForce RTX 4090 : cudaMallocAsync, 22 GiB VRAM free); upscale model RealESRGAN_x4plus.pth installed",
+      });
+      expect(await checkRenderProvider({ ...base, COMFYUI_UPSCALE_MODEL: "none" })).toMatchObject({
+        ok: true,
         detail: "ComfyUI reachable (cuda:0 NVIDIA GeForce RTX 4090 : cudaMallocAsync, 22 GiB VRAM free)",
       });
       expect(guarded.requests.at(-1)).toMatchObject({ path: "/system_stats", headers: { authorization: "Bearer studio-secret" } });
+      expect(guarded.objectInfoReads()[0]).toMatchObject({
+        path: "/object_info/UpscaleModelLoader",
+        headers: { authorization: "Bearer studio-secret" },
+      });
       expect(await checkRenderProvider({ ...base, COMFYUI_TOKEN: "wrong" })).toMatchObject({
         ok: false,
         detail: "ComfyUI refused the token (HTTP 401)",

@@ -39,7 +39,7 @@ export { ownerOf, userOwner, visitorOwner } from "./owner";
 export type { AccountDirectory, CreditLedger, Payer, ProjectDirectory, TeamDirectory } from "./context";
 export type { JobView, UploadView } from "./views";
 export type { RenderProvider, RenderRequest, RenderResult } from "./engines";
-export { renderPresetFor, REPLICATE_RENDER_MODELS } from "./engines";
+export { listedUpscaleModels, renderPresetFor, REPLICATE_RENDER_MODELS, upscaleModelOf } from "./engines";
 export type { AdminJobRow, ListingSource, RenderWorkerOptions, ReviewPicture } from "./jobs";
 export type { StoredRenderEvent } from "./live";
 export { LANDING_CACHE_MS, percentile } from "./figures";

@@ -24,7 +24,7 @@ import type { BackupModule } from "../backup";
 import { dialectOf, type AppDatabase } from "../db/client";
 import type { Infra } from "../infra";
 import type { SettingsModule } from "../settings";
-import { renderPresetFor, type RenderModule } from "../render";
+import { listedUpscaleModels, renderPresetFor, upscaleModelOf, type RenderModule } from "../render";
 import type { Env } from "../env";
 import type { ObjectStorage } from "../storage/storage";
 import { freeBytesAt } from "../storage/disk-floor";
@@ -165,7 +165,9 @@ function reachFailure(service: string, error: unknown, timeoutMs: number): Serve
 
 /**
  * The render engine answers with its key: Replicate GET /v1/account, OpenAI GET /v1/models/<model>
- * (both free), ComfyUI GET /system_stats (its GPU and free VRAM). The offline Preview engine needs nothing.
+ * (both free), ComfyUI GET /system_stats (its GPU and free VRAM) and, with an upscale model set,
+ * GET /object_info/UpscaleModelLoader: a model file the box lacks is a warning (renders work, upscales
+ * would fail). The offline Preview engine needs nothing.
  */
 export async function checkRenderProvider(
   env: Pick<
@@ -179,7 +181,8 @@ export async function checkRenderProvider(
     | "OPENAI_MODEL"
     | "COMFYUI_URL"
     | "COMFYUI_TOKEN"
-  >,
+  > &
+    Partial<Pick<Env, "COMFYUI_UPSCALE_MODEL">>,
   options: { providerId?: string; timeoutMs?: number; fetch?: typeof fetch } = {},
 ): Promise<ServerCheckResult> {
   const timeoutMs = options.timeoutMs ?? OUTSIDE_SERVICE_TIMEOUT_MS;
@@ -251,11 +254,24 @@ export async function checkRenderProvider(
       if (typeof device !== "object" || device === null) return notOk(text("noDevice", { service: "ComfyUI" }));
       const { name, vram_free: vramFree } = device as { name?: unknown; vram_free?: unknown };
       const deviceName = typeof name === "string" && name.trim() ? name.trim() : "—";
-      return ok(
+      const gpu =
         typeof vramFree === "number" && Number.isFinite(vramFree)
           ? text("gpuReachable", { service: "ComfyUI", device: deviceName, vramBytes: vramFree })
-          : text("gpuReachableNoVram", { service: "ComfyUI", device: deviceName }),
+          : text("gpuReachableNoVram", { service: "ComfyUI", device: deviceName });
+      const upscaleModel = upscaleModelOf(env.COMFYUI_UPSCALE_MODEL);
+      if (!upscaleModel) return ok(gpu);
+      const info = await getJson(
+        `${env.COMFYUI_URL.replace(/\/+$/, "")}/object_info/UpscaleModelLoader`,
+        env.COMFYUI_TOKEN ? { Authorization: `Bearer ${env.COMFYUI_TOKEN}` } : {},
+        timeoutMs,
+        fetchImpl,
       );
+      // A box that does not list its models (an older version, a proxy) is not judged on them.
+      const installed = info.status === 200 ? listedUpscaleModels(info.body) : null;
+      if (!installed) return ok(gpu);
+      return installed.includes(upscaleModel)
+        ? ok(gpu, text("upscaleModelInstalled", { model: upscaleModel }))
+        : warningWith(gpu, text("upscaleModelMissing", { model: upscaleModel }));
     } catch (error) {
       return reachFailure("ComfyUI", error, timeoutMs);
     }

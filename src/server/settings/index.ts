@@ -12,7 +12,7 @@ import { createHash } from "node:crypto";
 import { UPLOAD_BUCKET } from "../../shared/constants";
 import type { BrandInput, EngineId, EngineInput, FreeCreditsInput, KeyedEngine } from "../../shared/studio-settings";
 import { DEFAULT_PUBLIC_STUDIO, type PublicStudio } from "../../shared/studio";
-import type { EngineEnv, Env, EnvName } from "../env";
+import { COMFYUI_NO_UPSCALE_MODEL, type EngineEnv, type Env, type EnvName } from "../env";
 import { DomainError } from "../errors";
 import { prepareLogo } from "../images/logo";
 import type { Infra } from "../infra";
@@ -43,6 +43,9 @@ interface StoredEngine {
   replicateModel?: string;
   openaiModel?: string;
   comfyuiUrl?: string;
+  /** ComfyUI's upscale model file; "" = no AI upscale (decision 087). */
+  comfyuiUpscaleModel?: string;
+  comfyuiUpscaleRefine?: boolean;
   keys?: Partial<Record<KeyedEngine, StoredKey>>;
 }
 interface Stored {
@@ -56,11 +59,24 @@ type Section = keyof Stored;
 const ENV_OF = {
   brand: { name: "STUDIO_NAME", supportEmail: "SUPPORT_EMAIL" },
   "free-credits": { signUpCredits: "SIGNUP_FREE_CREDITS", demoRendersPerAddressPerDay: "DEMO_RENDERS_PER_IP_PER_DAY" },
-  engine: { engine: "RENDER_PROVIDER", replicateModel: "REPLICATE_MODEL", openaiModel: "OPENAI_MODEL", comfyuiUrl: "COMFYUI_URL" },
+  engine: {
+    engine: "RENDER_PROVIDER",
+    replicateModel: "REPLICATE_MODEL",
+    openaiModel: "OPENAI_MODEL",
+    comfyuiUrl: "COMFYUI_URL",
+    comfyuiUpscaleModel: "COMFYUI_UPSCALE_MODEL",
+    comfyuiUpscaleRefine: "COMFYUI_UPSCALE_REFINE",
+  },
   keys: { replicate: "REPLICATE_API_TOKEN", openai: "OPENAI_API_KEY", comfyui: "COMFYUI_TOKEN" },
 } as const satisfies Record<string, Record<string, EnvName>>;
 
 const last4 = (key: string) => key.slice(-4);
+
+/** The upscale model as the form shows it: the file name, or "" for none (COMFYUI_UPSCALE_MODEL=none). */
+const shownUpscaleModel = (config: EngineEnv) => {
+  const name = config.COMFYUI_UPSCALE_MODEL.trim();
+  return name.toLowerCase() === COMFYUI_NO_UPSCALE_MODEL ? "" : name;
+};
 
 /** The PostgreSQL channel telling the other instances that a setting changed. */
 export const SETTINGS_CHANNEL = "studio_settings";
@@ -144,6 +160,16 @@ export function createSettingsModule(
     if (others) await others.notify(SETTINGS_CHANNEL, others.instance);
   }
 
+  /** The upscale settings to store: the form's, else those stored before; none the environment holds. */
+  function upscaleFields(input: EngineInput): Pick<StoredEngine, "comfyuiUpscaleModel" | "comfyuiUpscaleRefine"> {
+    const model = fromEnv("COMFYUI_UPSCALE_MODEL") ? undefined : (input.comfyuiUpscaleModel ?? stored.engine.comfyuiUpscaleModel);
+    const refine = fromEnv("COMFYUI_UPSCALE_REFINE") ? undefined : (input.comfyuiUpscaleRefine ?? stored.engine.comfyuiUpscaleRefine);
+    return {
+      ...(model === undefined ? {} : { comfyuiUpscaleModel: model }),
+      ...(refine === undefined ? {} : { comfyuiUpscaleRefine: refine }),
+    };
+  }
+
   /** A setting the environment holds may only be sent back unchanged. */
   function refuseEnvironmentChange(name: EnvName, current: unknown, wanted: unknown): void {
     if (fromEnv(name) && current !== wanted) throw new DomainError("invalid", "setByEnvironment");
@@ -198,6 +224,8 @@ export function createSettingsModule(
       REPLICATE_MODEL: pick("replicateModel", env.REPLICATE_MODEL) as string,
       OPENAI_MODEL: pick("openaiModel", env.OPENAI_MODEL) as string,
       COMFYUI_URL: (pick("comfyuiUrl", env.COMFYUI_URL) as string | undefined) || undefined,
+      COMFYUI_UPSCALE_MODEL: pick("comfyuiUpscaleModel", env.COMFYUI_UPSCALE_MODEL) as string,
+      COMFYUI_UPSCALE_REFINE: pick("comfyuiUpscaleRefine", env.COMFYUI_UPSCALE_REFINE) as boolean,
       REPLICATE_API_TOKEN: key("replicate"),
       OPENAI_API_KEY: key("openai"),
       COMFYUI_TOKEN: key("comfyui"),
@@ -223,6 +251,15 @@ export function createSettingsModule(
       REPLICATE_MODEL: fromEnv("REPLICATE_MODEL") ? current.REPLICATE_MODEL : input.replicateModel,
       OPENAI_MODEL: fromEnv("OPENAI_MODEL") ? current.OPENAI_MODEL : input.openaiModel,
       COMFYUI_URL: fromEnv("COMFYUI_URL") ? current.COMFYUI_URL : input.comfyuiUrl || undefined,
+      // Left out of the form (an older client): the value in force stays.
+      COMFYUI_UPSCALE_MODEL:
+        fromEnv("COMFYUI_UPSCALE_MODEL") || input.comfyuiUpscaleModel === undefined
+          ? current.COMFYUI_UPSCALE_MODEL
+          : input.comfyuiUpscaleModel,
+      COMFYUI_UPSCALE_REFINE:
+        fromEnv("COMFYUI_UPSCALE_REFINE") || input.comfyuiUpscaleRefine === undefined
+          ? current.COMFYUI_UPSCALE_REFINE
+          : input.comfyuiUpscaleRefine,
       REPLICATE_API_TOKEN: key("replicate", current.REPLICATE_API_TOKEN),
       OPENAI_API_KEY: key("openai", current.OPENAI_API_KEY),
       COMFYUI_TOKEN: key("comfyui", current.COMFYUI_TOKEN),
@@ -311,6 +348,8 @@ export function createSettingsModule(
           replicateModel: engine.REPLICATE_MODEL,
           openaiModel: engine.OPENAI_MODEL,
           comfyuiUrl: engine.COMFYUI_URL ?? "",
+          comfyuiUpscaleModel: shownUpscaleModel(engine),
+          comfyuiUpscaleRefine: engine.COMFYUI_UPSCALE_REFINE,
           keys: {
             replicate: keyView("replicate", engine.REPLICATE_API_TOKEN),
             openai: keyView("openai", engine.OPENAI_API_KEY),
@@ -321,6 +360,8 @@ export function createSettingsModule(
             replicateModel: fromEnv("REPLICATE_MODEL"),
             openaiModel: fromEnv("OPENAI_MODEL"),
             comfyuiUrl: fromEnv("COMFYUI_URL"),
+            comfyuiUpscaleModel: fromEnv("COMFYUI_UPSCALE_MODEL"),
+            comfyuiUpscaleRefine: fromEnv("COMFYUI_UPSCALE_REFINE"),
           },
         },
       };
@@ -390,6 +431,12 @@ export function createSettingsModule(
       refuseEnvironmentChange("REPLICATE_MODEL", before.REPLICATE_MODEL, input.replicateModel);
       refuseEnvironmentChange("OPENAI_MODEL", before.OPENAI_MODEL, input.openaiModel);
       refuseEnvironmentChange("COMFYUI_URL", before.COMFYUI_URL ?? "", input.comfyuiUrl);
+      refuseEnvironmentChange("COMFYUI_UPSCALE_MODEL", shownUpscaleModel(before), input.comfyuiUpscaleModel ?? shownUpscaleModel(before));
+      refuseEnvironmentChange(
+        "COMFYUI_UPSCALE_REFINE",
+        before.COMFYUI_UPSCALE_REFINE,
+        input.comfyuiUpscaleRefine ?? before.COMFYUI_UPSCALE_REFINE,
+      );
       const next = engineEnvFor(input);
       if (next.RENDER_PROVIDER === "replicate" && !next.REPLICATE_API_TOKEN) throw new DomainError("invalid", "engineKeyMissing");
       if (next.RENDER_PROVIDER === "openai" && !next.OPENAI_API_KEY) throw new DomainError("invalid", "engineKeyMissing");
@@ -409,6 +456,7 @@ export function createSettingsModule(
         ...(fromEnv("REPLICATE_MODEL") ? {} : { replicateModel: input.replicateModel }),
         ...(fromEnv("OPENAI_MODEL") ? {} : { openaiModel: input.openaiModel }),
         ...(fromEnv("COMFYUI_URL") ? {} : { comfyuiUrl: input.comfyuiUrl }),
+        ...upscaleFields(input),
         keys,
       });
       for (const listener of engineListeners) listener();
@@ -418,6 +466,8 @@ export function createSettingsModule(
         replicateModel: config.REPLICATE_MODEL,
         openaiModel: config.OPENAI_MODEL,
         comfyuiUrl: config.COMFYUI_URL ?? "",
+        comfyuiUpscaleModel: shownUpscaleModel(config),
+        comfyuiUpscaleRefine: config.COMFYUI_UPSCALE_REFINE,
       });
       return { ...changes(visible(before), visible(after)), keysChanged };
     },

@@ -405,13 +405,15 @@ function EnginePanel({ settings }: { settings: Settings }) {
     replicateModel: engine.replicateModel,
     openaiModel: engine.openaiModel,
     comfyuiUrl: engine.comfyuiUrl,
+    comfyuiUpscaleModel: engine.comfyuiUpscaleModel,
+    comfyuiUpscaleRefine: engine.comfyuiUpscaleRefine,
   });
   /** Keys typed in (undefined: keep the stored one; "": remove it). */
   const [keys, setKeys] = useState<Partial<Record<KeyedEngine, string>>>({});
   const [error, setError] = useState<string | null>(null);
   const [result, setResult] = useState<RouterOutput["admin"]["testEngineConnection"] | null>(null);
   const { i18n } = useTranslation();
-  const ids = { engine: useId(), model: useId(), url: useId(), key: useId() };
+  const ids = { engine: useId(), model: useId(), url: useId(), key: useId(), upscaleModel: useId() };
   useEffect(() => setResult(null), [form.engine]);
 
   const input = () =>
@@ -519,7 +521,48 @@ function EnginePanel({ settings }: { settings: Settings }) {
               />
             </Field>
           ) : null}
+          {form.engine === "comfyui" ? (
+            <Field
+              id={ids.upscaleModel}
+              label={t("admin.studio.comfyuiUpscaleModel")}
+              fromEnvironment={engine.setByEnvironment.comfyuiUpscaleModel}
+              hint={t("admin.studio.comfyuiUpscaleModelHint")}
+            >
+              <input
+                id={ids.upscaleModel}
+                className={inputClass}
+                value={form.comfyuiUpscaleModel}
+                placeholder="RealESRGAN_x4plus.pth"
+                disabled={engine.setByEnvironment.comfyuiUpscaleModel}
+                onChange={(event) => setForm({ ...form, comfyuiUpscaleModel: event.target.value })}
+                autoComplete="off"
+                spellCheck={false}
+                data-testid="admin-studio-upscale-model"
+              />
+            </Field>
+          ) : null}
         </div>
+        {form.engine === "comfyui" ? (
+          <label className="flex items-start gap-2 text-sm">
+            <input
+              type="checkbox"
+              className="mt-0.5 size-4 rounded border-slate-300 accent-brand-600 dark:border-slate-600"
+              checked={form.comfyuiUpscaleRefine}
+              disabled={engine.setByEnvironment.comfyuiUpscaleRefine || form.comfyuiUpscaleModel.trim() === ""}
+              onChange={(event) => setForm({ ...form, comfyuiUpscaleRefine: event.target.checked })}
+              data-testid="admin-studio-upscale-refine"
+            />
+            <span>
+              {t("admin.studio.comfyuiUpscaleRefine")}
+              {engine.setByEnvironment.comfyuiUpscaleRefine ? (
+                <>
+                  {" "}
+                  <Badge tone="amber">{t("admin.studio.setByEnvironment")}</Badge>
+                </>
+              ) : null}
+            </span>
+          </label>
+        ) : null}
 
         {form.engine === "local" ? <p className="text-sm text-slate-600 dark:text-slate-300">{t("admin.studio.localNote")}</p> : null}
 

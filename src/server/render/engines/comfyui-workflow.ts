@@ -12,7 +12,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-export const TEMPLATE_NAMES = ["restyle", "stage", "inpaint"] as const;
+export const TEMPLATE_NAMES = ["restyle", "stage", "inpaint", "upscale", "upscale-refine"] as const;
 export type TemplateName = (typeof TEMPLATE_NAMES)[number];
 
 /** Every placeholder a template may use, and whether its value is a number. */
@@ -25,12 +25,17 @@ export const PLACEHOLDERS = {
   negative_prompt: "text",
   seed: "number",
   denoise: "number",
-  /** COMFYUI_CHECKPOINT in restyle and stage, COMFYUI_INPAINT_CHECKPOINT in inpaint. */
+  /** COMFYUI_CHECKPOINT in restyle, stage and upscale-refine, COMFYUI_INPAINT_CHECKPOINT in inpaint. */
   checkpoint: "text",
   controlnet_depth: "text",
   controlnet_lines: "text",
   depth_strength: "number",
   lines_strength: "number",
+  /** COMFYUI_UPSCALE_MODEL: a file under ComfyUI's models/upscale_models, for UpscaleModelLoader. */
+  upscale_model: "text",
+  /** The size the upscale ends at: the photo's own (ImageScale's width and height). */
+  width: "number",
+  height: "number",
 } as const;
 export type PlaceholderName = keyof typeof PLACEHOLDERS;
 export type PlaceholderValues<Name extends PlaceholderName = PlaceholderName> = {
@@ -55,6 +60,9 @@ export const REQUIRED_PLACEHOLDERS = {
   restyle: RESTYLE_PLACEHOLDERS,
   stage: RESTYLE_PLACEHOLDERS,
   inpaint: ["image", "mask", "prompt", "negative_prompt", "seed", "denoise", "checkpoint"],
+  upscale: ["image", "upscale_model", "width", "height"],
+  // The upscale, then a light img2img pass over it (COMFYUI_UPSCALE_REFINE).
+  "upscale-refine": ["image", "upscale_model", "width", "height", "checkpoint", "prompt", "negative_prompt", "seed", "denoise"],
 } as const satisfies Record<TemplateName, readonly PlaceholderName[]>;
 
 export type TemplatePlaceholders<Name extends TemplateName> = (typeof REQUIRED_PLACEHOLDERS)[Name][number];
@@ -80,7 +88,7 @@ export interface Workflow<Name extends TemplateName = TemplateName> {
   slots: Array<{ node: string; input: string; placeholder: TemplatePlaceholders<Name> }>;
   /** The node whose image is the result. */
   outputNode: string;
-  /** The nodes holding {{seed}}: the samplers, whose progress is the render's progress. */
+  /** The nodes holding {{seed}}: the samplers, whose progress is the render's progress (none in upscale.json: every bar counts). */
   samplerNodes: string[];
 }
 
@@ -172,7 +180,7 @@ function readWorkflow<Name extends TemplateName>(name: Name, file: string): Work
 }
 
 /**
- * The three templates: each from `dir` when it has the file, else the shipped one, so an operator
+ * The templates: each from `dir` when it has the file, else the shipped one, so an operator
  * can replace only the workflow they care about. A `dir` that holds none of them is a mistake.
  */
 export function loadWorkflows(dir?: string): Workflows {
@@ -195,6 +203,8 @@ export function loadWorkflows(dir?: string): Workflows {
     restyle: readWorkflow("restyle", file("restyle")),
     stage: readWorkflow("stage", file("stage")),
     inpaint: readWorkflow("inpaint", file("inpaint")),
+    upscale: readWorkflow("upscale", file("upscale")),
+    "upscale-refine": readWorkflow("upscale-refine", file("upscale-refine")),
   };
 }
 

@@ -10,11 +10,16 @@
  * polled instead. Transient trouble before the prompt is queued (network, 429, 5xx) is thrown as
  * TransientRenderError for the worker to retry; after that it is retried here, since queuing again
  * would render twice. What retrying cannot fix is a PermanentRenderError, whose message users see.
+ *
+ * Upscaling (decision 087) runs the same way with upscale.json: the upscale model
+ * (COMFYUI_UPSCALE_MODEL), then ImageScale to the photo's exact size, optionally followed by a light
+ * img2img pass (upscale-refine.json). The model file is looked up in GET /object_info first, so a
+ * file the box lacks fails with its name instead of a validation error.
  */
 import { randomInt, randomUUID } from "node:crypto";
 import WebSocket from "ws";
 import { RENDER, type RenderMode, type StructureStrength } from "../../../shared/render";
-import type { Env } from "../../env";
+import { COMFYUI_NO_UPSCALE_MODEL, type Env } from "../../env";
 import {
   fillWorkflow,
   loadWorkflows,
@@ -34,8 +39,9 @@ import {
   type InpaintRequest,
   type RenderProvider,
   type RenderResult,
+  type UpscaleRequest,
 } from "./provider";
-import { buildInpaintPrompt, buildNegativePrompt, buildPrompt } from "./prompt";
+import { buildInpaintPrompt, buildNegativePrompt, buildPrompt, buildRefinePrompt } from "./prompt";
 // The HTTP engines share one retryable error (with retryAfterMs), the image sniffing and the abortable sleep.
 import { abortableSleep, abortError, parseRetryAfter, sniffImageMime, TransientRenderError } from "./replicate";
 
@@ -50,6 +56,10 @@ export interface ComfyUiProviderOptions {
   controlnetDepth: string;
   controlnetLines: string;
   inpaintCheckpoint: string;
+  /** The upscale model file (models/upscale_models) for finished renders; undefined: no AI upscale. */
+  upscaleModel?: string;
+  /** A light img2img pass after the upscale (upscale-refine.json instead of upscale.json). */
+  upscaleRefine?: boolean;
   /** Between /history polls when the WebSocket is gone (default 1000). */
   pollIntervalMs?: number;
   /** How long the WebSocket may take to open before /history is polled instead (default 5000). */
@@ -70,6 +80,8 @@ export function comfyUiOptionsFromEnv(
     | "COMFYUI_CONTROLNET_DEPTH"
     | "COMFYUI_CONTROLNET_LINES"
     | "COMFYUI_INPAINT_CHECKPOINT"
+    | "COMFYUI_UPSCALE_MODEL"
+    | "COMFYUI_UPSCALE_REFINE"
   >,
 ): ComfyUiProviderOptions {
   if (!env.COMFYUI_URL) throw new Error("COMFYUI_URL is not set: the comfyui engine needs the address of the ComfyUI server");
@@ -81,7 +93,35 @@ export function comfyUiOptionsFromEnv(
     controlnetDepth: env.COMFYUI_CONTROLNET_DEPTH,
     controlnetLines: env.COMFYUI_CONTROLNET_LINES,
     inpaintCheckpoint: env.COMFYUI_INPAINT_CHECKPOINT,
+    upscaleModel: upscaleModelOf(env.COMFYUI_UPSCALE_MODEL),
+    upscaleRefine: env.COMFYUI_UPSCALE_REFINE,
   };
+}
+
+/** The upscale model a setting names: "none" (or nothing) is no upscaler. */
+export function upscaleModelOf(setting: string | undefined): string | undefined {
+  const name = setting?.trim();
+  return !name || name.toLowerCase() === COMFYUI_NO_UPSCALE_MODEL ? undefined : name;
+}
+
+/**
+ * The upscale model files an answer of GET /object_info[/UpscaleModelLoader] lists (its model_name
+ * choices: [[names…]] as classic nodes give them, or ["COMBO", {options: [names…]}] as newer ones
+ * do); null when the answer does not say.
+ */
+export function listedUpscaleModels(objectInfo: unknown): string[] | null {
+  const node = isRecord(objectInfo) ? objectInfo.UpscaleModelLoader : undefined;
+  const input = isRecord(node) && isRecord(node.input) && isRecord(node.input.required) ? node.input.required.model_name : undefined;
+  if (!Array.isArray(input)) return null;
+  const [first, second] = input as unknown[];
+  const names = Array.isArray(first) ? first : first === "COMBO" && isRecord(second) ? second.options : undefined;
+  return Array.isArray(names) ? names.filter((name): name is string => typeof name === "string") : null;
+}
+
+/** Said when the box lacks the configured upscale model (the upscale's failure, the self-test's finding). */
+export function missingUpscaleModelMessage(model: string, installed: readonly string[]): string {
+  const has = installed.length === 0 ? "it has none" : `it has ${installed.slice(0, 5).join(", ")}${installed.length > 5 ? ", …" : ""}`;
+  return `The upscale model ${model} is not installed on the ComfyUI server (${has}): put the file in ComfyUI's models/upscale_models folder, or choose one it has in COMFYUI_UPSCALE_MODEL or /admin → Studio`;
 }
 
 /**
@@ -96,6 +136,7 @@ export const COMFYUI_CAPABILITIES: EngineCapabilities = {
   seeds: true,
   percentProgress: true,
   masks: true,
+  // True on an engine with an upscale model (COMFYUI_UPSCALE_MODEL, default RealESRGAN_x4plus.pth).
   upscale: false,
   structureStrength: true,
   // The shipped workflows hold the input's depth and lines: from a plan they keep the drawing's
@@ -135,12 +176,17 @@ export const COMFYUI_RENDER_SETTINGS: Record<RenderMode, Record<StructureStrengt
 /** An inpainting checkpoint repaints the masked area from scratch (VAEEncodeForInpaint wants 1.0). */
 export const COMFYUI_INPAINT_DENOISE = 1;
 
+/** The refine pass after an upscale only sharpens: at 0.2 the sampler keeps the picture and redraws its fine detail. */
+export const COMFYUI_REFINE_DENOISE = 0.2;
+
 /** A targeted edit: the photo, a mask (white = change, same size), and what to put there (the user's note). */
 export interface ComfyUiProvider extends RenderProvider {
   /** The templates in use, as read at creation. */
   readonly workflows: Workflows;
   /** Repaints the masked area with the inpaint template (for the modification studio). */
   inpaint(request: InpaintRequest): Promise<RenderResult>;
+  /** Present when an upscale model is configured (capabilities.upscale). */
+  upscale?(request: UpscaleRequest): Promise<RenderResult>;
 }
 
 /** Where uploads go inside ComfyUI's input directory, so an operator can find and clean them. */
@@ -152,6 +198,8 @@ const FIRST_HISTORY_RETRY_MS = 25;
 const MAX_BACKOFF_MS = 30_000;
 const MAX_JSON_BYTES = 20 * 1024 * 1024;
 const MAX_IMAGE_BYTES = 50 * 1024 * 1024;
+/** An upscale to a large photo's size comes as a PNG (SaveImage's format): up to 24 MP, bigger than a render. */
+const MAX_UPSCALE_IMAGE_BYTES = 150 * 1024 * 1024;
 const MAX_BUFFERED_MESSAGES = 1_000;
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
@@ -347,6 +395,8 @@ interface Job<Name extends TemplateName> {
   values: Omit<PlaceholderValues<TemplatePlaceholders<Name>>, "image" | "mask">;
   signal: AbortSignal;
   onProgress?: (fraction: number) => void;
+  /** The largest result accepted (default MAX_IMAGE_BYTES). */
+  maxBytes?: number;
 }
 
 export function createComfyUiProvider(options: ComfyUiProviderOptions): ComfyUiProvider {
@@ -523,11 +573,11 @@ export function createComfyUiProvider(options: ComfyUiProviderOptions): ComfyUiP
   }
 
   /** GET /view of the output node's first image; a finished image is fetched again on a hiccup, not rendered again. */
-  async function download(image: ImageRef, signal: AbortSignal): Promise<{ image: Buffer; mime: RenderResult["mime"] }> {
+  async function download(image: ImageRef, signal: AbortSignal, maxBytes: number): Promise<{ image: Buffer; mime: RenderResult["mime"] }> {
     const query = new URLSearchParams({ filename: image.filename, subfolder: image.subfolder, type: image.type });
     for (let failures = 0; ; failures += 1) {
       try {
-        const { response, body } = await exchange(`/view?${query.toString()}`, {}, signal, MAX_IMAGE_BYTES);
+        const { response, body } = await exchange(`/view?${query.toString()}`, {}, signal, maxBytes);
         if (!response.ok) throw httpFailure(response, "the image request");
         const mime = sniffImageMime(body);
         if (!mime) throw new PermanentRenderError("ComfyUI's output is not a picture");
@@ -603,7 +653,7 @@ export function createComfyUiProvider(options: ComfyUiProviderOptions): ComfyUiP
         // "lost": the socket is gone (or never came), so /history is the only news, at the poll interval.
         const entry = await waitForHistory(promptId, signal, outcome.kind === "success" ? FIRST_HISTORY_RETRY_MS : pollIntervalMs);
         ended = true;
-        const result = await download(outputImage(workflow, entry), signal);
+        const result = await download(outputImage(workflow, entry), signal, job.maxBytes ?? MAX_IMAGE_BYTES);
         report(1);
         return { ...result, graph };
       } catch (error) {
@@ -621,10 +671,24 @@ export function createComfyUiProvider(options: ComfyUiProviderOptions): ComfyUiP
     }
   }
 
-  return {
+  /** The upscale model files the box has (GET /object_info/UpscaleModelLoader); null when it does not say. */
+  async function installedUpscaleModels(signal: AbortSignal): Promise<string[] | null> {
+    const { response, body } = await exchange("/object_info/UpscaleModelLoader", {}, signal, MAX_JSON_BYTES);
+    if (response.status === 401 || response.status === 403) throw httpFailure(response, "the model list");
+    // An older box or a proxy that does not pass the route: the workflow's validation will name a missing file.
+    if (!response.ok) return null;
+    try {
+      return listedUpscaleModels(JSON.parse(body.toString("utf8")));
+    } catch {
+      return null;
+    }
+  }
+
+  const upscaleModel = options.upscaleModel;
+  const provider: ComfyUiProvider = {
     id: "comfyui",
     label: `ComfyUI (${options.checkpoint})`,
-    capabilities: COMFYUI_CAPABILITIES,
+    capabilities: { ...COMFYUI_CAPABILITIES, upscale: upscaleModel !== undefined },
     workflows,
     async render(request) {
       const renderMode = request.renderMode ?? "redesign";
@@ -711,4 +775,68 @@ export function createComfyUiProvider(options: ComfyUiProviderOptions): ComfyUiP
       };
     },
   };
+  if (upscaleModel !== undefined) {
+    provider.upscale = async (request: UpscaleRequest) => {
+      const { signal } = request;
+      throwIfAborted(signal);
+      const installed = await installedUpscaleModels(signal);
+      if (installed && !installed.includes(upscaleModel))
+        throw new PermanentRenderError(missingUpscaleModelMessage(upscaleModel, installed));
+      const size = { upscale_model: upscaleModel, width: request.targetWidth, height: request.targetHeight };
+      const uploads = [{ placeholder: "image" as const, bytes: request.image }];
+      const common = {
+        from: { width: request.width, height: request.height },
+        width: request.targetWidth,
+        height: request.targetHeight,
+        scale: Math.round(Math.max(request.targetWidth / request.width, request.targetHeight / request.height) * 100) / 100,
+      };
+      if (!options.upscaleRefine) {
+        const workflow = workflows.upscale;
+        const { image, mime } = await run({
+          workflow,
+          uploads,
+          values: size,
+          signal,
+          onProgress: request.onProgress,
+          maxBytes: MAX_UPSCALE_IMAGE_BYTES,
+        });
+        return {
+          image,
+          mime,
+          model: upscaleModel,
+          parameters: { template: "upscale", workflow: workflowSource(workflow), ...common, refine: false },
+        };
+      }
+      const workflow = workflows["upscale-refine"];
+      const seed = randomInt(0, RENDER.maxSeed + 1);
+      const prompt = buildRefinePrompt();
+      const negativePrompt = buildNegativePrompt("room-photo");
+      const { image, mime, graph } = await run({
+        workflow,
+        uploads,
+        values: { ...size, checkpoint: options.checkpoint, prompt, negative_prompt: negativePrompt, seed, denoise: COMFYUI_REFINE_DENOISE },
+        signal,
+        onProgress: request.onProgress,
+        maxBytes: MAX_UPSCALE_IMAGE_BYTES,
+      });
+      return {
+        image,
+        mime,
+        model: upscaleModel,
+        seed,
+        prompt,
+        parameters: {
+          template: "upscale-refine",
+          workflow: workflowSource(workflow),
+          ...common,
+          refine: true,
+          refineCheckpoint: options.checkpoint,
+          denoise: COMFYUI_REFINE_DENOISE,
+          ...samplerSettings(workflow, graph),
+          negativePrompt,
+        },
+      };
+    };
+  }
+  return provider;
 }

@@ -7,6 +7,7 @@
  * The rest of the render module imports this file only (lint: render-engines-behind-its-index).
  */
 export { createRenderProvider, engineInfo, replicateWebhookUrl } from "./choose";
+export { listedUpscaleModels, upscaleModelOf } from "./comfyui";
 export { localProvider } from "./local";
 export {
   PermanentRenderError,

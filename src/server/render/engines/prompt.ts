@@ -187,3 +187,11 @@ export function buildInpaintPrompt(wish: string | undefined): string {
   const clean = cleanUserNote(wish);
   return clean ? `${clean}, ${fit}.` : `The same room with this area filled in naturally, as if nothing had been there, ${fit}.`;
 }
+
+/**
+ * The light refine pass after an AI upscale (ComfyUI's upscale-refine workflow): the same picture,
+ * sharper. Nothing in the room is to change; the low denoise does the holding, the words the look.
+ */
+export function buildRefinePrompt(): string {
+  return "The same interior photograph at high resolution: sharp focus, fine detail, crisp edges, realistic textures of wood, fabric, stone and metal, natural light.";
+}

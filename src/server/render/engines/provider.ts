@@ -53,6 +53,8 @@ export interface UpscaleRequest {
   targetWidth: number;
   targetHeight: number;
   signal: AbortSignal;
+  /** 0..1 where the engine says how far it is. */
+  onProgress?: (fraction: number) => void;
 }
 
 /** A targeted edit of a painted region (the modification studio): white in the mask is changed, black is kept. */

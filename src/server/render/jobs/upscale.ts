@@ -58,6 +58,10 @@ export async function upscaleJob(
         (error instanceof Error && error.name === "TimeoutError")
       ) {
         deps.log.warn("upscale failed", { jobId, error });
+        // The engine refused or failed (a model file missing on the box, say): its words, since trying again will not help.
+        if (error instanceof PermanentRenderError) {
+          throw new DomainError("unavailable", "upscaleEngineStopped", { cause: error, params: { detail: error.message } });
+        }
         throw new DomainError("unavailable", "upscaleFailed", { cause: error });
       }
       throw error;
