@@ -30,6 +30,7 @@ import * as m0024 from "./0024-review-links";
 import * as m0025 from "./0025-render-leases";
 import * as m0026 from "./0026-run-claims-and-rate-counts";
 import * as m0027 from "./0027-render-workers";
+import * as m0029 from "./0029-room-measures";
 
 export const migrations: Record<string, Migration> = {
   "0001-init": m0001,
@@ -59,4 +60,5 @@ export const migrations: Record<string, Migration> = {
   "0025-render-leases": m0025,
   "0026-run-claims-and-rate-counts": m0026,
   "0027-render-workers": m0027,
+  "0029-room-measures": m0029,
 };
