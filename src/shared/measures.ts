@@ -116,3 +116,9 @@ export function formatLength(cm: number, language = "en"): string {
   const inches = Math.round(cm / 2.54);
   return `${metric} (${Math.floor(inches / 12)} ft ${inches % 12} in)`;
 }
+
+/** The figures the onboarding tour states for photo measuring: floor lengths, and heights from either reference (the larger). */
+export const PHOTO_MEASURE_FIGURES = {
+  floor: MEASURE_ACCURACY.withinPercent.floorFromRug,
+  height: Math.max(MEASURE_ACCURACY.withinPercent.heightFromRug, MEASURE_ACCURACY.withinPercent.heightFromDoor),
+} as const;
