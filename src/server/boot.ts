@@ -137,6 +137,7 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
         const photo = await render.upload(owner, uploadId);
         return { ...photo, projectId: photo.projectId === RENDER.demoProjectId ? null : photo.projectId };
       },
+      picture: (owner, id) => render.versionPicture(owner, id),
     },
   });
   const review = createReviewModule(infra, {

@@ -4,7 +4,7 @@
  * floor and a 2.05 m door. The user opens the photo in the studio, chooses Measure, marks the rug's four
  * corners as the reference with its size, measures the door's height and a 3 m line along the back
  * wall's foot by clicking where the camera put them, and reads the lengths drawn on the picture and
- * listed (computed by the server); then deletes one. In English on a desktop (light) and in French on
+ * listed (computed by the server), finds the download drawing them in; then deletes one. In English on a desktop (light) and in French on
  * a phone (dark). Screenshots of both.
  */
 import type { Page } from "playwright-core";
@@ -109,6 +109,20 @@ describeBrowser("measuring a room in the studio", () => {
     ]);
     expect(await page.getByTestId("measure-line").count()).toBe(2);
     await screenshot(page, `measure-${language}-${view.device}-${view.theme}`);
+
+    // The download draws the measures in (a picture the server makes), or not when the box is cleared.
+    const download = page.getByTestId("measure-download");
+    expect(await download.getAttribute("href")).toBe(`/files/measured/${sent.body.imageId}?lang=${language}`);
+    const burnt = await page.evaluate(
+      async (href) => {
+        const response = await fetch(href!);
+        return { status: response.status, type: response.headers.get("content-type") };
+      },
+      await download.getAttribute("href"),
+    );
+    expect(burnt).toEqual({ status: 200, type: "image/jpeg" });
+    await page.getByTestId("measure-burn-in").uncheck();
+    expect(await download.getAttribute("href")).toBe(`/files/uploads/${sent.body.imageId}/original`);
 
     // Deleted, it leaves the picture and the list.
     await page.getByTestId("measure-delete").last().click();

@@ -5,6 +5,7 @@
  * procedure; limits are refused with their message; a client review link shows the measures.
  */
 import { TRPCClientError } from "@trpc/client";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MEASURE } from "../../src/shared/measures";
 import { MESSAGES } from "../../src/shared/messages";
@@ -164,5 +165,38 @@ describe("measures on a photo", () => {
     const token = path.split("/").pop()!;
     const page = await createHttpClient(server.url).review.page.query({ token });
     expect(page.pictures[0]!.measures).toMatchObject({ uploadId: sent.imageId, measures: [{ label: "Door", lengthCm: 205 }] });
+  });
+});
+
+describe("a picture downloaded with its measures", () => {
+  it("has the lines drawn in, for the photo's owner only", async () => {
+    const ana = await signedInClient(server.url);
+    const bruno = await signedInClient(server.url);
+    const { imageId: uploadId } = await photoOf(ana);
+    await ana.client.measures.setReference.mutate({ uploadId, reference: rug });
+    await ana.client.measures.add.mutate({ uploadId, kind: "height", a: marks.doorFoot, b: marks.doorTop, label: "Door" });
+    const response = await ana.jar.fetch(`${server.url}/files/measured/${uploadId}?lang=fr`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("image/jpeg");
+    expect(response.headers.get("content-disposition")).toContain("measured.jpg");
+    const { data, info } = await sharp(Buffer.from(await response.arrayBuffer()))
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    expect([info.width, info.height]).toEqual([1024, 768]);
+    // A quarter of the way up the door's line: the measure's colour (#22d3ee), where the photo has the wall's.
+    const x = Math.round(((marks.doorFoot.x * 3 + marks.doorTop.x) / 4) * info.width);
+    const y = Math.round(((marks.doorFoot.y * 3 + marks.doorTop.y) / 4) * info.height);
+    const fromColour = (pixels: Buffer, channels: number) => {
+      const at = (y * info.width + x) * channels;
+      return Math.abs(pixels[at]! - 0x22) + Math.abs(pixels[at + 1]! - 0xd3) + Math.abs(pixels[at + 2]! - 0xee);
+    };
+    const photo = await sharp(await sampleRoomPhoto())
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    expect(fromColour(photo.data, photo.info.channels)).toBeGreaterThan(150);
+    expect(fromColour(data, info.channels)).toBeLessThan(90);
+
+    expect((await bruno.jar.fetch(`${server.url}/files/measured/${uploadId}`)).status).toBe(404);
+    expect((await fetch(`${server.url}/files/measured/${uploadId}`)).status).toBe(404);
   });
 });

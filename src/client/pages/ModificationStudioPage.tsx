@@ -24,7 +24,7 @@ import { EditProgress } from "../components/studio/EditProgress";
 import { exportMask, MaskCanvas } from "../components/studio/MaskCanvas";
 import { MeasureTool } from "../components/studio/MeasureTool";
 import { ShortcutList, StudioTools } from "../components/studio/StudioTools";
-import { versionLabel, VersionHistory } from "../components/studio/VersionHistory";
+import { downloadHref, versionLabel, VersionHistory } from "../components/studio/VersionHistory";
 import { buttonClass, cardClass, labelClass, linkClass, selectClass } from "../components/ui/buttons";
 import { ConfirmDialog } from "../components/ui/Dialog";
 import { useRenderJobs } from "../hooks/useRenderJobs";
@@ -364,7 +364,14 @@ function Studio({ picture, versionParam }: { picture: string; versionParam: stri
             ))}
           </div>
           {mode === "measure" ? (
-            <MeasureTool uploadId={uploadId} picture={current.picture} alt={versionLabel(current, t)} size={size} />
+            <MeasureTool
+              uploadId={uploadId}
+              versionId={current.id}
+              download={downloadHref(current)}
+              picture={current.picture}
+              alt={versionLabel(current, t)}
+              size={size}
+            />
           ) : (
             <>
               <MaskCanvas

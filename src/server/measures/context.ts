@@ -8,6 +8,8 @@ import type { Owner } from "../render";
  */
 export interface MeasurePhotos {
   upload(owner: Owner, uploadId: string): Promise<{ id: string; projectId: string | null; width: number; height: number }>;
+  /** A version of a photo (the photo, or a finished render or edit of it) at its largest; throws not-found likewise. */
+  picture(owner: Owner, id: string): Promise<{ uploadId: string; data: Buffer; name: string }>;
 }
 
 export interface MeasuresContext extends Pick<Infra, "db" | "clock"> {

@@ -8,7 +8,8 @@
  * Routers call this surface only.
  */
 import type { Infra } from "../infra";
-import type { Owner } from "../render";
+import type { Owner, OwnerOfRequest } from "../render";
+import { measureRoutes } from "./routes";
 import type { MeasurePhotos, MeasuresContext } from "./context";
 import { addMeasure, deleteMeasure, measuresOfPhoto, measuresOfPhotos, setReference, type NewMeasure } from "./measures";
 import type { MeasureReference } from "../../shared/measures";
@@ -29,6 +30,8 @@ export function createMeasuresModule(infra: Pick<Infra, "db" | "clock">, ports: 
      * link shows a project's pictures): sizes are the photos' own.
      */
     ofPhotos: (photos: ReadonlyArray<{ uploadId: string; width: number; height: number }>) => measuresOfPhotos(deps, photos),
+    /** A version of a photo downloaded with its measures drawn in; `ownerOfRequest` says who is asking. */
+    routes: (ownerOfRequest: OwnerOfRequest) => measureRoutes(deps, ownerOfRequest),
   };
 }
 

@@ -6,7 +6,7 @@
  * Measures belong to the photo, so every version of it shows them; the server computes each length
  * from the points and the reference, and the accuracy shown is the one our tests measured.
  */
-import { Ruler, Trash2, X } from "lucide-react";
+import { Download, Ruler, Trash2, X } from "lucide-react";
 import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import {
@@ -64,17 +64,17 @@ function SizeField({ id, label, value, onChange }: { id: string; label: string; 
   );
 }
 
-export function MeasureTool({
-  uploadId,
-  picture,
-  alt,
-  size,
-}: {
+interface MeasureToolProps {
   uploadId: string;
+  /** The version shown (the photo or a render or edit of it), and where it downloads as it is. */
+  versionId: string;
+  download: string;
   picture: string;
   alt: string;
   size: { width: number; height: number };
-}) {
+}
+
+export function MeasureTool({ uploadId, versionId, download, picture, alt, size }: MeasureToolProps) {
   const { t, i18n } = useTranslation();
   const id = useId();
   const utils = trpc.useUtils();
@@ -92,6 +92,7 @@ export function MeasureTool({
   const [marking, setMarking] = useState<Marking>(null);
   const [pending, setPending] = useState<Point[]>([]);
   const [error, setError] = useState<string>();
+  const [burnIn, setBurnIn] = useState(true);
 
   const data = photo.data;
   const reference = data?.reference ?? null;
@@ -346,6 +347,30 @@ export function MeasureTool({
           ))}
         </ul>
       ) : null}
+      <div className="flex flex-wrap items-center gap-3">
+        <label className="inline-flex items-center gap-2 text-sm">
+          <input
+            type="checkbox"
+            checked={burnIn}
+            disabled={!data || data.measures.length === 0}
+            onChange={(event) => setBurnIn(event.target.checked)}
+            className="size-4 accent-brand-600"
+            data-testid="measure-burn-in"
+          />
+          {t("measure.burnIn")}
+        </label>
+        <a
+          href={
+            burnIn && data && data.measures.length > 0 ? `/files/measured/${encodeURIComponent(versionId)}?lang=${i18n.language}` : download
+          }
+          download
+          className={buttonClass.secondary}
+          data-testid="measure-download"
+        >
+          <Download className="size-4" aria-hidden="true" />
+          {t("measure.download")}
+        </a>
+      </div>
       <p className="text-xs text-slate-600 dark:text-slate-400" data-testid="measure-accuracy">
         {reference
           ? t("measure.accuracyOf", {
