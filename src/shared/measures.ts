@@ -117,8 +117,9 @@ export function formatLength(cm: number, language = "en"): string {
   return `${metric} (${Math.floor(inches / 12)} ft ${inches % 12} in)`;
 }
 
-/** The figures the onboarding tour states for photo measuring: floor lengths, and heights from either reference (the larger). */
+/** The figures the onboarding tour states for photo measuring: the share, floor lengths, and heights from either reference (the larger). */
 export const PHOTO_MEASURE_FIGURES = {
+  share: MEASURE_ACCURACY.share,
   floor: MEASURE_ACCURACY.withinPercent.floorFromRug,
   height: Math.max(MEASURE_ACCURACY.withinPercent.heightFromRug, MEASURE_ACCURACY.withinPercent.heightFromDoor),
 } as const;

@@ -200,3 +200,29 @@ describe("a picture downloaded with its measures", () => {
     expect((await fetch(`${server.url}/files/measured/${uploadId}`)).status).toBe(404);
   });
 });
+
+describe("measures on a team's photo", () => {
+  it("are every current member's to see and change, and nobody's once removed", async () => {
+    const owner = await signedInClient(server.url);
+    const member = await signedInClient(server.url);
+    const team = await owner.client.teams.create.mutate({ name: "Casa Nova" });
+    await server.deps.db
+      .insertInto("team_members")
+      .values({ team_id: team.id, user_id: member.userId, role: "member", monthly_cap: null, joined_at: Date.now() })
+      .execute();
+    await owner.client.teams.switchSpace.mutate({ teamId: team.id });
+    const { imageId: uploadId } = await photoOf(owner);
+    await owner.client.measures.setReference.mutate({ uploadId, reference: rug });
+    // A Member measures on the Owner's photo of the team, from their personal space too (the photo's team decides).
+    const added = await member.client.measures.add.mutate({ uploadId, kind: "floor", a: marks.floorFrom, b: marks.floorTo, label: "Wall" });
+    expect(added.measures.map((m) => [m.label, m.lengthCm])).toEqual([["Wall", 300]]);
+    expect((await owner.client.measures.ofPhoto.query({ uploadId })).measures).toHaveLength(1);
+
+    await owner.client.teams.removeMember.mutate({ teamId: team.id, userId: member.userId });
+    expect(await refusal(member.client.measures.ofPhoto.query({ uploadId }))).toEqual({ code: "NOT_FOUND", message: MESSAGES.notFound });
+    expect(await refusal(member.client.measures.delete.mutate({ uploadId, measureId: added.measures[0]!.id }))).toEqual({
+      code: "NOT_FOUND",
+      message: MESSAGES.notFound,
+    });
+  });
+});
