@@ -12,7 +12,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { formatLength, MEASURE_ACCURACY } from "../../src/shared/measures";
 import { STORAGE_KEYS } from "../../src/shared/constants";
 import { describeBrowser, screenshot, signIn, uiText, useBrowsers } from "../helpers/browser";
-import { signedInClient, upload } from "../helpers/render";
+import { signedInClient, upload, waitForRenders } from "../helpers/render";
 import { sampleMarks, sampleRoomPhoto } from "../helpers/room-scene";
 import { startTestServer, type TestServer } from "../helpers/server";
 import type { Point } from "../../src/shared/measure-geometry";
@@ -128,6 +128,34 @@ describeBrowser("measuring a room in the studio", () => {
     await page.getByTestId("measure-delete").last().click();
     await poll(() => page.getByTestId("measure-item").count()).toBe(1);
     expect(await page.getByTestId("measure-line").count()).toBe(1);
+    expect(problems).toEqual([]);
+  });
+
+  it("shows a picture's measures read-only on the client's review page (en, phone, light)", async () => {
+    const user = await signedInClient(server.url);
+    const sent = await upload(server.url, user.jar, await sampleRoomPhoto());
+    const uploadId = sent.body.imageId;
+    const marks = sampleMarks();
+    await user.client.measures.setReference.mutate({
+      uploadId,
+      reference: { kind: "floor", corners: marks.rug, widthCm: 200, depthCm: 140 },
+    });
+    await user.client.measures.add.mutate({ uploadId, kind: "height", a: marks.doorFoot, b: marks.doorTop, label: "Door" });
+    const { jobs } = await user.client.render.create.mutate({ projectId: sent.body.projectId, imageId: uploadId, style: "japandi" });
+    await waitForRenders(user, [jobs[0]!.id]);
+    const { path } = await user.client.review.create.mutate({ projectId: sent.body.projectId });
+
+    // The client: no account, a phone.
+    const { page, problems } = await launch({ width: 390, height: 844, colorScheme: "light" });
+    await page.goto(`${server.url}${path}`);
+    const measures = page.getByTestId("review-measures");
+    await measures.waitFor();
+    expect(await page.getByTestId("review-measure").allTextContents()).toEqual([`Door · ${formatLength(205, "en")} · ±6 %`]);
+    expect(await measures.getByTestId("measure-line").count()).toBe(1);
+    // Read-only: nothing on the picture takes a click.
+    expect(await measures.getByTestId("measure-overlay").getAttribute("role")).toBe("img");
+    await measures.scrollIntoViewIfNeeded();
+    await screenshot(page, "measure-review-en-phone-light");
     expect(problems).toEqual([]);
   });
 });

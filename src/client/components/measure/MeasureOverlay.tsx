@@ -115,16 +115,17 @@ export function MeasureOverlay({ size, reference, measures, pending = [], onPoin
         ))}
       </svg>
       {measures.map((measure) => {
-        // At the line's middle, kept off the picture's edges so that the frame does not cut it.
+        // At the line's middle; shifted by as much of its own width as the middle is across the picture (none at
+        // the left edge, all of it at the right), so the frame never cuts it.
         const middle = {
-          x: Math.min(85, Math.max(15, ((measure.a.x + measure.b.x) / 2) * 100)),
+          x: Math.min(100, Math.max(0, ((measure.a.x + measure.b.x) / 2) * 100)),
           y: Math.min(95, Math.max(5, ((measure.a.y + measure.b.y) / 2) * 100)),
         };
         return (
           <span
             key={measure.id}
-            className="pointer-events-none absolute -translate-x-1/2 -translate-y-1/2 whitespace-nowrap rounded-md bg-slate-900/85 px-1.5 py-0.5 text-xs font-semibold text-white shadow"
-            style={{ left: `${middle.x}%`, top: `${middle.y}%` }}
+            className="pointer-events-none absolute whitespace-nowrap rounded-md bg-slate-900/85 px-1.5 py-0.5 text-xs font-semibold text-white shadow"
+            style={{ left: `${middle.x}%`, top: `${middle.y}%`, transform: `translate(-${middle.x.toFixed(1)}%, -50%)` }}
             data-testid="measure-label"
           >
             {measureText(measure, i18n.language, t("measure.unmeasured"))}
