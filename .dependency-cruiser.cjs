@@ -276,6 +276,24 @@ module.exports = {
       to: { path: ["^src/server/(trpc|http|render|services|listing|spaces)/", TRPC_SERVER] },
     },
     {
+      name: "measures-owned-by-measures",
+      severity: "error",
+      comment:
+        "The measures module (src/server/measures) owns measure_references and room_measures (decision 089): server code " +
+        "outside it imports only its surface, src/server/measures/index.ts.",
+      from: { path: "^src/server/(?!measures/)" },
+      to: { path: "^src/server/measures/(?!index\\.ts$)" },
+    },
+    {
+      name: "measures-not-transport",
+      severity: "error",
+      comment:
+        "The measures module is called by the transport: no src/server/trpc, no src/server/http, no @trpc/server. It asks " +
+        "the render module whether the caller may use a photo through a port boot.ts hands in (its Owner type only).",
+      from: { path: "^src/server/measures/" },
+      to: { path: ["^src/server/(trpc|http|services|listing|spaces|review|clients)/", TRPC_SERVER] },
+    },
+    {
       name: "backup-owned-by-backup",
       severity: "error",
       comment:

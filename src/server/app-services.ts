@@ -10,6 +10,7 @@ import type { TwoFactorService } from "./auth/two-factor";
 import type { RateLimits } from "./coordination";
 import type { Housekeeping } from "./housekeeping";
 import type { ListingModule } from "./listing";
+import type { MeasuresModule } from "./measures";
 import type { Metrics } from "./metrics";
 import type { RenderModule } from "./render";
 import type { ReviewModule } from "./review";
@@ -45,6 +46,8 @@ export interface Services {
   listing: ListingModule;
   /** Client review links: the studio makes them, clients comment and decide without an account. */
   review: ReviewModule;
+  /** Lengths measured on a room's photos (and, later, in AR). */
+  measures: MeasuresModule;
   payments: PaymentsService;
   admin: AdminService;
   analytics: AnalyticsService;

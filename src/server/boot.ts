@@ -5,6 +5,7 @@
  * without the render worker, `worker` the render worker with GET /healthz only.
  * Used by main.ts, the integration tests and the benchmark.
  */
+import { RENDER } from "../shared/render";
 import type http from "node:http";
 import { mkdir } from "node:fs/promises";
 import { createApp, type AppOptions } from "./app";
@@ -30,6 +31,7 @@ import { createMetrics } from "./metrics";
 import { createHousekeeping } from "./housekeeping";
 import { createRenderModule, type RenderModuleOptions } from "./render";
 import { createReviewModule } from "./review";
+import { createMeasuresModule } from "./measures";
 import { createSettingsModule } from "./settings";
 import { createAccountDirectory, createAccountsService, createPeopleDirectory } from "./services/accounts";
 import { createSpacesModule } from "./spaces";
@@ -128,7 +130,18 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
   const roles = createRolesService(db, clock);
   const projects = createProjectsService(infra, render, spaces);
   deleteTeamWork = async (teamId) => void (await projects.deleteTeamWork(teamId));
+  const measures = createMeasuresModule(infra, {
+    // A photo of the visitors' demo has no project of its own (it is not one of the projects table's).
+    photos: {
+      upload: async (owner, uploadId) => {
+        const photo = await render.upload(owner, uploadId);
+        return { ...photo, projectId: photo.projectId === RENDER.demoProjectId ? null : photo.projectId };
+      },
+      picture: (owner, id) => render.versionPicture(owner, id),
+    },
+  });
   const review = createReviewModule(infra, {
+    measures,
     render,
     projects,
     people: createPeopleDirectory(infra),
@@ -177,6 +190,7 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
     render,
     listing: createListingModule(infra, { render, brandName: settings.brandName, teams: spaces }),
     review,
+    measures,
     payments,
     admin: createAdminService(infra, render, roles, payments, backups, housekeeping, settings, spaces),
     analytics,

@@ -152,6 +152,16 @@ export const MESSAGES = {
     "Too many comments from your address on this link: at most {{count}} every {{minutes}} minutes. Please wait a little, then try again.",
   reviewPicturesNotInProject: "Choose finished pictures of this project",
   reviewNoPictures: "This project has no finished pictures to review yet",
+  // Measuring a room from a photo (issue 30, decision 089).
+  measurePointOutside: "A measure's points must be inside the picture",
+  measureLabelTooLong: "A measure's label can be at most 60 characters",
+  measureSizeOutOfRange: "The reference's size must be between 10 cm and 20 m",
+  tooManyMeasures: "A photo keeps at most 50 measures. Delete one to make room.",
+  measureNeedsReference: "Mark something of known size on this photo first",
+  measureUnsupported:
+    "This reference cannot measure that: a door's height measures heights only; mark a rectangle on the floor to measure the floor",
+  measureReferenceUnusable: "The reference's points do not fit a rectangle on the floor or an upright door. Mark them again.",
+  measureOffTheFloor: "A floor point must be on the floor, below the horizon",
   // Team members and invitations (issue 28).
   teamInviteAlreadyMember: "{{email}} is already a member of this team",
   teamInviteAlreadyPending: "An invitation to {{email}} is already pending. Re-send it from the list instead.",

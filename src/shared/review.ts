@@ -4,6 +4,7 @@
  * comments on each picture and approves it or asks for changes.
  */
 import { z } from "zod";
+import type { PhotoMeasures } from "./measures";
 import { MESSAGES } from "./messages";
 
 export const REVIEW = {
@@ -100,6 +101,8 @@ export interface ReviewPagePicture {
   state: ReviewState;
   comments: ReviewComment[];
   decisions: ReviewDecision[];
+  /** Measures marked on the picture's photo in the studio, read-only (null: none). */
+  measures: PhotoMeasures | null;
 }
 
 export interface ReviewPageView {

@@ -57,7 +57,17 @@ let referenceBase: URL;
 let closeReference: () => Promise<void>;
 const clients = {} as Record<Exclude<Who, "nobody">, StudioClient & { userId?: string; email?: string }>;
 /** Ids the cases use, filled in by beforeAll. */
-const ids = { anaJob: "", anaProject: "", visitorUpload: "", shareToken: "", anaOwner: "", bobTeam: "", anaClient: "", reviewToken: "" };
+const ids = {
+  anaJob: "",
+  anaProject: "",
+  anaPhoto: "",
+  visitorUpload: "",
+  shareToken: "",
+  anaOwner: "",
+  bobTeam: "",
+  anaClient: "",
+  reviewToken: "",
+};
 
 // ---- Raw HTTP: exact bytes, any header (Host included) ----
 
@@ -274,6 +284,7 @@ beforeAll(async () => {
   const ana = await signedInClient(server.url);
   const photo = await upload(server.url, ana.jar, await roomPhoto(400, 300));
   ids.anaProject = photo.body.projectId;
+  ids.anaPhoto = photo.body.imageId;
   const { jobs } = await ana.client.render.create.mutate({ projectId: ids.anaProject, imageId: photo.body.imageId, style: "scandinavian" });
   ids.anaJob = jobs[0]!.id;
   await waitForRenders(ana, [ids.anaJob]);
@@ -363,6 +374,7 @@ const successes: Record<string, Omit<QueryCase, "procedure">> = {
   "clients.ofProject": { who: "ana", path: () => call("clients.ofProject", { projectId: ids.anaProject }) },
   "review.list": { who: "ana", path: () => call("review.list", { projectId: ids.anaProject }) },
   "review.page": { who: "nobody", path: () => call("review.page", { token: ids.reviewToken }) },
+  "measures.ofPhoto": { who: "ana", path: () => call("measures.ofPhoto", { uploadId: ids.anaPhoto }) },
   "teams.details": { who: "bob", path: () => call("teams.details", { teamId: ids.bobTeam }) },
   "teams.invitation": { who: "nobody", path: () => call("teams.invitation", { token: "no-such-invitation" }) },
 };

@@ -97,6 +97,12 @@ const VIOLATING: Tree = {
   "src/server/review/links.ts": 'import type { TRPCError } from "@trpc/server";\nexport const createLink = (error?: TRPCError) => error;\n',
   "src/server/review/routes.ts": 'import { jobs } from "../services/jobs";\nexport const routes = jobs;\n',
   "src/server/services/review-use.ts": 'import { createLink } from "../review/links";\nexport const use = createLink;\n',
+  // measures-owned-by-measures, measures-not-transport
+  "src/server/measures/index.ts": 'export { addMeasure } from "./measures";\n',
+  "src/server/measures/measures.ts":
+    'import type { TRPCError } from "@trpc/server";\nexport const addMeasure = (error?: TRPCError) => error;\n',
+  "src/server/measures/routes.ts": 'import { jobs } from "../services/jobs";\nexport const routes = jobs;\n',
+  "src/server/services/measure-use.ts": 'import { addMeasure } from "../measures/measures";\nexport const use = addMeasure;\n',
   // coordination-owned-by-coordination, coordination-is-a-leaf
   "src/server/coordination/index.ts": 'export { claim } from "./claims";\n',
   "src/server/coordination/claims.ts": 'import { jobs } from "../services/jobs";\nexport const claim = jobs;\n',
@@ -122,6 +128,9 @@ const EXPECTED_VIOLATIONS = [
   "listing-not-transport: src/server/listing/exports.ts → node_modules/@trpc/server/index.js",
   "listing-not-transport: src/server/listing/routes.ts → src/server/trpc/root.ts",
   "listing-owned-by-listing: src/server/services/listing-use.ts → src/server/listing/exports.ts",
+  "measures-not-transport: src/server/measures/measures.ts → node_modules/@trpc/server/index.js",
+  "measures-not-transport: src/server/measures/routes.ts → src/server/services/jobs.ts",
+  "measures-owned-by-measures: src/server/services/measure-use.ts → src/server/measures/measures.ts",
   "no-circular: src/server/p.ts → src/server/q.ts → src/server/p.ts",
   "render-behind-its-index: src/server/boot.ts → src/server/render/jobs/queue.ts",
   "render-behind-its-index: src/server/services/jobs.ts → src/server/render/worker.ts",

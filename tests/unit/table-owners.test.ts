@@ -138,6 +138,8 @@ const TABLE_OWNERS: Record<string, Home> = {
   scheduled_runs: { owner: "src/server/coordination/" },
   rate_counts: { owner: "src/server/coordination/" },
   studio_settings: { owner: "src/server/settings/" },
+  measure_references: { owner: "src/server/measures/" },
+  room_measures: { owner: "src/server/measures/" },
 };
 
 interface SourceFile {

@@ -7,7 +7,7 @@
  * recent renders to pick from. The Preview engine only tints the painted region; the page says so.
  */
 import { ListingExportButton } from "../components/listing/ListingExportDialog";
-import { ImageIcon, PaintRoller, Wand2 } from "lucide-react";
+import { Brush, ImageIcon, PaintRoller, Ruler, Wand2 } from "lucide-react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
@@ -22,8 +22,9 @@ import { Picture } from "../components/render/Picture";
 import { Spinner } from "../components/Spinner";
 import { EditProgress } from "../components/studio/EditProgress";
 import { exportMask, MaskCanvas } from "../components/studio/MaskCanvas";
+import { MeasureTool } from "../components/studio/MeasureTool";
 import { ShortcutList, StudioTools } from "../components/studio/StudioTools";
-import { versionLabel, VersionHistory } from "../components/studio/VersionHistory";
+import { downloadHref, versionLabel, VersionHistory } from "../components/studio/VersionHistory";
 import { buttonClass, cardClass, labelClass, linkClass, selectClass } from "../components/ui/buttons";
 import { ConfirmDialog } from "../components/ui/Dialog";
 import { useRenderJobs } from "../hooks/useRenderJobs";
@@ -159,6 +160,8 @@ function Studio({ picture, versionParam }: { picture: string; versionParam: stri
   const uploadId = versions.data?.uploadId ?? picture;
   const sizeKey = size ? `${uploadId}:${size.width}x${size.height}` : "";
 
+  // Paint a mask for an edit, or measure the room on the picture (decision 089).
+  const [mode, setMode] = useState<"paint" | "measure">("paint");
   const [tool, setTool] = useState<MaskTool>("brush");
   const [brushSize, setBrushSize] = useState<number>(BRUSH.default);
   const [opacity, setOpacity] = useState<number>(MASK_OPACITY.default);
@@ -213,6 +216,7 @@ function Studio({ picture, versionParam }: { picture: string; versionParam: stri
 
   // Keyboard shortcuts (not while typing in a field or with a dialog open).
   useEffect(() => {
+    if (mode === "measure") return;
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.defaultPrevented || typingInto(event.target) || document.querySelector("[role=alertdialog]")) return;
       const action = shortcutFor(event);
@@ -227,7 +231,7 @@ function Studio({ picture, versionParam }: { picture: string; versionParam: stri
     };
     window.addEventListener("keydown", onKeyDown);
     return () => window.removeEventListener("keydown", onKeyDown);
-  }, [change, clear]);
+  }, [change, clear, mode]);
 
   if (versions.isLoading) return <Spinner label={t("common.loading")} />;
   if (!versions.data || !current || !size || !isFinished(current)) {
@@ -344,43 +348,71 @@ function Studio({ picture, versionParam }: { picture: string; versionParam: stri
           <h2 id="studio-mask-title" className="sr-only">
             {t("studio.mask.title")}
           </h2>
-          <MaskCanvas
-            picture={current.picture}
-            alt={versionLabel(current, t)}
-            size={size}
-            history={history}
-            tool={tool}
-            brushSize={brushSize}
-            opacity={opacity}
-            disabled={busy}
-            canvasRef={canvasRef}
-            onCommit={commit}
-            onPaintedChange={setPainted}
-          />
-          <p
-            className={`text-sm ${coverage === "ok" ? "text-slate-600 dark:text-slate-300" : "text-slate-500 dark:text-slate-400"}`}
-            aria-live="polite"
-            data-testid="mask-coverage"
-            data-coverage={coverage}
-            data-painted={painted}
-          >
-            {coverageText}
-          </p>
-          <StudioTools
-            tool={tool}
-            onTool={setTool}
-            brushSize={brushSize}
-            onBrushSize={setBrushSize}
-            opacity={opacity}
-            onOpacity={setOpacity}
-            canUndo={canUndo(history)}
-            canRedo={canRedo(history)}
-            canClear={!isBlank(history)}
-            onUndo={() => change(undo)}
-            onRedo={() => change(redo)}
-            onClear={clear}
-          />
-          <ShortcutList />
+          <div className="flex flex-wrap gap-2" role="group" aria-label={t("measure.modeLabel")}>
+            {(["paint", "measure"] as const).map((option) => (
+              <button
+                key={option}
+                type="button"
+                aria-pressed={mode === option}
+                onClick={() => setMode(option)}
+                className="inline-flex items-center gap-2 rounded-full border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50 aria-pressed:border-brand-600 aria-pressed:bg-brand-50 aria-pressed:text-brand-700 dark:border-slate-700 dark:text-slate-200 dark:hover:bg-slate-800 dark:aria-pressed:border-brand-500 dark:aria-pressed:bg-brand-700/20 dark:aria-pressed:text-white"
+                data-testid={`studio-mode-${option}`}
+              >
+                {option === "paint" ? <Brush className="size-4" aria-hidden="true" /> : <Ruler className="size-4" aria-hidden="true" />}
+                {t(`measure.modes.${option}`)}
+              </button>
+            ))}
+          </div>
+          {mode === "measure" ? (
+            <MeasureTool
+              uploadId={uploadId}
+              versionId={current.id}
+              download={downloadHref(current)}
+              picture={current.picture}
+              alt={versionLabel(current, t)}
+              size={size}
+            />
+          ) : (
+            <>
+              <MaskCanvas
+                picture={current.picture}
+                alt={versionLabel(current, t)}
+                size={size}
+                history={history}
+                tool={tool}
+                brushSize={brushSize}
+                opacity={opacity}
+                disabled={busy}
+                canvasRef={canvasRef}
+                onCommit={commit}
+                onPaintedChange={setPainted}
+              />
+              <p
+                className={`text-sm ${coverage === "ok" ? "text-slate-600 dark:text-slate-300" : "text-slate-500 dark:text-slate-400"}`}
+                aria-live="polite"
+                data-testid="mask-coverage"
+                data-coverage={coverage}
+                data-painted={painted}
+              >
+                {coverageText}
+              </p>
+              <StudioTools
+                tool={tool}
+                onTool={setTool}
+                brushSize={brushSize}
+                onBrushSize={setBrushSize}
+                opacity={opacity}
+                onOpacity={setOpacity}
+                canUndo={canUndo(history)}
+                canRedo={canRedo(history)}
+                canClear={!isBlank(history)}
+                onUndo={() => change(undo)}
+                onRedo={() => change(redo)}
+                onClear={clear}
+              />
+              <ShortcutList />
+            </>
+          )}
         </section>
 
         <div className="min-w-0 space-y-4">

@@ -12,6 +12,7 @@ import { useParams } from "wouter";
 import { REVIEW, reviewAuthorSchema, reviewCommentTextSchema, type ReviewDecisionState, type ReviewPagePicture } from "../../shared/review";
 import { inputClass } from "../components/auth/fields";
 import { BrandMark } from "../components/Brand";
+import { PhotoMeasuresView } from "../components/measure/MeasureOverlay";
 import { BeforeAfter } from "../components/render/BeforeAfter";
 import { ReviewFeedbackList, ReviewStateBadge } from "../components/review/ReviewFeedback";
 import { Spinner } from "../components/Spinner";
@@ -165,6 +166,7 @@ function PictureCard({
         width={picture.width}
         height={picture.height}
       />
+      {picture.measures ? <PhotoMeasuresView picture={picture.before} measures={picture.measures} /> : null}
       <div className="flex flex-col gap-2 sm:flex-row">
         <button
           type="button"

@@ -593,6 +593,30 @@ export interface ProjectClientsTable {
   linked_at: number;
 }
 
+/** What the user marked of known size on a photo (decision 089): JSON of a MeasureReference. */
+export interface MeasureReferencesTable {
+  upload_id: string;
+  reference: string;
+  updated_by: string | null;
+  updated_at: number;
+}
+
+/** A length measured in a project (decision 089): on a photo (points are fractions of it) or, later, in AR. */
+export interface RoomMeasuresTable {
+  id: string;
+  project_id: string | null;
+  upload_id: string | null;
+  source: "photo" | "ar";
+  kind: string;
+  /** JSON: {"a": {x, y}, "b": {x, y}} for a photo. */
+  points: string;
+  /** Measured in space (AR); NULL for a photo, whose length comes from its reference. */
+  length_cm: number | null;
+  label: Generated<string>;
+  created_by: string | null;
+  created_at: number;
+}
+
 /** Client review links (decision 073): only a SHA-256 of the token is kept. */
 export interface ReviewLinksTable {
   id: string;
@@ -684,6 +708,8 @@ export interface Database {
   review_decisions: ReviewDecisionsTable;
   scheduled_runs: ScheduledRunsTable;
   rate_counts: RateCountsTable;
+  measure_references: MeasureReferencesTable;
+  room_measures: RoomMeasuresTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -693,6 +719,7 @@ export type NewProfile = Insertable<ProfilesTable>;
 export type ProfileUpdate = Updateable<ProfilesTable>;
 export type Project = Selectable<ProjectsTable>;
 export type Client = Selectable<ClientsTable>;
+export type RoomMeasure = Selectable<RoomMeasuresTable>;
 export type NewProject = Insertable<ProjectsTable>;
 export type Upload = Selectable<UploadsTable>;
 export type RenderJob = Selectable<RenderJobsTable>;

@@ -17,16 +17,16 @@
 import { randomBytes } from "node:crypto";
 import os from "node:os";
 import { Router } from "express";
-import { PRODUCT_NAME } from "../../shared/constants";
+import { PRODUCT_NAME, UPLOAD_BUCKET } from "../../shared/constants";
 import type { EngineEnv } from "../env";
 import type { Infra } from "../infra";
 import type { Clock } from "../clock";
-import { DomainError } from "../errors";
+import { DomainError, notFound } from "../errors";
 import type { AccountDirectory, CreditLedger, ProjectDirectory, RenderContext, TeamDirectory } from "./context";
 import { createRenderProvider, engineInfo, PredictionWaiters, type RenderProvider } from "./engines";
 import { createFigures } from "./figures";
 import { runHousekeeping } from "./housekeeping";
-import { createIntake } from "./intake";
+import { createIntake, findOwnedUpload } from "./intake";
 import { createJobs, demoRefusal, keepsFreeCredits, type RenderWorkerOptions } from "./jobs";
 import { EVENTS_PATH, EventFanOut, InProcessRelay, PostgresRelay, RenderEventBus, type StoredRenderEvent } from "./live";
 import { ownerKey, rowKey, type Owner, type OwnerOfRequest } from "./owner";
@@ -34,7 +34,7 @@ import { findOwnedJob } from "./records";
 import { renderRoutes } from "./routes";
 import { RenderSignals } from "./signals";
 
-export type { Owner } from "./owner";
+export type { Owner, OwnerOfRequest } from "./owner";
 export { ownerOf, userOwner, visitorOwner } from "./owner";
 export type { AccountDirectory, CreditLedger, Payer, ProjectDirectory, TeamDirectory } from "./context";
 export type { JobView, UploadView } from "./views";
@@ -170,6 +170,20 @@ export function createRenderModule(
         engine,
         teamId: null,
       };
+    },
+    /**
+     * A version of a photo at its largest, for a download drawn over (measures, decision 089): the photo
+     * itself (an upload's id) or a finished render or edit of it (the AI upscale when there is one). Throws
+     * not-found when the owner may not use it.
+     */
+    async versionPicture(owner: Owner, id: string): Promise<{ uploadId: string; data: Buffer; name: string }> {
+      const upload = await findOwnedUpload(deps, owner, id).catch(() => null);
+      const job = upload ? null : await findOwnedJob(deps, owner, id);
+      if (job && job.status !== "succeeded") throw notFound();
+      const key = upload ? upload.original_key : (job!.upscaled_key ?? job!.result_key);
+      const stored = key ? await deps.storage.get(UPLOAD_BUCKET, key) : null;
+      if (!stored) throw notFound();
+      return { uploadId: upload ? upload.id : job!.upload_id, data: stored.data, name: upload ? "photo" : (job!.style ?? job!.kind) };
     },
     /** Renders users chose to show, and example pairs the app made itself. */
     async gallery() {

@@ -12,13 +12,13 @@ import { PRODUCT_NAME, type Language } from "../../shared/constants";
 import type { ReviewDecisionState, ReviewEvent } from "../../shared/review";
 import type { Infra } from "../infra";
 import type { RenderModule } from "../render";
-import type { ReviewActivity, ReviewContext, ReviewPeople, ReviewProjects } from "./context";
+import type { ReviewActivity, ReviewMeasures, ReviewContext, ReviewPeople, ReviewProjects } from "./context";
 import { ReviewEventBus, type ReviewCrossInstance } from "./events";
 import { addComment, addDecision } from "./feedback";
 import { createLink, projectLinks, reviewPage, revokeLink, type CreateLinkInput } from "./links";
 import { reviewRoutes } from "./routes";
 
-export type { ReviewActivity, ReviewPeople, ReviewProjects } from "./context";
+export type { ReviewActivity, ReviewMeasures, ReviewPeople, ReviewProjects } from "./context";
 
 export function createReviewModule(
   infra: Pick<Infra, "db" | "clock" | "storage" | "log" | "mailer">,
@@ -27,6 +27,8 @@ export function createReviewModule(
     projects: ReviewProjects;
     people: ReviewPeople;
     activity: ReviewActivity;
+    /** The measures drawn on each photo (the measures module); none without it. */
+    measures?: ReviewMeasures;
     brandName?: () => string;
     /** The channel to the other instances on one PostgreSQL database (decision 082); none on SQLite. */
     crossInstance?: ReviewCrossInstance | null;
@@ -42,6 +44,7 @@ export function createReviewModule(
     projects: ports.projects,
     people: ports.people,
     activity: ports.activity,
+    measures: ports.measures ?? { ofPhotos: async () => [] },
     brandName: ports.brandName ?? (() => PRODUCT_NAME),
     events: new ReviewEventBus(ports.crossInstance ?? undefined),
   };

@@ -167,6 +167,11 @@ export async function reviewPage(deps: ReviewContext, token: string): Promise<Re
   const [view] = await linkViews(deps, [row]);
   const pictures = await deps.render.reviewPictures(row.project_id, jobIdsOf(row) ?? undefined);
   const byJob = new Map(view!.pictures.map((picture) => [picture.jobId, picture]));
+  // Measures marked on the pictures' photos, shown read-only (those with a reference and at least one measure).
+  const measured = await deps.measures.ofPhotos(pictures.flatMap((picture) => (picture.photo ? [picture.photo] : [])));
+  const measuresOf = new Map(
+    measured.filter((photo) => photo.reference && photo.measures.length > 0).map((photo) => [photo.uploadId, photo]),
+  );
   return {
     title: row.label ?? row.project_name,
     expiresAt: row.expires_at,
@@ -184,6 +189,7 @@ export async function reviewPage(deps: ReviewContext, token: string): Promise<Re
         state: feedback.state,
         comments: feedback.comments,
         decisions: feedback.decisions,
+        measures: (picture.photo && measuresOf.get(picture.photo.uploadId)) || null,
       };
     }),
   };

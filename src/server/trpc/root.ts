@@ -13,6 +13,7 @@ import { listingRouter } from "./routers/listing";
 import { teamsRouter } from "./routers/teams";
 import { clientsRouter } from "./routers/clients";
 import { reviewRouter } from "./routers/review";
+import { measuresRouter } from "./routers/measures";
 
 export const appRouter = router({
   system: systemRouter,
@@ -29,6 +30,7 @@ export const appRouter = router({
   teams: teamsRouter,
   clients: clientsRouter,
   review: reviewRouter,
+  measures: measuresRouter,
 });
 
 export type AppRouter = typeof appRouter;

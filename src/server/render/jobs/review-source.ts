@@ -20,6 +20,8 @@ export interface ReviewPicture {
   width: number | null;
   height: number | null;
   createdAt: number;
+  /** The photo it was made from, with its size (measures marked on the photo are fractions of it). */
+  photo: { uploadId: string; width: number; height: number } | null;
 }
 
 /** The project's succeeded renders and edits with both pictures stored, oldest first (of `jobIds` only, when given). */
@@ -31,11 +33,20 @@ export async function reviewPictures(
   if (jobIds && jobIds.length === 0) return [];
   let query = deps.db
     .selectFrom("render_jobs")
-    .select(["id", "kind", "style", "input_key", "medium_key", "result_width", "result_height", "created_at"])
+    .select(["id", "upload_id", "kind", "style", "input_key", "medium_key", "result_width", "result_height", "created_at"])
     .where("project_id", "=", projectId)
     .where("status", "=", "succeeded");
   if (jobIds) query = query.where("id", "in", [...jobIds]);
   const rows = await query.orderBy("created_at", "asc").orderBy("id", "asc").execute();
+  const uploadIds = [...new Set(rows.map((row) => row.upload_id))];
+  const photos = new Map(
+    uploadIds.length === 0
+      ? []
+      : (await deps.db.selectFrom("uploads").select(["id", "width", "height"]).where("id", "in", uploadIds).execute()).map((upload) => [
+          upload.id,
+          { uploadId: upload.id, width: upload.width, height: upload.height },
+        ]),
+  );
   return rows.flatMap((row) =>
     row.input_key && row.medium_key
       ? [
@@ -48,6 +59,7 @@ export async function reviewPictures(
             width: row.result_width,
             height: row.result_height,
             createdAt: row.created_at,
+            photo: photos.get(row.upload_id) ?? null,
           },
         ]
       : [],

@@ -1,0 +1,38 @@
+/**
+ * The measures module (issue 30, decision 089): lengths measured in a room. On a photo, the user marks
+ * something of known size (the photo's reference) and then two points per measure; every length is
+ * computed from the stored points by the shared geometry (src/shared/measure-geometry.ts) when read,
+ * so a changed reference re-measures them all, and no number sent by a browser is stored. The table
+ * also takes measures made in AR later (source "ar"). It owns measure_references and room_measures,
+ * and asks the render module whether the caller may use a photo (a port handed in by boot.ts).
+ * Routers call this surface only.
+ */
+import type { Infra } from "../infra";
+import type { Owner, OwnerOfRequest } from "../render";
+import { measureRoutes } from "./routes";
+import type { MeasurePhotos, MeasuresContext } from "./context";
+import { addMeasure, deleteMeasure, measuresOfPhoto, measuresOfPhotos, setReference, type NewMeasure } from "./measures";
+import type { MeasureReference } from "../../shared/measures";
+
+export type { MeasurePhotos } from "./context";
+
+export function createMeasuresModule(infra: Pick<Infra, "db" | "clock">, ports: { photos: MeasurePhotos }) {
+  const deps: MeasuresContext = { db: infra.db, clock: infra.clock, photos: ports.photos };
+  return {
+    /** The photo's reference and measures (who may use the photo only). */
+    ofPhoto: (owner: Owner, uploadId: string) => measuresOfPhoto(deps, owner, uploadId),
+    /** Sets (or with null removes) the photo's reference; its measures are re-measured from it. */
+    setReference: (owner: Owner, uploadId: string, reference: MeasureReference | null) => setReference(deps, owner, uploadId, reference),
+    add: (owner: Owner, uploadId: string, measure: NewMeasure) => addMeasure(deps, owner, uploadId, measure),
+    delete: (owner: Owner, uploadId: string, measureId: string) => deleteMeasure(deps, owner, uploadId, measureId),
+    /**
+     * The measures of these photos, for a page whose access was checked by its own module (a client review
+     * link shows a project's pictures): sizes are the photos' own.
+     */
+    ofPhotos: (photos: ReadonlyArray<{ uploadId: string; width: number; height: number }>) => measuresOfPhotos(deps, photos),
+    /** A version of a photo downloaded with its measures drawn in; `ownerOfRequest` says who is asking. */
+    routes: (ownerOfRequest: OwnerOfRequest) => measureRoutes(deps, ownerOfRequest),
+  };
+}
+
+export type MeasuresModule = ReturnType<typeof createMeasuresModule>;
