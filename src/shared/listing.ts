@@ -39,4 +39,6 @@ export const LISTING_ROUTES = {
   download: (exportId: string) => `/files/listing/${exportId}/download`,
   /** Every current export of a project, with originals and manifest.csv (owner only). */
   projectZip: (projectId: string) => `/files/listing/projects/${projectId}/zip`,
+  /** Only a set's pictures ("Apply to the whole project"), the newest export of each. */
+  setZip: (projectId: string, setId: string) => `/files/listing/projects/${projectId}/zip?set=${encodeURIComponent(setId)}`,
 } as const;

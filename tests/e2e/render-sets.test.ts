@@ -80,6 +80,15 @@ describeBrowser("apply to the whole project", () => {
       const roomNames = translations[language].roomTypes as Record<string, string>;
       expect(rooms).toEqual([roomNames.bedroom, roomNames.kitchen, roomNames.bedroom]);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(options.width);
+      // The set for the listing in one step, then its zip.
+      await set.getByTestId("set-export").click();
+      await poll(() => set.getByTestId("set-zip").isVisible(), { timeout: 30_000 }).toBe(true);
+      const zipHref = await set.getByTestId("set-zip").getAttribute("href");
+      const zip = await page.evaluate(async (href) => {
+        const response = await fetch(href!);
+        return { status: response.status, type: response.headers.get("content-type") };
+      }, zipHref);
+      expect(zip).toEqual({ status: 200, type: "application/zip" });
       await set.scrollIntoViewIfNeeded();
       await screenshot(page, `render-set-${language}-${name}`);
       expect(problems).toEqual([]);

@@ -4,6 +4,7 @@
  * or nothing), and, on an engine that takes a reference picture (OpenAI's image[]), a finished
  * render of the project sent as the look to follow.
  */
+import { unzipSync } from "fflate";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOpenAiProvider } from "../../src/server/render/engines/openai";
@@ -11,6 +12,7 @@ import { localProvider, PREVIEW_CAPABILITIES } from "../../src/server/render/eng
 import type { RenderProvider, RenderRequest } from "../../src/server/render/engines/provider";
 import { ledgerBalance } from "../../src/server/services/credits";
 import { UPLOAD_BUCKET } from "../../src/shared/constants";
+import { LISTING_ROUTES } from "../../src/shared/listing";
 import { MESSAGES } from "../../src/shared/messages";
 import { RENDER } from "../../src/shared/render";
 import { guessRoomType, type RoomType } from "../../src/shared/styles";
@@ -92,6 +94,18 @@ describe("a set on an engine with seeds", () => {
       expect(picture.after).toBe(`/files/renders/${picture.jobId}/medium`);
       expect((await user.jar.fetch(`${server.url}${picture.before}`)).status).toBe(200);
     }
+
+    // The set for the listing in one step, and in one zip: its six pictures and their originals.
+    expect(await user.client.listing.createForSet.mutate({ setId: set.setId, language: "en" })).toEqual({ count: 6 });
+    const zipUrl = `${server.url}${LISTING_ROUTES.setZip(projectId, set.setId)}`;
+    const zip = unzipSync(new Uint8Array(await (await user.jar.fetch(zipUrl)).arrayBuffer()));
+    expect(Object.keys(zip).filter((name) => name.endsWith(".jpg") && !name.startsWith("originals/"))).toHaveLength(6);
+    expect(Object.keys(zip).filter((name) => name.startsWith("originals/"))).toHaveLength(6);
+    const stranger = await signedInClient(server.url);
+    expect((await stranger.jar.fetch(zipUrl)).status).toBe(404);
+    expect(await stranger.client.listing.createForSet.mutate({ setId: set.setId, language: "en" }).catch(failure)).toMatchObject({
+      message: MESSAGES.notFound,
+    });
   });
 
   it("asks for the whole set or nothing: too few credits, another owner's photo, a reference of another project", async () => {

@@ -318,6 +318,35 @@ export async function publicExport(deps: ListingContext, code: string): Promise<
  * The user's current exports whose render is now in the project (a render can be moved between
  * projects, so the render module says where it is, not the row).
  */
+/**
+ * A listing export of every finished picture of a set ("Apply to the whole project"), in one
+ * language with one disclosure (each picture's default when none is given). Returns the exports
+ * made; the set's zip holds them.
+ */
+export async function createSetExports(
+  deps: ListingContext,
+  userId: string,
+  input: { setId: string; disclosure?: string; language: Language },
+  baseUrl: string | null,
+): Promise<ListingExportView[]> {
+  const { jobIds } = await deps.render.setPictures(userOwner(userId), input.setId);
+  if (jobIds.length === 0) throw new DomainError("conflict", "renderNotFinished");
+  const made: ListingExportView[] = [];
+  for (const jobId of jobIds) made.push(await createExport(deps, userId, { ...input, jobId }, baseUrl));
+  return made;
+}
+
+/** The current exports of a set's pictures (the newest of each picture), for the set's zip. */
+export async function setExports(deps: ListingContext, userId: string, setId: string): Promise<ListingExportRow[]> {
+  const { projectId, jobIds } = await deps.render.setPictures(userOwner(userId), setId);
+  const newest = new Map<string, ListingExportRow>();
+  for (const row of await projectExports(deps, userId, projectId)) {
+    if (row.job_id && jobIds.includes(row.job_id) && (newest.get(row.job_id)?.created_at ?? -1) < row.created_at)
+      newest.set(row.job_id, row);
+  }
+  return jobIds.flatMap((jobId) => newest.get(jobId) ?? []);
+}
+
 export async function projectExports(deps: ListingContext, userId: string, projectId: string): Promise<ListingExportRow[]> {
   const rows = await currentRows(deps, userId).execute();
   const inProject: ListingExportRow[] = [];

@@ -8,9 +8,16 @@
 import { PRODUCT_NAME, type Language } from "../../shared/constants";
 import { createRunClaims, type ScheduledRun } from "../coordination";
 import type { Infra } from "../infra";
-import type { RenderModule } from "../render";
 import type { ListingContext } from "./context";
-import { createExport, exportsOfJob, projectExports, revokeExport, sweepListingExports, type ListingExportView } from "./exports";
+import {
+  createExport,
+  createSetExports,
+  exportsOfJob,
+  projectExports,
+  revokeExport,
+  sweepListingExports,
+  type ListingExportView,
+} from "./exports";
 import { listingRoutes, type UserOfRequest } from "./routes";
 
 export type { ListingExportView } from "./exports";
@@ -23,7 +30,7 @@ const SCHEDULED_SWEEP: ScheduledRun = { name: "listing-sweep", everyMs: SWEEP_IN
 
 export function createListingModule(
   infra: Pick<Infra, "db" | "clock" | "storage" | "diskFloor" | "log">,
-  ports: { render: Pick<RenderModule, "listingSource">; brandName?: () => string; teams?: ListingContext["teams"] },
+  ports: { render: ListingContext["render"]; brandName?: () => string; teams?: ListingContext["teams"] },
 ) {
   const deps: ListingContext = {
     db: infra.db,
@@ -62,6 +69,9 @@ export function createListingModule(
       input: { jobId: string; disclosure?: string; language: Language },
       baseUrl: string | null,
     ): Promise<ListingExportView> => createExport(deps, userId, input, baseUrl),
+    /** An export of every finished picture of a set, one language and disclosure for all. */
+    createForSet: (userId: string, input: { setId: string; disclosure?: string; language: Language }, baseUrl: string | null) =>
+      createSetExports(deps, userId, input, baseUrl),
     forJob: (userId: string, jobId: string) => exportsOfJob(deps, userId, jobId),
     revoke: (userId: string, exportId: string) => revokeExport(deps, userId, exportId),
     /** How many current exports the project's zip would hold. */

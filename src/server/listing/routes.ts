@@ -10,7 +10,7 @@ import { MESSAGES } from "../../shared/messages";
 import { fileNamePrefix } from "../../shared/studio";
 import type { ListingContext } from "./context";
 import { writeProjectZip } from "./archive";
-import { ownedExport, projectExports, publicExport } from "./exports";
+import { ownedExport, projectExports, publicExport, setExports } from "./exports";
 import { listingPageHtml, NOT_FOUND_HTML } from "./page";
 import { DomainError } from "../errors";
 
@@ -77,9 +77,17 @@ export function listingRoutes(deps: ListingContext, userOfRequest: UserOfRequest
     res.send(stored.data);
   });
 
+  /** The project's zip; `?set=<id>`: only that set's pictures (the newest export of each). */
   routes.get("/files/listing/projects/:projectId/zip", async (req, res) => {
     const userId = await userOfRequest(req, res);
-    const exports = userId ? await projectExports(deps, userId, req.params.projectId) : [];
+    const setId = typeof req.query.set === "string" ? req.query.set : null;
+    const exports = !userId
+      ? []
+      : setId
+        ? await setExports(deps, userId, setId)
+            .then((rows) => rows.filter((row) => row.project_id === req.params.projectId))
+            .catch(notFoundAsEmpty)
+        : await projectExports(deps, userId, req.params.projectId);
     if (exports.length === 0) {
       res.status(404).json({ error: MESSAGES.notFound });
       return;
@@ -92,6 +100,11 @@ export function listingRoutes(deps: ListingContext, userOfRequest: UserOfRequest
   });
 
   return routes;
+}
+
+function notFoundAsEmpty(error: unknown): [] {
+  if (error instanceof DomainError && error.kind === "not-found") return [];
+  throw error;
 }
 
 function notFoundAsNull(error: unknown): null {

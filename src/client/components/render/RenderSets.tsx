@@ -3,8 +3,14 @@
  * by side, and how far the set is. While pictures are still rendering the list is read again every
  * few seconds (each picture's own live events are on the render page).
  */
-import { useEffect } from "react";
+import { FileArchive, FileImage } from "lucide-react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { toast } from "sonner";
+import { SUPPORTED_LANGUAGES } from "../../../shared/constants";
+import { LISTING_ROUTES } from "../../../shared/listing";
+import { friendlyError } from "../../lib/friendlyError";
+import { buttonClass } from "../ui/buttons";
 import { isFinalStatus, type RenderSetView } from "../../../shared/render";
 import { trpc } from "../../trpc";
 
@@ -36,6 +42,7 @@ export function RenderSets({ projectId }: { projectId: string }) {
       {sets.data.map((set) => (
         <SetCard
           key={set.id}
+          projectId={projectId}
           set={set}
           heading={t("renderSets.setHeading", { style: t(`styles.${set.style}`), date: date(set.createdAt) })}
         />
@@ -44,9 +51,24 @@ export function RenderSets({ projectId }: { projectId: string }) {
   );
 }
 
-function SetCard({ set, heading }: { set: RenderSetView; heading: string }) {
-  const { t } = useTranslation();
+function SetCard({ projectId, set, heading }: { projectId: string; set: RenderSetView; heading: string }) {
+  const { t, i18n } = useTranslation();
   const done = set.pictures.filter((picture) => isFinalStatus(picture.status)).length;
+  const exportSet = trpc.listing.createForSet.useMutation();
+  const utils = trpc.useUtils();
+  const [exported, setExported] = useState(false);
+  const finished = done === set.pictures.length && set.pictures.some((picture) => picture.status === "succeeded");
+  const onExport = async () => {
+    try {
+      const language = SUPPORTED_LANGUAGES.find((code) => code === i18n.resolvedLanguage) ?? "en";
+      const made = await exportSet.mutateAsync({ setId: set.id, language });
+      toast.success(t("renderSets.exported", { count: made.count }));
+      setExported(true);
+      await utils.listing.invalidate();
+    } catch (caught) {
+      toast.error(friendlyError(caught, t));
+    }
+  };
   return (
     <article className="rounded-xl border border-slate-200 p-4 dark:border-slate-800" data-testid="render-set">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
@@ -57,6 +79,26 @@ function SetCard({ set, heading }: { set: RenderSetView; heading: string }) {
         </p>
       </div>
       <progress className="mt-2 h-1.5 w-full accent-brand-600" value={done} max={set.pictures.length} aria-hidden="true" />
+      {finished ? (
+        <div className="mt-3 flex flex-wrap gap-2">
+          <button
+            type="button"
+            className={buttonClass.secondary}
+            disabled={exportSet.isPending}
+            onClick={() => void onExport()}
+            data-testid="set-export"
+          >
+            <FileImage className="size-4" aria-hidden="true" />
+            {t("renderSets.export")}
+          </button>
+          {exported ? (
+            <a href={LISTING_ROUTES.setZip(projectId, set.id)} download className={buttonClass.primary} data-testid="set-zip">
+              <FileArchive className="size-4" aria-hidden="true" />
+              {t("renderSets.zip")}
+            </a>
+          ) : null}
+        </div>
+      ) : null}
       <ul className="mt-3 grid gap-3 md:grid-cols-2 xl:grid-cols-3">
         {set.pictures.map((picture) => (
           <li key={picture.jobId} className="space-y-1" data-testid="set-picture">

@@ -38,7 +38,7 @@ import { reviewPictures } from "./review-source";
 import { cancelJob, createRenderJobs, deleteJob, recoverExpiredLeases, rerenderJob, retryJob } from "./queue";
 import { deleteUserImages, handOverTeamPictures, movePicturesToTeam, type ImagesToDelete } from "./removal";
 import { upscaleJob } from "./upscale";
-import { createRenderSet, projectPhotos, projectRenderSets } from "./sets";
+import { createRenderSet, projectPhotos, projectRenderSets, setPictures } from "./sets";
 import { RenderWorker, type RenderWorkerOptions } from "./worker";
 
 export { demoRefusal, keepsFreeCredits, type DemoRefusal } from "./queue";
@@ -88,6 +88,8 @@ export function createJobs(deps: RenderContext, engine: () => RenderProvider, wo
       createSet: (owner: Owner, input: RenderSetRequest, ipAddress: string) => createRenderSet(deps, owner, input, ipAddress),
       /** A project's sets, each photo's before and after. */
       projectSets: (owner: Owner, projectId: string) => projectRenderSets(deps, owner, projectId),
+      /** A set's finished pictures, for its listing export. */
+      setPictures: (owner: Owner, setId: string) => setPictures(deps, owner, setId),
       /** A project's photos, for the set dialog. */
       projectPhotos: (owner: Owner, projectId: string) => projectPhotos(deps, owner, projectId),
       /** The modification studio: repaint a painted region of a version, one credit, through the queue. */

@@ -205,3 +205,18 @@ export async function projectPhotos(
     height: upload.height,
   }));
 }
+
+/** A set's finished pictures (their job ids, in the set's order) and its project, for a listing export of the set. */
+export async function setPictures(deps: RenderContext, owner: Owner, setId: string): Promise<{ projectId: string; jobIds: string[] }> {
+  const set = await deps.db.selectFrom("render_sets").select("project_id").where("id", "=", setId).executeTakeFirst();
+  if (!set || owner.userId === null || !(await deps.projects.projectAccess(owner.userId, set.project_id))) throw notFound();
+  const jobs = await deps.db
+    .selectFrom("render_jobs")
+    .select("id")
+    .where("set_id", "=", setId)
+    .where("project_id", "=", set.project_id)
+    .where("status", "=", "succeeded")
+    .orderBy("queue_seq")
+    .execute();
+  return { projectId: set.project_id, jobIds: jobs.map((job) => job.id) };
+}

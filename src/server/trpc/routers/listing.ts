@@ -34,6 +34,22 @@ export const listingRouter = router({
       return ctx.services.listing.create(userId, input, ctx.mailBaseUrl);
     }),
 
+  /** "Apply to the whole project": an export of every finished picture of a set, for one zip. */
+  createForSet: publicProcedure
+    .input(
+      z.object({
+        setId: id,
+        disclosure: z.string().max(2000, { error: MESSAGES.listingDisclosureTooLong }).optional(),
+        language: z.enum(SUPPORTED_LANGUAGES),
+      }),
+    )
+    .mutation(async ({ ctx, input }) => {
+      const userId = requireUser(ctx);
+      await enforceRateLimit(ctx, "render");
+      const made = await ctx.services.listing.createForSet(userId, input, ctx.mailBaseUrl);
+      return { count: made.length };
+    }),
+
   forJob: publicProcedure
     .input(z.object({ jobId: id }))
     .query(({ ctx, input }) => ctx.services.listing.forJob(requireUser(ctx), input.jobId)),
