@@ -30,6 +30,7 @@ import * as m0024 from "./0024-review-links";
 import * as m0025 from "./0025-render-leases";
 import * as m0026 from "./0026-run-claims-and-rate-counts";
 import * as m0027 from "./0027-render-workers";
+import * as m0028 from "./0028-engine-fallback";
 import * as m0029 from "./0029-room-measures";
 import * as m0030 from "./0030-upscale-engine";
 import * as m0031 from "./0031-render-sets";
@@ -62,6 +63,7 @@ export const migrations: Record<string, Migration> = {
   "0025-render-leases": m0025,
   "0026-run-claims-and-rate-counts": m0026,
   "0027-render-workers": m0027,
+  "0028-engine-fallback": m0028,
   "0029-room-measures": m0029,
   "0030-upscale-engine": m0030,
   "0031-render-sets": m0031,

@@ -42,7 +42,7 @@ import { createPaymentsService } from "./services/payments";
 import { createProjectDirectory, createProjectsService } from "./services/projects";
 import { applyAdminEmails, createRolesService } from "./services/roles";
 import { createSelfTestRunsService } from "./services/self-test-runs";
-import { createSystemService } from "./services/system-checks";
+import { checkRenderProvider, createSystemService } from "./services/system-checks";
 import { createDiskFloor } from "./storage/disk-floor";
 import { createStorage, storageWhere } from "./storage/create";
 import type { ObjectStorage } from "./storage/storage";
@@ -124,6 +124,11 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
     worker: options.worker,
     freeDemoRendersPerAddress: settings.demoRendersPerAddressPerDay,
     brandName: settings.brandName,
+    // Before a task falls back to an engine not seen up: the self-test's question to it (decision 088).
+    engineHealth: async (engineId, config, timeoutMs) => {
+      const result = await checkRenderProvider(config, { providerId: engineId, timeoutMs });
+      return { ok: result.ok, detail: result.detail };
+    },
   });
   // An engine saved in /admin → Studio replaces the one in force at once (no restart).
   settings.onEngineChange(() => render.useEngine(settings.engineEnv()));

@@ -22,6 +22,19 @@ function isProxyAddress(entry: string): boolean {
 export const RENDER_PROVIDERS = ["local", "comfyui", "replicate", "openai"] as const;
 export type RenderProviderName = (typeof RENDER_PROVIDERS)[number];
 
+/** A task's engines, in the order they are tried: ENGINES_RENDER=openai,comfyui (issue 30). */
+const engineList = (task: string) =>
+  z
+    .string()
+    .transform((text) => text.split(",").map((name) => name.trim()))
+    .pipe(
+      z
+        .array(z.enum(RENDER_PROVIDERS, { error: `expected engines for ${task} among ${RENDER_PROVIDERS.join(", ")}, comma-separated` }))
+        .min(1)
+        .refine((list) => new Set(list).size === list.length, { error: "expected each engine at most once" }),
+    )
+    .optional();
+
 /** What one process does: serve the app (web), render (worker), or both (all, one box). */
 export const ROLES = ["web", "worker", "all"] as const;
 export type Role = (typeof ROLES)[number];
@@ -151,6 +164,11 @@ export const envSchema = z.object({
     .default(64),
   ROLE: z.enum(ROLES, { error: `expected one of ${ROLES.join(", ")}` }).default("all"),
   RENDER_PROVIDER: z.enum(RENDER_PROVIDERS, { error: `expected one of ${RENDER_PROVIDERS.join(", ")}` }).default("local"),
+  ENGINES_RENDER: engineList("renders"),
+  ENGINES_STAGE: engineList("staging"),
+  ENGINES_DECLUTTER: engineList("decluttering"),
+  ENGINES_EDIT: engineList("edits"),
+  ENGINES_UPSCALE: engineList("upscales"),
   RENDER_CONCURRENCY: z.coerce
     .number({ error: "expected a whole number of renders at once, 1 to 32" })
     .int({ error: "expected a whole number of renders at once, 1 to 32" })
@@ -328,7 +346,21 @@ export type EngineEnv = Pick<
   | "COMFYUI_UPSCALE_REFINE"
   | "REPLICATE_API_URL"
   | "OPENAI_API_URL"
+  | "ENGINES_RENDER"
+  | "ENGINES_STAGE"
+  | "ENGINES_DECLUTTER"
+  | "ENGINES_EDIT"
+  | "ENGINES_UPSCALE"
 >;
+
+/** The variable that lists each task's engines. */
+export const ENGINE_TASK_VARIABLES = {
+  render: "ENGINES_RENDER",
+  stage: "ENGINES_STAGE",
+  declutter: "ENGINES_DECLUTTER",
+  edit: "ENGINES_EDIT",
+  upscale: "ENGINES_UPSCALE",
+} as const satisfies Record<string, EnvName>;
 
 export class EnvError extends Error {
   override name = "EnvError";
@@ -461,6 +493,12 @@ export const ENV_DOCS: Record<keyof z.infer<typeof envSchema>, string> = {
     "connections one client address may hold open at once; more are answered 429 and closed. A trusted proxy (TRUST_PROXY) is not capped (default 64)",
   RENDER_PROVIDER:
     "render engine: local (default: the offline Preview engine, colour and tone grading, not AI), comfyui (a studio's own GPU box), replicate or openai",
+  ENGINES_RENDER:
+    "the engines that render (redesign), in the order tried, e.g. openai,comfyui: one that is down is skipped for the next (default: RENDER_PROVIDER; also in /admin → Studio, where the variable wins). Each needs its own settings (key, URL)",
+  ENGINES_STAGE: "the engines that stage an empty room, in the order tried (as ENGINES_RENDER)",
+  ENGINES_DECLUTTER: "the engines that declutter a room, in the order tried (as ENGINES_RENDER)",
+  ENGINES_EDIT: "the engines that make region edits (the modification studio), in the order tried (as ENGINES_RENDER)",
+  ENGINES_UPSCALE: "the engines that upscale a render to the photo's size, in the order tried (as ENGINES_RENDER)",
   ROLE: "what this process does: all (default: serves the app and renders, one box), web (serves the app, never renders) or worker (renders; serves only GET /healthz). See README, Render workers and leases",
   RENDER_CONCURRENCY: "renders worked on at once by this process's worker (default 2)",
   RENDER_LEASE_MS:

@@ -63,6 +63,11 @@ export const MESSAGES = {
   renderEditSourceGone: "The picture to edit is no longer there",
   // The engine's own words (a provider's refusal, its failure) inside a sentence the client translates.
   renderEngineStopped: "The render engine stopped this render: {{detail}}",
+  // Engines chosen per task, with fallback (issue 30): why another engine made it, or why none could.
+  engineFallback: "Made by {{engine}}: {{skipped}} could not be used ({{detail}})",
+  engineNoneAvailable:
+    "None of this studio's engines could make this picture now ({{detail}}). Your credit was returned; please try again later.",
+  engineRouteUnable: "{{engine}} is not set up here or cannot do this task ({{task}}). Choose among the engines offered for it.",
   // The modification studio.
   maskNotPng: "The mask must be a PNG image",
   maskWrongSize: "The mask must be the same size as the picture",

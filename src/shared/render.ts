@@ -140,13 +140,30 @@ export function renderModesFor(capabilities: Pick<EngineCapabilities, "modes" | 
   return capabilities.floorPlan === "none" ? [] : capabilities.modes.filter((mode) => mode === "redesign");
 }
 
+/**
+ * The tasks an operator gives engines to (issue 30), each an ordered list tried in turn: renders
+ * (redesign), staging an empty room, decluttering, region edits (the modification studio), upscales.
+ */
+export const ENGINE_TASKS = ["render", "stage", "declutter", "edit", "upscale"] as const;
+export type EngineTask = (typeof ENGINE_TASKS)[number];
+
+/** The task a job belongs to: an edit, or a render in its mode. */
+export function engineTaskOf(kind: "render" | "edit", renderMode: RenderMode): EngineTask {
+  if (kind === "edit") return "edit";
+  return renderMode === "redesign" ? "render" : renderMode;
+}
+
 export interface EngineInfo {
+  /** The engine that renders first (the render task's first engine). */
   id: string;
   label: string;
   isAi: boolean;
   /** The engine bills every render (a hosted API): free credits are usable once the e-mail address is confirmed. */
   billedPerRender: boolean;
+  /** What the chosen engines can do together: a mode is offered when its task has an able engine, edits and upscales likewise. */
   capabilities: EngineCapabilities;
+  /** Each task's engines in the order they are tried (empty: nothing does it here). */
+  tasks: Record<EngineTask, string[]>;
 }
 
 /** The URLs of a finished render's pictures (all served only to their owner). */

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { MESSAGES } from "./messages";
+import type { EngineTask } from "./render";
 import { accentContrast } from "./studio";
 
 export const STUDIO_LIMITS = {
@@ -78,3 +79,21 @@ export const engineInputSchema = z.object({
   keys: z.object({ replicate: keyInput, openai: keyInput, comfyui: keyInput }),
 });
 export type EngineInput = z.infer<typeof engineInputSchema>;
+
+/** Most engines one task may list (there are four). */
+export const ENGINES_PER_TASK_MAX = ENGINE_IDS.length;
+
+const engineList = z
+  .array(z.enum(ENGINE_IDS))
+  .max(ENGINES_PER_TASK_MAX)
+  .refine((list) => new Set(list).size === list.length, { error: MESSAGES.missingRequiredFields });
+
+/** Each task's engines in the order they are tried (issue 30); an empty list leaves the task to the studio's engine. */
+export const engineRoutesInputSchema = z.object({
+  render: engineList,
+  stage: engineList,
+  declutter: engineList,
+  edit: engineList,
+  upscale: engineList,
+} satisfies Record<EngineTask, typeof engineList>);
+export type EngineRoutesInput = z.infer<typeof engineRoutesInputSchema>;

@@ -11,7 +11,7 @@ import { localProvider, PREVIEW_CAPABILITIES } from "../../src/server/render/eng
 import { OPENAI_CAPABILITIES } from "../../src/server/render/engines/openai";
 import { buildInstructionPrompt, buildNegativePrompt, buildPrompt } from "../../src/server/render/engines/prompt";
 import { REPLICATE_RENDER_MODELS, renderPresetFor } from "../../src/server/render/engines/replicate-presets";
-import { engineInfo } from "../../src/server/render/engines/choose";
+import { singleEngineSet } from "../../src/server/render/engines/routing";
 import type { RenderRequest } from "../../src/server/render/engines/provider";
 
 const planRequest: RenderRequest = {
@@ -27,7 +27,7 @@ const planRequest: RenderRequest = {
 describe("what each engine makes of a floor plan", () => {
   it("the Preview engine makes nothing of one, and says so to the interface", () => {
     expect(PREVIEW_CAPABILITIES.floorPlan).toBe("none");
-    expect(engineInfo(localProvider)).toMatchObject({ isAi: false, capabilities: { floorPlan: "none" } });
+    expect(singleEngineSet(localProvider).info()).toMatchObject({ isAi: false, capabilities: { floorPlan: "none" } });
   });
 
   it("ComfyUI's shipped workflows (depth and lines ControlNets) make a top view; OpenAI's editor an eye-level view", () => {

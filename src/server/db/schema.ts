@@ -273,6 +273,10 @@ export interface RenderJobsTable {
   upscale_provider: string | null;
   /** The set it was asked for with ("Apply to the whole project"); null for a render asked for alone. */
   set_id: string | null;
+  /** Why another engine than the upscale task's first made it (a keyed message, decision 088); null when the first did. */
+  upscale_fallback_reason: Generated<string | null>;
+  /** Why another engine than the task's first made this render (a keyed message, decision 088); null when the first did. */
+  fallback_reason: Generated<string | null>;
   /** Bytes of the files made for this job (input, results, an edit's mask, an upscale): counted in the owner's storage quota. */
   stored_bytes: Generated<number>;
   share_token: string | null;

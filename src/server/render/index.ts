@@ -18,12 +18,23 @@ import { randomBytes } from "node:crypto";
 import os from "node:os";
 import { Router } from "express";
 import { PRODUCT_NAME, UPLOAD_BUCKET } from "../../shared/constants";
-import type { EngineEnv } from "../env";
+import { OUTSIDE_SERVICE_TIMEOUT_MS } from "../../shared/self-test-checks";
+import type { EngineTask } from "../../shared/render";
+import type { EngineEnv, Env } from "../env";
 import type { Infra } from "../infra";
 import type { Clock } from "../clock";
 import { DomainError, notFound } from "../errors";
 import type { AccountDirectory, CreditLedger, ProjectDirectory, RenderContext, TeamDirectory } from "./context";
-import { createRenderProvider, engineInfo, PredictionWaiters, type RenderProvider } from "./engines";
+import {
+  buildEngineSet,
+  EngineRouteError,
+  EngineStates,
+  PredictionWaiters,
+  singleEngineSet,
+  type EngineSet,
+  type FallbackDeps,
+  type RenderProvider,
+} from "./engines";
 import { createFigures } from "./figures";
 import { runHousekeeping } from "./housekeeping";
 import { createIntake, findOwnedUpload } from "./intake";
@@ -61,6 +72,24 @@ export interface RenderModuleOptions {
   worker?: Partial<RenderWorkerOptions>;
   /** The studio's name in force (downloads are named after it; default the shipped name). */
   brandName?: () => string;
+  /**
+   * An engine's health check (the self-test's render-engine check): whether it answers with its key
+   * within `timeoutMs`. Asked before a task falls back to an engine not seen up (decision 088);
+   * without it, every engine counts as up until a call fails.
+   */
+  engineHealth?: (engineId: string, config: Env, timeoutMs: number) => Promise<{ ok: boolean; detail: string }>;
+}
+
+/** An engine as /admin shows it: what it is, which tasks list it, and its state here. */
+export interface EngineStatus {
+  id: string;
+  label: string;
+  isAi: boolean;
+  tasks: EngineTask[];
+  state: "up" | "down" | "unknown";
+  at: number | null;
+  message: string | null;
+  failures: Array<{ at: number; task: EngineTask | "check"; message: string }>;
 }
 
 export function createRenderModule(
@@ -68,11 +97,33 @@ export function createRenderModule(
   options: RenderModuleOptions,
 ) {
   const replicateWaiters = new PredictionWaiters();
-  /** Builds the engine a configuration describes; throws when it cannot be built (a model without a preset). */
-  const buildEngine = (config: EngineEnv) => createRenderProvider({ ...infra.env, ...config }, replicateWaiters);
-  // The engine in force; /admin → Studio may swap it while the server runs (useEngine). Jobs running keep theirs.
-  let provider = options.provider ?? buildEngine(infra.env);
-  let engine = engineInfo(provider);
+  /**
+   * Builds every engine a configuration describes and each task's engines; throws when the studio's
+   * engine cannot be built (a model without a preset), or, `strict`, when a task lists an engine
+   * that is not set up or cannot do it.
+   */
+  const buildEngines = (config: EngineEnv, strict: boolean) =>
+    buildEngineSet({ ...infra.env, ...config }, replicateWaiters, { strict, warn: (message, fields) => infra.log.warn(message, fields) });
+  // The engines in force; /admin → Studio may swap them while the server runs (useEngine). Jobs running keep theirs.
+  let engineConfig: Env = infra.env;
+  let engines: EngineSet = options.provider ? singleEngineSet(options.provider) : buildEngines(infra.env, false);
+  let engine = engines.info();
+  // What this process saw of each engine (decision 088: in memory, per process).
+  const states = new EngineStates();
+  const checkTimeoutMs = options.worker?.engineCheckTimeoutMs ?? OUTSIDE_SERVICE_TIMEOUT_MS;
+  const fallback: FallbackDeps = {
+    states,
+    now: () => infra.clock.now(),
+    recheckMs: options.worker?.engineRecheckMs ?? 30_000,
+    check: async (candidate: RenderProvider) => {
+      if (candidate.id === "local" || !options.engineHealth) return { ok: true, detail: "" };
+      try {
+        return await options.engineHealth(candidate.id, engineConfig, checkTimeoutMs);
+      } catch (error) {
+        return { ok: false, detail: error instanceof Error ? error.message : String(error) };
+      }
+    },
+  };
   // Several instances may share a PostgreSQL database: events (decision 082), new jobs and cancels
   // (decision 083) travel between them.
   const others = infra.crossInstance;
@@ -85,14 +136,16 @@ export function createRenderModule(
     log: infra.log,
     events: new RenderEventBus(others ? new PostgresRelay(infra.db, others, infra.log) : new InProcessRelay()),
     signals: new RenderSignals(others),
+    // New jobs are recorded with the engine that renders first; what ai-render and edits accept is
+    // what the tasks' engines can do together.
     get providerId() {
-      return provider.id;
+      return engines.primary.id;
     },
     get capabilities() {
-      return provider.capabilities;
+      return engine.capabilities;
     },
     get billedPerRender() {
-      return provider.billedPerRender === true;
+      return engine.billedPerRender;
     },
     projects: options.projects,
     accounts: options.accounts,
@@ -101,7 +154,7 @@ export function createRenderModule(
     freeDemoRendersPerAddress: options.freeDemoRendersPerAddress ?? (() => infra.env.DEMO_RENDERS_PER_IP_PER_DAY),
     brandName: options.brandName ?? (() => PRODUCT_NAME),
   };
-  const jobs = createJobs(deps, () => provider, {
+  const jobs = createJobs(deps, () => engines, fallback, {
     concurrency: infra.env.RENDER_CONCURRENCY,
     deadlineMs: infra.env.RENDER_DEADLINE_MS,
     leaseMs: infra.env.RENDER_LEASE_MS,
@@ -128,21 +181,35 @@ export function createRenderModule(
       return engine;
     },
     /**
-     * Refuses a configuration no engine can be built from (a Replicate model without a preset),
-     * before the settings that describe it are saved.
+     * Refuses a configuration no engine can be built from (a Replicate model without a preset), or
+     * whose task lists an engine not set up or unable to do it, before the settings are saved.
      */
     checkEngine(config: EngineEnv): void {
       try {
-        buildEngine(config);
+        buildEngines(config, true);
       } catch (error) {
+        if (error instanceof EngineRouteError) {
+          throw new DomainError("invalid", "engineRouteUnable", { cause: error, params: { engine: error.engine, task: error.task } });
+        }
         throw new DomainError("invalid", "engineModelUnknown", { cause: error });
       }
     },
-    /** Swaps the engine for the jobs claimed from now on (settings saved in /admin → Studio); no restart. */
+    /** Swaps the engines for the jobs claimed from now on (settings saved in /admin → Studio); no restart. */
     useEngine(config: EngineEnv): void {
-      provider = buildEngine(config);
-      engine = engineInfo(provider);
-      infra.log.info("render engine changed", { engine: provider.id });
+      engines = buildEngines(config, false);
+      engineConfig = { ...infra.env, ...config };
+      engine = engines.info();
+      infra.log.info("render engines changed", { engine: engines.primary.id, tasks: engine.tasks });
+    },
+    /** Per task, the engines built here that can do it: what /admin → Studio offers for each task. */
+    engineOffer: () => engines.offered(),
+    /** Each engine built here, the tasks listing it and its state as this process saw it (decision 088). */
+    engineStatuses(): EngineStatus[] {
+      return [...engines.engines.values()].map((built) => {
+        const { state, at, message, failures } = states.get(built.id);
+        const tasks = (Object.keys(engine.tasks) as EngineTask[]).filter((task) => engine.tasks[task].includes(built.id));
+        return { id: built.id, label: built.label, isAi: built.capabilities.isAi, tasks, state, at, message, failures };
+      });
     },
 
     /**

@@ -50,6 +50,10 @@ export interface JobView {
   structure: StructureStrength;
   /** Provenance: which engine and model made it, with which seed, prompt and parameters. */
   engine: { id: string; isAi: boolean };
+  /** Why another engine than the task's first made it (a keyed message, decision 088); null when the first did. */
+  fallbackReason: string | null;
+  /** The engine that made the upscale, and why another was skipped; null when none was made (or before decision 088). */
+  upscaleEngine: { id: string; fallbackReason: string | null } | null;
   model: string | null;
   modelVersion: string | null;
   seed: number | null;
@@ -155,6 +159,8 @@ export function jobView(job: RenderJob, providerLabel: string, position: number 
     renderMode: job.render_mode,
     structure: job.structure,
     engine: { id: job.provider, isAi: AI_ENGINE_IDS.includes(job.provider) },
+    fallbackReason: job.fallback_reason,
+    upscaleEngine: job.upscale_provider ? { id: job.upscale_provider, fallbackReason: job.upscale_fallback_reason } : null,
     model: job.model,
     modelVersion: job.model_version,
     seed: job.seed,

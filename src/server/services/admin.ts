@@ -14,7 +14,7 @@ import type { BackupModule, BackupRecord } from "../backup";
 import type { Housekeeping } from "../housekeeping";
 import { REPLICATE_RENDER_MODELS, type RenderModule } from "../render";
 import type { SettingsModule } from "../settings";
-import type { BrandInput, EngineInput, FreeCreditsInput } from "../../shared/studio-settings";
+import type { BrandInput, EngineInput, EngineRoutesInput, FreeCreditsInput } from "../../shared/studio-settings";
 import { checkRenderProvider } from "./system-checks";
 import { clearAttempts, lockedUntilOf } from "../auth/lockout";
 import { latestOutboxMails } from "../mail/mailer";
@@ -263,7 +263,24 @@ export function createAdminService(
 
     /** /admin → Studio: the settings in force, which the environment sets, the engine in use and the Replicate presets. */
     studioSettings() {
-      return { ...settings.adminView(), engineInUse: render.engine, replicateModels: REPLICATE_RENDER_MODELS };
+      return {
+        ...settings.adminView(),
+        engineInUse: render.engine,
+        replicateModels: REPLICATE_RENDER_MODELS,
+        // Per task, the engines set up here that can do it (what the engines-per-task form offers).
+        engineOffer: render.engineOffer(),
+        engineStatuses: render.engineStatuses(),
+      };
+    },
+
+    /** Each engine set up here: the tasks that list it, up or down (its last check or call, when), its latest failures. */
+    engineStatuses: () => render.engineStatuses(),
+
+    /** Saves each task's engines in the order tried and swaps them in (decision 088); audited. */
+    async updateEngineRoutes(admin: Admin, input: EngineRoutesInput) {
+      const { changed } = await settings.updateEngineRoutes(input, (config) => render.checkEngine(config));
+      await audit(admin, "settings.engine-routes", null, { changed });
+      return { routes: settings.adminView().engine.routes, engineInUse: render.engine, engineOffer: render.engineOffer() };
     },
 
     async updateStudioBrand(admin: Admin, input: BrandInput) {

@@ -10,9 +10,10 @@
  */
 import { createHash } from "node:crypto";
 import { UPLOAD_BUCKET } from "../../shared/constants";
-import type { BrandInput, EngineId, EngineInput, FreeCreditsInput, KeyedEngine } from "../../shared/studio-settings";
+import { ENGINE_TASKS, type EngineTask } from "../../shared/render";
+import type { BrandInput, EngineId, EngineInput, EngineRoutesInput, FreeCreditsInput, KeyedEngine } from "../../shared/studio-settings";
 import { DEFAULT_PUBLIC_STUDIO, type PublicStudio } from "../../shared/studio";
-import { COMFYUI_NO_UPSCALE_MODEL, type EngineEnv, type Env, type EnvName } from "../env";
+import { COMFYUI_NO_UPSCALE_MODEL, ENGINE_TASK_VARIABLES, type EngineEnv, type Env, type EnvName } from "../env";
 import { DomainError } from "../errors";
 import { prepareLogo } from "../images/logo";
 import type { Infra } from "../infra";
@@ -47,6 +48,8 @@ interface StoredEngine {
   comfyuiUpscaleModel?: string;
   comfyuiUpscaleRefine?: boolean;
   keys?: Partial<Record<KeyedEngine, StoredKey>>;
+  /** Each task's engines in the order tried (issue 30); a task without a list uses the studio's engine. */
+  routes?: Partial<Record<EngineTask, EngineId[]>>;
 }
 interface Stored {
   brand: StoredBrand;
@@ -231,7 +234,19 @@ export function createSettingsModule(
       COMFYUI_TOKEN: key("comfyui"),
       REPLICATE_API_URL: env.REPLICATE_API_URL,
       OPENAI_API_URL: env.OPENAI_API_URL,
+      ...engineRoutesEnv(),
     };
+  }
+
+  /** Each task's engines: the environment's list, else the saved one; unset, the task uses RENDER_PROVIDER. */
+  function engineRoutesEnv(): Pick<EngineEnv, (typeof ENGINE_TASK_VARIABLES)[EngineTask]> {
+    const routes: Partial<Record<(typeof ENGINE_TASK_VARIABLES)[EngineTask], EngineId[]>> = {};
+    for (const task of ENGINE_TASKS) {
+      const name = ENGINE_TASK_VARIABLES[task];
+      const list = fromEnv(name) ? env[name] : stored.engine.routes?.[task];
+      if (list && list.length > 0) routes[name] = [...list];
+    }
+    return routes;
   }
 
   /**
@@ -355,6 +370,12 @@ export function createSettingsModule(
             openai: keyView("openai", engine.OPENAI_API_KEY),
             comfyui: keyView("comfyui", engine.COMFYUI_TOKEN),
           },
+          routes: Object.fromEntries(
+            ENGINE_TASKS.map((task) => [
+              task,
+              { engines: engine[ENGINE_TASK_VARIABLES[task]] ?? [], setByEnvironment: fromEnv(ENGINE_TASK_VARIABLES[task]) },
+            ]),
+          ) as Record<EngineTask, { engines: EngineId[]; setByEnvironment: boolean }>,
           setByEnvironment: {
             engine: fromEnv("RENDER_PROVIDER"),
             replicateModel: fromEnv("REPLICATE_MODEL"),
@@ -458,6 +479,8 @@ export function createSettingsModule(
         ...(fromEnv("COMFYUI_URL") ? {} : { comfyuiUrl: input.comfyuiUrl }),
         ...upscaleFields(input),
         keys,
+        // The engines per task are saved by their own form (updateEngineRoutes) and kept here.
+        ...(stored.engine.routes ? { routes: stored.engine.routes } : {}),
       });
       for (const listener of engineListeners) listener();
       const after = engineEnv();
@@ -470,6 +493,35 @@ export function createSettingsModule(
         comfyuiUpscaleRefine: config.COMFYUI_UPSCALE_REFINE,
       });
       return { ...changes(visible(before), visible(after)), keysChanged };
+    },
+
+    /**
+     * Saves each task's engines in the order tried (an empty list: the studio's engine) once `check`
+     * (the render module) accepts the configuration they make; then the engine listeners swap them in.
+     * A task the environment lists may only be sent back unchanged.
+     */
+    async updateEngineRoutes(input: EngineRoutesInput, check: (config: EngineEnv) => void) {
+      const before = engineEnv();
+      const routes: Partial<Record<EngineTask, EngineId[]>> = {};
+      for (const task of ENGINE_TASKS) {
+        const name = ENGINE_TASK_VARIABLES[task];
+        if (fromEnv(name)) {
+          if (JSON.stringify(before[name]) !== JSON.stringify(input[task])) throw new DomainError("invalid", "setByEnvironment");
+          continue;
+        }
+        if (input[task].length > 0) routes[task] = [...input[task]];
+      }
+      const next: EngineEnv = { ...before };
+      for (const task of ENGINE_TASKS) {
+        const name = ENGINE_TASK_VARIABLES[task];
+        if (!fromEnv(name)) next[name] = routes[task];
+      }
+      check(next);
+      await save("engine", { ...stored.engine, routes });
+      for (const listener of engineListeners) listener();
+      const visible = (config: EngineEnv) =>
+        Object.fromEntries(ENGINE_TASKS.map((task) => [task, config[ENGINE_TASK_VARIABLES[task]] ?? []]));
+      return changes(visible(before), visible(engineEnv()));
     },
   };
 }

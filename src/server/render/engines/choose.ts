@@ -1,5 +1,4 @@
-/** The render engine chosen by RENDER_PROVIDER (the offline Preview engine unless told otherwise). */
-import type { EngineInfo } from "../../../shared/render";
+/** One render engine built from the configuration: RENDER_PROVIDER's (the offline Preview engine unless told otherwise). */
 import type { Env } from "../../env";
 import { comfyUiOptionsFromEnv, createComfyUiProvider } from "./comfyui";
 import { localProvider } from "./local";
@@ -31,15 +30,4 @@ export function createRenderProvider(env: Env, waiters: PredictionWaiters): Rend
     case "local":
       return localProvider;
   }
-}
-
-/** How the interface names the engine and what it offers; only the AI engines say AI. */
-export function engineInfo(provider: RenderProvider): EngineInfo {
-  return {
-    id: provider.id,
-    label: provider.label,
-    isAi: provider.capabilities.isAi,
-    billedPerRender: provider.billedPerRender === true,
-    capabilities: provider.capabilities,
-  };
 }

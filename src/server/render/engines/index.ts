@@ -1,12 +1,28 @@
 /**
  * The render engines: one adapter per engine (the offline Preview engine, ComfyUI, Replicate,
- * OpenAI) behind the RenderProvider interface, their prompts and workflows, the choice of engine
- * from the configuration, and the structure check that compares a result with its photo.
+ * OpenAI) behind the RenderProvider interface, their prompts and workflows, the engines of each
+ * task with fallback (routing.ts) and their states, and the structure check that compares a result with its photo.
  * Engines know nothing of jobs, credits or owners: the jobs part calls them.
  *
  * The rest of the render module imports this file only (lint: render-engines-behind-its-index).
  */
-export { createRenderProvider, engineInfo, replicateWebhookUrl } from "./choose";
+export { createRenderProvider, replicateWebhookUrl } from "./choose";
+export {
+  ableFor,
+  buildEngineSet,
+  configuredEngineIds,
+  describeSkips,
+  EngineRouteError,
+  EngineSet,
+  errorDetail,
+  isDownFailure,
+  NoEngineLeft,
+  runWithFallback,
+  singleEngineSet,
+  type EngineSkip,
+  type FallbackDeps,
+} from "./routing";
+export { EngineStates, type EngineState } from "./states";
 export { listedUpscaleModels, upscaleModelOf } from "./comfyui";
 export { localProvider } from "./local";
 export {

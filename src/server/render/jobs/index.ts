@@ -11,7 +11,8 @@ import { isFinalStatus, type RenderRequestInput, type RenderSetRequest, type Str
 import type { EditRequestInput } from "../../../shared/edits";
 import { DomainError, notFound } from "../../errors";
 import type { RenderContext } from "../context";
-import type { RenderProvider } from "../engines";
+import type { EngineSet, FallbackDeps } from "../engines";
+import { recordUpscaleEngine, routedUpscaler, type UpscaleOutcome } from "./engine-choice";
 import type { Owner } from "../owner";
 import { findOwnedJob } from "../records";
 import { createEditJob, relinkChildren, repeatEdit, unfinishedChildEdits, versionTree } from "./edits";
@@ -48,11 +49,14 @@ export type { ReviewPicture } from "./review-source";
 export type { LocalWorker, RenderWorkerOptions } from "./worker";
 
 /**
- * The jobs part of the render module's surface, and its worker. `engine` is the engine in force
- * (the module may swap it while the server runs; jobs running keep theirs).
+ * The jobs part of the render module's surface, and its worker. `engines` are the engines in force
+ * per task (the module may swap them while the server runs; jobs running keep theirs); `fallback`
+ * holds their states and health checks (decision 088).
  */
-export function createJobs(deps: RenderContext, engine: () => RenderProvider, workerOptions: RenderWorkerOptions) {
-  const worker = new RenderWorker(deps, engine, workerOptions);
+export function createJobs(deps: RenderContext, engines: () => EngineSet, fallback: FallbackDeps, workerOptions: RenderWorkerOptions) {
+  const worker = new RenderWorker(deps, engines, fallback, workerOptions);
+  /** How a job's engine is named: the engine built here with its model, else its plain name. */
+  const labelOf = (providerId: string) => engines().engines.get(providerId)?.label ?? providerId;
   return {
     worker,
     surface: {
@@ -71,8 +75,8 @@ export function createJobs(deps: RenderContext, engine: () => RenderProvider, wo
 
       /** ai-render: one job per style, each charged (or the visitor's free demo), all in one transaction. */
       create: (owner: Owner, input: RenderRequestInput, ipAddress: string) => createRenderJobs(deps, owner, input, ipAddress),
-      job: (owner: Owner, jobId: string) => ownedJobView(deps, owner, jobId, engine().label),
-      list: (owner: Owner, filter: { projectId?: string; limit?: number }) => listOwnedJobs(deps, owner, filter, engine().label),
+      job: (owner: Owner, jobId: string) => ownedJobView(deps, owner, jobId, labelOf),
+      list: (owner: Owner, filter: { projectId?: string; limit?: number }) => listOwnedJobs(deps, owner, filter, labelOf),
       cancel: (owner: Owner, jobId: string) => cancelJob(deps, owner, jobId),
       /**
        * Deletes a render or an edit with its files. Edits made from it hang from its own parent
@@ -108,12 +112,18 @@ export function createJobs(deps: RenderContext, engine: () => RenderProvider, wo
         return repeatEdit(deps, owner, job, choice.seed === "same" ? (job.seed ?? undefined) : undefined);
       },
       /** The optional AI upscale to the photo's size (engines with an upscaler), made once and kept. */
-      upscale: (owner: Owner, jobId: string) => upscaleJob(deps, engine(), owner, jobId),
+      async upscale(owner: Owner, jobId: string) {
+        // The upscale task's engines, in order (decision 088); which one made it is recorded after.
+        const outcome: UpscaleOutcome = {};
+        const size = await upscaleJob(deps, routedUpscaler(engines(), fallback, outcome), owner, jobId);
+        await recordUpscaleEngine(deps, jobId, outcome);
+        return size;
+      },
       shared: (token: string) => sharedRender(deps, token),
       /** Renders users chose to show in the gallery. */
       gallerySharedRenders: () => gallerySharedRenders(deps),
       /** A finished render of the owner as the listing export needs it (files, engine, mode). */
-      listingSource: (owner: Owner, jobId: string) => listingSource(deps, owner, jobId, engine().label),
+      listingSource: (owner: Owner, jobId: string) => listingSource(deps, owner, jobId, engines().primary.label),
       /** A project's finished pictures as client review links show them (the review module checked the link). */
       reviewPictures: (projectId: string, jobIds?: readonly string[]) => reviewPictures(deps, projectId, jobIds),
       /** Deletes the user's uploads and renders (of one project, or all), with their files. */

@@ -22,13 +22,13 @@ import { monthIndexOf } from "../../../shared/months";
 type Deps = Pick<RenderContext, "db" | "clock" | "teams">;
 
 /** A job's view, with its place in the queue while it waits. */
-async function viewWithPosition(deps: Deps, job: RenderJob, providerLabel: string): Promise<JobView> {
-  return jobView(job, providerLabel, job.status === "queued" ? await queuePosition(deps.db, job) : null);
+async function viewWithPosition(deps: Deps, job: RenderJob, labelOf: (providerId: string) => string): Promise<JobView> {
+  return jobView(job, labelOf(job.provider), job.status === "queued" ? await queuePosition(deps.db, job) : null);
 }
 
 /** The job as its owner sees it. */
-export async function ownedJobView(deps: Deps, owner: Owner, jobId: string, providerLabel: string): Promise<JobView> {
-  return viewWithPosition(deps, await findOwnedJob(deps, owner, jobId), providerLabel);
+export async function ownedJobView(deps: Deps, owner: Owner, jobId: string, labelOf: (providerId: string) => string): Promise<JobView> {
+  return viewWithPosition(deps, await findOwnedJob(deps, owner, jobId), labelOf);
 }
 
 /** The owner's renders, newest first (optionally of one project). */
@@ -36,7 +36,7 @@ export async function listOwnedJobs(
   deps: Deps,
   owner: Owner,
   filter: { projectId?: string; limit?: number },
-  providerLabel: string,
+  labelOf: (providerId: string) => string,
 ): Promise<JobView[]> {
   let query = deps.db.selectFrom("render_jobs").selectAll().orderBy("created_at", "desc").orderBy("id", "desc");
   // The space the owner works in (decision 070): a team's work, else the user's personal work, else the visitor's.
@@ -46,7 +46,7 @@ export async function listOwnedJobs(
   if (filter.projectId) query = query.where("project_id", "=", filter.projectId);
   if (filter.limit !== undefined) query = query.limit(filter.limit);
   const jobs = await query.execute();
-  return Promise.all(jobs.map((job) => viewWithPosition(deps, job, providerLabel)));
+  return Promise.all(jobs.map((job) => viewWithPosition(deps, job, labelOf)));
 }
 
 /** A share link anyone may open, and/or a place in the public gallery (signed-in users only). */

@@ -328,6 +328,7 @@ export async function transitionJob(
       | "percent"
       | "error"
       | "provider"
+      | "fallback_reason"
       | "model"
       | "input_key"
       | "result_key"

@@ -42,7 +42,20 @@ import {
 import type { RenderContext } from "../context";
 import { forgetWorker, forgetWorkersSeenBefore, recordWorkerSeen } from "./workers";
 import { resultLinks } from "../links";
-import { PermanentRenderError, RetryableRenderError, structureScore, type RenderProvider, type RenderResult } from "../engines";
+import {
+  describeSkips,
+  type EngineSet,
+  NoEngineLeft,
+  PermanentRenderError,
+  RetryableRenderError,
+  runWithFallback,
+  structureScore,
+  type EngineSkip,
+  type FallbackDeps,
+  type RenderProvider,
+  type RenderResult,
+} from "../engines";
+import { engineTaskOf } from "../../../shared/render";
 import { withLogContext } from "../../logger";
 import { isDiskFull } from "../../storage/disk-floor";
 
@@ -75,6 +88,10 @@ export interface RenderWorkerOptions {
   /** How often the worker writes that it is alive (render_workers; default a quarter of leaseMs). */
   heartbeatEveryMs?: number;
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** How long an engine's health check may take before the engine counts as down (default 5000). */
+  engineCheckTimeoutMs?: number;
+  /** How long an engine found down is skipped without asking it again (default 30000). */
+  engineRecheckMs?: number;
 }
 
 class ShuttingDown extends Error {
@@ -124,8 +141,10 @@ export class RenderWorker {
 
   constructor(
     private readonly deps: WorkerDeps,
-    /** The engine in force: read once per job, which keeps the engine it started with when the engine is swapped. */
-    private readonly currentEngine: () => RenderProvider,
+    /** The engines in force: read once per job, which keeps those it started with when they are swapped. */
+    private readonly currentEngines: () => EngineSet,
+    /** Engine states and health checks, for the fallback between a task's engines (decision 088). */
+    private readonly fallback: FallbackDeps,
     private readonly options: RenderWorkerOptions,
   ) {
     this.sleep = options.sleep ?? ((ms, signal) => delay(ms, undefined, { signal }));
@@ -304,7 +323,14 @@ export class RenderWorker {
     const { db, storage, clock, log } = this.deps;
     // Every change of this job checks, in its own statement, that this claim still holds it.
     const guard: TransitionGuard = { claim: { by: this.options.instanceId, number: job.claims } };
-    const provider = this.currentEngine();
+    const engines = this.currentEngines();
+    // The task's engines in order (a plan only to those that make something of one).
+    const task = engineTaskOf(job.kind, job.render_mode);
+    const chain = engines
+      .chain(task)
+      .filter((engine) => job.kind === "edit" || job.mode !== "floor-plan" || engine.capabilities.floorPlan !== "none");
+    // The engine at work now (the first of the task, until it is skipped), for the logs.
+    let provider: RenderProvider = chain[0] ?? engines.primary;
     const startedAt = job.started_at ?? clock.now();
     const deadline = AbortSignal.timeout(this.options.deadlineMs);
     const signal = AbortSignal.any([controller.signal, deadline]);
@@ -335,16 +361,40 @@ export class RenderWorker {
       // An edit's result is the version at its own size (up to 24 MP) with the painted region repainted:
       // engines repaint the studio's picture (the mask's size, lossless), the Preview engine the version itself.
       const fullBase = edit ? (await photoSizeInput(original)).data : null;
-      const editBase = !edit ? null : provider.capabilities.photoSize ? fullBase : await editSource(original, edit.width, edit.height);
-      // At 1024 px on the long edge, or at the photo's own size for an engine that works at it (the Preview engine).
-      const input: Picture & { reference?: Buffer } = await engineInput(editBase ?? original, provider.capabilities);
-      // A set's reference render, the look this picture follows, for an engine that takes one.
-      if (job.set_id && provider.capabilities.referencePicture) input.reference = await setReference(this.deps, job.set_id, job.id);
+      // Queued before the operator changed the engines: none left that can do it, so the job fails
+      // here and its credit goes back (decision 067 for plans).
+      if (chain.length === 0) {
+        throw new PermanentRenderError(!edit && job.mode === "floor-plan" ? MESSAGES.floorPlanUnsupported : MESSAGES.engineCannot);
+      }
+      /**
+       * What an engine is given: at 1024 px on the long edge, or at the photo's own size for an
+       * engine that works at it (the Preview engine); an edit, its version accordingly; with a set's
+       * reference render, the look this picture follows, for an engine that takes one.
+       */
+      const inputOf = async (engine: RenderProvider) => {
+        const editBase = !edit ? null : engine.capabilities.photoSize ? fullBase : await editSource(original, edit.width, edit.height);
+        const input: Picture & { reference?: Buffer } = await engineInput(editBase ?? original, engine.capabilities);
+        if (job.set_id && engine.capabilities.referencePicture) input.reference = await setReference(this.deps, job.set_id, job.id);
+        return { editBase, input };
+      };
+      const first = await inputOf(provider);
+      let input = first.input;
       // The "before" of the side by side, at the size of the "after" beside it (1024 px).
-      const before = provider.capabilities.photoSize ? await providerInput(editBase ?? original) : input;
+      const before = provider.capabilities.photoSize ? await providerInput(first.editBase ?? original) : input;
       const inputKey = claimFile(job, "input.jpg");
       await put(inputKey, before.data, "image/jpeg");
       signal.throwIfAborted();
+      /** A fallback engine that works at the other size, or takes a reference, is given the picture made again for it (the "before" stays). */
+      const inputKind = (engine: RenderProvider) =>
+        `${Boolean(engine.capabilities.photoSize)}:${Boolean(engine.capabilities.referencePicture)}`;
+      let inputMadeFor = inputKind(provider);
+      const inputFor = async (engine: RenderProvider) => {
+        if (inputKind(engine) !== inputMadeFor) {
+          input = (await inputOf(engine)).input;
+          inputMadeFor = inputKind(engine);
+        }
+        return input;
+      };
 
       const rendering = await transitionJob(
         this.deps,
@@ -366,7 +416,38 @@ export class RenderWorker {
       );
       if (!rendering) return this.discard(stored);
 
-      const engineResult = await this.renderWithRetries(provider, rendering, input, edit, startedAt, signal, guard);
+      let attempts = 1;
+      const made = await runWithFallback(chain, task, this.fallback, signal, async (engine, fallback) => {
+        if (engine !== provider) {
+          // The next engine of the task takes over: recorded, and said as a new attempt.
+          const now = clock.now();
+          attempts++;
+          const moved = await transitionJob(
+            this.deps,
+            job.id,
+            ["rendering"],
+            "rendering",
+            { provider: engine.id, attempts, percent: null },
+            () => ({ type: "rendering", jobId: job.id, at: now, startedAt, percent: null, attempt: attempts }),
+            now,
+            guard,
+          );
+          if (!moved) throw new LeaseLostHere();
+          provider = engine;
+          log.warn("render engine skipped for the next one", { engine: engine.id, task });
+        }
+        return this.renderWithRetries(
+          engine,
+          { ...rendering, attempts },
+          await inputFor(engine),
+          edit,
+          startedAt,
+          signal,
+          guard,
+          !fallback,
+        );
+      });
+      const engineResult = made.value;
       signal.throwIfAborted();
       // Only the painted region changes, whatever the engine returned outside it.
       const result =
@@ -416,6 +497,8 @@ export class RenderWorker {
                   ...(input.reference ? { referenceRender: await setReferenceId(this.deps, job.set_id) } : {}),
                 })
               : null,
+          provider: made.engine.id,
+          fallback_reason: fallbackReason(made.engine, made.skipped),
           stored_bytes: storedBytes,
           finished_at: finishedAt,
         },
@@ -442,7 +525,7 @@ export class RenderWorker {
     } catch (error) {
       await this.discard(stored);
       const now = clock.now();
-      if (controller.signal.reason instanceof LeaseLost) {
+      if (controller.signal.reason instanceof LeaseLost || error instanceof LeaseLostHere) {
         // Another worker has it now (or it was canceled or deleted elsewhere): nothing of it is ours to write.
         log.warn("render stopped: the job is no longer this worker's", { engine: provider.id });
       } else if (controller.signal.reason instanceof ShuttingDown) {
@@ -466,6 +549,16 @@ export class RenderWorker {
         await markCanceled(this.deps, job.id, RUNNING, now, guard);
       } else if (deadline.aborted) {
         await failJob(this.deps, job.id, RUNNING, MESSAGES.renderTimedOut, now, guard);
+      } else if (error instanceof NoEngineLeft) {
+        log.warn("render failed: no engine of its task could make it", { reason: describeSkips(error.skipped) });
+        await failJob(
+          this.deps,
+          job.id,
+          RUNNING,
+          keyedMessage("engineNoneAvailable", { detail: describeSkips(error.skipped) }),
+          now,
+          guard,
+        );
       } else if (isDiskFull(error)) {
         log.warn("render failed: the disk is below DISK_FREE_FLOOR_MB", { engine: provider.id });
         await failJob(this.deps, job.id, RUNNING, MESSAGES.serverStorageFull, now, guard);
@@ -539,12 +632,14 @@ export class RenderWorker {
     startedAt: number,
     signal: AbortSignal,
     guard: TransitionGuard,
+    /** Retry transient failures (a task with one engine); with several, the next engine is tried instead. */
+    retry = true,
   ): Promise<RenderResult> {
     const { clock } = this.deps;
     let lastProgressAt = 0;
     let lastPercent = -1;
     let progressWrites = Promise.resolve();
-    for (let attempt = 1; ; attempt++) {
+    for (let attempt = job.attempts; ; attempt++) {
       const onProgress = (fraction: number) => {
         const percent = Math.max(0, Math.min(99, Math.round(fraction * 100)));
         const now = clock.now();
@@ -596,7 +691,7 @@ export class RenderWorker {
         return result;
       } catch (error) {
         await progressWrites;
-        if (!(error instanceof RetryableRenderError) || signal.aborted) throw error;
+        if (!retry || !(error instanceof RetryableRenderError) || signal.aborted) throw error;
         const asked = (error as RetryableRenderError & { retryAfterMs?: number }).retryAfterMs ?? 0;
         const backoff = Math.min(this.options.retryMaxMs ?? 20_000, (this.options.retryBaseMs ?? 1000) * 2 ** (attempt - 1));
         await this.sleep(Math.max(asked, backoff), signal);
@@ -621,6 +716,21 @@ export class RenderWorker {
       }
     }
   }
+}
+
+/** The job moved on without this worker (its claim no longer holds) while it changed engines. */
+class LeaseLostHere extends Error {
+  override name = "LeaseLostHere";
+}
+
+/** Why another engine than the task's first made the picture (a keyed message), or null. */
+function fallbackReason(made: RenderProvider, skipped: readonly EngineSkip[]): string | null {
+  if (skipped.length === 0) return null;
+  return keyedMessage("engineFallback", {
+    engine: made.label,
+    skipped: skipped.map((skip) => skip.engine.label).join(", "),
+    detail: skipped.map((skip) => skip.detail).join("; "),
+  });
 }
 
 /** A render's style (only edits made from the photo itself have none, and they are not rendered). */

@@ -8,7 +8,13 @@ import { ROLE_PATTERN } from "../../../shared/constants";
 import { creditPackageInputSchema } from "../../../shared/credit-packages";
 import { MESSAGES } from "../../../shared/messages";
 import { JOB_STATUSES } from "../../../shared/render";
-import { brandInputSchema, engineInputSchema, freeCreditsInputSchema, STUDIO_LIMITS } from "../../../shared/studio-settings";
+import {
+  brandInputSchema,
+  engineInputSchema,
+  engineRoutesInputSchema,
+  freeCreditsInputSchema,
+  STUDIO_LIMITS,
+} from "../../../shared/studio-settings";
 import { adminProcedure, router } from "../init";
 
 const id = z.string().min(1).max(64);
@@ -99,6 +105,12 @@ export const adminRouter = router({
   testEngineConnection: adminProcedure
     .input(engineInputSchema)
     .mutation(({ ctx, input }) => ctx.services.admin.testEngineConnection(input)),
+  /** Each task's engines in the order tried, with fallback (issue 30, decision 088). */
+  updateEngineRoutes: adminProcedure
+    .input(engineRoutesInputSchema)
+    .mutation(({ ctx, input }) => ctx.services.admin.updateEngineRoutes(ctx.user, input)),
+  /** Each engine's state here and its latest failures. */
+  engineStatuses: adminProcedure.query(({ ctx }) => ctx.services.admin.engineStatuses()),
   createCreditPackage: adminProcedure
     .input(creditPackageInputSchema)
     .mutation(({ ctx, input }) => ctx.services.admin.createCreditPackage(ctx.user, input)),
