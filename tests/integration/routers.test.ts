@@ -60,7 +60,15 @@ describe("render", () => {
       freeCreditsLocked: 0,
       demoAvailable: false,
       demoRefusal: null,
-      engine: { id: "local", label: "Preview engine", isAi: false, billedPerRender: false, capabilities: PREVIEW_CAPABILITIES },
+      engine: {
+        id: "local",
+        label: "Preview engine",
+        isAi: false,
+        billedPerRender: false,
+        capabilities: PREVIEW_CAPABILITIES,
+        // As before decision 088: every task the Preview engine can do is its own.
+        tasks: { render: ["local"], stage: [], declutter: [], edit: ["local"], upscale: [] },
+      },
       // The personal space: the balance is the user's own.
       teamId: null,
     });

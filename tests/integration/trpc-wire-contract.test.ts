@@ -357,6 +357,7 @@ const successes: Record<string, Omit<QueryCase, "procedure">> = {
   "admin.jobs": { who: "admin", path: () => "admin.jobs" },
   "admin.creditPackages": { who: "admin", path: () => "admin.creditPackages" },
   "admin.studioSettings": { who: "admin", path: () => "admin.studioSettings" },
+  "admin.engineStatuses": { who: "admin", path: () => "admin.engineStatuses" },
   "admin.housekeeping": { who: "admin", path: () => "admin.housekeeping" },
   "admin.backups": { who: "admin", path: () => "admin.backups" },
   "admin.paymentHolds": { who: "admin", path: () => "admin.paymentHolds" },

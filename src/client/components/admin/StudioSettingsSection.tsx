@@ -31,6 +31,7 @@ import { engineName } from "../info/common";
 import { Spinner } from "../Spinner";
 import { buttonClass, labelClass, selectClass } from "../ui/buttons";
 import { Badge, ErrorNote, Panel } from "./common";
+import { EngineRoutesPanel } from "./EngineRoutesPanel";
 
 type RouterOutput = inferRouterOutputs<AppRouter>;
 type Settings = RouterOutput["admin"]["studioSettings"];
@@ -72,6 +73,7 @@ export function StudioSettingsSection() {
       <BrandPanel settings={settings.data} />
       <FreeCreditsPanel settings={settings.data} />
       <EnginePanel settings={settings.data} />
+      <EngineRoutesPanel settings={settings.data} />
     </div>
   );
 }

@@ -11,7 +11,7 @@ import type { EngineInfo } from "../../../shared/render";
 import type { FollowedJob } from "../../hooks/useRenderJobs";
 import { formatSeconds, labelled } from "../../lib/format";
 import { engineName } from "../info/common";
-import { friendlyError } from "../../lib/friendlyError";
+import { friendlyError, translateServerMessage } from "../../lib/friendlyError";
 import { trpc } from "../../trpc";
 import { buttonClass } from "../ui/buttons";
 
@@ -164,6 +164,8 @@ export function RenderDetails({ job }: { job: FollowedJob }) {
         label: engineName({ id: job.engine.id, label: job.providerLabel }, t),
       }),
     ],
+    // Another engine than the task's first made it: which was skipped and why (decision 088).
+    [t("renderOptions.fallback"), job.fallbackReason ? translateServerMessage(job.fallbackReason, t) : null],
     [t("renderOptions.model"), job.model],
     [t("renderOptions.modelVersion"), job.modelVersion],
     [t("renderOptions.mode"), t(`renderOptions.modes.${job.renderMode}`)],
