@@ -166,6 +166,10 @@ export function RenderDetails({ job }: { job: FollowedJob }) {
     ],
     // Another engine than the task's first made it: which was skipped and why (decision 088).
     [t("renderOptions.fallback"), job.fallbackReason ? translateServerMessage(job.fallbackReason, t) : null],
+    [
+      t("renderOptions.upscaleFallback"),
+      job.upscaleEngine?.fallbackReason ? translateServerMessage(job.upscaleEngine.fallbackReason, t) : null,
+    ],
     [t("renderOptions.model"), job.model],
     [t("renderOptions.modelVersion"), job.modelVersion],
     [t("renderOptions.mode"), t(`renderOptions.modes.${job.renderMode}`)],
