@@ -12,6 +12,7 @@ import { freePort } from "../../scripts/lib/free-port";
 import { MESSAGES, readMessage } from "../../src/shared/messages";
 import { startFakeComfyUi, type FakeComfyUi } from "../helpers/fake-comfyui";
 import { startFakeOpenAi, type FakeOpenAi } from "../helpers/fake-openai";
+import { startFakeReplicate, type FakeReplicate } from "../helpers/fake-replicate";
 import { confirmAddress, roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { failure } from "../helpers/failure";
@@ -93,13 +94,19 @@ async function ledgerKinds(server: TestServer, jobId: string): Promise<string[]>
 describe("each task goes to its own engine", () => {
   let openai: FakeOpenAi;
   let comfy: FakeComfyUi;
+  let replicate: FakeReplicate;
   let server: TestServer;
 
   beforeAll(async () => {
     openai = await startFakeOpenAi({ apiKey: OPENAI_KEY });
     comfy = await startFakeComfyUi();
     comfy.script({ steps: 2, stepDelayMs: 0 });
+    replicate = await startFakeReplicate({ token: "r8_engine_routing" });
+    replicate.script({ processingPolls: 0 });
     server = await startTestServer({
+      REPLICATE_API_TOKEN: "r8_engine_routing",
+      REPLICATE_API_URL: replicate.url,
+      ENGINES_UPSCALE: "replicate",
       OPENAI_API_KEY: OPENAI_KEY,
       OPENAI_API_URL: openai.url,
       COMFYUI_URL: comfy.url,
@@ -110,7 +117,7 @@ describe("each task goes to its own engine", () => {
   });
   afterAll(async () => {
     await server?.stop();
-    await Promise.all([openai?.close(), comfy?.close()]);
+    await Promise.all([openai?.close(), comfy?.close(), replicate?.close()]);
   });
 
   it("offers what the chosen engines can do together, and names the one that renders", async () => {
@@ -119,8 +126,14 @@ describe("each task goes to its own engine", () => {
     expect(engine).toMatchObject({ id: "openai", isAi: true, billedPerRender: true });
     // Declutter is left to RENDER_PROVIDER (the Preview engine), which cannot: not offered.
     expect(engine.capabilities.modes).toEqual(["redesign", "stage"]);
-    expect(engine.capabilities).toMatchObject({ masks: true, upscale: false });
-    expect(engine.tasks).toEqual({ render: ["openai"], stage: ["comfyui", "openai"], declutter: [], edit: ["comfyui"], upscale: [] });
+    expect(engine.capabilities).toMatchObject({ masks: true, upscale: true });
+    expect(engine.tasks).toEqual({
+      render: ["openai"],
+      stage: ["comfyui", "openai"],
+      declutter: [],
+      edit: ["comfyui"],
+      upscale: ["replicate"],
+    });
     const refused = failure(
       await user.client.render.create
         .mutate({ projectId, imageId, style: "modern", renderMode: "declutter" })
@@ -158,6 +171,24 @@ describe("each task goes to its own engine", () => {
     expect(comfy.queued().length).toBe(comfyBefore + 2);
     expect(openAiRenders(openai)).toBe(openaiBefore + 1);
     expect(await user.client.render.job.query({ id: editId })).toMatchObject({ status: "succeeded", engine: { id: "comfyui" } });
+  });
+
+  it("upscales on Replicate a render OpenAI made, and records which engine upscaled it", async () => {
+    const user = await signedInClient(server.url);
+    await confirmAddress(server.url, server.deps.db, user.email);
+    const uploaded = await upload(server.url, user.jar, await roomPhoto(2400, 1600));
+    const job = (
+      await user.client.render.create.mutate({ projectId: uploaded.body.projectId, imageId: uploaded.body.imageId, style: "modern" })
+    ).jobs[0]!;
+    await waitForRenders(user, [job.id]);
+    const createsBefore = replicate.creates().length;
+    const size = await user.client.render.upscale.mutate({ id: job.id });
+    expect(size.width).toBeGreaterThanOrEqual(2400);
+    expect(replicate.creates().length).toBe(createsBefore + 1);
+    expect(await user.client.render.job.query({ id: job.id })).toMatchObject({
+      engine: { id: "openai" },
+      upscaleEngine: { id: "replicate", fallbackReason: null },
+    });
   });
 });
 

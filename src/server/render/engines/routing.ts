@@ -91,13 +91,14 @@ export class EngineSet {
       (mode) => this.routes[TASK_OF_MODE[mode]].length > 0,
     );
     const planEngine = this.routes.render.find((engine) => engine.capabilities.floorPlan !== "none");
-    const used = new Set(ENGINE_TASKS.flatMap((task) => this.routes[task]));
+    // The engines of the charged tasks (an upscale costs no credit).
+    const charged = new Set(ENGINE_TASKS.filter((task) => task !== "upscale").flatMap((task) => this.routes[task]));
     return {
       id: primary.id,
       label: primary.label,
       isAi: own.isAi,
-      // Free credits wait for a confirmed address when any engine in use bills each call.
-      billedPerRender: [...used].some((engine) => engine.billedPerRender === true),
+      // Free credits wait for a confirmed address when any engine of a charged task bills each call.
+      billedPerRender: [...charged].some((engine) => engine.billedPerRender === true),
       capabilities: {
         ...own,
         modes,
