@@ -242,7 +242,8 @@ describe("fallback to the next engine of the task", () => {
       stage: ["comfyui", "openai"],
       declutter: ["comfyui", "openai"],
       edit: ["local", "comfyui", "openai"],
-      upscale: [],
+      // ComfyUI upscales with its default upscale model (decision 087).
+      upscale: ["comfyui"],
     });
     const refused = failure(
       await admin.client.admin.updateEngineRoutes
@@ -337,5 +338,54 @@ describe("fallback to the next engine of the task", () => {
     const statuses = await admin.client.admin.engineStatuses.query();
     expect(statuses.find((engine) => engine.id === "openai")).toMatchObject({ state: "down" });
     expect(statuses.find((engine) => engine.id === "openai")!.failures[0]).toMatchObject({ task: "render" });
+  });
+});
+
+describe("fallback for upscales", () => {
+  let openai: FakeOpenAi;
+  let replicate: FakeReplicate;
+  let server: TestServer;
+
+  beforeAll(async () => {
+    openai = await startFakeOpenAi({ apiKey: OPENAI_KEY });
+    replicate = await startFakeReplicate({ token: "r8_engine_routing" });
+    replicate.script({ processingPolls: 0 });
+    server = await startTestServer(
+      {
+        OPENAI_API_KEY: OPENAI_KEY,
+        OPENAI_API_URL: openai.url,
+        REPLICATE_API_TOKEN: "r8_engine_routing",
+        REPLICATE_API_URL: replicate.url,
+        // ComfyUI (with its default upscale model) at an address nothing listens on.
+        COMFYUI_URL: `http://127.0.0.1:${await freePort()}`,
+        ENGINES_RENDER: "openai",
+        ENGINES_UPSCALE: "comfyui,replicate",
+      },
+      { worker: { engineCheckTimeoutMs: 400 } },
+    );
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await Promise.all([openai?.close(), replicate?.close()]);
+  });
+
+  it("skips a down ComfyUI for Replicate, and records which engine upscaled and why", async () => {
+    const user = await signedInClient(server.url);
+    await confirmAddress(server.url, server.deps.db, user.email);
+    const uploaded = await upload(server.url, user.jar, await roomPhoto(2400, 1600));
+    const job = (
+      await user.client.render.create.mutate({ projectId: uploaded.body.projectId, imageId: uploaded.body.imageId, style: "modern" })
+    ).jobs[0]!;
+    await waitForRenders(user, [job.id]);
+    const createsBefore = replicate.creates().length;
+    await user.client.render.upscale.mutate({ id: job.id });
+    expect(replicate.creates().length).toBe(createsBefore + 1);
+    const view = await user.client.render.job.query({ id: job.id });
+    expect(view.upscaleEngine?.id).toBe("replicate");
+    const reason = readMessage(view.upscaleEngine?.fallbackReason ?? "");
+    expect(reason?.key).toBe("engineFallback");
+    expect(String(reason?.params.skipped)).toContain("ComfyUI");
+    // The download says the engine that really upscaled it.
+    expect(view.downloads.find((download) => download.kind === "upscaled")?.upscaledWith?.engine).toMatch(/Replicate/);
   });
 });

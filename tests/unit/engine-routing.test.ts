@@ -27,8 +27,11 @@ describe("engines per task", () => {
     for (const RENDER_PROVIDER of ["local", "openai", "comfyui"] as const) {
       const env = parseEnv({ RENDER_PROVIDER, OPENAI_API_KEY: "sk-x", COMFYUI_URL: "http://127.0.0.1:9" });
       const set = buildEngineSet(env, new PredictionWaiters(), { strict: true });
-      const own = { local: PREVIEW_CAPABILITIES, openai: OPENAI_CAPABILITIES, comfyui: COMFYUI_CAPABILITIES }[RENDER_PROVIDER];
-      expect(set.info().capabilities).toEqual(own);
+      // As the engine itself declares them (ComfyUI upscales with its default upscale model).
+      expect(set.info().capabilities).toEqual(set.engines.get(RENDER_PROVIDER)!.capabilities);
+      expect(set.info().capabilities.modes).toEqual(
+        { local: PREVIEW_CAPABILITIES, openai: OPENAI_CAPABILITIES, comfyui: COMFYUI_CAPABILITIES }[RENDER_PROVIDER].modes,
+      );
       expect(set.info().id).toBe(RENDER_PROVIDER);
       // Every configured engine is built, whichever renders.
       expect([...set.engines.keys()].sort()).toEqual(["comfyui", "local", "openai"]);
