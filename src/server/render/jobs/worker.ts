@@ -132,6 +132,8 @@ export class RenderWorker {
   private stopped = true;
   private pumping = false;
   private pumpAgain = false;
+  /** The last claiming loop: stop() waits for it, so a claim in flight is not left running after the database closes. */
+  private pumpDone: Promise<void> = Promise.resolve();
   private idleTimer: NodeJS.Timeout | undefined;
   private announceTimer: NodeJS.Timeout | undefined;
   private readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
@@ -254,6 +256,8 @@ export class RenderWorker {
     clearInterval(this.heartbeatTimer);
     clearTimeout(this.announceTimer);
     this.announceTimer = undefined;
+    // A claim already sent finishes first: the job it brings is then stopped and put back like the others.
+    await this.pumpDone.catch(() => undefined);
     const running = [...this.running.values()];
     for (const { controller } of running) controller.abort(new ShuttingDown("Server shutting down"));
     await Promise.all(running.map(({ done }) => done));
@@ -276,6 +280,11 @@ export class RenderWorker {
       return;
     }
     this.pumping = true;
+    this.pumpDone = this.claimJobs();
+    await this.pumpDone;
+  }
+
+  private async claimJobs(): Promise<void> {
     let claimed = false;
     try {
       do {
@@ -288,12 +297,13 @@ export class RenderWorker {
           claimed = true;
           const controller = new AbortController();
           // Every line logged for this job carries it and the request that asked for it.
-          const done = withLogContext({ jobId: job.id, requestId: job.request_id ?? undefined }, () => this.run(job, controller)).finally(
-            () => {
+          const done = withLogContext({ jobId: job.id, requestId: job.request_id ?? undefined }, () => this.run(job, controller))
+            // What could not even be recorded (the database gone): the lease runs out and the job is recovered.
+            .catch((error: unknown) => this.deps.log.error("a render's end could not be recorded", { jobId: job.id, error }))
+            .finally(() => {
               this.running.delete(job.id);
               this.wake();
-            },
-          );
+            });
           this.running.set(job.id, { controller, done, claim: { by: job.claimed_by!, number: job.claims } });
         }
       } while (this.pumpAgain && !this.stopped);
