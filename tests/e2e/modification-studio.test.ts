@@ -253,9 +253,10 @@ describeBrowser("the modification studio", () => {
     const sizes = await Promise.all(
       [original!, altered!].map(async (url) => sharp(Buffer.from(await (await fetch(url)).arrayBuffer())).metadata()),
     );
+    // The edit is the photo's own size (decision 090), as the original beside it.
     expect(sizes.map((size) => [size.width, size.height])).toEqual([
       [1600, 1200],
-      [1024, 768],
+      [1600, 1200],
     ]);
     await listing.getByRole("button", { name: "Close" }).click();
 
