@@ -4,12 +4,11 @@
  * door's height, which the server computes from the points; another user gets "Not found" for every
  * procedure; limits are refused with their message; a client review link shows the measures.
  */
-import { TRPCClientError } from "@trpc/client";
+import { refusal } from "../helpers/failure";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MEASURE } from "../../src/shared/measures";
 import { MESSAGES } from "../../src/shared/messages";
-import type { AppRouter } from "../../src/server/trpc/root";
 import { signedInClient, upload, waitForRenders, type StudioClient } from "../helpers/render";
 import { sampleLevelMarks, sampleMarks, sampleRoomPhoto } from "../helpers/room-scene";
 import { startTestServer, type TestServer } from "../helpers/server";
@@ -23,16 +22,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
 });
-
-async function refusal(promise: Promise<unknown>) {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(TRPCClientError);
-  const e = error as TRPCClientError<AppRouter>;
-  return { message: e.message, code: (e.data as { code: string }).code };
-}
 
 async function photoOf(user: StudioClient) {
   const sent = await upload(server.url, user.jar, await sampleRoomPhoto());

@@ -6,7 +6,8 @@
  * watermark in the pixels until approval; the studio's live stream (server-sent events) receives the
  * comment and the decision; the link's maker gets a mail for each decision.
  */
-import { TRPCClientError } from "@trpc/client";
+import { refusal } from "../helpers/failure";
+import type { TRPCClientError } from "@trpc/client";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UPLOAD_BUCKET } from "../../src/shared/constants";
@@ -36,16 +37,6 @@ afterAll(async () => {
   await server?.stop();
   await smtp?.close();
 });
-
-async function refusal(promise: Promise<unknown>) {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(TRPCClientError);
-  const e = error as TRPCClientError<AppRouter>;
-  return { message: e.message, code: (e.data as { code: string }).code };
-}
 
 /** A project of the user's with `count` finished renders. */
 async function projectWithRenders(user: StudioClient, count = 1) {

@@ -5,14 +5,13 @@
  * messages, never a 500; roles, transfer (always exactly one Owner), leaving and removal (the
  * removed member's next call is refused at once).
  */
+import { refusal } from "../helpers/failure";
 import { invitationMail, inviteToken } from "../helpers/teams";
-import { TRPCClientError } from "@trpc/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UI_LANGUAGE_HEADER } from "../../src/shared/constants";
 import { keyedMessage, MESSAGES } from "../../src/shared/messages";
 import { INVITATION_RESEND_MINUTES, INVITATION_RESENDS_MAX } from "../../src/shared/team-members";
 import { TEAM_MEMBERS_MAX, TEAMS_PER_USER_MAX } from "../../src/shared/teams";
-import type { AppRouter } from "../../src/server/trpc/root";
 import { createStudioClient, PASSWORD, uniqueEmail } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { createLogger } from "../../src/server/logger";
@@ -47,16 +46,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
 });
-
-async function refusal(promise: Promise<unknown>) {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(TRPCClientError);
-  const e = error as TRPCClientError<AppRouter>;
-  return { message: e.message, code: (e.data as { code: string }).code };
-}
 
 async function person(fullName: string, email = uniqueEmail()) {
   const studio = createStudioClient(server.url);

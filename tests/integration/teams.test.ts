@@ -3,10 +3,9 @@
  * the Owner and moves them into it; the space is remembered on the account (another browser sees
  * it); only a member may switch into a team; names follow the spec's rules; the log records it.
  */
-import { TRPCClientError } from "@trpc/client";
+import { refusal } from "../helpers/failure";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MESSAGES } from "../../src/shared/messages";
-import type { AppRouter } from "../../src/server/trpc/root";
 import { createStudioClient, PASSWORD, signedInClient } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { TestClock } from "../helpers/test-clock";
@@ -20,16 +19,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
 });
-
-async function refusal(promise: Promise<unknown>) {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(TRPCClientError);
-  const e = error as TRPCClientError<AppRouter>;
-  return { message: e.message, code: (e.data as { code: string }).code };
-}
 
 describe("teams and the space a user works in", () => {
   it("a new team has its creator as Owner, and they work in it on every browser", async () => {
