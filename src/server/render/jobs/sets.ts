@@ -18,6 +18,13 @@ import { mayUse, type Owner } from "../owner";
 import { findOwnedJob } from "../records";
 import { keepsFreeCredits, payerFor, queueJob } from "./queue";
 
+/** A project the owner may work in (their own, or their team's), else not found. */
+async function requireProject(deps: RenderContext, owner: Owner, projectId: string): Promise<{ teamId: string | null }> {
+  const project = owner.userId === null ? null : await deps.projects.projectAccess(owner.userId, projectId);
+  if (!project) throw notFound();
+  return project;
+}
+
 export async function createRenderSet(
   deps: RenderContext,
   owner: Owner,
@@ -26,8 +33,7 @@ export async function createRenderSet(
 ): Promise<{ setId: string; jobs: Array<{ id: string; uploadId: string }>; credits: number }> {
   const userId = owner.userId;
   if (userId === null) throw new DomainError("unauthenticated", "notAuthenticated");
-  const project = await deps.projects.projectAccess(userId, input.projectId);
-  if (!project) throw notFound();
+  const project = await requireProject(deps, owner, input.projectId);
   // One picture per photo, in the order chosen.
   const photos = [...new Map(input.photos.map((photo) => [photo.imageId, photo])).values()];
   if (photos.length === 0) throw new DomainError("invalid", "setNoPhotos");
@@ -113,7 +119,7 @@ export async function createRenderSet(
 
 /** A project's sets, newest first, each photo's before and after side by side. */
 export async function projectRenderSets(deps: RenderContext, owner: Owner, projectId: string): Promise<RenderSetView[]> {
-  if (owner.userId === null || !(await deps.projects.projectAccess(owner.userId, projectId))) throw notFound();
+  await requireProject(deps, owner, projectId);
   const sets = await deps.db
     .selectFrom("render_sets")
     .selectAll()
@@ -159,27 +165,24 @@ export async function projectRenderSets(deps: RenderContext, owner: Owner, proje
   });
 }
 
-/** The id of a set's reference render (null: none, or no set). */
-export async function setReferenceId(deps: Pick<RenderContext, "db">, setId: string | null): Promise<string | null> {
-  if (!setId) return null;
-  const set = await deps.db.selectFrom("render_sets").select("reference_job_id").where("id", "=", setId).executeTakeFirst();
-  return set?.reference_job_id ?? null;
-}
-
 /**
- * The picture a set's render follows: its reference render's medium picture (1024 px, what an
- * engine's input is), or undefined when the set has none, it is this job, or it is gone.
+ * The render a set's picture follows, and its medium picture (1024 px, what an engine's input is);
+ * undefined when the set has none, it is this job, or it is gone.
  */
-export async function setReference(deps: Pick<RenderContext, "db" | "storage">, setId: string, jobId: string): Promise<Buffer | undefined> {
-  const referenceId = await setReferenceId(deps, setId);
-  if (!referenceId || referenceId === jobId) return undefined;
+export async function setReference(
+  deps: Pick<RenderContext, "db" | "storage">,
+  setId: string,
+  jobId: string,
+): Promise<{ jobId: string; picture: Buffer } | undefined> {
   const reference = await deps.db
-    .selectFrom("render_jobs")
-    .select(["status", "medium_key"])
-    .where("id", "=", referenceId)
+    .selectFrom("render_sets")
+    .innerJoin("render_jobs", "render_jobs.id", "render_sets.reference_job_id")
+    .select(["render_jobs.id", "render_jobs.status", "render_jobs.medium_key"])
+    .where("render_sets.id", "=", setId)
     .executeTakeFirst();
-  if (reference?.status !== "succeeded" || !reference.medium_key) return undefined;
-  return (await deps.storage.get(UPLOAD_BUCKET, reference.medium_key))?.data;
+  if (!reference || reference.id === jobId || reference.status !== "succeeded" || !reference.medium_key) return undefined;
+  const picture = (await deps.storage.get(UPLOAD_BUCKET, reference.medium_key))?.data;
+  return picture ? { jobId: reference.id, picture } : undefined;
 }
 
 /** A project's photos (not its plans), oldest first, as the set dialog lists them. */
@@ -188,7 +191,7 @@ export async function projectPhotos(
   owner: Owner,
   projectId: string,
 ): Promise<Array<{ imageId: string; thumb: string; roomType: RoomType; width: number; height: number }>> {
-  if (owner.userId === null || !(await deps.projects.projectAccess(owner.userId, projectId))) throw notFound();
+  await requireProject(deps, owner, projectId);
   const uploads = await deps.db
     .selectFrom("uploads")
     .select(["id", "room_type", "width", "height"])
@@ -209,7 +212,8 @@ export async function projectPhotos(
 /** A set's finished pictures (their job ids, in the set's order) and its project, for a listing export of the set. */
 export async function setPictures(deps: RenderContext, owner: Owner, setId: string): Promise<{ projectId: string; jobIds: string[] }> {
   const set = await deps.db.selectFrom("render_sets").select("project_id").where("id", "=", setId).executeTakeFirst();
-  if (!set || owner.userId === null || !(await deps.projects.projectAccess(owner.userId, set.project_id))) throw notFound();
+  if (!set) throw notFound();
+  await requireProject(deps, owner, set.project_id);
   const jobs = await deps.db
     .selectFrom("render_jobs")
     .select("id")

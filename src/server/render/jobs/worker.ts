@@ -23,7 +23,7 @@ import {
   resultVariants,
   type Picture,
 } from "../../images/variants";
-import { setReference, setReferenceId } from "./sets";
+import { setReference } from "./sets";
 import { maskAtSize } from "../../images/mask";
 import { editWork, type EditWork } from "./edits";
 import {
@@ -383,7 +383,10 @@ export class RenderWorker {
        */
       const inputOf = async (engine: RenderProvider) => {
         const editBase = !edit ? null : engine.capabilities.photoSize ? fullBase : await editSource(original, edit.width, edit.height);
-        const input: Picture & { reference?: Buffer } = await engineInput(editBase ?? original, engine.capabilities);
+        const input: Picture & { reference?: { jobId: string; picture: Buffer } } = await engineInput(
+          editBase ?? original,
+          engine.capabilities,
+        );
         if (job.set_id && engine.capabilities.referencePicture) input.reference = await setReference(this.deps, job.set_id, job.id);
         return { editBase, input };
       };
@@ -504,7 +507,7 @@ export class RenderWorker {
             result.parameters || input.reference
               ? JSON.stringify({
                   ...result.parameters,
-                  ...(input.reference ? { referenceRender: await setReferenceId(this.deps, job.set_id) } : {}),
+                  ...(input.reference ? { referenceRender: input.reference.jobId } : {}),
                 })
               : null,
           provider: made.engine.id,
@@ -637,7 +640,7 @@ export class RenderWorker {
   private async renderWithRetries(
     provider: RenderProvider,
     job: RenderJob,
-    input: { data: Buffer; width: number; height: number; reference?: Buffer },
+    input: { data: Buffer; width: number; height: number; reference?: { picture: Buffer } },
     edit: EditWork | null,
     startedAt: number,
     signal: AbortSignal,
@@ -693,7 +696,7 @@ export class RenderWorker {
               prompt: job.note ?? undefined,
               ...(job.requested_seed === null ? {} : { seed: job.requested_seed }),
               structure: job.structure,
-              ...(input.reference ? { reference: input.reference } : {}),
+              ...(input.reference ? { reference: input.reference.picture } : {}),
               signal,
               onProgress,
             });
