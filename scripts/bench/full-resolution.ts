@@ -15,7 +15,7 @@ import sharp from "sharp";
 import { localProvider } from "../../src/server/render/engines/local";
 import { makeRoomPhoto } from "./photo";
 import { log, median, ms, progress, round, table } from "./stats";
-import { signedInUser, startBenchApp, styles, uploadPhoto, type BenchApp } from "./studio";
+import { signedInUser, startBenchApp, timedRender, uploadPhoto } from "./studio";
 
 const WARMUPS = 1;
 const RUNS = 5;
@@ -31,29 +31,6 @@ async function sharpAlone(photo: Buffer): Promise<number> {
   return performance.now() - start;
 }
 
-async function renderOnce(
-  bench: BenchApp,
-  user: Awaited<ReturnType<typeof signedInUser>>,
-  upload: { projectId: string; imageId: string },
-  index: number,
-) {
-  const { jobs } = await user.client.render.create.mutate({
-    projectId: upload.projectId,
-    imageId: upload.imageId,
-    style: styles(1, index)[0],
-  });
-  const jobId = jobs[0]!.id;
-  await bench.probe.waitForJobs([jobId]);
-  const row = await bench.app.deps.db
-    .selectFrom("render_jobs")
-    .select(["status", "started_at", "finished_at", "result_width", "result_height"])
-    .where("id", "=", jobId)
-    .executeTakeFirstOrThrow();
-  if (row.status !== "succeeded" || row.started_at === null || row.finished_at === null)
-    throw new Error(`render ${jobId} ended ${row.status}`);
-  return { ms: row.finished_at - row.started_at, width: row.result_width!, height: row.result_height! };
-}
-
 /** Part 2, in a process of its own: one 24 MP render, then the process's peak resident set. */
 async function peakMemoryChild(): Promise<void> {
   const photo = await makeRoomPhoto(LARGE.width, LARGE.height);
@@ -61,7 +38,7 @@ async function peakMemoryChild(): Promise<void> {
   try {
     const user = await signedInUser(bench, 10);
     const upload = await uploadPhoto(bench, user, photo);
-    const render = await renderOnce(bench, user, upload, 0);
+    const render = await timedRender(bench, user, upload, 0);
     const peakMb = process.resourceUsage().maxRSS / 1024;
     process.stdout.write(`${JSON.stringify({ peakMb, ...render, photoBytes: photo.length })}\n`);
   } finally {
@@ -97,7 +74,7 @@ async function main(): Promise<void> {
     progress(`pipeline: ${WARMUPS} + ${RUNS} × (sharp alone, then one Preview render)`);
     for (let index = 0; index < WARMUPS + RUNS; index++) {
       const baseline = await sharpAlone(photo);
-      const render = await renderOnce(bench, user, upload, index);
+      const render = await timedRender(bench, user, upload, index);
       size = { width: render.width, height: render.height };
       if (index >= WARMUPS) {
         alone.push(baseline);

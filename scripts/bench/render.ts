@@ -18,7 +18,16 @@ import { UPLOAD_BUCKET } from "../../src/shared/constants";
 import { RENDER } from "../../src/shared/render";
 import { makeRoomPhoto, PHOTO_HEIGHT, PHOTO_WIDTH } from "./photo";
 import { log, median, ms, percentile, progress, round, table } from "./stats";
-import { createStudioClient, startBenchApp, signedInUser, styles, submit, uploadPhoto, type BenchApp, type StudioClient } from "./studio";
+import {
+  createStudioClient,
+  startBenchApp,
+  signedInUser,
+  submit,
+  timedRender,
+  uploadPhoto,
+  type BenchApp,
+  type StudioClient,
+} from "./studio";
 
 const WARMUPS = 3;
 const RUNS = 15;
@@ -65,23 +74,11 @@ async function overhead(
     const alone = await timeSharpAlone(photo);
     const aloneOnStored = await timeSharpAlone(stored);
 
-    const { jobs } = await user.client.render.create.mutate({
-      projectId: upload.projectId,
-      imageId: upload.imageId,
-      style: styles(1, index)[0],
-    });
-    const jobId = jobs[0]!.id;
-    await bench.probe.waitForJobs([jobId]);
-    const row = await bench.app.deps.db
-      .selectFrom("render_jobs")
-      .select(["started_at", "finished_at"])
-      .where("id", "=", jobId)
-      .executeTakeFirstOrThrow();
-    if (row.started_at === null || row.finished_at === null) throw new Error(`render ${jobId} has no start or end time`);
+    const render = await timedRender(bench, user, upload, index);
     if (index >= WARMUPS) {
       baseline.push(alone);
       onStored.push(aloneOnStored);
-      pipeline.push(row.finished_at - row.started_at);
+      pipeline.push(render.ms);
     }
   }
   return { baseline, onStored, pipeline };

@@ -185,3 +185,22 @@ export async function submit(
   }
   return (await Promise.all(calls)).flatMap((result) => result.jobs.map((job) => job.id));
 }
+
+/** One render of an uploaded photo, the index-th style in turn: its claim-to-done time and the result's size. */
+export async function timedRender(bench: BenchApp, user: StudioClient, upload: { projectId: string; imageId: string }, index: number) {
+  const { jobs } = await user.client.render.create.mutate({
+    projectId: upload.projectId,
+    imageId: upload.imageId,
+    style: styles(1, index)[0],
+  });
+  const jobId = jobs[0]!.id;
+  await bench.probe.waitForJobs([jobId]);
+  const row = await bench.app.deps.db
+    .selectFrom("render_jobs")
+    .select(["status", "started_at", "finished_at", "result_width", "result_height"])
+    .where("id", "=", jobId)
+    .executeTakeFirstOrThrow();
+  if (row.status !== "succeeded" || row.started_at === null || row.finished_at === null)
+    throw new Error(`render ${jobId} ended ${row.status}`);
+  return { ms: row.finished_at - row.started_at, width: row.result_width!, height: row.result_height! };
+}
