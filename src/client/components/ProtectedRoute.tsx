@@ -4,6 +4,7 @@ import { useLocation } from "wouter";
 import { STORAGE_KEYS } from "../../shared/constants";
 import { useSession } from "../hooks/useSession";
 import { withTexts } from "../i18n";
+import { signingOutHome } from "../lib/signOutHome";
 import { Spinner } from "./Spinner";
 
 // Only for an address not yet confirmed: not in the first load.
@@ -23,7 +24,8 @@ export function ProtectedRoute({ children }: { children: ReactNode }) {
   const [location, navigate] = useLocation();
 
   useEffect(() => {
-    if (isLoading || user) return;
+    // A sign-out on its way home (lib/signOutHome) is not a visitor asking for this page.
+    if (isLoading || user || signingOutHome()) return;
     try {
       sessionStorage.setItem(STORAGE_KEYS.returnTo, location);
     } catch {

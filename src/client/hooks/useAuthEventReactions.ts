@@ -7,6 +7,7 @@ import { useEffect, useRef } from "react";
 import { connectAuthBroadcast, openAuthChannel } from "../lib/authBroadcast";
 import { authEvents } from "../lib/authEvents";
 import { invalidateShared, removeSharedExcept, setSharedData } from "../lib/queries";
+import { visitorShown } from "../lib/signOutHome";
 import { useSession } from "./useSession";
 
 export function useAuthEventReactions(): void {
@@ -31,7 +32,10 @@ export function useAuthEventReactions(): void {
             // they show it) no data of the account stays in this tab's memory.
             setSharedData("auth.session", () => ({ user: null, session: null }));
             if (signedIn.current) dropAccountData.current = true;
-            else removeSharedExcept("auth.session");
+            else {
+              removeSharedExcept("auth.session");
+              visitorShown();
+            }
             break;
           case "TOKEN_REFRESHED":
             setSharedData("auth.session", (old) =>
@@ -53,6 +57,7 @@ export function useAuthEventReactions(): void {
     if (user !== null || !dropAccountData.current) return;
     dropAccountData.current = false;
     removeSharedExcept("auth.session");
+    visitorShown();
   }, [user]);
 
   useEffect(() => {

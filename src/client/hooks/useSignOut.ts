@@ -4,6 +4,7 @@ import { useLocation } from "wouter";
 import { loadData } from "../lazy";
 import { authEvents } from "../lib/authEvents";
 import { notify } from "../lib/notify";
+import { beginSignOutHome, endSignOutHome } from "../lib/signOutHome";
 
 /**
  * Sign Out of the navigation bar: ends the session on the server, then goes home (spec §2, §8).
@@ -25,9 +26,12 @@ export function useSignOut() {
     } finally {
       setPending(false);
     }
-    // Home first: a protected page still on screen would otherwise send the visitor to /auth.
-    navigate("/");
+    // The visitor's view first, then home (lib/signOutHome).
+    const shown = beginSignOutHome();
     authEvents.emit({ type: "SIGNED_OUT", reason: "user" });
+    await shown;
+    navigate("/");
+    endSignOutHome();
     notify(({ toast }) => toast.success(t("toasts.signedOut"), { description: t("toasts.signedOutDescription") }));
   }, [navigate, t]);
 

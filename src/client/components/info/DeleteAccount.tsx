@@ -12,6 +12,7 @@ import { useLocation } from "wouter";
 import { PasswordField, TextField } from "../auth/fields";
 import { ErrorText } from "../render/PageShell";
 import { buttonClass } from "../ui/buttons";
+import { beginSignOutHome, endSignOutHome } from "../../lib/signOutHome";
 import { authEvents } from "../../lib/authEvents";
 import { friendlyError } from "../../lib/friendlyError";
 import { trpc } from "../../trpc";
@@ -48,9 +49,12 @@ export function DeleteAccountSection() {
       return;
     }
     setOpen(false);
-    // Home first: this protected page would otherwise send the visitor to /auth.
-    navigate("/");
+    // The visitor's view first, then home (lib/signOutHome).
+    const shown = beginSignOutHome();
     authEvents.emit({ type: "SIGNED_OUT", reason: "user" });
+    await shown;
+    navigate("/");
+    endSignOutHome();
     void utils.auth.session.invalidate();
     toast.success(t("settingsPage.delete.doneToast"), { description: t("settingsPage.delete.doneToastBody") });
   };
