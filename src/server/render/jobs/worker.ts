@@ -32,6 +32,7 @@ import {
   failJob,
   markCanceled,
   queuePosition,
+  recordEngineWork,
   recordStructureScore,
   recoverExpiredLeases,
   renewLeases,
@@ -51,6 +52,7 @@ import {
   runWithFallback,
   structureScore,
   type EngineSkip,
+  type EngineWork,
   type FallbackDeps,
   type RenderProvider,
   type RenderResult,
@@ -623,9 +625,11 @@ export class RenderWorker {
     edit: EditWork,
     signal: AbortSignal,
     onProgress: (fraction: number) => void,
+    guard: TransitionGuard,
   ): Promise<RenderResult> {
     if (!provider.inpaint) throw new PermanentRenderError(MESSAGES.engineCannot);
     return provider.inpaint({
+      work: this.engineWork(provider, job, guard),
       image: input.data,
       // The same size as the picture: an engine working at the photo's size is given the mask at that size.
       mask: input.width === edit.width && input.height === edit.height ? edit.mask : await maskAtSize(edit.mask, input.width, input.height),
@@ -634,6 +638,26 @@ export class RenderWorker {
       signal,
       onProgress,
     });
+  }
+
+  /**
+   * The engine's own id of the job's work (engine_work_id, "<engine>:<id>"): work an earlier claim
+   * started on this engine is followed (a takeover pays no second prediction); new work is recorded.
+   */
+  private engineWork(provider: RenderProvider, job: RenderJob, guard: TransitionGuard): EngineWork {
+    const prefix = `${provider.id}:`;
+    const recorded = job.engine_work_id?.startsWith(prefix) ? job.engine_work_id.slice(prefix.length) : undefined;
+    return {
+      ...(recorded ? { resume: recorded } : {}),
+      onAccepted: async (workId) => {
+        try {
+          await recordEngineWork(this.deps.db, job.id, `${prefix}${workId}`, guard);
+        } catch (error) {
+          // Only a takeover would need it: the render goes on.
+          this.deps.log.warn("could not record the engine's id of the work", { jobId: job.id, error });
+        }
+      },
+    };
   }
 
   /** The engine call, retried on transient failures until the deadline (the signal) ends it. */
@@ -684,7 +708,7 @@ export class RenderWorker {
           throw new PermanentRenderError(MESSAGES.floorPlanUnsupported);
         }
         const result = edit
-          ? await this.inpaint(provider, job, input, edit, signal, onProgress)
+          ? await this.inpaint(provider, job, input, edit, signal, onProgress, guard)
           : await provider.render({
               image: input.data,
               width: input.width,
@@ -697,6 +721,7 @@ export class RenderWorker {
               ...(job.requested_seed === null ? {} : { seed: job.requested_seed }),
               structure: job.structure,
               ...(input.reference ? { reference: input.reference.picture } : {}),
+              work: this.engineWork(provider, job, guard),
               signal,
               onProgress,
             });
