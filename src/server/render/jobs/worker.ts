@@ -94,6 +94,8 @@ export interface RenderWorkerOptions {
   engineCheckTimeoutMs?: number;
   /** How long an engine found down is skipped without asking it again (default 30000). */
   engineRecheckMs?: number;
+  /** The signal that ends an engine's share of the time when another follows it (default AbortSignal.timeout). */
+  engineFinishWithin?: (ms: number) => AbortSignal;
 }
 
 class ShuttingDown extends Error {
@@ -345,6 +347,8 @@ export class RenderWorker {
     let provider: RenderProvider = chain[0] ?? engines.primary;
     const startedAt = job.started_at ?? clock.now();
     const deadline = AbortSignal.timeout(this.options.deadlineMs);
+    // When it comes, on the clock the fallback reads: an engine followed by another has half of what is left.
+    const deadlineAt = clock.now() + this.options.deadlineMs;
     const signal = AbortSignal.any([controller.signal, deadline]);
     const stored: string[] = [];
     // What this job's files take on disk (the owner's storage quota counts it).
@@ -432,36 +436,43 @@ export class RenderWorker {
       if (!rendering) return this.discard(stored);
 
       let attempts = 1;
-      const made = await runWithFallback(chain, task, this.fallback, signal, async (engine, fallback) => {
-        if (engine !== provider) {
-          // The next engine of the task takes over: recorded, and said as a new attempt.
-          const now = clock.now();
-          attempts++;
-          const moved = await transitionJob(
-            this.deps,
-            job.id,
-            ["rendering"],
-            "rendering",
-            { provider: engine.id, attempts, percent: null },
-            () => ({ type: "rendering", jobId: job.id, at: now, startedAt, percent: null, attempt: attempts }),
-            now,
+      const made = await runWithFallback(
+        chain,
+        task,
+        this.fallback,
+        signal,
+        async (engine, fallback, engineSignal) => {
+          if (engine !== provider) {
+            // The next engine of the task takes over: recorded, and said as a new attempt.
+            const now = clock.now();
+            attempts++;
+            const moved = await transitionJob(
+              this.deps,
+              job.id,
+              ["rendering"],
+              "rendering",
+              { provider: engine.id, attempts, percent: null },
+              () => ({ type: "rendering", jobId: job.id, at: now, startedAt, percent: null, attempt: attempts }),
+              now,
+              guard,
+            );
+            if (!moved) throw new LeaseLostHere();
+            provider = engine;
+            log.warn("render engine skipped for the next one", { engine: engine.id, task });
+          }
+          return this.renderWithRetries(
+            engine,
+            { ...rendering, attempts },
+            await inputFor(engine),
+            edit,
+            startedAt,
+            engineSignal,
             guard,
+            !fallback,
           );
-          if (!moved) throw new LeaseLostHere();
-          provider = engine;
-          log.warn("render engine skipped for the next one", { engine: engine.id, task });
-        }
-        return this.renderWithRetries(
-          engine,
-          { ...rendering, attempts },
-          await inputFor(engine),
-          edit,
-          startedAt,
-          signal,
-          guard,
-          !fallback,
-        );
-      });
+        },
+        deadlineAt,
+      );
       const engineResult = made.value;
       signal.throwIfAborted();
       // Only the painted region changes, whatever the engine returned outside it.
