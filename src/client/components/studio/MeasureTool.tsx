@@ -7,7 +7,7 @@
  * from the points and the reference, and the accuracy shown is the one our tests measured.
  */
 import { Download, Ruler, Trash2, X } from "lucide-react";
-import { useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import {
   accuracyPercent,
@@ -93,6 +93,13 @@ export function MeasureTool({ uploadId, versionId, download, picture, alt, size 
   const [pending, setPending] = useState<Point[]>([]);
   const [error, setError] = useState<string>();
   const [burnIn, setBurnIn] = useState(true);
+  const frame = useRef<HTMLDivElement>(null);
+  const startButton = useRef<HTMLButtonElement>(null);
+  // Focus goes to "Measure" once the form shows what was just saved (a fieldset enabled by the reference).
+  const [refocus, setRefocus] = useState(0);
+  useEffect(() => {
+    if (refocus > 0) startButton.current?.focus();
+  }, [refocus]);
 
   const data = photo.data;
   const reference = data?.reference ?? null;
@@ -139,6 +146,8 @@ export function MeasureTool({ uploadId, versionId, download, picture, alt, size 
       setMarking(null);
       setPending([]);
       setError(undefined);
+      // Marked with the keyboard: the picture stops taking keys, so the keyboard goes on to the next step.
+      if (frame.current?.contains(document.activeElement)) setRefocus((count) => count + 1);
     } catch (caught) {
       setPending([]);
       setError(friendlyError(caught, t));
@@ -174,6 +183,7 @@ export function MeasureTool({ uploadId, versionId, download, picture, alt, size 
       <div
         className="relative mx-auto max-w-full overflow-hidden rounded-xl bg-slate-100 dark:bg-slate-800"
         style={pictureFrameStyle(size, "min(70vh, 44rem)")}
+        ref={frame}
         data-testid="measure-frame"
       >
         <img src={picture} alt={alt} draggable={false} className="absolute inset-0 size-full select-none object-fill" />
@@ -303,6 +313,7 @@ export function MeasureTool({ uploadId, versionId, download, picture, alt, size 
               className={buttonClass.primary}
               disabled={!reference || busy || (marking?.what === "measure" && pending.length > 0)}
               onClick={() => start({ what: "measure", kind })}
+              ref={startButton}
               data-testid="measure-start"
             >
               <Ruler className="size-4" aria-hidden="true" />
