@@ -9,11 +9,11 @@
  */
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { formatLength, MEASURE_ACCURACY } from "../../src/shared/measures";
+import { DOOR_LEAN_MAX_DEGREES, formatLength, leanDegrees, MEASURE_ACCURACY } from "../../src/shared/measures";
 import { STORAGE_KEYS } from "../../src/shared/constants";
 import { describeBrowser, screenshot, signIn, uiText, useBrowsers } from "../helpers/browser";
 import { signedInClient, upload, waitForRenders } from "../helpers/render";
-import { sampleMarks, sampleRoomPhoto } from "../helpers/room-scene";
+import { sampleLevelMarks, sampleMarks, sampleRoomPhoto } from "../helpers/room-scene";
 import { KEYBOARD_STEP } from "../../src/client/components/measure/MeasureOverlay";
 import { startTestServer, type TestServer } from "../helpers/server";
 import type { Point } from "../../src/shared/measure-geometry";
@@ -182,8 +182,30 @@ describeBrowser("measuring a room in the studio", () => {
     const { measures } = await user.client.measures.ofPhoto.query({ uploadId: sent.body.imageId });
     expect(Math.abs(measures[0]!.lengthCm! - 300) / 300).toBeLessThan(MEASURE_ACCURACY.withinPercent.floorFromRug / 100);
     await screenshot(page, "measure-keyboard-en-desktop-light");
+
+    // The door as the reference (a door measures heights only: the floor line goes first), marked where a
+    // level camera puts it but leaning: the camera was not held level, and the studio says so.
+    await page.getByTestId("measure-delete").click();
+    await poll(() => page.getByTestId("measure-item").count()).toBe(0);
+    const level = sampleLevelMarks();
+    const leaning = { x: level.doorFoot.x + 0.06, y: level.doorTop.y };
+    const lean = leanDegrees(level.doorFoot, leaning, { width: 1024, height: 768 });
+    expect(lean).toBeGreaterThan(DOOR_LEAN_MAX_DEGREES);
+    await page.getByTestId("reference-kind-height").click();
+    await page.getByTestId("measure-mark-reference").click();
+    await clickAt(page, level.doorFoot);
+    await clickAt(page, leaning);
+    await poll(() => page.getByTestId("measure-lean-warning").textContent()).toBe(
+      uiText("en", "measure.doorLeans", { degrees: lean.toFixed(1), percent: MEASURE_ACCURACY.withinPercent.heightFromDoor }),
+    );
+    await screenshot(page, "measure-door-leans-en-desktop-light");
+    // Marked upright, the door raises no warning.
+    await page.getByTestId("measure-mark-reference").click();
+    await clickAt(page, level.doorFoot);
+    await clickAt(page, level.doorTop);
+    await poll(() => page.getByTestId("measure-lean-warning").count()).toBe(0);
     expect(problems).toEqual([]);
-  });
+  }, 60_000);
 
   it("shows a picture's measures read-only on the client's review page (en, phone, light)", async () => {
     const user = await signedInClient(server.url);

@@ -11,7 +11,9 @@ import { useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import {
   accuracyPercent,
+  DOOR_LEAN_MAX_DEGREES,
   formatLength,
+  leanDegrees,
   MEASURE,
   MEASURE_ACCURACY,
   SUPPORTED_MEASURES,
@@ -103,6 +105,8 @@ export function MeasureTool({ uploadId, versionId, download, picture, alt, size 
 
   const data = photo.data;
   const reference = data?.reference ?? null;
+  // A door that leans in the picture: the camera was not level, and the stated accuracy does not hold.
+  const lean = reference?.kind === "height" ? leanDegrees(reference.foot, reference.top, size) : null;
   const kinds = reference ? SUPPORTED_MEASURES[reference.kind] : [];
   const kind: MeasureKind = kinds.includes(measureKind) ? measureKind : (kinds[0] ?? "floor");
   const busy = setReference.isPending || add.isPending || remove.isPending;
@@ -268,6 +272,18 @@ export function MeasureTool({ uploadId, versionId, download, picture, alt, size 
                     depth: formatLength(reference.depthCm, i18n.language),
                   })
                 : t("measure.referenceHeight", { height: formatLength(reference.heightCm, i18n.language) })}
+            </p>
+          ) : null}
+          {lean !== null && lean > DOOR_LEAN_MAX_DEGREES ? (
+            <p
+              className="rounded-md border border-amber-300 bg-amber-50 px-2 py-1.5 text-xs text-amber-900 dark:border-amber-700/60 dark:bg-amber-950/40 dark:text-amber-100"
+              role="status"
+              data-testid="measure-lean-warning"
+            >
+              {t("measure.doorLeans", {
+                degrees: new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 1 }).format(lean),
+                percent: MEASURE_ACCURACY.withinPercent.heightFromDoor,
+              })}
             </p>
           ) : null}
         </fieldset>
