@@ -357,6 +357,31 @@ describe("the Gemini image editors (official)", () => {
   });
 });
 
+describe("a set's reference picture (Apply to the whole project)", () => {
+  it("goes second in image_input on the Gemini editors, with the prompt saying what it is; other presets are not given one", async () => {
+    const reference = await sharp({ create: { width: 64, height: 48, channels: 3, background: "#7a5c3e" } })
+      .jpeg()
+      .toBuffer();
+    for (const model of ["google/nano-banana", "google/nano-banana-2"]) {
+      const replicate = provider(model);
+      expect(replicate.capabilities.referencePicture, model).toBe(true);
+      await replicate.render(renderRequest({ reference }));
+      const { body } = lastCreate();
+      expect(body.input.image_input, model).toEqual([dataUriOf(room, "image/jpeg"), dataUriOf(reference, "image/jpeg")]);
+      expect(String(body.input.prompt), model).toContain("The second picture shows another room of the same home");
+    }
+    // Without a reference, one picture and no word of a second.
+    await provider("google/nano-banana").render(renderRequest());
+    expect(lastCreate().body.input.image_input).toEqual([dataUriOf(room, "image/jpeg")]);
+    expect(String(lastCreate().body.input.prompt)).not.toContain("second picture");
+    // A preset that takes one picture neither offers references nor sends one.
+    const single = provider("black-forest-labs/flux-kontext-pro");
+    expect(single.capabilities.referencePicture ?? false).toBe(false);
+    await single.render(renderRequest({ reference }));
+    expect(JSON.stringify(lastCreate().body.input)).not.toContain(dataUriOf(reference, "image/jpeg"));
+  });
+});
+
 describe("every render preset", () => {
   it("keeps the adapter's machinery: webhook asked for, 429 while polling retried, the bytes downloaded", async () => {
     for (const model of REPLICATE_RENDER_MODELS) {

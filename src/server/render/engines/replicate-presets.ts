@@ -48,8 +48,11 @@ export type RenderPresetCapabilities = Omit<EngineCapabilities, "masks" | "upsca
 export interface RenderPreset extends PresetBase {
   readonly role: "render";
   readonly capabilities: RenderPresetCapabilities;
-  /** The input for a render; `image` is the prepared photo as a data URI. */
-  input(request: RenderRequest, image: string): PresetCall;
+  /**
+   * The input for a render; `image` is the prepared photo as a data URI, `reference` a set's
+   * reference picture as one (given only to a preset whose capabilities take a reference picture).
+   */
+  input(request: RenderRequest, image: string, reference?: string): PresetCall;
 }
 
 export interface InpaintPreset extends PresetBase {
@@ -64,13 +67,14 @@ export interface UpscalePreset extends PresetBase {
 
 export type ReplicatePreset = RenderPreset | InpaintPreset | UpscalePreset;
 
-const choicesOf = (request: RenderRequest, planView: PlanView): PromptChoices => ({
+const choicesOf = (request: RenderRequest, planView: PlanView, reference = false): PromptChoices => ({
   style: request.style,
   roomType: request.roomType,
   mode: request.mode,
   renderMode: request.renderMode,
   note: request.prompt,
   planView,
+  reference,
 });
 
 const withSeed = (seed: number | undefined): { seed?: number } => (seed === undefined ? {} : { seed });
@@ -243,11 +247,12 @@ const GOOGLE_NANO_BANANA: RenderPreset = {
     structureStrength: false,
     // An instruction editor: it imagines one eye-level view of the plan's room.
     floorPlan: "eye-level",
+    // image_input takes several pictures: a set's reference goes second, as on OpenAI.
+    referencePicture: true,
   },
-  input(request, image) {
-    return call({ prompt: buildInstructionPrompt(choicesOf(request, "eye-level")), image_input: [image], output_format: "jpg" }, [
-      "image_input",
-    ]);
+  input(request, image, reference) {
+    const prompt = buildInstructionPrompt(choicesOf(request, "eye-level", reference !== undefined));
+    return call({ prompt, image_input: reference ? [image, reference] : [image], output_format: "jpg" }, ["image_input"]);
   },
 };
 
@@ -276,12 +281,14 @@ const GOOGLE_NANO_BANANA_2: RenderPreset = {
     structureStrength: false,
     // An instruction editor: it imagines one eye-level view of the plan's room.
     floorPlan: "eye-level",
+    // image_input takes up to 14 pictures: a set's reference goes second, as on OpenAI.
+    referencePicture: true,
   },
-  input(request, image) {
+  input(request, image, reference) {
     return call(
       {
-        prompt: buildInstructionPrompt(choicesOf(request, "eye-level")),
-        image_input: [image],
+        prompt: buildInstructionPrompt(choicesOf(request, "eye-level", reference !== undefined)),
+        image_input: reference ? [image, reference] : [image],
         aspect_ratio: "match_input_image",
         output_format: "jpg",
       },

@@ -534,7 +534,8 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Rend
           `This render engine cannot ${request.renderMode} a room (${renderPreset.model}: ${modes.join(", ")})`,
         );
       }
-      const sent = renderPreset.input(request, dataUri(request.image));
+      const reference = request.reference && renderPreset.capabilities.referencePicture ? dataUri(request.reference) : undefined;
+      const sent = renderPreset.input(request, dataUri(request.image), reference);
       const done = await predict(renderPreset, ref.version, sent.input, {
         signal: request.signal,
         onProgress: request.onProgress,
