@@ -12,7 +12,7 @@ import { useParams } from "wouter";
 import { REVIEW, reviewAuthorSchema, reviewCommentTextSchema, type ReviewDecisionState, type ReviewPagePicture } from "../../shared/review";
 import { inputClass } from "../components/auth/fields";
 import { BrandMark } from "../components/Brand";
-import { ArMeasureList } from "../components/measure/ArMeasures";
+import { ArMeasureList } from "../components/measure/ArMeasureList";
 import { PhotoMeasuresView } from "../components/measure/MeasureOverlay";
 import { BeforeAfter } from "../components/render/BeforeAfter";
 import { ReviewFeedbackList, ReviewStateBadge } from "../components/review/ReviewFeedback";

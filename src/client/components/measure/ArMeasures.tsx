@@ -5,46 +5,20 @@
  * "Measure with AR" button starts one, whose overlay (measure/ar, a chunk of its own, loaded once the
  * device said yes) measures between two taps and saves to the project. Other devices never see the button.
  */
-import { Ruler, Trash2 } from "lucide-react";
+import { Ruler } from "lucide-react";
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { createPortal, flushSync } from "react-dom";
 import { useTranslation } from "react-i18next";
-import { AR_MEASURE_TOLERANCE_CM, formatLength, type ArMeasureView } from "../../../shared/measures";
+import { AR_MEASURE_TOLERANCE_CM, type ArMeasureView } from "../../../shared/measures";
 import { friendlyError } from "../../lib/friendlyError";
 import { arSessionInit, useImmersiveArSupport } from "../../lib/xr";
 import { trpc } from "../../trpc";
 import { buttonClass, cardClass } from "../ui/buttons";
 import type { ArProblem } from "./ar/measuring";
+import { ArMeasureList } from "./ArMeasureList";
 
 const loadArSession = () => import("./ar/ArSession");
 const ArSession = lazy(loadArSession);
-
-/** The AR measures as a read-only list (the project page, the client's review page). */
-export function ArMeasureList({ measures, onDelete }: { measures: readonly ArMeasureView[]; onDelete?(measure: ArMeasureView): void }) {
-  const { t, i18n } = useTranslation();
-  return (
-    <ul className="divide-y divide-slate-200 dark:divide-slate-800" data-testid="ar-measures">
-      {measures.map((measure) => (
-        <li key={measure.id} className="flex items-center justify-between gap-3 py-2" data-testid="ar-measure">
-          <span className="min-w-0 truncate">{measure.label || t("measure.ar.unnamed")}</span>
-          <span className="flex items-center gap-2">
-            <span className="font-semibold tabular-nums">{formatLength(measure.lengthCm, i18n.resolvedLanguage ?? "en")}</span>
-            {onDelete ? (
-              <button
-                type="button"
-                className={buttonClass.icon}
-                aria-label={t("measure.delete", { label: measure.label || t("measure.ar.unnamed") })}
-                onClick={() => onDelete(measure)}
-              >
-                <Trash2 className="size-4" aria-hidden="true" />
-              </button>
-            ) : null}
-          </span>
-        </li>
-      ))}
-    </ul>
-  );
-}
 
 export function ArMeasures({ projectId }: { projectId: string }) {
   const { t } = useTranslation();
