@@ -6,13 +6,15 @@
  * (the controller's trigger: a `select`), names and saves the measures; the saved lengths are compared with
  * the true distances (the tolerance the app states, AR_MEASURE_TOLERANCE_CM). A device whose AR has no hit
  * test, or no surfaces to meet, gets its message; a browser without WebXR never sees the option.
- * Screenshots of the overlay at a phone's width, light and dark.
+ * Screenshots of the overlay at a phone's width: English and light, French and dark.
  */
 import fs from "node:fs";
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { STORAGE_KEYS, type Language } from "../../src/shared/constants";
 import { AR_MEASURE_TOLERANCE_CM, formatLength } from "../../src/shared/measures";
+import { seriousViolations } from "../helpers/axe";
 import { describeBrowser, SCREENSHOT_DIR, signIn, uiText, useBrowsers } from "../helpers/browser";
 import { installEmulatedArPhone, ROOM, WEBGL_CHROMIUM_ARGS, type EmulatedArOptions } from "../helpers/emulated-xr";
 import { signedInClient } from "../helpers/render";
@@ -66,12 +68,17 @@ describeBrowser("measuring a room with AR", () => {
     await frames(page);
   }
 
-  async function openProject(options: { theme?: "light" | "dark"; phone?: EmulatedArOptions | null } = {}) {
+  async function openProject(options: { theme?: "light" | "dark"; language?: Language; phone?: EmulatedArOptions | null } = {}) {
+    const language = options.language ?? "en";
     const user = await signedInClient(server.url);
     const project = await user.client.projects.create.mutate({ name: "Flat on Rua Augusta" });
     const opened = await launch({ width: 390, height: 844, colorScheme: options.theme ?? "light" });
     if (options.phone !== null) await installEmulatedArPhone(opened.page, options.phone);
-    await signIn(opened.page, server.url, user.email);
+    if (language !== "en") {
+      await opened.page.goto(`${server.url}/`);
+      await opened.page.evaluate(([key, value]) => localStorage.setItem(key!, value!), [STORAGE_KEYS.language, language]);
+    }
+    await signIn(opened.page, server.url, user.email, { language });
     await opened.page.goto(`${server.url}/dashboard?project=${project.id}`);
     await opened.page.getByTestId("project-view").waitFor();
     return { ...opened, user, project };
@@ -101,6 +108,7 @@ describeBrowser("measuring a room with AR", () => {
         await page.evaluate(([from, to]) => window.__emulatedAr!.aim(from!, to!), [STEP_BACK, midpoint(a, b)]);
         await frames(page);
         await viewportScreenshot(page, "ar-measure-phone-light");
+        expect(await seriousViolations(page)).toEqual([]);
       }
       await page.getByLabel(uiText("en", "measure.label")).fill(label);
       await page.getByRole("button", { name: uiText("en", "measure.ar.save") }).click();
@@ -124,6 +132,9 @@ describeBrowser("measuring a room with AR", () => {
 
     // Listed on the project page, and deletable there.
     await poll(() => page.getByTestId("ar-measure").count()).toBe(2);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByTestId("ar-measures-panel").scrollIntoViewIfNeeded();
+    await viewportScreenshot(page, "ar-measures-project-phone-light");
     await page.getByRole("button", { name: uiText("en", "measure.delete", { label: "Floor diagonal" }) }).click();
     await poll(() => page.getByTestId("ar-measure").allTextContents()).toEqual([
       `Back wall height${formatLength(saved[1]!.lengthCm, "en")}`,
@@ -131,18 +142,20 @@ describeBrowser("measuring a room with AR", () => {
     expect(problems).toEqual([]);
   });
 
-  it("shows the overlay's live length in the dark theme, and ends the session with the button (dark)", async () => {
-    const { page, problems } = await openProject({ theme: "dark" });
-    await page.getByRole("button", { name: uiText("en", "measure.ar.start") }).click();
+  it("shows the length live while aiming at the second point, in French, and ends the session with its button (dark)", async () => {
+    const { page, problems } = await openProject({ theme: "dark", language: "fr" });
+    await page.getByRole("button", { name: uiText("fr", "measure.ar.start") }).click();
     await page.getByTestId("ar-session").waitFor();
     await tapAt(page, WALL[0]);
     await page.evaluate(([from, to]) => window.__emulatedAr!.aim(from!, to!), [HELD, WALL[1]]);
     await frames(page);
-    await poll(() => page.getByTestId("ar-length").textContent()).not.toBe("—");
-    await viewportScreenshot(page, "ar-measure-phone-dark");
-    await page.getByRole("button", { name: uiText("en", "measure.ar.end") }).click();
+    // Before the second tap, the length to where the phone aims: the wall's 1.85 m.
+    await poll(() => page.getByTestId("ar-length").textContent()).toBe(formatLength(distanceCm(WALL[0], WALL[1]), "fr"));
+    expect(await page.getByTestId("ar-instruction").textContent()).toBe(uiText("fr", "measure.ar.second"));
+    await viewportScreenshot(page, "ar-measure-phone-dark-fr");
+    await page.getByRole("button", { name: uiText("fr", "measure.ar.end") }).click();
     await page.getByTestId("ar-session").waitFor({ state: "detached" });
-    await page.getByRole("button", { name: uiText("en", "measure.ar.start") }).waitFor();
+    await page.getByRole("button", { name: uiText("fr", "measure.ar.start") }).waitFor();
     expect(problems).toEqual([]);
   });
 

@@ -10,20 +10,21 @@ export function ArMeasureList({ measures, onDelete }: { measures: readonly ArMea
     <ul className="divide-y divide-slate-200 dark:divide-slate-800" data-testid="ar-measures">
       {measures.map((measure) => (
         <li key={measure.id} className="flex items-center justify-between gap-3 py-2" data-testid="ar-measure">
-          <span className="min-w-0 truncate">{measure.label || t("measure.ar.unnamed")}</span>
-          <span className="flex items-center gap-2">
-            <span className="font-semibold tabular-nums">{formatLength(measure.lengthCm, i18n.resolvedLanguage ?? "en")}</span>
-            {onDelete ? (
-              <button
-                type="button"
-                className={buttonClass.icon}
-                aria-label={t("measure.delete", { label: measure.label || t("measure.ar.unnamed") })}
-                onClick={() => onDelete(measure)}
-              >
-                <Trash2 className="size-4" aria-hidden="true" />
-              </button>
-            ) : null}
+          {/* The name above its length: both whole on a phone's width. */}
+          <span className="min-w-0 flex-1 sm:flex sm:items-baseline sm:justify-between sm:gap-3">
+            <span className="block truncate">{measure.label || t("measure.ar.unnamed")}</span>
+            <span className="block font-semibold tabular-nums">{formatLength(measure.lengthCm, i18n.resolvedLanguage ?? "en")}</span>
           </span>
+          {onDelete ? (
+            <button
+              type="button"
+              className={buttonClass.icon}
+              aria-label={t("measure.delete", { label: measure.label || t("measure.ar.unnamed") })}
+              onClick={() => onDelete(measure)}
+            >
+              <Trash2 className="size-4" aria-hidden="true" />
+            </button>
+          ) : null}
         </li>
       ))}
     </ul>
