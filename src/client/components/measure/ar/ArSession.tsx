@@ -58,10 +58,17 @@ export default function ArSession({ session, projectId, onProblem, onSaved }: Ar
       session,
       (next) => live && setState(next),
       (problem) => onProblem(problem),
-    ).then((started) => {
-      controller.current = started;
-      if (!live) void started.end();
-    });
+    ).then(
+      (started) => {
+        controller.current = started;
+        if (!live) void started.end();
+      },
+      // The session would not take a WebGL layer or a reference space: it cannot measure.
+      () => {
+        onProblem("refused");
+        void session.end().catch(() => undefined);
+      },
+    );
     return () => {
       live = false;
       void controller.current?.end();
