@@ -34,6 +34,7 @@ import * as m0028 from "./0028-engine-fallback";
 import * as m0029 from "./0029-room-measures";
 import * as m0030 from "./0030-upscale-engine";
 import * as m0031 from "./0031-render-sets";
+import * as m0033 from "./0033-engine-work-ids";
 
 export const migrations: Record<string, Migration> = {
   "0001-init": m0001,
@@ -67,4 +68,5 @@ export const migrations: Record<string, Migration> = {
   "0029-room-measures": m0029,
   "0030-upscale-engine": m0030,
   "0031-render-sets": m0031,
+  "0033-engine-work-ids": m0033,
 };

@@ -298,3 +298,21 @@ export function measure(
   if ("problem" in calibration) return calibration;
   return measureLength(calibration, kind, a, b, reference.kind === "floor" ? reference.corners[0] : undefined);
 }
+
+/**
+ * How far a door's line leans from upright in the picture, in degrees. A camera held level sees
+ * verticals upright wherever they are; a lean says the camera was tilted, and heights from a door
+ * reference then drift further than the figure stated for it.
+ */
+export function leanDegrees(foot: Point, top: Point, size: { width: number; height: number }): number {
+  const across = (top.x - foot.x) * size.width;
+  const up = (foot.y - top.y) * size.height;
+  return (Math.abs(Math.atan2(across, Math.abs(up))) * 180) / Math.PI;
+}
+
+/**
+ * The most a door may lean in the picture for the door reference's stated accuracy to hold: the
+ * largest lean among the door references of tests/unit/measure-accuracy.test.ts (cameras held level
+ * within 3°, clicks up to 2 px off: 2.19° measured), rounded up to a half degree. The studio warns past it.
+ */
+export const DOOR_LEAN_MAX_DEGREES = 2.5;

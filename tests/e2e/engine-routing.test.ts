@@ -73,4 +73,29 @@ describeBrowser("engines per task in /admin", () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await screenshot(page, "studio-engines-per-task-phone-dark");
   });
+
+  it("sets up ComfyUI beside the studio's engine and gives it the upscaling (desktop light)", async () => {
+    const { admin, page } = await studioPage({ width: 1366, height: 900 }, "light");
+    const engine = page.getByTestId("admin-studio-engine");
+    // The Preview engine stays the studio's engine; the other engines are set up below it, open
+    // because OpenAI's key is set (by the environment here).
+    const others = engine.getByTestId("admin-studio-other-engines");
+    expect(await others.getAttribute("open")).not.toBeNull();
+    const comfyui = others.getByTestId("admin-studio-engine-comfyui");
+    // Saving builds the engine without calling it: nothing needs to answer at this address.
+    await comfyui.getByLabel("ComfyUI server address").fill("http://127.0.0.1:9");
+    expect(await comfyui.getByLabel("Upscale model", { exact: true }).inputValue()).toBe("RealESRGAN_x4plus.pth");
+    await screenshot(page, "studio-other-engines-desktop-light");
+    await engine.getByRole("button", { name: "Save engine" }).click();
+    await poll(() => page.getByText(/^Engine saved: new renders use /).isVisible()).toBe(true);
+
+    // Now able and set up, ComfyUI is offered for upscaling, and takes it.
+    const upscale = page.getByTestId("admin-routes-upscale");
+    await poll(() => upscale.getByLabel("Choice 1").locator("option").allTextContents()).toEqual(["None", "ComfyUI (your own GPU server)"]);
+    await upscale.getByLabel("Choice 1").selectOption("comfyui");
+    await page.getByTestId("admin-studio-routes").getByRole("button", { name: "Save engines per task" }).click();
+    await poll(() => page.getByText("Engines per task saved").isVisible()).toBe(true);
+    const { engine: offer } = await admin.client.render.allowance.query();
+    expect(offer.tasks.upscale).toEqual(["comfyui"]);
+  });
 });

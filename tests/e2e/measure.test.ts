@@ -9,11 +9,12 @@
  */
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { formatLength, MEASURE_ACCURACY } from "../../src/shared/measures";
+import { DOOR_LEAN_MAX_DEGREES, formatLength, leanDegrees, MEASURE_ACCURACY } from "../../src/shared/measures";
 import { STORAGE_KEYS } from "../../src/shared/constants";
 import { describeBrowser, screenshot, signIn, uiText, useBrowsers } from "../helpers/browser";
 import { signedInClient, upload, waitForRenders } from "../helpers/render";
-import { sampleMarks, sampleRoomPhoto } from "../helpers/room-scene";
+import { sampleLevelMarks, sampleMarks, sampleRoomPhoto } from "../helpers/room-scene";
+import { KEYBOARD_STEP } from "../../src/client/components/measure/MeasureOverlay";
 import { startTestServer, type TestServer } from "../helpers/server";
 import type { Point } from "../../src/shared/measure-geometry";
 
@@ -130,6 +131,81 @@ describeBrowser("measuring a room in the studio", () => {
     expect(await page.getByTestId("measure-line").count()).toBe(1);
     expect(problems).toEqual([]);
   });
+
+  it("marks the reference and measures with the keyboard alone: arrows move a cross, Enter marks (en, desktop, light)", async () => {
+    const user = await signedInClient(server.url);
+    const sent = await upload(server.url, user.jar, await sampleRoomPhoto());
+    const { page, problems } = await launch({ width: 1280, height: 900, colorScheme: "light" });
+    await signIn(page, server.url, user.email);
+    await page.goto(`${server.url}/modification-studio?picture=${sent.body.imageId}`);
+    const press = async (testId: string) => {
+      await page.getByTestId(testId).focus();
+      await page.keyboard.press("Enter");
+    };
+    await press("studio-mode-measure");
+    const overlay = page.getByTestId("measure-overlay");
+    await overlay.waitFor();
+    /** Moves the cross to `target` with the arrow keys (long steps, then short ones) and marks it with Enter. */
+    const markWithKeys = async (target: Point, shot?: string) => {
+      await overlay.focus();
+      await page.keyboard.press("ArrowRight");
+      await page.keyboard.press("ArrowLeft");
+      const cross = page.getByTestId("measure-cross");
+      const from = { x: Number(await cross.getAttribute("data-x")), y: Number(await cross.getAttribute("data-y")) };
+      for (const axis of ["x", "y"] as const) {
+        const [less, more] = axis === "x" ? ["ArrowLeft", "ArrowRight"] : ["ArrowUp", "ArrowDown"];
+        const distance = target[axis] - from[axis];
+        const long = Math.trunc(distance / KEYBOARD_STEP.long);
+        const short = Math.round((distance - long * KEYBOARD_STEP.long) / KEYBOARD_STEP.short);
+        for (let i = 0; i < Math.abs(long); i++) await page.keyboard.press(`Shift+${long < 0 ? less : more}`);
+        for (let i = 0; i < Math.abs(short); i++) await page.keyboard.press(short < 0 ? less! : more!);
+      }
+      const reached = { x: Number(await cross.getAttribute("data-x")), y: Number(await cross.getAttribute("data-y")) };
+      expect(Math.abs(reached.x - target.x)).toBeLessThanOrEqual(KEYBOARD_STEP.short);
+      expect(Math.abs(reached.y - target.y)).toBeLessThanOrEqual(KEYBOARD_STEP.short);
+      if (shot) await screenshot(page, shot);
+      await page.keyboard.press("Enter");
+    };
+
+    const marks = sampleMarks();
+    await press("measure-mark-reference");
+    for (const corner of marks.rug) await markWithKeys(corner);
+    await poll(() => page.getByTestId("measure-instruction").textContent()).toBe(uiText("en", "measure.readyToMeasure"));
+    // Done marking, the keyboard is back on the form, on the button that measures.
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe("measure-start");
+    await press("measure-kind-floor");
+    await press("measure-start");
+    expect(await overlay.getAttribute("aria-label")).toContain("Arrow keys move the cross (Shift for long steps); Enter marks the point.");
+    await markWithKeys(marks.floorFrom);
+    await markWithKeys(marks.floorTo, "measure-keyboard-cross-en-desktop-light");
+    await poll(() => page.getByTestId("measure-item").count()).toBe(1);
+    const { measures } = await user.client.measures.ofPhoto.query({ uploadId: sent.body.imageId });
+    expect(Math.abs(measures[0]!.lengthCm! - 300) / 300).toBeLessThan(MEASURE_ACCURACY.withinPercent.floorFromRug / 100);
+    await screenshot(page, "measure-keyboard-en-desktop-light");
+
+    // The door as the reference (a door measures heights only: the floor line goes first), marked where a
+    // level camera puts it but leaning: the camera was not held level, and the studio says so.
+    await page.getByTestId("measure-delete").click();
+    await poll(() => page.getByTestId("measure-item").count()).toBe(0);
+    const level = sampleLevelMarks();
+    const leaning = { x: level.doorFoot.x + 0.06, y: level.doorTop.y };
+    const lean = leanDegrees(level.doorFoot, leaning, { width: 1024, height: 768 });
+    expect(lean).toBeGreaterThan(DOOR_LEAN_MAX_DEGREES);
+    await page.getByTestId("reference-kind-height").click();
+    await page.getByTestId("measure-mark-reference").click();
+    await clickAt(page, level.doorFoot);
+    await clickAt(page, leaning);
+    await poll(() => page.getByTestId("measure-lean-warning").textContent()).toBe(
+      uiText("en", "measure.doorLeans", { degrees: lean.toFixed(1), percent: MEASURE_ACCURACY.withinPercent.heightFromDoor }),
+    );
+    await screenshot(page, "measure-door-leans-en-desktop-light");
+    // Marked upright, the door raises no warning.
+    await page.getByTestId("measure-mark-reference").click();
+    await clickAt(page, level.doorFoot);
+    await clickAt(page, level.doorTop);
+    await poll(() => page.getByTestId("measure-lean-warning").count()).toBe(0);
+    expect(problems).toEqual([]);
+  }, 60_000);
 
   it("shows a picture's measures read-only on the client's review page (en, phone, light)", async () => {
     const user = await signedInClient(server.url);

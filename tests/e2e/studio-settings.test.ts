@@ -109,13 +109,14 @@ describeBrowser("studio settings", () => {
     const engine = page.getByTestId("admin-studio-engine");
     await engine.scrollIntoViewIfNeeded();
     await engine.getByLabel("Engine", { exact: true }).selectOption("openai");
-    await engine.getByLabel("OpenAI API key").fill("sk-nothing-listens-here");
-    await engine.getByRole("button", { name: "Test connection" }).click();
+    const main = engine.getByTestId("admin-studio-main-engine");
+    await main.getByLabel("OpenAI API key").fill("sk-nothing-listens-here");
+    await main.getByRole("button", { name: "Test connection" }).click();
     // No OpenAI server answers at the address this server was given: the failure is shown, nothing is saved.
-    await poll(() => engine.getByTestId("admin-studio-test-result").textContent()).toContain("The engine did not answer as expected");
+    await poll(() => main.getByTestId("admin-studio-test-result-openai").textContent()).toContain("The engine did not answer as expected");
     await engine.getByRole("button", { name: "Save engine" }).click();
     await poll(() => page.getByText("Engine saved: new renders use OpenAI (gpt-image-1)").isVisible()).toBe(true);
-    await poll(() => engine.getByText("A key ending in here is stored.").isVisible()).toBe(true);
+    await poll(() => main.getByText("A key ending in here is stored.").isVisible()).toBe(true);
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await screenshot(page, "studio-engine-phone-dark");
     await page.getByTestId("admin-studio-free-credits").scrollIntoViewIfNeeded();

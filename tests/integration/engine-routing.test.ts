@@ -199,6 +199,9 @@ describe("fallback to the next engine of the task", () => {
   let closedUrl: string;
   let server: TestServer;
   let admin: Studio;
+  /** The shares of time given to engines followed by another, and the signal that ends the current one. */
+  const shares: number[] = [];
+  let outOfTime = new AbortController();
 
   beforeAll(async () => {
     openai = await startFakeOpenAi({ apiKey: OPENAI_KEY });
@@ -210,8 +213,18 @@ describe("fallback to the next engine of the task", () => {
     server = await startTestServer(
       // ComfyUI's address is set in /admin → Studio by each test.
       { OPENAI_API_KEY: OPENAI_KEY, OPENAI_API_URL: openai.url },
-      // A short health check, and an engine found down is asked again at once (each test sets its own scene).
-      { worker: { engineCheckTimeoutMs: 400, engineRecheckMs: 0 } },
+      // A short health check, and an engine found down is asked again at once (each test sets its own scene);
+      // an engine's share of the time ends when a test says so.
+      {
+        worker: {
+          engineCheckTimeoutMs: 400,
+          engineRecheckMs: 0,
+          engineFinishWithin: (ms) => {
+            shares.push(ms);
+            return outOfTime.signal;
+          },
+        },
+      },
     );
     admin = await makeAdmin(server);
   });
@@ -294,6 +307,37 @@ describe("fallback to the next engine of the task", () => {
     expect(readMessage(view.fallbackReason ?? "")?.params.detail).toMatch(/did not answer|no answer|answer/i);
     expect(silent.connections()).toBeGreaterThan(0);
     expect(await ledgerKinds(server, job.id)).toEqual(["charge:-1"]);
+  });
+
+  it("stops an engine that accepted the render and then hangs once its share of the time is up, and the next makes the picture", async () => {
+    await configure(comfy.url, ["comfyui", "openai"]);
+    comfy.script({ steps: 4, stepDelayMs: 0, outcome: "hang" });
+    try {
+      const { user, projectId, imageId } = await userWithPhoto(server);
+      const openAiBefore = openAiRenders(openai);
+      const job = (await user.client.render.create.mutate({ projectId, imageId, style: "japandi" })).jobs[0]!;
+      // ComfyUI took the prompt and stopped half-way; with OpenAI after it, it has half of the render's deadline.
+      await waitUntil(() => [...comfy.prompts.values()].filter((prompt) => prompt.state === "running").length, {
+        message: "ComfyUI to hang on the prompt",
+        until: (running) => running > 0,
+      });
+      expect(shares.at(-1)).toBeGreaterThan(55_000);
+      expect(shares.at(-1)).toBeLessThanOrEqual(60_000);
+      expect(openAiRenders(openai)).toBe(openAiBefore);
+      outOfTime.abort();
+      await waitForRenders(user, [job.id]);
+      const view = await user.client.render.job.query({ id: job.id });
+      expect(view).toMatchObject({ status: "succeeded", engine: { id: "openai" } });
+      expect(readMessage(view.fallbackReason ?? "")?.params.detail).toBe("did not finish within 60 s");
+      // Its prompt is taken off the GPU; one charge.
+      expect(comfy.interrupts().length).toBeGreaterThan(0);
+      expect(await ledgerKinds(server, job.id)).toEqual(["charge:-1"]);
+    } finally {
+      outOfTime.abort();
+      // The next tests' engines have all the time they want.
+      outOfTime = new AbortController();
+      comfy.script({ steps: 2, stepDelayMs: 0, outcome: "success" });
+    }
   });
 
   it("moves on when the engine fails the render itself (503), and the first engine is used again once up", async () => {

@@ -161,6 +161,32 @@ describe("the Replicate adapter", () => {
     });
   });
 
+  it("reports the prediction it made, follows one started before instead of making another, and starts anew when that one is gone or failed", async () => {
+    const accepted: string[] = [];
+    const work = (resume?: string) => ({ ...(resume ? { resume } : {}), onAccepted: async (id: string) => void accepted.push(id) });
+    await provider().render(renderRequest({ work: work() }));
+    expect(fake.creates()).toHaveLength(1);
+    expect(accepted).toHaveLength(1);
+    const first = accepted[0]!;
+
+    // A takeover hands the id back: the prediction is asked about, not made again, and not reported again.
+    await provider().render(renderRequest({ work: work(first) }));
+    expect(fake.creates()).toHaveLength(1);
+    expect(accepted).toHaveLength(1);
+    expect(fake.requests.some((request) => request.method === "GET" && request.path === `/v1/predictions/${first}`)).toBe(true);
+
+    // Unknown to Replicate (404), or failed: a new prediction, reported.
+    await provider().render(renderRequest({ work: work("nosuchprediction") }));
+    expect(fake.creates()).toHaveLength(2);
+    fake.script({ final: "failed", error: "CUDA out of memory" });
+    await expect(provider().render(renderRequest({ work: work() }))).rejects.toThrow(/CUDA out of memory/);
+    const failed = accepted.at(-1)!;
+    fake.script({ final: "succeeded" });
+    await provider().render(renderRequest({ work: work(failed) }));
+    expect(fake.creates()).toHaveLength(4);
+    expect(accepted).toHaveLength(4);
+  });
+
   it("creates by version for owner/name:version, with a floor-plan prompt", async () => {
     fake.script({ processingPolls: 0 });
     const result = await provider({ model: `adirik/interior-design:${VERSION}` }).render(

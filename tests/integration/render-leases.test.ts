@@ -19,6 +19,8 @@ import { databaseLane, makeTestEnv } from "../helpers/test-env";
 import { TestClock } from "../helpers/test-clock";
 import { startInstance, stopInstances } from "../helpers/instances";
 import { waitUntil } from "../helpers/wait";
+import { startFakeReplicate } from "../helpers/fake-replicate";
+import { createReplicateProvider } from "../../src/server/render/engines/replicate";
 
 const LEASE_MS = 60_000;
 
@@ -213,6 +215,55 @@ describe("render workers on one database", () => {
     expect(events.some((e) => e.event.type === "queued" && e.event.resumed)).toBe(true);
     expect(await ledgerKinds(web, studio.userId)).toEqual([{ kind: "charge", job_id: jobId }]);
     expect(await ledgerBalance(web.deps.db, studio.userId)).toBe(9);
+  });
+
+  it("a worker taking over the job of one that died follows its Replicate prediction instead of paying for a second", async () => {
+    const replicate = await startFakeReplicate();
+    try {
+      replicate.script({ final: "never" });
+      const engine = () =>
+        createReplicateProvider({ token: replicate.token, model: "adirik/interior-design", baseUrl: replicate.url, pollIntervalMs: 5 });
+      const env = makeTestEnv({ RENDER_CONCURRENCY: "1", RENDER_LEASE_MS: String(LEASE_MS) });
+      const clock = new TestClock();
+      const web = await startInstance(env, "web", { clock });
+      // The worker that dies mid-prediction: its clock stops with it, and it renews nothing.
+      const deadWorker = await startInstance(env, "worker", {
+        clock: new TestClock(clock.now()),
+        renderProvider: engine(),
+        worker: { idlePollMs: 50, renewEveryMs: 3_600_000 },
+      });
+      const { studio, jobIds } = await createJobs(web.http.url, ["modern"]);
+      const jobId = jobIds[0]!;
+      const workId = await waitUntil(async () => (await jobRow(web, jobId)).engine_work_id, {
+        message: "the prediction's id recorded on the job",
+      });
+      expect(replicate.creates()).toHaveLength(1);
+      expect(workId).toMatch(/^replicate:[\w-]+$/);
+
+      const other = await startInstance(env, "worker", { clock, renderProvider: engine(), worker: { idlePollMs: 20 } });
+      clock.advance(LEASE_MS + 1);
+      await waitUntil(() => jobRow(web, jobId), {
+        message: "the second worker to take the job over",
+        until: (row) => row.claimed_by === other.services.render.instanceId && row.status === "rendering",
+      });
+      // The second worker asks Replicate about the prediction already running, and makes none.
+      const predictionPath = `/v1/predictions/${workId!.slice("replicate:".length)}`;
+      const pollsBefore = replicate.polls().length;
+      await waitUntil(() => replicate.polls().length, { message: "the prediction followed again", until: (n) => n > pollsBefore + 2 });
+      expect(replicate.polls().every((request) => request.path === predictionPath)).toBe(true);
+      replicate.script({ final: "succeeded" });
+      await waitForRenders(studio, [jobId]);
+      const done = await jobRow(web, jobId);
+      expect(done).toMatchObject({ status: "succeeded", claimed_by: other.services.render.instanceId, claims: 2, provider: "replicate" });
+      expect(replicate.creates()).toHaveLength(1);
+      expect(replicate.cancels()).toHaveLength(0);
+      expect(await ledgerKinds(web, studio.userId)).toEqual([{ kind: "charge", job_id: jobId }]);
+      expect(deadWorker.services.render.instanceId).not.toBe(other.services.render.instanceId);
+    } finally {
+      // The workers first: the dead one still follows the prediction.
+      await stopInstances();
+      await replicate.close();
+    }
   });
 
   it("a worker renews its lease while it renders; workers (re)starting meanwhile leave its job alone; a cancel elsewhere stops it", async () => {

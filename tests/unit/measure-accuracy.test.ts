@@ -9,7 +9,14 @@
  */
 import { describe, expect, it } from "vitest";
 import sharp from "sharp";
-import { measure, type MeasureKind, type MeasureReference, type Point } from "../../src/shared/measure-geometry";
+import {
+  DOOR_LEAN_MAX_DEGREES,
+  leanDegrees,
+  measure,
+  type MeasureKind,
+  type MeasureReference,
+  type Point,
+} from "../../src/shared/measure-geometry";
 import { MEASURE_ACCURACY } from "../../src/shared/measures";
 import { drawRoom, fraction, inside, project, randomSource, rugCorners, type Camera, type Room, type Vec3 } from "../helpers/room-scene";
 
@@ -104,6 +111,9 @@ function rugCases(random: () => number): Case[] {
   return measureCases(random, camera, reference, ["floor", "height"]);
 }
 
+/** How far each door reference leans in its picture (degrees). */
+const doorLeans: number[] = [];
+
 /** Measures from a door of known height, seen by a level camera. */
 function doorCases(random: () => number): Case[] {
   const camera = cameraFor(random, true);
@@ -119,6 +129,7 @@ function doorCases(random: () => number): Case[] {
     top: clicked(random, camera, topPixel),
     heightCm: doorHeight,
   };
+  doorLeans.push(leanDegrees(reference.foot, reference.top, camera));
   return measureCases(random, camera, reference, ["height"]);
 }
 
@@ -154,6 +165,13 @@ describe("measuring from a photo: accuracy (decision 089)", () => {
       JSON.stringify(groups, (_, v: unknown) => (typeof v === "number" ? Math.round(v * 100) / 100 : v)),
     );
     for (const group of Object.values(groups)) expect(group.count).toBeGreaterThanOrEqual(300);
+  });
+
+  it("warns only past the largest lean of a door seen by a camera held level (the studio's warning)", () => {
+    const largest = Math.max(...doorLeans);
+    console.info(`door references: ${doorLeans.length}, largest lean ${largest.toFixed(2)}°`);
+    expect(largest).toBeLessThanOrEqual(DOOR_LEAN_MAX_DEGREES);
+    expect(DOOR_LEAN_MAX_DEGREES).toBeLessThanOrEqual(Math.ceil(largest * 2) / 2);
   });
 
   it("keeps 95 % of measures within the figure the app states, and states the measured figure", () => {

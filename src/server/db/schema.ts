@@ -271,6 +271,8 @@ export interface RenderJobsTable {
   upscale_model: string | null;
   /** The engine that made the upscale (null: made before this was recorded, by the render's own engine). */
   upscale_provider: string | null;
+  /** The engine's own id of the work ("replicate:<prediction id>"), once accepted: a worker taking the job over follows it (migration 0033). */
+  engine_work_id: string | null;
   /** The set it was asked for with ("Apply to the whole project"); null for a render asked for alone. */
   set_id: string | null;
   /** Why another engine than the upscale task's first made it (a keyed message, decision 088); null when the first did. */

@@ -115,6 +115,7 @@ export function createRenderModule(
     states,
     now: () => infra.clock.now(),
     recheckMs: options.worker?.engineRecheckMs ?? 30_000,
+    ...(options.worker?.engineFinishWithin ? { finishWithin: options.worker.engineFinishWithin } : {}),
     check: async (candidate: RenderProvider) => {
       if (candidate.id === "local" || !options.engineHealth) return { ok: true, detail: "" };
       try {

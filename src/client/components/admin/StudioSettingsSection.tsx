@@ -1,67 +1,32 @@
 /**
  * Admin · Studio (issue 16): the studio's brand (name, logo, accent colour checked against WCAG AA
- * in both themes, support address, terms and privacy texts), free credits, and the render engine
- * (engine, model, keys shown by their last four characters, "Test connection"). Saved settings
+ * in both themes, support address, terms and privacy texts), free credits, the render engines
+ * (EnginePanel) and the engines per task (EngineRoutesPanel). Saved settings
  * apply at once, without a restart; a setting the environment holds shows "set by the environment"
  * and cannot be changed here. Every save is audited on the server.
  */
-import { CheckCircle2, ImageUp, PlugZap, Trash2, XCircle } from "lucide-react";
-import { useEffect, useId, useState, type ReactNode } from "react";
+import { CheckCircle2, ImageUp, Trash2, XCircle } from "lucide-react";
+import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import { accentContrast, type PublicStudio } from "../../../shared/studio";
-import {
-  brandInputSchema,
-  engineInputSchema,
-  ENGINE_IDS,
-  freeCreditsInputSchema,
-  type EngineId,
-  type KeyedEngine,
-} from "../../../shared/studio-settings";
+import { brandInputSchema, freeCreditsInputSchema } from "../../../shared/studio-settings";
 import { formatDecimal, labelled } from "../../lib/format";
 import { friendlyError } from "../../lib/friendlyError";
 import { formatNumber } from "../../lib/numbers";
-import { checkDetailText } from "../../lib/selfTestText";
 import { currentStudio, replaceStudio } from "../../lib/studio";
 import type { inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "../../../server/trpc/root";
 import { trpc } from "../../trpc";
 import { inputClass } from "../auth/fields";
-import { engineName } from "../info/common";
 import { Spinner } from "../Spinner";
-import { buttonClass, labelClass, selectClass } from "../ui/buttons";
-import { Badge, ErrorNote, Panel } from "./common";
+import { buttonClass, labelClass } from "../ui/buttons";
+import { ErrorNote, Field, Panel } from "./common";
+import { EnginePanel } from "./EnginePanel";
 import { EngineRoutesPanel } from "./EngineRoutesPanel";
 
 type RouterOutput = inferRouterOutputs<AppRouter>;
 type Settings = RouterOutput["admin"]["studioSettings"];
-
-/** A labelled field, with the environment's badge when the variable holds it. */
-function Field({
-  id,
-  label,
-  fromEnvironment,
-  hint,
-  children,
-}: {
-  id: string;
-  label: string;
-  fromEnvironment?: boolean;
-  hint?: ReactNode;
-  children: ReactNode;
-}) {
-  const { t } = useTranslation();
-  return (
-    <div>
-      <label htmlFor={id} className={`${labelClass} flex flex-wrap items-center gap-2`}>
-        {label}
-        {fromEnvironment ? <Badge tone="amber">{t("admin.studio.setByEnvironment")}</Badge> : null}
-      </label>
-      {children}
-      {hint ? <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">{hint}</p> : null}
-    </div>
-  );
-}
 
 export function StudioSettingsSection() {
   const { t } = useTranslation();
@@ -389,255 +354,6 @@ function FreeCreditsPanel({ settings }: { settings: Settings }) {
         <button type="submit" className={buttonClass.primary} disabled={save.isPending}>
           {t("admin.studio.saveFreeCredits")}
         </button>
-      </form>
-    </Panel>
-  );
-}
-
-const KEY_OF: Record<Exclude<EngineId, "local">, KeyedEngine> = { replicate: "replicate", openai: "openai", comfyui: "comfyui" };
-
-function EnginePanel({ settings }: { settings: Settings }) {
-  const { t } = useTranslation();
-  const utils = trpc.useUtils();
-  const save = trpc.admin.updateEngine.useMutation();
-  const test = trpc.admin.testEngineConnection.useMutation();
-  const { engine } = settings;
-  const [form, setForm] = useState({
-    engine: engine.engine as EngineId,
-    replicateModel: engine.replicateModel,
-    openaiModel: engine.openaiModel,
-    comfyuiUrl: engine.comfyuiUrl,
-    comfyuiUpscaleModel: engine.comfyuiUpscaleModel,
-    comfyuiUpscaleRefine: engine.comfyuiUpscaleRefine,
-  });
-  /** Keys typed in (undefined: keep the stored one; "": remove it). */
-  const [keys, setKeys] = useState<Partial<Record<KeyedEngine, string>>>({});
-  const [error, setError] = useState<string | null>(null);
-  const [result, setResult] = useState<RouterOutput["admin"]["testEngineConnection"] | null>(null);
-  const { i18n } = useTranslation();
-  const ids = { engine: useId(), model: useId(), url: useId(), key: useId(), upscaleModel: useId() };
-  useEffect(() => setResult(null), [form.engine]);
-
-  const input = () =>
-    engineInputSchema.safeParse({
-      ...form,
-      keys: Object.fromEntries(Object.entries(keys).filter(([, value]) => value !== undefined)),
-    });
-  const submit = async () => {
-    const parsed = input();
-    if (!parsed.success) return setError(friendlyError(parsed.error.issues[0]!, t));
-    setError(null);
-    try {
-      const saved = await save.mutateAsync(parsed.data);
-      setKeys({});
-      toast.success(t("admin.studio.engineSaved", { engine: engineName(saved.engineInUse, t) }));
-      await Promise.all([utils.admin.studioSettings.invalidate(), utils.render.allowance.invalidate()]);
-    } catch (failure) {
-      setError(friendlyError(failure, t));
-    }
-  };
-  const testConnection = async () => {
-    const parsed = input();
-    if (!parsed.success) return setError(friendlyError(parsed.error.issues[0]!, t));
-    setError(null);
-    setResult(null);
-    try {
-      setResult(await test.mutateAsync(parsed.data));
-    } catch (failure) {
-      setError(friendlyError(failure, t));
-    }
-  };
-
-  const keyed = form.engine === "local" ? null : KEY_OF[form.engine];
-  const keyState = keyed ? engine.keys[keyed] : null;
-  const typedKey = keyed ? keys[keyed] : undefined;
-
-  return (
-    <Panel
-      title={t("admin.studio.engineTitle")}
-      description={t("admin.studio.engineDescription", { engine: engineName(settings.engineInUse, t) })}
-      testId="admin-studio-engine"
-    >
-      <form
-        className="space-y-4"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit();
-        }}
-      >
-        <div className="grid gap-4 sm:grid-cols-2">
-          <Field id={ids.engine} label={t("admin.studio.engine")} fromEnvironment={engine.setByEnvironment.engine}>
-            <select
-              id={ids.engine}
-              className={selectClass}
-              value={form.engine}
-              disabled={engine.setByEnvironment.engine}
-              onChange={(event) => setForm({ ...form, engine: event.target.value as EngineId })}
-            >
-              {ENGINE_IDS.map((id) => (
-                <option key={id} value={id}>
-                  {t(`admin.studio.engines.${id}`)}
-                </option>
-              ))}
-            </select>
-          </Field>
-          {form.engine === "replicate" ? (
-            <Field id={ids.model} label={t("admin.studio.model")} fromEnvironment={engine.setByEnvironment.replicateModel}>
-              <select
-                id={ids.model}
-                className={selectClass}
-                value={form.replicateModel.split(":")[0]}
-                disabled={engine.setByEnvironment.replicateModel}
-                onChange={(event) => setForm({ ...form, replicateModel: event.target.value })}
-              >
-                {[...new Set([...settings.replicateModels, form.replicateModel.split(":")[0]!])].map((model) => (
-                  <option key={model} value={model}>
-                    {model}
-                  </option>
-                ))}
-              </select>
-            </Field>
-          ) : null}
-          {form.engine === "openai" ? (
-            <Field id={ids.model} label={t("admin.studio.model")} fromEnvironment={engine.setByEnvironment.openaiModel}>
-              <input
-                id={ids.model}
-                className={inputClass}
-                value={form.openaiModel}
-                disabled={engine.setByEnvironment.openaiModel}
-                onChange={(event) => setForm({ ...form, openaiModel: event.target.value })}
-                autoComplete="off"
-              />
-            </Field>
-          ) : null}
-          {form.engine === "comfyui" ? (
-            <Field id={ids.url} label={t("admin.studio.comfyuiUrl")} fromEnvironment={engine.setByEnvironment.comfyuiUrl}>
-              <input
-                id={ids.url}
-                className={inputClass}
-                value={form.comfyuiUrl}
-                placeholder="http://gpu-box:8188"
-                disabled={engine.setByEnvironment.comfyuiUrl}
-                onChange={(event) => setForm({ ...form, comfyuiUrl: event.target.value })}
-                autoComplete="off"
-              />
-            </Field>
-          ) : null}
-          {form.engine === "comfyui" ? (
-            <Field
-              id={ids.upscaleModel}
-              label={t("admin.studio.comfyuiUpscaleModel")}
-              fromEnvironment={engine.setByEnvironment.comfyuiUpscaleModel}
-              hint={t("admin.studio.comfyuiUpscaleModelHint")}
-            >
-              <input
-                id={ids.upscaleModel}
-                className={inputClass}
-                value={form.comfyuiUpscaleModel}
-                placeholder="RealESRGAN_x4plus.pth"
-                disabled={engine.setByEnvironment.comfyuiUpscaleModel}
-                onChange={(event) => setForm({ ...form, comfyuiUpscaleModel: event.target.value })}
-                autoComplete="off"
-                spellCheck={false}
-                data-testid="admin-studio-upscale-model"
-              />
-            </Field>
-          ) : null}
-        </div>
-        {form.engine === "comfyui" ? (
-          <label className="flex items-start gap-2 text-sm">
-            <input
-              type="checkbox"
-              className="mt-0.5 size-4 rounded border-slate-300 accent-brand-600 dark:border-slate-600"
-              checked={form.comfyuiUpscaleRefine}
-              disabled={engine.setByEnvironment.comfyuiUpscaleRefine || form.comfyuiUpscaleModel.trim() === ""}
-              onChange={(event) => setForm({ ...form, comfyuiUpscaleRefine: event.target.checked })}
-              data-testid="admin-studio-upscale-refine"
-            />
-            <span>
-              {t("admin.studio.comfyuiUpscaleRefine")}
-              {engine.setByEnvironment.comfyuiUpscaleRefine ? (
-                <>
-                  {" "}
-                  <Badge tone="amber">{t("admin.studio.setByEnvironment")}</Badge>
-                </>
-              ) : null}
-            </span>
-          </label>
-        ) : null}
-
-        {form.engine === "local" ? <p className="text-sm text-slate-600 dark:text-slate-300">{t("admin.studio.localNote")}</p> : null}
-
-        {keyed && keyState ? (
-          <Field
-            id={ids.key}
-            label={t(`admin.studio.keyLabel.${keyed}`)}
-            fromEnvironment={keyState.setByEnvironment}
-            hint={
-              typedKey === ""
-                ? t("admin.studio.keyWillBeRemoved")
-                : keyState.last4
-                  ? t("admin.studio.keyStored", { last4: keyState.last4 })
-                  : keyState.unreadable
-                    ? t("admin.studio.keyUnreadable")
-                    : t("admin.studio.keyNone")
-            }
-          >
-            <div className="flex flex-wrap gap-2">
-              <input
-                id={ids.key}
-                type="password"
-                className={`${inputClass} min-w-0 flex-1`}
-                value={typedKey ?? ""}
-                placeholder={keyState.last4 ? `•••• ${keyState.last4}` : ""}
-                disabled={keyState.setByEnvironment}
-                onChange={(event) => setKeys({ ...keys, [keyed]: event.target.value === "" ? undefined : event.target.value })}
-                autoComplete="off"
-                spellCheck={false}
-                data-testid="admin-studio-key"
-              />
-              {keyState.last4 && !keyState.setByEnvironment ? (
-                <button type="button" className={buttonClass.ghost} onClick={() => setKeys({ ...keys, [keyed]: "" })}>
-                  <Trash2 className="size-4" aria-hidden="true" />
-                  {t("admin.studio.removeKey")}
-                </button>
-              ) : null}
-            </div>
-          </Field>
-        ) : null}
-
-        {result ? (
-          <p
-            role="status"
-            data-testid="admin-studio-test-result"
-            className={`flex items-start gap-2 rounded-lg border px-3 py-2 text-sm ${
-              result.ok
-                ? "border-emerald-200 bg-emerald-50 text-emerald-900 dark:border-emerald-900/60 dark:bg-emerald-950/40 dark:text-emerald-100"
-                : "border-red-200 bg-red-50 text-red-800 dark:border-red-900/60 dark:bg-red-950/40 dark:text-red-200"
-            }`}
-          >
-            {result.ok ? (
-              <CheckCircle2 className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
-            ) : (
-              <XCircle className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
-            )}
-            <span className="[overflow-wrap:anywhere]">
-              {result.ok ? t("admin.studio.testOk") : t("admin.studio.testFailed")}
-              {/* The finding in the admin's language when the check gives it as texts; an engine's own words stay verbatim inside. */}
-              {result.texts ? ` ${checkDetailText(result.texts, t, i18n.language)}` : result.detail ? ` ${result.detail}` : ""}
-            </span>
-          </p>
-        ) : null}
-        {error ? <ErrorNote>{error}</ErrorNote> : null}
-        <div className="flex flex-wrap gap-2">
-          <button type="submit" className={buttonClass.primary} disabled={save.isPending}>
-            {t("admin.studio.saveEngine")}
-          </button>
-          <button type="button" className={buttonClass.secondary} onClick={() => void testConnection()} disabled={test.isPending}>
-            <PlugZap className="size-4" aria-hidden="true" />
-            {test.isPending ? t("admin.studio.testing") : t("admin.studio.testConnection")}
-          </button>
-        </div>
       </form>
     </Panel>
   );

@@ -3,7 +3,7 @@ import { ChevronLeft, ChevronRight } from "lucide-react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { formatBytes, formatElapsed } from "../../lib/format";
-import { buttonClass, cardClass } from "../ui/buttons";
+import { buttonClass, cardClass, labelClass } from "../ui/buttons";
 
 export function useFormatters() {
   const { i18n } = useTranslation();
@@ -165,5 +165,32 @@ export function ErrorNote({ children }: { children: ReactNode }) {
     >
       {children}
     </p>
+  );
+}
+
+/** A labelled field, with the environment's badge when the variable holds it. */
+export function Field({
+  id,
+  label,
+  fromEnvironment,
+  hint,
+  children,
+}: {
+  id: string;
+  label: string;
+  fromEnvironment?: boolean;
+  hint?: ReactNode;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div>
+      <label htmlFor={id} className={`${labelClass} flex flex-wrap items-center gap-2`}>
+        {label}
+        {fromEnvironment ? <Badge tone="amber">{t("admin.studio.setByEnvironment")}</Badge> : null}
+      </label>
+      {children}
+      {hint ? <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">{hint}</p> : null}
+    </div>
   );
 }

@@ -2,10 +2,11 @@
  * Measures drawn over a picture (decision 089): the reference (a rectangle on the floor, or a door's
  * height) and each measure's line with its label. An SVG in the picture's own coordinates (points are
  * fractions of it), laid over the picture's frame; labels are HTML so they stay sharp and readable at
- * any size. With `onPoint`, a click on the picture gives the point clicked (the studio's Measure tool);
- * without it, the overlay is read-only (the client review page).
+ * any size. With `onPoint`, a click on the picture gives the point clicked (the studio's Measure tool),
+ * and so does the keyboard: focused, the picture shows a cross that the arrow keys move (Shift for long
+ * steps) and Enter or Space marks. Without it, the overlay is read-only (the client review page).
  */
-import type { MouseEvent as ReactMouseEvent } from "react";
+import { useState, type KeyboardEvent as ReactKeyboardEvent, type MouseEvent as ReactMouseEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { formatLength, type MeasureReference, type MeasureView, type PhotoMeasures, type Point } from "../../../shared/measures";
 import { pictureFrameStyle } from "../../lib/pictureFrame";
@@ -25,6 +26,17 @@ interface MeasureOverlayProps {
   clickLabel?: string;
 }
 
+/** How far one arrow key moves the keyboard's cross, as a fraction of the picture (Shift: the long step). */
+export const KEYBOARD_STEP = { short: 0.0025, long: 0.05 } as const;
+
+const ARROWS: Record<string, Point> = {
+  ArrowLeft: { x: -1, y: 0 },
+  ArrowRight: { x: 1, y: 0 },
+  ArrowUp: { x: 0, y: -1 },
+  ArrowDown: { x: 0, y: 1 },
+};
+const within = (value: number) => Math.min(1, Math.max(0, value));
+
 export function measureText(measure: MeasureView, language: string, unmeasured: string): string {
   const length = measure.lengthCm === null ? unmeasured : formatLength(measure.lengthCm, language);
   return measure.label ? `${measure.label} · ${length}` : length;
@@ -39,23 +51,51 @@ export function MeasureOverlay({ size, reference, measures, pending = [], onPoin
     const q = at(b);
     return { x1: p.x, y1: p.y, x2: q.x, y2: q.y };
   };
+  // The keyboard's cross: where Enter marks; shown while the keyboard drives the focused picture.
+  const [cursor, setCursor] = useState<Point>({ x: 0.5, y: 0.5 });
+  const [keyboard, setKeyboard] = useState(false);
   const onClick = (event: ReactMouseEvent<SVGSVGElement>) => {
     if (!onPoint) return;
+    setKeyboard(false);
     const box = event.currentTarget.getBoundingClientRect();
     const x = (event.clientX - box.left) / box.width;
     const y = (event.clientY - box.top) / box.height;
     if (x >= 0 && x <= 1 && y >= 0 && y <= 1) onPoint({ x, y });
   };
+  const onKeyDown = (event: ReactKeyboardEvent<SVGSVGElement>) => {
+    if (!onPoint) return;
+    const arrow = ARROWS[event.key];
+    if (arrow) {
+      event.preventDefault();
+      const step = event.shiftKey ? KEYBOARD_STEP.long : KEYBOARD_STEP.short;
+      setKeyboard(true);
+      setCursor((at) => ({ x: within(at.x + arrow.x * step), y: within(at.y + arrow.y * step) }));
+    } else if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      setKeyboard(true);
+      onPoint(cursor);
+    }
+  };
   const dot = Math.max(width, height) / 160;
+  const cross = at(cursor);
+  const position = t("measure.keyboardAt", { x: Math.round(cursor.x * 100), y: Math.round(cursor.y * 100) });
   return (
     <>
       <svg
         viewBox={`0 0 ${width} ${height}`}
         preserveAspectRatio="none"
-        className={`absolute inset-0 size-full ${onPoint ? "cursor-crosshair" : "pointer-events-none"}`}
+        className={`absolute inset-0 size-full ${onPoint ? "cursor-crosshair focus:outline-none focus-visible:outline focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-brand-500" : "pointer-events-none"}`}
         onClick={onClick}
+        onKeyDown={onKeyDown}
+        onFocus={(event) => setKeyboard(event.currentTarget.matches(":focus-visible"))}
+        onBlur={() => setKeyboard(false)}
+        tabIndex={onPoint ? 0 : undefined}
         role={onPoint ? "application" : "img"}
-        aria-label={onPoint ? clickLabel : t("measure.overlayLabel", { count: measures.length })}
+        aria-label={
+          onPoint
+            ? `${clickLabel ?? ""} ${t("measure.keyboardHint")} ${position}`.trim()
+            : t("measure.overlayLabel", { count: measures.length })
+        }
         data-testid="measure-overlay"
       >
         {reference?.kind === "floor" ? (
@@ -113,6 +153,19 @@ export function MeasureOverlay({ size, reference, measures, pending = [], onPoin
             data-testid="measure-pending"
           />
         ))}
+        {onPoint && keyboard ? (
+          <g data-testid="measure-cross" data-x={cursor.x.toFixed(4)} data-y={cursor.y.toFixed(4)}>
+            {[
+              { x1: cross.x - dot * 4, y1: cross.y, x2: cross.x + dot * 4, y2: cross.y },
+              { x1: cross.x, y1: cross.y - dot * 4, x2: cross.x, y2: cross.y + dot * 4 },
+            ].map((arm, index) => (
+              <g key={index}>
+                <line {...arm} stroke="#0f172a" strokeWidth={4} vectorEffect="non-scaling-stroke" />
+                <line {...arm} stroke="#ffffff" strokeWidth={2} vectorEffect="non-scaling-stroke" />
+              </g>
+            ))}
+          </g>
+        ) : null}
       </svg>
       {measures.map((measure) => {
         // At the line's middle; shifted by as much of its own width as the middle is across the picture (none at

@@ -7,11 +7,13 @@
  * from the points and the reference, and the accuracy shown is the one our tests measured.
  */
 import { Download, Ruler, Trash2, X } from "lucide-react";
-import { useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import {
   accuracyPercent,
+  DOOR_LEAN_MAX_DEGREES,
   formatLength,
+  leanDegrees,
   MEASURE,
   MEASURE_ACCURACY,
   SUPPORTED_MEASURES,
@@ -93,9 +95,18 @@ export function MeasureTool({ uploadId, versionId, download, picture, alt, size 
   const [pending, setPending] = useState<Point[]>([]);
   const [error, setError] = useState<string>();
   const [burnIn, setBurnIn] = useState(true);
+  const frame = useRef<HTMLDivElement>(null);
+  const startButton = useRef<HTMLButtonElement>(null);
+  // Focus goes to "Measure" once the form shows what was just saved (a fieldset enabled by the reference).
+  const [refocus, setRefocus] = useState(0);
+  useEffect(() => {
+    if (refocus > 0) startButton.current?.focus();
+  }, [refocus]);
 
   const data = photo.data;
   const reference = data?.reference ?? null;
+  // A door that leans in the picture: the camera was not level, and the stated accuracy does not hold.
+  const lean = reference?.kind === "height" ? leanDegrees(reference.foot, reference.top, size) : null;
   const kinds = reference ? SUPPORTED_MEASURES[reference.kind] : [];
   const kind: MeasureKind = kinds.includes(measureKind) ? measureKind : (kinds[0] ?? "floor");
   const busy = setReference.isPending || add.isPending || remove.isPending;
@@ -139,6 +150,8 @@ export function MeasureTool({ uploadId, versionId, download, picture, alt, size 
       setMarking(null);
       setPending([]);
       setError(undefined);
+      // Marked with the keyboard: the picture stops taking keys, so the keyboard goes on to the next step.
+      if (frame.current?.contains(document.activeElement)) setRefocus((count) => count + 1);
     } catch (caught) {
       setPending([]);
       setError(friendlyError(caught, t));
@@ -174,6 +187,7 @@ export function MeasureTool({ uploadId, versionId, download, picture, alt, size 
       <div
         className="relative mx-auto max-w-full overflow-hidden rounded-xl bg-slate-100 dark:bg-slate-800"
         style={pictureFrameStyle(size, "min(70vh, 44rem)")}
+        ref={frame}
         data-testid="measure-frame"
       >
         <img src={picture} alt={alt} draggable={false} className="absolute inset-0 size-full select-none object-fill" />
@@ -260,6 +274,18 @@ export function MeasureTool({ uploadId, versionId, download, picture, alt, size 
                 : t("measure.referenceHeight", { height: formatLength(reference.heightCm, i18n.language) })}
             </p>
           ) : null}
+          {lean !== null && lean > DOOR_LEAN_MAX_DEGREES ? (
+            <p
+              className="rounded-md border border-amber-300 bg-amber-50 px-2 py-1.5 text-xs text-amber-900 dark:border-amber-700/60 dark:bg-amber-950/40 dark:text-amber-100"
+              role="status"
+              data-testid="measure-lean-warning"
+            >
+              {t("measure.doorLeans", {
+                degrees: new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 1 }).format(lean),
+                percent: MEASURE_ACCURACY.withinPercent.heightFromDoor,
+              })}
+            </p>
+          ) : null}
         </fieldset>
 
         <fieldset
@@ -303,6 +329,7 @@ export function MeasureTool({ uploadId, versionId, download, picture, alt, size 
               className={buttonClass.primary}
               disabled={!reference || busy || (marking?.what === "measure" && pending.length > 0)}
               onClick={() => start({ what: "measure", kind })}
+              ref={startButton}
               data-testid="measure-start"
             >
               <Ruler className="size-4" aria-hidden="true" />

@@ -29,6 +29,7 @@ export {
   PermanentRenderError,
   RetryableRenderError,
   type EngineCapabilities,
+  type EngineWork,
   type InpaintRequest,
   type RenderProvider,
   type RenderRequest,

@@ -8,6 +8,19 @@ import type { DesignStyle, InputMode, RoomType } from "../../../shared/styles";
 
 export type { EngineCapabilities } from "../../../shared/render";
 
+/**
+ * The engine's own id of the work, across workers (issue 30): an engine that runs work under an id
+ * it can be asked about later (a Replicate prediction) reports the id once it has accepted the work,
+ * and the worker records it on the job; a worker taking over the job of one that died hands it back,
+ * and the engine follows that work instead of starting (and billing) it again.
+ */
+export interface EngineWork {
+  /** The id of work already started for this job on this engine, to follow instead of starting anew. */
+  resume?: string;
+  /** Called once the engine has accepted new work, with its id for it. */
+  onAccepted?: (workId: string) => Promise<void>;
+}
+
 export interface RenderRequest {
   image: Buffer;
   width: number;
@@ -29,6 +42,7 @@ export interface RenderRequest {
   signal: AbortSignal;
   /** 0..1 where the engine says how far it is. */
   onProgress?: (fraction: number) => void;
+  work?: EngineWork;
 }
 
 export interface RenderResult {
@@ -67,6 +81,7 @@ export interface InpaintRequest {
   seed?: number;
   signal: AbortSignal;
   onProgress?: (fraction: number) => void;
+  work?: EngineWork;
 }
 
 export interface RenderProvider {

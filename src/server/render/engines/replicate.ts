@@ -16,6 +16,7 @@ import {
   RetryableRenderError,
   throwIfAborted,
   type EngineCapabilities,
+  type EngineWork,
   type InpaintRequest,
   type RenderProvider,
   type RenderResult,
@@ -363,6 +364,16 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Rend
     return byVersion(latest);
   }
 
+  /** The prediction an earlier worker started, when Replicate still runs it or has finished it; null to start anew. */
+  async function resumable(id: string, signal: AbortSignal): Promise<ReplicatePrediction | null> {
+    if (!/^[\w-]{1,100}$/.test(id)) return null;
+    const answer = await callJson(`${baseUrl}/v1/predictions/${encodeURIComponent(id)}`, { headers: auth }, signal, true);
+    const prediction = answer === null ? null : parsePrediction(answer);
+    // Gone, failed or canceled (the dying worker may have canceled it): a new prediction is made.
+    if (!prediction || prediction.status === "failed" || prediction.status === "canceled") return null;
+    return prediction;
+  }
+
   /** Best effort: the prediction keeps costing until canceled, but failing to cancel changes nothing for the user. */
   async function cancel(prediction: ReplicatePrediction): Promise<void> {
     try {
@@ -469,7 +480,13 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Rend
     preset: ReplicatePreset,
     pinned: string | undefined,
     input: Record<string, unknown>,
-    run: { signal: AbortSignal; onProgress?: (fraction: number) => void; logsCarryProgress: boolean; maxBytes: number },
+    run: {
+      signal: AbortSignal;
+      onProgress?: (fraction: number) => void;
+      logsCarryProgress: boolean;
+      maxBytes: number;
+      work?: EngineWork;
+    },
   ): Promise<{ prediction: ReplicatePrediction; version?: string; image: Buffer; mime: RenderResult["mime"] }> {
     const { signal, onProgress } = run;
     throwIfAborted(signal);
@@ -480,9 +497,12 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Rend
       reported = fraction;
       onProgress?.(fraction);
     };
-    const created = await create(preset, pinned, input, signal);
+    // A worker that died had started this job's prediction: follow it rather than pay for another.
+    const earlier = run.work?.resume ? await resumable(run.work.resume, signal) : null;
+    const created = earlier ? { prediction: earlier, version: earlier.version } : await create(preset, pinned, input, signal);
     const job = { prediction: created.prediction };
     try {
+      if (!earlier) await run.work?.onAccepted?.(created.prediction.id);
       await followUntilFinal(job, signal, run.logsCarryProgress ? report : () => undefined);
       const { prediction } = job;
       if (prediction.status === "failed") throw new PermanentRenderError(`The render engine failed: ${errorText(prediction.error)}`);
@@ -518,6 +538,7 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Rend
       const done = await predict(renderPreset, ref.version, sent.input, {
         signal: request.signal,
         onProgress: request.onProgress,
+        work: request.work,
         logsCarryProgress: renderPreset.capabilities.percentProgress,
         maxBytes: MAX_OUTPUT_BYTES,
       });
@@ -545,6 +566,7 @@ export function createReplicateProvider(options: ReplicateProviderOptions): Rend
       const done = await predict(inpainter, undefined, sent.input, {
         signal: request.signal,
         onProgress: request.onProgress,
+        work: request.work,
         logsCarryProgress: false,
         maxBytes: MAX_OUTPUT_BYTES,
       });

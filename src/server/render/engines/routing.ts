@@ -213,25 +213,34 @@ export interface FallbackDeps {
   check: (engine: RenderProvider) => Promise<{ ok: boolean; detail: string }>;
   /** An engine found down is skipped without asking it again for this long; then its health check decides. */
   recheckMs: number;
+  /** A signal that aborts after `ms` (an engine followed by another has that long to finish); AbortSignal.timeout by default. */
+  finishWithin?: (ms: number) => AbortSignal;
 }
+
+/** What an engine followed by another is given of the time left before the deadline: the other half is the next one's. */
+const SHARE_OF_TIME_LEFT = 0.5;
 
 /**
  * Runs `attempt` on the task's engines in order until one makes the result. With several engines,
  * one found down within `recheckMs` is skipped, one not seen up since the start or since it went
  * down must pass its health check first, and a down failure moves on to the next; a refusal
  * (PermanentRenderError) or a cancel ends it. One engine at a time: the next starts only after the
- * previous call has ended. With one engine, `attempt` is simply called (its retries are its own).
+ * previous call has ended. With a `deadlineAt`, an engine followed by another has half of the time
+ * left to finish: one that accepted the work and then hangs is stopped (its work canceled) and
+ * counted as down, and the next has the rest. With one engine, `attempt` is simply called (its
+ * retries are its own).
  */
 export async function runWithFallback<T>(
   chain: readonly RenderProvider[],
   task: EngineTask,
   deps: FallbackDeps,
   signal: AbortSignal,
-  attempt: (engine: RenderProvider, fallback: boolean) => Promise<T>,
+  attempt: (engine: RenderProvider, fallback: boolean, signal: AbortSignal) => Promise<T>,
+  deadlineAt?: number,
 ): Promise<{ value: T; engine: RenderProvider; skipped: EngineSkip[] }> {
   const skipped: EngineSkip[] = [];
   const fallback = chain.length > 1;
-  for (const engine of chain) {
+  for (const [index, engine] of chain.entries()) {
     signal.throwIfAborted();
     if (fallback) {
       const state = deps.states.get(engine.id);
@@ -250,13 +259,23 @@ export async function runWithFallback<T>(
         deps.states.up(engine.id, deps.now());
       }
     }
+    const followed = fallback && index < chain.length - 1 && deadlineAt !== undefined;
+    const shareMs = followed ? Math.max(1, Math.floor((deadlineAt - deps.now()) * SHARE_OF_TIME_LEFT)) : 0;
+    const outOfTime = followed ? (deps.finishWithin ?? AbortSignal.timeout)(shareMs) : null;
     try {
-      const value = await attempt(engine, fallback);
+      const value = await attempt(engine, fallback, outOfTime ? AbortSignal.any([signal, outOfTime]) : signal);
       deps.states.up(engine.id, deps.now());
       return { value, engine, skipped };
     } catch (error) {
       // Canceled, shut down, past the deadline: not the engine's state.
       if (signal.aborted) throw error;
+      if (outOfTime?.aborted) {
+        // Accepted, then silent for its share of the time: down, like an engine that does not answer.
+        const detail = `did not finish within ${Math.round(shareMs / 1000)} s`;
+        deps.states.down(engine.id, deps.now(), task, detail);
+        skipped.push({ engine, detail });
+        continue;
+      }
       if (!isDownFailure(error)) {
         deps.states.failed(engine.id, deps.now(), task, errorDetail(error));
         throw error;

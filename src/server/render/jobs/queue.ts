@@ -3,7 +3,7 @@
  * with its event (and, on failure or cancel, its refund) in one transaction. The module's public
  * functions and the worker both go through here, so a job is charged once and given back at most once.
  */
-import { sql, type RawBuilder, type Transaction } from "kysely";
+import { sql, type RawBuilder, type Transaction, type UpdateQueryBuilder, type UpdateResult } from "kysely";
 import { lockName } from "../../db/locking";
 import { MESSAGES } from "../../../shared/messages";
 import {
@@ -360,24 +360,41 @@ export async function transitionJob(
     if (to === "succeeded") {
       await lockVersionNumbering(trx, sql<string>`(SELECT numbered.upload_id FROM render_jobs AS numbered WHERE numbered.id = ${jobId})`);
     }
-    let update = trx
+    const update = trx
       .updateTable("render_jobs")
       // A render becomes a version of its photo when it succeeds: it is numbered then, once.
       .set({ ...changes, status: to, updated_at: now, ...(to === "succeeded" ? { version_number: ownOrNextVersionNumber } : {}) })
       .where("id", "=", jobId)
       .where("status", "in", from);
-    if (guard && "claim" in guard) update = update.where("claimed_by", "=", guard.claim.by).where("claims", "=", guard.claim.number);
-    if (guard && "expired" in guard) {
-      const { claims, now: at } = guard.expired;
-      update = update.where("claims", "=", claims).where((eb) => eb.or([eb("lease_until", "is", null), eb("lease_until", "<=", at)]));
-    }
-    const updated = await update.returningAll().executeTakeFirst();
+    const updated = await held(update, guard).returningAll().executeTakeFirst();
     if (!updated) return null;
     stored = await recordRenderEvent(trx, rowKey(updated), await event(updated, trx));
     return updated;
   });
   if (stored) deps.events.publish([stored]);
   return job;
+}
+
+/** An update of a job limited to while the worker's guard holds: its claim, or a lease run out. */
+function held(update: JobUpdate, guard?: TransitionGuard): JobUpdate {
+  if (guard && "claim" in guard) return update.where("claimed_by", "=", guard.claim.by).where("claims", "=", guard.claim.number);
+  if (guard && "expired" in guard) {
+    const { claims, now: at } = guard.expired;
+    return update.where("claims", "=", claims).where((eb) => eb.or([eb("lease_until", "is", null), eb("lease_until", "<=", at)]));
+  }
+  return update;
+}
+type JobUpdate = UpdateQueryBuilder<Database, "render_jobs", "render_jobs", UpdateResult>;
+
+/**
+ * Records the engine's own id of a rendering job's work ("replicate:<prediction id>"), while the
+ * worker's guard holds: a worker taking the job over follows that work instead of starting it again.
+ */
+export async function recordEngineWork(db: AppDatabase, jobId: string, workId: string, guard: TransitionGuard): Promise<void> {
+  await held(
+    db.updateTable("render_jobs").set({ engine_work_id: workId }).where("id", "=", jobId).where("status", "=", "rendering"),
+    guard,
+  ).execute();
 }
 
 /** Gives back what the job took: its credit, or the visitor's free demo. Inside the ending transaction. */

@@ -32,6 +32,7 @@ import {
   failJob,
   markCanceled,
   queuePosition,
+  recordEngineWork,
   recordStructureScore,
   recoverExpiredLeases,
   renewLeases,
@@ -51,6 +52,7 @@ import {
   runWithFallback,
   structureScore,
   type EngineSkip,
+  type EngineWork,
   type FallbackDeps,
   type RenderProvider,
   type RenderResult,
@@ -92,6 +94,8 @@ export interface RenderWorkerOptions {
   engineCheckTimeoutMs?: number;
   /** How long an engine found down is skipped without asking it again (default 30000). */
   engineRecheckMs?: number;
+  /** The signal that ends an engine's share of the time when another follows it (default AbortSignal.timeout). */
+  engineFinishWithin?: (ms: number) => AbortSignal;
 }
 
 class ShuttingDown extends Error {
@@ -343,6 +347,8 @@ export class RenderWorker {
     let provider: RenderProvider = chain[0] ?? engines.primary;
     const startedAt = job.started_at ?? clock.now();
     const deadline = AbortSignal.timeout(this.options.deadlineMs);
+    // When it comes, on the clock the fallback reads: an engine followed by another has half of what is left.
+    const deadlineAt = clock.now() + this.options.deadlineMs;
     const signal = AbortSignal.any([controller.signal, deadline]);
     const stored: string[] = [];
     // What this job's files take on disk (the owner's storage quota counts it).
@@ -430,36 +436,43 @@ export class RenderWorker {
       if (!rendering) return this.discard(stored);
 
       let attempts = 1;
-      const made = await runWithFallback(chain, task, this.fallback, signal, async (engine, fallback) => {
-        if (engine !== provider) {
-          // The next engine of the task takes over: recorded, and said as a new attempt.
-          const now = clock.now();
-          attempts++;
-          const moved = await transitionJob(
-            this.deps,
-            job.id,
-            ["rendering"],
-            "rendering",
-            { provider: engine.id, attempts, percent: null },
-            () => ({ type: "rendering", jobId: job.id, at: now, startedAt, percent: null, attempt: attempts }),
-            now,
+      const made = await runWithFallback(
+        chain,
+        task,
+        this.fallback,
+        signal,
+        async (engine, fallback, engineSignal) => {
+          if (engine !== provider) {
+            // The next engine of the task takes over: recorded, and said as a new attempt.
+            const now = clock.now();
+            attempts++;
+            const moved = await transitionJob(
+              this.deps,
+              job.id,
+              ["rendering"],
+              "rendering",
+              { provider: engine.id, attempts, percent: null },
+              () => ({ type: "rendering", jobId: job.id, at: now, startedAt, percent: null, attempt: attempts }),
+              now,
+              guard,
+            );
+            if (!moved) throw new LeaseLostHere();
+            provider = engine;
+            log.warn("render engine skipped for the next one", { engine: engine.id, task });
+          }
+          return this.renderWithRetries(
+            engine,
+            { ...rendering, attempts },
+            await inputFor(engine),
+            edit,
+            startedAt,
+            engineSignal,
             guard,
+            !fallback,
           );
-          if (!moved) throw new LeaseLostHere();
-          provider = engine;
-          log.warn("render engine skipped for the next one", { engine: engine.id, task });
-        }
-        return this.renderWithRetries(
-          engine,
-          { ...rendering, attempts },
-          await inputFor(engine),
-          edit,
-          startedAt,
-          signal,
-          guard,
-          !fallback,
-        );
-      });
+        },
+        deadlineAt,
+      );
       const engineResult = made.value;
       signal.throwIfAborted();
       // Only the painted region changes, whatever the engine returned outside it.
@@ -623,9 +636,11 @@ export class RenderWorker {
     edit: EditWork,
     signal: AbortSignal,
     onProgress: (fraction: number) => void,
+    guard: TransitionGuard,
   ): Promise<RenderResult> {
     if (!provider.inpaint) throw new PermanentRenderError(MESSAGES.engineCannot);
     return provider.inpaint({
+      work: this.engineWork(provider, job, guard),
       image: input.data,
       // The same size as the picture: an engine working at the photo's size is given the mask at that size.
       mask: input.width === edit.width && input.height === edit.height ? edit.mask : await maskAtSize(edit.mask, input.width, input.height),
@@ -634,6 +649,26 @@ export class RenderWorker {
       signal,
       onProgress,
     });
+  }
+
+  /**
+   * The engine's own id of the job's work (engine_work_id, "<engine>:<id>"): work an earlier claim
+   * started on this engine is followed (a takeover pays no second prediction); new work is recorded.
+   */
+  private engineWork(provider: RenderProvider, job: RenderJob, guard: TransitionGuard): EngineWork {
+    const prefix = `${provider.id}:`;
+    const recorded = job.engine_work_id?.startsWith(prefix) ? job.engine_work_id.slice(prefix.length) : undefined;
+    return {
+      ...(recorded ? { resume: recorded } : {}),
+      onAccepted: async (workId) => {
+        try {
+          await recordEngineWork(this.deps.db, job.id, `${prefix}${workId}`, guard);
+        } catch (error) {
+          // Only a takeover would need it: the render goes on.
+          this.deps.log.warn("could not record the engine's id of the work", { jobId: job.id, error });
+        }
+      },
+    };
   }
 
   /** The engine call, retried on transient failures until the deadline (the signal) ends it. */
@@ -684,7 +719,7 @@ export class RenderWorker {
           throw new PermanentRenderError(MESSAGES.floorPlanUnsupported);
         }
         const result = edit
-          ? await this.inpaint(provider, job, input, edit, signal, onProgress)
+          ? await this.inpaint(provider, job, input, edit, signal, onProgress, guard)
           : await provider.render({
               image: input.data,
               width: input.width,
@@ -697,6 +732,7 @@ export class RenderWorker {
               ...(job.requested_seed === null ? {} : { seed: job.requested_seed }),
               structure: job.structure,
               ...(input.reference ? { reference: input.reference.picture } : {}),
+              work: this.engineWork(provider, job, guard),
               signal,
               onProgress,
             });
