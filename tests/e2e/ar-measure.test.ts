@@ -53,9 +53,11 @@ describeBrowser("measuring a room with AR", () => {
   });
   const { launch } = useBrowsers(() => server.url, { chromiumArgs: WEBGL_CHROMIUM_ARGS });
 
-  /** Two frames drawn: the emulated session has run a frame with what the test just set. */
-  const frames = (page: Page) =>
-    page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(resolve)))));
+  /**
+   * Two frames drawn: the emulated session (whose frames are the page's) has run a whole frame with what
+   * the test just set, whichever of its callback and this one the browser calls first.
+   */
+  const frames = (page: Page) => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
 
   /** Aims the phone at `point` from where it is held and taps. */
   async function tapAt(page: Page, point: Xyz) {
@@ -64,8 +66,8 @@ describeBrowser("measuring a room with AR", () => {
     await poll(() => page.getByTestId("ar-reticle").getAttribute("data-on-surface")).toBe("true");
     await page.evaluate(() => window.__emulatedAr!.trigger(true));
     await frames(page);
+    // Released: the next press (after the next aim's frames) is a new `select`.
     await page.evaluate(() => window.__emulatedAr!.trigger(false));
-    await frames(page);
   }
 
   async function openProject(options: { theme?: "light" | "dark"; language?: Language; phone?: EmulatedArOptions | null } = {}) {
@@ -73,12 +75,13 @@ describeBrowser("measuring a room with AR", () => {
     const user = await signedInClient(server.url);
     const project = await user.client.projects.create.mutate({ name: "Flat on Rua Augusta" });
     const opened = await launch({ width: 390, height: 844, colorScheme: options.theme ?? "light" });
-    if (options.phone !== null) await installEmulatedArPhone(opened.page, options.phone);
     if (language !== "en") {
       await opened.page.goto(`${server.url}/`);
       await opened.page.evaluate(([key, value]) => localStorage.setItem(key!, value!), [STORAGE_KEYS.language, language]);
     }
     await signIn(opened.page, server.url, user.email, { language });
+    // The phone from the project page on (the pages before it need no AR, and each would build it again).
+    if (options.phone !== null) await installEmulatedArPhone(opened.page, options.phone);
     await opened.page.goto(`${server.url}/dashboard?project=${project.id}`);
     await opened.page.getByTestId("project-view").waitFor();
     return { ...opened, user, project };
