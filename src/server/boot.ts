@@ -115,8 +115,9 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
     // A deleted team's projects go first, with their pictures and files (the projects service, wired below).
     beforeTeamDeleted: (teamId) => deleteTeamWork(teamId),
   });
+  const projectDirectory = createProjectDirectory(infra, spaces);
   const render = createRenderModule(infra, {
-    projects: createProjectDirectory(infra, spaces),
+    projects: projectDirectory,
     accounts: createAccountDirectory(infra),
     teams: spaces,
     credits: renderCreditLedger,
@@ -144,6 +145,7 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
       },
       picture: (owner, id) => render.versionPicture(owner, id),
     },
+    projects: { mayWorkIn: async (userId, projectId) => (await projectDirectory.projectAccess(userId, projectId)) !== null },
   });
   const review = createReviewModule(infra, {
     measures,

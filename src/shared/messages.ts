@@ -167,6 +167,9 @@ export const MESSAGES = {
     "This reference cannot measure that: a door's height measures heights only; mark a rectangle on the floor to measure the floor",
   measureReferenceUnusable: "The reference's points do not fit a rectangle on the floor or an upright door. Mark them again.",
   measureOffTheFloor: "A floor point must be on the floor, below the horizon",
+  arMeasureOutOfRange: "A measure made in AR must be between 1 cm and 50 m",
+  arMeasurePointInvalid: "A measure made in AR needs two points in the room, in metres",
+  tooManyArMeasures: "A project keeps at most 100 measures made in AR. Delete one to make room.",
   // Team members and invitations (issue 28).
   teamInviteAlreadyMember: "{{email}} is already a member of this team",
   teamInviteAlreadyPending: "An invitation to {{email}} is already pending. Re-send it from the list instead.",

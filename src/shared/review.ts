@@ -4,7 +4,7 @@
  * comments on each picture and approves it or asks for changes.
  */
 import { z } from "zod";
-import type { PhotoMeasures } from "./measures";
+import type { ArMeasureView, PhotoMeasures } from "./measures";
 import { MESSAGES } from "./messages";
 
 export const REVIEW = {
@@ -110,6 +110,8 @@ export interface ReviewPageView {
   expiresAt: number;
   watermark: boolean;
   pictures: ReviewPagePicture[];
+  /** Lengths measured in AR in the project's rooms (decision 092), read-only; empty: none. */
+  roomMeasures: ArMeasureView[];
 }
 
 /** A link as the studio's panel shows it (the token is shown once, when the link is made). */

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { translations } from "../../src/client/i18n/resources";
 import { buildFaqEntries, FAQ_CATEGORIES, foldForSearch, searchFaqs, type FaqEntry } from "../../src/client/lib/faq";
 import { ONBOARDING, STORAGE_KEYS, type Language } from "../../src/shared/constants";
-import { PHOTO_MEASURE_FIGURES } from "../../src/shared/measures";
+import { AR_MEASURE_TOLERANCE_CM, PHOTO_MEASURE_FIGURES } from "../../src/shared/measures";
 import { describeBrowser, SCREENSHOT_DIR, signIn, signUpAndSignIn, useBrowsers } from "../helpers/browser";
 import { startTestServer, type TestServer } from "../helpers/server";
 
@@ -72,10 +72,10 @@ describeBrowser("the help drawer and the onboarding overlay in a browser", () =>
   /** What a step says: no AR scanning and no accuracy figures, which the app has not. */
   const expectTruthful = async (page: Page) => {
     const said = (await page.getByTestId("onboarding").textContent()) ?? "";
-    // No figure but the ones our tests measured (photo measuring, decision 089): never the spec's "70 %" / "95 % with AR".
+    // No figure but the ones our tests measured (photo measuring, decision 089; AR, decision 092): never the spec's "70 %" / "95 % with AR".
     const measured = Object.values(PHOTO_MEASURE_FIGURES).map(String);
     for (const [, figure] of said.matchAll(/(\d+)\s?%/g)) expect(measured).toContain(figure);
-    expect(said).not.toMatch(/\b(AR|RA)\b/);
+    for (const [, figure] of said.matchAll(/±(\d+)\s?cm/g)) expect(figure).toBe(String(AR_MEASURE_TOLERANCE_CM));
   };
   const focusInside = (page: Page, testId: string) =>
     page.evaluate(
@@ -234,7 +234,7 @@ describeBrowser("the help drawer and the onboarding overlay in a browser", () =>
         language === "en" ? "Recommended" : t("onboarding.recommended"),
       );
       expect(await page.getByTestId("onboarding-photo-note").textContent()).toBe(
-        t("onboarding.photo.note", { product: "RoomCanvas", ...PHOTO_MEASURE_FIGURES }),
+        t("onboarding.photo.note", { product: "RoomCanvas", ...PHOTO_MEASURE_FIGURES, arCm: AR_MEASURE_TOLERANCE_CM }),
       );
       await expectTruthful(page);
       await screenshot(page, `onboarding-step2-${language}-${device}-${theme}`);

@@ -12,6 +12,7 @@ import { describeBrowser, screenshot, signIn, useBrowsers } from "../helpers/bro
 import { roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
 import { seriousViolations } from "../helpers/axe";
 import { startTestServer, type TestServer } from "../helpers/server";
+import { formatLength } from "../../src/shared/measures";
 
 const poll = <T>(check: () => T | Promise<T>, options: { timeout?: number } = {}) => expect.poll(check, { timeout: 15_000, ...options });
 const DESKTOP = { width: 1366, height: 900 };
@@ -47,6 +48,13 @@ describeBrowser("client review links", () => {
       style: "japandi",
     });
     await waitForRenders(designer, [jobs[0]!.id]);
+    // A length measured with AR in the project's room (decision 092): the client's page lists it.
+    await designer.client.measures.addAr.mutate({
+      projectId: project.id,
+      a: { x: -1.6, y: 0, z: -2 },
+      b: { x: 1.6, y: 0, z: -2 },
+      label: "Pared de la ventana",
+    });
 
     const studio = await launch({ ...DESKTOP, colorScheme: "light" });
     await signIn(studio.page, server.url, designer.email);
@@ -78,6 +86,7 @@ describeBrowser("client review links", () => {
     await poll(() => client.page.getByRole("heading", { level: 1 }).textContent()).toBe("For Marta");
     await poll(() => picturesLoaded(client.page, "[data-testid=review-picture] img")).toBe(true);
     expect(await client.page.getByTestId("review-state").first().textContent()).toBe(es.review.state.awaiting);
+    expect(await client.page.getByTestId("ar-measure").allTextContents()).toEqual([`Pared de la ventana${formatLength(320, "es")}`]);
     await screenshot(client.page, "review-client-draft-phone-dark");
     expect(await seriousViolations(client.page)).toEqual([]);
 

@@ -62,6 +62,8 @@ export interface BrowserOptions {
  * tests; the next launch starts another.
  */
 let sharedChromium: Promise<Browser> | null = null;
+/** Flags a file's tests need beyond the common ones (useBrowsers' chromiumArgs), e.g. WebGL on SwiftShader. */
+let fileChromiumArgs: readonly string[] = [];
 
 function chromiumForThisFile(): Promise<Browser> {
   if (!chromiumPath) throw new Error(`Chromium not found. Install it: ${CHROMIUM_INSTALL_COMMAND}`);
@@ -77,6 +79,7 @@ function chromiumForThisFile(): Promise<Browser> {
         "--disable-background-networking",
         "--disable-component-update",
         "--disable-sync",
+        ...fileChromiumArgs,
       ],
     })
     .then((browser) => {
@@ -152,9 +155,11 @@ export interface Browsers {
  * The browsers of a describeBrowser block. Called in the block's body, it closes every browser its
  * tests open after each test, however the test ended (and any a beforeAll opened, after the block);
  * a test that wants one closed sooner (to open the next as someone else) closes it itself.
- * `baseUrl` tells where the paths given to open() are: usually `() => server.url`.
+ * `baseUrl` tells where the paths given to open() are: usually `() => server.url`. `chromiumArgs`: flags
+ * this file's Chromium needs beyond the common ones (the AR test's WebGL on SwiftShader).
  */
-export function useBrowsers(baseUrl?: () => string): Browsers {
+export function useBrowsers(baseUrl?: () => string, options: { chromiumArgs?: readonly string[] } = {}): Browsers {
+  fileChromiumArgs = options.chromiumArgs ?? [];
   const opened = new Set<BrowserContext>();
   const closeAll = async () => {
     const closing = [...opened];

@@ -296,6 +296,8 @@ beforeAll(async () => {
   ids.anaClient = (await ana.client.clients.create.mutate({ name: "Marta Ruiz", phone: "+34 91 555 0101" })).id;
   await ana.client.clients.setProjectClient.mutate({ projectId: ids.anaProject, clientId: ids.anaClient });
   ids.reviewToken = (await ana.client.review.create.mutate({ projectId: ids.anaProject })).path.slice("/review/".length);
+  // A measure made in AR (decision 092): listed by measures.ofProject and on the review page.
+  await ana.client.measures.addAr.mutate({ projectId: ids.anaProject, a: { x: 0, y: 0, z: 0 }, b: { x: 1.5, y: 0, z: -2 }, label: "Wall" });
 
   const admin = await signedInClient(server.url);
   await server.deps.db.insertInto("user_roles").values({ user_id: admin.userId, role: "admin", created_at: clock.now() }).execute();
@@ -378,6 +380,7 @@ const successes: Record<string, Omit<QueryCase, "procedure">> = {
   "review.list": { who: "ana", path: () => call("review.list", { projectId: ids.anaProject }) },
   "review.page": { who: "nobody", path: () => call("review.page", { token: ids.reviewToken }) },
   "measures.ofPhoto": { who: "ana", path: () => call("measures.ofPhoto", { uploadId: ids.anaPhoto }) },
+  "measures.ofProject": { who: "ana", path: () => call("measures.ofProject", { projectId: ids.anaProject }) },
   "teams.details": { who: "bob", path: () => call("teams.details", { teamId: ids.bobTeam }) },
   "teams.invitation": { who: "nobody", path: () => call("teams.invitation", { token: "no-such-invitation" }) },
 };

@@ -4,6 +4,7 @@
  * help.faq.<category>.<entry>.{q,a}), and the search over the texts of the language shown.
  */
 import { AUTH, CREDITS, UPLOAD } from "../../shared/constants";
+import { AR_MEASURE_TOLERANCE_CM } from "../../shared/measures";
 import { engineTextKey } from "./engineCopy";
 import { currentStudio } from "./studio";
 
@@ -71,6 +72,8 @@ export function faqTextValues(supportEmail: string, product = currentStudio().na
     lockAttempts: AUTH.maxFailedAttempts,
     lockMinutes: AUTH.lockoutMinutes,
     resetHours: Math.round(AUTH.passwordResetValidityMs / 3_600_000),
+    // How close a measure made in AR came in our emulated test room (decision 092).
+    arCm: AR_MEASURE_TOLERANCE_CM,
   };
 }
 

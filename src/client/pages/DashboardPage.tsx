@@ -4,6 +4,7 @@
  */
 import { ApplyToProject } from "../components/render/ApplyToProject";
 import { RenderSets } from "../components/render/RenderSets";
+import { ArMeasures } from "../components/measure/ArMeasures";
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import {
   ArrowLeft,
@@ -198,6 +199,7 @@ function ProjectView({
         </ul>
       )}
       <RenderSets projectId={project.id} />
+      <ArMeasures projectId={project.id} />
       <ReviewLinksPanel projectId={project.id} />
     </section>
   );

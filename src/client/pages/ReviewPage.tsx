@@ -12,6 +12,7 @@ import { useParams } from "wouter";
 import { REVIEW, reviewAuthorSchema, reviewCommentTextSchema, type ReviewDecisionState, type ReviewPagePicture } from "../../shared/review";
 import { inputClass } from "../components/auth/fields";
 import { BrandMark } from "../components/Brand";
+import { ArMeasureList } from "../components/measure/ArMeasureList";
 import { PhotoMeasuresView } from "../components/measure/MeasureOverlay";
 import { BeforeAfter } from "../components/render/BeforeAfter";
 import { ReviewFeedbackList, ReviewStateBadge } from "../components/review/ReviewFeedback";
@@ -263,7 +264,7 @@ export default function ReviewPage() {
       </p>
     );
   }
-  const { title, expiresAt, pictures } = page.data;
+  const { title, expiresAt, pictures, roomMeasures } = page.data;
   const until = new Intl.DateTimeFormat(i18n.resolvedLanguage, { dateStyle: "long" }).format(expiresAt);
   const saveName = (name: string) => {
     storeName(name);
@@ -308,6 +309,14 @@ export default function ReviewPage() {
           />
         ))}
       </ol>
+      {roomMeasures.length > 0 ? (
+        <section className={`${cardClass} space-y-2 p-3 sm:p-5`} aria-labelledby="review-room-measures">
+          <h2 id="review-room-measures" className="font-semibold">
+            {t("measure.ar.reviewTitle")}
+          </h2>
+          <ArMeasureList measures={roomMeasures} />
+        </section>
+      ) : null}
     </div>
   );
 }

@@ -1,4 +1,4 @@
-/** What the parts of the measures module share: the adapters, and the port to the photos (the render module). */
+/** What the parts of the measures module share: the adapters, and the ports to the photos (the render module) and projects. */
 import type { Infra } from "../infra";
 import type { Owner } from "../render";
 
@@ -12,6 +12,12 @@ export interface MeasurePhotos {
   picture(owner: Owner, id: string): Promise<{ uploadId: string; data: Buffer; name: string }>;
 }
 
+/** What the measures module asks the projects service: may the user work in the project (its creator, or a member of its team)? */
+export interface MeasureProjects {
+  mayWorkIn(userId: string, projectId: string): Promise<boolean>;
+}
+
 export interface MeasuresContext extends Pick<Infra, "db" | "clock"> {
   photos: MeasurePhotos;
+  projects: MeasureProjects;
 }

@@ -1,5 +1,5 @@
 /** What the parts of the review module share: the adapters, and the ports to projects, people, the render module and the team log. */
-import type { PhotoMeasures } from "../../shared/measures";
+import type { ArMeasureView, PhotoMeasures } from "../../shared/measures";
 import type { Infra } from "../infra";
 import type { RenderModule } from "../render";
 import type { ReviewEventBus } from "./events";
@@ -22,9 +22,10 @@ export interface ReviewActivity {
   record(teamId: string, actorId: string | null, action: "reviewDecision", details: Record<string, string | number | null>): Promise<void>;
 }
 
-/** The measures of each photo (the measures module): shown read-only on the client's page. */
+/** The measures of each photo and the project's AR measures (the measures module): shown read-only on the client's page. */
 export interface ReviewMeasures {
   ofPhotos(photos: ReadonlyArray<{ uploadId: string; width: number; height: number }>): Promise<PhotoMeasures[]>;
+  arOf(projectId: string): Promise<ArMeasureView[]>;
 }
 
 export interface ReviewContext extends Pick<Infra, "db" | "clock" | "storage" | "log" | "mailer"> {

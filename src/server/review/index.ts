@@ -27,7 +27,7 @@ export function createReviewModule(
     projects: ReviewProjects;
     people: ReviewPeople;
     activity: ReviewActivity;
-    /** The measures drawn on each photo (the measures module); none without it. */
+    /** The measures drawn on each photo and the project's AR measures (the measures module); none without it. */
     measures?: ReviewMeasures;
     brandName?: () => string;
     /** The channel to the other instances on one PostgreSQL database (decision 082); none on SQLite. */
@@ -44,7 +44,7 @@ export function createReviewModule(
     projects: ports.projects,
     people: ports.people,
     activity: ports.activity,
-    measures: ports.measures ?? { ofPhotos: async () => [] },
+    measures: ports.measures ?? { ofPhotos: async () => [], arOf: async () => [] },
     brandName: ports.brandName ?? (() => PRODUCT_NAME),
     events: new ReviewEventBus(ports.crossInstance ?? undefined),
   };

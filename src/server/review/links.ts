@@ -168,7 +168,11 @@ export async function reviewPage(deps: ReviewContext, token: string): Promise<Re
   const pictures = await deps.render.reviewPictures(row.project_id, jobIdsOf(row) ?? undefined);
   const byJob = new Map(view!.pictures.map((picture) => [picture.jobId, picture]));
   // Measures marked on the pictures' photos, shown read-only (those with a reference and at least one measure).
-  const measured = await deps.measures.ofPhotos(pictures.flatMap((picture) => (picture.photo ? [picture.photo] : [])));
+  const [measured, roomMeasures] = await Promise.all([
+    deps.measures.ofPhotos(pictures.flatMap((picture) => (picture.photo ? [picture.photo] : []))),
+    // Lengths measured in AR in the project's rooms (decision 092).
+    deps.measures.arOf(row.project_id),
+  ]);
   const measuresOf = new Map(
     measured.filter((photo) => photo.reference && photo.measures.length > 0).map((photo) => [photo.uploadId, photo]),
   );
@@ -192,6 +196,7 @@ export async function reviewPage(deps: ReviewContext, token: string): Promise<Re
         measures: (picture.photo && measuresOf.get(picture.photo.uploadId)) || null,
       };
     }),
+    roomMeasures,
   };
 }
 

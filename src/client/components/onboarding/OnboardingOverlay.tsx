@@ -17,7 +17,7 @@ import { setSharedData } from "../../lib/queries";
 import { ProgressBar } from "../render/ProgressBar";
 import { buttonClass } from "../ui/buttons";
 import { currentStudio } from "../../lib/studio";
-import { PHOTO_MEASURE_FIGURES } from "../../../shared/measures";
+import { AR_MEASURE_TOLERANCE_CM, PHOTO_MEASURE_FIGURES } from "../../../shared/measures";
 
 /**
  * Completed or skipped: on the account, so that no other browser opens it again. The session's copy
@@ -261,7 +261,7 @@ function StepBody({ step }: { step: number }) {
             data-testid="onboarding-photo-note"
           >
             <Info className="mt-0.5 size-4 shrink-0 text-brand-600 dark:text-brand-100" aria-hidden="true" />
-            {t("onboarding.photo.note", { product, ...PHOTO_MEASURE_FIGURES })}
+            {t("onboarding.photo.note", { product, ...PHOTO_MEASURE_FIGURES, arCm: AR_MEASURE_TOLERANCE_CM })}
           </p>
         </>
       );

@@ -1,10 +1,14 @@
 /**
  * Measures on a room's photo (issue 30, decision 089): its reference (something of known size) and
  * lengths between two points, for whoever may use the photo (its author, or its team's members);
- * anyone else gets "Not found". The lengths are computed by the server from the points.
+ * anyone else gets "Not found". The lengths are computed by the server from the points. Measures made in
+ * AR on a phone (decision 092) belong to a project, for whoever may work in it.
  */
 import {
+  addArMeasureInputSchema,
   addMeasureInputSchema,
+  deleteArMeasureInputSchema,
+  projectMeasuresInputSchema,
   deleteMeasureInputSchema,
   measuresOfPhotoInputSchema,
   setReferenceInputSchema,
@@ -38,4 +42,16 @@ export const measuresRouter = router({
   delete: protectedProcedure
     .input(deleteMeasureInputSchema)
     .mutation(({ ctx, input }) => ctx.services.measures.delete(requireOwner(ctx), input.uploadId, input.measureId)),
+
+  ofProject: protectedProcedure
+    .input(projectMeasuresInputSchema)
+    .query(({ ctx, input }) => ctx.services.measures.arOfProject(requireOwner(ctx), input.projectId)),
+
+  addAr: protectedProcedure
+    .input(addArMeasureInputSchema)
+    .mutation(({ ctx, input: { projectId, ...measure } }) => ctx.services.measures.addAr(requireOwner(ctx), projectId, measure)),
+
+  deleteAr: protectedProcedure
+    .input(deleteArMeasureInputSchema)
+    .mutation(({ ctx, input }) => ctx.services.measures.deleteAr(requireOwner(ctx), input.projectId, input.measureId)),
 });
