@@ -294,6 +294,24 @@ module.exports = {
       to: { path: ["^src/server/(trpc|http|services|listing|spaces|review|clients)/", TRPC_SERVER] },
     },
     {
+      name: "api-behind-its-index",
+      severity: "error",
+      comment:
+        "The api module (src/server/api) owns api_keys and /api/v1 (decision 094): server code outside it imports only its " +
+        "surface, src/server/api/index.ts.",
+      from: { path: "^src/server/(?!api/)" },
+      to: { path: "^src/server/api/(?!index\\.ts$)" },
+    },
+    {
+      name: "api-asks-through-ports",
+      severity: "error",
+      comment:
+        "The api module reaches the other capabilities through the ports boot.ts hands in (context.ts), never their files: " +
+        "no src/server/services, spaces, listing, review, clients, measures or trpc (the render module's Owner type only).",
+      from: { path: "^src/server/api/" },
+      to: { path: ["^src/server/(services|spaces|listing|review|clients|measures|trpc)/", TRPC_SERVER] },
+    },
+    {
       name: "backup-owned-by-backup",
       severity: "error",
       comment:

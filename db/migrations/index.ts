@@ -35,6 +35,7 @@ import * as m0029 from "./0029-room-measures";
 import * as m0030 from "./0030-upscale-engine";
 import * as m0031 from "./0031-render-sets";
 import * as m0033 from "./0033-engine-work-ids";
+import * as m0034 from "./0034-api-keys";
 
 export const migrations: Record<string, Migration> = {
   "0001-init": m0001,
@@ -69,4 +70,5 @@ export const migrations: Record<string, Migration> = {
   "0030-upscale-engine": m0030,
   "0031-render-sets": m0031,
   "0033-engine-work-ids": m0033,
+  "0034-api-keys": m0034,
 };

@@ -17,6 +17,7 @@ import type { ReviewModule } from "./review";
 import type { AccountsService } from "./services/accounts";
 import type { AdminService } from "./services/admin";
 import type { AnalyticsService } from "./services/analytics";
+import type { ApiModule } from "./api";
 import type { PaymentsService } from "./services/payments";
 import type { ProjectsService } from "./services/projects";
 import type { RolesService } from "./services/roles";
@@ -48,6 +49,8 @@ export interface Services {
   review: ReviewModule;
   /** Lengths measured on a room's photos (and, later, in AR). */
   measures: MeasuresModule;
+  /** The public REST API (/api/v1) and its keys. */
+  api: ApiModule;
   payments: PaymentsService;
   admin: AdminService;
   analytics: AnalyticsService;

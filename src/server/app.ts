@@ -80,6 +80,9 @@ export function createApp(
   app.use(operationsRoutes(deps.env, services));
   app.use(studioRoutes(services.settings));
 
+  // The public REST API before the CSRF check: it takes a bearer key, never a cookie (decision 094).
+  app.use(services.api.routes());
+
   app.use(csrfProtection(deps.env));
 
   // The link of the sign-up mail: confirms the address, then lands on the landing page (spec section 2).

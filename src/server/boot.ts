@@ -32,6 +32,7 @@ import { createHousekeeping } from "./housekeeping";
 import { createRenderModule, type RenderModuleOptions } from "./render";
 import { createReviewModule } from "./review";
 import { createMeasuresModule } from "./measures";
+import { createApiModule } from "./api";
 import { createSettingsModule } from "./settings";
 import { createAccountDirectory, createAccountsService, createPeopleDirectory } from "./services/accounts";
 import { createSpacesModule } from "./spaces";
@@ -162,6 +163,11 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
     render.dismissFromTeam(teamId, userId);
     review.dismissFromTeam(teamId, userId);
   };
+  // The public REST API (issue 31): keys, and /api/v1 on the same capabilities as the web app.
+  const api = createApiModule(infra, {
+    spaces,
+    credits: { balance: (owner) => renderCreditLedger.balance(db, { userId: owner.userId ?? "", teamId: owner.teamId }) },
+  });
   const payments = createPaymentsService({ ...infra, brandName: settings.brandName, teams: spaces });
   const backups = createBackupModule(infra);
   const accounts = createAccountsService(infra, render, projects, settings, spaces);
@@ -198,6 +204,7 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
     listing: createListingModule(infra, { render, brandName: settings.brandName, teams: spaces }),
     review,
     measures,
+    api,
     payments,
     admin: createAdminService(infra, render, roles, payments, backups, housekeeping, settings, spaces),
     analytics,

@@ -34,12 +34,14 @@ export type TeamRight =
   | "manageCredits"
   /** Read the activity log. */
   | "readActivity"
+  /** Create and revoke the team's API keys and webhooks (/developers). */
+  | "manageDevelopers"
   /** Change roles, transfer ownership, rename and delete the team. */
   | "ownTeam";
 
 export const TEAM_RIGHTS: Record<TeamRole, readonly TeamRight[]> = {
-  owner: ["work", "manageMembers", "manageClients", "manageCredits", "readActivity", "ownTeam"],
-  admin: ["work", "manageMembers", "manageClients", "manageCredits", "readActivity"],
+  owner: ["work", "manageMembers", "manageClients", "manageCredits", "readActivity", "manageDevelopers", "ownTeam"],
+  admin: ["work", "manageMembers", "manageClients", "manageCredits", "readActivity", "manageDevelopers"],
   member: ["work"],
 };
 

@@ -140,6 +140,7 @@ const TABLE_OWNERS: Record<string, Home> = {
   studio_settings: { owner: "src/server/settings/" },
   measure_references: { owner: "src/server/measures/" },
   room_measures: { owner: "src/server/measures/" },
+  api_keys: { owner: "src/server/api/" },
 };
 
 interface SourceFile {

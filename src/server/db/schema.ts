@@ -665,6 +665,25 @@ export interface ReviewDecisionsTable {
   created_at: number;
 }
 
+/** API keys of the public REST API (migration 0034, decision 094); owned by the api module. */
+export interface ApiKeysTable {
+  id: string;
+  /** Who made it; the key acts for this user (and, with team_id, in that team). */
+  user_id: string;
+  team_id: string | null;
+  name: string;
+  /** The key's public part, shown in lists and used to find it. */
+  prefix: string;
+  /** SHA-256 of the secret part, hex. */
+  secret_hash: string;
+  /** JSON array of scopes. */
+  scopes: string;
+  created_at: number;
+  expires_at: number | null;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   profiles: ProfilesTable;
@@ -716,6 +735,7 @@ export interface Database {
   rate_counts: RateCountsTable;
   measure_references: MeasureReferencesTable;
   room_measures: RoomMeasuresTable;
+  api_keys: ApiKeysTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -726,6 +746,7 @@ export type ProfileUpdate = Updateable<ProfilesTable>;
 export type Project = Selectable<ProjectsTable>;
 export type Client = Selectable<ClientsTable>;
 export type RoomMeasure = Selectable<RoomMeasuresTable>;
+export type ApiKey = Selectable<ApiKeysTable>;
 export type NewProject = Insertable<ProjectsTable>;
 export type Upload = Selectable<UploadsTable>;
 export type RenderJob = Selectable<RenderJobsTable>;

@@ -14,6 +14,7 @@ import { teamsRouter } from "./routers/teams";
 import { clientsRouter } from "./routers/clients";
 import { reviewRouter } from "./routers/review";
 import { measuresRouter } from "./routers/measures";
+import { developersRouter } from "./routers/developers";
 
 export const appRouter = router({
   system: systemRouter,
@@ -31,6 +32,7 @@ export const appRouter = router({
   clients: clientsRouter,
   review: reviewRouter,
   measures: measuresRouter,
+  developers: developersRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,22 @@
+/** What the parts of the api module share: the adapters, and the ports to the spaces and credits it asks. */
+import type { TeamRight, TeamRole } from "../../shared/teams";
+import type { Infra } from "../infra";
+import type { Owner } from "../render";
+
+/** What the api module asks the spaces module about teams. */
+export interface ApiSpaces {
+  /** The user's role in the team, or null (not a member). */
+  roleIn(userId: string, teamId: string): Promise<TeamRole | null>;
+  /** The role when it carries the right; else not-found (not a member) or forbidden (role). */
+  requireRight(userId: string, teamId: string, right: TeamRight): Promise<TeamRole>;
+}
+
+/** What the api module asks of the credits: the balance of the space a key works in. */
+export interface ApiCredits {
+  balance(owner: Owner): Promise<number>;
+}
+
+export interface ApiContext extends Pick<Infra, "db" | "clock" | "log"> {
+  spaces: ApiSpaces;
+  credits: ApiCredits;
+}

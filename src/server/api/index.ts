@@ -1,0 +1,27 @@
+/**
+ * The public REST API (issue 31, decision 094): API keys (the table api_keys), /api/v1 with its
+ * OpenAPI document. It reaches the other capabilities through ports (context.ts) and never queries
+ * their tables; the rest of the server imports this file only.
+ */
+import type { CreateApiKeyInput } from "../../shared/api";
+import type { Infra } from "../infra";
+import type { ApiContext, ApiCredits, ApiSpaces } from "./context";
+import { createApiKey, listApiKeys, revokeApiKey } from "./keys";
+import { apiRoutes } from "./routes";
+
+export type { ApiCaller } from "./keys";
+
+export function createApiModule(infra: Pick<Infra, "db" | "clock" | "log" | "version">, ports: { spaces: ApiSpaces; credits: ApiCredits }) {
+  const deps: ApiContext = { db: infra.db, clock: infra.clock, log: infra.log, spaces: ports.spaces, credits: ports.credits };
+  return {
+    /** The space's keys (personal, or a team's for its Owner and Admins), newest first. */
+    listKeys: (userId: string, teamId: string | null) => listApiKeys(deps, userId, teamId),
+    /** A new key: the token with its secret is in this answer only. */
+    createKey: (userId: string, input: CreateApiKeyInput) => createApiKey(deps, userId, input),
+    revokeKey: (userId: string, keyId: string) => revokeApiKey(deps, userId, keyId),
+    /** /api/v1 and its OpenAPI document. */
+    routes: () => apiRoutes(deps, infra.version),
+  };
+}
+
+export type ApiModule = ReturnType<typeof createApiModule>;
