@@ -166,6 +166,7 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
   // The public REST API (issue 31): keys, and /api/v1 on the same capabilities as the web app.
   const api = createApiModule(infra, {
     spaces,
+    render,
     credits: { balance: (owner) => renderCreditLedger.balance(db, { userId: owner.userId ?? "", teamId: owner.teamId }) },
   });
   const payments = createPaymentsService({ ...infra, brandName: settings.brandName, teams: spaces });

@@ -8,6 +8,9 @@ import { MESSAGES } from "./messages";
 /** Where the API lives; its OpenAPI document is at `${API_BASE}/openapi.json`. */
 export const API_BASE = "/api/v1";
 
+/** The longest a request may wait for its renders to end (?wait=). */
+export const API_WAIT_MAX_SECONDS = 30;
+
 /** What a key may do. */
 export const API_SCOPES = ["renders:write", "renders:read", "projects", "credits:read", "webhooks"] as const;
 export type ApiScope = (typeof API_SCOPES)[number];

@@ -86,7 +86,10 @@ describe("API keys", () => {
     });
     expect(await call("/no-such-thing", { token })).toEqual({ status: 404, body: errorOf("not-found", MESSAGES.apiNotFound) });
     // No Origin, no cookie: a POST reaches the API (which has no such route), not the browser's CSRF refusal.
-    expect(await call("/renders", { token, method: "POST" })).toEqual({ status: 404, body: errorOf("not-found", MESSAGES.apiNotFound) });
+    expect(await call("/no-such-thing", { token, method: "POST" })).toEqual({
+      status: 404,
+      body: errorOf("not-found", MESSAGES.apiNotFound),
+    });
   });
 
   it("stops a key at once when it is revoked, and when it expires", async () => {
@@ -183,8 +186,18 @@ describe("the OpenAPI document", () => {
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     expect(validator.version).toBe("3.1");
-    expect(Object.keys(document.paths).sort()).toEqual(["/catalogue", "/credits"]);
+    expect(Object.keys(document.paths).sort()).toEqual([
+      "/catalogue",
+      "/credits",
+      "/renders",
+      "/renders/{id}",
+      "/renders/{id}/cancel",
+      "/renders/{id}/image",
+      "/uploads",
+    ]);
     expect(document.components.securitySchemes.apiKey!.scheme).toBe("bearer");
-    expect(Object.keys(document.components.schemas)).toEqual(expect.arrayContaining(["Error", "Catalogue", "Credits"]));
+    expect(Object.keys(document.components.schemas)).toEqual(
+      expect.arrayContaining(["Error", "Catalogue", "Credits", "Upload", "RenderRequest", "Render", "RenderList"]),
+    );
   });
 });

@@ -1,7 +1,7 @@
 /** What the parts of the api module share: the adapters, and the ports to the spaces and credits it asks. */
 import type { TeamRight, TeamRole } from "../../shared/teams";
 import type { Infra } from "../infra";
-import type { Owner } from "../render";
+import type { Owner, RenderModule } from "../render";
 
 /** What the api module asks the spaces module about teams. */
 export interface ApiSpaces {
@@ -16,7 +16,11 @@ export interface ApiCredits {
   balance(owner: Owner): Promise<number>;
 }
 
+/** What the api module asks of the render module: the same capabilities the web app calls. */
+export type ApiRender = Pick<RenderModule, "saveUpload" | "upload" | "create" | "job" | "cancel" | "events" | "versionPicture">;
+
 export interface ApiContext extends Pick<Infra, "db" | "clock" | "log"> {
   spaces: ApiSpaces;
   credits: ApiCredits;
+  render: ApiRender;
 }

@@ -5,14 +5,17 @@
  */
 import type { CreateApiKeyInput } from "../../shared/api";
 import type { Infra } from "../infra";
-import type { ApiContext, ApiCredits, ApiSpaces } from "./context";
+import type { ApiContext, ApiCredits, ApiRender, ApiSpaces } from "./context";
 import { createApiKey, listApiKeys, revokeApiKey } from "./keys";
 import { apiRoutes } from "./routes";
 
 export type { ApiCaller } from "./keys";
 
-export function createApiModule(infra: Pick<Infra, "db" | "clock" | "log" | "version">, ports: { spaces: ApiSpaces; credits: ApiCredits }) {
-  const deps: ApiContext = { db: infra.db, clock: infra.clock, log: infra.log, spaces: ports.spaces, credits: ports.credits };
+export function createApiModule(
+  infra: Pick<Infra, "db" | "clock" | "log" | "version">,
+  ports: { spaces: ApiSpaces; credits: ApiCredits; render: ApiRender },
+) {
+  const deps: ApiContext = { db: infra.db, clock: infra.clock, log: infra.log, ...ports };
   return {
     /** The space's keys (personal, or a team's for its Owner and Admins), newest first. */
     listKeys: (userId: string, teamId: string | null) => listApiKeys(deps, userId, teamId),

@@ -5,8 +5,8 @@
  */
 import { createDocument } from "zod-openapi";
 import { z } from "zod";
-import { API_BASE, API_SCOPES, apiErrorSchema } from "../../shared/api";
-import { RENDER_MODES } from "../../shared/render";
+import { API_BASE, API_SCOPES, API_WAIT_MAX_SECONDS, apiErrorSchema } from "../../shared/api";
+import { JOB_STATUSES, RENDER, RENDER_MODES, STRUCTURE_STRENGTHS } from "../../shared/render";
 import { DESIGN_STYLES, INPUT_MODES, ROOM_TYPES } from "../../shared/styles";
 
 export const catalogueSchema = z
@@ -24,6 +24,76 @@ export const creditsSchema = z
   })
   .meta({ id: "Credits" });
 
+export const uploadViewSchema = z
+  .object({
+    id: z.string().meta({ description: "The picture's id: what a render's imageId names" }),
+    projectId: z.string(),
+    width: z.number().int(),
+    height: z.number().int(),
+  })
+  .meta({ id: "Upload" });
+
+export const uploadQuerySchema = z.object({
+  mode: z.enum(INPUT_MODES).default("room-photo").meta({ description: "What the picture shows" }),
+  roomType: z.enum(ROOM_TYPES).default("living-room"),
+  projectId: z.string().max(64).optional().meta({ description: "The project to file it in; a new one when left out" }),
+});
+
+export const renderCreateSchema = z
+  .object({
+    imageId: z.string().min(1).max(64).meta({ description: "An uploaded picture's id" }),
+    style: z.union([z.enum(DESIGN_STYLES), z.array(z.enum(DESIGN_STYLES)).min(1).max(RENDER.maxStylesPerRequest)]),
+    renderMode: z.enum(RENDER_MODES).optional(),
+    note: z.string().max(RENDER.noteMax).optional().meta({ description: "A wish added to the prompt" }),
+    variations: z.number().int().min(1).max(RENDER.maxVariations).optional().meta({ description: "Per style, one credit each" }),
+    seed: z.number().int().min(0).max(RENDER.maxSeed).optional(),
+    structure: z.enum(STRUCTURE_STRENGTHS).optional().meta({ description: "How strongly the room's lines are held" }),
+  })
+  .meta({ id: "RenderRequest" });
+
+export const waitQuerySchema = z.object({
+  wait: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(API_WAIT_MAX_SECONDS)
+    .default(0)
+    .meta({ description: `Seconds to wait for the renders to end before answering (at most ${API_WAIT_MAX_SECONDS})` }),
+});
+
+export const renderViewSchema = z
+  .object({
+    id: z.string(),
+    status: z.enum(JOB_STATUSES),
+    imageId: z.string(),
+    projectId: z.string().nullable(),
+    style: z.enum(DESIGN_STYLES).nullable(),
+    roomType: z.enum(ROOM_TYPES),
+    mode: z.enum(INPUT_MODES),
+    renderMode: z.enum(RENDER_MODES),
+    note: z.string().nullable(),
+    percent: z.number().int().nullable(),
+    position: z.number().int().nullable().meta({ description: "Place in the queue while queued" }),
+    error: z.string().nullable(),
+    engine: z.object({ id: z.string(), isAi: z.boolean(), model: z.string().nullable() }),
+    seed: z.number().int().nullable(),
+    createdAt: z.string().meta({ description: "ISO 8601" }),
+    startedAt: z.string().nullable(),
+    finishedAt: z.string().nullable(),
+    result: z
+      .object({
+        width: z.number().int(),
+        height: z.number().int(),
+        imageUrl: z.string().meta({ description: "The picture at its largest, served to this key's space (GET, with the key)" }),
+      })
+      .nullable(),
+  })
+  .meta({ id: "Render" });
+
+export const rendersSchema = z.object({ renders: z.array(renderViewSchema) }).meta({ id: "RenderList" });
+
+const idParams = z.object({ id: z.string().min(1).max(64) });
+
 const errors = (...statuses: number[]) =>
   Object.fromEntries(
     statuses.map((status) => [
@@ -33,6 +103,11 @@ const errors = (...statuses: number[]) =>
   );
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: "The request breaks a rule (the message says which)",
+  402: "Not enough credits",
+  409: "The render is not in a state that allows this",
+  413: "The picture is over the size limit",
+  415: "Not a picture this takes",
   401: "No API key, or one that is unknown, revoked or expired",
   403: "The key lacks the scope this needs",
   404: "Not found, or not the key's to see",
@@ -69,6 +144,73 @@ export function openApiDocument(version: string): ReturnType<typeof createDocume
           responses: {
             "200": { description: "The catalogue", content: { "application/json": { schema: catalogueSchema } } },
             ...errors(401),
+          },
+        },
+      },
+      "/uploads": {
+        post: {
+          operationId: "createUpload",
+          summary: "Upload a room photo or a floor plan (scope renders:write): the picture's bytes as the body",
+          requestParams: { query: uploadQuerySchema },
+          requestBody: {
+            required: true,
+            content: {
+              "image/jpeg": { schema: { type: "string", contentMediaType: "image/jpeg" } },
+              "image/png": { schema: { type: "string", contentMediaType: "image/png" } },
+              "image/webp": { schema: { type: "string", contentMediaType: "image/webp" } },
+            },
+          },
+          responses: {
+            "201": { description: "Stored", content: { "application/json": { schema: uploadViewSchema } } },
+            ...errors(400, 401, 403, 413, 415),
+          },
+        },
+      },
+      "/renders": {
+        post: {
+          operationId: "createRenders",
+          summary: "Render an uploaded picture in one or more styles (scope renders:write); one credit per style and variation",
+          requestParams: { query: waitQuerySchema },
+          requestBody: { required: true, content: { "application/json": { schema: renderCreateSchema } } },
+          responses: {
+            "201": { description: "Queued (or ended, when waited for)", content: { "application/json": { schema: rendersSchema } } },
+            ...errors(400, 401, 402, 403, 404),
+          },
+        },
+      },
+      "/renders/{id}": {
+        get: {
+          operationId: "getRender",
+          summary: "A render's state and result (scope renders:read)",
+          requestParams: { path: idParams },
+          responses: {
+            "200": { description: "The render", content: { "application/json": { schema: renderViewSchema } } },
+            ...errors(401, 403, 404),
+          },
+        },
+      },
+      "/renders/{id}/cancel": {
+        post: {
+          operationId: "cancelRender",
+          summary: "Cancel a render that has not ended; its credit comes back (scope renders:write)",
+          requestParams: { path: idParams },
+          responses: {
+            "200": { description: "The render, canceled (or as it ended)", content: { "application/json": { schema: renderViewSchema } } },
+            ...errors(401, 403, 404),
+          },
+        },
+      },
+      "/renders/{id}/image": {
+        get: {
+          operationId: "getRenderImage",
+          summary: "A finished render's picture at its largest (scope renders:read)",
+          requestParams: { path: idParams },
+          responses: {
+            "200": {
+              description: "The picture",
+              content: { "image/jpeg": { schema: { type: "string", contentMediaType: "image/jpeg" } } },
+            },
+            ...errors(401, 403, 404),
           },
         },
       },
