@@ -189,6 +189,7 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
     { name: "analytics", run: async () => ({ oldAnalyticsEvents: await analytics.prune() }) },
     { name: "render", run: () => render.runHousekeeping() },
     { name: "rate counts", run: async () => ({ endedRateCounts: await rateCounts.prune() }) },
+    { name: "API idempotency keys", run: async () => ({ oldIdempotencyKeys: await api.pruneIdempotency() }) },
   ]);
   return {
     settings,

@@ -164,3 +164,44 @@ describe("renders through the API", () => {
     expect((await api("/uploads", readOnly, { body: await roomPhoto(800, 600) })).status).toBe(403);
   });
 });
+
+describe("Idempotency-Key", () => {
+  it("answers a POST sent again with the same key once (charged once), refuses the key with another request, and holds under two at once", async () => {
+    const { token } = await developer();
+    const before = (await api("/credits", token)).json!.balance as number;
+    const uploaded = await api("/uploads", token, { body: await roomPhoto(800, 600) });
+    const order = (key: string, style: string) =>
+      fetch(`${server.url}/api/v1/renders`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "idempotency-key": key },
+        body: JSON.stringify({ imageId: uploaded.json!.id, style }),
+      });
+    const first = await order("order-1", "modern");
+    expect(first.status).toBe(201);
+    const firstBody = await first.json();
+    const again = await order("order-1", "modern");
+    expect(again.status).toBe(201);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(await again.json()).toEqual(firstBody);
+    const other = await order("order-1", "coastal");
+    expect(other.status).toBe(409);
+    expect(await other.json()).toEqual({ error: { code: "conflict", message: MESSAGES.idempotencyKeyReused } });
+
+    // Two copies at once: one render made, the other copy replayed or told to try again.
+    const [a, b] = await Promise.all([order("order-2", "luxury"), order("order-2", "luxury")]);
+    expect([a.status, b.status].sort()).toEqual(a.status === 409 || b.status === 409 ? [201, 409] : [201, 201]);
+    const bad = await fetch(`${server.url}/api/v1/renders`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "idempotency-key": "a key with spaces" },
+      body: JSON.stringify({ imageId: uploaded.json!.id, style: "modern" }),
+    });
+    expect(bad.status).toBe(400);
+    await waitUntil(async () => (await api("/credits", token)).json!.balance, {
+      message: "two renders charged, no more",
+      until: (balance) => balance === before - 2,
+    });
+    expect(await server.deps.db.selectFrom("render_jobs").select("id").where("upload_id", "=", uploaded.json!.id).execute()).toHaveLength(
+      2,
+    );
+  });
+});

@@ -141,6 +141,7 @@ const TABLE_OWNERS: Record<string, Home> = {
   measure_references: { owner: "src/server/measures/" },
   room_measures: { owner: "src/server/measures/" },
   api_keys: { owner: "src/server/api/" },
+  api_idempotency: { owner: "src/server/api/" },
 };
 
 interface SourceFile {

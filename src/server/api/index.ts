@@ -6,6 +6,7 @@
 import type { CreateApiKeyInput } from "../../shared/api";
 import type { Infra } from "../infra";
 import type { ApiContext, ApiCredits, ApiRender, ApiSpaces } from "./context";
+import { pruneIdempotency } from "./idempotency";
 import { createApiKey, listApiKeys, revokeApiKey } from "./keys";
 import { apiRoutes } from "./routes";
 
@@ -22,6 +23,8 @@ export function createApiModule(
     /** A new key: the token with its secret is in this answer only. */
     createKey: (userId: string, input: CreateApiKeyInput) => createApiKey(deps, userId, input),
     revokeKey: (userId: string, keyId: string) => revokeApiKey(deps, userId, keyId),
+    /** Removes Idempotency-Key answers older than a day (housekeeping); how many. */
+    pruneIdempotency: () => pruneIdempotency(deps),
     /** /api/v1 and its OpenAPI document. */
     routes: () => apiRoutes(deps, infra.version),
   };

@@ -94,6 +94,14 @@ export const rendersSchema = z.object({ renders: z.array(renderViewSchema) }).me
 
 const idParams = z.object({ id: z.string().min(1).max(64) });
 
+/** Every POST takes one: the same key and request within 24 hours get the first answer again. */
+const idempotencyHeader = z.object({
+  "Idempotency-Key": z.string().min(1).max(255).optional().meta({
+    description:
+      "Sent again with the same request, the first answer comes back (header Idempotent-Replayed: true); with another request, 409",
+  }),
+});
+
 const errors = (...statuses: number[]) =>
   Object.fromEntries(
     statuses.map((status) => [
@@ -151,7 +159,7 @@ export function openApiDocument(version: string): ReturnType<typeof createDocume
         post: {
           operationId: "createUpload",
           summary: "Upload a room photo or a floor plan (scope renders:write): the picture's bytes as the body",
-          requestParams: { query: uploadQuerySchema },
+          requestParams: { query: uploadQuerySchema, header: idempotencyHeader },
           requestBody: {
             required: true,
             content: {
@@ -170,11 +178,11 @@ export function openApiDocument(version: string): ReturnType<typeof createDocume
         post: {
           operationId: "createRenders",
           summary: "Render an uploaded picture in one or more styles (scope renders:write); one credit per style and variation",
-          requestParams: { query: waitQuerySchema },
+          requestParams: { query: waitQuerySchema, header: idempotencyHeader },
           requestBody: { required: true, content: { "application/json": { schema: renderCreateSchema } } },
           responses: {
             "201": { description: "Queued (or ended, when waited for)", content: { "application/json": { schema: rendersSchema } } },
-            ...errors(400, 401, 402, 403, 404),
+            ...errors(400, 401, 402, 403, 404, 409),
           },
         },
       },
@@ -193,7 +201,7 @@ export function openApiDocument(version: string): ReturnType<typeof createDocume
         post: {
           operationId: "cancelRender",
           summary: "Cancel a render that has not ended; its credit comes back (scope renders:write)",
-          requestParams: { path: idParams },
+          requestParams: { path: idParams, header: idempotencyHeader },
           responses: {
             "200": { description: "The render, canceled (or as it ended)", content: { "application/json": { schema: renderViewSchema } } },
             ...errors(401, 403, 404),

@@ -16,6 +16,7 @@ import { HTTP_STATUS } from "../http/errors";
 import { clientAddress } from "../http/identity";
 import type { JobView } from "../render";
 import type { ApiContext } from "./context";
+import { IDEMPOTENCY_KEY, keepAnswer, rememberRequest, requestHash } from "./idempotency";
 import { authenticateApiKey, type ApiCaller } from "./keys";
 import {
   catalogueSchema,
@@ -81,6 +82,14 @@ function pictureType(data: Buffer): string {
   return "image/jpeg";
 }
 
+/** The answer to an expected refusal (bad input, a domain rule), or null for anything else. */
+function refusalOf(error: unknown): { status: number; body: { error: { code: string; message: string } } } | null {
+  if (error instanceof ApiInputError) return { status: 400, body: { error: { code: "invalid", message: error.message } } };
+  if (error instanceof DomainError)
+    return { status: HTTP_STATUS[error.kind], body: { error: { code: error.kind, message: english(error.message) } } };
+  return null;
+}
+
 function sendError(res: Response, status: number, code: string, message: string) {
   res.status(status).set("Cache-Control", "no-store").json({ error: { code, message } });
 }
@@ -92,10 +101,14 @@ export function apiRoutes(deps: ApiContext, version: string): express.Router {
     res.set("Cache-Control", "no-cache").json(openApiDocument(version));
   });
 
-  /** A route for callers with a valid key (and the scope, when one is named). */
+  /**
+   * A route for callers with a valid key (and the scope, when one is named). A POST with an
+   * Idempotency-Key is answered once: its first answer is kept and given again (idempotency.ts).
+   */
   const keyed =
     (scope: ApiScope | null, handler: Handler) =>
     async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+      let remembered: { keyId: string; key: string } | null = null;
       try {
         const header = req.get("authorization") ?? "";
         const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
@@ -105,11 +118,36 @@ export function apiRoutes(deps: ApiContext, version: string): express.Router {
         if (scope && !caller.scopes.includes(scope)) {
           return sendError(res, 403, "forbidden", englishMessage({ key: "apiScopeMissing", params: { scope } }));
         }
-        const body = await handler(caller, req, res);
-        if (body !== SENT) res.set("Cache-Control", "no-store").json(body);
+        const key = req.method === "POST" ? req.get("idempotency-key") : undefined;
+        if (key !== undefined) {
+          if (!IDEMPOTENCY_KEY.test(key)) return sendError(res, 400, "invalid", MESSAGES.idempotencyKeyInvalid);
+          const body = Buffer.isBuffer(req.body) ? req.body : JSON.stringify(req.body ?? null);
+          const before = await rememberRequest(deps, caller.keyId, key, requestHash(req.method, req.originalUrl, body));
+          if (before.kind === "other-request") return sendError(res, 409, "conflict", MESSAGES.idempotencyKeyReused);
+          if (before.kind === "in-progress")
+            return sendError(res.set("Retry-After", "1"), 409, "conflict", MESSAGES.idempotencyKeyInProgress);
+          if (before.kind === "replay") {
+            res.status(before.status).set({ "Cache-Control": "no-store", "Idempotent-Replayed": "true" }).json(before.body);
+            return;
+          }
+          remembered = { keyId: caller.keyId, key };
+        }
+        let status: number;
+        let body: unknown;
+        try {
+          body = await handler(caller, req, res);
+          if (body === SENT) return;
+          status = res.statusCode;
+        } catch (error) {
+          const refusal = refusalOf(error);
+          if (!refusal) throw error;
+          ({ status, body } = refusal);
+        }
+        if (remembered) await keepAnswer(deps, remembered.keyId, remembered.key, status, body);
+        res.status(status).set("Cache-Control", "no-store").json(body);
       } catch (error) {
-        if (error instanceof ApiInputError) return sendError(res, 400, "invalid", error.message);
-        if (error instanceof DomainError) return sendError(res, HTTP_STATUS[error.kind], error.kind, english(error.message));
+        // Our own failure: the key's request may be sent again.
+        if (remembered) await keepAnswer(deps, remembered.keyId, remembered.key, 500, null).catch(() => undefined);
         next(error);
       }
     };

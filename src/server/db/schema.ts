@@ -684,6 +684,18 @@ export interface ApiKeysTable {
   revoked_at: number | null;
 }
 
+/** First answers to POSTs sent with an Idempotency-Key (migration 0035); owned by the api module. */
+export interface ApiIdempotencyTable {
+  api_key_id: string;
+  idempotency_key: string;
+  /** SHA-256 of the method, path and body, hex. */
+  request_hash: string;
+  /** Null while the first request is being answered. */
+  status: number | null;
+  response: string | null;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   profiles: ProfilesTable;
@@ -736,6 +748,7 @@ export interface Database {
   measure_references: MeasureReferencesTable;
   room_measures: RoomMeasuresTable;
   api_keys: ApiKeysTable;
+  api_idempotency: ApiIdempotencyTable;
 }
 
 export type User = Selectable<UsersTable>;

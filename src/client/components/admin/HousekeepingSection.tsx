@@ -20,6 +20,7 @@ const KINDS = [
   "orphanFiles",
   "webhookReceipts",
   "endedRateCounts",
+  "oldIdempotencyKeys",
 ] as const;
 
 export function HousekeepingSection() {
