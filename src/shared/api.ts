@@ -11,6 +11,9 @@ export const API_BASE = "/api/v1";
 /** The longest a request may wait for its renders to end (?wait=). */
 export const API_WAIT_MAX_SECONDS = 30;
 
+/** The most items one page of a list holds (?limit=). */
+export const API_PAGE_MAX = 100;
+
 /** What a key may do. */
 export const API_SCOPES = ["renders:write", "renders:read", "projects", "credits:read", "webhooks"] as const;
 export type ApiScope = (typeof API_SCOPES)[number];

@@ -205,3 +205,41 @@ describe("Idempotency-Key", () => {
     );
   });
 });
+
+describe("lists", () => {
+  it("pages through the space's renders newest first with a cursor, stable while new renders arrive", async () => {
+    const { token } = await developer();
+    const uploaded = await api("/uploads", token, { body: await roomPhoto(800, 600) });
+    const made = await api("/renders?wait=30", token, {
+      json: { imageId: uploaded.json!.id, style: ["modern", "coastal", "luxury", "japandi", "bohemian"] },
+    });
+    expect(made.status).toBe(201);
+    const ids: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const page = await api(`/renders?limit=2${cursor ? `&cursor=${cursor}` : ""}`, token);
+      expect(page.status).toBe(200);
+      ids.push(...(page.json!.renders as Array<{ id: string }>).map((r) => r.id));
+      cursor = page.json!.nextCursor as string | null;
+      pages++;
+      // A new render arrives after the first page: it is not on the later pages, and nothing is shown twice or skipped.
+      if (pages === 1) await api("/renders?wait=30", token, { json: { imageId: uploaded.json!.id, style: "farmhouse" } });
+    } while (cursor);
+    expect(pages).toBe(3);
+    expect(new Set(ids).size).toBe(5);
+    expect(ids.sort()).toEqual((made.json!.renders as Array<{ id: string }>).map((r) => r.id).sort());
+    // Newest first: the first page now starts with the newest.
+    const first = await api("/renders?limit=1", token);
+    expect((first.json!.renders as Array<{ style: string }>)[0]!.style).toBe("farmhouse");
+
+    expect(await api("/renders?cursor=not-a-cursor", token)).toMatchObject({
+      status: 400,
+      json: { error: { code: "invalid", message: MESSAGES.apiCursorInvalid } },
+    });
+    expect((await api("/renders?limit=101", token)).status).toBe(400);
+    // Another space's list does not hold them.
+    const stranger = await developer();
+    expect((await api("/renders", stranger.token)).json).toEqual({ renders: [], nextCursor: null });
+  });
+});

@@ -17,7 +17,7 @@ export interface ApiCredits {
 }
 
 /** What the api module asks of the render module: the same capabilities the web app calls. */
-export type ApiRender = Pick<RenderModule, "saveUpload" | "upload" | "create" | "job" | "cancel" | "events" | "versionPicture">;
+export type ApiRender = Pick<RenderModule, "saveUpload" | "upload" | "create" | "job" | "list" | "cancel" | "events" | "versionPicture">;
 
 export interface ApiContext extends Pick<Infra, "db" | "clock" | "log"> {
   spaces: ApiSpaces;

@@ -5,7 +5,7 @@
  */
 import { createDocument } from "zod-openapi";
 import { z } from "zod";
-import { API_BASE, API_SCOPES, API_WAIT_MAX_SECONDS, apiErrorSchema } from "../../shared/api";
+import { API_BASE, API_PAGE_MAX, API_SCOPES, API_WAIT_MAX_SECONDS, apiErrorSchema } from "../../shared/api";
 import { JOB_STATUSES, RENDER, RENDER_MODES, STRUCTURE_STRENGTHS } from "../../shared/render";
 import { DESIGN_STYLES, INPUT_MODES, ROOM_TYPES } from "../../shared/styles";
 
@@ -92,6 +92,25 @@ export const renderViewSchema = z
 
 export const rendersSchema = z.object({ renders: z.array(renderViewSchema) }).meta({ id: "RenderList" });
 
+export const renderPageSchema = z
+  .object({
+    renders: z.array(renderViewSchema),
+    nextCursor: z.string().nullable().meta({ description: "Pass as cursor for the next page; null on the last" }),
+  })
+  .meta({ id: "RenderPage" });
+
+export const pageQuerySchema = z.object({
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(API_PAGE_MAX)
+    .default(20)
+    .meta({ description: `1 to ${API_PAGE_MAX}` }),
+  cursor: z.string().max(200).optional().meta({ description: "The nextCursor of the page before" }),
+  projectId: z.string().max(64).optional(),
+});
+
 const idParams = z.object({ id: z.string().min(1).max(64) });
 
 /** Every POST takes one: the same key and request within 24 hours get the first answer again. */
@@ -175,6 +194,15 @@ export function openApiDocument(version: string): ReturnType<typeof createDocume
         },
       },
       "/renders": {
+        get: {
+          operationId: "listRenders",
+          summary: "The space's renders, newest first, a page at a time (scope renders:read)",
+          requestParams: { query: pageQuerySchema },
+          responses: {
+            "200": { description: "A page", content: { "application/json": { schema: renderPageSchema } } },
+            ...errors(400, 401, 403),
+          },
+        },
         post: {
           operationId: "createRenders",
           summary: "Render an uploaded picture in one or more styles (scope renders:write); one credit per style and variation",

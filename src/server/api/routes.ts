@@ -22,7 +22,9 @@ import {
   catalogueSchema,
   creditsSchema,
   openApiDocument,
+  pageQuerySchema,
   renderCreateSchema,
+  renderPageSchema,
   rendersSchema,
   renderViewSchema,
   uploadQuerySchema,
@@ -73,6 +75,22 @@ function publicRender(view: JobView): z.infer<typeof renderViewSchema> {
         ? { width: view.resultWidth, height: view.resultHeight, imageUrl: `${API_BASE}/renders/${encodeURIComponent(view.id)}/image` }
         : null,
   };
+}
+
+/** A page's end as an opaque cursor: the last render's time and id (keyset pagination). */
+function writeCursor(at: { createdAt: number; id: string }): string {
+  return Buffer.from(JSON.stringify([at.createdAt, at.id])).toString("base64url");
+}
+
+function readCursor(cursor: string): { createdAt: number; id: string } {
+  try {
+    const [createdAt, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown[];
+    if (typeof createdAt === "number" && Number.isSafeInteger(createdAt) && typeof id === "string" && id.length <= 64)
+      return { createdAt, id };
+  } catch {
+    // Not ours: refused below.
+  }
+  throw new ApiInputError(MESSAGES.apiCursorInvalid);
 }
 
 /** The picture's type by its first bytes (stored pictures are JPEG, PNG or WebP). */
@@ -214,6 +232,20 @@ export function apiRoutes(deps: ApiContext, version: string): express.Router {
           jobs.map((job) => job.id),
           wait,
         ),
+      });
+    }),
+  );
+  router.get(
+    `${API_BASE}/renders`,
+    keyed("renders:read", async (caller, req) => {
+      const { limit, cursor, projectId } = parsed(pageQuerySchema, req.query);
+      const before = cursor === undefined ? undefined : readCursor(cursor);
+      const page = await deps.render.list(caller.owner, { limit: limit + 1, before, ...(projectId ? { projectId } : {}) });
+      const shown = page.slice(0, limit);
+      const last = shown.at(-1);
+      return renderPageSchema.parse({
+        renders: shown.map(publicRender),
+        nextCursor: page.length > limit && last ? writeCursor({ createdAt: last.createdAt, id: last.id }) : null,
       });
     }),
   );

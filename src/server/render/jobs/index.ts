@@ -76,7 +76,8 @@ export function createJobs(deps: RenderContext, engines: () => EngineSet, fallba
       /** ai-render: one job per style, each charged (or the visitor's free demo), all in one transaction. */
       create: (owner: Owner, input: RenderRequestInput, ipAddress: string) => createRenderJobs(deps, owner, input, ipAddress),
       job: (owner: Owner, jobId: string) => ownedJobView(deps, owner, jobId, labelOf),
-      list: (owner: Owner, filter: { projectId?: string; limit?: number }) => listOwnedJobs(deps, owner, filter, labelOf),
+      list: (owner: Owner, filter: { projectId?: string; limit?: number; before?: { createdAt: number; id: string } }) =>
+        listOwnedJobs(deps, owner, filter, labelOf),
       cancel: (owner: Owner, jobId: string) => cancelJob(deps, owner, jobId),
       /**
        * Deletes a render or an edit with its files. Edits made from it hang from its own parent

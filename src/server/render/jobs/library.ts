@@ -35,7 +35,7 @@ export async function ownedJobView(deps: Deps, owner: Owner, jobId: string, labe
 export async function listOwnedJobs(
   deps: Deps,
   owner: Owner,
-  filter: { projectId?: string; limit?: number },
+  filter: { projectId?: string; limit?: number; before?: { createdAt: number; id: string } },
   labelOf: (providerId: string) => string,
 ): Promise<JobView[]> {
   let query = deps.db.selectFrom("render_jobs").selectAll().orderBy("created_at", "desc").orderBy("id", "desc");
@@ -44,6 +44,13 @@ export async function listOwnedJobs(
   else if (owner.userId !== null) query = query.where("user_id", "=", owner.userId).where("team_id", "is", null);
   else query = query.where("visitor_id", "=", owner.visitorId);
   if (filter.projectId) query = query.where("project_id", "=", filter.projectId);
+  // After a page's last render (keyset pagination: stable while new renders arrive at the top).
+  const before = filter.before;
+  if (before) {
+    query = query.where((eb) =>
+      eb.or([eb("created_at", "<", before.createdAt), eb.and([eb("created_at", "=", before.createdAt), eb("id", "<", before.id)])]),
+    );
+  }
   if (filter.limit !== undefined) query = query.limit(filter.limit);
   const jobs = await query.execute();
   return Promise.all(jobs.map((job) => viewWithPosition(deps, job, labelOf)));
