@@ -3,7 +3,7 @@
  * credits:read is shown once in a dialog, the list then shows its prefix and never the secret, the
  * token read from the dialog calls /api/v1/credits (200) until it is revoked on the page (401).
  * Fr, phone, dark: the page in French, a key without a scope refused in French, and a team's Admin
- * offered the team's keys. Screenshots.
+ * offered the team's keys, a Member working in the team only their personal ones. Screenshots.
  */
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
@@ -95,7 +95,7 @@ describeBrowser("developers page", () => {
     await screenshot(page, "developers-keys-desktop-light");
   });
 
-  it("speaks French on a phone (dark): a key without a scope is refused, and a team's Admin may choose the team", async () => {
+  it("speaks French on a phone (dark): a key without a scope is refused, a team's Admin may choose the team, a Member may not", async () => {
     const owner = await signedInClient(server.url);
     const team = await owner.client.teams.create.mutate({ name: "Atelier Lumière" });
     const admin = await signedInClient(server.url);
@@ -133,5 +133,23 @@ describeBrowser("developers page", () => {
     expect(box!.x + box!.width).toBeLessThanOrEqual(390);
     await screenshot(page, "developers-no-scope-fr-phone-dark");
     expect(await admin.client.developers.keys.query({ teamId: team.id })).toEqual([]);
+    await admin.client.developers.createKey.mutate({ name: "Clé de l'équipe", scopes: ["projects"], expiresInDays: 7, teamId: team.id });
+
+    // A Member working in the team sees their personal keys only: no team to choose, no team key.
+    const member = await signedInClient(server.url);
+    await server.deps.db
+      .insertInto("team_members")
+      .values({ team_id: team.id, user_id: member.userId, role: "member", monthly_cap: null, joined_at: Date.now() })
+      .execute();
+    await member.client.teams.switchSpace.mutate({ teamId: team.id });
+    let memberPage: Page;
+    ({ page: memberPage, problems } = await launch({ width: 390, height: 844, colorScheme: "dark", locale: "fr-FR" }));
+    await signIn(memberPage, server.url, member.email, { language: "fr" });
+    await memberPage.goto(`${server.url}/developers`);
+    await poll(() => memberPage.getByText(uiText("fr", "developers.empty")).isVisible()).toBe(true);
+    expect(await memberPage.getByText(uiText("fr", "developers.keysIntroPersonal")).isVisible()).toBe(true);
+    expect(await memberPage.getByLabel(uiText("fr", "developers.keysFor")).count()).toBe(0);
+    expect(await memberPage.getByText("Atelier Lumière").count()).toBe(0);
+    expect(await memberPage.getByText("Clé de l'équipe").count()).toBe(0);
   });
 });
