@@ -45,6 +45,7 @@ const LegalPage = lazyWithData(() => import("./pages/LegalPage"));
 const ReviewPage = lazyWithData(() => import("./pages/ReviewPage"));
 const TeamsPage = lazyWithData(() => import("./pages/TeamsPage"));
 const InvitePage = lazyWithData(() => import("./pages/InvitePage"));
+const DevelopersPage = lazyWithData(() => import("./pages/DevelopersPage"));
 const TermsPage = () => <LegalPage page="terms" />;
 TermsPage.displayName = "LegalPage(terms)";
 const PrivacyPage = () => <LegalPage page="privacy" />;
@@ -90,7 +91,7 @@ export const PAGES: Record<AppPath, ComponentType> = {
   "/settings": SettingsPage,
   "/community": planned("community"),
   "/marketplace": planned("marketplace"),
-  "/developers": planned("developers"),
+  "/developers": DevelopersPage,
   "/modification-studio": ModificationStudioPage,
 };
 
@@ -122,7 +123,7 @@ const PRELOADS: Partial<Record<AppPath, Pick<LazyPart<object>, "preload">>> = {
   "/settings": SettingsPage,
   "/community": PlannedPage,
   "/marketplace": PlannedPage,
-  "/developers": PlannedPage,
+  "/developers": DevelopersPage,
   "/modification-studio": ModificationStudioPage,
 };
 

@@ -3,14 +3,14 @@
  * page that says what the area will be and that it is not open yet, and what works today
  * instead, with links. Never a fake feature.
  */
-import { ArrowRight, Code2, Construction, MessagesSquare, Share2, Store } from "lucide-react";
+import { ArrowRight, Construction, MessagesSquare, Share2, Store } from "lucide-react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
 import { UnderConstruction } from "../components/info/Drawings";
 import { cardClass } from "../components/ui/buttons";
 
-export type PlannedPageKey = "socialHub" | "community" | "marketplace" | "developers";
+export type PlannedPageKey = "socialHub" | "community" | "marketplace";
 
 type LinkKey = "dashboard" | "upload" | "gallery" | "features" | "status" | "performance" | "guide" | "batch";
 
@@ -30,7 +30,6 @@ const AREAS: Record<PlannedPageKey, { icon: ReactNode; today: LinkKey[] }> = {
   socialHub: { icon: <Share2 />, today: ["gallery", "dashboard", "upload"] },
   community: { icon: <MessagesSquare />, today: ["gallery", "guide", "features"] },
   marketplace: { icon: <Store />, today: ["features", "upload", "gallery"] },
-  developers: { icon: <Code2 />, today: ["status", "performance", "features"] },
 };
 
 export default function PlannedPage({ page }: { page: PlannedPageKey }) {

@@ -1,0 +1,155 @@
+/**
+ * /developers (issue 31, decision 094) in a browser. En, desktop, light: a key made with
+ * credits:read is shown once in a dialog, the list then shows its prefix and never the secret, the
+ * token read from the dialog calls /api/v1/credits (200) until it is revoked on the page (401).
+ * Fr, phone, dark: the page in French, a key without a scope refused in French, and a team's Admin
+ * offered the team's keys, a Member working in the team only their personal ones. Screenshots.
+ */
+import type { Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { describeBrowser, screenshot, signIn, uiText, useBrowsers } from "../helpers/browser";
+import { signedInClient } from "../helpers/render";
+import { startTestServer, type TestServer } from "../helpers/server";
+
+const poll = <T>(check: () => T | Promise<T>) => expect.poll(check, { timeout: 15_000 });
+
+describeBrowser("developers page", () => {
+  let server: TestServer;
+  let problems: string[] = [];
+
+  beforeAll(async () => {
+    server = await startTestServer({ AUTH_RATE_LIMIT_PER_MINUTE: "1000" });
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+  afterEach(() => {
+    expect(problems).toEqual([]);
+  });
+  const { launch } = useBrowsers();
+
+  const credits = (token: string) => fetch(`${server.url}/api/v1/credits`, { headers: { authorization: `Bearer ${token}` } });
+
+  it("creates a key shown once, lists only its prefix, and revoking it stops it at once (en, desktop, light)", async () => {
+    const user = await signedInClient(server.url);
+    let page: Page;
+    ({ page, problems } = await launch({ width: 1366, height: 900, colorScheme: "light" }));
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
+    await signIn(page, server.url, user.email);
+    await page.goto(`${server.url}/developers`);
+    await poll(() => page.getByRole("heading", { level: 1, name: "Developers" }).isVisible()).toBe(true);
+    expect(await page.getByRole("link", { name: "/api/v1/openapi.json" }).getAttribute("href")).toBe("/api/v1/openapi.json");
+    expect(await page.getByTestId("curl-example").textContent()).toBe(
+      `curl -H "Authorization: Bearer <your key>" ${server.url}/api/v1/credits`,
+    );
+    await poll(() => page.getByText("No keys yet. Create one to call the API.").isVisible()).toBe(true);
+
+    await page.getByRole("button", { name: "Create key" }).click();
+    const form = page.getByRole("dialog", { name: "Create an API key" });
+    await form.getByLabel("Name").fill("Listing site");
+    const creditsScope = form.getByRole("checkbox", { name: /credits:read/ });
+    expect(await form.getByText("Read the credit balance and its history.").isVisible()).toBe(true);
+    await creditsScope.check();
+    await form.getByLabel("Expires").selectOption({ label: "In 30 days" });
+    await form.getByRole("button", { name: "Create key" }).click();
+
+    const shown = page.getByRole("dialog", { name: "Your new API key" });
+    await poll(() => shown.isVisible()).toBe(true);
+    expect(await shown.getByText("it will not be shown again").isVisible()).toBe(true);
+    const token = await shown.getByTestId("new-key-token").inputValue();
+    expect(token).toMatch(/^rck_[a-z0-9]{12}_[a-z0-9]{48}$/);
+    await shown.getByRole("button", { name: "Copy" }).click();
+    await poll(() => shown.getByRole("button", { name: "Copied", exact: true }).isVisible()).toBe(true);
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
+    await screenshot(page, "developers-new-key-desktop-light");
+    await shown.getByRole("button", { name: "I have copied it" }).click();
+    await poll(() => shown.isVisible()).toBe(false);
+
+    const card = page.getByTestId("api-key");
+    await poll(() => card.count()).toBe(1);
+    const secret = token.split("_")[2]!;
+    const prefix = token.slice(0, token.lastIndexOf("_"));
+    expect(await card.getByTestId("api-key-prefix").textContent()).toBe(`${prefix}…`);
+    const listed = await card.innerText();
+    expect(listed).toContain("Listing site");
+    expect(listed).toContain("credits:read");
+    expect(listed).toContain("Never used");
+    expect(listed).toMatch(/Expires /);
+    expect(await page.content()).not.toContain(secret);
+    // Nothing kept it: a fresh load of the page has no trace of the secret either.
+    await page.reload();
+    await poll(() => card.count()).toBe(1);
+    expect(await page.content()).not.toContain(secret);
+
+    const ok = await credits(token);
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toHaveProperty("balance");
+
+    await card.getByRole("button", { name: "Revoke Listing site" }).click();
+    const confirm = page.getByRole("alertdialog", { name: 'Revoke "Listing site"?' });
+    await confirm.getByRole("button", { name: "Revoke" }).click();
+    await poll(() => card.getAttribute("data-revoked")).toBe("true");
+    expect(await card.getByText("Revoked", { exact: true }).isVisible()).toBe(true);
+    expect(await card.getByRole("button", { name: /Revoke/ }).count()).toBe(0);
+    expect((await credits(token)).status).toBe(401);
+    await screenshot(page, "developers-keys-desktop-light");
+  });
+
+  it("speaks French on a phone (dark): a key without a scope is refused, a team's Admin may choose the team, a Member may not", async () => {
+    const owner = await signedInClient(server.url);
+    const team = await owner.client.teams.create.mutate({ name: "Atelier Lumière" });
+    const admin = await signedInClient(server.url);
+    await server.deps.db
+      .insertInto("team_members")
+      .values({ team_id: team.id, user_id: admin.userId, role: "admin", monthly_cap: null, joined_at: Date.now() })
+      .execute();
+    await admin.client.developers.createKey.mutate({ name: "Script perso", scopes: ["projects"], expiresInDays: null, teamId: null });
+
+    let page: Page;
+    ({ page, problems } = await launch({ width: 390, height: 844, colorScheme: "dark", locale: "fr-FR" }));
+    await signIn(page, server.url, admin.email, { language: "fr" });
+    await page.goto(`${server.url}/developers`);
+    await poll(() => page.getByRole("heading", { level: 1, name: uiText("fr", "developers.title") }).isVisible()).toBe(true);
+    await poll(() => page.getByTestId("api-key").count()).toBe(1);
+    expect(await page.getByTestId("api-key").innerText()).toContain(uiText("fr", "developers.noExpiry"));
+    expect(await page.getByTestId("curl-example").textContent()).toContain(`Bearer <votre clé>`);
+    const space = page.getByLabel(uiText("fr", "developers.keysFor"));
+    expect(await space.locator("option").allTextContents()).toEqual([uiText("fr", "developers.personal"), "Atelier Lumière"]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await screenshot(page, "developers-page-fr-phone-dark");
+
+    // The team's keys: none yet; a key without a scope is refused in French, nothing is made.
+    await space.selectOption({ label: "Atelier Lumière" });
+    await poll(() => page.getByText(uiText("fr", "developers.keysIntroTeam", { team: "Atelier Lumière" })).isVisible()).toBe(true);
+    await poll(() => page.getByText(uiText("fr", "developers.empty")).isVisible()).toBe(true);
+    await page.getByRole("button", { name: uiText("fr", "developers.create") }).click();
+    const form = page.getByRole("dialog", { name: uiText("fr", "developers.createTitle") });
+    expect(await form.getByText(uiText("fr", "developers.scopes.credits_read")).isVisible()).toBe(true);
+    await form.getByLabel(uiText("fr", "developers.name")).fill("CRM de l'agence");
+    await form.getByRole("button", { name: uiText("fr", "developers.createSubmit") }).click();
+    await poll(() => form.getByText(uiText("fr", "serverMessages.apiKeyScopesRequired")).isVisible()).toBe(true);
+    const box = await form.boundingBox();
+    expect(box!.x).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+    await screenshot(page, "developers-no-scope-fr-phone-dark");
+    expect(await admin.client.developers.keys.query({ teamId: team.id })).toEqual([]);
+    await admin.client.developers.createKey.mutate({ name: "Clé de l'équipe", scopes: ["projects"], expiresInDays: 7, teamId: team.id });
+
+    // A Member working in the team sees their personal keys only: no team to choose, no team key.
+    const member = await signedInClient(server.url);
+    await server.deps.db
+      .insertInto("team_members")
+      .values({ team_id: team.id, user_id: member.userId, role: "member", monthly_cap: null, joined_at: Date.now() })
+      .execute();
+    await member.client.teams.switchSpace.mutate({ teamId: team.id });
+    let memberPage: Page;
+    ({ page: memberPage, problems } = await launch({ width: 390, height: 844, colorScheme: "dark", locale: "fr-FR" }));
+    await signIn(memberPage, server.url, member.email, { language: "fr" });
+    await memberPage.goto(`${server.url}/developers`);
+    await poll(() => memberPage.getByText(uiText("fr", "developers.empty")).isVisible()).toBe(true);
+    expect(await memberPage.getByText(uiText("fr", "developers.keysIntroPersonal")).isVisible()).toBe(true);
+    expect(await memberPage.getByLabel(uiText("fr", "developers.keysFor")).count()).toBe(0);
+    expect(await memberPage.getByText("Atelier Lumière").count()).toBe(0);
+    expect(await memberPage.getByText("Clé de l'équipe").count()).toBe(0);
+  });
+});
