@@ -163,10 +163,13 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
     render.dismissFromTeam(teamId, userId);
     review.dismissFromTeam(teamId, userId);
   };
+  // Requests per address (and per API key), counted in the database so that limits hold across instances (decision 078).
+  const rateCounts = createRateCounts(infra);
   // The public REST API (issue 31): keys, and /api/v1 on the same capabilities as the web app.
   const api = createApiModule(infra, {
     spaces,
     render,
+    counts: rateCounts,
     credits: { balance: (owner) => renderCreditLedger.balance(db, { userId: owner.userId ?? "", teamId: owner.teamId }) },
   });
   const payments = createPaymentsService({ ...infra, brandName: settings.brandName, teams: spaces });
@@ -174,8 +177,6 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
   const accounts = createAccountsService(infra, render, projects, settings, spaces);
   const sessions = createSessionsService(db, clock);
   const analytics = createAnalyticsService(infra, render);
-  // Requests per address, counted in the database so that limits hold across instances (decision 078).
-  const rateCounts = createRateCounts(infra);
   // Each owner removes what is its own; the housekeeping module schedules and records the passes.
   const housekeeping = createHousekeeping(infra, [
     { name: "sessions", run: async () => ({ expiredSessions: await sessions.purgeExpired() }) },

@@ -175,6 +175,7 @@ export const MESSAGES = {
   apiKeyInvalid: "This API key is not valid: it is unknown, revoked or expired",
   apiScopeMissing: "This API key lacks the scope this needs: {{scope}}",
   apiNotFound: "There is no such API route",
+  apiRateLimited: "This API key sent too many requests this minute: wait for Retry-After seconds",
   apiCursorInvalid: "This cursor is not one this API gave: start again from the first page",
   idempotencyKeyInvalid: "An Idempotency-Key is 1 to 255 visible characters",
   idempotencyKeyReused: "This Idempotency-Key was sent before with another request",

@@ -172,6 +172,49 @@ describe("a team's keys", () => {
   });
 });
 
+describe("requests per key", () => {
+  it("allow API_REQUESTS_PER_MINUTE a minute per key, say where the key stands on every answer, then 429 with Retry-After until the minute ends", async () => {
+    const limited = await startTestServer({ API_REQUESTS_PER_MINUTE: "3" }, { clock });
+    try {
+      const user = await signedInClient(limited.url);
+      const { token } = await user.client.developers.createKey.mutate({
+        name: "Busy",
+        scopes: ["credits:read"],
+        expiresInDays: null,
+        teamId: null,
+      });
+      const { token: other } = await user.client.developers.createKey.mutate({
+        name: "Calm",
+        scopes: ["credits:read"],
+        expiresInDays: null,
+        teamId: null,
+      });
+      const get = (key: string) => fetch(`${limited.url}/api/v1/credits`, { headers: { authorization: `Bearer ${key}` } });
+      for (const remaining of ["2", "1", "0"]) {
+        const answer = await get(token);
+        expect(answer.status).toBe(200);
+        expect([
+          answer.headers.get("ratelimit-limit"),
+          answer.headers.get("ratelimit-remaining"),
+          answer.headers.get("ratelimit-reset"),
+        ]).toEqual(["3", remaining, "60"]);
+      }
+      const refused = await get(token);
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get("retry-after")).toBe("60");
+      expect(await refused.json()).toEqual(errorOf("rate-limited", MESSAGES.apiRateLimited));
+      // Another key of the same user has its own count.
+      expect((await get(other)).status).toBe(200);
+      clock.advance(30_000);
+      expect((await get(token)).headers.get("retry-after")).toBe("30");
+      clock.advance(30_000);
+      expect((await get(token)).status).toBe(200);
+    } finally {
+      await limited.stop();
+    }
+  });
+});
+
 describe("the OpenAPI document", () => {
   it("is served without a key, validates as OpenAPI 3.1, and describes the routes, the bearer key and the error shape", async () => {
     const response = await fetch(`${server.url}/api/v1/openapi.json`);

@@ -19,7 +19,15 @@ export interface ApiCredits {
 /** What the api module asks of the render module: the same capabilities the web app calls. */
 export type ApiRender = Pick<RenderModule, "saveUpload" | "upload" | "create" | "job" | "list" | "cancel" | "events" | "versionPicture">;
 
+/** Requests counted per key in the database, so that every instance counts together (decision 078). */
+export interface ApiCounts {
+  add(key: string, windowMs: number): Promise<{ count: number; windowEndsAt: number }>;
+}
+
 export interface ApiContext extends Pick<Infra, "db" | "clock" | "log"> {
+  counts: ApiCounts;
+  /** Requests per minute per key (API_REQUESTS_PER_MINUTE). */
+  requestsPerMinute: number;
   spaces: ApiSpaces;
   credits: ApiCredits;
   render: ApiRender;

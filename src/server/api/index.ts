@@ -5,7 +5,7 @@
  */
 import type { CreateApiKeyInput } from "../../shared/api";
 import type { Infra } from "../infra";
-import type { ApiContext, ApiCredits, ApiRender, ApiSpaces } from "./context";
+import type { ApiContext, ApiCounts, ApiCredits, ApiRender, ApiSpaces } from "./context";
 import { pruneIdempotency } from "./idempotency";
 import { createApiKey, listApiKeys, revokeApiKey } from "./keys";
 import { apiRoutes } from "./routes";
@@ -13,10 +13,16 @@ import { apiRoutes } from "./routes";
 export type { ApiCaller } from "./keys";
 
 export function createApiModule(
-  infra: Pick<Infra, "db" | "clock" | "log" | "version">,
-  ports: { spaces: ApiSpaces; credits: ApiCredits; render: ApiRender },
+  infra: Pick<Infra, "db" | "clock" | "log" | "version" | "env">,
+  ports: { spaces: ApiSpaces; credits: ApiCredits; render: ApiRender; counts: ApiCounts },
 ) {
-  const deps: ApiContext = { db: infra.db, clock: infra.clock, log: infra.log, ...ports };
+  const deps: ApiContext = {
+    db: infra.db,
+    clock: infra.clock,
+    log: infra.log,
+    requestsPerMinute: infra.env.API_REQUESTS_PER_MINUTE,
+    ...ports,
+  };
   return {
     /** The space's keys (personal, or a team's for its Owner and Admins), newest first. */
     listKeys: (userId: string, teamId: string | null) => listApiKeys(deps, userId, teamId),

@@ -121,9 +121,10 @@ const idempotencyHeader = z.object({
   }),
 });
 
+/** The refusals a route may answer, and the one every keyed route may: too many requests this minute. */
 const errors = (...statuses: number[]) =>
   Object.fromEntries(
-    statuses.map((status) => [
+    [...statuses, 429].map((status) => [
       String(status),
       { description: ERROR_DESCRIPTIONS[status] ?? "Error", content: { "application/json": { schema: apiErrorSchema } } },
     ]),
@@ -138,6 +139,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   401: "No API key, or one that is unknown, revoked or expired",
   403: "The key lacks the scope this needs",
   404: "Not found, or not the key's to see",
+  429: "Too many requests with this key this minute: wait for Retry-After seconds (RateLimit-* headers on every answer)",
 };
 
 let document: ReturnType<typeof createDocument> | null = null;

@@ -8,7 +8,7 @@ import express, { type NextFunction, type Request, type Response } from "express
 import type { z } from "zod";
 import { API_BASE, type ApiScope } from "../../shared/api";
 import { englishMessage, MESSAGES, readMessage } from "../../shared/messages";
-import { UPLOAD } from "../../shared/constants";
+import { MINUTE_MS, UPLOAD } from "../../shared/constants";
 import { isFinalStatus, RENDER_MODES, type JobStatus } from "../../shared/render";
 import { DESIGN_STYLES, INPUT_MODES, ROOM_TYPES } from "../../shared/styles";
 import { DomainError } from "../errors";
@@ -133,6 +133,17 @@ export function apiRoutes(deps: ApiContext, version: string): express.Router {
         if (!token) return sendError(res, 401, "unauthenticated", MESSAGES.apiKeyMissing);
         const caller = await authenticateApiKey(deps, token);
         if (!caller) return sendError(res, 401, "unauthenticated", MESSAGES.apiKeyInvalid);
+        // Requests per minute per key, on every instance together; the headers say where the key stands.
+        const { count, windowEndsAt } = await deps.counts.add(`api ${caller.keyId}`, MINUTE_MS);
+        const resetSeconds = Math.max(0, Math.ceil((windowEndsAt - deps.clock.now()) / 1000));
+        res.set({
+          "RateLimit-Limit": String(deps.requestsPerMinute),
+          "RateLimit-Remaining": String(Math.max(0, deps.requestsPerMinute - count)),
+          "RateLimit-Reset": String(resetSeconds),
+        });
+        if (count > deps.requestsPerMinute) {
+          return sendError(res.set("Retry-After", String(Math.max(1, resetSeconds))), 429, "rate-limited", MESSAGES.apiRateLimited);
+        }
         if (scope && !caller.scopes.includes(scope)) {
           return sendError(res, 403, "forbidden", englishMessage({ key: "apiScopeMissing", params: { scope } }));
         }

@@ -51,6 +51,39 @@ declare global {
   }
 }
 
+// This machine draws the room and the session's layer in software (SwiftShader), a frame at a time:
+// ten frames a second are plenty to aim and tap, and leave the CPU to the tests running beside this one.
+const FRAME_MS = 100;
+const nativeFrame = window.requestAnimationFrame.bind(window);
+const cancelNativeFrame = window.cancelAnimationFrame.bind(window);
+const pending = new Map<number, { timer: ReturnType<typeof setTimeout>; frame?: number }>();
+let lastFrameAt = 0;
+let nextId = 1;
+window.requestAnimationFrame = (callback: FrameRequestCallback): number => {
+  const id = nextId++;
+  const timer = setTimeout(
+    () => {
+      const entry = pending.get(id);
+      if (!entry) return;
+      entry.frame = nativeFrame((time) => {
+        pending.delete(id);
+        lastFrameAt = time;
+        callback(time);
+      });
+    },
+    Math.max(0, lastFrameAt + FRAME_MS - performance.now()),
+  );
+  pending.set(id, { timer });
+  return id;
+};
+window.cancelAnimationFrame = (id: number): void => {
+  const entry = pending.get(id);
+  if (!entry) return;
+  clearTimeout(entry.timer);
+  if (entry.frame !== undefined) cancelNativeFrame(entry.frame);
+  pending.delete(id);
+};
+
 const options: EmulatedArOptions = window.__emulatedArOptions ?? { hitTest: true, room: true };
 const phone: XRDeviceConfig = {
   ...metaQuest3,
