@@ -53,35 +53,38 @@ declare global {
 
 // This machine draws the room and the session's layer in software (SwiftShader), a frame at a time:
 // ten frames a second are plenty to aim and tap, and leave the CPU to the tests running beside this one.
+// As the browser's own frames do, every callback asked for before a frame runs in that frame, in order
+// (the session's and the test's alike), and one asked for during a frame runs in the next.
 const FRAME_MS = 100;
 const nativeFrame = window.requestAnimationFrame.bind(window);
-const cancelNativeFrame = window.cancelAnimationFrame.bind(window);
-const pending = new Map<number, { timer: ReturnType<typeof setTimeout>; frame?: number }>();
+let queue: Array<{ id: number; callback: FrameRequestCallback }> = [];
+let frameScheduled = false;
 let lastFrameAt = 0;
 let nextId = 1;
-window.requestAnimationFrame = (callback: FrameRequestCallback): number => {
-  const id = nextId++;
-  const timer = setTimeout(
-    () => {
-      const entry = pending.get(id);
-      if (!entry) return;
-      entry.frame = nativeFrame((time) => {
-        pending.delete(id);
-        lastFrameAt = time;
-        callback(time);
-      });
-    },
+function scheduleFrame(): void {
+  if (frameScheduled) return;
+  frameScheduled = true;
+  setTimeout(
+    () =>
+      nativeFrame((time) => {
+        frameScheduled = false;
+        lastFrameAt = performance.now();
+        const batch = queue;
+        queue = [];
+        for (const { callback } of batch) callback(time);
+        if (queue.length > 0) scheduleFrame();
+      }),
     Math.max(0, lastFrameAt + FRAME_MS - performance.now()),
   );
-  pending.set(id, { timer });
+}
+window.requestAnimationFrame = (callback: FrameRequestCallback): number => {
+  const id = nextId++;
+  queue.push({ id, callback });
+  scheduleFrame();
   return id;
 };
 window.cancelAnimationFrame = (id: number): void => {
-  const entry = pending.get(id);
-  if (!entry) return;
-  clearTimeout(entry.timer);
-  if (entry.frame !== undefined) cancelNativeFrame(entry.frame);
-  pending.delete(id);
+  queue = queue.filter((entry) => entry.id !== id);
 };
 
 const options: EmulatedArOptions = window.__emulatedArOptions ?? { hitTest: true, room: true };
