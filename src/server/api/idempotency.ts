@@ -51,12 +51,16 @@ export async function rememberRequest(deps: ApiContext, apiKeyId: string, key: s
 
 /** Keeps the first answer; an answer of our own failure (5xx) is not kept, so that the request can be sent again. */
 export async function keepAnswer(deps: ApiContext, apiKeyId: string, key: string, status: number, body: unknown): Promise<void> {
-  const row = deps.db.updateTable("api_idempotency").where("api_key_id", "=", apiKeyId).where("idempotency_key", "=", key);
   if (status >= 500) {
     await deps.db.deleteFrom("api_idempotency").where("api_key_id", "=", apiKeyId).where("idempotency_key", "=", key).execute();
     return;
   }
-  await row.set({ status, response: JSON.stringify(body) }).execute();
+  await deps.db
+    .updateTable("api_idempotency")
+    .set({ status, response: JSON.stringify(body) })
+    .where("api_key_id", "=", apiKeyId)
+    .where("idempotency_key", "=", key)
+    .execute();
 }
 
 /** Removes answers older than a day (housekeeping). */

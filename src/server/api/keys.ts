@@ -8,7 +8,8 @@
 import { API_KEYS, API_SCOPES, type ApiKeyView, type ApiScope, type CreateApiKeyInput } from "../../shared/api";
 import { MINUTE_MS } from "../../shared/constants";
 import { generateSecureRandomString, hashSecret, secretMatches } from "../auth/tokens";
-import type { ApiKey } from "../db/schema";
+import type { ExpressionBuilder } from "kysely";
+import type { ApiKey, Database } from "../db/schema";
 import { DomainError, notFound } from "../errors";
 import { userOwner, type Owner } from "../render";
 import type { ApiContext } from "./context";
@@ -24,15 +25,20 @@ export interface ApiCaller {
 
 const TOKEN = /^rck_([a-z2-7]{12})_([a-z2-7]{24,64})$/;
 
+function scopesOf(row: ApiKey): ApiScope[] {
+  return (JSON.parse(row.scopes) as string[]).filter((scope): scope is ApiScope => (API_SCOPES as readonly string[]).includes(scope));
+}
+
+/** Keys of one space: a personal space's are its user's; a team's, every Owner's and Admin's. */
+const inSpace = (userId: string, teamId: string | null) => (eb: ExpressionBuilder<Database, "api_keys">) =>
+  teamId === null ? eb.and([eb("user_id", "=", userId), eb("team_id", "is", null)]) : eb("team_id", "=", teamId);
+
 function view(row: ApiKey): ApiKeyView {
-  const scopes = (JSON.parse(row.scopes) as string[]).filter((scope): scope is ApiScope =>
-    (API_SCOPES as readonly string[]).includes(scope),
-  );
   return {
     id: row.id,
     name: row.name,
     prefix: `${API_KEYS.tokenPrefix}${row.prefix}`,
-    scopes,
+    scopes: scopesOf(row),
     teamId: row.team_id,
     createdAt: row.created_at,
     expiresAt: row.expires_at,
@@ -44,10 +50,14 @@ function view(row: ApiKey): ApiKeyView {
 /** The space's keys, newest first (revoked ones too, marked). A team's keys: Owner and Admin only. */
 export async function listApiKeys(deps: ApiContext, userId: string, teamId: string | null): Promise<ApiKeyView[]> {
   if (teamId !== null) await deps.spaces.requireRight(userId, teamId, "manageDevelopers");
-  let query = deps.db.selectFrom("api_keys").selectAll().orderBy("created_at", "desc").orderBy("id", "desc");
-  // A personal space's keys are its user's; a team's, every Owner's and Admin's.
-  query = teamId === null ? query.where("user_id", "=", userId).where("team_id", "is", null) : query.where("team_id", "=", teamId);
-  return (await query.execute()).map(view);
+  const rows = await deps.db
+    .selectFrom("api_keys")
+    .selectAll()
+    .where(inSpace(userId, teamId))
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .execute();
+  return rows.map(view);
 }
 
 /** Makes a key; its whole token (with the secret) is in the answer, and nowhere else ever again. */
@@ -74,13 +84,12 @@ export async function createApiKey(
     revoked_at: null,
   };
   await deps.db.transaction().execute(async (trx) => {
-    let live = trx
+    const { count } = await trx
       .selectFrom("api_keys")
       .select((eb) => eb.fn.countAll<number>().as("count"))
-      .where("revoked_at", "is", null);
-    live =
-      input.teamId === null ? live.where("user_id", "=", userId).where("team_id", "is", null) : live.where("team_id", "=", input.teamId);
-    const { count } = await live.executeTakeFirstOrThrow();
+      .where("revoked_at", "is", null)
+      .where(inSpace(userId, input.teamId))
+      .executeTakeFirstOrThrow();
     if (Number(count) >= API_KEYS.perSpaceMax) throw new DomainError("conflict", "tooManyApiKeys");
     await trx.insertInto("api_keys").values(row).execute();
   });
@@ -113,5 +122,5 @@ export async function authenticateApiKey(deps: ApiContext, token: string): Promi
   if (row.last_used_at === null || now - row.last_used_at >= API_KEYS.lastUsedEveryMs) {
     await deps.db.updateTable("api_keys").set({ last_used_at: now }).where("id", "=", row.id).execute();
   }
-  return { keyId: row.id, userId: row.user_id, teamId: row.team_id, owner: userOwner(row.user_id, row.team_id), scopes: view(row).scopes };
+  return { keyId: row.id, userId: row.user_id, teamId: row.team_id, owner: userOwner(row.user_id, row.team_id), scopes: scopesOf(row) };
 }
