@@ -5,7 +5,8 @@
  */
 import { createDocument } from "zod-openapi";
 import { z } from "zod";
-import { API_BASE, API_PAGE_MAX, API_SCOPES, API_WAIT_MAX_SECONDS, apiErrorSchema } from "../../shared/api";
+import { API_BASE, API_PAGE_MAX, API_SCOPES, API_WAIT_MAX_SECONDS } from "../../shared/api";
+import { errors, idempotencyHeader, idParams, type ApiPaths } from "./openapi-parts";
 import { JOB_STATUSES, RENDER, RENDER_MODES, STRUCTURE_STRENGTHS } from "../../shared/render";
 import { DESIGN_STYLES, INPUT_MODES, ROOM_TYPES } from "../../shared/styles";
 
@@ -111,37 +112,6 @@ export const pageQuerySchema = z.object({
   projectId: z.string().max(64).optional(),
 });
 
-const idParams = z.object({ id: z.string().min(1).max(64) });
-
-/** Every POST takes one: the same key and request within 24 hours get the first answer again. */
-const idempotencyHeader = z.object({
-  "Idempotency-Key": z.string().min(1).max(255).optional().meta({
-    description:
-      "Sent again with the same request, the first answer comes back (header Idempotent-Replayed: true); with another request, 409",
-  }),
-});
-
-/** The refusals a route may answer, and the one every keyed route may: too many requests this minute. */
-const errors = (...statuses: number[]) =>
-  Object.fromEntries(
-    [...statuses, 429].map((status) => [
-      String(status),
-      { description: ERROR_DESCRIPTIONS[status] ?? "Error", content: { "application/json": { schema: apiErrorSchema } } },
-    ]),
-  );
-
-const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: "The request breaks a rule (the message says which)",
-  402: "Not enough credits",
-  409: "The render is not in a state that allows this",
-  413: "The picture is over the size limit",
-  415: "Not a picture this takes",
-  401: "No API key, or one that is unknown, revoked or expired",
-  403: "The key lacks the scope this needs",
-  404: "Not found, or not the key's to see",
-  429: "Too many requests with this key this minute: wait for Retry-After seconds (RateLimit-* headers on every answer)",
-};
-
 let document: ReturnType<typeof createDocument> | null = null;
 
 /** The document, made once (it depends only on the code). */
@@ -165,104 +135,107 @@ export function openApiDocument(version: string): ReturnType<typeof createDocume
         },
       },
     },
-    paths: {
-      "/catalogue": {
-        get: {
-          operationId: "getCatalogue",
-          summary: "The styles, room types and modes a render may ask for",
-          responses: {
-            "200": { description: "The catalogue", content: { "application/json": { schema: catalogueSchema } } },
-            ...errors(401),
-          },
-        },
-      },
-      "/uploads": {
-        post: {
-          operationId: "createUpload",
-          summary: "Upload a room photo or a floor plan (scope renders:write): the picture's bytes as the body",
-          requestParams: { query: uploadQuerySchema, header: idempotencyHeader },
-          requestBody: {
-            required: true,
-            content: {
-              "image/jpeg": { schema: { type: "string", contentMediaType: "image/jpeg" } },
-              "image/png": { schema: { type: "string", contentMediaType: "image/png" } },
-              "image/webp": { schema: { type: "string", contentMediaType: "image/webp" } },
-            },
-          },
-          responses: {
-            "201": { description: "Stored", content: { "application/json": { schema: uploadViewSchema } } },
-            ...errors(400, 401, 403, 413, 415),
-          },
-        },
-      },
-      "/renders": {
-        get: {
-          operationId: "listRenders",
-          summary: "The space's renders, newest first, a page at a time (scope renders:read)",
-          requestParams: { query: pageQuerySchema },
-          responses: {
-            "200": { description: "A page", content: { "application/json": { schema: renderPageSchema } } },
-            ...errors(400, 401, 403),
-          },
-        },
-        post: {
-          operationId: "createRenders",
-          summary: "Render an uploaded picture in one or more styles (scope renders:write); one credit per style and variation",
-          requestParams: { query: waitQuerySchema, header: idempotencyHeader },
-          requestBody: { required: true, content: { "application/json": { schema: renderCreateSchema } } },
-          responses: {
-            "201": { description: "Queued (or ended, when waited for)", content: { "application/json": { schema: rendersSchema } } },
-            ...errors(400, 401, 402, 403, 404, 409),
-          },
-        },
-      },
-      "/renders/{id}": {
-        get: {
-          operationId: "getRender",
-          summary: "A render's state and result (scope renders:read)",
-          requestParams: { path: idParams },
-          responses: {
-            "200": { description: "The render", content: { "application/json": { schema: renderViewSchema } } },
-            ...errors(401, 403, 404),
-          },
-        },
-      },
-      "/renders/{id}/cancel": {
-        post: {
-          operationId: "cancelRender",
-          summary: "Cancel a render that has not ended; its credit comes back (scope renders:write)",
-          requestParams: { path: idParams, header: idempotencyHeader },
-          responses: {
-            "200": { description: "The render, canceled (or as it ended)", content: { "application/json": { schema: renderViewSchema } } },
-            ...errors(401, 403, 404),
-          },
-        },
-      },
-      "/renders/{id}/image": {
-        get: {
-          operationId: "getRenderImage",
-          summary: "A finished render's picture at its largest (scope renders:read)",
-          requestParams: { path: idParams },
-          responses: {
-            "200": {
-              description: "The picture",
-              content: { "image/jpeg": { schema: { type: "string", contentMediaType: "image/jpeg" } } },
-            },
-            ...errors(401, 403, 404),
-          },
-        },
-      },
-      "/credits": {
-        get: {
-          operationId: "getCredits",
-          summary: "The credits left in the key's space (scope credits:read)",
-          responses: {
-            "200": { description: "The balance", content: { "application/json": { schema: creditsSchema } } },
-            ...errors(401, 403),
-          },
-        },
-      },
-    },
+    paths: { ...renderPaths },
   });
   return document;
 }
+
+/** Uploads, renders, the catalogue and credits. */
+const renderPaths: ApiPaths = {
+  "/catalogue": {
+    get: {
+      operationId: "getCatalogue",
+      summary: "The styles, room types and modes a render may ask for",
+      responses: {
+        "200": { description: "The catalogue", content: { "application/json": { schema: catalogueSchema } } },
+        ...errors(401),
+      },
+    },
+  },
+  "/uploads": {
+    post: {
+      operationId: "createUpload",
+      summary: "Upload a room photo or a floor plan (scope renders:write): the picture's bytes as the body",
+      requestParams: { query: uploadQuerySchema, header: idempotencyHeader },
+      requestBody: {
+        required: true,
+        content: {
+          "image/jpeg": { schema: { type: "string", contentMediaType: "image/jpeg" } },
+          "image/png": { schema: { type: "string", contentMediaType: "image/png" } },
+          "image/webp": { schema: { type: "string", contentMediaType: "image/webp" } },
+        },
+      },
+      responses: {
+        "201": { description: "Stored", content: { "application/json": { schema: uploadViewSchema } } },
+        ...errors(400, 401, 403, 413, 415),
+      },
+    },
+  },
+  "/renders": {
+    get: {
+      operationId: "listRenders",
+      summary: "The space's renders, newest first, a page at a time (scope renders:read)",
+      requestParams: { query: pageQuerySchema },
+      responses: {
+        "200": { description: "A page", content: { "application/json": { schema: renderPageSchema } } },
+        ...errors(400, 401, 403),
+      },
+    },
+    post: {
+      operationId: "createRenders",
+      summary: "Render an uploaded picture in one or more styles (scope renders:write); one credit per style and variation",
+      requestParams: { query: waitQuerySchema, header: idempotencyHeader },
+      requestBody: { required: true, content: { "application/json": { schema: renderCreateSchema } } },
+      responses: {
+        "201": { description: "Queued (or ended, when waited for)", content: { "application/json": { schema: rendersSchema } } },
+        ...errors(400, 401, 402, 403, 404, 409),
+      },
+    },
+  },
+  "/renders/{id}": {
+    get: {
+      operationId: "getRender",
+      summary: "A render's state and result (scope renders:read)",
+      requestParams: { path: idParams },
+      responses: {
+        "200": { description: "The render", content: { "application/json": { schema: renderViewSchema } } },
+        ...errors(401, 403, 404),
+      },
+    },
+  },
+  "/renders/{id}/cancel": {
+    post: {
+      operationId: "cancelRender",
+      summary: "Cancel a render that has not ended; its credit comes back (scope renders:write)",
+      requestParams: { path: idParams, header: idempotencyHeader },
+      responses: {
+        "200": { description: "The render, canceled (or as it ended)", content: { "application/json": { schema: renderViewSchema } } },
+        ...errors(401, 403, 404),
+      },
+    },
+  },
+  "/renders/{id}/image": {
+    get: {
+      operationId: "getRenderImage",
+      summary: "A finished render's picture at its largest (scope renders:read)",
+      requestParams: { path: idParams },
+      responses: {
+        "200": {
+          description: "The picture",
+          content: { "image/jpeg": { schema: { type: "string", contentMediaType: "image/jpeg" } } },
+        },
+        ...errors(401, 403, 404),
+      },
+    },
+  },
+  "/credits": {
+    get: {
+      operationId: "getCredits",
+      summary: "The credits left in the key's space (scope credits:read)",
+      responses: {
+        "200": { description: "The balance", content: { "application/json": { schema: creditsSchema } } },
+        ...errors(401, 403),
+      },
+    },
+  },
+};

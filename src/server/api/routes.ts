@@ -1,23 +1,22 @@
 /**
  * /api/v1 over HTTP (issue 31, decision 094): a bearer API key, never cookies (so browsers' CSRF
- * rules do not apply and a signed-in browser cannot call it by accident); every answer JSON; every
- * error `{ "error": { "code", "message" } }` with its status, mapped once here. Routes validate,
- * check the key's scope, and call a capability.
+ * rules do not apply and a signed-in browser cannot call it by accident); every answer JSON. The
+ * edge (edge.ts) authenticates, limits, checks scopes and maps errors; routes validate and call a
+ * capability. This file has uploads, renders, the catalogue and credits; other resources add their
+ * routes from their own files (one call each below).
  */
 import express, { type NextFunction, type Request, type Response } from "express";
 import type { z } from "zod";
-import { API_BASE, type ApiScope } from "../../shared/api";
-import { englishMessage, MESSAGES, readMessage } from "../../shared/messages";
-import { MINUTE_MS, UPLOAD } from "../../shared/constants";
+import { API_BASE } from "../../shared/api";
+import { MESSAGES } from "../../shared/messages";
+import { UPLOAD } from "../../shared/constants";
 import { isFinalStatus, RENDER_MODES, type JobStatus } from "../../shared/render";
 import { DESIGN_STYLES, INPUT_MODES, ROOM_TYPES } from "../../shared/styles";
-import { DomainError } from "../errors";
-import { HTTP_STATUS } from "../http/errors";
 import { clientAddress } from "../http/identity";
 import type { JobView } from "../render";
 import type { ApiContext } from "./context";
-import { IDEMPOTENCY_KEY, keepAnswer, rememberRequest, requestHash } from "./idempotency";
-import { authenticateApiKey, type ApiCaller } from "./keys";
+import { apiEdge, isoOrNull, parsed, readCursor, SENT, sendError, writeCursor } from "./edge";
+import type { ApiCaller } from "./keys";
 import {
   catalogueSchema,
   creditsSchema,
@@ -31,24 +30,6 @@ import {
   uploadViewSchema,
   waitQuerySchema,
 } from "./openapi";
-
-type Handler = (caller: ApiCaller, req: Request, res: Response) => Promise<unknown>;
-
-/** A handler that has answered itself (a picture). */
-const SENT = Symbol("sent");
-
-/** A request that breaks its schema: 400 with the first rule's message. */
-class ApiInputError extends Error {}
-
-/** A message in English: a keyed one (with parameters) filled in. */
-function english(text: string): string {
-  const keyed = readMessage(text);
-  return keyed ? englishMessage(keyed) : text;
-}
-
-function isoOrNull(at: number | null): string | null {
-  return at === null ? null : new Date(at).toISOString();
-}
 
 /** A render as the API shows it: its own shape, not the web app's. */
 function publicRender(view: JobView): z.infer<typeof renderViewSchema> {
@@ -77,22 +58,6 @@ function publicRender(view: JobView): z.infer<typeof renderViewSchema> {
   };
 }
 
-/** A page's end as an opaque cursor: the last render's time and id (keyset pagination). */
-function writeCursor(at: { createdAt: number; id: string }): string {
-  return Buffer.from(JSON.stringify([at.createdAt, at.id])).toString("base64url");
-}
-
-function readCursor(cursor: string): { createdAt: number; id: string } {
-  try {
-    const [createdAt, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown[];
-    if (typeof createdAt === "number" && Number.isSafeInteger(createdAt) && typeof id === "string" && id.length <= 64)
-      return { createdAt, id };
-  } catch {
-    // Not ours: refused below.
-  }
-  throw new ApiInputError(MESSAGES.apiCursorInvalid);
-}
-
 /** The picture's type by its first bytes (stored pictures are JPEG, PNG or WebP). */
 function pictureType(data: Buffer): string {
   if (data[0] === 0x89 && data[1] === 0x50) return "image/png";
@@ -100,93 +65,13 @@ function pictureType(data: Buffer): string {
   return "image/jpeg";
 }
 
-/** The answer to an expected refusal (bad input, a domain rule), or null for anything else. */
-function refusalOf(error: unknown): { status: number; body: { error: { code: string; message: string } } } | null {
-  if (error instanceof ApiInputError) return { status: 400, body: { error: { code: "invalid", message: error.message } } };
-  if (error instanceof DomainError)
-    return { status: HTTP_STATUS[error.kind], body: { error: { code: error.kind, message: english(error.message) } } };
-  return null;
-}
-
-function sendError(res: Response, status: number, code: string, message: string) {
-  res.status(status).set("Cache-Control", "no-store").json({ error: { code, message } });
-}
-
 export function apiRoutes(deps: ApiContext, version: string): express.Router {
   const router = express.Router();
+  const { keyed } = apiEdge(deps);
 
   router.get(`${API_BASE}/openapi.json`, (_req, res) => {
     res.set("Cache-Control", "no-cache").json(openApiDocument(version));
   });
-
-  /**
-   * A route for callers with a valid key (and the scope, when one is named). A POST with an
-   * Idempotency-Key is answered once: its first answer is kept and given again (idempotency.ts).
-   */
-  const keyed =
-    (scope: ApiScope | null, handler: Handler) =>
-    async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-      let remembered: { keyId: string; key: string } | null = null;
-      try {
-        const header = req.get("authorization") ?? "";
-        const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
-        if (!token) return sendError(res, 401, "unauthenticated", MESSAGES.apiKeyMissing);
-        const caller = await authenticateApiKey(deps, token);
-        if (!caller) return sendError(res, 401, "unauthenticated", MESSAGES.apiKeyInvalid);
-        // Requests per minute per key, on every instance together; the headers say where the key stands.
-        const { count, windowEndsAt } = await deps.counts.add(`api ${caller.keyId}`, MINUTE_MS);
-        const resetSeconds = Math.max(0, Math.ceil((windowEndsAt - deps.clock.now()) / 1000));
-        res.set({
-          "RateLimit-Limit": String(deps.requestsPerMinute),
-          "RateLimit-Remaining": String(Math.max(0, deps.requestsPerMinute - count)),
-          "RateLimit-Reset": String(resetSeconds),
-        });
-        if (count > deps.requestsPerMinute) {
-          return sendError(res.set("Retry-After", String(Math.max(1, resetSeconds))), 429, "rate-limited", MESSAGES.apiRateLimited);
-        }
-        if (scope && !caller.scopes.includes(scope)) {
-          return sendError(res, 403, "forbidden", englishMessage({ key: "apiScopeMissing", params: { scope } }));
-        }
-        const key = req.method === "POST" ? req.get("idempotency-key") : undefined;
-        if (key !== undefined) {
-          if (!IDEMPOTENCY_KEY.test(key)) return sendError(res, 400, "invalid", MESSAGES.idempotencyKeyInvalid);
-          const body = Buffer.isBuffer(req.body) ? req.body : JSON.stringify(req.body ?? null);
-          const before = await rememberRequest(deps, caller.keyId, key, requestHash(req.method, req.originalUrl, body));
-          if (before.kind === "other-request") return sendError(res, 409, "conflict", MESSAGES.idempotencyKeyReused);
-          if (before.kind === "in-progress")
-            return sendError(res.set("Retry-After", "1"), 409, "conflict", MESSAGES.idempotencyKeyInProgress);
-          if (before.kind === "replay") {
-            res.status(before.status).set({ "Cache-Control": "no-store", "Idempotent-Replayed": "true" }).json(before.body);
-            return;
-          }
-          remembered = { keyId: caller.keyId, key };
-        }
-        let status: number;
-        let body: unknown;
-        try {
-          body = await handler(caller, req, res);
-          if (body === SENT) return;
-          status = res.statusCode;
-        } catch (error) {
-          const refusal = refusalOf(error);
-          if (!refusal) throw error;
-          ({ status, body } = refusal);
-        }
-        if (remembered) await keepAnswer(deps, remembered.keyId, remembered.key, status, body);
-        res.status(status).set("Cache-Control", "no-store").json(body);
-      } catch (error) {
-        // Our own failure: the key's request may be sent again.
-        if (remembered) await keepAnswer(deps, remembered.keyId, remembered.key, 500, null).catch(() => undefined);
-        next(error);
-      }
-    };
-
-  /** The request's part checked by its schema; a refusal names the first rule broken. */
-  const parsed = <T extends z.ZodType>(schema: T, value: unknown): z.infer<T> => {
-    const result = schema.safeParse(value);
-    if (!result.success) throw new ApiInputError(result.error.issues[0]?.message ?? MESSAGES.missingRequiredFields);
-    return result.data;
-  };
 
   const renderView = async (caller: ApiCaller, id: string) => publicRender(await deps.render.job(caller.owner, id));
 
