@@ -119,7 +119,9 @@ describeBrowser("the floating help button keeps clear of content on a phone", ()
     90_000,
   );
 
-  it.each(["light", "dark"] as const)(
+  // Once, in the light theme: the themes change colours, not where anything is (the sign-up form above is
+  // checked in both, and the landing page's colours in the dark theme by the accessibility test).
+  it.each(["light"] as const)(
     "keeps clear of the landing page's hero picture, and stays in its corner where nothing is under it (%s)",
     async (theme) => {
       const { page } = await open("/", { ...PHONE, colorScheme: theme, locale: "fr-FR" });
