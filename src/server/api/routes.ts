@@ -13,6 +13,7 @@ import { UPLOAD } from "../../shared/constants";
 import { isFinalStatus, RENDER_MODES, type JobStatus } from "../../shared/render";
 import { DESIGN_STYLES, INPUT_MODES, ROOM_TYPES } from "../../shared/styles";
 import { clientAddress } from "../http/identity";
+import { sniffImageMime } from "../images/mime";
 import type { JobView } from "../render";
 import type { ApiContext } from "./context";
 import { apiEdge, isoOrNull, parsed, readCursor, SENT, sendError, writeCursor } from "./edge";
@@ -56,13 +57,6 @@ function publicRender(view: JobView): z.infer<typeof renderViewSchema> {
         ? { width: view.resultWidth, height: view.resultHeight, imageUrl: `${API_BASE}/renders/${encodeURIComponent(view.id)}/image` }
         : null,
   };
-}
-
-/** The picture's type by its first bytes (stored pictures are JPEG, PNG or WebP). */
-function pictureType(data: Buffer): string {
-  if (data[0] === 0x89 && data[1] === 0x50) return "image/png";
-  if (data.subarray(0, 4).toString("latin1") === "RIFF") return "image/webp";
-  return "image/jpeg";
 }
 
 export function apiRoutes(deps: ApiContext, version: string): express.Router {
@@ -160,7 +154,11 @@ export function apiRoutes(deps: ApiContext, version: string): express.Router {
     `${API_BASE}/renders/:id/image`,
     keyed("renders:read", async (caller, req, res) => {
       const picture = await deps.render.versionPicture(caller.owner, String(req.params.id));
-      res.status(200).type(pictureType(picture.data)).set("Cache-Control", "private, no-store").send(picture.data);
+      res
+        .status(200)
+        .type(sniffImageMime(picture.data) ?? "image/jpeg")
+        .set("Cache-Control", "private, no-store")
+        .send(picture.data);
       return SENT;
     }),
   );

@@ -43,7 +43,8 @@ import {
 } from "./provider";
 import { buildInpaintPrompt, buildNegativePrompt, buildPrompt, buildRefinePrompt } from "./prompt";
 // The HTTP engines share one retryable error (with retryAfterMs), the image sniffing and the abortable sleep.
-import { abortableSleep, abortError, parseRetryAfter, sniffImageMime, TransientRenderError } from "./replicate";
+import { abortableSleep, abortError, parseRetryAfter, TransientRenderError } from "./replicate";
+import { sniffImageMime } from "../../images/mime";
 
 export interface ComfyUiProviderOptions {
   /** e.g. http://gpu-box:8188 (a path prefix behind a proxy is kept). */

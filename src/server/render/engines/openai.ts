@@ -7,7 +7,8 @@ import { PermanentRenderError, throwIfAborted, type EngineCapabilities, type Ren
 import sharp from "sharp";
 import { buildInpaintPrompt, buildInstructionPrompt } from "./prompt";
 // The HTTP engines share one retryable error (with retryAfterMs) and the image sniffing.
-import { abortError, parseRetryAfter, sniffImageMime, TransientRenderError, UNEXPECTED_ANSWER } from "./replicate";
+import { abortError, parseRetryAfter, TransientRenderError, UNEXPECTED_ANSWER } from "./replicate";
+import { sniffImageMime } from "../../images/mime";
 
 export interface OpenAiProviderOptions {
   apiKey: string;

@@ -10,6 +10,7 @@
  * and creating another would pay twice. What retrying cannot fix (a refused token, a failed
  * prediction, an answer that makes no sense) is a PermanentRenderError, whose message users see.
  */
+import { sniffImageMime } from "../../images/mime";
 import sharp from "sharp";
 import {
   PermanentRenderError,
@@ -57,14 +58,6 @@ export function parseRetryAfter(value: string | null | undefined, nowMs = Date.n
   if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
   const date = Date.parse(trimmed);
   return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
-}
-
-/** The image type from the first bytes; engines have been known to mislabel their files. */
-export function sniffImageMime(bytes: Buffer): RenderResult["mime"] | null {
-  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return "image/jpeg";
-  if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return "image/png";
-  if (bytes.length >= 12 && bytes.toString("latin1", 0, 4) === "RIFF" && bytes.toString("latin1", 8, 12) === "WEBP") return "image/webp";
-  return null;
 }
 
 export function abortError(signal: AbortSignal): Error {
