@@ -88,13 +88,15 @@ export function classifyAddress(address: string): "public" | "loopback" | "refus
   let family = net.isIP(ip);
   if (family === 0) return "refused";
   if (family === 6) {
+    // ::1 first: as an IPv4-compatible address it would read 0.0.0.1.
+    if (groupsOf(ip).join() === "0,0,0,0,0,0,0,1") return "loopback";
     const v4 = embeddedIPv4(ip);
     if (v4 !== null) {
       ip = v4;
       family = 4;
     }
   }
-  if (family === 4 ? ip.startsWith("127.") : groupsOf(ip).join() === "0,0,0,0,0,0,0,1") return "loopback";
+  if (family === 4 && ip.startsWith("127.")) return "loopback";
   return refused.check(ip, family === 4 ? "ipv4" : "ipv6") ? "refused" : "public";
 }
 
