@@ -213,6 +213,7 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
     { name: "render", run: () => render.runHousekeeping() },
     { name: "rate counts", run: async () => ({ endedRateCounts: await rateCounts.prune() }) },
     { name: "API idempotency keys", run: async () => ({ oldIdempotencyKeys: await api.pruneIdempotency() }) },
+    { name: "webhook deliveries", run: async () => ({ oldWebhookDeliveries: await webhooks.pruneDeliveries() }) },
   ]);
   return {
     settings,

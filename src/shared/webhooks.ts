@@ -24,6 +24,8 @@ export const WEBHOOKS = {
   backoffMaxMs: 2 * 3_600_000,
   /** How much of an answer's body the log keeps. */
   answerBytesKept: 512,
+  /** How long a delivered or failed delivery stays in the log (housekeeping removes it after). */
+  logKeepMs: 30 * 24 * 3_600_000,
   /** Deliveries a log page shows. */
   logPageMax: 100,
   /** The start of every signing secret (Standard Webhooks). */

@@ -357,4 +357,48 @@ describe("webhooks", () => {
     expect(await call(`/webhooks/${hook.id}`, token, { method: "DELETE" })).toMatchObject({ status: 204 });
     expect(await call(`/webhooks/${hook.id}`, token)).toMatchObject(notFound);
   });
+
+  it("gives a team's endpoints to its Owner and Admins only, and the team's render events to them", async () => {
+    const receiver = await startReceiver(clock);
+    try {
+      const owner = await signedInClient(server.url);
+      const team = await owner.client.teams.create.mutate({ name: "Estudio Webhooks" });
+      const [admin, member] = [await signedInClient(server.url), await signedInClient(server.url)];
+      for (const [person, role] of [
+        [admin, "admin"],
+        [member, "member"],
+      ] as const)
+        await server.deps.db
+          .insertInto("team_members")
+          .values({ team_id: team.id, user_id: person.userId, role, monthly_cap: null, joined_at: clock.now() })
+          .execute();
+      const input = { url: receiver.url, events: ["render.succeeded" as const], description: "", teamId: team.id };
+      await expect(member.client.webhooks.create.mutate(input)).rejects.toMatchObject({ data: { code: "FORBIDDEN" } });
+      await expect(member.client.webhooks.list.query({ teamId: team.id })).rejects.toMatchObject({ data: { code: "FORBIDDEN" } });
+      const { endpoint, secret } = await admin.client.webhooks.create.mutate(input);
+      receiver.state.secret = secret;
+      expect(endpoint.teamId).toBe(team.id);
+      expect((await owner.client.webhooks.list.query({ teamId: team.id })).map((found) => found.id)).toEqual([endpoint.id]);
+      // The member's personal endpoint hears nothing of the team's work.
+      await member.client.webhooks.create.mutate({ ...input, teamId: null });
+
+      const { token } = await admin.client.developers.createKey.mutate({
+        name: "Team",
+        scopes: ["renders:write"],
+        expiresInDays: null,
+        teamId: team.id,
+      });
+      // The team's balance (a new team has none), as the credit ledger keeps it.
+      await server.deps.db.updateTable("teams").set({ credits_remaining: 5 }).where("id", "=", team.id).execute();
+      const upload = await call("/uploads", token, { body: await roomPhoto(640, 480) });
+      const ordered = await call("/renders?wait=30", token, { json: { imageId: upload.json!.id, style: "coastal" } });
+      expect(ordered.json!.renders[0].status).toBe("succeeded");
+      await waitUntil(() => receiver.accepted().length, { message: "the team's render event", until: (n) => n >= 1 });
+      expect(receiver.received.map((entry) => [entry.body.type, entry.body.data.id, entry.valid])).toEqual([
+        ["render.succeeded", ordered.json!.renders[0].id, true],
+      ]);
+    } finally {
+      await receiver.close();
+    }
+  });
 });

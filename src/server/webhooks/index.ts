@@ -8,7 +8,7 @@ import type { CreateWebhookInput } from "../../shared/webhooks";
 import type { Infra } from "../infra";
 import type { WebhookActor, WebhookPeople, WebhookRenders, WebhooksContext, WebhookSpaces } from "./context";
 import { createEndpoint, deleteEndpoint, endpointFor, endpointView, listEndpoints, setEndpointEnabled } from "./endpoints";
-import { listDeliveries, redeliver, sendTestEvent } from "./outbox";
+import { listDeliveries, pruneDeliveries, redeliver, sendTestEvent } from "./outbox";
 import { systemLookup, type Lookup } from "./target";
 import { createDeliveryWorker } from "./worker";
 
@@ -55,6 +55,8 @@ export function createWebhooksModule(
     redeliver: async (actor: WebhookActor, endpointId: string, deliveryId: string) =>
       soon(await redeliver(deps, actor, endpointId, deliveryId)),
     sendTest: async (actor: WebhookActor, endpointId: string) => soon(await sendTestEvent(deps, actor, endpointId)),
+    /** Removes deliveries ended more than 30 days ago (housekeeping); how many. */
+    pruneDeliveries: () => pruneDeliveries(deps),
     /** Starts the delivery worker (boot.ts, where the app is served). */
     start: () => worker.start(),
     /** Looks for work now (a render event was written). */

@@ -201,3 +201,18 @@ async function deliveryViews(
       })),
   }));
 }
+
+/** Removes deliveries that ended more than WEBHOOKS.logKeepMs ago, with their attempts (housekeeping); how many. */
+export async function pruneDeliveries(deps: WebhooksContext): Promise<number> {
+  const before = deps.clock.now() - WEBHOOKS.logKeepMs;
+  return deps.db.transaction().execute(async (trx) => {
+    const old = trx.selectFrom("webhook_deliveries").select("id").where("status", "<>", "pending").where("finished_at", "<", before);
+    await trx.deleteFrom("webhook_attempts").where("delivery_id", "in", old).execute();
+    const removed = await trx
+      .deleteFrom("webhook_deliveries")
+      .where("status", "<>", "pending")
+      .where("finished_at", "<", before)
+      .executeTakeFirst();
+    return Number(removed.numDeletedRows);
+  });
+}
