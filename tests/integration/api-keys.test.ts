@@ -241,6 +241,7 @@ describe("the OpenAPI document", () => {
       "/webhooks/{id}",
       "/webhooks/{id}/deliveries",
       "/webhooks/{id}/deliveries/{deliveryId}/redeliver",
+      "/webhooks/{id}/rotate-secret",
       "/webhooks/{id}/test",
     ]);
     expect(document.components.securitySchemes.apiKey!.scheme).toBe("bearer");

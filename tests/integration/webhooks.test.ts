@@ -248,6 +248,19 @@ describe("webhooks", () => {
       expect(again.json!.id).not.toBe(test.json!.id);
       await waitUntil(() => receiver.accepted().length, { message: "the redelivery", until: (n) => n === 3 });
       expect(receiver.received.at(-1)!.body).toEqual(receiver.received[0]!.body);
+
+      // A new secret is in force at once: the next request is signed with it, not with the old one.
+      const rotated = await call(`/webhooks/${hook.id}/rotate-secret`, token, { method: "POST" });
+      expect(rotated).toMatchObject({ status: 200, json: { id: hook.id, secret: expect.stringMatching(/^whsec_/) } });
+      expect(rotated.json!.secret).not.toBe(hook.secret);
+      const before = receiver.received.length;
+      await call(`/webhooks/${hook.id}/test`, token, { method: "POST" });
+      await waitUntil(() => receiver.received.length, { message: "the test after the rotation", until: (n) => n === before + 1 });
+      expect(receiver.received[before]!.valid).toBe(false);
+      receiver.state.secret = rotated.json!.secret as string;
+      await call(`/webhooks/${hook.id}/test`, token, { method: "POST" });
+      await waitUntil(() => receiver.received.length, { message: "another test", until: (n) => n === before + 2 });
+      expect(receiver.received[before + 1]!.valid).toBe(true);
     } finally {
       await receiver.close();
     }

@@ -31,6 +31,7 @@ export interface ApiWebhooks {
   create(actor: WebhookSpaceActor, input: CreateWebhookInput): Promise<{ endpoint: WebhookEndpointView; secret: string }>;
   get(actor: WebhookSpaceActor, id: string): Promise<WebhookEndpointView>;
   remove(actor: WebhookSpaceActor, id: string): Promise<void>;
+  rotateSecret(actor: WebhookSpaceActor, id: string): Promise<{ endpoint: WebhookEndpointView; secret: string }>;
   deliveries(actor: WebhookSpaceActor, endpointId: string, limit: number): Promise<WebhookDeliveryView[]>;
   redeliver(actor: WebhookSpaceActor, endpointId: string, deliveryId: string): Promise<WebhookDeliveryView>;
   sendTest(actor: WebhookSpaceActor, endpointId: string): Promise<WebhookDeliveryView>;

@@ -105,6 +105,17 @@ export const webhookPaths: ApiPaths = {
       responses: { "204": { description: "Deleted" }, ...errors(401, 403, 404) },
     },
   },
+  "/webhooks/{id}/rotate-secret": {
+    post: {
+      operationId: "rotateWebhookSecret",
+      summary: "A new signing secret for the endpoint, in force at once: the old one stops (scope webhooks); shown in this answer only",
+      requestParams: { path: idParams, header: idempotencyHeader },
+      responses: {
+        "200": { description: "The endpoint with its new secret", content: { "application/json": { schema: webhookCreatedSchema } } },
+        ...errors(401, 403, 404),
+      },
+    },
+  },
   "/webhooks/{id}/deliveries": {
     get: {
       operationId: "listWebhookDeliveries",

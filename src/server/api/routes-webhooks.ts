@@ -76,6 +76,13 @@ export function webhookRoutes(router: Router, { deps, keyed }: ApiEdge): void {
       return SENT;
     }),
   );
+  router.post(
+    `${base}/:id/rotate-secret`,
+    keyed("webhooks", async (caller, req) => {
+      const { endpoint, secret } = await deps.webhooks.rotateSecret(space(caller), String(req.params.id));
+      return webhookCreatedSchema.parse({ ...publicWebhook(endpoint), secret });
+    }),
+  );
   router.get(
     `${base}/:id/deliveries`,
     keyed("webhooks", async (caller, req) => {

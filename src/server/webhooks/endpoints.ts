@@ -139,3 +139,16 @@ export async function setEndpointEnabled(
   await deps.db.updateTable("webhook_endpoints").set(change).where("id", "=", id).execute();
   return endpointView({ ...row, ...change });
 }
+
+/** A new signing secret for the endpoint, in force at once (the old one stops); in this answer only. */
+export async function rotateSecret(
+  deps: WebhooksContext,
+  actor: WebhookActor,
+  id: string,
+): Promise<{ endpoint: WebhookEndpointView; secret: string }> {
+  const row = await endpointFor(deps, actor, id);
+  const secret = newSigningSecret();
+  const sealed = deps.secretBox.encrypt(Buffer.from(secret, "utf8"));
+  await deps.db.updateTable("webhook_endpoints").set({ secret: sealed }).where("id", "=", id).execute();
+  return { endpoint: endpointView({ ...row, secret: sealed }), secret };
+}

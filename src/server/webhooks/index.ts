@@ -7,7 +7,7 @@
 import type { CreateWebhookInput } from "../../shared/webhooks";
 import type { Infra } from "../infra";
 import type { WebhookActor, WebhookPeople, WebhookRenders, WebhooksContext, WebhookSpaces } from "./context";
-import { createEndpoint, deleteEndpoint, endpointFor, endpointView, listEndpoints, setEndpointEnabled } from "./endpoints";
+import { createEndpoint, deleteEndpoint, endpointFor, endpointView, listEndpoints, rotateSecret, setEndpointEnabled } from "./endpoints";
 import { listDeliveries, pruneDeliveries, redeliver, sendTestEvent } from "./outbox";
 import { systemLookup, type Lookup } from "./target";
 import { createDeliveryWorker } from "./worker";
@@ -50,6 +50,8 @@ export function createWebhooksModule(
     create: (actor: WebhookActor, input: CreateWebhookInput) => createEndpoint(deps, actor, input),
     get: async (actor: WebhookActor, id: string) => endpointView(await endpointFor(deps, actor, id)),
     remove: (actor: WebhookActor, id: string) => deleteEndpoint(deps, actor, id),
+    /** A new signing secret, in force at once; in this answer only. */
+    rotateSecret: (actor: WebhookActor, id: string) => rotateSecret(deps, actor, id),
     setEnabled: async (actor: WebhookActor, id: string, enabled: boolean) => soon(await setEndpointEnabled(deps, actor, id, enabled)),
     deliveries: (actor: WebhookActor, endpointId: string, limit: number) => listDeliveries(deps, actor, endpointId, limit),
     redeliver: async (actor: WebhookActor, endpointId: string, deliveryId: string) =>

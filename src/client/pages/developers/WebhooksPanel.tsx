@@ -250,7 +250,12 @@ function DeliveryLog({ endpoint }: { endpoint: WebhookEndpointView }) {
                 {last
                   ? t("webhooks.lastAttempt", {
                       count: delivery.attempts.length,
-                      answer: last.status === null ? (last.error ?? t("webhooks.noAnswer")) : `HTTP ${last.status}`,
+                      answer:
+                        last.status === null
+                          ? last.error
+                            ? translateMessage(last.error, t)
+                            : t("webhooks.noAnswer")
+                          : `HTTP ${last.status}`,
                       ms: last.durationMs,
                     })
                   : t("webhooks.notTried")}
@@ -288,7 +293,7 @@ function DeliveryLog({ endpoint }: { endpoint: WebhookEndpointView }) {
   );
 }
 
-function EndpointCard({ endpoint, onDelete }: { endpoint: WebhookEndpointView; onDelete(): void }) {
+function EndpointCard({ endpoint, onDelete, onRotate }: { endpoint: WebhookEndpointView; onDelete(): void; onRotate(): void }) {
   const { t, i18n } = useTranslation();
   const utils = trpc.useUtils();
   const [showLog, setShowLog] = useState(false);
@@ -351,6 +356,9 @@ function EndpointCard({ endpoint, onDelete }: { endpoint: WebhookEndpointView; o
           <button type="button" className={buttonClass.ghost} onClick={() => void toggle()} disabled={setEnabled.isPending}>
             {off ? t("webhooks.turnOn") : t("webhooks.turnOff")}
           </button>
+          <button type="button" className={buttonClass.ghost} onClick={onRotate}>
+            {t("webhooks.rotate")}
+          </button>
           <button type="button" className={`${buttonClass.dangerOutline} py-2`} onClick={onDelete}>
             {t("webhooks.delete")}
           </button>
@@ -384,6 +392,23 @@ export function WebhooksPanel({ teamId, ready }: { teamId: string | null; ready:
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<{ url: string; secret: string } | null>(null);
   const [deleting, setDeleting] = useState<WebhookEndpointView | null>(null);
+  const [rotating, setRotating] = useState<WebhookEndpointView | null>(null);
+  const [rotateBusy, setRotateBusy] = useState(false);
+
+  const confirmRotate = async () => {
+    if (!rotating) return;
+    setRotateBusy(true);
+    try {
+      // The vanilla client: the answer (with the secret) never enters React Query's cache.
+      const { endpoint, secret } = await utils.client.webhooks.rotateSecret.mutate({ id: rotating.id });
+      setRotating(null);
+      setCreated({ url: endpoint.url, secret });
+    } catch (error) {
+      toast.error(friendlyError(error, t));
+    } finally {
+      setRotateBusy(false);
+    }
+  };
 
   const confirmDelete = async () => {
     if (!deleting) return;
@@ -420,7 +445,12 @@ export function WebhooksPanel({ teamId, ready }: { teamId: string | null; ready:
         ) : (
           <ul className="space-y-3" data-testid="webhooks">
             {list.data.map((endpoint) => (
-              <EndpointCard key={endpoint.id} endpoint={endpoint} onDelete={() => setDeleting(endpoint)} />
+              <EndpointCard
+                key={endpoint.id}
+                endpoint={endpoint}
+                onDelete={() => setDeleting(endpoint)}
+                onRotate={() => setRotating(endpoint)}
+              />
             ))}
           </ul>
         )
@@ -437,6 +467,15 @@ export function WebhooksPanel({ teamId, ready }: { teamId: string | null; ready:
         }}
       />
       <SecretDialog created={created} onClose={() => setCreated(null)} />
+      <ConfirmDialog
+        open={rotating !== null}
+        onOpenChange={(isOpen) => (isOpen ? undefined : setRotating(null))}
+        title={t("webhooks.rotateTitle")}
+        description={t("webhooks.rotateBody", { url: rotating?.url ?? "" })}
+        confirmLabel={t("webhooks.rotateConfirm")}
+        busy={rotateBusy}
+        onConfirm={() => void confirmRotate()}
+      />
       <ConfirmDialog
         open={deleting !== null}
         onOpenChange={(isOpen) => (isOpen ? undefined : setDeleting(null))}

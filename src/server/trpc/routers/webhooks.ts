@@ -22,6 +22,10 @@ export const webhooksRouter = router({
     .input(z.object({ id }))
     .mutation(({ ctx, input }) => ctx.services.webhooks.remove({ userId: ctx.user.id }, input.id)),
 
+  rotateSecret: protectedProcedure
+    .input(z.object({ id }))
+    .mutation(({ ctx, input }) => ctx.services.webhooks.rotateSecret({ userId: ctx.user.id }, input.id)),
+
   setEnabled: protectedProcedure
     .input(z.object({ id, enabled: z.boolean() }))
     .mutation(({ ctx, input }) => ctx.services.webhooks.setEnabled({ userId: ctx.user.id }, input.id, input.enabled)),
