@@ -135,6 +135,8 @@ export function createDeliveryWorker(deps: WebhooksContext, options: { pollMs: n
     const ok = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
     let disabled = false;
     await deps.db.transaction().execute(async (trx) => {
+      // Its endpoint may have been deleted during the try: nothing left to record.
+      if (!(await trx.selectFrom("webhook_deliveries").select("id").where("id", "=", delivery.id).executeTakeFirst())) return;
       await trx
         .insertInto("webhook_attempts")
         .values({
