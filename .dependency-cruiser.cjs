@@ -309,7 +309,34 @@ module.exports = {
         "The api module reaches the other capabilities through the ports boot.ts hands in (context.ts), never their files: " +
         "no src/server/services, spaces, listing, review, clients, measures or trpc (the render module's Owner type only).",
       from: { path: "^src/server/api/" },
-      to: { path: ["^src/server/(services|spaces|listing|review|clients|measures|trpc)/", TRPC_SERVER] },
+      to: { path: ["^src/server/(services|spaces|listing|review|clients|measures|trpc|webhooks)/", TRPC_SERVER] },
+    },
+    {
+      name: "webhooks-behind-its-index",
+      severity: "error",
+      comment:
+        "The webhooks module (src/server/webhooks) owns webhook_endpoints, webhook_deliveries, webhook_attempts and " +
+        "webhook_cursor (decision 095): server code outside it imports only its surface, src/server/webhooks/index.ts.",
+      from: { path: "^src/server/(?!webhooks/)" },
+      to: { path: "^src/server/webhooks/(?!index\\.ts$)" },
+    },
+    {
+      name: "webhooks-asks-through-ports",
+      severity: "error",
+      comment:
+        "The webhooks module reaches render events, the API's shape of a render, the spaces' rights and people through " +
+        "the ports boot.ts hands in (context.ts), never their files: no src/server/render, api, services, spaces, listing, " +
+        "review, clients, measures, trpc or http. The render module must not import it either (it is told nothing: the " +
+        "webhooks read its events after a cursor of their own).",
+      from: { path: "^src/server/webhooks/" },
+      to: { path: ["^src/server/(render|api|services|spaces|listing|review|clients|measures|trpc|http)/", TRPC_SERVER] },
+    },
+    {
+      name: "render-not-webhooks",
+      severity: "error",
+      comment: "The render module knows nothing of webhooks (decision 095): they read its events through a port.",
+      from: { path: "^src/server/render/" },
+      to: { path: "^src/server/webhooks/" },
     },
     {
       name: "backup-owned-by-backup",

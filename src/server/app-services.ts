@@ -18,6 +18,7 @@ import type { AccountsService } from "./services/accounts";
 import type { AdminService } from "./services/admin";
 import type { AnalyticsService } from "./services/analytics";
 import type { ApiModule } from "./api";
+import type { WebhooksModule } from "./webhooks";
 import type { PaymentsService } from "./services/payments";
 import type { ProjectsService } from "./services/projects";
 import type { RolesService } from "./services/roles";
@@ -51,6 +52,8 @@ export interface Services {
   measures: MeasuresModule;
   /** The public REST API (/api/v1) and its keys. */
   api: ApiModule;
+  /** Webhooks of the REST API: endpoints, the outbox and its delivery worker. */
+  webhooks: WebhooksModule;
   payments: PaymentsService;
   admin: AdminService;
   analytics: AnalyticsService;

@@ -33,6 +33,7 @@ import { createRenderModule, type RenderModuleOptions } from "./render";
 import { createReviewModule } from "./review";
 import { createMeasuresModule } from "./measures";
 import { createApiModule } from "./api";
+import { createWebhooksModule, type WebhooksOptions } from "./webhooks";
 import { createSettingsModule } from "./settings";
 import { createAccountDirectory, createAccountsService, createPeopleDirectory } from "./services/accounts";
 import { createSpacesModule } from "./spaces";
@@ -78,6 +79,8 @@ export interface BootOptions extends AppOptions {
   database?: AppDatabase;
   /** How often, on SQLite, the settings are read again (default 5 s; tests: shorter). */
   settingsRefreshMs?: number;
+  /** The webhooks' delivery worker: how often it looks for work, how names resolve (tests). */
+  webhooks?: WebhooksOptions;
   /** Wraps the store createStorage chose (tests: a disk of a given size). */
   storage?: (store: ObjectStorage) => ObjectStorage;
 }
@@ -102,7 +105,7 @@ export function buildInfra(env: Env, db: AppDatabase, log: Logger, clock: Clock,
 }
 
 /** Every capability, wired to the adapters and to each other. */
-export function buildServices(infra: Infra, options: Pick<BootOptions, "renderProvider" | "worker"> = {}): Services {
+export function buildServices(infra: Infra, options: Pick<BootOptions, "renderProvider" | "worker" | "webhooks"> = {}): Services {
   const { db, clock, env } = infra;
   const settings = createSettingsModule(infra);
   // Spaces come first (render and projects ask it who is in which team); a member who leaves a team
@@ -166,11 +169,30 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
   // Requests per address (and per API key), counted in the database so that limits hold across instances (decision 078).
   const rateCounts = createRateCounts(infra);
   // The public REST API (issue 31): keys, and /api/v1 on the same capabilities as the web app.
+  // Webhooks (issue 31, decision 095): render events read after a cursor of their own, each job shaped as the API shows it.
+  const webhooks = createWebhooksModule(
+    infra,
+    {
+      spaces,
+      people: createPeopleDirectory(infra),
+      brandName: settings.brandName,
+      renders: {
+        eventsAfter: (afterId, limit, types) => render.eventsAfter(afterId, limit, types),
+        describe: (userId, teamId, jobId) => api.describeRender(userId, teamId, jobId),
+      },
+    },
+    options.webhooks,
+  );
+  // A render that ended on this instance: its webhooks go out at once, not at the next look.
+  render.observeWrittenEvents((events) => {
+    if (events.some((stored) => ["succeeded", "failed", "canceled"].includes(stored.event.type))) webhooks.kick();
+  });
   const api = createApiModule(infra, {
     spaces,
     render,
     counts: rateCounts,
     credits: { balance: (owner) => renderCreditLedger.balance(db, { userId: owner.userId ?? "", teamId: owner.teamId }) },
+    webhooks,
   });
   const payments = createPaymentsService({ ...infra, brandName: settings.brandName, teams: spaces });
   const backups = createBackupModule(infra);
@@ -191,6 +213,7 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
     { name: "render", run: () => render.runHousekeeping() },
     { name: "rate counts", run: async () => ({ endedRateCounts: await rateCounts.prune() }) },
     { name: "API idempotency keys", run: async () => ({ oldIdempotencyKeys: await api.pruneIdempotency() }) },
+    { name: "webhook deliveries", run: async () => ({ oldWebhookDeliveries: await webhooks.pruneDeliveries() }) },
   ]);
   return {
     settings,
@@ -208,6 +231,7 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
     review,
     measures,
     api,
+    webhooks,
     payments,
     admin: createAdminService(infra, render, roles, payments, backups, housekeeping, settings, spaces),
     analytics,
@@ -277,6 +301,7 @@ export async function startApp(env: Env, options: BootOptions = {}): Promise<Sta
     services.housekeeping.start();
     services.listing.startHousekeeping();
     services.backups.start();
+    services.webhooks.start();
   }
   const app = servesApp ? createApp(infra, services, options) : workerHealthRoute(infra, services);
   let http: RunningServer;
@@ -284,6 +309,7 @@ export async function startApp(env: Env, options: BootOptions = {}): Promise<Sta
     http = await listen(app, env.PORT, env.HOST, { limits: connectionLimitsOf(env), log });
   } catch (error) {
     await render.stop();
+    await services.webhooks.stop();
     await infra.crossInstance?.close();
     infra.storage.close?.();
     await closeDatabase();
@@ -306,6 +332,7 @@ export async function startApp(env: Env, options: BootOptions = {}): Promise<Sta
       services.review.closeEventStreams();
       await http.close(env.SHUTDOWN_TIMEOUT_MS);
       await render.stop();
+      await services.webhooks.stop();
       await infra.crossInstance?.close();
       services.listing.stop();
       await services.housekeeping.stop();

@@ -136,6 +136,7 @@ export const envSchema = z.object({
     .min(3, { error: "expected a sender address, e.g. RoomCanvas <no-reply@example.com>" })
     .default("RoomCanvas <no-reply@roomcanvas.local>"),
   REQUIRE_EMAIL_VERIFICATION: z.stringbool({ error: "expected true or false" }).default(false),
+  WEBHOOKS_ALLOW_LOOPBACK: z.stringbool({ error: "expected true or false" }).default(false),
   API_REQUESTS_PER_MINUTE: z.coerce
     .number({ error: "expected a whole number of requests per minute, at least 1" })
     .int({ error: "expected a whole number of requests per minute, at least 1" })
@@ -488,6 +489,8 @@ export const ENV_DOCS: Record<keyof z.infer<typeof envSchema>, string> = {
     "SMTP server for outgoing mail; unset, mail goes to the built-in outbox (stored in the database; read it in /admin or with npm run admin -- mail)",
   MAIL_FROM: "sender of outgoing mail (default RoomCanvas <no-reply@roomcanvas.local>)",
   REQUIRE_EMAIL_VERIFICATION: "true refuses sign-in until the e-mail address is confirmed (default false: signed in, with a banner)",
+  WEBHOOKS_ALLOW_LOOPBACK:
+    "true lets webhooks go to this machine (127.0.0.0/8, ::1), over http too: for local development and tests; never private networks (default false)",
   API_REQUESTS_PER_MINUTE:
     "requests allowed per minute per API key on /api/v1, across instances (default 120); past it 429 with Retry-After",
   AUTH_RATE_LIMIT_PER_MINUTE: "sign-in, sign-up, reset and resend requests allowed per minute per client address, per action (default 20)",

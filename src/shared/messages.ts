@@ -177,6 +177,13 @@ export const MESSAGES = {
   apiNotFound: "There is no such API route",
   apiRateLimited: "This API key sent too many requests this minute: wait for Retry-After seconds",
   apiCursorInvalid: "This cursor is not one this API gave: start again from the first page",
+  // Webhooks of the REST API (issue 31, decision 095).
+  webhookUrlInvalid: "A webhook's URL must be a full address, such as https://example.com/hooks",
+  webhookUrlNotHttps: "A webhook's URL must start with https://",
+  webhookUrlRefused: "This webhook URL leads to a private, local or reserved address, which this server does not send to",
+  webhookUrlUnresolved: "This webhook URL's host name cannot be found",
+  webhookEventsRequired: "Choose at least one event for the webhook",
+  tooManyWebhooks: "This space has the most webhooks it may keep. Delete one to make room.",
   idempotencyKeyInvalid: "An Idempotency-Key is 1 to 255 visible characters",
   idempotencyKeyReused: "This Idempotency-Key was sent before with another request",
   idempotencyKeyInProgress: "A request with this Idempotency-Key is still being answered; try again in a moment",

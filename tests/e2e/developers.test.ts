@@ -3,8 +3,12 @@
  * credits:read is shown once in a dialog, the list then shows its prefix and never the secret, the
  * token read from the dialog calls /api/v1/credits (200) until it is revoked on the page (401).
  * Fr, phone, dark: the page in French, a key without a scope refused in French, and a team's Admin
- * offered the team's keys, a Member working in the team only their personal ones. Screenshots.
+ * offered the team's keys, a Member working in the team only their personal ones. Both: a webhook
+ * endpoint registered on the page (its secret shown once), a test event sent, delivered to a receiver
+ * on loopback and seen in the delivery log (decision 095). Screenshots.
  */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { describeBrowser, screenshot, signIn, uiText, useBrowsers } from "../helpers/browser";
@@ -16,13 +20,52 @@ const poll = <T>(check: () => T | Promise<T>) => expect.poll(check, { timeout: 1
 describeBrowser("developers page", () => {
   let server: TestServer;
   let problems: string[] = [];
+  /** A webhook receiver on loopback: the bodies it was sent. */
+  const received: Array<{ type: string }> = [];
+  let receiver: http.Server;
+  let receiverUrl = "";
 
   beforeAll(async () => {
-    server = await startTestServer({ AUTH_RATE_LIMIT_PER_MINUTE: "1000" });
+    receiver = http.createServer((req, res) => {
+      let body = "";
+      req.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
+      req.on("end", () => {
+        received.push(JSON.parse(body) as { type: string });
+        res.writeHead(200, { "content-type": "text/plain" }).end("ok");
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    server = await startTestServer({ AUTH_RATE_LIMIT_PER_MINUTE: "1000", WEBHOOKS_ALLOW_LOOPBACK: "true" }, { webhooks: { pollMs: 50 } });
   });
   afterAll(async () => {
     await server.stop();
+    receiver.closeAllConnections();
+    await new Promise((resolve) => receiver.close(resolve));
   });
+
+  /** Registers the receiver on the page (texts of `language`), sends a test event and waits to see it delivered in the log. */
+  async function registerAndTest(page: Page, language: "en" | "fr") {
+    const text = (key: string) => uiText(language, `webhooks.${key}`);
+    const before = received.length;
+    await page.getByRole("button", { name: text("create") }).click();
+    const form = page.getByRole("dialog", { name: text("createTitle") });
+    await form.getByLabel(text("url")).fill(receiverUrl);
+    await form.getByRole("button", { name: text("createSubmit") }).click();
+    const shown = page.getByRole("dialog", { name: text("secretTitle") });
+    await poll(() => shown.isVisible()).toBe(true);
+    const secret = await shown.getByTestId("webhook-secret").inputValue();
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    await shown.getByRole("button", { name: text("done") }).click();
+    await poll(() => shown.isVisible()).toBe(false);
+    expect(await page.content()).not.toContain(secret);
+    const hook = page.getByTestId("webhook");
+    expect(await hook.getByTestId("webhook-url").textContent()).toBe(receiverUrl);
+    await hook.getByRole("button", { name: text("sendTest") }).click();
+    await poll(() => hook.getByTestId("webhook-delivery").first().innerText()).toContain(text("status.succeeded"));
+    expect(received.slice(before).map((body) => body.type)).toEqual(["webhook.test"]);
+    return hook;
+  }
   afterEach(() => {
     expect(problems).toEqual([]);
   });
@@ -93,6 +136,11 @@ describeBrowser("developers page", () => {
     expect(await card.getByRole("button", { name: /Revoke/ }).count()).toBe(0);
     expect((await credits(token)).status).toBe(401);
     await screenshot(page, "developers-keys-desktop-light");
+
+    const hook = await registerAndTest(page, "en");
+    expect(await hook.getByTestId("webhook-delivery").first().innerText()).toContain("webhook.test");
+    await hook.scrollIntoViewIfNeeded();
+    await screenshot(page, "developers-webhooks-desktop-light");
   });
 
   it("speaks French on a phone (dark): a key without a scope is refused, a team's Admin may choose the team, a Member may not", async () => {
@@ -117,6 +165,10 @@ describeBrowser("developers page", () => {
     expect(await space.locator("option").allTextContents()).toEqual([uiText("fr", "developers.personal"), "Atelier Lumière"]);
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await screenshot(page, "developers-page-fr-phone-dark");
+    await registerAndTest(page, "fr");
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await page.getByTestId("webhook").scrollIntoViewIfNeeded();
+    await screenshot(page, "developers-webhooks-fr-phone-dark");
 
     // The team's keys: none yet; a key without a scope is refused in French, nothing is made.
     await space.selectOption({ label: "Atelier Lumière" });

@@ -237,6 +237,12 @@ describe("the OpenAPI document", () => {
       "/renders/{id}/cancel",
       "/renders/{id}/image",
       "/uploads",
+      "/webhooks",
+      "/webhooks/{id}",
+      "/webhooks/{id}/deliveries",
+      "/webhooks/{id}/deliveries/{deliveryId}/redeliver",
+      "/webhooks/{id}/rotate-secret",
+      "/webhooks/{id}/test",
     ]);
     expect(document.components.securitySchemes.apiKey!.scheme).toBe("bearer");
     expect(Object.keys(document.components.schemas)).toEqual(

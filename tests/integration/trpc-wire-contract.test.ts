@@ -66,6 +66,7 @@ const ids = {
   anaOwner: "",
   bobTeam: "",
   anaClient: "",
+  anaWebhook: "",
   reviewToken: "",
 };
 
@@ -295,6 +296,14 @@ beforeAll(async () => {
   ids.anaOwner = row.owner;
   ids.anaClient = (await ana.client.clients.create.mutate({ name: "Marta Ruiz", phone: "+34 91 555 0101" })).id;
   await ana.client.clients.setProjectClient.mutate({ projectId: ids.anaProject, clientId: ids.anaClient });
+  ids.anaWebhook = (
+    await ana.client.webhooks.create.mutate({
+      url: "https://93.184.216.34/hooks",
+      events: ["render.succeeded"],
+      description: "",
+      teamId: null,
+    })
+  ).endpoint.id;
   ids.reviewToken = (await ana.client.review.create.mutate({ projectId: ids.anaProject })).path.slice("/review/".length);
   // A measure made in AR (decision 092): listed by measures.ofProject and on the review page.
   await ana.client.measures.addAr.mutate({ projectId: ids.anaProject, a: { x: 0, y: 0, z: 0 }, b: { x: 1.5, y: 0, z: -2 }, label: "Wall" });
@@ -382,6 +391,8 @@ const successes: Record<string, Omit<QueryCase, "procedure">> = {
   "measures.ofPhoto": { who: "ana", path: () => call("measures.ofPhoto", { uploadId: ids.anaPhoto }) },
   "measures.ofProject": { who: "ana", path: () => call("measures.ofProject", { projectId: ids.anaProject }) },
   "developers.keys": { who: "ana", path: () => call("developers.keys", { teamId: null }) },
+  "webhooks.list": { who: "ana", path: () => call("webhooks.list", { teamId: null }) },
+  "webhooks.deliveries": { who: "ana", path: () => call("webhooks.deliveries", { id: ids.anaWebhook }) },
   "teams.details": { who: "bob", path: () => call("teams.details", { teamId: ids.bobTeam }) },
   "teams.invitation": { who: "nobody", path: () => call("teams.invitation", { token: "no-such-invitation" }) },
 };

@@ -142,6 +142,10 @@ const TABLE_OWNERS: Record<string, Home> = {
   room_measures: { owner: "src/server/measures/" },
   api_keys: { owner: "src/server/api/" },
   api_idempotency: { owner: "src/server/api/" },
+  webhook_endpoints: { owner: "src/server/webhooks/" },
+  webhook_deliveries: { owner: "src/server/webhooks/" },
+  webhook_attempts: { owner: "src/server/webhooks/" },
+  webhook_cursor: { owner: "src/server/webhooks/" },
 };
 
 interface SourceFile {

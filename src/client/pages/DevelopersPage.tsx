@@ -22,6 +22,7 @@ import { fieldErrorsOf, serverFieldErrors, type FieldErrors } from "../lib/formE
 import { friendlyError } from "../lib/friendlyError";
 import { translateMessage } from "../lib/validationMessages";
 import { trpc } from "../trpc";
+import { WebhooksPanel } from "./developers/WebhooksPanel";
 
 const EXPIRY_CHOICES = [null, 7, 30, 90, 365] as const;
 
@@ -440,6 +441,8 @@ export default function DevelopersPage() {
           )
         ) : null}
       </section>
+
+      <WebhooksPanel teamId={teamId} ready={mine.data !== undefined} />
 
       <CurlExample />
 

@@ -5,16 +5,18 @@
  */
 import type { CreateApiKeyInput } from "../../shared/api";
 import type { Infra } from "../infra";
-import type { ApiContext, ApiCounts, ApiCredits, ApiRender, ApiSpaces } from "./context";
+import { DomainError } from "../errors";
+import type { ApiContext, ApiCounts, ApiCredits, ApiRender, ApiSpaces, ApiWebhooks } from "./context";
 import { pruneIdempotency } from "./idempotency";
 import { createApiKey, listApiKeys, revokeApiKey } from "./keys";
-import { apiRoutes } from "./routes";
+import { apiRoutes, publicRender } from "./routes";
+import { userOwner } from "../render";
 
 export type { ApiCaller } from "./keys";
 
 export function createApiModule(
   infra: Pick<Infra, "db" | "clock" | "log" | "version" | "env">,
-  ports: { spaces: ApiSpaces; credits: ApiCredits; render: ApiRender; counts: ApiCounts },
+  ports: { spaces: ApiSpaces; credits: ApiCredits; render: ApiRender; counts: ApiCounts; webhooks: ApiWebhooks },
 ) {
   const deps: ApiContext = {
     db: infra.db,
@@ -31,6 +33,19 @@ export function createApiModule(
     revokeKey: (userId: string, keyId: string) => revokeApiKey(deps, userId, keyId),
     /** Removes Idempotency-Key answers older than a day (housekeeping); how many. */
     pruneIdempotency: () => pruneIdempotency(deps),
+    /**
+     * A job as the API shows it, to the user in the space (the webhooks' payload, decision 095); null
+     * when it is gone or no longer theirs to see.
+     */
+    describeRender: async (userId: string, teamId: string | null, jobId: string) => {
+      try {
+        const view = await deps.render.job(userOwner(userId, teamId), jobId);
+        return { kind: view.kind === "edit" ? ("edit" as const) : ("render" as const), data: publicRender(view) };
+      } catch (error) {
+        if (error instanceof DomainError && (error.kind === "not-found" || error.kind === "forbidden")) return null;
+        throw error;
+      }
+    },
     /** /api/v1 and its OpenAPI document. */
     routes: () => apiRoutes(deps, infra.version),
   };

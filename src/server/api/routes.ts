@@ -18,6 +18,7 @@ import type { JobView } from "../render";
 import type { ApiContext } from "./context";
 import { apiEdge, isoOrNull, parsed, readCursor, SENT, sendError, writeCursor } from "./edge";
 import type { ApiCaller } from "./keys";
+import { webhookRoutes } from "./routes-webhooks";
 import {
   catalogueSchema,
   creditsSchema,
@@ -33,7 +34,7 @@ import {
 } from "./openapi";
 
 /** A render as the API shows it: its own shape, not the web app's. */
-function publicRender(view: JobView): z.infer<typeof renderViewSchema> {
+export function publicRender(view: JobView): z.infer<typeof renderViewSchema> {
   return {
     id: view.id,
     status: view.status,
@@ -173,6 +174,8 @@ export function apiRoutes(deps: ApiContext, version: string): express.Router {
     `${API_BASE}/credits`,
     keyed("credits:read", async (caller) => creditsSchema.parse({ balance: await deps.credits.balance(caller.owner) })),
   );
+
+  webhookRoutes(router, apiEdge(deps));
 
   // Anything else under the API: its own 404, and a 500 in the API's shape.
   router.use(API_BASE, (_req, res) => sendError(res, 404, "not-found", MESSAGES.apiNotFound));

@@ -696,6 +696,59 @@ export interface ApiIdempotencyTable {
   created_at: number;
 }
 
+/** A webhook endpoint of a space (decision 095): its secret sealed with APP_SECRET. */
+export interface WebhookEndpointsTable {
+  id: string;
+  user_id: string;
+  team_id: string | null;
+  /** The space's event key: "u:<user>" or "t:<team>". */
+  owner: string;
+  url: string;
+  description: Generated<string>;
+  /** JSON array of event names. */
+  events: string;
+  secret: string;
+  /** The language of its maker when made (the mail saying it was turned off). */
+  language: Generated<"en" | "es" | "fr">;
+  created_at: number;
+  disabled_at: number | null;
+  disabled_reason: "owner" | "failing" | null;
+}
+
+/** The outbox: one event for one endpoint, sent in seq order per endpoint (decision 095). */
+export interface WebhookDeliveriesTable {
+  seq: Generated<number>;
+  /** The webhook-id header: the same on every try. */
+  id: string;
+  endpoint_id: string;
+  /** The render event it comes from ("render:<id>"); null for test events and redeliveries. */
+  event_key: string | null;
+  type: string;
+  /** The body sent, exactly. */
+  payload: string;
+  status: "pending" | "succeeded" | "failed";
+  created_at: number;
+  next_attempt_at: number;
+  lease_until: number | null;
+  lease_owner: string | null;
+  finished_at: number | null;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  delivery_id: string;
+  at: number;
+  status: number | null;
+  error: string | null;
+  answer: string | null;
+  duration_ms: number;
+}
+
+export interface WebhookCursorTable {
+  name: string;
+  last_id: number;
+}
+
 export interface Database {
   users: UsersTable;
   profiles: ProfilesTable;
@@ -749,6 +802,10 @@ export interface Database {
   room_measures: RoomMeasuresTable;
   api_keys: ApiKeysTable;
   api_idempotency: ApiIdempotencyTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+  webhook_cursor: WebhookCursorTable;
 }
 
 export type User = Selectable<UsersTable>;

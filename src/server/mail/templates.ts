@@ -11,6 +11,8 @@ interface Texts {
   lockedBody: string[];
   inviteSubject: (team: string) => string;
   inviteBody: (inviter: string, team: string, role: "admin" | "member", link: string, days: number) => string[];
+  webhookOffSubject: string;
+  webhookOffBody: (url: string) => string[];
 }
 
 const TEXTS: Record<Language, Texts> = {
@@ -48,6 +50,13 @@ const TEXTS: Record<Language, Texts> = {
       "",
       `The link works once and for ${days} days. If you do not know this team, you can ignore this message.`,
     ],
+    webhookOffSubject: `A {product} webhook was turned off`,
+    webhookOffBody: (url) => [
+      "Your webhook endpoint failed every delivery for a day, so it has been turned off:",
+      url,
+      "",
+      "Events that happen while it is off are not kept for it. Fix the endpoint, then turn it on again on the Developers page; send a test event to check it.",
+    ],
   },
   es: {
     confirmSubject: `Confirma tu cuenta de {product}`,
@@ -83,6 +92,13 @@ const TEXTS: Record<Language, Texts> = {
       "",
       `El enlace solo funciona una vez y durante ${days} días. Si no conoces este equipo, puedes ignorar este mensaje.`,
     ],
+    webhookOffSubject: `Se ha desactivado un webhook de {product}`,
+    webhookOffBody: (url) => [
+      "Tu endpoint de webhook ha fallado todas las entregas durante un día, así que se ha desactivado:",
+      url,
+      "",
+      "Los eventos que ocurran mientras esté desactivado no se guardan para él. Arregla el endpoint y vuelve a activarlo en la página Desarrolladores; envía un evento de prueba para comprobarlo.",
+    ],
   },
   fr: {
     confirmSubject: `Confirmez votre compte {product}`,
@@ -117,6 +133,13 @@ const TEXTS: Record<Language, Texts> = {
       link,
       "",
       `Le lien ne fonctionne qu'une fois, pendant ${days} jours. Si vous ne connaissez pas cette équipe, ignorez ce message.`,
+    ],
+    webhookOffSubject: `Un webhook {product} a été désactivé`,
+    webhookOffBody: (url) => [
+      "Votre point de terminaison de webhook a échoué à chaque livraison pendant une journée : il a donc été désactivé.",
+      url,
+      "",
+      "Les événements survenus pendant qu’il est désactivé ne sont pas conservés pour lui. Réparez-le, puis réactivez-le sur la page Développeurs ; envoyez un événement de test pour le vérifier.",
     ],
   },
 };
@@ -162,4 +185,10 @@ export function teamInvitationMail(
     subject: texts.inviteSubject(team),
     lines: texts.inviteBody(inviter, team, invitation.role, invitation.link, invitation.days),
   });
+}
+
+/** To the maker of a webhook endpoint turned off because it failed every delivery for a day (decision 095). */
+export function webhookDisabledMail(language: Language, to: string, url: string, product: string): MailMessage {
+  const texts = TEXTS[language];
+  return named(product, { to, subject: texts.webhookOffSubject, lines: texts.webhookOffBody(url.replace(/\s+/g, "")) });
 }

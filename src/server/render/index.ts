@@ -19,7 +19,7 @@ import os from "node:os";
 import { Router } from "express";
 import { PRODUCT_NAME, UPLOAD_BUCKET } from "../../shared/constants";
 import { OUTSIDE_SERVICE_TIMEOUT_MS } from "../../shared/self-test-checks";
-import type { EngineTask } from "../../shared/render";
+import type { EngineTask, RenderEvent } from "../../shared/render";
 import type { EngineEnv, Env } from "../env";
 import type { Infra } from "../infra";
 import type { Clock } from "../clock";
@@ -39,7 +39,7 @@ import { createFigures } from "./figures";
 import { runHousekeeping } from "./housekeeping";
 import { createIntake, findOwnedUpload } from "./intake";
 import { createJobs, demoRefusal, keepsFreeCredits, type RenderWorkerOptions } from "./jobs";
-import { EVENTS_PATH, EventFanOut, InProcessRelay, PostgresRelay, RenderEventBus, type StoredRenderEvent } from "./live";
+import { EVENTS_PATH, EventFanOut, eventsAfterForAll, InProcessRelay, PostgresRelay, RenderEventBus, type StoredRenderEvent } from "./live";
 import { ownerKey, rowKey, type Owner, type OwnerOfRequest } from "./owner";
 import { findOwnedJob } from "./records";
 import { renderRoutes } from "./routes";
@@ -280,6 +280,12 @@ export function createRenderModule(
         },
       );
     },
+    /**
+     * Every owner's stored events after `afterId` (at most `limit` rows): all their ids, and the events of
+     * the given types. The webhooks' fan-out reads them with a cursor of its own (decision 095).
+     */
+    eventsAfter: (afterId: number, limit: number, types: readonly RenderEvent["type"][]) =>
+      eventsAfterForAll(deps.db, afterId, limit, types),
     /** Sees every event as it is published (the benchmark's probe); returns the way to stop. */
     observeEvents: (observer: (events: readonly StoredRenderEvent[]) => void) => deps.events.observe(observer),
     /** Sees the events this process writes (the metrics: every event counted once across instances). */

@@ -15,6 +15,7 @@ import { clientsRouter } from "./routers/clients";
 import { reviewRouter } from "./routers/review";
 import { measuresRouter } from "./routers/measures";
 import { developersRouter } from "./routers/developers";
+import { webhooksRouter } from "./routers/webhooks";
 
 export const appRouter = router({
   system: systemRouter,
@@ -33,6 +34,7 @@ export const appRouter = router({
   review: reviewRouter,
   measures: measuresRouter,
   developers: developersRouter,
+  webhooks: webhooksRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -21,6 +21,7 @@ const KINDS = [
   "webhookReceipts",
   "endedRateCounts",
   "oldIdempotencyKeys",
+  "oldWebhookDeliveries",
 ] as const;
 
 export function HousekeepingSection() {

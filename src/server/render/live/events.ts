@@ -14,7 +14,7 @@ import { DomainError } from "../../errors";
 import { InProcessRelay, type EventRelay } from "./relay";
 import { storedEventsAfter, type StoredRenderEvent } from "./stored";
 
-export { forgetEventsBefore, recordRenderEvent, storedEventsAfter, type StoredRenderEvent } from "./stored";
+export { eventsAfterForAll, forgetEventsBefore, recordRenderEvent, storedEventsAfter, type StoredRenderEvent } from "./stored";
 
 /** Open event streams allowed per owner and in all. */
 export interface StreamLimits {

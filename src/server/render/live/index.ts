@@ -9,5 +9,12 @@
  * sits below the other parts: it imports none of them.
  */
 export { EVENTS_PATH, EventFanOut } from "./event-fan-out";
-export { forgetEventsBefore, recordRenderEvent, RenderEventBus, storedEventsAfter, type StoredRenderEvent } from "./events";
+export {
+  eventsAfterForAll,
+  forgetEventsBefore,
+  recordRenderEvent,
+  RenderEventBus,
+  storedEventsAfter,
+  type StoredRenderEvent,
+} from "./events";
 export { InProcessRelay, PostgresRelay, type EventRelay } from "./relay";

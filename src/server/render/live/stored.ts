@@ -58,3 +58,29 @@ export async function forgetEventsBefore(db: AppDatabase, before: number): Promi
   const deleted = await db.deleteFrom("render_events").where("created_at", "<", before).executeTakeFirst();
   return Number(deleted.numDeletedRows);
 }
+
+/**
+ * Every owner's events after `afterId`, oldest first, at most `limit` rows: the ids of all of them
+ * (a reader over every owner sees where ids are missing) and the events whose type is in `types`.
+ * The webhooks' fan-out reads it with a cursor of its own (decision 095).
+ */
+export async function eventsAfterForAll(
+  db: AppDatabase,
+  afterId: number,
+  limit: number,
+  types: readonly RenderEvent["type"][],
+): Promise<{ ids: number[]; events: StoredRenderEvent[] }> {
+  const rows = await db
+    .selectFrom("render_events")
+    .select(["id", "owner", "type", "payload"])
+    .where("id", ">", afterId)
+    .orderBy("id")
+    .limit(limit)
+    .execute();
+  return {
+    ids: rows.map((row) => Number(row.id)),
+    events: rows
+      .filter((row) => (types as readonly string[]).includes(row.type))
+      .map((row) => ({ id: Number(row.id), owner: row.owner, event: JSON.parse(row.payload) as RenderEvent })),
+  };
+}
