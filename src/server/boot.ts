@@ -20,6 +20,7 @@ import { dialectOf, openDatabase, type AppDatabase, describeDatabase } from "./d
 import { migrateToLatest } from "./db/migrate";
 import type { Env } from "./env";
 import { listen, type RunningServer } from "./http/listen";
+import { mailBaseUrl } from "./http/identity";
 import { connectionLimitsOf } from "./http/connection-limits";
 import type { Infra } from "./infra";
 import { createLogger, type Logger } from "./logger";
@@ -37,7 +38,7 @@ import { createSettingsModule } from "./settings";
 import { createAccountDirectory, createAccountsService, createPeopleDirectory } from "./services/accounts";
 import { createSpacesModule } from "./spaces";
 import { createAdminService } from "./services/admin";
-import { createTeamCreditsService, renderCreditLedger } from "./services/credits";
+import { creditLedgerPage, createTeamCreditsService, renderCreditLedger } from "./services/credits";
 import { createAnalyticsService } from "./services/analytics";
 import { createPaymentsService } from "./services/payments";
 import { createProjectDirectory, createProjectsService } from "./services/projects";
@@ -165,12 +166,19 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
   };
   // Requests per address (and per API key), counted in the database so that limits hold across instances (decision 078).
   const rateCounts = createRateCounts(infra);
+  const listing = createListingModule(infra, { render, brandName: settings.brandName, teams: spaces });
   // The public REST API (issue 31): keys, and /api/v1 on the same capabilities as the web app.
   const api = createApiModule(infra, {
     spaces,
     render,
     counts: rateCounts,
-    credits: { balance: (owner) => renderCreditLedger.balance(db, { userId: owner.userId ?? "", teamId: owner.teamId }) },
+    credits: {
+      balance: (owner) => renderCreditLedger.balance(db, { userId: owner.userId ?? "", teamId: owner.teamId }),
+      ledger: (owner, page) => creditLedgerPage(db, { userId: owner.userId ?? "", teamId: owner.teamId }, page),
+    },
+    projects,
+    listing,
+    publicBase: (req) => mailBaseUrl(req, env),
   });
   const payments = createPaymentsService({ ...infra, brandName: settings.brandName, teams: spaces });
   const backups = createBackupModule(infra);
@@ -190,7 +198,10 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
     { name: "analytics", run: async () => ({ oldAnalyticsEvents: await analytics.prune() }) },
     { name: "render", run: () => render.runHousekeeping() },
     { name: "rate counts", run: async () => ({ endedRateCounts: await rateCounts.prune() }) },
-    { name: "API idempotency keys", run: async () => ({ oldIdempotencyKeys: await api.pruneIdempotency() }) },
+    {
+      name: "API idempotency keys",
+      run: async () => ({ oldIdempotencyKeys: await api.pruneIdempotency(), endedApiRenderSlots: await api.pruneRenderSlots() }),
+    },
   ]);
   return {
     settings,
@@ -204,7 +215,7 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
     clients: createClientsModule(infra, { spaces, projects }),
     projects,
     render,
-    listing: createListingModule(infra, { render, brandName: settings.brandName, teams: spaces }),
+    listing,
     review,
     measures,
     api,

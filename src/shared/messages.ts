@@ -177,6 +177,8 @@ export const MESSAGES = {
   apiNotFound: "There is no such API route",
   apiRateLimited: "This API key sent too many requests this minute: wait for Retry-After seconds",
   apiCursorInvalid: "This cursor is not one this API gave: start again from the first page",
+  apiRendersAtOnce:
+    "This API key has {{max}} renders running, the most it may run at once: order more once one has ended (wait Retry-After seconds)",
   idempotencyKeyInvalid: "An Idempotency-Key is 1 to 255 visible characters",
   idempotencyKeyReused: "This Idempotency-Key was sent before with another request",
   idempotencyKeyInProgress: "A request with this Idempotency-Key is still being answered; try again in a moment",
