@@ -399,6 +399,58 @@ describe("renders at once per key", () => {
   });
 });
 
+describe("renders at once, two orders together", () => {
+  it("lets exactly one of two orders racing for the last slot through", async () => {
+    const { token } = await developer();
+    const uploaded = await api("/uploads", token, { body: await roomPhoto(800, 600) });
+    const imageId = uploaded.json!.id as string;
+    const held = await api("/renders", token, { json: { imageId, style: "modern", note: "hold" } });
+    expect(held.status).toBe(201);
+    const before = await balance(token);
+    const [a, b] = await Promise.all([
+      api("/renders", token, { json: { imageId, style: "coastal", note: "hold" } }),
+      api("/renders", token, { json: { imageId, style: "luxury", note: "hold" } }),
+    ]);
+    expect([a.status, b.status].sort()).toEqual([201, 429]);
+    expect(await balance(token)).toBe(before - 1);
+    const ids = [held, a, b].flatMap((answer) =>
+      answer.status === 201 ? (answer.json!.renders as Json[]).map((r) => r.id as string) : [],
+    );
+    for (const id of ids) await api(`/renders/${id}/cancel`, token, { method: "POST" });
+  });
+});
+
+describe("a team's key", () => {
+  it("works in the team's space: its projects and ledger are the team's, and the maker's personal key does not see them", async () => {
+    const owner = await signedInClient(server.url);
+    const team = await owner.client.teams.create.mutate({ name: "Estudio API" });
+    const { token: teamKey } = await owner.client.developers.createKey.mutate({
+      name: "Team CRM",
+      scopes: ALL_SCOPES,
+      expiresInDays: null,
+      teamId: team.id,
+    });
+    const { token: personalKey } = await owner.client.developers.createKey.mutate({
+      name: "Mine",
+      scopes: ALL_SCOPES,
+      expiresInDays: null,
+      teamId: null,
+    });
+    const made = await api("/projects", teamKey, { json: { name: "Team flat" } });
+    expect(made).toMatchObject({ status: 201, json: { teamId: team.id } });
+    expect((await api("/projects", teamKey)).json!.projects.map((p: Json) => p.id)).toEqual([made.json!.id]);
+    expect((await api("/projects", personalKey)).json!.projects).toEqual([]);
+    expect(await api(`/projects/${made.json!.id}`, personalKey)).toMatchObject({ status: 404, json: notFound });
+    // The web app, working in the team, sees the project the key made.
+    expect((await owner.client.projects.get.query({ id: made.json!.id })).project.teamId).toBe(team.id);
+    const ledger = await api("/credits/ledger", teamKey);
+    expect(ledger.status).toBe(200);
+    expect(ledger.json!.entries.reduce((sum: number, entry: Json) => sum + (entry.amount as number), 0)).toBe(
+      (await owner.client.teams.credits.query({ teamId: team.id })).balance,
+    );
+  });
+});
+
 describe("messages in the key's language", () => {
   it("words a key's errors in its maker's language (Spanish here), Accept-Language overriding; codes stay the same", async () => {
     const { token } = await developer(ALL_SCOPES, "es");
