@@ -87,7 +87,7 @@ export function openApiDocument(version: string): ReturnType<typeof createDocume
       title: "RoomCanvas API",
       version,
       description:
-        'Order interior renders from your own tools. Authenticate with an API key from /developers as `Authorization: Bearer <key>`. Every error answers `{ "error": { "code", "message" } }`.',
+        'Order interior renders from your own tools. Authenticate with an API key from /developers as `Authorization: Bearer <key>`. Every error answers `{ "error": { "code", "message" } }`: `code` to branch on, `message` in the key\'s language (its maker\'s when it was made: en, es or fr), or the one an `Accept-Language` header names.',
     },
     servers: [{ url: API_BASE }],
     security: [{ apiKey: [] }],
