@@ -21,7 +21,8 @@ const CLIENT_SOURCES = [
   "scripts/prerender-css.ts",
   "scripts/build.mjs",
 ];
-const SERVER_SOURCES = ["src/server", "src/shared", "db", "package.json", "package-lock.json"];
+// The server bundles the client texts that hold its messages in three languages (src/server/i18n, listing/names.ts).
+const SERVER_SOURCES = ["src/server", "src/shared", "src/client/i18n", "db", "package.json", "package-lock.json"];
 
 /** The newest modification time under a file or folder (0 when missing). */
 function newestMtime(entry) {

@@ -38,6 +38,8 @@ import * as m0033 from "./0033-engine-work-ids";
 import * as m0034 from "./0034-api-keys";
 import * as m0035 from "./0035-api-idempotency";
 import * as m0036 from "./0036-webhooks";
+import * as m0038 from "./0038-api-key-language";
+import * as m0039 from "./0039-api-render-slots";
 
 export const migrations: Record<string, Migration> = {
   "0001-init": m0001,
@@ -75,4 +77,6 @@ export const migrations: Record<string, Migration> = {
   "0034-api-keys": m0034,
   "0035-api-idempotency": m0035,
   "0036-webhooks": m0036,
+  "0038-api-key-language": m0038,
+  "0039-api-render-slots": m0039,
 };

@@ -20,6 +20,7 @@ import { dialectOf, openDatabase, type AppDatabase, describeDatabase } from "./d
 import { migrateToLatest } from "./db/migrate";
 import type { Env } from "./env";
 import { listen, type RunningServer } from "./http/listen";
+import { mailBaseUrl } from "./http/identity";
 import { connectionLimitsOf } from "./http/connection-limits";
 import type { Infra } from "./infra";
 import { createLogger, type Logger } from "./logger";
@@ -38,7 +39,7 @@ import { createSettingsModule } from "./settings";
 import { createAccountDirectory, createAccountsService, createPeopleDirectory } from "./services/accounts";
 import { createSpacesModule } from "./spaces";
 import { createAdminService } from "./services/admin";
-import { createTeamCreditsService, renderCreditLedger } from "./services/credits";
+import { creditLedgerPage, createTeamCreditsService, renderCreditLedger } from "./services/credits";
 import { createAnalyticsService } from "./services/analytics";
 import { createPaymentsService } from "./services/payments";
 import { createProjectDirectory, createProjectsService } from "./services/projects";
@@ -168,6 +169,7 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
   };
   // Requests per address (and per API key), counted in the database so that limits hold across instances (decision 078).
   const rateCounts = createRateCounts(infra);
+  const listing = createListingModule(infra, { render, brandName: settings.brandName, teams: spaces });
   // The public REST API (issue 31): keys, and /api/v1 on the same capabilities as the web app.
   // Webhooks (issue 31, decision 095): render events read after a cursor of their own, each job shaped as the API shows it.
   const webhooks = createWebhooksModule(
@@ -191,8 +193,14 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
     spaces,
     render,
     counts: rateCounts,
-    credits: { balance: (owner) => renderCreditLedger.balance(db, { userId: owner.userId ?? "", teamId: owner.teamId }) },
     webhooks,
+    credits: {
+      balance: (owner) => renderCreditLedger.balance(db, { userId: owner.userId ?? "", teamId: owner.teamId }),
+      ledger: (owner, page) => creditLedgerPage(db, { userId: owner.userId ?? "", teamId: owner.teamId }, page),
+    },
+    projects,
+    listing,
+    publicBase: (req) => mailBaseUrl(req, env),
   });
   const payments = createPaymentsService({ ...infra, brandName: settings.brandName, teams: spaces });
   const backups = createBackupModule(infra);
@@ -212,8 +220,11 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
     { name: "analytics", run: async () => ({ oldAnalyticsEvents: await analytics.prune() }) },
     { name: "render", run: () => render.runHousekeeping() },
     { name: "rate counts", run: async () => ({ endedRateCounts: await rateCounts.prune() }) },
-    { name: "API idempotency keys", run: async () => ({ oldIdempotencyKeys: await api.pruneIdempotency() }) },
     { name: "webhook deliveries", run: async () => ({ oldWebhookDeliveries: await webhooks.pruneDeliveries() }) },
+    {
+      name: "API idempotency keys",
+      run: async () => ({ oldIdempotencyKeys: await api.pruneIdempotency(), endedApiRenderSlots: await api.pruneRenderSlots() }),
+    },
   ]);
   return {
     settings,
@@ -227,7 +238,7 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
     clients: createClientsModule(infra, { spaces, projects }),
     projects,
     render,
-    listing: createListingModule(infra, { render, brandName: settings.brandName, teams: spaces }),
+    listing,
     review,
     measures,
     api,

@@ -142,6 +142,11 @@ export const envSchema = z.object({
     .int({ error: "expected a whole number of requests per minute, at least 1" })
     .min(1, { error: "expected a whole number of requests per minute, at least 1" })
     .default(120),
+  API_RENDERS_AT_ONCE: z.coerce
+    .number({ error: "expected a whole number of renders, at least 1" })
+    .int({ error: "expected a whole number of renders, at least 1" })
+    .min(1, { error: "expected a whole number of renders, at least 1" })
+    .default(10),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce
     .number({ error: "expected a whole number of requests per minute, at least 1" })
     .int({ error: "expected a whole number of requests per minute, at least 1" })
@@ -493,6 +498,8 @@ export const ENV_DOCS: Record<keyof z.infer<typeof envSchema>, string> = {
     "true lets webhooks go to this machine (127.0.0.0/8, ::1), over http too: for local development and tests; never private networks (default false)",
   API_REQUESTS_PER_MINUTE:
     "requests allowed per minute per API key on /api/v1, across instances (default 120); past it 429 with Retry-After",
+  API_RENDERS_AT_ONCE:
+    "renders and edits one API key may have queued or running at once, across instances (default 10); past it 429 with Retry-After",
   AUTH_RATE_LIMIT_PER_MINUTE: "sign-in, sign-up, reset and resend requests allowed per minute per client address, per action (default 20)",
   SHUTDOWN_TIMEOUT_MS: "how long in-flight requests may finish after SIGTERM before connections are cut (default 10000)",
   HTTP_HEADERS_TIMEOUT_MS:

@@ -184,6 +184,8 @@ export const MESSAGES = {
   webhookUrlUnresolved: "This webhook URL's host name cannot be found",
   webhookEventsRequired: "Choose at least one event for the webhook",
   tooManyWebhooks: "This space has the most webhooks it may keep. Delete one to make room.",
+  apiRendersAtOnce:
+    "This API key has {{max}} renders running, the most it may run at once: order more once one has ended (wait Retry-After seconds)",
   idempotencyKeyInvalid: "An Idempotency-Key is 1 to 255 visible characters",
   idempotencyKeyReused: "This Idempotency-Key was sent before with another request",
   idempotencyKeyInProgress: "A request with this Idempotency-Key is still being answered; try again in a moment",

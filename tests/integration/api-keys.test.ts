@@ -229,21 +229,18 @@ describe("the OpenAPI document", () => {
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     expect(validator.version).toBe("3.1");
-    expect(Object.keys(document.paths).sort()).toEqual([
-      "/catalogue",
-      "/credits",
-      "/renders",
-      "/renders/{id}",
-      "/renders/{id}/cancel",
-      "/renders/{id}/image",
-      "/uploads",
-      "/webhooks",
-      "/webhooks/{id}",
-      "/webhooks/{id}/deliveries",
-      "/webhooks/{id}/deliveries/{deliveryId}/redeliver",
-      "/webhooks/{id}/rotate-secret",
-      "/webhooks/{id}/test",
-    ]);
+    // The first part's paths; later parts add theirs (decision 096: api-resources.test.ts lists its own).
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining([
+        "/catalogue",
+        "/credits",
+        "/renders",
+        "/renders/{id}",
+        "/renders/{id}/cancel",
+        "/renders/{id}/image",
+        "/uploads",
+      ]),
+    );
     expect(document.components.securitySchemes.apiKey!.scheme).toBe("bearer");
     expect(Object.keys(document.components.schemas)).toEqual(
       expect.arrayContaining(["Error", "Catalogue", "Credits", "Upload", "RenderRequest", "Render", "RenderList"]),

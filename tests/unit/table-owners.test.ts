@@ -146,6 +146,7 @@ const TABLE_OWNERS: Record<string, Home> = {
   webhook_deliveries: { owner: "src/server/webhooks/" },
   webhook_attempts: { owner: "src/server/webhooks/" },
   webhook_cursor: { owner: "src/server/webhooks/" },
+  api_render_slots: { owner: "src/server/api/" },
 };
 
 interface SourceFile {

@@ -7,13 +7,14 @@
 import type { NextFunction, Request, Response } from "express";
 import type { z } from "zod";
 import type { ApiScope } from "../../shared/api";
-import { englishMessage, MESSAGES, readMessage } from "../../shared/messages";
+import { keyedMessage, MESSAGES } from "../../shared/messages";
 import { MINUTE_MS } from "../../shared/constants";
 import { DomainError } from "../errors";
 import { HTTP_STATUS } from "../http/errors";
 import type { ApiContext } from "./context";
 import { IDEMPOTENCY_KEY, keepAnswer, rememberRequest, requestHash } from "./idempotency";
 import { authenticateApiKey, type ApiCaller } from "./keys";
+import { inLanguageOf, useLanguage } from "./language";
 
 /** A route's work: its answer's body (status set on res when not 200), or SENT when it answered itself. */
 export type ApiHandler = (caller: ApiCaller, req: Request, res: Response) => Promise<unknown>;
@@ -24,26 +25,25 @@ export const SENT = Symbol("sent");
 /** A request that breaks its schema: 400 with the first rule's message. */
 export class ApiInputError extends Error {}
 
-/** A message in English: a keyed one (with parameters) filled in. */
-function english(text: string): string {
-  const keyed = readMessage(text);
-  return keyed ? englishMessage(keyed) : text;
-}
-
 export function isoOrNull(at: number | null): string | null {
   return at === null ? null : new Date(at).toISOString();
 }
 
-/** The answer to an expected refusal (bad input, a domain rule), or null for anything else. */
-function refusalOf(error: unknown): { status: number; body: { error: { code: string; message: string } } } | null {
-  if (error instanceof ApiInputError) return { status: 400, body: { error: { code: "invalid", message: error.message } } };
+/** The answer to an expected refusal (bad input, a domain rule), or null for anything else; its message in the caller's language. */
+function refusalOf(error: unknown, res: Response): { status: number; body: { error: { code: string; message: string } } } | null {
+  if (error instanceof ApiInputError)
+    return { status: 400, body: { error: { code: "invalid", message: inLanguageOf(res, error.message) } } };
   if (error instanceof DomainError)
-    return { status: HTTP_STATUS[error.kind], body: { error: { code: error.kind, message: english(error.message) } } };
+    return { status: HTTP_STATUS[error.kind], body: { error: { code: error.kind, message: inLanguageOf(res, error.message) } } };
   return null;
 }
 
+/** An error answer; `message` (a known English text or a keyed one) in the caller's language (decision 096). */
 export function sendError(res: Response, status: number, code: string, message: string) {
-  res.status(status).set("Cache-Control", "no-store").json({ error: { code, message } });
+  res
+    .status(status)
+    .set("Cache-Control", "no-store")
+    .json({ error: { code, message: inLanguageOf(res, message) } });
 }
 
 /** The request's part checked by its schema; a refusal names the first rule broken. */
@@ -87,6 +87,7 @@ export function apiEdge(deps: ApiContext): ApiEdge {
       if (!token) return sendError(res, 401, "unauthenticated", MESSAGES.apiKeyMissing);
       const caller = await authenticateApiKey(deps, token);
       if (!caller) return sendError(res, 401, "unauthenticated", MESSAGES.apiKeyInvalid);
+      useLanguage(req, res, caller.language);
       // Requests per minute per key, on every instance together; the headers say where the key stands.
       const { count, windowEndsAt } = await deps.counts.add(`api ${caller.keyId}`, MINUTE_MS);
       const resetSeconds = Math.max(0, Math.ceil((windowEndsAt - deps.clock.now()) / 1000));
@@ -99,7 +100,7 @@ export function apiEdge(deps: ApiContext): ApiEdge {
         return sendError(res.set("Retry-After", String(Math.max(1, resetSeconds))), 429, "rate-limited", MESSAGES.apiRateLimited);
       }
       if (scope && !caller.scopes.includes(scope)) {
-        return sendError(res, 403, "forbidden", englishMessage({ key: "apiScopeMissing", params: { scope } }));
+        return sendError(res, 403, "forbidden", keyedMessage("apiScopeMissing", { scope }));
       }
       const key = req.method === "POST" ? req.get("idempotency-key") : undefined;
       if (key !== undefined) {
@@ -122,7 +123,7 @@ export function apiEdge(deps: ApiContext): ApiEdge {
         if (body === SENT) return;
         status = res.statusCode;
       } catch (error) {
-        const refusal = refusalOf(error);
+        const refusal = refusalOf(error, res);
         if (!refusal) throw error;
         ({ status, body } = refusal);
       }

@@ -49,9 +49,12 @@ export async function rememberRequest(deps: ApiContext, apiKeyId: string, key: s
   return { kind: "replay", status: row.status, body: JSON.parse(row.response) as unknown };
 }
 
-/** Keeps the first answer; an answer of our own failure (5xx) is not kept, so that the request can be sent again. */
+/**
+ * Keeps the first answer; an answer of our own failure (5xx) or "not now" (429: renders running at
+ * once) is not kept, so that the request can be sent again with the same key.
+ */
 export async function keepAnswer(deps: ApiContext, apiKeyId: string, key: string, status: number, body: unknown): Promise<void> {
-  if (status >= 500) {
+  if (status >= 500 || status === 429) {
     await deps.db.deleteFrom("api_idempotency").where("api_key_id", "=", apiKeyId).where("idempotency_key", "=", key).execute();
     return;
   }

@@ -4,32 +4,46 @@
  * their tables; the rest of the server imports this file only.
  */
 import type { CreateApiKeyInput } from "../../shared/api";
+import { DEFAULT_LANGUAGE, type Language } from "../../shared/constants";
 import type { Infra } from "../infra";
 import { DomainError } from "../errors";
-import type { ApiContext, ApiCounts, ApiCredits, ApiRender, ApiSpaces, ApiWebhooks } from "./context";
+import type { ApiContext, ApiCounts, ApiCredits, ApiListing, ApiProjects, ApiRender, ApiSpaces, ApiWebhooks } from "./context";
 import { pruneIdempotency } from "./idempotency";
+import { pruneRenderSlots } from "./render-slots";
 import { createApiKey, listApiKeys, revokeApiKey } from "./keys";
-import { apiRoutes, publicRender } from "./routes";
+import { publicRender } from "./render-view";
+import { apiRoutes } from "./routes";
 import { userOwner } from "../render";
 
 export type { ApiCaller } from "./keys";
 
 export function createApiModule(
   infra: Pick<Infra, "db" | "clock" | "log" | "version" | "env">,
-  ports: { spaces: ApiSpaces; credits: ApiCredits; render: ApiRender; counts: ApiCounts; webhooks: ApiWebhooks },
+  ports: {
+    spaces: ApiSpaces;
+    credits: ApiCredits;
+    render: ApiRender;
+    counts: ApiCounts;
+    projects: ApiProjects;
+    listing: ApiListing;
+    publicBase: ApiContext["publicBase"];
+    webhooks: ApiWebhooks;
+  },
 ) {
   const deps: ApiContext = {
     db: infra.db,
     clock: infra.clock,
     log: infra.log,
     requestsPerMinute: infra.env.API_REQUESTS_PER_MINUTE,
+    rendersAtOnce: infra.env.API_RENDERS_AT_ONCE,
     ...ports,
   };
   return {
     /** The space's keys (personal, or a team's for its Owner and Admins), newest first. */
     listKeys: (userId: string, teamId: string | null) => listApiKeys(deps, userId, teamId),
-    /** A new key: the token with its secret is in this answer only. */
-    createKey: (userId: string, input: CreateApiKeyInput) => createApiKey(deps, userId, input),
+    /** A new key: the token with its secret is in this answer only. It speaks its maker's language (decision 096). */
+    createKey: (userId: string, input: CreateApiKeyInput, language: Language = DEFAULT_LANGUAGE) =>
+      createApiKey(deps, userId, input, language),
     revokeKey: (userId: string, keyId: string) => revokeApiKey(deps, userId, keyId),
     /** Removes Idempotency-Key answers older than a day (housekeeping); how many. */
     pruneIdempotency: () => pruneIdempotency(deps),
@@ -46,6 +60,8 @@ export function createApiModule(
         throw error;
       }
     },
+    /** Removes the record of renders run at once that ended more than a day ago (housekeeping); how many. */
+    pruneRenderSlots: () => pruneRenderSlots(deps),
     /** /api/v1 and its OpenAPI document. */
     routes: () => apiRoutes(deps, infra.version),
   };

@@ -6,7 +6,7 @@
  * (Owner, Admin); it stops working when revoked, when it expires, or when its maker leaves the team.
  */
 import { API_KEYS, API_SCOPES, type ApiKeyView, type ApiScope, type CreateApiKeyInput } from "../../shared/api";
-import { MINUTE_MS } from "../../shared/constants";
+import { MINUTE_MS, type Language } from "../../shared/constants";
 import { generateSecureRandomString, hashSecret, secretMatches } from "../auth/tokens";
 import type { ExpressionBuilder } from "kysely";
 import type { ApiKey, Database } from "../db/schema";
@@ -21,6 +21,8 @@ export interface ApiCaller {
   teamId: string | null;
   owner: Owner;
   scopes: readonly ApiScope[];
+  /** Its maker's language when it was made: the language of the API's messages (decision 096). */
+  language: Language;
 }
 
 const TOKEN = /^rck_([a-z2-7]{12})_([a-z2-7]{24,64})$/;
@@ -65,6 +67,7 @@ export async function createApiKey(
   deps: ApiContext,
   userId: string,
   input: CreateApiKeyInput,
+  language: Language,
 ): Promise<{ key: ApiKeyView; token: string }> {
   if (input.teamId !== null) await deps.spaces.requireRight(userId, input.teamId, "manageDevelopers");
   const now = deps.clock.now();
@@ -82,6 +85,7 @@ export async function createApiKey(
     expires_at: input.expiresInDays === null ? null : now + input.expiresInDays * 24 * 60 * MINUTE_MS,
     last_used_at: null,
     revoked_at: null,
+    language,
   };
   await deps.db.transaction().execute(async (trx) => {
     const { count } = await trx
@@ -122,5 +126,12 @@ export async function authenticateApiKey(deps: ApiContext, token: string): Promi
   if (row.last_used_at === null || now - row.last_used_at >= API_KEYS.lastUsedEveryMs) {
     await deps.db.updateTable("api_keys").set({ last_used_at: now }).where("id", "=", row.id).execute();
   }
-  return { keyId: row.id, userId: row.user_id, teamId: row.team_id, owner: userOwner(row.user_id, row.team_id), scopes: scopesOf(row) };
+  return {
+    keyId: row.id,
+    userId: row.user_id,
+    teamId: row.team_id,
+    owner: userOwner(row.user_id, row.team_id),
+    scopes: scopesOf(row),
+    language: row.language,
+  };
 }

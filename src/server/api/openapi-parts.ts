@@ -37,5 +37,5 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   401: "No API key, or one that is unknown, revoked or expired",
   403: "The key lacks the scope this needs",
   404: "Not found, or not the key's to see",
-  429: "Too many requests with this key this minute: wait for Retry-After seconds (RateLimit-* headers on every answer)",
+  429: "Too many requests with this key this minute (RateLimit-* headers on every answer), or, ordering renders and edits, too many of the key's renders running at once (API_RENDERS_AT_ONCE): wait for Retry-After seconds",
 };

@@ -5,10 +5,16 @@
  */
 import { createDocument } from "zod-openapi";
 import { z } from "zod";
-import { API_BASE, API_PAGE_MAX, API_SCOPES, API_WAIT_MAX_SECONDS } from "../../shared/api";
+import { API_BASE, API_PAGE_MAX, API_SCOPES } from "../../shared/api";
 import { errors, idempotencyHeader, idParams, type ApiPaths } from "./openapi-parts";
 import { webhookPaths } from "./openapi-webhooks";
-import { JOB_STATUSES, RENDER, RENDER_MODES, STRUCTURE_STRENGTHS } from "../../shared/render";
+import { renderViewSchema, rendersSchema, waitQuerySchema } from "./openapi-render-schemas";
+import { studioPaths } from "./openapi-studio";
+import { projectPaths } from "./openapi-projects";
+import { creditPaths } from "./openapi-credits";
+
+export { renderViewSchema, rendersSchema, waitQuerySchema } from "./openapi-render-schemas";
+import { RENDER, RENDER_MODES, STRUCTURE_STRENGTHS } from "../../shared/render";
 import { DESIGN_STYLES, INPUT_MODES, ROOM_TYPES } from "../../shared/styles";
 
 export const catalogueSchema = z
@@ -53,47 +59,6 @@ export const renderCreateSchema = z
   })
   .meta({ id: "RenderRequest" });
 
-export const waitQuerySchema = z.object({
-  wait: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(API_WAIT_MAX_SECONDS)
-    .default(0)
-    .meta({ description: `Seconds to wait for the renders to end before answering (at most ${API_WAIT_MAX_SECONDS})` }),
-});
-
-export const renderViewSchema = z
-  .object({
-    id: z.string(),
-    status: z.enum(JOB_STATUSES),
-    imageId: z.string(),
-    projectId: z.string().nullable(),
-    style: z.enum(DESIGN_STYLES).nullable(),
-    roomType: z.enum(ROOM_TYPES),
-    mode: z.enum(INPUT_MODES),
-    renderMode: z.enum(RENDER_MODES),
-    note: z.string().nullable(),
-    percent: z.number().int().nullable(),
-    position: z.number().int().nullable().meta({ description: "Place in the queue while queued" }),
-    error: z.string().nullable(),
-    engine: z.object({ id: z.string(), isAi: z.boolean(), model: z.string().nullable() }),
-    seed: z.number().int().nullable(),
-    createdAt: z.string().meta({ description: "ISO 8601" }),
-    startedAt: z.string().nullable(),
-    finishedAt: z.string().nullable(),
-    result: z
-      .object({
-        width: z.number().int(),
-        height: z.number().int(),
-        imageUrl: z.string().meta({ description: "The picture at its largest, served to this key's space (GET, with the key)" }),
-      })
-      .nullable(),
-  })
-  .meta({ id: "Render" });
-
-export const rendersSchema = z.object({ renders: z.array(renderViewSchema) }).meta({ id: "RenderList" });
-
 export const renderPageSchema = z
   .object({
     renders: z.array(renderViewSchema),
@@ -123,7 +88,7 @@ export function openApiDocument(version: string): ReturnType<typeof createDocume
       title: "RoomCanvas API",
       version,
       description:
-        'Order interior renders from your own tools. Authenticate with an API key from /developers as `Authorization: Bearer <key>`. Every error answers `{ "error": { "code", "message" } }`.',
+        'Order interior renders from your own tools. Authenticate with an API key from /developers as `Authorization: Bearer <key>`. Every error answers `{ "error": { "code", "message" } }`: `code` to branch on, `message` in the key\'s language (its maker\'s when it was made: en, es or fr), or the one an `Accept-Language` header names.',
     },
     servers: [{ url: API_BASE }],
     security: [{ apiKey: [] }],
@@ -136,7 +101,13 @@ export function openApiDocument(version: string): ReturnType<typeof createDocume
         },
       },
     },
-    paths: { ...renderPaths, ...webhookPaths },
+    paths: {
+      ...renderPaths,
+      ...studioPaths,
+      ...projectPaths,
+      ...creditPaths,
+      ...webhookPaths,
+    },
   });
   return document;
 }
@@ -218,12 +189,16 @@ const renderPaths: ApiPaths = {
   "/renders/{id}/image": {
     get: {
       operationId: "getRenderImage",
-      summary: "A finished render's picture at its largest (scope renders:read)",
+      summary: "A finished render's (or edit's) picture at its largest, its AI upscale once made (scope renders:read)",
       requestParams: { path: idParams },
       responses: {
         "200": {
-          description: "The picture",
-          content: { "image/jpeg": { schema: { type: "string", contentMediaType: "image/jpeg" } } },
+          description: "The picture (an edit's is PNG)",
+          content: {
+            "image/jpeg": { schema: { type: "string", contentMediaType: "image/jpeg" } },
+            "image/png": { schema: { type: "string", contentMediaType: "image/png" } },
+            "image/webp": { schema: { type: "string", contentMediaType: "image/webp" } },
+          },
         },
         ...errors(401, 403, 404),
       },

@@ -6,17 +6,20 @@
  * routes from their own files (one call each below).
  */
 import express, { type NextFunction, type Request, type Response } from "express";
-import type { z } from "zod";
 import { API_BASE } from "../../shared/api";
 import { MESSAGES } from "../../shared/messages";
 import { UPLOAD } from "../../shared/constants";
-import { isFinalStatus, RENDER_MODES, type JobStatus } from "../../shared/render";
+import { RENDER_MODES } from "../../shared/render";
 import { DESIGN_STYLES, INPUT_MODES, ROOM_TYPES } from "../../shared/styles";
 import { clientAddress } from "../http/identity";
 import { sniffImageMime } from "../images/mime";
-import type { JobView } from "../render";
 import type { ApiContext } from "./context";
-import { apiEdge, isoOrNull, parsed, readCursor, SENT, sendError, writeCursor } from "./edge";
+import { apiEdge, parsed, readCursor, SENT, sendError, writeCursor } from "./edge";
+import { publicRender, waitForRenders } from "./render-view";
+import { withRenderSlots } from "./render-slots";
+import { creditRoutes } from "./routes-credits";
+import { projectRoutes } from "./routes-projects";
+import { studioRoutes } from "./routes-studio";
 import type { ApiCaller } from "./keys";
 import { webhookRoutes } from "./routes-webhooks";
 import {
@@ -33,36 +36,10 @@ import {
   waitQuerySchema,
 } from "./openapi";
 
-/** A render as the API shows it: its own shape, not the web app's. */
-export function publicRender(view: JobView): z.infer<typeof renderViewSchema> {
-  return {
-    id: view.id,
-    status: view.status,
-    imageId: view.uploadId,
-    projectId: view.projectId,
-    style: view.style,
-    roomType: view.roomType,
-    mode: view.mode,
-    renderMode: view.renderMode,
-    note: view.note,
-    percent: view.percent,
-    position: view.position,
-    error: view.error,
-    engine: { id: view.engine.id, isAi: view.engine.isAi, model: view.model },
-    seed: view.seed,
-    createdAt: new Date(view.createdAt).toISOString(),
-    startedAt: isoOrNull(view.startedAt),
-    finishedAt: isoOrNull(view.finishedAt),
-    result:
-      view.status === "succeeded" && view.resultWidth !== null && view.resultHeight !== null
-        ? { width: view.resultWidth, height: view.resultHeight, imageUrl: `${API_BASE}/renders/${encodeURIComponent(view.id)}/image` }
-        : null,
-  };
-}
-
 export function apiRoutes(deps: ApiContext, version: string): express.Router {
   const router = express.Router();
-  const { keyed } = apiEdge(deps);
+  const edge = apiEdge(deps);
+  const { keyed } = edge;
 
   router.get(`${API_BASE}/openapi.json`, (_req, res) => {
     res.set("Cache-Control", "no-cache").json(openApiDocument(version));
@@ -70,26 +47,7 @@ export function apiRoutes(deps: ApiContext, version: string): express.Router {
 
   const renderView = async (caller: ApiCaller, id: string) => publicRender(await deps.render.job(caller.owner, id));
 
-  /** Waits until every job has ended or the time is up, on the jobs' own events; then reads them again. */
-  const waitFor = async (caller: ApiCaller, ids: readonly string[], seconds: number) => {
-    let views = await Promise.all(ids.map((id) => deps.render.job(caller.owner, id)));
-    const open = new Set(views.filter((view) => !isFinalStatus(view.status)).map((view) => view.id));
-    if (seconds > 0 && open.size > 0) {
-      const signal = AbortSignal.timeout(seconds * 1000);
-      try {
-        const events = await deps.render.events(caller.owner, {}, signal);
-        for await (const stored of events) {
-          const event = stored.event as { type: string; jobId?: string };
-          if (event.jobId && open.has(event.jobId) && isFinalStatus(event.type as JobStatus)) open.delete(event.jobId);
-          if (open.size === 0) break;
-        }
-      } catch (error) {
-        if (!signal.aborted) throw error;
-      }
-      views = await Promise.all(ids.map((id) => deps.render.job(caller.owner, id)));
-    }
-    return views.map(publicRender);
-  };
+  const waitFor = (caller: ApiCaller, ids: readonly string[], seconds: number) => waitForRenders(deps, caller, ids, seconds);
 
   router.post(
     `${API_BASE}/uploads`,
@@ -115,7 +73,15 @@ export function apiRoutes(deps: ApiContext, version: string): express.Router {
       const { wait } = parsed(waitQuerySchema, req.query);
       const body = parsed(renderCreateSchema, req.body);
       const upload = await deps.render.upload(caller.owner, body.imageId);
-      const { jobs } = await deps.render.create(caller.owner, { ...body, projectId: upload.projectId ?? undefined }, clientAddress(req));
+      // Renders at once per key (decision 096): one per style and variation.
+      const { jobs } = await withRenderSlots(
+        deps,
+        caller,
+        res,
+        [body.style].flat().length * (body.variations ?? 1),
+        () => deps.render.create(caller.owner, { ...body, projectId: upload.projectId ?? undefined }, clientAddress(req)),
+        (made) => made.jobs.map((job) => job.id),
+      );
       res.status(201);
       return rendersSchema.parse({
         renders: await waitFor(
@@ -175,7 +141,11 @@ export function apiRoutes(deps: ApiContext, version: string): express.Router {
     keyed("credits:read", async (caller) => creditsSchema.parse({ balance: await deps.credits.balance(caller.owner) })),
   );
 
-  webhookRoutes(router, apiEdge(deps));
+  webhookRoutes(router, edge);
+  // The other resources, each from its file.
+  studioRoutes(router, edge);
+  projectRoutes(router, edge);
+  creditRoutes(router, edge);
 
   // Anything else under the API: its own 404, and a 500 in the API's shape.
   router.use(API_BASE, (_req, res) => sendError(res, 404, "not-found", MESSAGES.apiNotFound));

@@ -682,9 +682,21 @@ export interface ApiKeysTable {
   expires_at: number | null;
   last_used_at: number | null;
   revoked_at: number | null;
+  /** Its maker's interface language when it was made: the language of the API's messages to it. */
+  language: Generated<"en" | "es" | "fr">;
 }
 
 /** First answers to POSTs sent with an Idempotency-Key (migration 0035); owned by the api module. */
+/** Renders running at once per API key: one row per render or edit ordered, open until it ends (decision 096). */
+export interface ApiRenderSlotsTable {
+  id: string;
+  api_key_id: string;
+  /** Null while the render is being made (the slot is taken first). */
+  job_id: string | null;
+  created_at: number;
+  ended_at: number | null;
+}
+
 export interface ApiIdempotencyTable {
   api_key_id: string;
   idempotency_key: string;
@@ -806,6 +818,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   webhook_cursor: WebhookCursorTable;
+  api_render_slots: ApiRenderSlotsTable;
 }
 
 export type User = Selectable<UsersTable>;

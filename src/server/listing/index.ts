@@ -9,8 +9,11 @@ import { PRODUCT_NAME, type Language } from "../../shared/constants";
 import { createRunClaims, type ScheduledRun } from "../coordination";
 import type { Infra } from "../infra";
 import type { ListingContext } from "./context";
+import { UPLOAD_BUCKET } from "../../shared/constants";
+import { notFound } from "../errors";
 import {
   createExport,
+  ownedExport,
   createSetExports,
   exportsOfJob,
   projectExports,
@@ -74,6 +77,13 @@ export function createListingModule(
       createSetExports(deps, userId, input, baseUrl),
     forJob: (userId: string, jobId: string) => exportsOfJob(deps, userId, jobId),
     revoke: (userId: string, exportId: string) => revokeExport(deps, userId, exportId),
+    /** The exported picture (JPEG) of a current export the user may manage, with its file name; not-found otherwise. */
+    async picture(userId: string, exportId: string): Promise<{ data: Buffer; fileName: string; jobId: string }> {
+      const row = await ownedExport(deps, userId, exportId);
+      const stored = row.picture_key ? await deps.storage.get(UPLOAD_BUCKET, row.picture_key) : null;
+      if (!stored) throw notFound();
+      return { data: stored.data, fileName: row.file_name, jobId: row.job_id ?? "" };
+    },
     /** How many current exports the project's zip would hold. */
     async projectCount(userId: string, projectId: string): Promise<number> {
       return (await projectExports(deps, userId, projectId)).length;

@@ -473,6 +473,70 @@ export async function teamLedger(db: Db, teamId: string, limit: number) {
   }));
 }
 
+/** A ledger row as a page of the ledger shows it (the API's GET /credits/ledger). */
+export interface LedgerEntry {
+  id: string;
+  kind: CreditKind | TeamCreditKind;
+  amount: number;
+  jobId: string | null;
+  reason: string | null;
+  createdAt: number;
+}
+
+/**
+ * A page of the payer's ledger (a user's own, or a team's), newest first: `limit` rows after `before`
+ * (the last row of the page before: keyset on time and id, stable while rows are added).
+ */
+export async function creditLedgerPage(
+  db: Db,
+  payer: Pick<Payer, "userId" | "teamId">,
+  page: { limit: number; before?: { createdAt: number; id: string } },
+): Promise<LedgerEntry[]> {
+  const { before } = page;
+  const rows =
+    payer.teamId !== null
+      ? await db
+          .selectFrom("team_credit_ledger")
+          .select(["id", "kind", "amount", "job_id", "reason", "created_at"])
+          .where("team_id", "=", payer.teamId)
+          .$if(before !== undefined, (query) =>
+            query.where((eb) =>
+              eb.or([
+                eb("created_at", "<", before!.createdAt),
+                eb.and([eb("created_at", "=", before!.createdAt), eb("id", "<", before!.id)]),
+              ]),
+            ),
+          )
+          .orderBy("created_at", "desc")
+          .orderBy("id", "desc")
+          .limit(page.limit)
+          .execute()
+      : await db
+          .selectFrom("credit_ledger")
+          .select(["id", "kind", "amount", "job_id", "reason", "created_at"])
+          .where("user_id", "=", payer.userId)
+          .$if(before !== undefined, (query) =>
+            query.where((eb) =>
+              eb.or([
+                eb("created_at", "<", before!.createdAt),
+                eb.and([eb("created_at", "=", before!.createdAt), eb("id", "<", before!.id)]),
+              ]),
+            ),
+          )
+          .orderBy("created_at", "desc")
+          .orderBy("id", "desc")
+          .limit(page.limit)
+          .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    kind: row.kind,
+    amount: row.amount,
+    jobId: row.job_id,
+    reason: row.reason,
+    createdAt: row.created_at,
+  }));
+}
+
 /** Per member and month (UTC, from `fromMonth`): credits charged and refunded in the team, and refunds. */
 export async function teamCreditUse(db: Db, teamId: string, since: number) {
   const rows = await db

@@ -13,7 +13,9 @@ export const developersRouter = router({
     .input(z.object({ teamId: id.nullable() }))
     .query(({ ctx, input }) => ctx.services.api.listKeys(ctx.user.id, input.teamId)),
 
-  createKey: protectedProcedure.input(createApiKeyInputSchema).mutation(({ ctx, input }) => ctx.services.api.createKey(ctx.user.id, input)),
+  createKey: protectedProcedure
+    .input(createApiKeyInputSchema)
+    .mutation(({ ctx, input }) => ctx.services.api.createKey(ctx.user.id, input, ctx.language)),
 
   revokeKey: protectedProcedure.input(z.object({ id })).mutation(({ ctx, input }) => ctx.services.api.revokeKey(ctx.user.id, input.id)),
 });
