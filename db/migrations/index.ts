@@ -37,6 +37,7 @@ import * as m0031 from "./0031-render-sets";
 import * as m0033 from "./0033-engine-work-ids";
 import * as m0034 from "./0034-api-keys";
 import * as m0035 from "./0035-api-idempotency";
+import * as m0040 from "./0040-api-usage";
 
 export const migrations: Record<string, Migration> = {
   "0001-init": m0001,
@@ -73,4 +74,5 @@ export const migrations: Record<string, Migration> = {
   "0033-engine-work-ids": m0033,
   "0034-api-keys": m0034,
   "0035-api-idempotency": m0035,
+  "0040-api-usage": m0040,
 };

@@ -191,6 +191,7 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
     { name: "render", run: () => render.runHousekeeping() },
     { name: "rate counts", run: async () => ({ endedRateCounts: await rateCounts.prune() }) },
     { name: "API idempotency keys", run: async () => ({ oldIdempotencyKeys: await api.pruneIdempotency() }) },
+    { name: "API usage", run: async () => ({ oldApiUsageDays: await api.pruneUsage() }) },
   ]);
   return {
     settings,

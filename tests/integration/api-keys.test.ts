@@ -237,6 +237,7 @@ describe("the OpenAPI document", () => {
       "/renders/{id}/cancel",
       "/renders/{id}/image",
       "/uploads",
+      "/usage",
     ]);
     expect(document.components.securitySchemes.apiKey!.scheme).toBe("bearer");
     expect(Object.keys(document.components.schemas)).toEqual(

@@ -9,6 +9,7 @@ import type { ApiContext, ApiCounts, ApiCredits, ApiRender, ApiSpaces } from "./
 import { pruneIdempotency } from "./idempotency";
 import { createApiKey, listApiKeys, revokeApiKey } from "./keys";
 import { apiRoutes } from "./routes";
+import { pruneUsage, usageReport } from "./usage";
 
 export type { ApiCaller } from "./keys";
 
@@ -29,6 +30,10 @@ export function createApiModule(
     /** A new key: the token with its secret is in this answer only. */
     createKey: (userId: string, input: CreateApiKeyInput) => createApiKey(deps, userId, input),
     revokeKey: (userId: string, keyId: string) => revokeApiKey(deps, userId, keyId),
+    /** The space's requests per key and day over the last `days` days (a team's: Owner and Admin). */
+    usage: (userId: string, teamId: string | null, days: number) => usageReport(deps, { userId, teamId }, days),
+    /** Removes usage counts older than API_USAGE.keepDays (housekeeping); how many rows. */
+    pruneUsage: () => pruneUsage(deps),
     /** Removes Idempotency-Key answers older than a day (housekeeping); how many. */
     pruneIdempotency: () => pruneIdempotency(deps),
     /** /api/v1 and its OpenAPI document. */

@@ -7,6 +7,7 @@ import { createDocument } from "zod-openapi";
 import { z } from "zod";
 import { API_BASE, API_PAGE_MAX, API_SCOPES, API_WAIT_MAX_SECONDS } from "../../shared/api";
 import { errors, idempotencyHeader, idParams, type ApiPaths } from "./openapi-parts";
+import { usagePaths } from "./routes-usage";
 import { JOB_STATUSES, RENDER, RENDER_MODES, STRUCTURE_STRENGTHS } from "../../shared/render";
 import { DESIGN_STYLES, INPUT_MODES, ROOM_TYPES } from "../../shared/styles";
 
@@ -135,7 +136,7 @@ export function openApiDocument(version: string): ReturnType<typeof createDocume
         },
       },
     },
-    paths: { ...renderPaths },
+    paths: { ...renderPaths, ...usagePaths },
   });
   return document;
 }

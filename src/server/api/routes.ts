@@ -30,6 +30,8 @@ import {
   uploadViewSchema,
   waitQuerySchema,
 } from "./openapi";
+import { usageRoutes } from "./routes-usage";
+import { rendersOrdered } from "./usage";
 
 /** A render as the API shows it: its own shape, not the web app's. */
 function publicRender(view: JobView): z.infer<typeof renderViewSchema> {
@@ -121,6 +123,7 @@ export function apiRoutes(deps: ApiContext, version: string): express.Router {
       const body = parsed(renderCreateSchema, req.body);
       const upload = await deps.render.upload(caller.owner, body.imageId);
       const { jobs } = await deps.render.create(caller.owner, { ...body, projectId: upload.projectId ?? undefined }, clientAddress(req));
+      rendersOrdered(res, jobs.length);
       res.status(201);
       return rendersSchema.parse({
         renders: await waitFor(
@@ -175,6 +178,8 @@ export function apiRoutes(deps: ApiContext, version: string): express.Router {
     `${API_BASE}/credits`,
     keyed("credits:read", async (caller) => creditsSchema.parse({ balance: await deps.credits.balance(caller.owner) })),
   );
+
+  usageRoutes(router, apiEdge(deps));
 
   // Anything else under the API: its own 404, and a 500 in the API's shape.
   router.use(API_BASE, (_req, res) => sendError(res, 404, "not-found", MESSAGES.apiNotFound));

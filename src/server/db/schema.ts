@@ -696,6 +696,20 @@ export interface ApiIdempotencyTable {
   created_at: number;
 }
 
+/** Requests per API key and UTC day (migration 0040, decision 097); owned by the api module. */
+export interface ApiUsageTable {
+  api_key_id: string;
+  /** The UTC day, "2026-11-27". */
+  day: string;
+  requests: number;
+  /** Renders ordered (one per style and variation). */
+  renders: number;
+  /** Answers 400–499. */
+  client_errors: number;
+  /** Answers 500–599. */
+  server_errors: number;
+}
+
 export interface Database {
   users: UsersTable;
   profiles: ProfilesTable;
@@ -749,6 +763,7 @@ export interface Database {
   room_measures: RoomMeasuresTable;
   api_keys: ApiKeysTable;
   api_idempotency: ApiIdempotencyTable;
+  api_usage: ApiUsageTable;
 }
 
 export type User = Selectable<UsersTable>;
