@@ -382,6 +382,7 @@ const successes: Record<string, Omit<QueryCase, "procedure">> = {
   "measures.ofPhoto": { who: "ana", path: () => call("measures.ofPhoto", { uploadId: ids.anaPhoto }) },
   "measures.ofProject": { who: "ana", path: () => call("measures.ofProject", { projectId: ids.anaProject }) },
   "developers.keys": { who: "ana", path: () => call("developers.keys", { teamId: null }) },
+  "developers.usage": { who: "ana", path: () => call("developers.usage", { teamId: null, days: 30 }) },
   "teams.details": { who: "bob", path: () => call("teams.details", { teamId: ids.bobTeam }) },
   "teams.invitation": { who: "nobody", path: () => call("teams.invitation", { token: "no-such-invitation" }) },
 };

@@ -142,6 +142,7 @@ const TABLE_OWNERS: Record<string, Home> = {
   room_measures: { owner: "src/server/measures/" },
   api_keys: { owner: "src/server/api/" },
   api_idempotency: { owner: "src/server/api/" },
+  api_usage: { owner: "src/server/api/" },
 };
 
 interface SourceFile {
