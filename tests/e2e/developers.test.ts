@@ -9,6 +9,7 @@
  */
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { seriousViolations } from "../helpers/axe";
 import { describeBrowser, screenshot, signIn, uiText, useBrowsers } from "../helpers/browser";
 import { signedInClient } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
@@ -45,6 +46,7 @@ describeBrowser("developers page", () => {
     expect(asked.filter((url) => !own(url))).toEqual([`${server.url}/api/v1/openapi.json`]);
     expect(asked.filter((url) => url.startsWith(`${server.url}/assets/SwaggerViewer-`)).length).toBeGreaterThan(0);
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, shot);
   }
 
@@ -122,6 +124,7 @@ describeBrowser("developers page", () => {
     expect(await usage.getByTestId("usage-totals").innerText()).toMatch(/Requests\s+1\s+Renders ordered\s+0\s+Refused \(4xx\)\s+0/);
     expect(await usage.getByRole("row", { name: /Listing site/ }).innerText()).toMatch(/Revoked\s+1\s+0\s+0\s+0/);
     expect(await usage.getByTestId("usage-chart").getByRole("listitem").count()).toBe(30);
+    expect(await seriousViolations(page)).toEqual([]);
     await openReference(page, "developers-reference-desktop-light");
   });
 

@@ -238,7 +238,7 @@ function KeyCard({ apiKey, now, onRevoke }: { apiKey: ApiKeyView; now: number; o
   const detail = "text-sm text-slate-600 dark:text-slate-400";
   return (
     <li
-      className={`${cardClass} flex flex-col gap-3 p-4 sm:flex-row sm:items-start ${stopped ? "opacity-75" : ""}`}
+      className={`${cardClass} flex flex-col gap-3 p-4 sm:flex-row sm:items-start ${stopped ? "border-dashed" : ""}`}
       data-testid="api-key"
       data-revoked={apiKey.revokedAt !== null || undefined}
     >

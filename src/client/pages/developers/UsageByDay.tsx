@@ -152,9 +152,12 @@ export function UsageByDay({ teamId, enabled }: { teamId: string | null; enabled
             ))}
           </dl>
           <Chart days={report.days} />
-          <div className="overflow-x-auto">
+          {/* Scrolls sideways on a phone: focusable, so that a keyboard can scroll it too. */}
+          <div className="overflow-x-auto" tabIndex={0} role="group" aria-labelledby="developers-usage-keys">
             <table className="w-full min-w-[28rem] text-sm" data-testid="usage-keys">
-              <caption className="mb-1 text-left font-medium">{t("developers.usage.perKey", { count: days })}</caption>
+              <caption id="developers-usage-keys" className="mb-1 text-left font-medium">
+                {t("developers.usage.perKey", { count: days })}
+              </caption>
               <thead className="border-b border-slate-200 text-slate-600 dark:border-slate-700 dark:text-slate-400">
                 <tr>
                   <th scope="col" className="px-2 py-1.5 text-left font-medium">
@@ -189,9 +192,11 @@ export function UsageByDay({ teamId, enabled }: { teamId: string | null; enabled
             <summary className="cursor-pointer font-medium text-brand-700 dark:text-brand-100">
               {t("developers.usage.showDays", { count: used.length })}
             </summary>
-            <div className="mt-2 overflow-x-auto">
+            <div className="mt-2 overflow-x-auto" tabIndex={0} role="group" aria-labelledby="developers-usage-days">
               <table className="w-full min-w-[28rem]" data-testid="usage-days">
-                <caption className="sr-only">{t("developers.usage.daysCaption")}</caption>
+                <caption id="developers-usage-days" className="sr-only">
+                  {t("developers.usage.daysCaption")}
+                </caption>
                 <thead className="border-b border-slate-200 text-slate-600 dark:border-slate-700 dark:text-slate-400">
                   <tr>
                     <th scope="col" className="px-2 py-1.5 text-left font-medium">
