@@ -6,7 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_USAGE, utcDay, type UsageReport } from "../../src/shared/api-usage";
+import { refusal } from "../helpers/failure";
 import { roomPhoto, signedInClient } from "../helpers/render";
+import { inviteToken } from "../helpers/teams";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { DAY, TestClock } from "../helpers/test-clock";
 import { waitUntil } from "../helpers/wait";
@@ -101,5 +103,31 @@ describe("API usage by day", () => {
     await server.services.housekeeping.runNow("schedule");
     const rows = await server.deps.db.selectFrom("api_usage").select(["day"]).where("api_key_id", "=", key.id).execute();
     expect(rows.map((row) => row.day)).toEqual([tomorrow]);
+  });
+
+  it("shows a team's usage to its Owner and Admins, not to a Member; a team key's GET /usage answers the team's", async () => {
+    const owner = await signedInClient(server.url);
+    const team = await owner.client.teams.create.mutate({ name: "Studio usage" });
+    const member = await signedInClient(server.url);
+    await owner.client.teams.invite.mutate({ teamId: team.id, email: member.email, role: "member" });
+    await member.client.teams.acceptInvitation.mutate({ token: await inviteToken(server.deps.db, member.email) });
+    const { key, token } = await owner.client.developers.createKey.mutate({
+      name: "Team",
+      scopes: ["renders:read"],
+      expiresInDays: null,
+      teamId: team.id,
+    });
+    await owner.client.developers.createKey.mutate({ name: "Mine", scopes: ["renders:read"], expiresInDays: null, teamId: null });
+
+    expect((await call(token, "/renders")).status).toBe(200);
+    const usage = await waitUntil(() => owner.client.developers.usage.query({ teamId: team.id, days: 1 }), {
+      message: "the team key's request counted",
+      until: (report) => report.days[0]?.requests === 1,
+    });
+    expect(usage.keys.map((k) => k.id)).toEqual([key.id]);
+    expect((await owner.client.developers.usage.query({ teamId: null, days: 1 })).keys).toEqual([]);
+    expect((await refusal(member.client.developers.usage.query({ teamId: team.id, days: 1 }))).code).toBe("FORBIDDEN");
+    const viaKey = (await (await call(token, "/usage?days=1")).json()) as UsageReport;
+    expect(viaKey.keys.map((k) => k.id)).toEqual([key.id]);
   });
 });
