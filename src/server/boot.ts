@@ -225,6 +225,8 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
       name: "API idempotency keys",
       run: async () => ({ oldIdempotencyKeys: await api.pruneIdempotency(), endedApiRenderSlots: await api.pruneRenderSlots() }),
     },
+    { name: "API idempotency keys", run: async () => ({ oldIdempotencyKeys: await api.pruneIdempotency() }) },
+    { name: "API usage", run: async () => ({ oldApiUsageDays: await api.pruneUsage() }) },
   ]);
   return {
     settings,

@@ -5,12 +5,15 @@
  * Fr, phone, dark: the page in French, a key without a scope refused in French, and a team's Admin
  * offered the team's keys, a Member working in the team only their personal ones. Both: a webhook
  * endpoint registered on the page (its secret shown once), a test event sent, delivered to a receiver
- * on loopback and seen in the delivery log (decision 095). Screenshots.
+ * on loopback and seen in the delivery log (decision 095); the key's requests in "Usage by day", and
+ * the API reference (Swagger UI, bundled) shown from the served document with no request anywhere but
+ * this server. Screenshots.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { seriousViolations } from "../helpers/axe";
 import { describeBrowser, screenshot, signIn, uiText, useBrowsers } from "../helpers/browser";
 import { signedInClient } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
@@ -71,6 +74,25 @@ describeBrowser("developers page", () => {
   });
   const { launch } = useBrowsers();
 
+  /** Opens the API reference: it shows the served document, and the page asks nothing of anyone but this server. */
+  async function openReference(page: Page, shot: string, language: "en" | "fr" = "en") {
+    const asked: string[] = [];
+    page.on("request", (request) => asked.push(request.url()));
+    await page.getByRole("button", { name: uiText(language, "developers.reference.show") }).click();
+    const reference = page.getByTestId("api-reference");
+    await poll(() => reference.getAttribute("data-ready")).toBe("true");
+    await poll(() => reference.getByText("RoomCanvas API", { exact: false }).first().isVisible()).toBe(true);
+    expect(await reference.getByText("/renders/{id}/cancel").first().isVisible()).toBe(true);
+    expect(asked.filter((url) => !url.startsWith(`${server.url}/`))).toEqual([]);
+    // Besides the viewer's own code (/assets/) and the app's usual calls (/trpc/), only the document.
+    const own = (url: string) => url.startsWith(`${server.url}/assets/`) || url.startsWith(`${server.url}/trpc/`);
+    expect(asked.filter((url) => !own(url))).toEqual([`${server.url}/api/v1/openapi.json`]);
+    expect(asked.filter((url) => url.startsWith(`${server.url}/assets/SwaggerViewer-`)).length).toBeGreaterThan(0);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, shot);
+  }
+
   const credits = (token: string) => fetch(`${server.url}/api/v1/credits`, { headers: { authorization: `Bearer ${token}` } });
 
   it("creates a key shown once, lists only its prefix, and revoking it stops it at once (en, desktop, light)", async () => {
@@ -82,9 +104,10 @@ describeBrowser("developers page", () => {
     await page.goto(`${server.url}/developers`);
     await poll(() => page.getByRole("heading", { level: 1, name: "Developers" }).isVisible()).toBe(true);
     expect(await page.getByRole("link", { name: "/api/v1/openapi.json" }).getAttribute("href")).toBe("/api/v1/openapi.json");
-    expect(await page.getByTestId("curl-example").textContent()).toBe(
+    expect(await page.getByTestId("curl-credits").textContent()).toBe(
       `curl -H "Authorization: Bearer <your key>" ${server.url}/api/v1/credits`,
     );
+    expect(await page.getByTestId("usage-empty").textContent()).toBe("No requests in the last 30 days.");
     await poll(() => page.getByText("No keys yet. Create one to call the API.").isVisible()).toBe(true);
 
     await page.getByRole("button", { name: "Create key" }).click();
@@ -141,6 +164,15 @@ describeBrowser("developers page", () => {
     expect(await hook.getByTestId("webhook-delivery").first().innerText()).toContain("webhook.test");
     await hook.scrollIntoViewIfNeeded();
     await screenshot(page, "developers-webhooks-desktop-light");
+    // Usage by day: the key's one answered request (the refused one had no valid key: nobody's).
+    await page.reload();
+    const usage = page.getByTestId("usage");
+    await poll(() => usage.getByTestId("usage-totals").isVisible()).toBe(true);
+    expect(await usage.getByTestId("usage-totals").innerText()).toMatch(/Requests\s+1\s+Renders ordered\s+0\s+Refused \(4xx\)\s+0/);
+    expect(await usage.getByRole("row", { name: /Listing site/ }).innerText()).toMatch(/Revoked\s+1\s+0\s+0\s+0/);
+    expect(await usage.getByTestId("usage-chart").getByRole("listitem").count()).toBe(30);
+    expect(await seriousViolations(page)).toEqual([]);
+    await openReference(page, "developers-reference-desktop-light");
   });
 
   it("speaks French on a phone (dark): a key without a scope is refused, a team's Admin may choose the team, a Member may not", async () => {
@@ -151,7 +183,13 @@ describeBrowser("developers page", () => {
       .insertInto("team_members")
       .values({ team_id: team.id, user_id: admin.userId, role: "admin", monthly_cap: null, joined_at: Date.now() })
       .execute();
-    await admin.client.developers.createKey.mutate({ name: "Script perso", scopes: ["projects"], expiresInDays: null, teamId: null });
+    const personal = await admin.client.developers.createKey.mutate({
+      name: "Script perso",
+      scopes: ["projects"],
+      expiresInDays: null,
+      teamId: null,
+    });
+    expect((await credits(personal.token)).status).toBe(403); // no credits:read: counted as refused
 
     let page: Page;
     ({ page, problems } = await launch({ width: 390, height: 844, colorScheme: "dark", locale: "fr-FR" }));
@@ -160,7 +198,14 @@ describeBrowser("developers page", () => {
     await poll(() => page.getByRole("heading", { level: 1, name: uiText("fr", "developers.title") }).isVisible()).toBe(true);
     await poll(() => page.getByTestId("api-key").count()).toBe(1);
     expect(await page.getByTestId("api-key").innerText()).toContain(uiText("fr", "developers.noExpiry"));
-    expect(await page.getByTestId("curl-example").textContent()).toContain(`Bearer <votre clé>`);
+    expect(await page.getByTestId("curl-credits").textContent()).toContain(`Bearer <votre clé>`);
+    await poll(() => page.getByTestId("usage-totals").isVisible()).toBe(true);
+    expect(
+      await page
+        .getByTestId("usage-keys")
+        .getByRole("row", { name: /Script perso/ })
+        .innerText(),
+    ).toMatch(/1\s+0\s+1\s+0/);
     const space = page.getByLabel(uiText("fr", "developers.keysFor"));
     expect(await space.locator("option").allTextContents()).toEqual([uiText("fr", "developers.personal"), "Atelier Lumière"]);
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
@@ -169,6 +214,7 @@ describeBrowser("developers page", () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await page.getByTestId("webhook").scrollIntoViewIfNeeded();
     await screenshot(page, "developers-webhooks-fr-phone-dark");
+    await openReference(page, "developers-reference-fr-phone-dark", "fr");
 
     // The team's keys: none yet; a key without a scope is refused in French, nothing is made.
     await space.selectOption({ label: "Atelier Lumière" });

@@ -393,6 +393,7 @@ const successes: Record<string, Omit<QueryCase, "procedure">> = {
   "developers.keys": { who: "ana", path: () => call("developers.keys", { teamId: null }) },
   "webhooks.list": { who: "ana", path: () => call("webhooks.list", { teamId: null }) },
   "webhooks.deliveries": { who: "ana", path: () => call("webhooks.deliveries", { id: ids.anaWebhook }) },
+  "developers.usage": { who: "ana", path: () => call("developers.usage", { teamId: null, days: 30 }) },
   "teams.details": { who: "bob", path: () => call("teams.details", { teamId: ids.bobTeam }) },
   "teams.invitation": { who: "nobody", path: () => call("teams.invitation", { token: "no-such-invitation" }) },
 };

@@ -147,6 +147,7 @@ const TABLE_OWNERS: Record<string, Home> = {
   webhook_attempts: { owner: "src/server/webhooks/" },
   webhook_cursor: { owner: "src/server/webhooks/" },
   api_render_slots: { owner: "src/server/api/" },
+  api_usage: { owner: "src/server/api/" },
 };
 
 interface SourceFile {

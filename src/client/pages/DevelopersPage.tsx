@@ -1,12 +1,13 @@
 /**
- * /developers (signed in; issue 31, decision 094): what the REST API is for and where its OpenAPI
- * document is, a curl example against this server, and the API keys of a space (the personal one,
- * or a team where the user is Owner or Admin: a Member sees only their personal keys). A new key's
- * token is shown once, in a dialog: it comes from the vanilla tRPC client (never React Query's
- * cache) and lives in that dialog's state only, forgotten when it closes.
+ * /developers (signed in; issue 31, decisions 094 and 097): what the REST API is for and where its
+ * OpenAPI document is, the API keys of a space (the personal one, or a team where the user is Owner
+ * or Admin: a Member sees only their personal keys), and below them the parts in ./developers: usage
+ * by day, curl commands against this server, the API reference. A new key's token is shown once, in a
+ * dialog: it comes from the vanilla tRPC client (never React Query's cache) and lives in that dialog's
+ * state only, forgotten when it closes.
  */
 import * as Dialog from "@radix-ui/react-dialog";
-import { Check, Copy, KeyRound, Plus, Terminal, X } from "lucide-react";
+import { Check, Copy, KeyRound, Plus, X } from "lucide-react";
 import { useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
@@ -17,12 +18,15 @@ import { ErrorText, PageShell } from "../components/render/PageShell";
 import { Spinner } from "../components/Spinner";
 import { ConfirmDialog, FormDialog } from "../components/ui/Dialog";
 import { buttonClass, cardClass, labelClass, linkClass, selectClass } from "../components/ui/buttons";
-import { copyText } from "../lib/format";
 import { fieldErrorsOf, serverFieldErrors, type FieldErrors } from "../lib/formErrors";
 import { friendlyError } from "../lib/friendlyError";
 import { translateMessage } from "../lib/validationMessages";
 import { trpc } from "../trpc";
 import { WebhooksPanel } from "./developers/WebhooksPanel";
+import { ApiReference } from "./developers/ApiReference";
+import { copyOrSelect } from "./developers/copy";
+import { CurlExamples } from "./developers/CurlExamples";
+import { UsageByDay } from "./developers/UsageByDay";
 
 const EXPIRY_CHOICES = [null, 7, 30, 90, 365] as const;
 
@@ -31,19 +35,6 @@ function useDates() {
   const day = new Intl.DateTimeFormat(i18n.language, { dateStyle: "medium" });
   const moment = new Intl.DateTimeFormat(i18n.language, { dateStyle: "medium", timeStyle: "short" });
   return { date: (ms: number) => day.format(new Date(ms)), dateTime: (ms: number) => moment.format(new Date(ms)) };
-}
-
-/** Copies `text`; when the browser refuses, selects it in `fallback` so that the user can press Ctrl+C. */
-async function copyOrSelect(text: string, fallback: HTMLElement | null, failedMessage: string): Promise<boolean> {
-  if (await copyText(text)) return true;
-  if (fallback instanceof HTMLInputElement) {
-    fallback.focus();
-    fallback.select();
-  } else if (fallback) {
-    window.getSelection()?.selectAllChildren(fallback);
-  }
-  toast.info(failedMessage);
-  return false;
 }
 
 function CreateKeyDialog({
@@ -248,7 +239,7 @@ function KeyCard({ apiKey, now, onRevoke }: { apiKey: ApiKeyView; now: number; o
   const detail = "text-sm text-slate-600 dark:text-slate-400";
   return (
     <li
-      className={`${cardClass} flex flex-col gap-3 p-4 sm:flex-row sm:items-start ${stopped ? "opacity-75" : ""}`}
+      className={`${cardClass} flex flex-col gap-3 p-4 sm:flex-row sm:items-start ${stopped ? "border-dashed" : ""}`}
       data-testid="api-key"
       data-revoked={apiKey.revokedAt !== null || undefined}
     >
@@ -299,42 +290,6 @@ function KeyCard({ apiKey, now, onRevoke }: { apiKey: ApiKeyView; now: number; o
         </button>
       ) : null}
     </li>
-  );
-}
-
-function CurlExample() {
-  const { t } = useTranslation();
-  const code = useRef<HTMLPreElement>(null);
-  const command = `curl -H "Authorization: Bearer ${t("developers.placeholder")}" ${window.location.origin}${API_BASE}/credits`;
-  return (
-    <section className={`${cardClass} space-y-3 p-4 sm:p-5`} aria-labelledby="developers-try">
-      <h2 id="developers-try" className="flex items-center gap-2 text-lg font-semibold">
-        <Terminal className="size-5 text-brand-600 dark:text-brand-100" aria-hidden="true" />
-        {t("developers.tryTitle")}
-      </h2>
-      <p className="text-sm text-slate-600 dark:text-slate-300">{t("developers.tryIntro")}</p>
-      <div className="flex flex-col gap-2 sm:flex-row sm:items-start">
-        <pre
-          ref={code}
-          data-testid="curl-example"
-          className="min-w-0 flex-1 whitespace-pre-wrap break-all rounded-md border border-slate-300 bg-slate-950 px-3 py-2 font-mono text-sm text-slate-100 dark:border-slate-700"
-        >
-          <code>{command}</code>
-        </pre>
-        <button
-          type="button"
-          className={buttonClass.secondary}
-          onClick={() =>
-            void copyOrSelect(command, code.current, t("developers.copyFailed")).then((ok) =>
-              ok ? toast.success(t("developers.copied")) : undefined,
-            )
-          }
-        >
-          <Copy className="size-4" aria-hidden="true" />
-          {t("developers.copyExample")}
-        </button>
-      </div>
-    </section>
   );
 }
 
@@ -443,8 +398,9 @@ export default function DevelopersPage() {
       </section>
 
       <WebhooksPanel teamId={teamId} ready={mine.data !== undefined} />
-
-      <CurlExample />
+      <UsageByDay teamId={teamId} enabled={mine.data !== undefined} />
+      <CurlExamples />
+      <ApiReference />
 
       <CreateKeyDialog
         open={creating}

@@ -15,6 +15,7 @@ import type { ApiContext } from "./context";
 import { IDEMPOTENCY_KEY, keepAnswer, rememberRequest, requestHash } from "./idempotency";
 import { authenticateApiKey, type ApiCaller } from "./keys";
 import { inLanguageOf, useLanguage } from "./language";
+import { trackUsage } from "./usage";
 
 /** A route's work: its answer's body (status set on res when not 200), or SENT when it answered itself. */
 export type ApiHandler = (caller: ApiCaller, req: Request, res: Response) => Promise<unknown>;
@@ -88,6 +89,7 @@ export function apiEdge(deps: ApiContext): ApiEdge {
       const caller = await authenticateApiKey(deps, token);
       if (!caller) return sendError(res, 401, "unauthenticated", MESSAGES.apiKeyInvalid);
       useLanguage(req, res, caller.language);
+      trackUsage(deps, caller.keyId, res);
       // Requests per minute per key, on every instance together; the headers say where the key stands.
       const { count, windowEndsAt } = await deps.counts.add(`api ${caller.keyId}`, MINUTE_MS);
       const resetSeconds = Math.max(0, Math.ceil((windowEndsAt - deps.clock.now()) / 1000));

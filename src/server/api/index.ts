@@ -14,6 +14,7 @@ import { createApiKey, listApiKeys, revokeApiKey } from "./keys";
 import { publicRender } from "./render-view";
 import { apiRoutes } from "./routes";
 import { userOwner } from "../render";
+import { pruneUsage, usageReport } from "./usage";
 
 export type { ApiCaller } from "./keys";
 
@@ -45,6 +46,10 @@ export function createApiModule(
     createKey: (userId: string, input: CreateApiKeyInput, language: Language = DEFAULT_LANGUAGE) =>
       createApiKey(deps, userId, input, language),
     revokeKey: (userId: string, keyId: string) => revokeApiKey(deps, userId, keyId),
+    /** The space's requests per key and day over the last `days` days (a team's: Owner and Admin). */
+    usage: (userId: string, teamId: string | null, days: number) => usageReport(deps, { userId, teamId }, days),
+    /** Removes usage counts older than API_USAGE.keepDays (housekeeping); how many rows. */
+    pruneUsage: () => pruneUsage(deps),
     /** Removes Idempotency-Key answers older than a day (housekeeping); how many. */
     pruneIdempotency: () => pruneIdempotency(deps),
     /**

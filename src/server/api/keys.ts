@@ -32,7 +32,7 @@ function scopesOf(row: ApiKey): ApiScope[] {
 }
 
 /** Keys of one space: a personal space's are its user's; a team's, every Owner's and Admin's. */
-const inSpace = (userId: string, teamId: string | null) => (eb: ExpressionBuilder<Database, "api_keys">) =>
+export const inSpace = (userId: string, teamId: string | null) => (eb: ExpressionBuilder<Database, "api_keys">) =>
   teamId === null ? eb.and([eb("user_id", "=", userId), eb("team_id", "is", null)]) : eb("team_id", "=", teamId);
 
 function view(row: ApiKey): ApiKeyView {

@@ -15,6 +15,7 @@ import { creditPaths } from "./openapi-credits";
 
 export { renderViewSchema, rendersSchema, waitQuerySchema } from "./openapi-render-schemas";
 import { RENDER, RENDER_MODES, STRUCTURE_STRENGTHS } from "../../shared/render";
+import { usagePaths } from "./routes-usage";
 import { DESIGN_STYLES, INPUT_MODES, ROOM_TYPES } from "../../shared/styles";
 
 export const catalogueSchema = z
@@ -107,6 +108,7 @@ export function openApiDocument(version: string): ReturnType<typeof createDocume
       ...projectPaths,
       ...creditPaths,
       ...webhookPaths,
+      ...usagePaths,
     },
   });
   return document;

@@ -14,6 +14,7 @@ import { lockRows } from "../db/locking";
 import { DomainError } from "../errors";
 import type { ApiContext } from "./context";
 import type { ApiCaller } from "./keys";
+import { rendersOrdered } from "./usage";
 
 /** A slot still without its render this long after it was taken was left by a request that never finished. */
 const PENDING_MS = 2 * 60_000;
@@ -90,6 +91,8 @@ export async function withRenderSlots<T>(
     throw error;
   }
   const jobIds = jobIdsOf(made);
+  // Usage by day counts what was ordered (decision 097).
+  rendersOrdered(res, jobIds.length);
   for (const [index, id] of ids.entries()) {
     const jobId = jobIds[index];
     if (jobId === undefined) await deps.db.deleteFrom("api_render_slots").where("id", "=", id).execute();

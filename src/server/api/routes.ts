@@ -35,6 +35,7 @@ import {
   uploadViewSchema,
   waitQuerySchema,
 } from "./openapi";
+import { usageRoutes } from "./routes-usage";
 
 export function apiRoutes(deps: ApiContext, version: string): express.Router {
   const router = express.Router();
@@ -146,6 +147,7 @@ export function apiRoutes(deps: ApiContext, version: string): express.Router {
   studioRoutes(router, edge);
   projectRoutes(router, edge);
   creditRoutes(router, edge);
+  usageRoutes(router, edge);
 
   // Anything else under the API: its own 404, and a 500 in the API's shape.
   router.use(API_BASE, (_req, res) => sendError(res, 404, "not-found", MESSAGES.apiNotFound));

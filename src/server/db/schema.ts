@@ -761,6 +761,20 @@ export interface WebhookCursorTable {
   last_id: number;
 }
 
+/** Requests per API key and UTC day (migration 0040, decision 097); owned by the api module. */
+export interface ApiUsageTable {
+  api_key_id: string;
+  /** The UTC day, "2026-11-27". */
+  day: string;
+  requests: number;
+  /** Renders ordered (one per style and variation). */
+  renders: number;
+  /** Answers 400–499. */
+  client_errors: number;
+  /** Answers 500–599. */
+  server_errors: number;
+}
+
 export interface Database {
   users: UsersTable;
   profiles: ProfilesTable;
@@ -819,6 +833,7 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   webhook_cursor: WebhookCursorTable;
   api_render_slots: ApiRenderSlotsTable;
+  api_usage: ApiUsageTable;
 }
 
 export type User = Selectable<UsersTable>;
