@@ -40,6 +40,9 @@ import teams_fr from "../../client/i18n/areas/teams/fr.json";
 import api_en from "../../client/i18n/areas/api/en.json";
 import api_es from "../../client/i18n/areas/api/es.json";
 import api_fr from "../../client/i18n/areas/api/fr.json";
+import webhooks_en from "../../client/i18n/areas/webhooks/en.json";
+import webhooks_es from "../../client/i18n/areas/webhooks/es.json";
+import webhooks_fr from "../../client/i18n/areas/webhooks/fr.json";
 
 type Texts = { serverMessages?: Record<string, string> };
 
@@ -56,6 +59,7 @@ export const SERVER_MESSAGE_FILES: Record<Language, Record<string, Texts>> = {
     "areas/studio-admin/en.json": studio_admin_en,
     "areas/team-members/en.json": team_members_en,
     "areas/teams/en.json": teams_en,
+    "areas/webhooks/en.json": webhooks_en,
     "areas/api/en.json": api_en,
   },
   es: {
@@ -69,6 +73,7 @@ export const SERVER_MESSAGE_FILES: Record<Language, Record<string, Texts>> = {
     "areas/studio-admin/es.json": studio_admin_es,
     "areas/team-members/es.json": team_members_es,
     "areas/teams/es.json": teams_es,
+    "areas/webhooks/es.json": webhooks_es,
     "areas/api/es.json": api_es,
   },
   fr: {
@@ -82,6 +87,7 @@ export const SERVER_MESSAGE_FILES: Record<Language, Record<string, Texts>> = {
     "areas/studio-admin/fr.json": studio_admin_fr,
     "areas/team-members/fr.json": team_members_fr,
     "areas/teams/fr.json": teams_fr,
+    "areas/webhooks/fr.json": webhooks_fr,
     "areas/api/fr.json": api_fr,
   },
 };
