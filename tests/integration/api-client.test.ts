@@ -5,6 +5,8 @@
  * document generates now, so that they (and this test's calls) cannot drift from the routes.
  */
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import createClient, { type Client } from "openapi-fetch";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -28,7 +30,8 @@ const holding: RenderProvider = {
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({}, { renderProvider: holding });
+  // Webhooks to this machine's receiver (loopback is refused unless the operator allows it).
+  server = await startTestServer({ WEBHOOKS_ALLOW_LOOPBACK: "true" }, { renderProvider: holding });
 });
 afterAll(async () => {
   await server?.stop();
@@ -39,7 +42,7 @@ async function apiClient(): Promise<Client<paths>> {
   const user = await signedInClient(server.url);
   const { token } = await user.client.developers.createKey.mutate({
     name: "Generated client",
-    scopes: ["renders:write", "renders:read", "credits:read"],
+    scopes: ["renders:write", "renders:read", "credits:read", "webhooks"],
     expiresInDays: null,
     teamId: null,
   });
@@ -143,5 +146,49 @@ describe("a generated client", () => {
     expect(other.response.status).toBe(409);
     expect(other.error!.error.code).toBe("conflict");
     expect((await api.GET("/credits")).data!.balance).toBe(before - 1);
+  });
+
+  it("registers a webhook, sends it a test event, and it is told when an ordered render has succeeded", async () => {
+    const received: { id: string; type: string; data: { id?: string } }[] = [];
+    const receiver = http.createServer((req, res) => {
+      let body = "";
+      req.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
+      req.on("end", () => {
+        const event = JSON.parse(body) as { type: string; data: { id?: string } };
+        received.push({ id: String(req.headers["webhook-id"]), type: event.type, data: event.data });
+        res.end("ok");
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    try {
+      const api = await apiClient();
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+      const created = await api.POST("/webhooks", { body: { url, events: ["render.succeeded"], description: "CRM" } });
+      expect(created.response.status).toBe(201);
+      expect(created.data!.secret).toMatch(/^whsec_/);
+      const webhookId = created.data!.id;
+      expect((await api.GET("/webhooks")).data!.webhooks.map((webhook) => webhook.url)).toEqual([url]);
+
+      const test = await api.POST("/webhooks/{id}/test", { params: { path: { id: webhookId } } });
+      expect(test.response.status).toBe(201);
+      await waitUntil(() => received.some((event) => event.type === "webhook.test" && event.id === test.data!.id), {
+        message: "the test event was not received",
+      });
+
+      const upload = await uploadPhoto(api);
+      const { data } = await api.POST("/renders", { params: { query: { wait: 30 } }, body: { imageId: upload.id, style: "coastal" } });
+      const render = data!.renders[0]!;
+      expect(render.status).toBe("succeeded");
+      await waitUntil(() => received.some((event) => event.type === "render.succeeded" && event.data.id === render.id), {
+        message: "the render's webhook was not received",
+      });
+      const log = await api.GET("/webhooks/{id}/deliveries", { params: { path: { id: webhookId } } });
+      expect(log.data!.deliveries.map((delivery) => [delivery.type, delivery.status])).toEqual([
+        ["render.succeeded", "succeeded"],
+        ["webhook.test", "succeeded"],
+      ]);
+    } finally {
+      await new Promise((resolve) => receiver.close(resolve));
+    }
   });
 });
