@@ -173,7 +173,8 @@ describeBrowser("developers page", () => {
     expect(await usage.getByTestId("usage-chart").getByRole("listitem").count()).toBe(30);
     expect(await seriousViolations(page)).toEqual([]);
     await openReference(page, "developers-reference-desktop-light");
-  });
+    // A long walk (keys, webhooks, usage, the reference): more than the default 20 s on a busy machine.
+  }, 60_000);
 
   it("speaks French on a phone (dark): a key without a scope is refused, a team's Admin may choose the team, a Member may not", async () => {
     const owner = await signedInClient(server.url);
@@ -249,5 +250,5 @@ describeBrowser("developers page", () => {
     expect(await memberPage.getByLabel(uiText("fr", "developers.keysFor")).count()).toBe(0);
     expect(await memberPage.getByText("Atelier Lumière").count()).toBe(0);
     expect(await memberPage.getByText("Clé de l'équipe").count()).toBe(0);
-  });
+  }, 60_000);
 });
