@@ -73,6 +73,16 @@ async function settle(page: Page, requests: PageRequests): Promise<void> {
 
 const cases = (["light", "dark"] as const).flatMap((theme) => (["visitor", "member", "admin"] as const).map((who) => ({ theme, who })));
 
+/**
+ * The pages a member walks: the protected ones, and the public ones that show a signed-in user
+ * something else (the others, like /terms or /guide, show the same content under the same shell the
+ * protected pages already check; the visitor walks them).
+ */
+const SIGNED_IN_VIEWS = new Set(["/", "/upload", "/batch-upload", "/style-select", "/render", "/pricing"]);
+function signedInDiffers(route: (typeof APP_ROUTES)[number]): boolean {
+  return route.access === "protected" || SIGNED_IN_VIEWS.has(route.path);
+}
+
 /** The width a page is checked at: pages take turns, and the dark theme takes the other turn. */
 function deviceFor(theme: "light" | "dark", index: number): keyof typeof WIDTHS {
   return (index + (theme === "dark" ? 1 : 0)) % 2 === 0 ? "phone" : "desktop";
@@ -104,7 +114,9 @@ describeBrowser("accessibility (axe-core, WCAG 2.2 AA) on every page", () => {
       const paths: string[] =
         who === "admin"
           ? ADMIN_SECTIONS.map((section) => `/admin?section=${section}`)
-          : APP_ROUTES.filter((route) => route.path !== "/admin" || who === "visitor").map((route) => route.path);
+          : APP_ROUTES.filter((route) => (who === "visitor" ? true : route.path !== "/admin" && signedInDiffers(route))).map(
+              (route) => route.path,
+            );
       if (who === "visitor") paths.push("/no-such-page");
       const found: string[] = [];
       let device = deviceFor(theme, 0);
