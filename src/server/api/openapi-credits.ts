@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { ENGINE_TASKS, FLOOR_PLAN_RENDERS, RENDER_MODES } from "../../shared/render";
 import { errors, type ApiPaths } from "./openapi-parts";
-import { cursorQuerySchema } from "./openapi-projects";
+import { cursorQuerySchema } from "./openapi-parts";
 
 export const ledgerEntrySchema = z
   .object({

@@ -5,7 +5,7 @@
  */
 import type { ZodOpenApiPathsObject } from "zod-openapi";
 import { z } from "zod";
-import { apiErrorSchema } from "../../shared/api";
+import { API_PAGE_MAX, apiErrorSchema } from "../../shared/api";
 
 export type ApiPaths = ZodOpenApiPathsObject;
 
@@ -39,3 +39,15 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   404: "Not found, or not the key's to see",
   429: "Too many requests with this key this minute (RateLimit-* headers on every answer), or, ordering renders and edits, too many of the key's renders running at once (API_RENDERS_AT_ONCE): wait for Retry-After seconds",
 };
+
+/** A page of a list: `limit` 1–100 and the cursor the page before gave. */
+export const cursorQuerySchema = z.object({
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(API_PAGE_MAX)
+    .default(20)
+    .meta({ description: `1 to ${API_PAGE_MAX}` }),
+  cursor: z.string().max(200).optional().meta({ description: "The nextCursor of the page before" }),
+});

@@ -3,9 +3,8 @@
  * same zod schemas routes-projects.ts parses and answers with.
  */
 import { z } from "zod";
-import { API_PAGE_MAX } from "../../shared/api";
 import { projectNameSchema } from "../../shared/render";
-import { errors, idempotencyHeader, idParams, type ApiPaths } from "./openapi-parts";
+import { cursorQuerySchema, errors, idempotencyHeader, idParams, type ApiPaths } from "./openapi-parts";
 
 export const projectSchema = z
   .object({
@@ -24,18 +23,6 @@ export const projectPageSchema = z
     nextCursor: z.string().nullable().meta({ description: "Pass as cursor for the next page; null on the last" }),
   })
   .meta({ id: "ProjectPage" });
-
-/** A page of a list: `limit` 1–100 and the cursor the page before gave. */
-export const cursorQuerySchema = z.object({
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(API_PAGE_MAX)
-    .default(20)
-    .meta({ description: `1 to ${API_PAGE_MAX}` }),
-  cursor: z.string().max(200).optional().meta({ description: "The nextCursor of the page before" }),
-});
 
 export const projectNameBodySchema = z.object({ name: projectNameSchema }).meta({ id: "ProjectName" });
 

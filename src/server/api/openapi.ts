@@ -5,8 +5,8 @@
  */
 import { createDocument } from "zod-openapi";
 import { z } from "zod";
-import { API_BASE, API_PAGE_MAX, API_SCOPES } from "../../shared/api";
-import { errors, idempotencyHeader, idParams, type ApiPaths } from "./openapi-parts";
+import { API_BASE, API_SCOPES } from "../../shared/api";
+import { cursorQuerySchema, errors, idempotencyHeader, idParams, type ApiPaths } from "./openapi-parts";
 import { webhookPaths } from "./openapi-webhooks";
 import { renderViewSchema, rendersSchema, waitQuerySchema } from "./openapi-render-schemas";
 import { studioPaths } from "./openapi-studio";
@@ -67,17 +67,7 @@ export const renderPageSchema = z
   })
   .meta({ id: "RenderPage" });
 
-export const pageQuerySchema = z.object({
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(API_PAGE_MAX)
-    .default(20)
-    .meta({ description: `1 to ${API_PAGE_MAX}` }),
-  cursor: z.string().max(200).optional().meta({ description: "The nextCursor of the page before" }),
-  projectId: z.string().max(64).optional(),
-});
+export const pageQuerySchema = cursorQuerySchema.extend({ projectId: z.string().max(64).optional() });
 
 let document: ReturnType<typeof createDocument> | null = null;
 

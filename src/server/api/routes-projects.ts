@@ -11,7 +11,8 @@ import type { ApiProjectView } from "./context";
 import { parsed, readCursor, writeCursor, type ApiEdge } from "./edge";
 import type { ApiCaller } from "./keys";
 import { idParams } from "./openapi-parts";
-import { cursorQuerySchema, projectDeletedSchema, projectNameBodySchema, projectPageSchema, projectSchema } from "./openapi-projects";
+import { cursorQuerySchema } from "./openapi-parts";
+import { projectDeletedSchema, projectNameBodySchema, projectPageSchema, projectSchema } from "./openapi-projects";
 
 function publicProject(view: ApiProjectView): z.infer<typeof projectSchema> {
   return {
