@@ -339,6 +339,16 @@ module.exports = {
       to: { path: "^src/server/webhooks/" },
     },
     {
+      name: "space-events-is-a-record",
+      severity: "error",
+      comment:
+        "The space-events module (src/server/space-events) owns space_events (decision 098): the credits ledger and the " +
+        "listing module append to it, the webhooks read it through a port. It knows nothing of who writes or reads: it " +
+        "imports only the database's types.",
+      from: { path: "^src/server/space-events/" },
+      to: { path: "^src/server/(?!db/|space-events/)" },
+    },
+    {
       name: "backup-owned-by-backup",
       severity: "error",
       comment:

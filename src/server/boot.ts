@@ -35,6 +35,7 @@ import { createReviewModule } from "./review";
 import { createMeasuresModule } from "./measures";
 import { createApiModule } from "./api";
 import { createWebhooksModule, type WebhooksOptions } from "./webhooks";
+import { forgetSpaceEventsBefore, SPACE_EVENTS_KEEP_MS, spaceEventsAfter } from "./space-events";
 import { createSettingsModule } from "./settings";
 import { createAccountDirectory, createAccountsService, createPeopleDirectory } from "./services/accounts";
 import { createSpacesModule } from "./spaces";
@@ -171,7 +172,7 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
   const rateCounts = createRateCounts(infra);
   const listing = createListingModule(infra, { render, brandName: settings.brandName, teams: spaces });
   // The public REST API (issue 31): keys, and /api/v1 on the same capabilities as the web app.
-  // Webhooks (issue 31, decision 095): render events read after a cursor of their own, each job shaped as the API shows it.
+  // Webhooks (issue 31, decisions 095, 098): render and space events read after cursors of their own, shaped as the API shows them.
   const webhooks = createWebhooksModule(
     infra,
     {
@@ -182,6 +183,9 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
         eventsAfter: (afterId, limit, types) => render.eventsAfter(afterId, limit, types),
         describe: (userId, teamId, jobId) => api.describeRender(userId, teamId, jobId),
       },
+      // Credit balances that went down and listing exports made (decision 098).
+      spaceEvents: { after: (afterId, limit) => spaceEventsAfter(db, afterId, limit) },
+      listings: { describe: (userId, teamId, exportId) => api.describeListing(userId, teamId, exportId) },
     },
     options.webhooks,
   );
@@ -221,11 +225,11 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
     { name: "render", run: () => render.runHousekeeping() },
     { name: "rate counts", run: async () => ({ endedRateCounts: await rateCounts.prune() }) },
     { name: "webhook deliveries", run: async () => ({ oldWebhookDeliveries: await webhooks.pruneDeliveries() }) },
+    { name: "space events", run: async () => ({ oldSpaceEvents: await forgetSpaceEventsBefore(db, clock.now() - SPACE_EVENTS_KEEP_MS) }) },
     {
       name: "API idempotency keys",
       run: async () => ({ oldIdempotencyKeys: await api.pruneIdempotency(), endedApiRenderSlots: await api.pruneRenderSlots() }),
     },
-    { name: "API idempotency keys", run: async () => ({ oldIdempotencyKeys: await api.pruneIdempotency() }) },
     { name: "API usage", run: async () => ({ oldApiUsageDays: await api.pruneUsage() }) },
   ]);
   return {

@@ -183,6 +183,7 @@ export const MESSAGES = {
   webhookUrlRefused: "This webhook URL leads to a private, local or reserved address, which this server does not send to",
   webhookUrlUnresolved: "This webhook URL's host name cannot be found",
   webhookEventsRequired: "Choose at least one event for the webhook",
+  webhookCreditsLowInvalid: "The credit threshold must be a whole number from 1 to 1,000,000",
   tooManyWebhooks: "This space has the most webhooks it may keep. Delete one to make room.",
   apiRendersAtOnce:
     "This API key has {{max}} renders running, the most it may run at once: order more once one has ended (wait Retry-After seconds)",

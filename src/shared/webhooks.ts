@@ -6,7 +6,14 @@ import { z } from "zod";
 import { MESSAGES } from "./messages";
 
 /** What an endpoint may subscribe to (webhook.test is sent on request, to one endpoint, whatever it asked for). */
-export const WEBHOOK_EVENTS = ["render.succeeded", "render.failed", "render.canceled", "edit.succeeded"] as const;
+export const WEBHOOK_EVENTS = [
+  "render.succeeded",
+  "render.failed",
+  "render.canceled",
+  "edit.succeeded",
+  "credits.low",
+  "listing.created",
+] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 export type WebhookEventType = WebhookEvent | "webhook.test";
 
@@ -30,6 +37,9 @@ export const WEBHOOKS = {
   logPageMax: 100,
   /** The start of every signing secret (Standard Webhooks). */
   secretPrefix: "whsec_",
+  /** credits.low is sent when a change takes the space's balance below this many credits (each endpoint may say another). */
+  creditsLowDefault: 10,
+  creditsLowMax: 1_000_000,
 } as const;
 
 export const webhookEndpointInputSchema = z.object({
@@ -44,6 +54,13 @@ export const webhookEndpointInputSchema = z.object({
     .min(1, { error: MESSAGES.webhookEventsRequired })
     .refine((events) => new Set(events).size === events.length, { error: MESSAGES.webhookEventsRequired }),
   description: z.string().trim().max(WEBHOOKS.descriptionMax).default(""),
+  /** With credits.low: below how many credits it is sent (default WEBHOOKS.creditsLowDefault). */
+  creditsLowBelow: z
+    .number({ error: MESSAGES.webhookCreditsLowInvalid })
+    .int({ error: MESSAGES.webhookCreditsLowInvalid })
+    .min(1, { error: MESSAGES.webhookCreditsLowInvalid })
+    .max(WEBHOOKS.creditsLowMax, { error: MESSAGES.webhookCreditsLowInvalid })
+    .optional(),
 });
 
 export const createWebhookInputSchema = webhookEndpointInputSchema.extend({
@@ -60,6 +77,8 @@ export interface WebhookEndpointView {
   url: string;
   description: string;
   events: WebhookEvent[];
+  /** Below how many credits credits.low is sent; null without that event. */
+  creditsLowBelow: number | null;
   teamId: string | null;
   createdAt: number;
   /** Null while it is sent to; set when its owner turned it off or it kept failing. */

@@ -54,6 +54,14 @@ describeBrowser("developers page", () => {
     await page.getByRole("button", { name: text("create") }).click();
     const form = page.getByRole("dialog", { name: text("createTitle") });
     await form.getByLabel(text("url")).fill(receiverUrl);
+    // credits.low asks below how many credits; a figure that is not a whole number is refused on the page.
+    await form.getByRole("checkbox", { name: /credits\.low/ }).check();
+    const threshold = form.getByLabel(text("creditsLowBelow"));
+    await threshold.fill("2.5");
+    await form.getByRole("button", { name: text("createSubmit") }).click();
+    await poll(() => form.innerText()).toContain(uiText(language, "serverMessages.webhookCreditsLowInvalid"));
+    await screenshot(page, `developers-webhook-form-${language}`);
+    await threshold.fill("25");
     await form.getByRole("button", { name: text("createSubmit") }).click();
     const shown = page.getByRole("dialog", { name: text("secretTitle") });
     await poll(() => shown.isVisible()).toBe(true);
@@ -64,6 +72,7 @@ describeBrowser("developers page", () => {
     expect(await page.content()).not.toContain(secret);
     const hook = page.getByTestId("webhook");
     expect(await hook.getByTestId("webhook-url").textContent()).toBe(receiverUrl);
+    expect(await hook.innerText()).toContain(uiText(language, "webhooks.creditsLowShown_other", { count: 25 }));
     await hook.getByRole("button", { name: text("sendTest") }).click();
     await poll(() => hook.getByTestId("webhook-delivery").first().innerText()).toContain(text("status.succeeded"));
     expect(received.slice(before).map((body) => body.type)).toEqual(["webhook.test"]);

@@ -814,22 +814,26 @@ export interface components {
     Webhook: {
       /** @description ISO 8601 */
       createdAt: string;
+      /** @description credits.low is sent when a change takes the space's balance below this many credits; null without credits.low */
+      creditsLowBelow: number | null;
       description: string;
       /** @description Why it is off: turned off by its owner, or failing every delivery for a day */
       disabledReason: ("owner" | "failing") | null;
       enabled: boolean;
-      events: ("render.succeeded" | "render.failed" | "render.canceled" | "edit.succeeded")[];
+      events: ("render.succeeded" | "render.failed" | "render.canceled" | "edit.succeeded" | "credits.low" | "listing.created")[];
       id: string;
       url: string;
     };
     WebhookCreated: {
       /** @description ISO 8601 */
       createdAt: string;
+      /** @description credits.low is sent when a change takes the space's balance below this many credits; null without credits.low */
+      creditsLowBelow: number | null;
       description: string;
       /** @description Why it is off: turned off by its owner, or failing every delivery for a day */
       disabledReason: ("owner" | "failing") | null;
       enabled: boolean;
-      events: ("render.succeeded" | "render.failed" | "render.canceled" | "edit.succeeded")[];
+      events: ("render.succeeded" | "render.failed" | "render.canceled" | "edit.succeeded" | "credits.low" | "listing.created")[];
       id: string;
       /** @description The signing secret (whsec_…), shown in this answer only. Each delivery carries webhook-id, webhook-timestamp and webhook-signature (Standard Webhooks): v1, and base64 of HMAC-SHA256 of `id.timestamp.body` keyed with the secret's bytes after whsec_ (base64). */
       secret: string;
@@ -853,7 +857,8 @@ export interface components {
       /** @enum {string} */
       status: "pending" | "succeeded" | "failed";
       /** @enum {string} */
-      type: "render.succeeded" | "render.failed" | "render.canceled" | "edit.succeeded" | "webhook.test";
+      type:
+        "render.succeeded" | "render.failed" | "render.canceled" | "edit.succeeded" | "credits.low" | "listing.created" | "webhook.test";
     };
     WebhookDeliveryList: {
       deliveries: components["schemas"]["WebhookDelivery"][];
@@ -862,9 +867,11 @@ export interface components {
       webhooks: components["schemas"]["Webhook"][];
     };
     WebhookRequest: {
+      /** @description With credits.low: it is sent when a change takes the space's balance from this many credits or more to fewer (default 10) */
+      creditsLowBelow?: number;
       /** @default  */
       description: string;
-      events: ("render.succeeded" | "render.failed" | "render.canceled" | "edit.succeeded")[];
+      events: ("render.succeeded" | "render.failed" | "render.canceled" | "edit.succeeded" | "credits.low" | "listing.created")[];
       url: string;
     };
   };

@@ -221,7 +221,8 @@ describe("the OpenAPI document", () => {
     expect(response.status).toBe(200);
     const document = (await response.json()) as {
       openapi: string;
-      paths: Record<string, unknown>;
+      tags: Array<{ name: string }>;
+      paths: Record<string, Record<string, { tags?: string[] }>>;
       components: { schemas: Record<string, unknown>; securitySchemes: Record<string, { scheme: string }> };
     };
     const validator = new Validator();
@@ -255,6 +256,23 @@ describe("the OpenAPI document", () => {
       "/webhooks/{id}/deliveries/{deliveryId}/redeliver",
       "/webhooks/{id}/rotate-secret",
       "/webhooks/{id}/test",
+    ]);
+    // The reference's sections: every operation under one of them, each section used.
+    const sections = document.tags.map((tag) => tag.name);
+    const tagOf = (path: string) => Object.values(document.paths[path]!).flatMap((operation) => operation.tags ?? []);
+    for (const path of Object.keys(document.paths)) expect(sections).toEqual(expect.arrayContaining(tagOf(path)));
+    expect(new Set(Object.keys(document.paths).flatMap(tagOf))).toEqual(new Set(sections));
+    expect(
+      ["/renders/{id}/edits", "/edits/{id}", "/renders/{id}/listing-exports", "/renders/{id}/reroll", "/credits", "/credits/ledger"].map(
+        tagOf,
+      ),
+    ).toEqual([
+      ["Edits"],
+      ["Edits"],
+      ["Listing exports", "Listing exports"],
+      ["Renders"],
+      ["Credits and engines"],
+      ["Credits and engines"],
     ]);
     expect(document.components.securitySchemes.apiKey!.scheme).toBe("bearer");
     expect(Object.keys(document.components.schemas)).toEqual(

@@ -135,7 +135,10 @@ describe("the webhooks' outbox", () => {
           payload: JSON.stringify({ type: "canceled", jobId, at: clock.now(), refunded: true }),
           created_at: clock.now(),
         });
-        const cursor = async () => Number((await db.selectFrom("webhook_cursor").select("last_id").executeTakeFirstOrThrow()).last_id);
+        const cursor = async () =>
+          Number(
+            (await db.selectFrom("webhook_cursor").select("last_id").where("name", "=", "render_events").executeTakeFirstOrThrow()).last_id,
+          );
 
         // A's event takes its id first and commits last.
         let release!: () => void;

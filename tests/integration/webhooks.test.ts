@@ -371,6 +371,53 @@ describe("webhooks", () => {
     expect(await call(`/webhooks/${hook.id}`, token)).toMatchObject(notFound);
   });
 
+  it("sends credits.low once when a change takes the balance below the endpoint's threshold, and listing.created with the export", async () => {
+    const receiver = await startReceiver(clock);
+    try {
+      const { user, token } = await developer();
+      const refused = await call("/webhooks", token, { json: { url: receiver.url, events: ["credits.low"], creditsLowBelow: 0 } });
+      expect(refused).toMatchObject({ status: 400, json: { error: { message: MESSAGES.webhookCreditsLowInvalid } } });
+      const hook = await register(token, receiver.url, ["credits.low", "listing.created"]);
+      expect(hook.creditsLowBelow).toBe(10);
+      await call(`/webhooks/${hook.id}`, token, { method: "DELETE" });
+      const created = await call("/webhooks", token, {
+        json: { url: receiver.url, events: ["credits.low", "listing.created"], creditsLowBelow: 3 },
+      });
+      expect(created.json).toMatchObject({ creditsLowBelow: 3 });
+      receiver.state.secret = created.json!.secret as string;
+      // Only the render events' endpoint says nothing of credits.
+      const renders = await register(token, receiver.url.replace("/hooks", "/renders"), ["render.failed"]);
+      expect(renders.creditsLowBelow).toBeNull();
+
+      await server.deps.db.updateTable("profiles").set({ credits_remaining: 4 }).where("user_id", "=", user.userId).execute();
+      const upload = await call("/uploads", token, { body: await roomPhoto(640, 480) });
+      const order = async () =>
+        (await call("/renders?wait=30", token, { json: { imageId: upload.json!.id, style: "coastal" } })).json!.renders[0];
+      // 4 → 3: not below 3. 3 → 2: below, once. 2 → 1: it was below already.
+      const first = await order();
+      await order();
+      await order();
+      const balance = await server.deps.db
+        .selectFrom("profiles")
+        .select("credits_remaining")
+        .where("user_id", "=", user.userId)
+        .executeTakeFirstOrThrow();
+      expect(balance.credits_remaining).toBe(1);
+      const made = await call(`/renders/${first.id}/listing-exports`, token, { json: {} });
+      expect(made.status).toBe(201);
+
+      await waitUntil(() => receiver.accepted().length, { message: "credits.low and listing.created", until: (n) => n >= 2 });
+      expect(receiver.received.map((entry) => [entry.body.type, entry.valid])).toEqual([
+        ["credits.low", true],
+        ["listing.created", true],
+      ]);
+      expect(receiver.received[0]!.body.data).toEqual({ teamId: null, balance: 2, threshold: 3 });
+      expect(receiver.received[1]!.body.data).toEqual(made.json);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it("gives a team's endpoints to its Owner and Admins only, and the team's render events to them", async () => {
     const receiver = await startReceiver(clock);
     try {
@@ -385,7 +432,13 @@ describe("webhooks", () => {
           .insertInto("team_members")
           .values({ team_id: team.id, user_id: person.userId, role, monthly_cap: null, joined_at: clock.now() })
           .execute();
-      const input = { url: receiver.url, events: ["render.succeeded" as const], description: "", teamId: team.id };
+      const input = {
+        url: receiver.url,
+        events: ["render.succeeded" as const, "credits.low" as const],
+        creditsLowBelow: 5,
+        description: "",
+        teamId: team.id,
+      };
       await expect(member.client.webhooks.create.mutate(input)).rejects.toMatchObject({ data: { code: "FORBIDDEN" } });
       await expect(member.client.webhooks.list.query({ teamId: team.id })).rejects.toMatchObject({ data: { code: "FORBIDDEN" } });
       const { endpoint, secret } = await admin.client.webhooks.create.mutate(input);
@@ -406,10 +459,19 @@ describe("webhooks", () => {
       const upload = await call("/uploads", token, { body: await roomPhoto(640, 480) });
       const ordered = await call("/renders?wait=30", token, { json: { imageId: upload.json!.id, style: "coastal" } });
       expect(ordered.json!.renders[0].status).toBe("succeeded");
-      await waitUntil(() => receiver.accepted().length, { message: "the team's render event", until: (n) => n >= 1 });
-      expect(receiver.received.map((entry) => [entry.body.type, entry.body.data.id, entry.valid])).toEqual([
+      await waitUntil(() => receiver.accepted().length, { message: "the team's render and credit events", until: (n) => n >= 2 });
+      // The team's balance went from 5 to 4 (below the Admin's threshold of 5); the two streams may arrive in either order.
+      expect(
+        receiver.received.map((entry) => [entry.body.type, entry.body.data.id ?? entry.body.data.balance, entry.valid]).sort(),
+      ).toEqual([
+        ["credits.low", 4, true],
         ["render.succeeded", ordered.json!.renders[0].id, true],
       ]);
+      expect(receiver.received.find((entry) => entry.body.type === "credits.low")!.body.data).toEqual({
+        teamId: team.id,
+        balance: 4,
+        threshold: 5,
+      });
     } finally {
       await receiver.close();
     }

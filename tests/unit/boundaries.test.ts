@@ -107,6 +107,19 @@ const VIOLATING: Tree = {
   "src/server/coordination/index.ts": 'export { claim } from "./claims";\n',
   "src/server/coordination/claims.ts": 'import { jobs } from "../services/jobs";\nexport const claim = jobs;\n',
   "src/server/services/claim-use.ts": 'import { claim } from "../coordination/claims";\nexport const use = claim;\n',
+  // api-behind-its-index, api-asks-through-ports (a service, and the webhooks module)
+  "src/server/api/index.ts": 'export { keys } from "./keys";\n',
+  "src/server/api/keys.ts":
+    'import { jobs } from "../services/jobs";\nimport { hooks } from "../webhooks";\nexport const keys = [jobs, hooks];\n',
+  "src/server/services/api-use.ts": 'import { keys } from "../api/keys";\nexport const use = keys;\n',
+  // webhooks-behind-its-index, webhooks-asks-through-ports, render-not-webhooks
+  "src/server/webhooks/index.ts": 'export { hooks } from "./outbox";\n',
+  "src/server/webhooks/outbox.ts": 'import { h } from "../http/h";\nexport const hooks = h;\n',
+  "src/server/services/hooks-use.ts": 'import { hooks } from "../webhooks/outbox";\nexport const use = hooks;\n',
+  "src/server/render/hooks.ts": 'import { hooks } from "../webhooks";\nexport const renderHooks = hooks;\n',
+  // space-events-is-a-record: it imports nothing of the server but the database
+  "src/server/space-events/index.ts":
+    'import { db } from "../db/client";\nimport { jobs } from "../services/jobs";\nexport const events = [db, jobs];\n',
   // client-imports-server-types-only
   "src/server/y.ts": "export const y = 1;\n",
   "src/client/x.ts": 'import { y } from "../server/y";\nexport const x = y;\n',
@@ -119,6 +132,9 @@ const VIOLATING: Tree = {
  * prints them, sorted.
  */
 const EXPECTED_VIOLATIONS = [
+  "api-asks-through-ports: src/server/api/keys.ts → src/server/services/jobs.ts",
+  "api-asks-through-ports: src/server/api/keys.ts → src/server/webhooks/index.ts",
+  "api-behind-its-index: src/server/services/api-use.ts → src/server/api/keys.ts",
   "client-imports-server-types-only: src/client/x.ts → src/server/y.ts",
   "coordination-is-a-leaf: src/server/coordination/claims.ts → src/server/services/jobs.ts",
   "coordination-owned-by-coordination: src/server/services/claim-use.ts → src/server/coordination/claims.ts",
@@ -144,6 +160,7 @@ const EXPECTED_VIOLATIONS = [
   "render-live-behind-its-index: src/server/render/jobs/queue.ts → src/server/render/live/events.ts",
   "render-live-below-the-parts: src/server/render/live/events.ts → src/server/render/intake/index.ts",
   "render-not-router: src/server/render/routes.ts → src/server/trpc/root.ts",
+  "render-not-webhooks: src/server/render/hooks.ts → src/server/webhooks/index.ts",
   "render-shared-below-the-parts: src/server/render/records.ts → src/server/render/engines/index.ts",
   "review-not-transport: src/server/review/links.ts → node_modules/@trpc/server/index.js",
   "review-not-transport: src/server/review/routes.ts → src/server/services/jobs.ts",
@@ -154,8 +171,11 @@ const EXPECTED_VIOLATIONS = [
   "services-not-transport: src/server/render/sse.ts → node_modules/@trpc/server/observable.js",
   "services-not-transport: src/server/services/s.ts → node_modules/@trpc/server/index.js",
   "shared-is-leaf: src/shared/a.ts → src/server/b.ts",
+  "space-events-is-a-record: src/server/space-events/index.ts → src/server/services/jobs.ts",
   "trpc-context-no-db: src/server/trpc/context.ts → src/server/db/client.ts",
   "trpc-context-no-db: src/server/trpc/init.ts → node_modules/kysely/index.js",
+  "webhooks-asks-through-ports: src/server/webhooks/outbox.ts → src/server/http/h.ts",
+  "webhooks-behind-its-index: src/server/services/hooks-use.ts → src/server/webhooks/outbox.ts",
 ];
 
 /** Everything the rules allow. */

@@ -146,6 +146,7 @@ const TABLE_OWNERS: Record<string, Home> = {
   webhook_deliveries: { owner: "src/server/webhooks/" },
   webhook_attempts: { owner: "src/server/webhooks/" },
   webhook_cursor: { owner: "src/server/webhooks/" },
+  space_events: { owner: "src/server/space-events/" },
   api_render_slots: { owner: "src/server/api/" },
   api_usage: { owner: "src/server/api/" },
 };

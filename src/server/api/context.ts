@@ -94,6 +94,7 @@ export interface ApiListing {
     publicBase: string | null,
   ): Promise<ApiListingExportView>;
   forJob(userId: string, jobId: string): Promise<ApiListingExportView[]>;
+  view(userId: string, exportId: string): Promise<ApiListingExportView>;
   picture(userId: string, exportId: string): Promise<{ data: Buffer; fileName: string; jobId: string }>;
 }
 

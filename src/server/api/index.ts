@@ -11,7 +11,7 @@ import type { ApiContext, ApiCounts, ApiCredits, ApiListing, ApiProjects, ApiRen
 import { pruneIdempotency } from "./idempotency";
 import { pruneRenderSlots } from "./render-slots";
 import { createApiKey, listApiKeys, revokeApiKey } from "./keys";
-import { publicRender } from "./render-view";
+import { publicListingExport, publicRender } from "./render-view";
 import { apiRoutes } from "./routes";
 import { userOwner } from "../render";
 import { pruneUsage, usageReport } from "./usage";
@@ -60,6 +60,20 @@ export function createApiModule(
       try {
         const view = await deps.render.job(userOwner(userId, teamId), jobId);
         return { kind: view.kind === "edit" ? ("edit" as const) : ("render" as const), data: publicRender(view) };
+      } catch (error) {
+        if (error instanceof DomainError && (error.kind === "not-found" || error.kind === "forbidden")) return null;
+        throw error;
+      }
+    },
+    /**
+     * A listing export as the API shows it, to the user in the space (the listing.created webhook's
+     * payload, decision 098); null when it is gone (revoked) or not theirs to see there.
+     */
+    describeListing: async (userId: string, teamId: string | null, exportId: string) => {
+      try {
+        const view = await deps.listing.view(userId, exportId);
+        await deps.render.job(userOwner(userId, teamId), view.jobId);
+        return publicListingExport(view);
       } catch (error) {
         if (error instanceof DomainError && (error.kind === "not-found" || error.kind === "forbidden")) return null;
         throw error;

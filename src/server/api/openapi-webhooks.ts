@@ -14,6 +14,9 @@ export const webhookSchema = z
     url: z.string(),
     description: z.string(),
     events: z.array(z.enum(WEBHOOK_EVENTS)),
+    creditsLowBelow: z.number().int().nullable().meta({
+      description: "credits.low is sent when a change takes the space's balance below this many credits; null without credits.low",
+    }),
     enabled: z.boolean(),
     disabledReason: z
       .enum(["owner", "failing"])
@@ -34,7 +37,13 @@ export const webhookCreatedSchema = webhookSchema
 
 export const webhookListSchema = z.object({ webhooks: z.array(webhookSchema) }).meta({ id: "WebhookList" });
 
-export const webhookRequestSchema = webhookEndpointInputSchema.meta({ id: "WebhookRequest" });
+export const webhookRequestSchema = webhookEndpointInputSchema
+  .extend({
+    creditsLowBelow: webhookEndpointInputSchema.shape.creditsLowBelow.meta({
+      description: `With credits.low: it is sent when a change takes the space's balance from this many credits or more to fewer (default ${WEBHOOKS.creditsLowDefault})`,
+    }),
+  })
+  .meta({ id: "WebhookRequest" });
 
 export const deliverySchema = z
   .object({

@@ -92,16 +92,53 @@ export function openApiDocument(version: string): ReturnType<typeof createDocume
         },
       },
     },
-    paths: {
+    tags: RESOURCES.map(({ tag, description }) => ({ name: tag, description })),
+    paths: tagged({
       ...renderPaths,
       ...studioPaths,
       ...projectPaths,
       ...creditPaths,
       ...webhookPaths,
       ...usagePaths,
-    },
+    }),
   });
   return document;
+}
+
+/** The reference's sections, in its order: each path goes under the first whose pattern it matches. */
+const RESOURCES: Array<{ tag: string; description: string; paths: RegExp }> = [
+  { tag: "Catalogue", description: "The styles and room types a render may ask for", paths: /^\/catalogue/ },
+  { tag: "Uploads", description: "Photos and floor plans to render from, checked as the web app checks them", paths: /^\/uploads/ },
+  { tag: "Edits", description: "A masked region of a render repainted by an instruction", paths: /^\/(edits|renders\/\{id\}\/edits)/ },
+  {
+    tag: "Listing exports",
+    description: "A render made ready for a property listing, with its disclosure and public page",
+    paths: /^\/(listing-exports|renders\/\{id\}\/listing-exports)/,
+  },
+  { tag: "Renders", description: "Ordering renders, waiting for them, their pictures, re-rolls and upscales", paths: /^\/renders/ },
+  { tag: "Projects", description: "The folders renders are kept in", paths: /^\/projects/ },
+  {
+    tag: "Credits and engines",
+    description: "The balance, its ledger, and the engines with what they can do and cost",
+    paths: /^\/(credits|engines)/,
+  },
+  { tag: "Webhooks", description: "Signed POSTs to your server when something happens in the key's space", paths: /^\/webhooks/ },
+  { tag: "Usage", description: "Requests per key and day", paths: /^\/usage/ },
+];
+
+/** Every operation tagged with its path's section. */
+function tagged(paths: ApiPaths): ApiPaths {
+  const methods = ["get", "put", "post", "delete", "patch"] as const;
+  return Object.fromEntries(
+    Object.entries(paths).map(([path, item]) => {
+      const resource = RESOURCES.find((candidate) => candidate.paths.test(path));
+      if (!resource) throw new Error(`The API reference has no section for ${path}`);
+      const operations = Object.fromEntries(
+        methods.filter((method) => item[method]).map((method) => [method, { ...item[method], tags: [resource.tag] }]),
+      );
+      return [path, { ...item, ...operations }];
+    }),
+  );
 }
 
 /** Uploads, renders, the catalogue and credits. */

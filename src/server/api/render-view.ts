@@ -6,10 +6,11 @@ import type { z } from "zod";
 import { API_BASE } from "../../shared/api";
 import { isFinalStatus, type JobStatus } from "../../shared/render";
 import type { JobView } from "../render";
-import type { ApiContext } from "./context";
+import type { ApiContext, ApiListingExportView } from "./context";
 import { isoOrNull } from "./edge";
 import type { ApiCaller } from "./keys";
 import type { renderViewSchema } from "./openapi-render-schemas";
+import type { listingExportSchema } from "./openapi-studio";
 
 export /** A render as the API shows it: its own shape, not the web app's. */
 function publicRender(view: JobView): z.infer<typeof renderViewSchema> {
@@ -62,4 +63,19 @@ export async function waitForJobs(deps: ApiContext, caller: ApiCaller, ids: read
 /** The renders as the API shows them, once ended or the time is up. */
 export async function waitForRenders(deps: ApiContext, caller: ApiCaller, ids: readonly string[], seconds: number) {
   return (await waitForJobs(deps, caller, ids, seconds)).map(publicRender);
+}
+
+/** A listing export as the API shows it (its routes, and the listing.created webhook). */
+export function publicListingExport(view: ApiListingExportView): z.infer<typeof listingExportSchema> {
+  return {
+    id: view.id,
+    renderId: view.jobId,
+    disclosure: view.disclosure,
+    language: view.language,
+    publicUrl: view.publicUrl,
+    imageUrl: `${API_BASE}/listing-exports/${encodeURIComponent(view.id)}/image`,
+    width: view.width,
+    height: view.height,
+    createdAt: new Date(view.createdAt).toISOString(),
+  };
 }

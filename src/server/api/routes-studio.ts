@@ -11,7 +11,6 @@ import { EDIT } from "../../shared/edits";
 import { clientAddress } from "../http/identity";
 import { notFound } from "../errors";
 import type { JobView } from "../render";
-import type { ApiListingExportView } from "./context";
 import { parsed, SENT, type ApiEdge } from "./edge";
 import type { ApiCaller } from "./keys";
 import { idParams } from "./openapi-parts";
@@ -25,7 +24,7 @@ import {
   rerollSchema,
   upscaleViewSchema,
 } from "./openapi-studio";
-import { publicRender, waitForJobs, waitForRenders } from "./render-view";
+import { publicListingExport, publicRender, waitForJobs, waitForRenders } from "./render-view";
 import { withRenderSlots } from "./render-slots";
 
 const PNG_DATA_URL = "data:image/png;base64,";
@@ -36,20 +35,6 @@ async function publicEdit(edge: ApiEdge, caller: ApiCaller, view: JobView): Prom
   const tree = await edge.deps.render.versions(caller.owner, view.id);
   const node = tree.nodes.find((found) => found.id === view.id);
   return editViewSchema.parse({ ...publicRender(view), sourceId: node?.parentId ?? null, instruction: node?.instruction ?? null });
-}
-
-function publicExport(view: ApiListingExportView): z.infer<typeof listingExportSchema> {
-  return {
-    id: view.id,
-    renderId: view.jobId,
-    disclosure: view.disclosure,
-    language: view.language,
-    publicUrl: view.publicUrl,
-    imageUrl: `${API_BASE}/listing-exports/${encodeURIComponent(view.id)}/image`,
-    width: view.width,
-    height: view.height,
-    createdAt: new Date(view.createdAt).toISOString(),
-  };
 }
 
 export function studioRoutes(router: express.Router, edge: ApiEdge): void {
@@ -144,7 +129,7 @@ export function studioRoutes(router: express.Router, edge: ApiEdge): void {
     keyed("renders:read", async (caller, req) => {
       const jobId = id(req);
       await deps.render.job(caller.owner, jobId);
-      return listingExportsSchema.parse({ exports: (await deps.listing.forJob(caller.userId, jobId)).map(publicExport) });
+      return listingExportsSchema.parse({ exports: (await deps.listing.forJob(caller.userId, jobId)).map(publicListingExport) });
     }),
   );
   router.post(
@@ -160,7 +145,7 @@ export function studioRoutes(router: express.Router, edge: ApiEdge): void {
         deps.publicBase(req),
       );
       res.status(201);
-      return listingExportSchema.parse(publicExport(made));
+      return listingExportSchema.parse(publicListingExport(made));
     }),
   );
   router.get(

@@ -25,6 +25,7 @@ function publicWebhook(view: WebhookEndpointView) {
     url: view.url,
     description: view.description,
     events: view.events,
+    creditsLowBelow: view.creditsLowBelow,
     enabled: view.disabledAt === null,
     disabledReason: view.disabledReason,
     createdAt: new Date(view.createdAt).toISOString(),

@@ -725,6 +725,18 @@ export interface WebhookEndpointsTable {
   created_at: number;
   disabled_at: number | null;
   disabled_reason: "owner" | "failing" | null;
+  /** credits.low is sent when the space's balance falls below this (null: the event was never asked for). */
+  credits_low_below: number | null;
+}
+
+/** What happened in a space besides a render's progress (decision 098): append-only, id ordered. */
+export interface SpaceEventsTable {
+  id: Generated<number>;
+  /** The space's event key: "u:<user>" or "t:<team>". */
+  owner: string;
+  type: string;
+  payload: string;
+  created_at: number;
 }
 
 /** The outbox: one event for one endpoint, sent in seq order per endpoint (decision 095). */
@@ -832,6 +844,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   webhook_cursor: WebhookCursorTable;
+  space_events: SpaceEventsTable;
   api_render_slots: ApiRenderSlotsTable;
   api_usage: ApiUsageTable;
 }

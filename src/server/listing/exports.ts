@@ -18,6 +18,7 @@ import { roleMay } from "../../shared/teams";
 import { userOwner, type ListingSource } from "../render";
 import type { ListingContext } from "./context";
 import { previewEngineName, styleName } from "./names";
+import { personalSpaceKey, recordSpaceEvent, teamSpaceKey } from "../space-events";
 import { alteredForPage, burnDisclosure, originalForPage } from "./picture";
 
 export type ListingExportRow = Selectable<ListingExportsTable>;
@@ -215,27 +216,33 @@ export async function createExport(
     await deps.storage.put(UPLOAD_BUCKET, keys.picture_key, picture.data, "image/jpeg");
     await deps.storage.put(UPLOAD_BUCKET, keys.altered_key, altered, "image/jpeg");
     await deps.storage.put(UPLOAD_BUCKET, keys.original_key, originalJpeg.data, "image/jpeg");
-    const row = await deps.db
-      .insertInto("listing_exports")
-      .values({
-        id,
-        code,
-        user_id: userId,
-        job_id: source.jobId,
-        project_id: source.projectId,
-        disclosure,
-        language: input.language,
-        public_url: publicUrl,
-        ...keys,
-        width: picture.width,
-        height: picture.height,
-        original_width: originalJpeg.width,
-        original_height: originalJpeg.height,
-        file_name: `${fileNamePrefix(deps.brandName())}-listing-${source.style ?? source.kind}-${id.slice(0, 8)}.jpg`,
-        created_at: deps.clock.now(),
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    // The export and its space event (listing.created webhooks: decision 098) exist together or not at all.
+    const row = await deps.db.transaction().execute(async (trx) => {
+      const made = await trx
+        .insertInto("listing_exports")
+        .values({
+          id,
+          code,
+          user_id: userId,
+          job_id: source.jobId,
+          project_id: source.projectId,
+          disclosure,
+          language: input.language,
+          public_url: publicUrl,
+          ...keys,
+          width: picture.width,
+          height: picture.height,
+          original_width: originalJpeg.width,
+          original_height: originalJpeg.height,
+          file_name: `${fileNamePrefix(deps.brandName())}-listing-${source.style ?? source.kind}-${id.slice(0, 8)}.jpg`,
+          created_at: deps.clock.now(),
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      const space = source.teamId ? teamSpaceKey(source.teamId) : personalSpaceKey(userId);
+      await recordSpaceEvent(trx, space, { type: "listing.created", teamId: source.teamId ?? null, exportId: id }, made.created_at);
+      return made;
+    });
     return exportView(row);
   } catch (error) {
     await removeFiles(deps, keys);

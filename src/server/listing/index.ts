@@ -19,6 +19,7 @@ import {
   projectExports,
   revokeExport,
   sweepListingExports,
+  exportView,
   type ListingExportView,
 } from "./exports";
 import { listingRoutes, type UserOfRequest } from "./routes";
@@ -76,6 +77,8 @@ export function createListingModule(
     createForSet: (userId: string, input: { setId: string; disclosure?: string; language: Language }, baseUrl: string | null) =>
       createSetExports(deps, userId, input, baseUrl),
     forJob: (userId: string, jobId: string) => exportsOfJob(deps, userId, jobId),
+    /** One current export the user may manage (as picture and revoke); not-found otherwise. */
+    view: async (userId: string, exportId: string) => exportView(await ownedExport(deps, userId, exportId)),
     revoke: (userId: string, exportId: string) => revokeExport(deps, userId, exportId),
     /** The exported picture (JPEG) of a current export the user may manage, with its file name; not-found otherwise. */
     async picture(userId: string, exportId: string): Promise<{ data: Buffer; fileName: string; jobId: string }> {

@@ -16,6 +16,7 @@ import type { Payer, RenderModule } from "../render";
 import type { SpacesModule } from "../spaces";
 import { monthIndexOf } from "../../shared/months";
 import { roleMay } from "../../shared/teams";
+import { personalSpaceKey, recordSpaceEvent, teamSpaceKey } from "../space-events";
 
 type Db = AppDatabase | Transaction<Database>;
 
@@ -60,6 +61,18 @@ async function addLedgerRow(
     .execute();
 }
 
+/**
+ * A balance that went down, recorded for those who watch it (credits.low webhooks: decision 098).
+ * Called after the balance's update, in its transaction: the balance read is the one the change left.
+ */
+async function recordDecrease(db: Db, space: { userId: string } | { teamId: string }, change: number, now: number) {
+  const [owner, teamId, balance] =
+    "teamId" in space
+      ? [teamSpaceKey(space.teamId), space.teamId, await teamCreditBalance(db, space.teamId)]
+      : [personalSpaceKey(space.userId), null, await creditBalance(db, space.userId)];
+  await recordSpaceEvent(db, owner, { type: "credits.decreased", teamId, balance, change }, now);
+}
+
 /** Adds credits (sign-up grant, purchase, admin adjustment). Call inside a transaction. */
 export async function grantCredits(
   db: Db,
@@ -75,6 +88,7 @@ export async function grantCredits(
     .set((eb) => ({ credits_remaining: eb("credits_remaining", "+", amount), updated_at: now }))
     .where("user_id", "=", userId)
     .execute();
+  if (amount < 0) await recordDecrease(db, { userId }, amount, now);
 }
 
 /**
@@ -103,6 +117,7 @@ export async function chargeForJob(
     throw new DomainError("payment-required", "notEnoughCredits");
   }
   await addLedgerRow(db, { userId, kind: "charge", amount: -CREDITS.perRender, jobId, now });
+  await recordDecrease(db, { userId }, -CREDITS.perRender, now);
 }
 
 /** Gives a failed job's credit back, once; false when it was refunded already. Call inside the transaction that marks the job failed. */
@@ -232,6 +247,7 @@ export async function reversePurchaseCredits(
     .executeTakeFirst();
   // The balance moved between the read and the write (another connection): undo by failing the transaction.
   if (Number(taken.numUpdatedRows) !== 1) throw new Error("The credit balance changed while a purchase was being reversed");
+  await recordDecrease(db, { userId }, -take, now);
   return take;
 }
 
@@ -327,6 +343,7 @@ async function chargeTeamForJob(db: Db, payer: Extract<Payer, { teamId: string }
     .executeTakeFirst();
   if (Number(charged.numUpdatedRows) !== 1) throw new DomainError("payment-required", "teamNotEnoughCredits");
   await addTeamLedgerRow(db, { teamId: payer.teamId, userId: payer.userId, kind: "charge", amount: -CREDITS.perRender, jobId, now });
+  await recordDecrease(db, { teamId: payer.teamId }, -CREDITS.perRender, now);
 }
 
 /** Gives a team job's credit back once, and gives it back to the member's month it was counted in. */
@@ -389,6 +406,7 @@ export async function grantTeamCredits(
     .executeTakeFirst();
   if (Number(changed.numUpdatedRows) !== 1) throw new DomainError("invalid", "teamNotEnoughCredits");
   await addTeamLedgerRow(db, { teamId, userId, kind, amount, now, ...details });
+  if (amount < 0) await recordDecrease(db, { teamId }, amount, now);
 }
 
 /** Takes back a refunded team purchase's credits, once per reference, never below zero (as reversePurchaseCredits). */
@@ -425,6 +443,7 @@ export async function reverseTeamPurchaseCredits(
     .where("credits_remaining", ">=", take)
     .executeTakeFirst();
   if (Number(taken.numUpdatedRows) !== 1) throw new Error("The team's credit balance changed while a purchase was being reversed");
+  await recordDecrease(db, { teamId }, -take, now);
   return take;
 }
 
@@ -443,6 +462,7 @@ export async function moveCreditsToTeam(db: AppDatabase, userId: string, teamId:
     if (Number(taken.numUpdatedRows) !== 1) throw new DomainError("invalid", "teamCreditMoveTooLarge");
     const reference = `move:${generateSecureRandomString()}`;
     await addLedgerRow(trx, { userId, kind: "transfer", amount: -amount, reference, reason: `to team ${teamId}`, now });
+    await recordDecrease(trx, { userId }, -amount, now);
     await trx
       .updateTable("teams")
       .set((eb) => ({ credits_remaining: eb("credits_remaining", "+", amount), updated_at: now }))

@@ -3,6 +3,7 @@ import type { Language } from "../../shared/constants";
 import type { RenderEvent } from "../../shared/render";
 import type { TeamRight, TeamRole } from "../../shared/teams";
 import type { Infra } from "../infra";
+import type { StoredSpaceEvent } from "../space-events";
 import type { Lookup } from "./target";
 
 export interface WebhookSpaces {
@@ -22,6 +23,18 @@ export interface WebhookRenders {
   describe(userId: string, teamId: string | null, jobId: string): Promise<{ kind: "render" | "edit"; data: unknown } | null>;
 }
 
+/** What the webhooks module asks of the space-events record. */
+export interface WebhookSpaceEvents {
+  /** Every space's events after `afterId`: all ids read, and the events. */
+  after(afterId: number, limit: number): Promise<{ ids: number[]; events: StoredSpaceEvent[] }>;
+}
+
+/** What it asks of the listing module and the API: the public shape of a listing export. */
+export interface WebhookListings {
+  /** The export as the API shows it, seen by the endpoint's maker in its space; null when gone or not theirs. */
+  describe(userId: string, teamId: string | null, exportId: string): Promise<unknown>;
+}
+
 export interface WebhookPeople {
   people(userIds: string[]): Promise<Map<string, { name: string; email: string }>>;
 }
@@ -29,6 +42,8 @@ export interface WebhookPeople {
 export interface WebhooksContext extends Pick<Infra, "db" | "clock" | "log" | "mailer" | "secretBox"> {
   spaces: WebhookSpaces;
   renders: WebhookRenders;
+  spaceEvents: WebhookSpaceEvents;
+  listings: WebhookListings;
   people: WebhookPeople;
   brandName(): string;
   /** WEBHOOKS_ALLOW_LOOPBACK. */

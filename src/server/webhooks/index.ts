@@ -1,12 +1,20 @@
 /**
  * Webhooks of the public REST API (issue 31, decision 095): endpoints per space, the durable outbox
  * of deliveries and their attempts, Standard Webhooks signatures, and the delivery worker. It owns
- * webhook_endpoints, webhook_deliveries, webhook_attempts and webhook_cursor; it reads render events
- * and the API's shape of a render through ports boot.ts hands in. The rest of the server imports this file only.
+ * webhook_endpoints, webhook_deliveries, webhook_attempts and webhook_cursor; it reads render events,
+ * space events (decision 098) and the API's shape of a render and a listing export through ports boot.ts hands in. The rest of the server imports this file only.
  */
 import type { CreateWebhookInput } from "../../shared/webhooks";
 import type { Infra } from "../infra";
-import type { WebhookActor, WebhookPeople, WebhookRenders, WebhooksContext, WebhookSpaces } from "./context";
+import type {
+  WebhookActor,
+  WebhookListings,
+  WebhookPeople,
+  WebhookRenders,
+  WebhooksContext,
+  WebhookSpaceEvents,
+  WebhookSpaces,
+} from "./context";
 import { createEndpoint, deleteEndpoint, endpointFor, endpointView, listEndpoints, rotateSecret, setEndpointEnabled } from "./endpoints";
 import { listDeliveries, pruneDeliveries, redeliver, sendTestEvent } from "./outbox";
 import { systemLookup, type Lookup } from "./target";
@@ -25,7 +33,14 @@ export interface WebhooksOptions {
 
 export function createWebhooksModule(
   infra: Pick<Infra, "db" | "clock" | "log" | "mailer" | "secretBox" | "env">,
-  ports: { spaces: WebhookSpaces; renders: WebhookRenders; people: WebhookPeople; brandName(): string },
+  ports: {
+    spaces: WebhookSpaces;
+    renders: WebhookRenders;
+    spaceEvents: WebhookSpaceEvents;
+    listings: WebhookListings;
+    people: WebhookPeople;
+    brandName(): string;
+  },
   options: WebhooksOptions = {},
 ) {
   const deps: WebhooksContext = {

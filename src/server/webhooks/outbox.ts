@@ -1,14 +1,14 @@
 /**
- * The durable outbox (decision 095). The fan-out reads render_events (through the render module)
- * after a cursor of its own, webhook_cursor, and writes one delivery per event per endpoint that
- * wants it, in the transaction that moves the cursor: a crash before it commits reads the events
- * again, and (endpoint_id, event_key) being unique makes reading twice harmless.
+ * The durable outbox (decisions 095, 098). The fan-out reads two streams, render_events (through the
+ * render module) and space_events (credits and listing exports), each after a cursor of its own in
+ * webhook_cursor, and writes one delivery per event per endpoint that wants it, in the transaction
+ * that moves the cursor: a crash before it commits reads the events again, and (endpoint_id,
+ * event_key) being unique makes reading twice harmless.
  *
- * On PostgreSQL ids are taken from a sequence at insert and become visible at commit, in any order
- * across owners (one owner's events are committed in id order: live/stored.ts). So the cursor stops
- * before a missing id until it has been missing for GAP_WAIT_MS (a transaction still running, or one
- * rolled back): events after it are written at once, and read again while the cursor waits. SQLite
- * has one writer: what is visible has no hole to wait for.
+ * On PostgreSQL ids are taken from a sequence at insert and become visible at commit, in any order.
+ * So a cursor stops before a missing id until it has been missing for GAP_WAIT_MS (a transaction
+ * still running, or one rolled back): events after it are written at once, and read again while the
+ * cursor waits. SQLite has one writer: what is visible has no hole to wait for.
  */
 import { WEBHOOKS, type WebhookDeliveryView, type WebhookEvent, type WebhookEventType } from "../../shared/webhooks";
 import { generateSecureRandomString } from "../auth/tokens";
@@ -16,11 +16,11 @@ import { dialectOf } from "../db/client";
 import type { Insertable } from "kysely";
 import type { WebhookDeliveriesTable } from "../db/schema";
 import { notFound } from "../errors";
+import type { StoredSpaceEvent } from "../space-events";
 import type { WebhookActor, WebhooksContext } from "./context";
 import { endpointFor, eventsOf, type EndpointRow } from "./endpoints";
 
-const CURSOR = "render_events";
-/** How long a missing render event id holds the cursor (PostgreSQL). */
+/** How long a missing event id holds a cursor (PostgreSQL). */
 export const GAP_WAIT_MS = 60_000;
 const READ_LIMIT = 500;
 const FINAL = ["succeeded", "failed", "canceled"] as const;
@@ -54,20 +54,87 @@ export function newDelivery(
   };
 }
 
-/** The webhook event a job's final event is, by the job's kind. */
-function webhookEventOf(kind: "render" | "edit", type: (typeof FINAL)[number]): WebhookEvent {
-  return kind === "edit" && type === "succeeded" ? "edit.succeeded" : `render.${type}`;
+/** An event of a stream, as the fan-out needs it: its id, its space, when it happened. */
+interface StreamEvent {
+  id: number;
+  owner: string;
+  at: number;
 }
 
+/** A stream of events the fan-out follows with a cursor (webhook_cursor.name) of its own. */
+interface EventStream<E extends StreamEvent> {
+  cursor: string;
+  /** Makes a delivery's event_key with the event's id: unique across streams. */
+  keyPrefix: string;
+  read(deps: WebhooksContext, afterId: number): Promise<{ ids: number[]; events: E[] }>;
+  /** What one event sends to one endpoint of its space (made before the event): a type and data, or nothing. */
+  deliveryFor(deps: WebhooksContext, event: E, endpoint: EndpointRow): Promise<{ type: WebhookEvent; data: unknown } | null>;
+}
+
+/** Renders' and edits' ends (render_events): the job as the API shows it, seen by the endpoint's maker. */
+const renderStream: EventStream<StreamEvent & { type: (typeof FINAL)[number]; jobId: string }> = {
+  cursor: "render_events",
+  keyPrefix: "render",
+  read: async (deps, afterId) => {
+    const { ids, events } = await deps.renders.eventsAfter(afterId, READ_LIMIT, FINAL);
+    return {
+      ids,
+      events: events.map((stored) => ({
+        id: stored.id,
+        owner: stored.owner,
+        at: stored.event.at,
+        type: stored.event.type as (typeof FINAL)[number],
+        jobId: stored.event.jobId,
+      })),
+    };
+  },
+  deliveryFor: async (deps, event, endpoint) => {
+    const job = await deps.renders.describe(endpoint.user_id, endpoint.team_id, event.jobId);
+    if (!job) return null;
+    const type: WebhookEvent = job.kind === "edit" && event.type === "succeeded" ? "edit.succeeded" : `render.${event.type}`;
+    return { type, data: job.data };
+  },
+};
+
+/** Credit balances that went down and listing exports made (space_events). */
+const spaceStream: EventStream<StoredSpaceEvent> = {
+  cursor: "space_events",
+  keyPrefix: "space",
+  read: async (deps, afterId) => deps.spaceEvents.after(afterId, READ_LIMIT),
+  deliveryFor: async (deps, { event }, endpoint) => {
+    if (event.type === "credits.decreased") {
+      // Sent when this change took the balance from at or above the endpoint's threshold to below it.
+      const threshold = endpoint.credits_low_below;
+      const before = event.balance - event.change;
+      if (threshold === null || !(before >= threshold && event.balance < threshold)) return null;
+      return { type: "credits.low", data: { teamId: event.teamId, balance: event.balance, threshold } };
+    }
+    const listing = await deps.listings.describe(endpoint.user_id, endpoint.team_id, event.exportId);
+    return listing === null ? null : { type: "listing.created", data: listing };
+  },
+};
+
+/** Since when each missing id has been seen, per stream (the worker keeps it between passes). */
+export type GapsSeen = Map<string, Map<number, number>>;
+
 /**
- * One pass of the fan-out: reads the events after the cursor and writes their deliveries; true when
- * it moved the cursor (there may be more). `gaps` remembers since when each missing id has been seen.
+ * One pass of the fan-out over every stream; true when it moved a cursor (there may be more).
  */
-export async function fanOut(deps: WebhooksContext, gaps: Map<number, number>): Promise<boolean> {
+export async function fanOut(deps: WebhooksContext, gaps: GapsSeen): Promise<boolean> {
+  let moved = false;
+  for (const stream of [renderStream, spaceStream] as Array<EventStream<StreamEvent>>) {
+    const seen = gaps.get(stream.cursor) ?? new Map<number, number>();
+    gaps.set(stream.cursor, seen);
+    if (await fanOutOf(deps, stream, seen)) moved = true;
+  }
+  return moved;
+}
+
+async function fanOutOf<E extends StreamEvent>(deps: WebhooksContext, stream: EventStream<E>, gaps: Map<number, number>): Promise<boolean> {
   const cursor = Number(
-    (await deps.db.selectFrom("webhook_cursor").select("last_id").where("name", "=", CURSOR).executeTakeFirst())?.last_id ?? 0,
+    (await deps.db.selectFrom("webhook_cursor").select("last_id").where("name", "=", stream.cursor).executeTakeFirst())?.last_id ?? 0,
   );
-  const { ids, events } = await deps.renders.eventsAfter(cursor, READ_LIMIT, FINAL);
+  const { ids, events } = await stream.read(deps, cursor);
   if (ids.length === 0) return false;
   const now = deps.clock.now();
   const waitsForHoles = dialectOf(deps.db) === "postgres";
@@ -83,20 +150,18 @@ export async function fanOut(deps: WebhooksContext, gaps: Map<number, number>): 
   for (const missing of gaps.keys()) if (missing <= next) gaps.delete(missing);
 
   const rows: Array<Insertable<WebhookDeliveriesTable>> = [];
-  const owners = [...new Set(events.map((stored) => stored.owner))].filter((owner) => owner.startsWith("u:") || owner.startsWith("t:"));
+  const owners = [...new Set(events.map((event) => event.owner))].filter((owner) => owner.startsWith("u:") || owner.startsWith("t:"));
   const endpoints =
     owners.length === 0
       ? []
       : await deps.db.selectFrom("webhook_endpoints").selectAll().where("owner", "in", owners).where("disabled_at", "is", null).execute();
-  for (const stored of events) {
-    const type = stored.event.type as (typeof FINAL)[number];
-    const listening = endpoints.filter((endpoint) => endpoint.owner === stored.owner && endpoint.created_at <= stored.event.at);
+  for (const event of events) {
+    const listening = endpoints.filter((endpoint) => endpoint.owner === event.owner && endpoint.created_at <= event.at);
     for (const endpoint of listening) {
-      const job = await deps.renders.describe(endpoint.user_id, endpoint.team_id, stored.event.jobId);
-      if (!job) continue;
-      const event = webhookEventOf(job.kind, type);
-      if (!eventsOf(endpoint).includes(event)) continue;
-      rows.push(newDelivery(endpoint.id, event, body(event, stored.event.at, job.data), now, `render:${stored.id}`));
+      const delivery = await stream.deliveryFor(deps, event, endpoint);
+      if (!delivery || !eventsOf(endpoint).includes(delivery.type)) continue;
+      const eventKey = `${stream.keyPrefix}:${event.id}`;
+      rows.push(newDelivery(endpoint.id, delivery.type, body(delivery.type, event.at, delivery.data), now, eventKey));
     }
   }
   return deps.db.transaction().execute(async (trx) => {
@@ -105,7 +170,7 @@ export async function fanOut(deps: WebhooksContext, gaps: Map<number, number>): 
       const moved = await trx
         .updateTable("webhook_cursor")
         .set({ last_id: next })
-        .where("name", "=", CURSOR)
+        .where("name", "=", stream.cursor)
         .where("last_id", "=", cursor)
         .executeTakeFirst();
       if (Number(moved.numUpdatedRows) !== 1) return false;

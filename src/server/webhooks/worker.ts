@@ -17,7 +17,7 @@ import { DomainError } from "../errors";
 import { webhookDisabledMail } from "../mail/templates";
 import type { WebhooksContext } from "./context";
 import { secretOf, type EndpointRow } from "./endpoints";
-import { fanOut } from "./outbox";
+import { fanOut, type GapsSeen } from "./outbox";
 import { signatureOf } from "./signing";
 import { resolveTarget, type Target } from "./target";
 
@@ -93,7 +93,7 @@ function post(target: Target, headers: Record<string, string>, body: string, sig
 
 export function createDeliveryWorker(deps: WebhooksContext, options: { pollMs: number }) {
   const instance = generateSecureRandomString();
-  const gaps = new Map<number, number>();
+  const gaps: GapsSeen = new Map();
   const stopping = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   let pass: Promise<void> | null = null;

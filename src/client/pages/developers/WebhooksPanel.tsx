@@ -6,7 +6,7 @@
  */
 import * as Dialog from "@radix-ui/react-dialog";
 import { Check, Copy, Plus, RotateCw, Send, Webhook, X } from "lucide-react";
-import { useId, useRef, useState } from "react";
+import { Fragment, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import {
@@ -46,6 +46,7 @@ function CreateWebhookDialog({
   const utils = trpc.useUtils();
   const [url, setUrl] = useState("");
   const [events, setEvents] = useState<WebhookEvent[]>([]);
+  const [creditsLowBelow, setCreditsLowBelow] = useState(String(WEBHOOKS.creditsLowDefault));
   const [errors, setErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -56,6 +57,7 @@ function CreateWebhookDialog({
     if (open) {
       setUrl("");
       setEvents(["render.succeeded", "render.failed"]);
+      setCreditsLowBelow(String(WEBHOOKS.creditsLowDefault));
       setErrors({});
       setFormError(undefined);
     }
@@ -64,7 +66,8 @@ function CreateWebhookDialog({
     Object.fromEntries(Object.entries(fieldErrors).map(([field, message]) => [field, message ? translateMessage(message, t) : message]));
 
   const submit = async () => {
-    const parsed = createWebhookInputSchema.safeParse({ url, events, teamId });
+    const threshold = events.includes("credits.low") && creditsLowBelow.trim() !== "" ? Number(creditsLowBelow) : undefined;
+    const parsed = createWebhookInputSchema.safeParse({ url, events, teamId, creditsLowBelow: threshold });
     if (!parsed.success) {
       setErrors(translated(fieldErrorsOf(parsed.error)));
       setFormError(undefined);
@@ -118,21 +121,37 @@ function CreateWebhookDialog({
           <FieldError id={eventsErrorId} message={errors.events} />
           <div className="mt-1 space-y-2">
             {WEBHOOK_EVENTS.map((event) => (
-              <label
-                key={event}
-                className="flex cursor-pointer items-start gap-3 rounded-md p-1.5 hover:bg-slate-50 dark:hover:bg-slate-800/60"
-              >
-                <input
-                  type="checkbox"
-                  className="mt-1 size-4 shrink-0 accent-brand-600"
-                  checked={events.includes(event)}
-                  onChange={(change) => toggle(event, change.target.checked)}
-                />
-                <span className="min-w-0 text-sm">
-                  <code className="font-mono font-semibold">{event}</code>
-                  <span className="block text-slate-600 dark:text-slate-400">{t(`webhooks.events.${eventKey(event)}`)}</span>
-                </span>
-              </label>
+              <Fragment key={event}>
+                <label className="flex cursor-pointer items-start gap-3 rounded-md p-1.5 hover:bg-slate-50 dark:hover:bg-slate-800/60">
+                  <input
+                    type="checkbox"
+                    className="mt-1 size-4 shrink-0 accent-brand-600"
+                    checked={events.includes(event)}
+                    onChange={(change) => toggle(event, change.target.checked)}
+                  />
+                  <span className="min-w-0 text-sm">
+                    <code className="font-mono font-semibold">{event}</code>
+                    <span className="block text-slate-600 dark:text-slate-400">{t(`webhooks.events.${eventKey(event)}`)}</span>
+                  </span>
+                </label>
+                {event === "credits.low" && events.includes(event) ? (
+                  <div className="pl-8">
+                    <TextField
+                      label={t("webhooks.creditsLowBelow")}
+                      type="number"
+                      inputMode="numeric"
+                      min={1}
+                      max={WEBHOOKS.creditsLowMax}
+                      step={1}
+                      className="max-w-sm"
+                      hint={t("webhooks.creditsLowHint")}
+                      value={creditsLowBelow}
+                      error={errors.creditsLowBelow}
+                      onChange={(event) => setCreditsLowBelow(event.target.value)}
+                    />
+                  </div>
+                ) : null}
+              </Fragment>
             ))}
           </div>
         </fieldset>
@@ -341,6 +360,9 @@ function EndpointCard({ endpoint, onDelete, onRotate }: { endpoint: WebhookEndpo
             {endpoint.events.map((event) => (
               <code key={event} className={chip}>
                 {event}
+                {event === "credits.low" && endpoint.creditsLowBelow !== null ? (
+                  <span className="font-sans"> · {t("webhooks.creditsLowShown", { count: endpoint.creditsLowBelow })}</span>
+                ) : null}
               </code>
             ))}
           </p>
