@@ -35,6 +35,26 @@ class LongestFirst extends BaseSequencer {
   }
 }
 
+/**
+ * Integration tests whose subject is not the database (decision 099): an outside protocol against
+ * its fake, pictures, files, HTTP headers. They run in the SQLite lane only; what they store goes
+ * through the same capability code other tests run on PostgreSQL.
+ */
+export const SQLITE_LANE_ONLY = [
+  "tests/integration/s3-storage.test.ts",
+  "tests/integration/provider-comfyui.test.ts",
+  "tests/integration/provider-replicate.test.ts",
+  "tests/integration/provider-openai.test.ts",
+  "tests/integration/replicate-presets.test.ts",
+  "tests/integration/comfyui-upscale.test.ts",
+  "tests/integration/local-provider.test.ts",
+  "tests/integration/full-resolution.test.ts",
+  "tests/integration/api-curl.test.ts",
+  "tests/integration/landing-prerender.test.ts",
+  "tests/integration/response-headers.test.ts",
+  "tests/integration/malformed-paths.test.ts",
+];
+
 /** The scale suite: real server processes on one PostgreSQL database (decision 084); never on SQLite. */
 const SCALE_SUITE = "tests/scale/**/*.test.ts";
 
@@ -63,7 +83,7 @@ export function lanes(
     test: {
       name: "postgres",
       include: include.postgres,
-      exclude,
+      exclude: [...exclude, ...SQLITE_LANE_ONLY],
       globalSetup: ["tests/helpers/global-setup.ts", "tests/helpers/postgres-setup.ts"],
       provide: { databaseLane: "postgres" },
     },

@@ -4,21 +4,14 @@
  * password strength meter ("Faible"), and of the landing page's hero picture; toasts are placed so
  * they do not sit on it. Overlaps are measured with getBoundingClientRect (text by its line boxes).
  */
-import fs from "node:fs";
-import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { describeBrowser, SCREENSHOT_DIR, useBrowsers } from "../helpers/browser";
+import { describeBrowser, useBrowsers, screenshotViewport } from "../helpers/browser";
 import { startTestServer, type TestServer } from "../helpers/server";
 
 const PHONE = { width: 390, height: 844 } as const;
 const DESKTOP = { width: 1366, height: 900 } as const;
 const poll = <T>(check: () => T | Promise<T>) => expect.poll(check, { timeout: 10_000 });
-
-async function shot(page: Page, name: string): Promise<void> {
-  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), animations: "disabled" });
-}
 
 /**
  * What the help button covers now, among the content `selector` names (elements whose text is
@@ -75,7 +68,7 @@ async function coveredWhileScrolling(page: Page, targets: { selector: string; te
   for (let y = 0; y <= height + 30; y += 30, step++) {
     await page.evaluate((top) => scrollTo(0, top), y);
     found.push(...(await covered(page, targets)));
-    if (step % 8 === 0) await shot(page, `${name}-scroll-${y}`);
+    if (step % 8 === 0) await screenshotViewport(page, `${name}-scroll-${y}`);
   }
   return found;
 }
@@ -112,7 +105,7 @@ describeBrowser("the floating help button keeps clear of content on a phone", ()
         { selector: "[data-testid=password-strength] [role=meter]" },
         { selector: "[data-testid=password-strength]", text: true },
       ];
-      await shot(page, `help-button-signup-fr-phone-${theme}`);
+      await screenshotViewport(page, `help-button-signup-fr-phone-${theme}`);
       expect(await covered(page, targets)).toEqual([]);
       expect(await coveredWhileScrolling(page, targets, `help-button-signup-fr-phone-${theme}`)).toEqual([]);
     },
@@ -165,7 +158,7 @@ describeBrowser("the floating help button keeps clear of content on a phone", ()
     expect(lines.text).toBe("support@roomcanvas.local");
     expect(lines.count).toBeGreaterThan(1);
     expect(lines.parts.filter((part) => part.lines > 1)).toEqual([]);
-    await shot(page, "help-drawer-support-address-phone");
+    await screenshotViewport(page, "help-drawer-support-address-phone");
     expect(problems).toEqual([]);
   });
 
@@ -185,7 +178,7 @@ describeBrowser("the floating help button keeps clear of content on a phone", ()
       await toast.evaluate((element) => Promise.all(element.getAnimations().map((animation) => animation.finished.catch(() => undefined))));
       const help = (await page.getByTestId("help-button").boundingBox())!;
       const placed = (await toast.boundingBox())!;
-      await shot(page, `help-button-toast-${device}`);
+      await screenshotViewport(page, `help-button-toast-${device}`);
       const apart =
         placed.y + placed.height <= help.y ||
         help.y + help.height <= placed.y ||

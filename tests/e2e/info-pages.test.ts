@@ -6,11 +6,10 @@
  * switching language and theme; deleting the account (a wrong e-mail refused, then deleted, landing
  * on / signed out). Screenshots of each page in light and dark.
  */
-import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { APP_VERSION } from "../../src/server/version";
-import { SCREENSHOT_DIR, describeBrowser, screenshot, signIn, useBrowsers } from "../helpers/browser";
+import { describeBrowser, screenshot, signIn, useBrowsers, screenshotViewport } from "../helpers/browser";
 import { PASSWORD, roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 
@@ -303,7 +302,7 @@ describeBrowser("information pages, profile and settings in a browser", () => {
       await poll(() => dialog.isVisible()).toBe(true);
       expect(await dialog.textContent()).toContain(doomed.email);
       // The dialog as it shows in the window (a full-page picture would place it oddly).
-      await page.screenshot({ path: path.join(SCREENSHOT_DIR, `settings-delete-dialog-${label}.png`) });
+      await screenshotViewport(page, `settings-delete-dialog-${label}`);
 
       await dialog.getByLabel(text.emailLabel).fill("someone.else@example.com");
       await dialog.getByLabel(text.passwordLabel, { exact: true }).fill(PASSWORD);

@@ -3,13 +3,11 @@
  * 390×844 phone and a 1280×800 desktop, in English and in Spanish. The demo's timing is driven
  * with Playwright's clock. Screenshots of the landing page in light and dark, on both sizes.
  */
-import fs from "node:fs";
-import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { translations, type TranslationTree } from "../../src/client/i18n/resources";
 import { engineTextKey } from "../../src/client/lib/engineCopy";
-import { describeBrowser, screenshot, SCREENSHOT_DIR, signUpAndSignIn, useBrowsers } from "../helpers/browser";
+import { describeBrowser, screenshot, signUpAndSignIn, useBrowsers, screenshotViewport } from "../helpers/browser";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { createHttpClient } from "../helpers/trpc-client";
 
@@ -71,11 +69,6 @@ const poll = <T>(check: () => T | Promise<T>) => expect.poll(check, { timeout: 1
 const path_ = (page: Page) => new URL(page.url()).pathname;
 
 /** A screenshot of what the screen shows (a dialog is fixed to it; a full-page one would crop it oddly). */
-async function screenshotViewport(page: Page, name: string): Promise<void> {
-  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
-}
-
 it("holds the spec's English texts word for word", () => {
   for (const [key, english] of Object.entries(SPEC_ENGLISH)) {
     expect(text("en", key, { product: "{{product}}" }), key).toBe(english);

@@ -17,6 +17,11 @@ import { waitUntil } from "./wait";
 
 export const CHROMIUM_INSTALL_COMMAND = "sudo apt-get install -y chromium";
 export const SCREENSHOT_DIR = path.resolve("tests/.artifacts/screenshots");
+/**
+ * Screenshots are for people to look at; CI keeps none, so .ci/run sets TEST_SCREENSHOTS=off and
+ * saves their time (a full-page JPEG costs about a third of a second: decision 099).
+ */
+export const SCREENSHOTS_TAKEN = process.env.TEST_SCREENSHOTS !== "off";
 
 export function findChromium(): string | null {
   const candidates = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"];
@@ -391,10 +396,18 @@ export async function waitForRender(page: Page, options: { count?: number; timeo
  * long page in about half the time PNG takes, and a few hundred are taken per run.
  */
 export async function screenshot(page: Page, name: string): Promise<void> {
+  if (!SCREENSHOTS_TAKEN) return;
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
   // Pictures still arriving would look like broken ones in the screenshot.
   await page
     .waitForFunction(() => [...document.images].every((image) => image.complete), undefined, { timeout: 10_000 })
     .catch(() => undefined);
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.jpg`), fullPage: true, type: "jpeg", quality: 85 });
+}
+
+/** The window as it shows (a dialog, a moment of an animation), as PNG; none where screenshots are off. */
+export async function screenshotViewport(page: Page, name: string): Promise<void> {
+  if (!SCREENSHOTS_TAKEN) return;
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), animations: "disabled" });
 }

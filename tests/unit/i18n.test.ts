@@ -50,6 +50,61 @@ const pluralForms = (language: string) => [...new Intl.PluralRules(language).res
 /** Texts nested in a text: $t(common.counts.credits, {"count": {{credits}} }). */
 const nestedKeys = (text: string) => [...text.matchAll(/\$t\(([\w.-]+)/g)].map((match) => match[1]!);
 
+/**
+ * Words Spanish and French write as English does, so a text made only of them may be the same as the
+ * English one: names (packages, engine makers, the style Japandi, SMTP, URL, npm's command), units,
+ * and words of the language itself ("render" is the Spanish word for a rendering: issue 17).
+ */
+const SAME_AS_ENGLISH: Record<"es" | "fr", readonly string[]> = {
+  es: [
+    ...[
+      "Starter",
+      "Pro",
+      "Studio",
+      "Replicate",
+      "OpenAI",
+      "Japandi",
+      "SMTP",
+      "URL",
+      "Webhooks",
+      "npm",
+      "run",
+      "backup",
+      "px",
+      "s",
+      "h",
+      "d",
+      "min",
+    ],
+    ...["Industrial", "Social", "Normal", "Error", "OK", "Render", "Renders", "render", "renders", "Personal", "Roles"],
+  ],
+  fr: [
+    ...[
+      "Starter",
+      "Pro",
+      "Studio",
+      "Replicate",
+      "OpenAI",
+      "Japandi",
+      "SMTP",
+      "URL",
+      "Webhooks",
+      "npm",
+      "run",
+      "backup",
+      "px",
+      "s",
+      "h",
+      "d",
+      "min",
+    ],
+    ...["Social", "Normal", "OK", "Version", "Versions", "Notifications", "Contact", "Mobile", "Navigation", "Pause", "Photo"],
+    ...["photo", "photos", "Mode", "Secret", "Licence", "Conversions", "Administration", "E-mail", "Logo", "Rectangle", "Style"],
+    ...["style", "styles", "Pages", "Clients", "Client", "client", "clients", "Notes", "Invitations", "minute", "minutes"],
+    ...["pixel", "pixels", "Studio"],
+  ],
+};
+
 describe("translations", () => {
   it.each([
     ["en", "es"],
@@ -81,6 +136,21 @@ describe("translations", () => {
 
   it.each(Object.entries(languages))("%s has no empty text", (_language, entries) => {
     expect([...entries].filter(([, text]) => text.trim() === "").map(([key]) => key)).toEqual([]);
+  });
+
+  it.each(["es", "fr"] as const)("%s says in its own words every text English says, but for words it shares with English", (language) => {
+    const shared = new Set(SAME_AS_ENGLISH[language]);
+    // A text's words, without what is not a word to translate: {{values}}, nested $t(…) texts, digits.
+    const words = (text: string) =>
+      text
+        .replace(/\$t\([^)]*\)/g, " ")
+        .replace(/\{\{[^}]*\}\}/g, " ")
+        .split(/[^\p{L}+-]+/u)
+        .filter((word) => /\p{L}/u.test(word));
+    const untranslated = [...languages[language]]
+      .filter(([key, text]) => languages.en.get(key) === text)
+      .filter(([, text]) => words(text).some((word) => !shared.has(word)));
+    expect(untranslated.map(([key, text]) => `${key}: ${text}`)).toEqual([]);
   });
 
   it("keeps interpolation placeholders the same in every language", () => {
