@@ -36,12 +36,14 @@ export type TeamRight =
   | "readActivity"
   /** Create and revoke the team's API keys and webhooks (/developers). */
   | "manageDevelopers"
+  /** Create, change and delete the team's own styles (every member renders with them). */
+  | "manageStyles"
   /** Change roles, transfer ownership, rename and delete the team. */
   | "ownTeam";
 
 export const TEAM_RIGHTS: Record<TeamRole, readonly TeamRight[]> = {
-  owner: ["work", "manageMembers", "manageClients", "manageCredits", "readActivity", "manageDevelopers", "ownTeam"],
-  admin: ["work", "manageMembers", "manageClients", "manageCredits", "readActivity", "manageDevelopers"],
+  owner: ["work", "manageMembers", "manageClients", "manageCredits", "readActivity", "manageDevelopers", "manageStyles", "ownTeam"],
+  admin: ["work", "manageMembers", "manageClients", "manageCredits", "readActivity", "manageDevelopers", "manageStyles"],
   member: ["work"],
 };
 

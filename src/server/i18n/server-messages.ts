@@ -43,6 +43,9 @@ import api_fr from "../../client/i18n/areas/api/fr.json";
 import webhooks_en from "../../client/i18n/areas/webhooks/en.json";
 import webhooks_es from "../../client/i18n/areas/webhooks/es.json";
 import webhooks_fr from "../../client/i18n/areas/webhooks/fr.json";
+import custom_styles_en from "../../client/i18n/areas/custom-styles/en.json";
+import custom_styles_es from "../../client/i18n/areas/custom-styles/es.json";
+import custom_styles_fr from "../../client/i18n/areas/custom-styles/fr.json";
 
 type Texts = { serverMessages?: Record<string, string> };
 
@@ -61,6 +64,7 @@ export const SERVER_MESSAGE_FILES: Record<Language, Record<string, Texts>> = {
     "areas/teams/en.json": teams_en,
     "areas/webhooks/en.json": webhooks_en,
     "areas/api/en.json": api_en,
+    "areas/custom-styles/en.json": custom_styles_en,
   },
   es: {
     "es.json": main_es,
@@ -75,6 +79,7 @@ export const SERVER_MESSAGE_FILES: Record<Language, Record<string, Texts>> = {
     "areas/teams/es.json": teams_es,
     "areas/webhooks/es.json": webhooks_es,
     "areas/api/es.json": api_es,
+    "areas/custom-styles/es.json": custom_styles_es,
   },
   fr: {
     "fr.json": main_fr,
@@ -89,6 +94,7 @@ export const SERVER_MESSAGE_FILES: Record<Language, Record<string, Texts>> = {
     "areas/teams/fr.json": teams_fr,
     "areas/webhooks/fr.json": webhooks_fr,
     "areas/api/fr.json": api_fr,
+    "areas/custom-styles/fr.json": custom_styles_fr,
   },
 };
 
