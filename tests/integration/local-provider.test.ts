@@ -1,6 +1,7 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { GRADES, localProvider } from "../../src/server/render/engines/local";
+import { customGrade, GRADES, localProvider } from "../../src/server/render/engines/local";
+import { customStyleSnapshot } from "../helpers/custom-style";
 import { DESIGN_STYLES } from "../../src/shared/styles";
 import { makeRoomPhoto } from "../../scripts/bench/photo";
 
@@ -22,6 +23,21 @@ function request(image: Buffer, style: (typeof DESIGN_STYLES)[number], signal = 
 }
 
 describe("the local preview engine", () => {
+  it("grades a custom style with its palette and tone (issue 32): each palette moves the picture towards its colours", async () => {
+    const image = await room();
+    const mean = async (picture: Buffer) => (await sharp(picture).stats()).channels.slice(0, 3).map((channel) => channel.mean);
+    // The same tone: only the palettes differ.
+    const blue = customStyleSnapshot({ palette: ["#1f3f9c", "#2a5bd0"], tone: "neutral" });
+    const red = customStyleSnapshot({ palette: ["#b0302a", "#d0582a"], tone: "neutral" });
+    const [byBlue, byRed] = await Promise.all(
+      [blue, red].map((snapshot) => localProvider.render({ ...request(image, "modern"), style: snapshot.id, styleSnapshot: snapshot })),
+    );
+    expect(byBlue!.model).toBe("preview-grade:custom-palette");
+    const [[blueR, , blueB], [redR, , redB]] = await Promise.all([mean(byBlue!.image), mean(byRed!.image)]);
+    expect(blueB! - blueR!).toBeGreaterThan(redB! - redR! + 5);
+    expect(customGrade({ palette: ["#000000", "#ffffff"], tone: "light" }).wash).toEqual({ r: 188, g: 188, b: 188 });
+  });
+
   it("is labelled honestly", () => {
     expect(localProvider.label).toBe("Preview engine");
     expect(localProvider.label).not.toMatch(/\bAI\b/);

@@ -3,6 +3,7 @@
  * (HTTP and WebSocket on one port), its workflow templates, the self-test's check, and one render
  * through the real server.
  */
+import { customStyleSnapshot } from "../helpers/custom-style";
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -121,6 +122,18 @@ async function closedPort(): Promise<number> {
 }
 
 describe("ComfyUI adapter", () => {
+  it("puts a custom style's description in the positive prompt and what it avoids in the negative one (issue 32)", async () => {
+    const snapshot = customStyleSnapshot();
+    const result = await provider().render(renderRequest({ style: snapshot.id, styleSnapshot: snapshot }));
+    const { prompt: graph } = queuedBody();
+    const texts = Object.values(graph).flatMap((node) => Object.values((node as { inputs: Record<string, unknown> }).inputs));
+    expect(texts).toContain(result.prompt);
+    expect(result.prompt).toContain(`redesigned in the "Casa Azul" style: ${snapshot.description}.`);
+    const negative = String(result.parameters?.negativePrompt);
+    expect(negative).toMatch(/, chrome, glossy plastic$/);
+    expect(texts).toContain(negative);
+  });
+
   it("renders: uploads the photo, queues restyle.json with every value where the template says, reports the sampler's percent, returns the saved image", async () => {
     const comfy = provider();
     const progress: number[] = [];

@@ -2,6 +2,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import sharp from "sharp";
+import { customStyleSnapshot } from "../helpers/custom-style";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createOpenAiProvider, openAiSizeFor, type OpenAiProviderOptions } from "../../src/server/render/engines/openai";
 import { PermanentRenderError, RetryableRenderError, type RenderRequest } from "../../src/server/render/engines/provider";
@@ -107,6 +108,17 @@ describe("the OpenAI adapter", () => {
     expect(edit?.fields).toMatchObject({ size: "1024x1536", quality: "medium", input_fidelity: "high" });
     expect(result.seed).toBeUndefined();
     expect(result.modelVersion).toBeUndefined();
+  });
+
+  it("sends a custom style's description in the prompt and what it avoids in the prompt's Avoid (issue 32)", async () => {
+    const snapshot = customStyleSnapshot();
+    const result = await provider().render(renderRequest({ style: snapshot.id, styleSnapshot: snapshot }));
+    const [edit] = fake.requests;
+    expect(edit?.fields.prompt).toContain(`redesigned in the "Casa Azul" style: ${snapshot.description}.`);
+    expect(edit?.fields.prompt).toMatch(/ Avoid: .*oversaturated, chrome, glossy plastic\.$/);
+    // Not a built-in style's words.
+    expect(edit?.fields.prompt).not.toContain("exposed brick");
+    expect(result.prompt).toBe(edit?.fields.prompt);
   });
 
   it("picks the output size from the photo's shape", async () => {

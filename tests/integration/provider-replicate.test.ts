@@ -9,13 +9,8 @@ import express from "express";
 import sharp from "sharp";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { PermanentRenderError, RetryableRenderError, type RenderRequest } from "../../src/server/render/engines/provider";
-import {
-  buildNegativePrompt,
-  buildPrompt,
-  cleanUserNote,
-  MAX_NOTE_LENGTH,
-  STYLE_DESCRIPTIONS,
-} from "../../src/server/render/engines/prompt";
+import { buildNegativePrompt, buildPrompt, cleanUserNote, MAX_NOTE_LENGTH } from "../../src/server/render/engines/prompt";
+import { STYLE_DESCRIPTIONS } from "../../src/server/render/engines/styles";
 import {
   abortableSleep,
   createReplicateProvider,

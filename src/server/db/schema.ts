@@ -208,6 +208,11 @@ export interface RenderJobsTable {
    * when it was made from the photo itself (the column is NOT NULL since 0005).
    */
   style: DesignStyle | "";
+  /**
+   * A custom style's content as the render used it (JSON StyleSnapshot); null for a built-in style.
+   * (Ordering in a custom style, which puts its cs_ id in `style`, opens with the pickers: decision 101.)
+   */
+  style_snapshot: string | null;
   /** "render", or "edit" (the modification studio; its link, mask and instruction in render_edits). */
   kind: Generated<JobKind>;
   room_type: RoomType;

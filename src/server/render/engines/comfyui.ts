@@ -699,13 +699,14 @@ export function createComfyUiProvider(options: ComfyUiProviderOptions): ComfyUiP
       const seed = request.seed ?? randomInt(0, RENDER.maxSeed + 1);
       const prompt = buildPrompt({
         style: request.style,
+        customStyle: request.styleSnapshot,
         roomType: request.roomType,
         mode: request.mode,
         renderMode,
         note: request.prompt,
         planView: "top-down",
       });
-      const negativePrompt = buildNegativePrompt(request.mode, renderMode, "top-down");
+      const negativePrompt = buildNegativePrompt(request.mode, renderMode, "top-down", request.styleSnapshot);
       const { image, mime, graph } = await run({
         workflow,
         uploads: [{ placeholder: "image", bytes: request.image }],

@@ -5,6 +5,8 @@
  */
 import sharp from "sharp";
 import type { DesignStyle } from "../../../shared/styles";
+import { isBuiltInStyle, type StyleTone } from "../../../shared/custom-styles";
+import { renderStyleOf, type RenderStyle } from "./styles";
 import { RENDER, type EngineCapabilities } from "../../../shared/render";
 import { throwIfAborted, type RenderProvider } from "./provider";
 
@@ -35,6 +37,26 @@ export const GRADES: Record<DesignStyle, Grade> = {
   "art-deco": { brightness: 0.96, saturation: 1.1, hue: -4, contrast: 1.18, wash: { r: 40, g: 90, b: 80 }, washOpacity: 0.2 },
   luxury: { brightness: 1.0, saturation: 1.0, hue: 0, contrast: 1.15, wash: { r: 200, g: 165, b: 90 }, washOpacity: 0.2 },
 };
+
+/** How each tone of a custom style moves the picture (its palette gives the wash). */
+const TONE_GRADES: Record<StyleTone, Omit<Grade, "wash">> = {
+  light: { brightness: 1.12, saturation: 0.8, hue: 0, contrast: 0.95, washOpacity: 0.28 },
+  warm: { brightness: 1.04, saturation: 1.05, hue: 6, contrast: 1.02, washOpacity: 0.24 },
+  cool: { brightness: 1.04, saturation: 0.95, hue: -6, contrast: 1.02, washOpacity: 0.24 },
+  neutral: { brightness: 1.03, saturation: 0.8, hue: 0, contrast: 1.0, washOpacity: 0.22 },
+  dark: { brightness: 0.92, saturation: 0.9, hue: 0, contrast: 1.15, washOpacity: 0.22 },
+  bold: { brightness: 1.0, saturation: 1.25, hue: 0, contrast: 1.12, washOpacity: 0.22 },
+};
+
+/** A custom style's grade (decision 101): its tone's moves, washed with its palette's mean colour, mixed in linear light. */
+export function customGrade(style: Pick<RenderStyle, "palette" | "tone">): Grade {
+  const palette = style.palette && style.palette.length > 0 ? style.palette : ["#808080"];
+  const channels = palette.map((hex) => [1, 3, 5].map((at) => linearOf(Number.parseInt(hex.slice(at, at + 2), 16))));
+  const [r, g, b] = [0, 1, 2].map((channel) =>
+    Math.round(srgbOf(channels.reduce((sum, colour) => sum + colour[channel]!, 0) / channels.length)),
+  );
+  return { ...TONE_GRADES[style.tone ?? "neutral"], wash: { r: r!, g: g!, b: b! } };
+}
 
 /**
  * The Preview engine grades colours: it can only "redesign" (in the sense of a colour mood), makes
@@ -178,13 +200,14 @@ export const localProvider: RenderProvider = {
   id: "local",
   label: "Preview engine",
   capabilities: PREVIEW_CAPABILITIES,
-  async render({ image, style, signal, onProgress }) {
+  async render({ image, style, styleSnapshot, signal, onProgress }) {
     throwIfAborted(signal);
     onProgress?.(0.2);
-    const output = await applyGrade(image, GRADES[style], signal);
+    const grade = isBuiltInStyle(style) ? GRADES[style] : customGrade(renderStyleOf(style, styleSnapshot ?? null));
+    const output = await applyGrade(image, grade, signal);
     throwIfAborted(signal);
     onProgress?.(1);
-    return { image: output, mime: "image/jpeg", model: `preview-grade:${style}` };
+    return { image: output, mime: "image/jpeg", model: isBuiltInStyle(style) ? `preview-grade:${style}` : "preview-grade:custom-palette" };
   },
   /** Tints the whole picture; the worker's composite keeps it to the painted region. The instruction is not read. */
   async inpaint({ image, signal, onProgress }) {

@@ -62,6 +62,7 @@ function prompt(request: RenderRequest): string {
   // The edits endpoint has no negative prompt field: the things to avoid go into the text.
   return buildInstructionPrompt({
     style: request.style,
+    customStyle: request.styleSnapshot,
     roomType: request.roomType,
     mode: request.mode,
     renderMode: request.renderMode,

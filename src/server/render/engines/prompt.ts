@@ -4,35 +4,9 @@
  * walls, windows, doors and layout where they are, the thing users of these apps ask for most.
  */
 import type { FloorPlanRender, RenderMode } from "../../../shared/render";
-import type { DesignStyle, InputMode, RoomType } from "../../../shared/styles";
-
-/** How each style looks, in the words an image model understands. */
-export const STYLE_DESCRIPTIONS: Record<DesignStyle, string> = {
-  modern:
-    "modern style: clean lines, a neutral palette of white, grey and black, sleek low-profile furniture, polished surfaces, minimal ornament and integrated lighting",
-  scandinavian:
-    "Scandinavian style: light wood, white walls, soft wool and linen textiles, simple functional furniture, cosy throws, green plants and plenty of daylight",
-  industrial:
-    "industrial style: exposed brick, raw concrete, black metal frames, reclaimed wood, leather seating, Edison bulb pendant lights and an open loft feel",
-  minimalist:
-    "minimalist style: an uncluttered space, a calm monochrome palette, few carefully chosen pieces of furniture, hidden storage, smooth surfaces and soft diffuse light",
-  "mid-century-modern":
-    "mid-century modern style: walnut and teak furniture with tapered legs, organic curves, mustard, teal and burnt orange accents, graphic patterns and iconic 1950s-60s lamps",
-  japandi:
-    "Japandi style: a blend of Japanese and Scandinavian design, pale oak and dark wood, low furniture, natural linen and paper, earthy muted tones, wabi-sabi ceramics and calm order",
-  bohemian:
-    "bohemian style: layered patterned rugs and textiles, rattan and macrame, warm terracotta and jewel tones, floor cushions, many plants and collected eclectic decor",
-  coastal:
-    "coastal style: airy whites with soft blues and sandy beige, whitewashed wood, linen slipcovered sofas, rattan and jute, striped textiles and a breezy beach-house light",
-  farmhouse:
-    "modern farmhouse style: shiplap walls, rustic reclaimed wood beams, a farmhouse table, cream and sage tones, black iron hardware, woven baskets and vintage accents",
-  traditional:
-    "traditional style: classic symmetrical arrangement, rich dark wood furniture, tufted upholstery, damask and floral fabrics, crown moulding, table lamps and a warm elegant palette",
-  "art-deco":
-    "Art Deco style: bold geometric patterns, brass and gold accents, velvet upholstery in emerald and navy, lacquered surfaces, marble, mirrored details and glamorous lighting",
-  luxury:
-    "contemporary luxury style: marble surfaces, brushed brass details, plush velvet and boucle furniture, statement chandelier, designer pieces, rich layered lighting and a refined neutral palette",
-};
+import type { InputMode, RoomType } from "../../../shared/styles";
+import type { StyleKey, StyleSnapshot } from "../../../shared/custom-styles";
+import { renderStyleOf } from "./styles";
 
 /** Room types as plain English nouns. */
 export const ROOM_TYPE_NAMES: Record<RoomType, string> = {
@@ -64,7 +38,9 @@ export function cleanUserNote(note: string | undefined): string {
 }
 
 export interface PromptChoices {
-  style: DesignStyle;
+  style: StyleKey;
+  /** A custom style's content (required with a cs_ id). */
+  customStyle?: StyleSnapshot;
   roomType: RoomType;
   /** What the picture shows: a room photo or a floor plan. */
   mode: InputMode;
@@ -119,6 +95,7 @@ function subject(room: string, look: string, mode: InputMode, renderMode: Render
 /** The positive prompt: what to draw and what to keep. */
 export function buildPrompt({
   style,
+  customStyle,
   roomType,
   mode,
   renderMode = "redesign",
@@ -126,7 +103,7 @@ export function buildPrompt({
   planView = "eye-level",
   reference,
 }: PromptChoices): string {
-  const parts = subject(ROOM_TYPE_NAMES[roomType], STYLE_DESCRIPTIONS[style], mode, renderMode, planView);
+  const parts = subject(ROOM_TYPE_NAMES[roomType], renderStyleOf(style, customStyle ?? null).look, mode, renderMode, planView);
   parts.push("Professional interior design photography, natural light, realistic materials, high detail.");
   if (reference)
     parts.push(
@@ -138,7 +115,12 @@ export function buildPrompt({
 }
 
 /** What the engine should avoid: the usual image defects, and anything that moves the structure. */
-export function buildNegativePrompt(mode: InputMode, renderMode: RenderMode = "redesign", planView: PlanView = "eye-level"): string {
+export function buildNegativePrompt(
+  mode: InputMode,
+  renderMode: RenderMode = "redesign",
+  planView: PlanView = "eye-level",
+  customStyle?: Pick<StyleSnapshot, "avoid">,
+): string {
   const common = [
     "blurry",
     "low quality",
@@ -166,7 +148,9 @@ export function buildNegativePrompt(mode: InputMode, renderMode: RenderMode = "r
     stage: ["empty room", "bare floor"],
     declutter: ["clutter", "mess", "boxes", "new furniture", "different style"],
   };
-  return [...common, ...(mode === "floor-plan" ? planOnly : []), ...byMode[renderMode]].join(", ");
+  // What a custom style says to avoid (decluttering leaves the style out, and its avoidances with it).
+  const styleAvoids = renderMode !== "declutter" && customStyle?.avoid ? [cleanUserNote(customStyle.avoid)] : [];
+  return [...common, ...(mode === "floor-plan" ? planOnly : []), ...byMode[renderMode], ...styleAvoids].join(", ");
 }
 
 /**
@@ -174,7 +158,7 @@ export function buildNegativePrompt(mode: InputMode, renderMode: RenderMode = "r
  * FLUX.1 Kontext, Gemini): the positive prompt, then what to avoid, in words.
  */
 export function buildInstructionPrompt(choices: PromptChoices): string {
-  return `${buildPrompt(choices)} Avoid: ${buildNegativePrompt(choices.mode, choices.renderMode, choices.planView)}.`;
+  return `${buildPrompt(choices)} Avoid: ${buildNegativePrompt(choices.mode, choices.renderMode, choices.planView, choices.customStyle)}.`;
 }
 
 /**

@@ -4,7 +4,8 @@
  * reported as RetryableRenderError so the worker retries them within its deadline.
  */
 import type { EngineCapabilities, RenderMode, StructureStrength } from "../../../shared/render";
-import type { DesignStyle, InputMode, RoomType } from "../../../shared/styles";
+import type { StyleKey, StyleSnapshot } from "../../../shared/custom-styles";
+import type { InputMode, RoomType } from "../../../shared/styles";
 
 export type { EngineCapabilities } from "../../../shared/render";
 
@@ -25,7 +26,10 @@ export interface RenderRequest {
   image: Buffer;
   width: number;
   height: number;
-  style: DesignStyle;
+  /** A built-in style's id, or a custom style's (cs_…) with its content in styleSnapshot (decision 101). */
+  style: StyleKey;
+  /** A custom style as the render uses it: its description and what to avoid (prompts), palette and tone (the Preview grade). */
+  styleSnapshot?: StyleSnapshot;
   roomType: RoomType;
   /** What the picture shows: a room photo or a floor plan. */
   mode: InputMode;

@@ -69,6 +69,7 @@ export type ReplicatePreset = RenderPreset | InpaintPreset | UpscalePreset;
 
 const choicesOf = (request: RenderRequest, planView: PlanView, reference = false): PromptChoices => ({
   style: request.style,
+  customStyle: request.styleSnapshot,
   roomType: request.roomType,
   mode: request.mode,
   renderMode: request.renderMode,
@@ -121,7 +122,7 @@ const ADIRIK_INTERIOR_DESIGN: RenderPreset = {
       {
         image,
         prompt: buildPrompt(choicesOf(request, "top-down")),
-        negative_prompt: buildNegativePrompt(request.mode, request.renderMode, "top-down"),
+        negative_prompt: buildNegativePrompt(request.mode, request.renderMode, "top-down", request.styleSnapshot),
         guidance_scale: 15,
         // Less of the photo repainted holds its lines better: the "strong" re-render after a low structure score.
         prompt_strength: request.structure === "strong" ? 0.6 : 0.8,
@@ -167,7 +168,7 @@ const JAGILLEY_CONTROLNET_HOUGH: RenderPreset = {
       {
         image,
         prompt: buildPrompt(choicesOf(request, "top-down")),
-        n_prompt: buildNegativePrompt(request.mode, request.renderMode, "top-down"),
+        n_prompt: buildNegativePrompt(request.mode, request.renderMode, "top-down", request.styleSnapshot),
         ddim_steps: 20,
         image_resolution: "512",
         scale: 9,

@@ -11,7 +11,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import { keyedMessage, MESSAGES, messageName } from "../../../shared/messages";
 import { UPLOAD_BUCKET } from "../../../shared/constants";
 import type { RenderJob } from "../../db/schema";
-import type { DesignStyle } from "../../../shared/styles";
+import type { StyleKey, StyleSnapshot } from "../../../shared/custom-styles";
 import { compositeEdit } from "../../images/composite";
 import {
   editSource,
@@ -725,6 +725,7 @@ export class RenderWorker {
               width: input.width,
               height: input.height,
               style: renderStyle(job),
+              ...styleSnapshotOf(job),
               roomType: job.room_type,
               mode: job.mode,
               renderMode: job.render_mode,
@@ -791,7 +792,12 @@ export function failureMessage(reason: string): string {
   return messageName(reason) ? reason : keyedMessage("renderEngineStopped", { detail: reason });
 }
 
-function renderStyle(job: RenderJob): DesignStyle {
+function renderStyle(job: RenderJob): StyleKey {
   if (job.style === "") throw new PermanentRenderError(MESSAGES.renderFailed);
   return job.style;
+}
+
+/** A custom style's content as the job recorded it when ordered (decision 101). */
+function styleSnapshotOf(job: RenderJob): { styleSnapshot?: StyleSnapshot } {
+  return job.style_snapshot === null ? {} : { styleSnapshot: JSON.parse(job.style_snapshot) as StyleSnapshot };
 }
