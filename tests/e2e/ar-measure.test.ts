@@ -8,14 +8,12 @@
  * test, or no surfaces to meet, gets its message; a browser without WebXR never sees the option.
  * Screenshots of the overlay at a phone's width: English and light, French and dark.
  */
-import fs from "node:fs";
-import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { STORAGE_KEYS, type Language } from "../../src/shared/constants";
 import { AR_MEASURE_TOLERANCE_CM, formatLength } from "../../src/shared/measures";
 import { seriousViolations } from "../helpers/axe";
-import { describeBrowser, SCREENSHOT_DIR, signIn, uiText, useBrowsers } from "../helpers/browser";
+import { describeBrowser, signIn, uiText, useBrowsers, screenshotViewport } from "../helpers/browser";
 import { installEmulatedArPhone, ROOM, WEBGL_CHROMIUM_ARGS, type EmulatedArOptions } from "../helpers/emulated-xr";
 import { signedInClient } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
@@ -24,12 +22,6 @@ type Xyz = { x: number; y: number; z: number };
 const poll = <T>(check: () => T | Promise<T>) => expect.poll(check, { timeout: 10_000 });
 const distanceCm = (a: Xyz, b: Xyz) => Math.hypot(a.x - b.x, a.y - b.y, a.z - b.z) * 100;
 const midpoint = (a: Xyz, b: Xyz) => ({ x: (a.x + b.x) / 2, y: (a.y + b.y) / 2, z: (a.z + b.z) / 2 });
-
-/** The screen as the phone shows it (the overlay is fixed to it; a whole-page picture would stretch it). */
-async function viewportScreenshot(page: Page, name: string) {
-  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.jpg`), type: "jpeg", quality: 85 });
-}
 
 /** Where the phone is held (1.4 m up, near the room's front) and the points measured, in metres. */
 const HELD = { x: 0, y: 1.4, z: 1.2 };
@@ -110,7 +102,7 @@ describeBrowser("measuring a room with AR", () => {
         // Both points in sight for the screenshot: the phone, a step back, looks between them.
         await page.evaluate(([from, to]) => window.__emulatedAr!.aim(from!, to!), [STEP_BACK, midpoint(a, b)]);
         await frames(page);
-        await viewportScreenshot(page, "ar-measure-phone-light");
+        await screenshotViewport(page, "ar-measure-phone-light");
         expect(await seriousViolations(page)).toEqual([]);
       }
       await page.getByLabel(uiText("en", "measure.label")).fill(label);
@@ -137,7 +129,7 @@ describeBrowser("measuring a room with AR", () => {
     await poll(() => page.getByTestId("ar-measure").count()).toBe(2);
     expect(await seriousViolations(page)).toEqual([]);
     await page.getByTestId("ar-measures-panel").scrollIntoViewIfNeeded();
-    await viewportScreenshot(page, "ar-measures-project-phone-light");
+    await screenshotViewport(page, "ar-measures-project-phone-light");
     await page.getByRole("button", { name: uiText("en", "measure.delete", { label: "Floor diagonal" }) }).click();
     await poll(() => page.getByTestId("ar-measure").allTextContents()).toEqual([
       `Back wall height${formatLength(saved[1]!.lengthCm, "en")}`,
@@ -155,7 +147,7 @@ describeBrowser("measuring a room with AR", () => {
     // Before the second tap, the length to where the phone aims: the wall's 1.85 m.
     await poll(() => page.getByTestId("ar-length").textContent()).toBe(formatLength(distanceCm(WALL[0], WALL[1]), "fr"));
     expect(await page.getByTestId("ar-instruction").textContent()).toBe(uiText("fr", "measure.ar.second"));
-    await viewportScreenshot(page, "ar-measure-phone-dark-fr");
+    await screenshotViewport(page, "ar-measure-phone-dark-fr");
     await page.getByRole("button", { name: uiText("fr", "measure.ar.end") }).click();
     await page.getByTestId("ar-session").waitFor({ state: "detached" });
     await page.getByRole("button", { name: uiText("fr", "measure.ar.start") }).waitFor();

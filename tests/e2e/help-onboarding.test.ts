@@ -9,8 +9,6 @@
  * (a fresh context) signed in to it does not open it again, while a new account there sees it.
  * Screenshots in light and dark.
  */
-import fs from "node:fs";
-import path from "node:path";
 import i18next, { type TFunction } from "i18next";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -18,7 +16,7 @@ import { translations } from "../../src/client/i18n/resources";
 import { buildFaqEntries, FAQ_CATEGORIES, foldForSearch, searchFaqs, type FaqEntry } from "../../src/client/lib/faq";
 import { ONBOARDING, STORAGE_KEYS, type Language } from "../../src/shared/constants";
 import { AR_MEASURE_TOLERANCE_CM, PHOTO_MEASURE_FIGURES } from "../../src/shared/measures";
-import { describeBrowser, SCREENSHOT_DIR, signIn, signUpAndSignIn, useBrowsers } from "../helpers/browser";
+import { describeBrowser, signIn, signUpAndSignIn, useBrowsers, screenshotViewport } from "../helpers/browser";
 import { startTestServer, type TestServer } from "../helpers/server";
 
 const SUPPORT_EMAIL = "help@studio.example";
@@ -32,12 +30,6 @@ const SEARCH_TERM: Record<"en" | "es", string> = { en: "credits", es: "créditos
 
 const texts = {} as Record<Language, TFunction>;
 const faqs = {} as Record<Language, FaqEntry[]>;
-
-/** What the viewport shows (the sheet and the overlay are fixed; the page's full length would shrink them). */
-async function screenshot(page: Page, name: string): Promise<void> {
-  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), animations: "disabled" });
-}
 
 const cases = (["en", "es"] as const).flatMap((language) => (["phone", "desktop"] as const).map((device) => ({ language, device })));
 /** Two of the four pairings: each language and each width is walked (CI's time is bounded). */
@@ -141,7 +133,7 @@ describeBrowser("the help drawer and the onboarding overlay in a browser", () =>
       await question.click();
       await poll(() => drawer.getByText(first.answer).isVisible()).toBe(true);
       expect(await question.getAttribute("aria-expanded")).toBe("true");
-      await screenshot(page, `help-drawer-${language}-${device}-${theme}`);
+      await screenshotViewport(page, `help-drawer-${language}-${device}-${theme}`);
       await question.click();
       await poll(() => question.getAttribute("aria-expanded")).toBe("false");
 
@@ -160,7 +152,7 @@ describeBrowser("the help drawer and the onboarding overlay in a browser", () =>
       // Case does not matter.
       await search.fill(term.toUpperCase());
       await poll(() => results.count()).toBe(expected.length);
-      await screenshot(page, `help-drawer-search-${language}-${device}-${theme}`);
+      await screenshotViewport(page, `help-drawer-search-${language}-${device}-${theme}`);
 
       await search.fill("zzz");
       await poll(() => drawer.getByTestId("faq-no-results").isVisible()).toBe(true);
@@ -172,7 +164,7 @@ describeBrowser("the help drawer and the onboarding overlay in a browser", () =>
         expect(noResults).toContain('No results found for "zzz"');
         expect(noResults).toContain("Try different keywords or contact support");
       }
-      await screenshot(page, `help-drawer-no-results-${language}-${device}-${theme}`);
+      await screenshotViewport(page, `help-drawer-no-results-${language}-${device}-${theme}`);
 
       // Escape closes it and gives the focus back to the button; it opens again with an empty search.
       await page.keyboard.press("Escape");
@@ -220,7 +212,7 @@ describeBrowser("the help drawer and the onboarding overlay in a browser", () =>
       // The Preview engine's words (it is not AI).
       expect(await page.getByRole("dialog").getByText(t("onboarding.preview.welcomeBody")).isVisible()).toBe(true);
       await expectTruthful(page);
-      await screenshot(page, `onboarding-step1-${language}-${device}-${theme}`);
+      await screenshotViewport(page, `onboarding-step1-${language}-${device}-${theme}`);
       expect(await page.getByRole("button", { name: t("onboarding.skip") }).isVisible()).toBe(true);
       expect(await previous.isVisible()).toBe(false);
       expect(await focusInside(page, "onboarding")).toBe(true);
@@ -239,7 +231,7 @@ describeBrowser("the help drawer and the onboarding overlay in a browser", () =>
         t("onboarding.photo.note", { product: "RoomCanvas", ...PHOTO_MEASURE_FIGURES, arCm: AR_MEASURE_TOLERANCE_CM }),
       );
       await expectTruthful(page);
-      await screenshot(page, `onboarding-step2-${language}-${device}-${theme}`);
+      await screenshotViewport(page, `onboarding-step2-${language}-${device}-${theme}`);
 
       await next.click();
       await poll(() => stepText.textContent()).toBe(t("onboarding.stepOf", { step: 3, total: 5 }));
@@ -251,7 +243,7 @@ describeBrowser("the help drawer and the onboarding overlay in a browser", () =>
         "4" + t("onboarding.preview.step4"),
       ]);
       await expectTruthful(page);
-      await screenshot(page, `onboarding-step3-${language}-${device}-${theme}`);
+      await screenshotViewport(page, `onboarding-step3-${language}-${device}-${theme}`);
       await previous.click();
       await poll(() => stepText.textContent()).toBe(t("onboarding.stepOf", { step: 2, total: 5 }));
       await next.click();
@@ -263,7 +255,7 @@ describeBrowser("the help drawer and the onboarding overlay in a browser", () =>
         t("onboarding.results.afterTitle") + t("onboarding.preview.afterDetail"),
       ]);
       await expectTruthful(page);
-      await screenshot(page, `onboarding-step4-${language}-${device}-${theme}`);
+      await screenshotViewport(page, `onboarding-step4-${language}-${device}-${theme}`);
       await next.click();
       await poll(() => stepText.textContent()).toBe(t("onboarding.stepOf", { step: 5, total: 5 }));
       expect(await page.getByTestId("onboarding-title").textContent()).toBe(t("onboarding.allSet.title"));
@@ -272,7 +264,7 @@ describeBrowser("the help drawer and the onboarding overlay in a browser", () =>
       const getStarted = page.getByRole("button", { name: t("onboarding.getStarted"), exact: true });
       expect(await getStarted.isVisible()).toBe(true);
       await expectTruthful(page);
-      await screenshot(page, `onboarding-step5-${language}-${device}-${theme}`);
+      await screenshotViewport(page, `onboarding-step5-${language}-${device}-${theme}`);
       expect(await accountFlag(email)).toBeNull();
 
       // Get Started: the flag and the check at once, the end after 1.5 s of the page's clock.
@@ -283,7 +275,7 @@ describeBrowser("the help drawer and the onboarding overlay in a browser", () =>
       // Kept on the account, not on this browser.
       await poll(() => accountFlag(email)).not.toBeNull();
       expect(await storedFlag(page)).toBeNull();
-      await screenshot(page, `onboarding-completing-${language}-${device}-${theme}`);
+      await screenshotViewport(page, `onboarding-completing-${language}-${device}-${theme}`);
       await page.clock.runFor(ONBOARDING.completionDelayMs - 100);
       expect(await tour.isVisible()).toBe(true);
       await page.clock.runFor(100);
@@ -294,7 +286,7 @@ describeBrowser("the help drawer and the onboarding overlay in a browser", () =>
 
       // A non-admin has no Quick Admin bar under the help button (issue 27; quick-admin-shell.test.ts).
       expect(await page.getByTestId("quick-admin-bar").count()).toBe(0);
-      await screenshot(page, `help-button-signed-in-${language}-${device}-${theme}`);
+      await screenshotViewport(page, `help-button-signed-in-${language}-${device}-${theme}`);
 
       // Done once, not shown again.
       await page.reload();
@@ -396,7 +388,7 @@ describeBrowser("the help drawer and the onboarding overlay in a browser", () =>
       await signIn(second.page, server.url, email, { language });
       await tourStaysClosed(second.page);
       expect(await storedFlag(second.page)).toBeNull();
-      await screenshot(second.page, `onboarding-second-browser-${language}-${device}-${theme}`);
+      await screenshotViewport(second.page, `onboarding-second-browser-${language}-${device}-${theme}`);
       // A page loaded again there: still none.
       await second.page.goto(`${server.url}/upload`);
       await tourStaysClosed(second.page);
