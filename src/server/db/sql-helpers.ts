@@ -7,6 +7,13 @@ import { sql, type SqlBool } from "kysely";
 export const containsIgnoringCase = (column: string, text: string) =>
   sql<SqlBool>`lower(${sql.ref(column)}) LIKE lower(${`%${text.replace(/[\\%_]/g, (match) => `\\${match}`)}%`}) ESCAPE '\\'`;
 
+/**
+ * Rows after a page's last row in a list newest first (keyset on created_at, then id): stable while
+ * rows are added at the top. For tables whose rows have both columns (the renders, the credit ledgers).
+ */
+export const olderThan = (before: { createdAt: number; id: string }) =>
+  sql<SqlBool>`(${sql.ref("created_at")} < ${before.createdAt} or (${sql.ref("created_at")} = ${before.createdAt} and ${sql.ref("id")} < ${before.id}))`;
+
 const DAY_MS = 86_400_000;
 
 /**

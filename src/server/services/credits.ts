@@ -8,7 +8,7 @@ import type { Transaction } from "kysely";
 import { CREDITS } from "../../shared/constants";
 import type { AppDatabase } from "../db/client";
 import { forUpdate } from "../db/locking";
-import { periodIndex } from "../db/sql-helpers";
+import { olderThan, periodIndex } from "../db/sql-helpers";
 import type { CreditKind, Database, TeamCreditKind } from "../db/schema";
 import { generateSecureRandomString } from "../auth/tokens";
 import { DomainError } from "../errors";
@@ -519,14 +519,7 @@ export async function creditLedgerPage(
           .selectFrom("team_credit_ledger")
           .select(["id", "kind", "amount", "job_id", "reason", "created_at"])
           .where("team_id", "=", payer.teamId)
-          .$if(before !== undefined, (query) =>
-            query.where((eb) =>
-              eb.or([
-                eb("created_at", "<", before!.createdAt),
-                eb.and([eb("created_at", "=", before!.createdAt), eb("id", "<", before!.id)]),
-              ]),
-            ),
-          )
+          .$if(before !== undefined, (query) => query.where(olderThan(before!)))
           .orderBy("created_at", "desc")
           .orderBy("id", "desc")
           .limit(page.limit)
@@ -535,14 +528,7 @@ export async function creditLedgerPage(
           .selectFrom("credit_ledger")
           .select(["id", "kind", "amount", "job_id", "reason", "created_at"])
           .where("user_id", "=", payer.userId)
-          .$if(before !== undefined, (query) =>
-            query.where((eb) =>
-              eb.or([
-                eb("created_at", "<", before!.createdAt),
-                eb.and([eb("created_at", "=", before!.createdAt), eb("id", "<", before!.id)]),
-              ]),
-            ),
-          )
+          .$if(before !== undefined, (query) => query.where(olderThan(before!)))
           .orderBy("created_at", "desc")
           .orderBy("id", "desc")
           .limit(page.limit)

@@ -13,6 +13,7 @@ import { FILE_ROUTES } from "../links";
 import { userOwner, type Owner } from "../owner";
 import type { RenderJob } from "../../db/schema";
 import { preparedQuery } from "../../db/prepared";
+import { olderThan } from "../../db/sql-helpers";
 import { findOwnedJob, RUNNING } from "../records";
 import { queuePosition } from "./queue";
 import { jobView, shareUrlOf, styleOf, type JobView } from "../views";
@@ -46,11 +47,7 @@ export async function listOwnedJobs(
   if (filter.projectId) query = query.where("project_id", "=", filter.projectId);
   // After a page's last render (keyset pagination: stable while new renders arrive at the top).
   const before = filter.before;
-  if (before) {
-    query = query.where((eb) =>
-      eb.or([eb("created_at", "<", before.createdAt), eb.and([eb("created_at", "=", before.createdAt), eb("id", "<", before.id)])]),
-    );
-  }
+  if (before) query = query.where(olderThan(before));
   if (filter.limit !== undefined) query = query.limit(filter.limit);
   const jobs = await query.execute();
   return Promise.all(jobs.map((job) => viewWithPosition(deps, job, labelOf)));
