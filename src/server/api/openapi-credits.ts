@@ -27,8 +27,6 @@ export const ledgerPageSchema = z
   })
   .meta({ id: "LedgerPage" });
 
-export { cursorQuerySchema };
-
 const task = z.enum(ENGINE_TASKS);
 
 export const enginesSchema = z

@@ -9,7 +9,8 @@ import { CREDITS } from "../../shared/constants";
 import { ENGINE_TASKS } from "../../shared/render";
 import { parsed, readCursor, writeCursor, type ApiEdge } from "./edge";
 import { inLanguageOf } from "./language";
-import { cursorQuerySchema, enginesSchema, ledgerPageSchema } from "./openapi-credits";
+import { enginesSchema, ledgerPageSchema } from "./openapi-credits";
+import { cursorQuerySchema } from "./openapi-parts";
 
 export function creditRoutes(router: express.Router, edge: ApiEdge): void {
   const { deps, keyed } = edge;
