@@ -493,6 +493,30 @@ describe("the reference picture", () => {
       body: { error: MESSAGES.customStyleReferenceInvalid },
     });
 
+    // Over the limit without saying so (chunked, no Content-Length): cut while it is read, the same answer.
+    const chunks = [jpeg, Buffer.alloc(CUSTOM_STYLES.referenceMaxBytes)];
+    const chunked = await ana.jar.fetch(`${server.url}${customStyleReferencePath(style.id)}`, {
+      method: "PUT",
+      headers: { "content-type": "image/jpeg", origin: server.url },
+      body: new ReadableStream({
+        pull(controller) {
+          const next = chunks.shift();
+          if (next) controller.enqueue(new Uint8Array(next));
+          else controller.close();
+        },
+      }),
+      duplex: "half",
+    } as RequestInit);
+    expect(chunked.status).toBe(413);
+    expect(await chunked.json()).toEqual({ error: MESSAGES.customStyleReferenceInvalid });
+    // From another site's page (the browser's Origin): refused by the CSRF check before anything is read.
+    const crossSite = await ana.jar.fetch(`${server.url}${customStyleReferencePath(style.id)}`, {
+      method: "PUT",
+      headers: { "content-type": "image/jpeg", origin: "https://evil.example" },
+      body: new Uint8Array(jpeg),
+    });
+    expect(crossSite.status).toBe(403);
+
     expect((await getReference(ana, style.id)).data.equals(before)).toBe(true);
     expect(await ana.client.styles.get.query({ id: style.id })).toMatchObject({ hasReference: true });
     // Signed out: 401, before any body is read.
@@ -503,6 +527,18 @@ describe("the reference picture", () => {
     });
     expect(visitor.status).toBe(401);
     expect((await fetch(`${server.url}${customStyleReferencePath(style.id)}`)).status).toBe(401);
+  });
+});
+
+describe("when a team is deleted", () => {
+  it("its styles go with it", async () => {
+    const owner = await person();
+    const team = await teamOf(owner);
+    const style = await owner.client.styles.create.mutate({ ...STYLE, teamId: team.id });
+    const personal = await owner.client.styles.create.mutate({ ...STYLE, teamId: null });
+    await owner.client.teams.delete.mutate({ teamId: team.id });
+    const left = await server.deps.db.selectFrom("custom_styles").select("id").where("id", "in", [style.id, personal.id]).execute();
+    expect(left).toEqual([{ id: personal.id }]);
   });
 });
 
