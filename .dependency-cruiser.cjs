@@ -276,6 +276,26 @@ module.exports = {
       to: { path: ["^src/server/(trpc|http|render|services|listing|spaces)/", TRPC_SERVER] },
     },
     {
+      name: "styles-behind-its-index",
+      severity: "error",
+      comment:
+        "The styles module (src/server/styles) owns custom_styles and the reference pictures in it (decision 100): " +
+        "server code outside it imports only its surface, src/server/styles/index.ts (routers, the reference " +
+        "picture's route, boot.ts; the render module asks it through a port).",
+      from: { path: "^src/server/(?!styles/)" },
+      to: { path: "^src/server/styles/(?!index\\.ts$)" },
+    },
+    {
+      name: "styles-not-transport",
+      severity: "error",
+      comment:
+        "The styles module is called by the transport and, through a port, by the render module: no src/server/trpc, " +
+        "no src/server/http, no @trpc/server, and none of the capabilities (render, api, services, spaces, listing, " +
+        "review, clients, measures, webhooks): it asks the spaces module a caller's role through a port boot.ts hands in.",
+      from: { path: "^src/server/styles/" },
+      to: { path: ["^src/server/(trpc|http|render|api|services|spaces|listing|review|clients|measures|webhooks)/", TRPC_SERVER] },
+    },
+    {
       name: "measures-owned-by-measures",
       severity: "error",
       comment:

@@ -43,6 +43,7 @@ import * as m0039 from "./0039-api-render-slots";
 import * as m0040 from "./0040-api-usage";
 import * as m0041 from "./0041-space-events";
 import * as m0042 from "./0042-render-style-snapshot";
+import * as m0043 from "./0043-custom-styles";
 
 export const migrations: Record<string, Migration> = {
   "0001-init": m0001,
@@ -85,4 +86,5 @@ export const migrations: Record<string, Migration> = {
   "0040-api-usage": m0040,
   "0041-space-events": m0041,
   "0042-render-style-snapshot": m0042,
+  "0043-custom-styles": m0043,
 };

@@ -26,6 +26,7 @@ import type { SelfTestRunsService } from "./services/self-test-runs";
 import type { SettingsModule } from "./settings";
 import type { TeamCreditsService } from "./services/credits";
 import type { SpacesModule } from "./spaces";
+import type { StylesModule } from "./styles";
 import type { SystemService } from "./services/system-checks";
 
 export interface Services {
@@ -40,6 +41,8 @@ export interface Services {
   spaces: SpacesModule;
   /** A team's balance, ledger, use per member, and credits moved in. */
   teamCredits: TeamCreditsService;
+  /** Styles of a space's own (beside the built-in ones), with their reference pictures. */
+  styles: StylesModule;
   /** The clients a space keeps, and the client of each project. */
   clients: ClientsModule;
   projects: ProjectsService;

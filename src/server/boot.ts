@@ -39,6 +39,7 @@ import { forgetSpaceEventsBefore, SPACE_EVENTS_KEEP_MS, spaceEventsAfter } from 
 import { createSettingsModule } from "./settings";
 import { createAccountDirectory, createAccountsService, createPeopleDirectory } from "./services/accounts";
 import { createSpacesModule } from "./spaces";
+import { createStylesModule } from "./styles";
 import { createAdminService } from "./services/admin";
 import { creditLedgerPage, createTeamCreditsService, renderCreditLedger } from "./services/credits";
 import { createAnalyticsService } from "./services/analytics";
@@ -121,6 +122,8 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
     // A deleted team's projects go first, with their pictures and files (the projects service, wired below).
     beforeTeamDeleted: (teamId) => deleteTeamWork(teamId),
   });
+  // Styles of a space's own (decision 100): the render module resolves a render's custom style through it.
+  const styles = createStylesModule(infra, { spaces });
   const projectDirectory = createProjectDirectory(infra, spaces);
   const render = createRenderModule(infra, {
     projects: projectDirectory,
@@ -240,6 +243,7 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
     twoFactor: createTwoFactorService({ ...infra, issuer: settings.brandName }),
     roles,
     spaces,
+    styles,
     teamCredits: createTeamCreditsService(infra, spaces, render),
     clients: createClientsModule(infra, { spaces, projects }),
     projects,

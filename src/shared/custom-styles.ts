@@ -29,6 +29,12 @@ export const CUSTOM_STYLES = {
   idPrefix: "cs_",
 } as const;
 
+/**
+ * Where a custom style's reference picture is sent (PUT, the JPEG or PNG file as the raw body) and
+ * read (GET, the JPEG kept): plain HTTP, as uploads are (decisions 013, 100), not a tRPC procedure.
+ */
+export const customStyleReferencePath = (id: string) => `/api/styles/${encodeURIComponent(id)}/reference`;
+
 /** A custom style's id: "cs_" and 20 to 40 letters or digits. */
 export const customStyleIdSchema = z.string().regex(/^cs_[A-Za-z0-9]{20,40}$/, { error: MESSAGES.customStyleNotFound });
 export type CustomStyleId = `cs_${string}`;

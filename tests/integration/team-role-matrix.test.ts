@@ -162,6 +162,8 @@ interface Fixture {
   /** The public page's code of that export (/l/<code>). */
   exportCode: string;
   invitationId: string;
+  /** A style of the team's own (decision 100), made by the Admin. */
+  styleId: string;
   /** A picture of the right size for the studio's masks. */
   mask: string;
 }
@@ -175,6 +177,8 @@ const who = {} as Record<Role, Browser> & {
   serverAdmin: Person;
 };
 const fx = {} as Fixture;
+
+const TEAM_STYLE = { name: "Casa Nova look", description: "Lime plaster, oak and linen", palette: ["#d8cbb3"], tone: "warm" as const };
 
 async function finishedRender(by: Person, style: DesignStyle = "modern"): Promise<string> {
   const { jobs } = await by.trpc.render.create.mutate({ projectId: fx.projectId, imageId: fx.uploadId, style });
@@ -226,6 +230,7 @@ async function buildFixtures() {
   const exported = await member.trpc.listing.create.mutate({ jobId: fx.jobId, language: "en" });
   fx.exportId = exported.id;
   fx.exportCode = exported.publicUrl.split("/l/")[1]!;
+  fx.styleId = (await admin.trpc.styles.create.mutate({ ...TEAM_STYLE, teamId: team.id })).id;
   fx.invitationId = (await owner.trpc.teams.invite.mutate({ teamId: team.id, email: uniqueEmail(), role: "member" })).id;
 
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1024" height="768"><rect width="100%" height="100%" fill="#000"/><rect x="300" y="300" width="200" height="150" fill="#fff"/></svg>`;
@@ -262,6 +267,7 @@ const none = "none" as const;
 const fresh = {
   job: () => finishedRender(who.member, "scandinavian"),
   client: async () => (await who.admin.trpc.clients.create.mutate({ name: "Temp Client" })).id,
+  style: async () => (await who.admin.trpc.styles.create.mutate({ ...TEAM_STYLE, name: "Temp style", teamId: fx.teamId })).id,
   reviewLink: async () => (await who.owner.trpc.review.create.mutate({ projectId: fx.projectId })).link.id,
   invitation: async () => (await who.owner.trpc.teams.invite.mutate({ teamId: fx.teamId, email: uniqueEmail(), role: "member" })).id,
   teamProject: async () => (await who.member.trpc.projects.create.mutate({ name: "Temp room" })).id,
@@ -359,6 +365,18 @@ const MATRIX: Record<string, Row> = {
     c.trpc.clients.delete.mutate({ id: allowed(MATRIX["clients.delete"]!, role) ? await fresh.client() : fx.clientId })),
   "clients.ofProject":                     row([ok,   ok,   ok,   404,  404,  401,  404], (c) => c.trpc.clients.ofProject.query({ projectId: fx.projectId })),
   "clients.setProjectClient":              row([ok,   ok,   403,  404,  404,  401,  404], (c) => c.trpc.clients.setProjectClient.mutate({ projectId: fx.projectId, clientId: fx.clientId })),
+
+  // styles.* (decision 100: every member lists, reads and renders with the team's styles; Owner and Admin change them)
+  "styles.list (team)":                    row([ok,   ok,   ok,   404,  404,  401,  404], (c) => c.trpc.styles.list.query({ teamId: fx.teamId })),
+  "styles.create (team)":                  row([ok,   ok,   403,  404,  404,  401,  404], (c) => c.trpc.styles.create.mutate({ ...TEAM_STYLE, teamId: fx.teamId })),
+  "styles.get":                            row([ok,   ok,   ok,   404,  404,  401,  404], (c) => c.trpc.styles.get.query({ id: fx.styleId })),
+  "styles.update":                         row([ok,   ok,   403,  404,  404,  401,  404], (c) => c.trpc.styles.update.mutate({ id: fx.styleId, ...TEAM_STYLE })),
+  "PUT /api/styles/:id/reference":         row([ok,   ok,   403,  404,  404,  401,  404], async (c) =>
+    c.fetch(`/api/styles/${fx.styleId}/reference`, { method: "PUT", headers: { "content-type": "image/jpeg" }, body: new Uint8Array(await roomPhoto(400, 300)) })),
+  "GET /api/styles/:id/reference":         row([ok,   ok,   ok,   404,  404,  401,  404], (c) => c.fetch(`/api/styles/${fx.styleId}/reference`)),
+  "styles.removeReference":                row([ok,   ok,   403,  404,  404,  401,  404], (c) => c.trpc.styles.removeReference.mutate({ id: fx.styleId })),
+  "styles.delete":                         row([ok,   ok,   403,  404,  404,  401,  404], async (c, role) =>
+    c.trpc.styles.delete.mutate({ id: allowed(MATRIX["styles.delete"]!, role) ? await fresh.style() : fx.styleId })),
 
   // review.* (the designer's side) and the review link's public routes (the token is the key)
   "review.create":                         row([ok,   ok,   ok,   404,  404,  401,  404], (c) => c.trpc.review.create.mutate({ projectId: fx.projectId })),
@@ -541,7 +559,7 @@ describe("the team role matrix", () => {
     const ACCESS_MESSAGES: Record<number, MessageName[]> = {
       401: ["notAuthenticated", "listingAccountRequired"],
       403: ["teamRightMissing", "teamInvitationOtherAccount"],
-      404: ["notFound"],
+      404: ["notFound", "customStyleNotFound"],
     };
     const unexpected = refusals.filter(
       (refusal) =>

@@ -67,6 +67,7 @@ const ids = {
   bobTeam: "",
   anaClient: "",
   anaWebhook: "",
+  anaStyle: "",
   reviewToken: "",
 };
 
@@ -304,6 +305,15 @@ beforeAll(async () => {
       teamId: null,
     })
   ).endpoint.id;
+  ids.anaStyle = (
+    await ana.client.styles.create.mutate({
+      name: "Warm loft",
+      description: "Exposed brick and oak floors",
+      palette: ["#a0522d"],
+      tone: "warm",
+      teamId: null,
+    })
+  ).id;
   ids.reviewToken = (await ana.client.review.create.mutate({ projectId: ids.anaProject })).path.slice("/review/".length);
   // A measure made in AR (decision 092): listed by measures.ofProject and on the review page.
   await ana.client.measures.addAr.mutate({ projectId: ids.anaProject, a: { x: 0, y: 0, z: 0 }, b: { x: 1.5, y: 0, z: -2 }, label: "Wall" });
@@ -393,6 +403,8 @@ const successes: Record<string, Omit<QueryCase, "procedure">> = {
   "developers.keys": { who: "ana", path: () => call("developers.keys", { teamId: null }) },
   "webhooks.list": { who: "ana", path: () => call("webhooks.list", { teamId: null }) },
   "webhooks.deliveries": { who: "ana", path: () => call("webhooks.deliveries", { id: ids.anaWebhook }) },
+  "styles.list": { who: "ana", path: () => call("styles.list", { teamId: null }) },
+  "styles.get": { who: "ana", path: () => call("styles.get", { id: ids.anaStyle }) },
   "developers.usage": { who: "ana", path: () => call("developers.usage", { teamId: null, days: 30 }) },
   "teams.details": { who: "bob", path: () => call("teams.details", { teamId: ids.bobTeam }) },
   "teams.invitation": { who: "nobody", path: () => call("teams.invitation", { token: "no-such-invitation" }) },

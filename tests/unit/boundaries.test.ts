@@ -117,6 +117,12 @@ const VIOLATING: Tree = {
   "src/server/webhooks/outbox.ts": 'import { h } from "../http/h";\nexport const hooks = h;\n',
   "src/server/services/hooks-use.ts": 'import { hooks } from "../webhooks/outbox";\nexport const use = hooks;\n',
   "src/server/render/hooks.ts": 'import { hooks } from "../webhooks";\nexport const renderHooks = hooks;\n',
+  // styles-behind-its-index, styles-not-transport (the transport, @trpc/server, and a capability's files)
+  "src/server/styles/index.ts": 'export { keep } from "./styles";\n',
+  "src/server/styles/styles.ts":
+    'import type { TRPCError } from "@trpc/server";\nimport { h } from "../http/h";\nimport { jobs } from "../services/jobs";\n' +
+    "export const keep = (error?: TRPCError) => [error, h, jobs];\n",
+  "src/server/services/styles-use.ts": 'import { keep } from "../styles/styles";\nexport const use = keep;\n',
   // space-events-is-a-record: it imports nothing of the server but the database
   "src/server/space-events/index.ts":
     'import { db } from "../db/client";\nimport { jobs } from "../services/jobs";\nexport const events = [db, jobs];\n',
@@ -172,6 +178,10 @@ const EXPECTED_VIOLATIONS = [
   "services-not-transport: src/server/services/s.ts → node_modules/@trpc/server/index.js",
   "shared-is-leaf: src/shared/a.ts → src/server/b.ts",
   "space-events-is-a-record: src/server/space-events/index.ts → src/server/services/jobs.ts",
+  "styles-behind-its-index: src/server/services/styles-use.ts → src/server/styles/styles.ts",
+  "styles-not-transport: src/server/styles/styles.ts → node_modules/@trpc/server/index.js",
+  "styles-not-transport: src/server/styles/styles.ts → src/server/http/h.ts",
+  "styles-not-transport: src/server/styles/styles.ts → src/server/services/jobs.ts",
   "trpc-context-no-db: src/server/trpc/context.ts → src/server/db/client.ts",
   "trpc-context-no-db: src/server/trpc/init.ts → node_modules/kysely/index.js",
   "webhooks-asks-through-ports: src/server/webhooks/outbox.ts → src/server/http/h.ts",

@@ -149,6 +149,7 @@ const TABLE_OWNERS: Record<string, Home> = {
   space_events: { owner: "src/server/space-events/" },
   api_render_slots: { owner: "src/server/api/" },
   api_usage: { owner: "src/server/api/" },
+  custom_styles: { owner: "src/server/styles/" },
 };
 
 interface SourceFile {

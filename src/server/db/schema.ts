@@ -792,6 +792,31 @@ export interface ApiUsageTable {
   server_errors: number;
 }
 
+/**
+ * A style of a space's own (decision 100): a team's (team_id) or a personal space's (user_id, its
+ * keeper); exactly one is set. Owned by src/server/styles.
+ */
+export interface CustomStylesTable {
+  /** "cs_" and 24 letters or digits. */
+  id: string;
+  team_id: string | null;
+  user_id: string | null;
+  /** Who made it (null once their account is gone: a team's style stays the team's). */
+  created_by: string | null;
+  name: string;
+  description: string;
+  avoid: Generated<string>;
+  /** JSON array of "#rrggbb". */
+  palette: string;
+  tone: string;
+  /** The reference picture: a metadata-free JPEG at most CUSTOM_STYLES.referenceLongEdge a side. */
+  reference: Uint8Array | null;
+  reference_width: number | null;
+  reference_height: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   profiles: ProfilesTable;
@@ -852,6 +877,7 @@ export interface Database {
   space_events: SpaceEventsTable;
   api_render_slots: ApiRenderSlotsTable;
   api_usage: ApiUsageTable;
+  custom_styles: CustomStylesTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -861,6 +887,7 @@ export type NewProfile = Insertable<ProfilesTable>;
 export type ProfileUpdate = Updateable<ProfilesTable>;
 export type Project = Selectable<ProjectsTable>;
 export type Client = Selectable<ClientsTable>;
+export type CustomStyle = Selectable<CustomStylesTable>;
 export type RoomMeasure = Selectable<RoomMeasuresTable>;
 export type ApiKey = Selectable<ApiKeysTable>;
 export type NewProject = Insertable<ProjectsTable>;

@@ -16,6 +16,7 @@ import { reviewRouter } from "./routers/review";
 import { measuresRouter } from "./routers/measures";
 import { developersRouter } from "./routers/developers";
 import { webhooksRouter } from "./routers/webhooks";
+import { stylesRouter } from "./routers/styles";
 
 export const appRouter = router({
   system: systemRouter,
@@ -35,6 +36,7 @@ export const appRouter = router({
   measures: measuresRouter,
   developers: developersRouter,
   webhooks: webhooksRouter,
+  styles: stylesRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,64 @@
+/**
+ * The styles module (issue 32, decision 100): styles of a space's own beside the built-in ones, with
+ * their reference pictures. It owns the table custom_styles; it asks the spaces module a caller's
+ * role in a team through a port boot.ts hands in. Routers, the reference picture's route and (through
+ * a port) the render module call this surface only; every function takes the acting user and checks
+ * on the server what they may see and change.
+ */
+import type { CustomStyleInput, CustomStyleView, StyleSnapshot } from "../../shared/custom-styles";
+import type { Infra } from "../infra";
+import type { StyleOwner, StyleSpaces, StylesContext } from "./context";
+import {
+  createStyle,
+  deleteStyle,
+  getStyle,
+  listStyles,
+  referencePicture,
+  removeReference,
+  resolveStyle,
+  setReference,
+  updateStyle,
+  type ResolvedStyle,
+} from "./styles";
+
+export type { StyleOwner, StyleSpaces } from "./context";
+export type { ResolvedStyle } from "./styles";
+
+/** What a render keeps of the style it used (the style may change or go later). */
+export function snapshotOf(view: CustomStyleView, referenceUsed: boolean): StyleSnapshot {
+  const { id, name, description, avoid, palette, tone } = view;
+  return { id, name, description, avoid, palette: [...palette], tone, referenceUsed };
+}
+
+export function createStylesModule(infra: Pick<Infra, "db" | "clock">, ports: { spaces: StyleSpaces }) {
+  const deps: StylesContext = { db: infra.db, clock: infra.clock, spaces: ports.spaces };
+  return {
+    /** The space's styles, newest change first: the caller's personal ones (teamId null), or a team's for any member. */
+    list: (userId: string, teamId: string | null): Promise<CustomStyleView[]> => listStyles(deps, { userId, teamId }),
+    /** One style of a space of the caller's (404 otherwise). */
+    get: (userId: string, styleId: string): Promise<CustomStyleView> => getStyle(deps, userId, styleId),
+    /**
+     * A new style in the caller's personal space (teamId null) or a team's (right manageStyles: Owner,
+     * Admin); at most CUSTOM_STYLES.perSpaceMax per space (409 tooManyCustomStyles). `input` has been
+     * through customStyleInputSchema.
+     */
+    create: (userId: string, teamId: string | null, input: CustomStyleInput): Promise<CustomStyleView> =>
+      createStyle(deps, { userId, teamId }, input),
+    /** Replaces the style's fields (who may change it: its keeper, a team's Owner and Admins; 403 for a Member). */
+    update: (userId: string, styleId: string, input: CustomStyleInput): Promise<CustomStyleView> =>
+      updateStyle(deps, userId, styleId, input),
+    delete: (userId: string, styleId: string): Promise<void> => deleteStyle(deps, userId, styleId),
+    /** Checks and keeps a reference picture (JPEG or PNG bytes), replacing any; refusals say customStyleReferenceInvalid. */
+    setReference: (userId: string, styleId: string, bytes: Buffer): Promise<CustomStyleView> => setReference(deps, userId, styleId, bytes),
+    removeReference: (userId: string, styleId: string): Promise<CustomStyleView> => removeReference(deps, userId, styleId),
+    /** The kept reference picture (a JPEG), for whoever may see the style; 404 when it has none. */
+    referencePicture: (userId: string, styleId: string) => referencePicture(deps, userId, styleId),
+    /**
+     * For the render module (through a port): the style of the space the render is ordered in, with its
+     * reference picture. A style of any other space, or none: not found (customStyleNotFound).
+     */
+    resolve: (owner: StyleOwner, styleId: string): Promise<ResolvedStyle> => resolveStyle(deps, owner, styleId),
+  };
+}
+
+export type StylesModule = ReturnType<typeof createStylesModule>;
