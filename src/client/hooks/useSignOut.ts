@@ -17,17 +17,21 @@ export function useSignOut() {
 
   const signOut = useCallback(async () => {
     setPending(true);
+    // From here no query leaves (trpc.ts): the session is about to end. The visitor's view first,
+    // then home (lib/signOutHome).
+    const shown = beginSignOutHome();
     try {
-      const { trpcClient } = await loadData();
+      const { trpcClient, queryClient } = await loadData();
+      // The session's requests still on their way would be answered 401 once it ends: stop them first.
+      await queryClient.cancelQueries();
       await trpcClient.auth.signOut.mutate();
     } catch (error) {
+      endSignOutHome();
       notify(({ toast, friendlyError }) => toast.error(t("toasts.signOutFailed"), { description: friendlyError(error, t) }));
       return;
     } finally {
       setPending(false);
     }
-    // The visitor's view first, then home (lib/signOutHome).
-    const shown = beginSignOutHome();
     authEvents.emit({ type: "SIGNED_OUT", reason: "user" });
     await shown;
     navigate("/");
