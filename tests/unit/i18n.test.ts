@@ -50,6 +50,27 @@ const pluralForms = (language: string) => [...new Intl.PluralRules(language).res
 /** Texts nested in a text: $t(common.counts.credits, {"count": {{credits}} }). */
 const nestedKeys = (text: string) => [...text.matchAll(/\$t\(([\w.-]+)/g)].map((match) => match[1]!);
 
+/** Names (packages, engine makers, the style Japandi, SMTP, URL, npm's command) and units: the same in every language. */
+const NAMES_AND_UNITS = [
+  "Starter",
+  "Pro",
+  "Studio",
+  "Replicate",
+  "OpenAI",
+  "Japandi",
+  "SMTP",
+  "URL",
+  "Webhooks",
+  "npm",
+  "run",
+  "backup",
+  "px",
+  "s",
+  "h",
+  "d",
+  "min",
+];
+
 /**
  * Words Spanish and French write as English does, so a text made only of them may be the same as the
  * English one: names (packages, engine makers, the style Japandi, SMTP, URL, npm's command), units,
@@ -57,51 +78,15 @@ const nestedKeys = (text: string) => [...text.matchAll(/\$t\(([\w.-]+)/g)].map((
  */
 const SAME_AS_ENGLISH: Record<"es" | "fr", readonly string[]> = {
   es: [
-    ...[
-      "Starter",
-      "Pro",
-      "Studio",
-      "Replicate",
-      "OpenAI",
-      "Japandi",
-      "SMTP",
-      "URL",
-      "Webhooks",
-      "npm",
-      "run",
-      "backup",
-      "px",
-      "s",
-      "h",
-      "d",
-      "min",
-    ],
+    ...NAMES_AND_UNITS,
     ...["Industrial", "Social", "Normal", "Error", "OK", "Render", "Renders", "render", "renders", "Personal", "Roles"],
   ],
   fr: [
-    ...[
-      "Starter",
-      "Pro",
-      "Studio",
-      "Replicate",
-      "OpenAI",
-      "Japandi",
-      "SMTP",
-      "URL",
-      "Webhooks",
-      "npm",
-      "run",
-      "backup",
-      "px",
-      "s",
-      "h",
-      "d",
-      "min",
-    ],
+    ...NAMES_AND_UNITS,
     ...["Social", "Normal", "OK", "Version", "Versions", "Notifications", "Contact", "Mobile", "Navigation", "Pause", "Photo"],
     ...["photo", "photos", "Mode", "Secret", "Licence", "Conversions", "Administration", "E-mail", "Logo", "Rectangle", "Style"],
     ...["style", "styles", "Pages", "Clients", "Client", "client", "clients", "Notes", "Invitations", "minute", "minutes"],
-    ...["pixel", "pixels", "Studio"],
+    ...["pixel", "pixels"],
   ],
 };
 

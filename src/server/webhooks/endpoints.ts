@@ -12,11 +12,12 @@ import type { Selectable } from "kysely";
 import type { WebhookActor, WebhooksContext } from "./context";
 import { newSigningSecret } from "./signing";
 import { resolveTarget } from "./target";
+import { personalSpaceKey, teamSpaceKey } from "../space-events";
 
 export type EndpointRow = Selectable<WebhookEndpointsTable>;
 
 /** The event key of a space: a team's, else the user's personal one (the render events' owner key). */
-export const spaceKey = (userId: string, teamId: string | null) => (teamId === null ? `u:${userId}` : `t:${teamId}`);
+export const spaceKey = (userId: string, teamId: string | null) => (teamId === null ? personalSpaceKey(userId) : teamSpaceKey(teamId));
 
 const inSpace = (userId: string, teamId: string | null) => (eb: ExpressionBuilder<Database, "webhook_endpoints">) =>
   teamId === null ? eb.and([eb("user_id", "=", userId), eb("team_id", "is", null)]) : eb("team_id", "=", teamId);

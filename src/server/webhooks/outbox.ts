@@ -109,6 +109,8 @@ const spaceStream: EventStream<StoredSpaceEvent> = {
       if (threshold === null || !(before >= threshold && event.balance < threshold)) return null;
       return { type: "credits.low", data: { teamId: event.teamId, balance: event.balance, threshold } };
     }
+    // Its shape is read (a query) only for an endpoint that asked for it.
+    if (!eventsOf(endpoint).includes("listing.created")) return null;
     const listing = await deps.listings.describe(endpoint.user_id, endpoint.team_id, event.exportId);
     return listing === null ? null : { type: "listing.created", data: listing };
   },
