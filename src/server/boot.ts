@@ -39,7 +39,7 @@ import { forgetSpaceEventsBefore, SPACE_EVENTS_KEEP_MS, spaceEventsAfter } from 
 import { createSettingsModule } from "./settings";
 import { createAccountDirectory, createAccountsService, createPeopleDirectory } from "./services/accounts";
 import { createSpacesModule } from "./spaces";
-import { createStylesModule } from "./styles";
+import { createStylesModule, snapshotOf } from "./styles";
 import { createAdminService } from "./services/admin";
 import { creditLedgerPage, createTeamCreditsService, renderCreditLedger } from "./services/credits";
 import { createAnalyticsService } from "./services/analytics";
@@ -130,6 +130,8 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
     accounts: createAccountDirectory(infra),
     teams: spaces,
     credits: renderCreditLedger,
+    // A custom style's content as a render takes it (decision 101).
+    styles: { snapshot: async (space, styleId) => snapshotOf((await styles.resolve(space, styleId)).view, false) },
     provider: options.renderProvider,
     worker: options.worker,
     freeDemoRendersPerAddress: settings.demoRendersPerAddressPerDay,

@@ -2,6 +2,7 @@
  * The render flow's shared contract: job states, the live events a subscribed client receives,
  * the render request's fields, and the limits around them. Server and client import it.
  */
+import { customStyleIdSchema, type CustomStyleId } from "./custom-styles";
 import { z } from "zod";
 import { DESIGN_STYLES, INPUT_MODES, ROOM_TYPES, type DesignStyle, type InputMode, type RoomType } from "./styles";
 import { FIELD_LIMITS } from "./constants";
@@ -219,6 +220,8 @@ export const renderEventsInputSchema = z.object({ jobId: z.string().min(1).max(6
 export type RenderEventType = RenderEvent["type"];
 
 export const designStyleSchema = z.enum(DESIGN_STYLES, { error: "Unknown design style" });
+/** A style a render may be ordered in: a built-in one, or a custom style of the caller's space (decision 101). */
+export const styleKeySchema = z.union([designStyleSchema, customStyleIdSchema.transform((id) => id as CustomStyleId)]);
 export const roomTypeSchema = z.enum(ROOM_TYPES);
 export const inputModeSchema = z.enum(INPUT_MODES);
 
@@ -231,7 +234,7 @@ export const renderRequestSchema = z.object({
   projectId: z.string().max(64).optional(),
   imageId: z.string().max(64).optional(),
   imageUrl: z.string().max(300).optional(),
-  style: z.union([designStyleSchema, z.array(designStyleSchema).max(RENDER.maxStylesPerRequest)]).optional(),
+  style: z.union([styleKeySchema, z.array(styleKeySchema).max(RENDER.maxStylesPerRequest)]).optional(),
   note: z.string().max(RENDER.noteMax).optional(),
   /** Redesign (default), stage an empty room, or declutter. */
   renderMode: z.enum(RENDER_MODES).optional(),

@@ -482,22 +482,10 @@ export interface components {
       startedAt: string | null;
       /** @enum {string} */
       status: "queued" | "preprocessing" | "rendering" | "saving" | "succeeded" | "failed" | "canceled";
-      style:
-        | (
-            | "modern"
-            | "scandinavian"
-            | "industrial"
-            | "minimalist"
-            | "mid-century-modern"
-            | "japandi"
-            | "bohemian"
-            | "coastal"
-            | "farmhouse"
-            | "traditional"
-            | "art-deco"
-            | "luxury"
-          )
-        | null;
+      /** @description A built-in style (modern, scandinavian, industrial, minimalist, mid-century-modern, japandi, bohemian, coastal, farmhouse, traditional, art-deco, luxury) or a custom style's id (cs_…); null for an edit of the photo itself */
+      style: string | null;
+      /** @description A custom style's name as the render used it; null for a built-in style */
+      styleName: string | null;
     };
     EditRequest: {
       /**
@@ -672,22 +660,10 @@ export interface components {
       startedAt: string | null;
       /** @enum {string} */
       status: "queued" | "preprocessing" | "rendering" | "saving" | "succeeded" | "failed" | "canceled";
-      style:
-        | (
-            | "modern"
-            | "scandinavian"
-            | "industrial"
-            | "minimalist"
-            | "mid-century-modern"
-            | "japandi"
-            | "bohemian"
-            | "coastal"
-            | "farmhouse"
-            | "traditional"
-            | "art-deco"
-            | "luxury"
-          )
-        | null;
+      /** @description A built-in style (modern, scandinavian, industrial, minimalist, mid-century-modern, japandi, bohemian, coastal, farmhouse, traditional, art-deco, luxury) or a custom style's id (cs_…); null for an edit of the photo itself */
+      style: string | null;
+      /** @description A custom style's name as the render used it; null for a built-in style */
+      styleName: string | null;
     };
     RenderList: {
       renders: components["schemas"]["Render"][];

@@ -23,7 +23,13 @@ export const renderViewSchema = z
     status: z.enum(JOB_STATUSES),
     imageId: z.string(),
     projectId: z.string().nullable(),
-    style: z.enum(DESIGN_STYLES).nullable(),
+    style: z
+      .string()
+      .nullable()
+      .meta({
+        description: `A built-in style (${DESIGN_STYLES.join(", ")}) or a custom style's id (cs_…); null for an edit of the photo itself`,
+      }),
+    styleName: z.string().nullable().meta({ description: "A custom style's name as the render used it; null for a built-in style" }),
     roomType: z.enum(ROOM_TYPES),
     mode: z.enum(INPUT_MODES),
     renderMode: z.enum(RENDER_MODES),

@@ -20,6 +20,7 @@ function publicRender(view: JobView): z.infer<typeof renderViewSchema> {
     imageId: view.uploadId,
     projectId: view.projectId,
     style: view.style,
+    styleName: view.styleName,
     roomType: view.roomType,
     mode: view.mode,
     renderMode: view.renderMode,

@@ -5,6 +5,7 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
 import type { JobStatus, RenderMode, StructureStrength } from "../../shared/render";
 import type { DesignStyle, InputMode, RoomType } from "../../shared/styles";
+import type { StyleKey } from "../../shared/custom-styles";
 import type { EditPreset, JobKind } from "../../shared/edits";
 
 /** A column the database fills in on insert and that is never updated. */
@@ -207,11 +208,8 @@ export interface RenderJobsTable {
    * The design style rendered. An edit carries the style of the render it descends from, or ""
    * when it was made from the photo itself (the column is NOT NULL since 0005).
    */
-  style: DesignStyle | "";
-  /**
-   * A custom style's content as the render used it (JSON StyleSnapshot); null for a built-in style.
-   * (Ordering in a custom style, which puts its cs_ id in `style`, opens with the pickers: decision 101.)
-   */
+  style: StyleKey | "";
+  /** A custom style's content as the render used it (JSON StyleSnapshot); null for a built-in style. */
   style_snapshot: string | null;
   /** "render", or "edit" (the modification studio; its link, mask and instruction in render_edits). */
   kind: Generated<JobKind>;

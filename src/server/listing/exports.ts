@@ -5,6 +5,7 @@
  * files; a deleted render, project or account turns the row's reference to NULL (foreign keys), so
  * the public page answers 404 at once, and sweepListingExports() removes what is left.
  */
+import { isBuiltInStyle } from "../../shared/custom-styles";
 import { randomBytes, randomUUID } from "node:crypto";
 import { UPLOAD_BUCKET, type Language } from "../../shared/constants";
 import { defaultDisclosure, LISTING, LISTING_ROUTES } from "../../shared/listing";
@@ -152,7 +153,8 @@ const engineName = (engine: { id: string; label: string }, language: Language) =
 export function provenanceXmp(source: ListingSource, disclosure: string, publicUrl: string, language: Language): string {
   const words = XMP_TEXTS[language];
   const said = (label: string, value: string) => `${label}${words.colon}${value}`;
-  const style = source.style ? styleName(source.style, language) : null;
+  const style =
+    source.style === null ? null : (source.styleName ?? (isBuiltInStyle(source.style) ? styleName(source.style, language) : null));
   const tail = ` ${said(words.disclosure, `"${disclosure}"`)}. ${said(words.original, publicUrl)}`;
   const upscale = source.upscale ? `; ${words.upscaled(source.upscale.model, engineName(source.upscale.engine, language))}` : "";
   if (!source.engine.isAi) {

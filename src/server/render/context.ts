@@ -2,6 +2,7 @@
  * What the parts of the render module share: the adapters they use, the event bus, the signals
  * between queue and worker, the engine's id, and the projects directory the module is given.
  */
+import type { CustomStyleId, StyleSnapshot } from "../../shared/custom-styles";
 import type { Transaction } from "kysely";
 import type { Language } from "../../shared/constants";
 import type { EngineCapabilities } from "../../shared/render";
@@ -77,6 +78,12 @@ export interface CreditLedger {
   ): Promise<Array<{ charged: number; refunded: number; refunds: number }>>;
 }
 
+/** What the render module needs from the styles module (which owns custom_styles; decision 101). */
+export interface StyleDirectory {
+  /** The custom style as a render in the space uses it; a DomainError "customStyleNotFound" outside it. */
+  snapshot(space: { userId: string; teamId: string | null }, styleId: CustomStyleId): Promise<StyleSnapshot>;
+}
+
 export interface RenderContext extends Pick<Infra, "db" | "clock" | "env" | "storage" | "diskFloor" | "log"> {
   events: RenderEventBus;
   signals: RenderSignals;
@@ -89,6 +96,7 @@ export interface RenderContext extends Pick<Infra, "db" | "clock" | "env" | "sto
   accounts: AccountDirectory;
   teams: TeamDirectory;
   credits: CreditLedger;
+  styles: StyleDirectory;
   /** Free demo renders per client address per day, as the operator set it (0: no demo). */
   freeDemoRendersPerAddress: () => number;
   /** The studio's name in force (/admin → Studio): downloads are named after it. */

@@ -24,7 +24,7 @@ import type { EngineEnv, Env } from "../env";
 import type { Infra } from "../infra";
 import type { Clock } from "../clock";
 import { DomainError, notFound } from "../errors";
-import type { AccountDirectory, CreditLedger, ProjectDirectory, RenderContext, TeamDirectory } from "./context";
+import type { AccountDirectory, CreditLedger, ProjectDirectory, RenderContext, StyleDirectory, TeamDirectory } from "./context";
 import {
   buildEngineSet,
   EngineRouteError,
@@ -47,13 +47,20 @@ import { RenderSignals } from "./signals";
 
 export type { Owner, OwnerOfRequest } from "./owner";
 export { ownerOf, userOwner, visitorOwner } from "./owner";
-export type { AccountDirectory, CreditLedger, Payer, ProjectDirectory, TeamDirectory } from "./context";
+export type { AccountDirectory, CreditLedger, Payer, ProjectDirectory, StyleDirectory, TeamDirectory } from "./context";
 export type { JobView, UploadView } from "./views";
 export type { RenderProvider, RenderRequest, RenderResult } from "./engines";
 export { listedUpscaleModels, renderPresetFor, REPLICATE_RENDER_MODELS, upscaleModelOf } from "./engines";
 export type { AdminJobRow, ListingSource, RenderWorkerOptions, ReviewPicture } from "./jobs";
 export type { StoredRenderEvent } from "./live";
 export { LANDING_CACHE_MS, percentile } from "./figures";
+
+/** A render module given no styles directory finds no custom style. */
+const NO_CUSTOM_STYLES: StyleDirectory = {
+  snapshot: async () => {
+    throw new DomainError("not-found", "customStyleNotFound");
+  },
+};
 
 export interface RenderModuleOptions {
   /** Where uploads are filed and whose projects a render may name. */
@@ -64,6 +71,8 @@ export interface RenderModuleOptions {
   teams: TeamDirectory;
   /** The credits ledger: charges and refunds in the render's own transaction. */
   credits: CreditLedger;
+  /** Custom styles (the styles module); without it none is found (tests and benchmarks of built-in styles). */
+  styles?: StyleDirectory;
   /** Replaces the engine RENDER_PROVIDER picks (tests, the benchmark). */
   provider?: RenderProvider;
   /** Free demo renders per address per day in force (the operator's settings; default DEMO_RENDERS_PER_IP_PER_DAY). */
@@ -152,6 +161,7 @@ export function createRenderModule(
     accounts: options.accounts,
     teams: options.teams,
     credits: options.credits,
+    styles: options.styles ?? NO_CUSTOM_STYLES,
     freeDemoRendersPerAddress: options.freeDemoRendersPerAddress ?? (() => infra.env.DEMO_RENDERS_PER_IP_PER_DAY),
     brandName: options.brandName ?? (() => PRODUCT_NAME),
   };

@@ -10,7 +10,8 @@ import {
   type RenderResultLinks,
   type StructureStrength,
 } from "../../shared/render";
-import type { DesignStyle, InputMode, RoomType } from "../../shared/styles";
+import type { InputMode, RoomType } from "../../shared/styles";
+import type { StyleKey, StyleSnapshot } from "../../shared/custom-styles";
 import type { JobKind } from "../../shared/edits";
 import type { RenderJob, Upload } from "../db/schema";
 import { FILE_ROUTES, resultLinks } from "./links";
@@ -33,7 +34,9 @@ export interface JobView {
   /** "render", or "edit" (modification studio). */
   kind: JobKind;
   /** Null for an edit made from the photo itself. */
-  style: DesignStyle | null;
+  style: StyleKey | null;
+  /** A custom style's name as the render used it; null for a built-in style (named by the client). */
+  styleName: string | null;
   roomType: RoomType;
   mode: InputMode;
   note: string | null;
@@ -134,7 +137,13 @@ function parseParameters(text: string | null): Record<string, unknown> | null {
 }
 
 /** A job's style, or null for an edit made from the photo itself (stored as ""). */
-export const styleOf = (style: DesignStyle | ""): DesignStyle | null => (style === "" ? null : style);
+export const styleOf = (style: StyleKey | ""): StyleKey | null => (style === "" ? null : style);
+
+/** A custom style's name as the render used it (its snapshot); null for a built-in style, which the client names. */
+export function styleNameOf(job: Pick<RenderJob, "style_snapshot">): string | null {
+  if (job.style_snapshot === null) return null;
+  return (JSON.parse(job.style_snapshot) as StyleSnapshot).name;
+}
 
 export function jobView(job: RenderJob, providerLabel: string, position: number | null): JobView {
   // A render of a plan has no meaningful structure figure (decision 067): one stored before that
@@ -146,6 +155,7 @@ export function jobView(job: RenderJob, providerLabel: string, position: number 
     uploadId: job.upload_id,
     kind: job.kind,
     style: styleOf(job.style),
+    styleName: styleNameOf(job),
     roomType: job.room_type,
     mode: job.mode,
     note: job.note,

@@ -1,4 +1,5 @@
 /** Measured figures of the renders made here: times by engine, counts, renders per day, a user's weeks. */
+import { isBuiltInStyle } from "../../../shared/custom-styles";
 import type { DesignStyle } from "../../../shared/styles";
 import type { AppDatabase } from "../../db/client";
 import { dayString, periodIndex, utcDayNumber } from "../../db/sql-helpers";
@@ -259,7 +260,8 @@ export async function userActivity(
       continue;
     }
     if (row.kind === "edit" || row.style === "") week.edits += count;
-    else week.byStyle.push({ style: row.style, count });
+    // The chart names the built-in styles; renders in a custom style count in the totals only (for now).
+    else if (isBuiltInStyle(row.style)) week.byStyle.push({ style: row.style, count });
     total.durationTotal += Number(row.durationTotal ?? 0);
     total.durationCount += Number(row.durationCount);
     total.scoreTotal += Number(row.scoreTotal ?? 0);

@@ -5,12 +5,12 @@
  * render. Its render_edits row links it to the version it was made from, so the versions of a photo
  * form a tree: the photo, its renders under it, and edits under whatever they were made from.
  */
+import type { StyleKey } from "../../../shared/custom-styles";
 import { CREDITS, UPLOAD_BUCKET } from "../../../shared/constants";
 import { AI_ENGINE_IDS } from "../../../shared/render";
 import { EDIT, studioPictureSize, type EditPreset, type EditRequestInput, type VersionNode, type VersionTree } from "../../../shared/edits";
 import { generateSecureRandomString } from "../../auth/tokens";
 import type { RenderJob, Upload } from "../../db/schema";
-import type { DesignStyle } from "../../../shared/styles";
 import { DomainError, notFound } from "../../errors";
 import { checkMask, pngFromDataUrl } from "../../images/mask";
 import type { RenderContext } from "../context";
@@ -142,7 +142,7 @@ export async function repeatEdit(
   owner: Owner,
   job: RenderJob,
   seed: number | undefined,
-): Promise<{ jobs: Array<{ id: string; style: DesignStyle | null; variation: number }>; credits: number }> {
+): Promise<{ jobs: Array<{ id: string; style: StyleKey | null; variation: number }>; credits: number }> {
   const edit = await deps.db.selectFrom("render_edits").selectAll().where("job_id", "=", job.id).executeTakeFirst();
   const mask = edit ? (await deps.storage.get(UPLOAD_BUCKET, edit.mask_key))?.data : undefined;
   if (!edit || !mask) throw notFound();

@@ -3,6 +3,7 @@
  * render to another project, and the summaries other capabilities show (project cards, profile
  * statistics, the admin's lists). All reads of render_jobs outside the queue live here.
  */
+import type { StyleKey } from "../../../shared/custom-styles";
 import { sql } from "kysely";
 import { DomainError, notFound } from "../../errors";
 import { generateSecureRandomString } from "../../auth/tokens";
@@ -16,7 +17,7 @@ import { preparedQuery } from "../../db/prepared";
 import { olderThan } from "../../db/sql-helpers";
 import { findOwnedJob, RUNNING } from "../records";
 import { queuePosition } from "./queue";
-import { jobView, shareUrlOf, styleOf, type JobView } from "../views";
+import { jobView, shareUrlOf, styleNameOf, styleOf, type JobView } from "../views";
 import type { JobKind } from "../../../shared/edits";
 import { monthIndexOf } from "../../../shared/months";
 
@@ -301,7 +302,9 @@ export interface AdminJobRow {
   id: string;
   userId: string | null;
   /** Null for an edit made from the photo itself. */
-  style: DesignStyle | null;
+  style: StyleKey | null;
+  /** A custom style's name as the render used it (null: a built-in style). */
+  styleName: string | null;
   kind: JobKind;
   status: JobStatus;
   provider: string;
@@ -322,7 +325,20 @@ export async function listAllJobs(
   if (filter.status) query = query.where("status", "=", filter.status);
   const total = await query.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
   const rows = await query
-    .select(["id", "user_id", "style", "kind", "status", "provider", "created_at", "started_at", "finished_at", "error", "attempts"])
+    .select([
+      "id",
+      "user_id",
+      "style",
+      "style_snapshot",
+      "kind",
+      "status",
+      "provider",
+      "created_at",
+      "started_at",
+      "finished_at",
+      "error",
+      "attempts",
+    ])
     .orderBy("created_at", "desc")
     .limit(filter.limit)
     .offset(filter.offset)
@@ -333,6 +349,7 @@ export async function listAllJobs(
       id: row.id,
       userId: row.user_id,
       style: styleOf(row.style),
+      styleName: styleNameOf(row),
       kind: row.kind,
       status: row.status,
       provider: row.provider,

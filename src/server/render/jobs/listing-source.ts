@@ -3,13 +3,13 @@
  * largest there is), the upload's original photo, which engine and model made it, and in which
  * mode. Edits of the modification studio are render_jobs rows too, so they answer the same way.
  */
+import type { StyleKey } from "../../../shared/custom-styles";
 import { DomainError } from "../../errors";
 import { AI_ENGINE_IDS, ENGINE_NAMES, type RenderMode } from "../../../shared/render";
-import type { DesignStyle } from "../../../shared/styles";
 import type { RenderContext } from "../context";
 import type { Owner } from "../owner";
 import { findOwnedJob } from "../records";
-import { styleOf } from "../views";
+import { styleNameOf, styleOf } from "../views";
 import type { JobKind } from "../../../shared/edits";
 
 export interface ListingSource {
@@ -20,7 +20,9 @@ export interface ListingSource {
   /** "edit": a region repainted in the modification studio. */
   kind: JobKind;
   /** Null for an edit made from the photo itself. */
-  style: DesignStyle | null;
+  style: StyleKey | null;
+  /** A custom style's name as the render used it (null: a built-in style). */
+  styleName: string | null;
   renderMode: RenderMode;
   /** Storage keys (bucket UPLOAD_BUCKET): the render's largest picture and the upload's original. */
   resultKey: string;
@@ -51,6 +53,7 @@ export async function listingSource(deps: RenderContext, owner: Owner, jobId: st
     teamId: job.team_id,
     kind: job.kind,
     style: styleOf(job.style),
+    styleName: styleNameOf(job),
     renderMode: job.render_mode,
     resultKey,
     originalKey: upload.original_key,

@@ -3,6 +3,7 @@
  * with its event (and, on failure or cancel, its refund) in one transaction. The module's public
  * functions and the worker both go through here, so a job is charged once and given back at most once.
  */
+import { isCustomStyleKey, type StyleKey, type StyleSnapshot } from "../../../shared/custom-styles";
 import { sql, type RawBuilder, type Transaction, type UpdateQueryBuilder, type UpdateResult } from "kysely";
 import { lockName } from "../../db/locking";
 import { MESSAGES } from "../../../shared/messages";
@@ -17,7 +18,7 @@ import {
   type RenderRequestInput,
   type StructureStrength,
 } from "../../../shared/render";
-import type { DesignStyle, RoomType } from "../../../shared/styles";
+import type { RoomType } from "../../../shared/styles";
 import { CREDITS } from "../../../shared/constants";
 import { generateSecureRandomString } from "../../auth/tokens";
 import { dialectOf, type AppDatabase } from "../../db/client";
@@ -152,7 +153,9 @@ export async function keepsFreeCredits(deps: Pick<RenderContext, "billedPerRende
 export interface QueuedRender {
   upload: Pick<Upload, "id" | "mode">;
   projectId: string | null;
-  style: DesignStyle;
+  style: StyleKey;
+  /** A custom style's content as this render uses it (null: a built-in style). */
+  styleSnapshot: StyleSnapshot | null;
   roomType: RoomType;
   note: string | null;
   renderMode: RenderMode;
@@ -187,6 +190,7 @@ export async function queueJob(
       project_id: render.projectId,
       upload_id: render.upload.id,
       style: render.style,
+      style_snapshot: render.styleSnapshot === null ? null : JSON.stringify(render.styleSnapshot),
       room_type: render.roomType,
       mode: render.upload.mode,
       note: render.note,
@@ -226,7 +230,7 @@ export async function createRenderJobs(
   owner: Owner,
   input: RenderRequestInput,
   ipAddress: string,
-): Promise<{ jobs: Array<{ id: string; style: DesignStyle; variation: number }>; credits: number | null }> {
+): Promise<{ jobs: Array<{ id: string; style: StyleKey; variation: number }>; credits: number | null }> {
   const imageId = input.imageId ?? (input.imageUrl ? imageIdFromUrl(input.imageUrl) : null);
   const styles = input.style === undefined ? [] : [...new Set(Array.isArray(input.style) ? input.style : [input.style])];
   if (!input.projectId || !imageId || styles.length === 0) {
@@ -271,7 +275,14 @@ export async function createRenderJobs(
   const now = deps.clock.now();
   const note = input.note?.trim() || null;
   const events: StoredRenderEvent[] = [];
-  const jobs: Array<{ id: string; style: DesignStyle; variation: number }> = [];
+  const jobs: Array<{ id: string; style: StyleKey; variation: number }> = [];
+  // Custom styles are taken as they are now (their snapshot stays with each render): a visitor has none.
+  const snapshots = new Map<StyleKey, StyleSnapshot>();
+  for (const style of styles) {
+    if (!isCustomStyleKey(style)) continue;
+    if (owner.userId === null) throw new DomainError("not-found", "customStyleNotFound");
+    snapshots.set(style, await deps.styles.snapshot({ userId: owner.userId, teamId: payer?.teamId ?? null }, style));
+  }
   let credits: number | null = null;
   await deps.db.transaction().execute(async (trx) => {
     // Checked inside the transaction that records the demo, so two requests cannot both take it; the
@@ -290,6 +301,7 @@ export async function createRenderJobs(
         upload,
         projectId,
         style,
+        styleSnapshot: snapshots.get(style) ?? null,
         roomType: upload.room_type,
         note,
         renderMode,

@@ -4,16 +4,18 @@
  * result. The review module has checked who made the link and which project it shows; this reads
  * by project, whoever of the project's members made each render.
  */
+import type { StyleKey } from "../../../shared/custom-styles";
 import type { JobKind } from "../../../shared/edits";
-import type { DesignStyle } from "../../../shared/styles";
 import type { RenderContext } from "../context";
-import { styleOf } from "../views";
+import { styleNameOf, styleOf } from "../views";
 
 export interface ReviewPicture {
   jobId: string;
   kind: JobKind;
   /** Null for an edit made from the photo itself. */
-  style: DesignStyle | null;
+  style: StyleKey | null;
+  /** A custom style's name as the render used it (null: a built-in style). */
+  styleName: string | null;
   /** Storage keys (bucket UPLOAD_BUCKET). */
   beforeKey: string;
   afterKey: string;
@@ -33,7 +35,18 @@ export async function reviewPictures(
   if (jobIds && jobIds.length === 0) return [];
   let query = deps.db
     .selectFrom("render_jobs")
-    .select(["id", "upload_id", "kind", "style", "input_key", "medium_key", "result_width", "result_height", "created_at"])
+    .select([
+      "id",
+      "upload_id",
+      "kind",
+      "style",
+      "style_snapshot",
+      "input_key",
+      "medium_key",
+      "result_width",
+      "result_height",
+      "created_at",
+    ])
     .where("project_id", "=", projectId)
     .where("status", "=", "succeeded");
   if (jobIds) query = query.where("id", "in", [...jobIds]);
@@ -54,6 +67,7 @@ export async function reviewPictures(
             jobId: row.id,
             kind: row.kind,
             style: styleOf(row.style),
+            styleName: styleNameOf(row),
             beforeKey: row.input_key,
             afterKey: row.medium_key,
             width: row.result_width,

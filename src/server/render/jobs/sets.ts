@@ -96,6 +96,7 @@ export async function createRenderSet(
         upload,
         projectId: input.projectId,
         style: input.style,
+        styleSnapshot: null,
         roomType: photo.roomType,
         note: null,
         renderMode,
