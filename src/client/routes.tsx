@@ -46,6 +46,7 @@ const ReviewPage = lazyWithData(() => import("./pages/ReviewPage"));
 const TeamsPage = lazyWithData(() => import("./pages/TeamsPage"));
 const InvitePage = lazyWithData(() => import("./pages/InvitePage"));
 const DevelopersPage = lazyWithData(() => import("./pages/DevelopersPage"));
+const StylesPage = lazyWithData(() => import("./pages/StylesPage"));
 const TermsPage = () => <LegalPage page="terms" />;
 TermsPage.displayName = "LegalPage(terms)";
 const PrivacyPage = () => <LegalPage page="privacy" />;
@@ -92,6 +93,7 @@ export const PAGES: Record<AppPath, ComponentType> = {
   "/community": planned("community"),
   "/marketplace": planned("marketplace"),
   "/developers": DevelopersPage,
+  "/styles": StylesPage,
   "/modification-studio": ModificationStudioPage,
 };
 
@@ -124,6 +126,7 @@ const PRELOADS: Partial<Record<AppPath, Pick<LazyPart<object>, "preload">>> = {
   "/community": PlannedPage,
   "/marketplace": PlannedPage,
   "/developers": DevelopersPage,
+  "/styles": StylesPage,
   "/modification-studio": ModificationStudioPage,
 };
 

@@ -209,6 +209,7 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
     },
     projects,
     listing,
+    styles,
     publicBase: (req) => mailBaseUrl(req, env),
   });
   const payments = createPaymentsService({ ...infra, brandName: settings.brandName, teams: spaces });

@@ -104,6 +104,15 @@ export interface CustomStyleView {
   updatedAt: number;
 }
 
+/** A space's styles as its page and the pickers show them. */
+export interface SpaceStyles {
+  /** The team whose styles these are; null: the caller's personal ones. */
+  teamId: string | null;
+  /** Whether the caller may make, change and delete them (team right manageStyles; always in a personal space). */
+  canManage: boolean;
+  styles: CustomStyleView[];
+}
+
 /** A custom style as a render used it (kept with the render; the style may change or go later). */
 export interface StyleSnapshot {
   id: CustomStyleId;

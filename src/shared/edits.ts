@@ -63,6 +63,8 @@ export interface VersionNode {
   status: "succeeded" | "queued" | "preprocessing" | "rendering" | "saving" | "failed" | "canceled";
   instruction: string | null;
   style: string | null;
+  /** A custom style's name as the render used it; null for a built-in style (named by the client). */
+  styleName: string | null;
   /** The render's mode (an edit keeps its source's); null for the photo. */
   renderMode: RenderMode | null;
   createdAt: number;

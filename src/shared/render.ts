@@ -2,9 +2,9 @@
  * The render flow's shared contract: job states, the live events a subscribed client receives,
  * the render request's fields, and the limits around them. Server and client import it.
  */
-import { customStyleIdSchema, type CustomStyleId } from "./custom-styles";
+import { customStyleIdSchema, type CustomStyleId, type StyleKey } from "./custom-styles";
 import { z } from "zod";
-import { DESIGN_STYLES, INPUT_MODES, ROOM_TYPES, type DesignStyle, type InputMode, type RoomType } from "./styles";
+import { DESIGN_STYLES, INPUT_MODES, ROOM_TYPES, type InputMode, type RoomType } from "./styles";
 import { FIELD_LIMITS } from "./constants";
 
 export const JOB_STATUSES = ["queued", "preprocessing", "rendering", "saving", "succeeded", "failed", "canceled"] as const;
@@ -279,7 +279,7 @@ export interface UploadResponse {
  */
 export const renderSetRequestSchema = z.object({
   projectId: z.string().min(1).max(64),
-  style: designStyleSchema,
+  style: styleKeySchema,
   renderMode: z.enum(RENDER_MODES).optional(),
   photos: z
     .array(z.object({ imageId: z.string().min(1).max(64), roomType: roomTypeSchema }))
@@ -292,7 +292,9 @@ export type RenderSetRequest = z.infer<typeof renderSetRequestSchema>;
 /** A set as its project page shows it: each photo's before and, once made, its after. */
 export interface RenderSetView {
   id: string;
-  style: DesignStyle;
+  style: StyleKey;
+  /** A custom style's name as the set used it; null for a built-in style (named by the client). */
+  styleName: string | null;
   renderMode: RenderMode;
   /** The one seed asked of every picture (null: the engine has no seeds). */
   seed: number | null;

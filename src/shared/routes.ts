@@ -44,6 +44,8 @@ export const APP_ROUTES = [
   { path: "/community", access: "protected" },
   { path: "/marketplace", access: "protected" },
   { path: "/developers", access: "protected" },
+  // Not in spec section 2: the styles of a user's or a team's own (issue 32).
+  { path: "/styles", access: "protected" },
   { path: "/modification-studio", access: "protected" },
 ] as const satisfies readonly AppRoute[];
 

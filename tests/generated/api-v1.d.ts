@@ -421,6 +421,21 @@ export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
     Catalogue: {
+      /** @description The styles of the key's space's own (its maker's personal ones, or its team's), newest change first */
+      customStyles: {
+        avoid: string;
+        /** @description What an AI engine is told of the look */
+        description: string;
+        /** @description A reference picture is attached (engines that accept one follow it) */
+        hasReference: boolean;
+        /** @description What a render's style names to use it (cs_…) */
+        id: string;
+        name: string;
+        /** @description One to six #rrggbb colours (the Preview engine grades with them) */
+        palette: string[];
+        /** @enum {string} */
+        tone: "light" | "warm" | "cool" | "neutral" | "dark" | "bold";
+      }[];
       /** @description What a picture shows: a room photo or a floor plan */
       inputModes: ("room-photo" | "floor-plan")[];
       /** @description What to do with the room */

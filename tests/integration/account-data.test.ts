@@ -36,8 +36,8 @@ describe("the user's own account", () => {
     });
     expect(profile.favouriteStyles).toEqual(
       expect.arrayContaining([
-        { style: "coastal", count: 1 },
-        { style: "modern", count: 1 },
+        { style: "coastal", count: 1, styleName: null, palette: null },
+        { style: "modern", count: 1, styleName: null, palette: null },
       ]),
     );
     expect(Math.abs(profile.memberSince - Date.now())).toBeLessThan(60_000);

@@ -82,7 +82,20 @@ describe("API keys", () => {
     });
     expect(await call("/catalogue", { token })).toMatchObject({
       status: 200,
-      body: { styles: expect.arrayContaining(["modern", "japandi"]) },
+      body: { styles: expect.arrayContaining(["modern", "japandi"]), customStyles: [] },
+    });
+    // The key's space's own styles are in the catalogue, with what a render names them by.
+    const own = await user.client.styles.create.mutate({
+      teamId: null,
+      name: "Casa Azul",
+      description: "cobalt blue tiled walls, whitewashed plaster",
+      palette: ["#1f4e9c"],
+      tone: "bold",
+    });
+    expect((await call("/catalogue", { token })).body).toMatchObject({
+      customStyles: [
+        { id: own.id, name: "Casa Azul", description: own.description, avoid: "", palette: ["#1f4e9c"], tone: "bold", hasReference: false },
+      ],
     });
     expect(await call("/no-such-thing", { token })).toEqual({ status: 404, body: errorOf("not-found", MESSAGES.apiNotFound) });
     // No Origin, no cookie: a POST reaches the API (which has no such route), not the browser's CSRF refusal.

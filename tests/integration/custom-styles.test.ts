@@ -148,7 +148,7 @@ describe("a custom style's fields", () => {
         Object.fromEntries(Object.entries(expected).map(([field, name]) => [field, MESSAGES[name]])),
       );
     }
-    expect(await ana.client.styles.list.query({ teamId: null })).toEqual([]);
+    expect((await ana.client.styles.list.query({ teamId: null })).styles).toEqual([]);
 
     // Every refusal of this module is a message the client translates by its key, in both other languages.
     const names: MessageName[] = [
@@ -221,17 +221,17 @@ describe("a personal space's styles", () => {
     expect(first.createdAt).toBe(clock.now());
     clock.advance(SECOND);
     const second = await ana.client.styles.create.mutate({ ...STYLE, name: "Cool studio", tone: "cool", teamId: null });
-    expect((await ana.client.styles.list.query({ teamId: null })).map((style) => style.id)).toEqual([second.id, first.id]);
+    expect((await ana.client.styles.list.query({ teamId: null })).styles.map((style) => style.id)).toEqual([second.id, first.id]);
 
     clock.advance(SECOND);
     const changed = await ana.client.styles.update.mutate({ id: first.id, ...STYLE, name: "Warmer loft", palette: ["#ff0000"] });
     expect(changed).toMatchObject({ name: "Warmer loft", palette: ["#ff0000"], createdAt: first.createdAt, updatedAt: clock.now() });
     expect(changed.updatedAt).toBeGreaterThan(first.updatedAt);
     expect(await ana.client.styles.get.query({ id: first.id })).toEqual(changed);
-    expect((await ana.client.styles.list.query({ teamId: null })).map((style) => style.id)).toEqual([first.id, second.id]);
+    expect((await ana.client.styles.list.query({ teamId: null })).styles.map((style) => style.id)).toEqual([first.id, second.id]);
 
     expect(await ana.client.styles.delete.mutate({ id: first.id })).toEqual({ ok: true });
-    expect((await ana.client.styles.list.query({ teamId: null })).map((style) => style.id)).toEqual([second.id]);
+    expect((await ana.client.styles.list.query({ teamId: null })).styles.map((style) => style.id)).toEqual([second.id]);
     expect(await refusal(ana.client.styles.get.query({ id: first.id }))).toEqual({
       message: MESSAGES.customStyleNotFound,
       code: "NOT_FOUND",
@@ -263,7 +263,7 @@ describe("a personal space's styles", () => {
       body: { error: MESSAGES.customStyleNotFound },
     });
     expect((await getReference(bruno, style.id)).status).toBe(404);
-    expect(await bruno.client.styles.list.query({ teamId: null })).toEqual([]);
+    expect((await bruno.client.styles.list.query({ teamId: null })).styles).toEqual([]);
     expect(await resolved({ userId: bruno.userId, teamId: null }, style.id)).toEqual({
       refused: "not-found",
       message: MESSAGES.customStyleNotFound,
@@ -290,11 +290,11 @@ describe("at most 50 styles per space", () => {
       message: MESSAGES.tooManyCustomStyles,
       code: "CONFLICT",
     });
-    expect(await ana.client.styles.list.query({ teamId: null })).toHaveLength(CUSTOM_STYLES.perSpaceMax);
+    expect((await ana.client.styles.list.query({ teamId: null })).styles).toHaveLength(CUSTOM_STYLES.perSpaceMax);
     const team = await teamOf(ana);
     expect(await ana.client.styles.create.mutate({ ...STYLE, teamId: team.id })).toMatchObject({ teamId: team.id });
     // One deleted makes room for one.
-    const [newest] = await ana.client.styles.list.query({ teamId: null });
+    const [newest] = (await ana.client.styles.list.query({ teamId: null })).styles;
     await ana.client.styles.delete.mutate({ id: newest!.id });
     await ana.client.styles.create.mutate({ ...STYLE, teamId: null });
   });
@@ -318,7 +318,7 @@ describe("at most 50 styles per space", () => {
     for (const outcome of outcomes.filter((o) => o.status === "rejected")) {
       expect((outcome as PromiseRejectedResult).reason).toMatchObject({ kind: "conflict", messageName: "tooManyCustomStyles" });
     }
-    expect(await ana.client.styles.list.query({ teamId: team.id })).toHaveLength(CUSTOM_STYLES.perSpaceMax);
+    expect((await ana.client.styles.list.query({ teamId: team.id })).styles).toHaveLength(CUSTOM_STYLES.perSpaceMax);
   });
 });
 
@@ -344,11 +344,14 @@ describe("a team's styles", () => {
     expect(style.teamId).toBe(teamId);
     const byOwner = await owner.client.styles.create.mutate({ ...STYLE, name: "Owner's", teamId });
     for (const who of [owner, admin, member]) {
-      expect((await who.client.styles.list.query({ teamId })).map((s) => s.id).sort()).toEqual([style.id, byOwner.id].sort());
+      const shelf = await who.client.styles.list.query({ teamId });
+      expect(shelf.styles.map((s) => s.id).sort()).toEqual([style.id, byOwner.id].sort());
+      // What the page offers follows the role: a Member is told they may not change them.
+      expect(shelf).toMatchObject({ teamId, canManage: who !== member });
       expect(await who.client.styles.get.query({ id: style.id })).toEqual(style);
     }
     // The team's styles are not anyone's personal ones.
-    expect(await admin.client.styles.list.query({ teamId: null })).toEqual([]);
+    expect(await admin.client.styles.list.query({ teamId: null })).toEqual({ teamId: null, canManage: true, styles: [] });
 
     const forbidden = { message: MESSAGES.teamRightMissing, code: "FORBIDDEN" };
     expect(await refusal(member.client.styles.create.mutate({ ...STYLE, teamId }))).toEqual(forbidden);
@@ -359,7 +362,7 @@ describe("a team's styles", () => {
       status: 403,
       body: { error: MESSAGES.teamRightMissing },
     });
-    expect((await member.client.styles.list.query({ teamId })).length).toBe(2);
+    expect((await member.client.styles.list.query({ teamId })).styles.length).toBe(2);
     expect(await member.client.styles.get.query({ id: style.id })).toEqual(style);
 
     const resolvedByMember = (await resolved({ userId: member.userId, teamId }, style.id)) as { view: CustomStyleView };
@@ -375,7 +378,22 @@ describe("a team's styles", () => {
     expect(changed).toMatchObject({ name: "Admin's now", updatedAt: clock.now() });
     expect(await owner.client.styles.update.mutate({ id: style.id, ...STYLE, tone: "light" })).toMatchObject({ tone: "light" });
     await owner.client.styles.delete.mutate({ id: byOwner.id });
-    expect((await member.client.styles.list.query({ teamId })).map((s) => s.id)).toEqual([style.id]);
+    expect((await member.client.styles.list.query({ teamId })).styles.map((s) => s.id)).toEqual([style.id]);
+
+    // The team's log: who added, changed and deleted which style (a Member's refused attempts are not in it).
+    const log = await owner.client.teams.activity.query({ teamId });
+    expect(
+      log
+        .filter((entry) => entry.action.startsWith("style"))
+        .map((entry) => [entry.action, entry.actorId, entry.details["name"]])
+        .reverse(),
+    ).toEqual([
+      ["styleAdded", admin.userId, STYLE.name],
+      ["styleAdded", owner.userId, "Owner's"],
+      ["styleChanged", admin.userId, "Admin's now"],
+      ["styleChanged", owner.userId, STYLE.name],
+      ["styleRemoved", owner.userId, "Admin's now"],
+    ]);
   });
 
   it("are not found by anyone outside the team, in every call and in resolve", async () => {
@@ -557,6 +575,6 @@ describe("when an account is deleted", () => {
     expect(left.find((row) => row.id === personal.id)).toBeUndefined();
     expect(left.filter((row) => row.user_id === leaver.userId)).toEqual([]);
     expect(left.find((row) => row.id === forTeam.id)).toEqual({ id: forTeam.id, user_id: null, created_by: null });
-    expect((await owner.client.styles.list.query({ teamId: team.id })).map((style) => style.id)).toEqual([forTeam.id]);
+    expect((await owner.client.styles.list.query({ teamId: team.id })).styles.map((style) => style.id)).toEqual([forTeam.id]);
   });
 });

@@ -60,6 +60,7 @@ describe("route table", () => {
       "/community",
       "/marketplace",
       "/developers",
+      "/styles",
       "/modification-studio",
     ]);
   });

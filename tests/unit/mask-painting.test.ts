@@ -220,6 +220,7 @@ describe("version rows", () => {
     renderMode: parentId === null ? null : "redesign",
     instruction: null,
     style: null,
+    styleName: null,
     createdAt,
     picture: `/p/${id}`,
     thumb: `/t/${id}`,

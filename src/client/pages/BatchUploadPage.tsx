@@ -11,7 +11,8 @@ import { Link, useLocation } from "wouter";
 import { CREDITS } from "../../shared/constants";
 import { MESSAGES } from "../../shared/messages";
 import { RENDER } from "../../shared/render";
-import { guessRoomType, type DesignStyle, type InputMode, type RoomType } from "../../shared/styles";
+import { isCustomStyleKey, type StyleKey } from "../../shared/custom-styles";
+import { guessRoomType, type InputMode, type RoomType } from "../../shared/styles";
 import { NoteField } from "../components/render/NoteField";
 import {
   AllowanceNote,
@@ -111,7 +112,14 @@ function BatchUploader() {
   const [roomType, setRoomType] = useState<RoomType>("living-room");
   const [rows, setRows] = useState<Row[]>([]);
   const [projectId, setProjectId] = useState<string | null>(null);
-  const [styles, setStyles] = useState<DesignStyle[]>([]);
+  const [chosenStyles, setStyles] = useState<StyleKey[]>([]);
+  // The space the pictures go to (the chosen project's, else the one the user works in) offers its own styles.
+  const spaces = trpc.teams.mine.useQuery();
+  const project = projectChoice.projects.find((candidate) => candidate.id === (projectId ?? projectChoice.value));
+  const spaceTeamId = project ? project.teamId : (spaces.data?.current ?? null);
+  const customStyles = trpc.styles.list.useQuery({ teamId: spaceTeamId }, { enabled: spaces.isSuccess, retry: false });
+  // A custom style counts while the chosen space has it (another project may be in another space).
+  const styles = chosenStyles.filter((key) => !isCustomStyleKey(key) || customStyles.data?.styles.some((style) => style.id === key));
   const [multi, setMulti] = useState(false);
   const [note, setNote] = useState("");
   const [error, setError] = useState<string>();
@@ -382,6 +390,8 @@ function BatchUploader() {
           onMultiChange={setMulti}
           multiAllowed
           pictures={Math.max(1, ready.length)}
+          custom={customStyles.data}
+          takesReference={allowance.data?.engine.capabilities.referencePicture === true}
         />
         <NoteField id="batch-note" rows={2} value={note} onChange={setNote} hint={t("batch.noteHint")} />
         {allowance.data ? <EngineNote engine={allowance.data.engine} /> : null}

@@ -174,7 +174,7 @@ function ProjectView({
             <Wand2 className="size-4" aria-hidden="true" />
             {t("dashboard.renderHere")}
           </Link>
-          <ApplyToProject projectId={project.id} renders={renders} />
+          <ApplyToProject projectId={project.id} projectTeamId={project.teamId} renders={renders} />
           <ProjectListingZip projectId={project.id} />
           <MoveProjectToTeam project={project} />
           <button type="button" className={buttonClass.secondary} onClick={() => onRename(asSummary)}>
@@ -317,6 +317,9 @@ export default function DashboardPage() {
             </Link>
             <Link href="/settings" className="font-medium text-brand-700 hover:underline dark:text-brand-100">
               {t("pages.settings.title")}
+            </Link>
+            <Link href="/styles" className="font-medium text-brand-700 hover:underline dark:text-brand-100">
+              {t("customStyles.title")}
             </Link>
           </p>
         </div>

@@ -47,6 +47,7 @@ import {
   type MaskTool,
 } from "../lib/maskPainting";
 import { finishedAncestor, isFinished, startingVersion, versionRows } from "../lib/versionTree";
+import { jobTitle } from "../lib/jobTitle";
 import { trpc } from "../trpc";
 
 const STUDIO_PATH = "/modification-studio";
@@ -90,7 +91,7 @@ function PicturePicker() {
         ) : null}
         <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4">
           {finished.map((job) => {
-            const name = job.kind === "edit" ? t("studio.pick.edit") : t(`styles.${job.style}`);
+            const name = job.kind === "edit" ? t("studio.pick.edit") : jobTitle(t, job);
             return (
               <li key={job.id}>
                 <Link

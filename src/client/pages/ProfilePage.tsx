@@ -24,7 +24,7 @@ import { DESIGN_STYLES, type DesignStyle } from "../../shared/styles";
 import { TextField } from "../components/auth/fields";
 import { FigureCard } from "../components/info/common";
 import { PageShell } from "../components/render/PageShell";
-import { StyleSwatch } from "../components/render/StyleSwatch";
+import { PaletteSwatch, StyleSwatch } from "../components/render/StyleSwatch";
 import { Spinner } from "../components/Spinner";
 import { buttonClass, cardClass, linkClass } from "../components/ui/buttons";
 import { authEvents } from "../lib/authEvents";
@@ -32,6 +32,7 @@ import { friendlyError } from "../lib/friendlyError";
 import { translateMessage } from "../lib/validationMessages";
 import { trpc } from "../trpc";
 import { Pill } from "../components/ui/Pill";
+import { styleLabel } from "../lib/styleNames";
 
 const isStyle = (style: string): style is DesignStyle => (DESIGN_STYLES as readonly string[]).includes(style);
 
@@ -234,14 +235,18 @@ export default function ProfilePage() {
               </div>
             ) : (
               <ol className="mt-4 space-y-3" data-testid="profile-favourite-styles">
-                {data.favouriteStyles.map(({ style, count }) => {
+                {data.favouriteStyles.map(({ style, count, styleName, palette }) => {
                   const top = data.favouriteStyles[0]!.count;
                   return (
                     <li key={style} className="flex items-center gap-3" data-testid="favourite-style">
-                      {isStyle(style) ? <StyleSwatch style={style} className="w-16 shrink-0 overflow-hidden rounded-md sm:w-20" /> : null}
+                      {isStyle(style) ? (
+                        <StyleSwatch style={style} className="w-16 shrink-0 overflow-hidden rounded-md sm:w-20" />
+                      ) : palette ? (
+                        <PaletteSwatch palette={palette} className="w-16 shrink-0 overflow-hidden rounded-md sm:w-20" />
+                      ) : null}
                       <div className="min-w-0 flex-1">
                         <div className="flex items-baseline justify-between gap-2">
-                          <p className="truncate font-semibold">{t(`styles.${style}`, { defaultValue: style })}</p>
+                          <p className="truncate font-semibold">{styleLabel(t, style, styleName)}</p>
                           <p className="shrink-0 text-sm tabular-nums text-slate-500 dark:text-slate-400">
                             {t("profilePage.styleRenders", { count })}
                           </p>

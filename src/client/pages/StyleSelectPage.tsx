@@ -1,6 +1,7 @@
 /**
- * /style-select?image=ID&project=PID: the uploaded picture, the styles (one, or several at one
- * credit each), an optional note, what it costs and what is left, the engine, and Render.
+ * /style-select?image=ID&project=PID[&style=KEY]: the uploaded picture, the styles (the built-in ones
+ * and the space's own; one, or several at one credit each), an optional note, what it costs and what
+ * is left, the engine, and Render. `style` chooses a style ahead ("use this style").
  */
 import { OpenInStudioLink } from "../components/studio/OpenInStudioLink";
 import { FileImage, ImageOff, Sparkles, Wand2 } from "lucide-react";
@@ -9,7 +10,7 @@ import { useTranslation } from "react-i18next";
 import { Link, useLocation, useSearch } from "wouter";
 import { MESSAGES } from "../../shared/messages";
 import type { EngineInfo } from "../../shared/render";
-import type { DesignStyle } from "../../shared/styles";
+import { isBuiltInStyle, isCustomStyleKey, type StyleKey } from "../../shared/custom-styles";
 import { NoteField } from "../components/render/NoteField";
 import {
   AllowanceNote,
@@ -92,13 +93,23 @@ export default function StyleSelectPage() {
   const params = new URLSearchParams(useSearch());
   const imageId = params.get("image");
   const projectParam = params.get("project");
+  const styleParam = params.get("style") ?? "";
 
   const upload = trpc.render.upload.useQuery({ id: imageId ?? "" }, { enabled: !!imageId, retry: false });
   const allowance = trpc.render.allowance.useQuery(undefined, { staleTime: 0 });
   const create = trpc.render.create.useMutation();
   const utils = trpc.useUtils();
+  // The styles of the space the picture is in (a render of it may use those only); a visitor has none.
+  const customStyles = trpc.styles.list.useQuery(
+    { teamId: upload.data?.teamId ?? null },
+    { enabled: !!upload.data && allowance.data?.signedIn === true, retry: false },
+  );
 
-  const [styles, setStyles] = useState<DesignStyle[]>([]);
+  const [chosenStyles, setStyles] = useState<StyleKey[]>(() =>
+    isBuiltInStyle(styleParam) || isCustomStyleKey(styleParam) ? [styleParam] : [],
+  );
+  // A custom style asked for ahead counts once the space's list has it (a visitor's, or another space's, is dropped).
+  const styles = chosenStyles.filter((key) => !isCustomStyleKey(key) || customStyles.data?.styles.some((style) => style.id === key));
   const [multi, setMulti] = useState(false);
   const [note, setNote] = useState("");
   const [choices, setChoices] = useState<RenderChoices>({ renderMode: "redesign", variations: 1 });
@@ -203,7 +214,15 @@ export default function StyleSelectPage() {
       <>
         {demoRefusal && refusal !== "signUp" ? <DemoRefusedCallout refusal={demoRefusal} /> : null}
 
-        <StylePicker value={styles} onChange={setStyles} multi={multi} onMultiChange={setMulti} multiAllowed={signedIn} />
+        <StylePicker
+          value={styles}
+          onChange={setStyles}
+          multi={multi}
+          onMultiChange={setMulti}
+          multiAllowed={signedIn}
+          custom={signedIn ? customStyles.data : undefined}
+          takesReference={allowance.data?.engine.capabilities.referencePicture === true}
+        />
 
         <NoteField id="note" rows={3} value={note} onChange={setNote} hint={t("styleSelect.noteHint")} />
 

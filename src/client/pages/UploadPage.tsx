@@ -87,7 +87,11 @@ export default function UploadPage() {
     handle.current = upload;
     try {
       const uploaded = await upload.promise;
-      navigate(`/style-select?image=${encodeURIComponent(uploaded.imageId)}&project=${encodeURIComponent(uploaded.projectId)}`);
+      // A style chosen before the picture ("use this style" elsewhere) is kept for the next step.
+      const style = new URLSearchParams(search).get("style");
+      navigate(
+        `/style-select?image=${encodeURIComponent(uploaded.imageId)}&project=${encodeURIComponent(uploaded.projectId)}${style ? `&style=${encodeURIComponent(style)}` : ""}`,
+      );
     } catch (caught) {
       if (!(caught instanceof UploadAbortedError)) setError(friendlyError(caught, t));
       setSending(null);

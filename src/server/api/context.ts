@@ -3,6 +3,7 @@ import type { Request } from "express";
 import type { Language } from "../../shared/constants";
 import type { TeamRight, TeamRole } from "../../shared/teams";
 import type { CreateWebhookInput, WebhookDeliveryView, WebhookEndpointView } from "../../shared/webhooks";
+import type { CustomStyleView } from "../../shared/custom-styles";
 import type { Infra } from "../infra";
 import type { Owner, RenderModule } from "../render";
 
@@ -29,6 +30,11 @@ export interface ApiCredits {
   balance(owner: Owner): Promise<number>;
   /** A page of the space's ledger, newest first, after `before` (keyset). */
   ledger(owner: Owner, page: { limit: number; before?: { createdAt: number; id: string } }): Promise<ApiLedgerEntry[]>;
+}
+
+/** What the api module asks of the styles module: the custom styles of the key's space (issue 32). */
+export interface ApiStyles {
+  list(userId: string, teamId: string | null): Promise<{ styles: CustomStyleView[] }>;
 }
 
 /** What the api module asks of the render module: the same capabilities the web app calls. */
@@ -130,6 +136,7 @@ export interface ApiContext extends Pick<Infra, "db" | "clock" | "log"> {
   webhooks: ApiWebhooks;
   projects: ApiProjects;
   listing: ApiListing;
+  styles: ApiStyles;
   /** Where links for the public (a listing's page) point for this request (mailBaseUrl: decision 064). */
   publicBase(req: Request): string | null;
   /** Renders (and edits) running at once per key (API_RENDERS_AT_ONCE). */

@@ -7,7 +7,7 @@ import type { CreateApiKeyInput } from "../../shared/api";
 import { DEFAULT_LANGUAGE, type Language } from "../../shared/constants";
 import type { Infra } from "../infra";
 import { DomainError } from "../errors";
-import type { ApiContext, ApiCounts, ApiCredits, ApiListing, ApiProjects, ApiRender, ApiSpaces, ApiWebhooks } from "./context";
+import type { ApiContext, ApiCounts, ApiCredits, ApiListing, ApiProjects, ApiRender, ApiSpaces, ApiStyles, ApiWebhooks } from "./context";
 import { pruneIdempotency } from "./idempotency";
 import { pruneRenderSlots } from "./render-slots";
 import { createApiKey, listApiKeys, revokeApiKey } from "./keys";
@@ -27,6 +27,7 @@ export function createApiModule(
     counts: ApiCounts;
     projects: ApiProjects;
     listing: ApiListing;
+    styles: ApiStyles;
     publicBase: ApiContext["publicBase"];
     webhooks: ApiWebhooks;
   },

@@ -17,6 +17,7 @@ export { renderViewSchema, rendersSchema, waitQuerySchema } from "./openapi-rend
 import { RENDER, RENDER_MODES, STRUCTURE_STRENGTHS } from "../../shared/render";
 import { usagePaths } from "./routes-usage";
 import { DESIGN_STYLES, INPUT_MODES, ROOM_TYPES } from "../../shared/styles";
+import { STYLE_TONES } from "../../shared/custom-styles";
 
 export const catalogueSchema = z
   .object({
@@ -24,6 +25,19 @@ export const catalogueSchema = z
     roomTypes: z.array(z.enum(ROOM_TYPES)),
     inputModes: z.array(z.enum(INPUT_MODES)).meta({ description: "What a picture shows: a room photo or a floor plan" }),
     renderModes: z.array(z.enum(RENDER_MODES)).meta({ description: "What to do with the room" }),
+    customStyles: z
+      .array(
+        z.object({
+          id: z.string().meta({ description: "What a render's style names to use it (cs_…)" }),
+          name: z.string(),
+          description: z.string().meta({ description: "What an AI engine is told of the look" }),
+          avoid: z.string(),
+          palette: z.array(z.string()).meta({ description: "One to six #rrggbb colours (the Preview engine grades with them)" }),
+          tone: z.enum(STYLE_TONES),
+          hasReference: z.boolean().meta({ description: "A reference picture is attached (engines that accept one follow it)" }),
+        }),
+      )
+      .meta({ description: "The styles of the key's space's own (its maker's personal ones, or its team's), newest change first" }),
   })
   .meta({ id: "Catalogue" });
 

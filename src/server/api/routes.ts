@@ -133,9 +133,24 @@ export function apiRoutes(deps: ApiContext, version: string): express.Router {
 
   router.get(
     `${API_BASE}/catalogue`,
-    keyed(null, async () =>
-      catalogueSchema.parse({ styles: DESIGN_STYLES, roomTypes: ROOM_TYPES, inputModes: INPUT_MODES, renderModes: RENDER_MODES }),
-    ),
+    keyed(null, async (caller) => {
+      const own = await deps.styles.list(caller.userId, caller.teamId);
+      return catalogueSchema.parse({
+        styles: DESIGN_STYLES,
+        roomTypes: ROOM_TYPES,
+        inputModes: INPUT_MODES,
+        renderModes: RENDER_MODES,
+        customStyles: own.styles.map(({ id, name, description, avoid, palette, tone, hasReference }) => ({
+          id,
+          name,
+          description,
+          avoid,
+          palette,
+          tone,
+          hasReference,
+        })),
+      });
+    }),
   );
   router.get(
     `${API_BASE}/credits`,

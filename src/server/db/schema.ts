@@ -4,7 +4,7 @@
  */
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
 import type { JobStatus, RenderMode, StructureStrength } from "../../shared/render";
-import type { DesignStyle, InputMode, RoomType } from "../../shared/styles";
+import type { InputMode, RoomType } from "../../shared/styles";
 import type { StyleKey } from "../../shared/custom-styles";
 import type { EditPreset, JobKind } from "../../shared/edits";
 
@@ -187,7 +187,8 @@ export interface RenderSetsTable {
   id: string;
   project_id: string;
   user_id: string | null;
-  style: DesignStyle;
+  /** A built-in style or a custom style's id (each job keeps the custom style's snapshot). */
+  style: StyleKey;
   render_mode: RenderMode;
   seed: number | null;
   reference_job_id: string | null;

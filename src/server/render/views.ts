@@ -19,6 +19,8 @@ import { FILE_ROUTES, resultLinks } from "./links";
 export interface UploadView {
   id: string;
   projectId: string;
+  /** The team whose space holds it (null: personal, or a visitor's): whose custom styles a render of it may use. */
+  teamId: string | null;
   width: number;
   height: number;
   url: string;
@@ -85,6 +87,7 @@ export function uploadView(upload: Upload, demoProjectId: string): UploadView {
   return {
     id: upload.id,
     projectId: upload.project_id ?? demoProjectId,
+    teamId: upload.team_id,
     width: upload.width,
     height: upload.height,
     url: FILE_ROUTES.upload(upload.id, "original"),

@@ -1,6 +1,6 @@
 /**
  * The team's activity log: invitations, joins, removals, role changes, purchases, credit moves and
- * caps, client changes, review decisions, with who and when. Rows are written in the transaction of
+ * caps, client changes, review decisions, changes of the team's styles, with who and when. Rows are written in the transaction of
  * the change they describe, and keep the actor's name as it was (a log outlives a member).
  */
 import type { Transaction } from "kysely";
@@ -30,6 +30,9 @@ export const TEAM_ACTIONS = [
   "clientRemoved",
   "projectMoved",
   "reviewDecision",
+  "styleAdded",
+  "styleChanged",
+  "styleRemoved",
 ] as const;
 export type TeamAction = (typeof TEAM_ACTIONS)[number];
 

@@ -5,7 +5,7 @@
  * a port) the render module call this surface only; every function takes the acting user and checks
  * on the server what they may see and change.
  */
-import type { CustomStyleInput, CustomStyleView, StyleSnapshot } from "../../shared/custom-styles";
+import type { CustomStyleInput, CustomStyleView, SpaceStyles, StyleSnapshot } from "../../shared/custom-styles";
 import type { Infra } from "../infra";
 import type { StyleOwner, StyleSpaces, StylesContext } from "./context";
 import {
@@ -34,7 +34,7 @@ export function createStylesModule(infra: Pick<Infra, "db" | "clock">, ports: { 
   const deps: StylesContext = { db: infra.db, clock: infra.clock, spaces: ports.spaces };
   return {
     /** The space's styles, newest change first: the caller's personal ones (teamId null), or a team's for any member. */
-    list: (userId: string, teamId: string | null): Promise<CustomStyleView[]> => listStyles(deps, { userId, teamId }),
+    list: (userId: string, teamId: string | null): Promise<SpaceStyles> => listStyles(deps, { userId, teamId }),
     /** One style of a space of the caller's (404 otherwise). */
     get: (userId: string, styleId: string): Promise<CustomStyleView> => getStyle(deps, userId, styleId),
     /**

@@ -13,6 +13,7 @@ import {
   type CustomStyleId,
   type CustomStyleInput,
   type CustomStyleView,
+  type SpaceStyles,
   type StyleTone,
 } from "../../shared/custom-styles";
 import { roleMay } from "../../shared/teams";
@@ -77,11 +78,12 @@ export function styleView(row: StyleRow): CustomStyleView {
  * Lets the caller into the space: their own personal space always; a team when they are a member
  * (else 404), and, with `right`, when their role carries it (else 403).
  */
-async function enterSpace(deps: StylesContext, owner: StyleOwner, right?: "manageStyles"): Promise<void> {
-  if (owner.teamId === null) return;
+async function enterSpace(deps: StylesContext, owner: StyleOwner, right?: "manageStyles"): Promise<{ mayManage: boolean }> {
+  if (owner.teamId === null) return { mayManage: true };
   const role = await deps.spaces.roleIn(owner.userId, owner.teamId);
   if (role === null) throw notFound();
   if (right && !roleMay(role, right)) throw new DomainError("forbidden", "teamRightMissing");
+  return { mayManage: roleMay(role, "manageStyles") };
 }
 
 /** The style when its space is one of the caller's (404 otherwise), and, with `right`, theirs to change (403 for a Member). */
@@ -99,9 +101,9 @@ async function styleFor(deps: StylesContext, userId: string, styleId: string, ri
   return row;
 }
 
-/** The space's styles, the newest change first. */
-export async function listStyles(deps: StylesContext, owner: StyleOwner): Promise<CustomStyleView[]> {
-  await enterSpace(deps, owner);
+/** The space's styles, the newest change first, and whether the caller may change them. */
+export async function listStyles(deps: StylesContext, owner: StyleOwner): Promise<SpaceStyles> {
+  const { mayManage } = await enterSpace(deps, owner);
   const rows = await deps.db
     .selectFrom("custom_styles")
     .select(COLUMNS)
@@ -109,7 +111,7 @@ export async function listStyles(deps: StylesContext, owner: StyleOwner): Promis
     .orderBy("updated_at", "desc")
     .orderBy("id", "desc")
     .execute();
-  return rows.map(styleView);
+  return { teamId: owner.teamId, canManage: mayManage, styles: rows.map(styleView) };
 }
 
 export async function getStyle(deps: StylesContext, userId: string, styleId: string): Promise<CustomStyleView> {
@@ -150,6 +152,7 @@ export async function createStyle(deps: StylesContext, owner: StyleOwner, input:
     if (Number(count) >= CUSTOM_STYLES.perSpaceMax) throw new DomainError("conflict", "tooManyCustomStyles");
     await trx.insertInto("custom_styles").values(row).execute();
   });
+  if (owner.teamId !== null) await deps.spaces.record(owner.teamId, owner.userId, "styleAdded", { name: row.name });
   return styleView(row);
 }
 
@@ -164,12 +167,19 @@ export async function updateStyle(deps: StylesContext, userId: string, styleId: 
     updated_at: deps.clock.now(),
   };
   await deps.db.updateTable("custom_styles").set(change).where("id", "=", style.id).execute();
+  await recordChange(deps, style, userId, "styleChanged", change.name);
   return styleView({ ...style, ...change });
 }
 
 export async function deleteStyle(deps: StylesContext, userId: string, styleId: string): Promise<void> {
   const style = await styleFor(deps, userId, styleId, "manageStyles");
   await deps.db.deleteFrom("custom_styles").where("id", "=", style.id).execute();
+  await recordChange(deps, style, userId, "styleRemoved", style.name);
+}
+
+/** A team's style changed: its log says who did what to which style (a personal space keeps no log). */
+async function recordChange(deps: StylesContext, style: StyleRow, userId: string, action: "styleChanged" | "styleRemoved", name: string) {
+  if (style.team_id !== null) await deps.spaces.record(style.team_id, userId, action, { name });
 }
 
 /** Checks and keeps the reference picture (replacing any), as a metadata-free JPEG; refusals say customStyleReferenceInvalid. */
@@ -188,6 +198,7 @@ export async function setReference(deps: StylesContext, userId: string, styleId:
     updated_at: deps.clock.now(),
   };
   await deps.db.updateTable("custom_styles").set(change).where("id", "=", style.id).execute();
+  await recordChange(deps, style, userId, "styleChanged", style.name);
   return styleView({ ...style, ...change });
 }
 
@@ -196,6 +207,7 @@ export async function removeReference(deps: StylesContext, userId: string, style
   if (style.reference_width === null) return styleView(style);
   const change = { reference: null, reference_width: null, reference_height: null, updated_at: deps.clock.now() };
   await deps.db.updateTable("custom_styles").set(change).where("id", "=", style.id).execute();
+  await recordChange(deps, style, userId, "styleChanged", style.name);
   return styleView({ ...style, ...change });
 }
 

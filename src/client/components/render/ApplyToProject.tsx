@@ -10,12 +10,14 @@ import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import { CREDITS } from "../../../shared/constants";
 import { renderModesFor, RENDER_MODES, type RenderMode } from "../../../shared/render";
-import { DESIGN_STYLES, ROOM_TYPES, type DesignStyle, type RoomType } from "../../../shared/styles";
+import type { StyleKey } from "../../../shared/custom-styles";
+import { DESIGN_STYLES, ROOM_TYPES, type RoomType } from "../../../shared/styles";
 import { useEngine } from "../../hooks/useEngine";
 import { friendlyError } from "../../lib/friendlyError";
 import { trpc } from "../../trpc";
 import { FormDialog } from "../ui/Dialog";
 import { buttonClass, labelClass, selectClass } from "../ui/buttons";
+import { styleLabel } from "../../lib/styleNames";
 
 interface Choice {
   include: boolean;
@@ -24,11 +26,21 @@ interface Choice {
 
 export function ApplyToProject({
   projectId,
+  projectTeamId,
   renders,
 }: {
   projectId: string;
+  /** The team whose space holds the project (null: personal): whose own styles it may use. */
+  projectTeamId: string | null;
   /** The project's renders: finished ones can be the reference. */
-  renders: ReadonlyArray<{ id: string; status: string; style: string | null; thumb?: string | null; kind?: string }>;
+  renders: ReadonlyArray<{
+    id: string;
+    status: string;
+    style: string | null;
+    styleName?: string | null;
+    thumb?: string | null;
+    kind?: string;
+  }>;
 }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
@@ -37,7 +49,9 @@ export function ApplyToProject({
   const photos = trpc.render.projectPhotos.useQuery({ projectId }, { enabled: open, staleTime: 0 });
   const allowance = trpc.render.allowance.useQuery(undefined, { enabled: open, staleTime: 0 });
   const createSet = trpc.render.createSet.useMutation();
-  const [style, setStyle] = useState<DesignStyle>("modern");
+  const [style, setStyle] = useState<StyleKey>("modern");
+  // The project's space's own styles may be applied too.
+  const customStyles = trpc.styles.list.useQuery({ teamId: projectTeamId }, { enabled: open, retry: false });
   const [mode, setMode] = useState<RenderMode>("redesign");
   const [reference, setReference] = useState("");
   const [choices, setChoices] = useState<Record<string, Choice>>({});
@@ -95,14 +109,25 @@ export function ApplyToProject({
             <select
               className={selectClass}
               value={style}
-              onChange={(event) => setStyle(event.target.value as DesignStyle)}
+              onChange={(event) => setStyle(event.target.value as StyleKey)}
               data-testid="set-style"
             >
-              {DESIGN_STYLES.map((name) => (
-                <option key={name} value={name}>
-                  {t(`styles.${name}`)}
-                </option>
-              ))}
+              <optgroup label={t("customStyles.picker.builtIn")}>
+                {DESIGN_STYLES.map((name) => (
+                  <option key={name} value={name}>
+                    {t(`styles.${name}`)}
+                  </option>
+                ))}
+              </optgroup>
+              {customStyles.data && customStyles.data.styles.length > 0 ? (
+                <optgroup label={t(customStyles.data.teamId ? "customStyles.picker.teamHeading" : "customStyles.picker.heading")}>
+                  {customStyles.data.styles.map((custom) => (
+                    <option key={custom.id} value={custom.id}>
+                      {custom.name}
+                    </option>
+                  ))}
+                </optgroup>
+              ) : null}
             </select>
           </label>
           {modes.length > 1 ? (
@@ -131,7 +156,7 @@ export function ApplyToProject({
                 <option value="">{t("renderSets.noReference")}</option>
                 {finished.map((render, index) => (
                   <option key={render.id} value={render.id}>
-                    {`${index + 1}. ${render.style ? t(`styles.${render.style}`) : render.id.slice(0, 6)}`}
+                    {`${index + 1}. ${render.style ? styleLabel(t, render.style, render.styleName) : render.id.slice(0, 6)}`}
                   </option>
                 ))}
               </select>

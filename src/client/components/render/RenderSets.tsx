@@ -15,6 +15,7 @@ import { friendlyError } from "../../lib/friendlyError";
 import { buttonClass } from "../ui/buttons";
 import { isFinalStatus, type RenderEvent, type RenderSetView } from "../../../shared/render";
 import { trpc } from "../../trpc";
+import { styleLabel } from "../../lib/styleNames";
 
 const POLL_WITH_STREAM_MS = 15_000;
 const POLL_WITHOUT_STREAM_MS = 3_000;
@@ -68,7 +69,7 @@ export function RenderSets({ projectId }: { projectId: string }) {
           key={set.id}
           projectId={projectId}
           set={set}
-          heading={t("renderSets.setHeading", { style: t(`styles.${set.style}`), date: date(set.createdAt) })}
+          heading={t("renderSets.setHeading", { style: styleLabel(t, set.style, set.styleName), date: date(set.createdAt) })}
         />
       ))}
     </section>

@@ -1,6 +1,7 @@
 /**
  * A drawn swatch of each design style: a small room in the style's colours with one telling
- * detail, and its palette. Drawn here (inline SVG), never an image from elsewhere.
+ * detail, and its palette. Drawn here (inline SVG), never an image from elsewhere. A custom style's
+ * room is drawn from its own palette (lookOfPalette).
  */
 import type { DesignStyle } from "../../../shared/styles";
 
@@ -15,7 +16,7 @@ interface Look {
   rug: string;
   detail: Detail;
   /** The palette chips under the room. */
-  palette: [string, string, string, string];
+  palette: readonly string[];
 }
 
 export const STYLE_LOOKS: Record<DesignStyle, Look> = {
@@ -225,9 +226,54 @@ function DetailShape({ detail, look }: { detail: Detail; look: Look }) {
   }
 }
 
+const channels = (hex: string) => [1, 3, 5].map((at) => parseInt(hex.slice(at, at + 2), 16));
+const toHex = (rgb: number[]) => `#${rgb.map((value) => Math.round(value).toString(16).padStart(2, "0")).join("")}`;
+/** The colour moved `amount` (0–1) of the way towards `to`. */
+const mix = (hex: string, to: string, amount: number) => {
+  const [from, target] = [channels(hex), channels(to)];
+  return toHex(from.map((value, index) => value + (target[index]! - value) * amount));
+};
+const lightness = (hex: string) => {
+  const [red, green, blue] = channels(hex);
+  return 0.2126 * red! + 0.7152 * green! + 0.0722 * blue!;
+};
+const saturation = (hex: string) => Math.max(...channels(hex)) - Math.min(...channels(hex));
+
+/**
+ * A custom style's room, drawn from its palette (one to six #rrggbb colours): the lightest colour
+ * on the walls, the darkest on the floor, the sofa in a middle one, the cushions in the most
+ * vivid; a palette of one colour gets lighter and darker shades of it.
+ */
+export function lookOfPalette(palette: readonly string[]): Look {
+  const colours = palette.length > 0 ? [...palette] : ["#cbd5e1"];
+  const byLightness = [...colours].sort((a, b) => lightness(b) - lightness(a));
+  const lightest = byLightness[0]!;
+  const darkest = byLightness[byLightness.length - 1]!;
+  const middle = byLightness[Math.floor(byLightness.length / 2)]!;
+  const vivid = [...colours].sort((a, b) => saturation(b) - saturation(a))[0]!;
+  const single = colours.length === 1;
+  return {
+    wall: single ? mix(lightest, "#ffffff", 0.7) : lightest,
+    floor: single ? mix(darkest, "#000000", 0.35) : darkest,
+    sofa: middle === lightest || middle === darkest ? mix(middle, "#000000", 0.15) : middle,
+    cushion: vivid === middle ? mix(vivid, "#ffffff", 0.35) : vivid,
+    rug: mix(byLightness[Math.min(1, byLightness.length - 1)]!, "#ffffff", 0.4),
+    detail: "none",
+    palette: colours,
+  };
+}
+
 /** The drawn room of a style; decorative (the card around it names the style). */
 export function StyleSwatch({ style, className }: { style: DesignStyle; className?: string }) {
-  const look = STYLE_LOOKS[style];
+  return <RoomSwatch look={STYLE_LOOKS[style]} className={className} />;
+}
+
+/** A custom style's drawn room and palette; decorative. */
+export function PaletteSwatch({ palette, className }: { palette: readonly string[]; className?: string }) {
+  return <RoomSwatch look={lookOfPalette(palette)} className={className} />;
+}
+
+function RoomSwatch({ look, className }: { look: Look; className?: string }) {
   return (
     <div className={className} aria-hidden="true">
       <svg viewBox="0 0 120 80" className="block h-auto w-full" preserveAspectRatio="xMidYMid slice">
@@ -248,8 +294,8 @@ export function StyleSwatch({ style, className }: { style: DesignStyle; classNam
         <rect x="0.5" y="0.5" width="119" height="79" fill="none" stroke="#0f172a" strokeOpacity="0.08" />
       </svg>
       <div className="flex h-2.5">
-        {look.palette.map((colour) => (
-          <span key={colour} className="flex-1" style={{ backgroundColor: colour }} />
+        {look.palette.map((colour, index) => (
+          <span key={`${index}${colour}`} className="flex-1" style={{ backgroundColor: colour }} />
         ))}
       </div>
     </div>

@@ -10,11 +10,13 @@ import type { VersionNode } from "../../../shared/edits";
 import { isFinished, type VersionRow } from "../../lib/versionTree";
 import { usePictureFailure } from "../render/Picture";
 import { buttonClass } from "../ui/buttons";
+import { styleLabel } from "../../lib/styleNames";
+import type { TFunction } from "i18next";
 
 /** A version's name in the history and the compare pickers. */
-export function versionLabel(node: VersionNode, t: (key: string, options?: Record<string, unknown>) => string): string {
+export function versionLabel(node: VersionNode, t: TFunction): string {
   if (node.kind === "photo") return t("studio.versions.photo");
-  if (node.kind === "render") return t("studio.versions.render", { style: node.style ? t(`styles.${node.style}`) : "" });
+  if (node.kind === "render") return t("studio.versions.render", { style: node.style ? styleLabel(t, node.style, node.styleName) : "" });
   // The Preview engine tints the painted area and never reads the instruction: its label says what it did.
   if (node.engine && !node.engine.isAi) return t("studio.versions.editTint");
   return node.instruction ? t("studio.versions.edit", { instruction: node.instruction }) : t("studio.versions.editFill");

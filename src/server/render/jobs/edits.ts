@@ -20,7 +20,7 @@ import { editMaskKey, FILE_ROUTES } from "../links";
 import { mayUse, ownerColumns, ownsRow, rowKey, type Owner } from "../owner";
 import { findOwnedJob } from "../records";
 import { keepsFreeCredits, lockVersionNumbering, nextVersionNumber, payerFor, queuePosition } from "./queue";
-import { styleOf } from "../views";
+import { styleNameOf, styleOf } from "../views";
 import { currentRequestId } from "../../logger";
 
 /** A version an edit can start from: the photo (no parent job) or a finished job of the same photo. */
@@ -90,6 +90,8 @@ export async function createEditJob(
           upload_id: source.upload.id,
           kind: "edit",
           style: source.parent?.style ?? "",
+          // An edit of a render in a custom style is named after the style as that render used it.
+          style_snapshot: source.parent?.style_snapshot ?? null,
           room_type: source.upload.room_type,
           mode: source.upload.mode,
           note: input.instruction || null,
@@ -260,6 +262,7 @@ export async function versionTree(deps: RenderContext, owner: Owner, pictureId: 
     status: "succeeded",
     instruction: null,
     style: null,
+    styleName: null,
     renderMode: null,
     createdAt: upload.created_at,
     picture: FILE_ROUTES.upload(upload.id, "original"),
@@ -278,6 +281,7 @@ export async function versionTree(deps: RenderContext, owner: Owner, pictureId: 
       status: row.status,
       instruction: row.instruction ?? null,
       style: styleOf(row.style),
+      styleName: styleNameOf(row),
       renderMode: row.render_mode,
       createdAt: row.created_at,
       picture: finished ? FILE_ROUTES.render(row.id, "medium") : null,

@@ -17,6 +17,7 @@ import { preparedQuery } from "../../db/prepared";
 import { olderThan } from "../../db/sql-helpers";
 import { findOwnedJob, RUNNING } from "../records";
 import { queuePosition } from "./queue";
+import type { StyleSnapshot } from "../../../shared/custom-styles";
 import { jobView, shareUrlOf, styleNameOf, styleOf, type JobView } from "../views";
 import type { JobKind } from "../../../shared/edits";
 import { monthIndexOf } from "../../../shared/months";
@@ -202,9 +203,12 @@ const rendersByOutcome = preparedQuery((db, userId: string) =>
 const favouriteStyles = preparedQuery((db, userId: string) =>
   db
     .selectFrom("render_jobs")
-    .select((eb) => ["style", eb.fn.countAll<number>().as("count")])
+    // A custom style's renders each keep a snapshot of it: any one of them names it (the latest change's, usually).
+    .select((eb) => ["style", eb.fn.countAll<number>().as("count"), eb.fn.max("style_snapshot").as("style_snapshot")])
     .where("user_id", "=", userId)
     .where("status", "=", "succeeded")
+    // An edit made from the photo itself has no style.
+    .where("style", "!=", "")
     .groupBy("style")
     .orderBy("count", "desc")
     .limit(5),
@@ -217,7 +221,10 @@ export async function userRenderStatistics(deps: Deps, userId: string) {
   const renders = outcomes[0]!;
   return {
     renders: { total: Number(renders.total), succeeded: Number(renders.succeeded ?? 0), failed: Number(renders.failed ?? 0) },
-    favouriteStyles: styles.map((row) => ({ style: row.style, count: Number(row.count) })),
+    favouriteStyles: styles.map((row) => {
+      const snapshot = row.style_snapshot === null ? null : (JSON.parse(row.style_snapshot) as StyleSnapshot);
+      return { style: row.style, count: Number(row.count), styleName: snapshot?.name ?? null, palette: snapshot?.palette ?? null };
+    }),
   };
 }
 

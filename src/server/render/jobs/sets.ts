@@ -7,12 +7,14 @@
 import { randomInt } from "node:crypto";
 import { UPLOAD_BUCKET } from "../../../shared/constants";
 import { RENDER, renderModesFor, type RenderSetRequest, type RenderSetView } from "../../../shared/render";
+import { isCustomStyleKey } from "../../../shared/custom-styles";
 import type { RoomType } from "../../../shared/styles";
 import { generateSecureRandomString } from "../../auth/tokens";
 import { DomainError, notFound } from "../../errors";
 import type { RenderContext } from "../context";
 import { ensureStorageLeft } from "../intake";
 import { FILE_ROUTES } from "../links";
+import { styleNameOf } from "../views";
 import type { StoredRenderEvent } from "../live";
 import { mayUse, type Owner } from "../owner";
 import { findOwnedJob } from "../records";
@@ -69,6 +71,8 @@ export async function createRenderSet(
   await deps.diskFloor.ensureRoom();
   await ensureStorageLeft(deps, userId);
   const payer = await payerFor(deps, userId, project.teamId);
+  // A custom style of the project's space, as it is now: every picture of the set keeps this snapshot.
+  const styleSnapshot = isCustomStyleKey(input.style) ? await deps.styles.snapshot({ userId, teamId: project.teamId }, input.style) : null;
   const keepFreeCredits = payer.teamId === null && (await keepsFreeCredits(deps, userId));
 
   const now = deps.clock.now();
@@ -96,7 +100,7 @@ export async function createRenderSet(
         upload,
         projectId: input.projectId,
         style: input.style,
-        styleSnapshot: null,
+        styleSnapshot,
         roomType: photo.roomType,
         note: null,
         renderMode,
@@ -130,7 +134,7 @@ export async function projectRenderSets(deps: RenderContext, owner: Owner, proje
   if (sets.length === 0) return [];
   const jobs = await deps.db
     .selectFrom("render_jobs")
-    .select(["id", "set_id", "upload_id", "room_type", "status", "input_key", "medium_key", "created_at"])
+    .select(["id", "set_id", "upload_id", "room_type", "status", "input_key", "medium_key", "created_at", "style_snapshot"])
     .where(
       "set_id",
       "in",
@@ -140,22 +144,22 @@ export async function projectRenderSets(deps: RenderContext, owner: Owner, proje
     .orderBy("queue_seq")
     .execute();
   return sets.flatMap((set): RenderSetView[] => {
-    const pictures = jobs
-      .filter((job) => job.set_id === set.id)
-      .map((job) => ({
-        jobId: job.id,
-        uploadId: job.upload_id,
-        roomType: job.room_type,
-        status: job.status,
-        before: job.input_key ? FILE_ROUTES.render(job.id, "before") : FILE_ROUTES.upload(job.upload_id, "thumb"),
-        after: job.status === "succeeded" && job.medium_key ? FILE_ROUTES.render(job.id, "medium") : null,
-      }));
+    const setJobs = jobs.filter((job) => job.set_id === set.id);
+    const pictures = setJobs.map((job) => ({
+      jobId: job.id,
+      uploadId: job.upload_id,
+      roomType: job.room_type,
+      status: job.status,
+      before: job.input_key ? FILE_ROUTES.render(job.id, "before") : FILE_ROUTES.upload(job.upload_id, "thumb"),
+      after: job.status === "succeeded" && job.medium_key ? FILE_ROUTES.render(job.id, "medium") : null,
+    }));
     // A set whose pictures were all deleted is not shown.
     if (pictures.length === 0) return [];
     return [
       {
         id: set.id,
         style: set.style,
+        styleName: styleNameOf(setJobs[0]!),
         renderMode: set.render_mode,
         seed: set.seed,
         referenceJobId: set.reference_job_id,
