@@ -131,7 +131,12 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
     teams: spaces,
     credits: renderCreditLedger,
     // A custom style's content as a render takes it (decision 101).
-    styles: { snapshot: async (space, styleId) => snapshotOf((await styles.resolve(space, styleId)).view, false) },
+    styles: {
+      take: async (space, styleId) => {
+        const { view, reference } = await styles.resolve(space, styleId);
+        return { snapshot: snapshotOf(view, false), reference };
+      },
+    },
     provider: options.renderProvider,
     worker: options.worker,
     freeDemoRendersPerAddress: settings.demoRendersPerAddressPerDay,

@@ -5,8 +5,30 @@
  */
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
+import { createOpenAiProvider } from "../../src/server/render/engines/openai";
+import { styleReferenceKey } from "../../src/server/render/links";
+import { UPLOAD_BUCKET } from "../../src/shared/constants";
+import { customStyleReferencePath } from "../../src/shared/custom-styles";
+import { startFakeOpenAi, type FakeOpenAi } from "../helpers/fake-openai";
+import { confirmAddress, roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
+
+type User = Awaited<ReturnType<typeof signedInClient>>;
+
+/** A reference picture sent as the page sends it: the file as the raw body. */
+async function putReference(server: TestServer, user: User, styleId: string, colour = "#1f4e9c"): Promise<Buffer> {
+  const picture = await sharp({ create: { width: 900, height: 600, channels: 3, background: colour } })
+    .jpeg()
+    .toBuffer();
+  const response = await user.jar.fetch(`${server.url}${customStyleReferencePath(styleId)}`, {
+    method: "PUT",
+    headers: { "content-type": "image/jpeg", origin: server.url },
+    body: new Uint8Array(picture),
+  });
+  expect(response.status).toBe(200);
+  // What is kept (and sent to an engine) is the style module's own JPEG of it.
+  return Buffer.from(await (await user.jar.fetch(`${server.url}${customStyleReferencePath(styleId)}`)).arrayBuffer());
+}
 
 let server: TestServer;
 beforeAll(async () => {
@@ -95,6 +117,26 @@ describe("renders in a custom style", () => {
     expect(profile.favouriteStyles).toEqual([{ style: style.id, count: 3, styleName: "Casa Azul", palette: input.palette }]);
   });
 
+  it("keeps no reference picture for an engine that takes none (the Preview engine), and says so in the snapshot", async () => {
+    const user = await signedInClient(server.url);
+    const style = await user.client.styles.create.mutate({ teamId: null, ...input });
+    await putReference(server, user, style.id);
+    const uploaded = await upload(server.url, user.jar, await roomPhoto());
+    const { jobs } = await user.client.render.create.mutate({
+      projectId: uploaded.body.projectId,
+      imageId: uploaded.body.imageId,
+      style: style.id,
+    });
+    await waitForRenders(user, [jobs[0]!.id]);
+    const row = await server.deps.db
+      .selectFrom("render_jobs")
+      .select("style_snapshot")
+      .where("id", "=", jobs[0]!.id)
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(row.style_snapshot!)).toMatchObject({ referenceUsed: false });
+    expect(await server.deps.storage.get(UPLOAD_BUCKET, styleReferenceKey(jobs[0]!.id))).toBeNull();
+  });
+
   it("finds no style of another space, and charges nothing for it", async () => {
     const [owner, other] = [await signedInClient(server.url), await signedInClient(server.url)];
     const style = await owner.client.styles.create.mutate({ teamId: null, ...input });
@@ -104,5 +146,58 @@ describe("renders in a custom style", () => {
       other.client.render.create.mutate({ projectId: uploaded.body.projectId, imageId: uploaded.body.imageId, style: style.id }),
     ).rejects.toMatchObject({ data: { code: "NOT_FOUND" } });
     expect((await other.client.account.profile.query()).credits).toBe(credits);
+  });
+});
+
+describe("a custom style's reference picture on OpenAI", () => {
+  let fake: FakeOpenAi;
+  let openAiServer: TestServer;
+  beforeAll(async () => {
+    fake = await startFakeOpenAi();
+    openAiServer = await startTestServer(
+      {},
+      { renderProvider: createOpenAiProvider({ apiKey: "sk-fake-key", model: "gpt-image-1", baseUrl: fake.url }) },
+    );
+  });
+  afterAll(async () => {
+    await openAiServer?.stop();
+    await fake?.close();
+  });
+
+  it("is kept with the render as it was and sent as the second picture with the style's words; deleting the render removes it", async () => {
+    const user = await signedInClient(openAiServer.url);
+    await confirmAddress(openAiServer.url, openAiServer.deps.db, user.email);
+    const style = await user.client.styles.create.mutate({ teamId: null, ...input });
+    const kept = await putReference(openAiServer, user, style.id);
+    const uploaded = await upload(openAiServer.url, user.jar, await roomPhoto());
+    const sentBefore = fake.requests.length;
+    const { jobs } = await user.client.render.create.mutate({
+      projectId: uploaded.body.projectId,
+      imageId: uploaded.body.imageId,
+      style: style.id,
+    });
+    const jobId = jobs[0]!.id;
+    // Changing the style's picture after the order changes nothing of what the render was ordered with.
+    const changed = await putReference(openAiServer, user, style.id, "#c4622d");
+    expect(changed.equals(kept)).toBe(false);
+    await waitForRenders(user, [jobId]);
+
+    const [request] = fake.requests.slice(sentBefore);
+    expect(request!.images?.map((image) => image.name)).toEqual(["image.jpg", "reference.jpg"]);
+    expect(request!.images![1]!.bytes.equals(kept)).toBe(true);
+    expect(request!.fields.prompt).toContain("The second picture shows the look of this style");
+    expect(request!.fields.prompt).toContain(input.description);
+    expect(request!.fields.prompt).not.toContain("another room of the same home");
+    const row = await openAiServer.deps.db
+      .selectFrom("render_jobs")
+      .select("style_snapshot")
+      .where("id", "=", jobId)
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(row.style_snapshot!)).toMatchObject({ name: input.name, referenceUsed: true });
+    expect((await user.client.render.job.query({ id: jobId })).parameters).toMatchObject({ styleReference: true });
+
+    expect(await openAiServer.deps.storage.get(UPLOAD_BUCKET, styleReferenceKey(jobId))).not.toBeNull();
+    await user.client.render.delete.mutate({ id: jobId });
+    expect(await openAiServer.deps.storage.get(UPLOAD_BUCKET, styleReferenceKey(jobId))).toBeNull();
   });
 });

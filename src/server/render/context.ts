@@ -80,8 +80,14 @@ export interface CreditLedger {
 
 /** What the render module needs from the styles module (which owns custom_styles; decision 101). */
 export interface StyleDirectory {
-  /** The custom style as a render in the space uses it; a DomainError "customStyleNotFound" outside it. */
-  snapshot(space: { userId: string; teamId: string | null }, styleId: CustomStyleId): Promise<StyleSnapshot>;
+  /**
+   * The custom style as a render in the space uses it, with its reference picture (a JPEG) when it has
+   * one; a DomainError "customStyleNotFound" outside the space.
+   */
+  take(
+    space: { userId: string; teamId: string | null },
+    styleId: CustomStyleId,
+  ): Promise<{ snapshot: StyleSnapshot; reference: Buffer | null }>;
 }
 
 export interface RenderContext extends Pick<Infra, "db" | "clock" | "env" | "storage" | "diskFloor" | "log"> {

@@ -57,7 +57,7 @@ export { LANDING_CACHE_MS, percentile } from "./figures";
 
 /** A render module given no styles directory finds no custom style. */
 const NO_CUSTOM_STYLES: StyleDirectory = {
-  snapshot: async () => {
+  take: async () => {
     throw new DomainError("not-found", "customStyleNotFound");
   },
 };

@@ -3,6 +3,8 @@ import type { DownloadKind, RenderResultLinks } from "../../shared/render";
 
 /** Where an edit's mask is stored (beside the edit's other files, removed with them). */
 export const editMaskKey = (jobId: string) => `renders/${jobId}/mask.png`;
+/** A custom style's reference picture as a render keeps it to send to its engine (StyleSnapshot.referenceUsed). */
+export const styleReferenceKey = (jobId: string) => `renders/${jobId}/style-reference.jpg`;
 
 export const FILE_ROUTES = {
   upload: (id: string, variant: "original" | "thumb") => `/files/uploads/${id}/${variant}`,

@@ -9,7 +9,8 @@ import type { AppDatabase } from "../db/client";
 import type { Database, RenderJob, Upload } from "../db/schema";
 import { notFound } from "../errors";
 import type { RenderContext } from "./context";
-import { editMaskKey } from "./links";
+import { editMaskKey, styleReferenceKey } from "./links";
+import { isCustomStyleKey } from "../../shared/custom-styles";
 import { mayUse, type Owner } from "./owner";
 
 type Db = AppDatabase | Transaction<Database>;
@@ -30,11 +31,24 @@ export async function deleteJobRows(db: Db, jobIds: string[]): Promise<void> {
 
 export async function removeJobFiles(
   deps: Pick<RenderContext, "storage" | "log">,
-  jobs: Array<Pick<RenderJob, "id" | "kind" | "input_key" | "result_key" | "medium_key" | "thumb_key" | "high_key" | "upscaled_key">>,
+  jobs: Array<
+    Pick<RenderJob, "id" | "kind" | "style" | "input_key" | "result_key" | "medium_key" | "thumb_key" | "high_key" | "upscaled_key">
+  >,
 ): Promise<void> {
   for (const job of jobs) {
     const mask = job.kind === "edit" ? editMaskKey(job.id) : null;
-    for (const key of [job.input_key, job.result_key, job.medium_key, job.thumb_key, job.high_key, job.upscaled_key, mask]) {
+    // A render in a custom style may keep the style's reference picture for its engine (decision 102).
+    const styleReference = job.kind === "render" && isCustomStyleKey(job.style) ? styleReferenceKey(job.id) : null;
+    for (const key of [
+      job.input_key,
+      job.result_key,
+      job.medium_key,
+      job.thumb_key,
+      job.high_key,
+      job.upscaled_key,
+      mask,
+      styleReference,
+    ]) {
       if (key)
         await deps.storage
           .remove(UPLOAD_BUCKET, key)

@@ -50,7 +50,10 @@ export interface PromptChoices {
   note?: string;
   /** For a floor plan: what the engine makes of it (its capabilities.floorPlan; default an eye-level view). */
   planView?: PlanView;
-  /** A second picture is sent: another room of the same home whose look this one follows. */
+  /**
+   * A second picture is sent: the custom style's reference picture when the style's snapshot says it
+   * was kept for the engine (referenceUsed), else another room of the same home whose look this one follows.
+   */
   reference?: boolean;
 }
 
@@ -105,7 +108,11 @@ export function buildPrompt({
 }: PromptChoices): string {
   const parts = subject(ROOM_TYPE_NAMES[roomType], renderStyleOf(style, customStyle ?? null).look, mode, renderMode, planView);
   parts.push("Professional interior design photography, natural light, realistic materials, high detail.");
-  if (reference)
+  if (reference && customStyle?.referenceUsed)
+    parts.push(
+      "The second picture shows the look of this style: take its colours, materials, light and furniture families, not its room. Keep the first picture's room, walls and windows.",
+    );
+  else if (reference)
     parts.push(
       "The second picture shows another room of the same home, already designed: use the same colours, materials and furniture families, so both rooms look like one home. Keep the first picture's room, walls and windows.",
     );

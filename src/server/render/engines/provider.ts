@@ -41,7 +41,10 @@ export interface RenderRequest {
   seed?: number;
   /** How strongly the room's lines are held (default normal). */
   structure?: StructureStrength;
-  /** Another room of the same home, already rendered, whose look to follow (engines with capabilities.referencePicture). */
+  /**
+   * A second picture whose look to follow (engines with capabilities.referencePicture): another room
+   * of the same home, already rendered, or the custom style's reference picture (styleSnapshot.referenceUsed).
+   */
   reference?: Buffer;
   signal: AbortSignal;
   /** 0..1 where the engine says how far it is. */

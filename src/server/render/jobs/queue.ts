@@ -3,7 +3,7 @@
  * with its event (and, on failure or cancel, its refund) in one transaction. The module's public
  * functions and the worker both go through here, so a job is charged once and given back at most once.
  */
-import { isCustomStyleKey, type StyleKey, type StyleSnapshot } from "../../../shared/custom-styles";
+import { isCustomStyleKey, type CustomStyleId, type StyleKey, type StyleSnapshot } from "../../../shared/custom-styles";
 import { sql, type RawBuilder, type Transaction, type UpdateQueryBuilder, type UpdateResult } from "kysely";
 import { lockName } from "../../db/locking";
 import { MESSAGES } from "../../../shared/messages";
@@ -19,7 +19,7 @@ import {
   type StructureStrength,
 } from "../../../shared/render";
 import type { RoomType } from "../../../shared/styles";
-import { CREDITS } from "../../../shared/constants";
+import { CREDITS, UPLOAD_BUCKET } from "../../../shared/constants";
 import { generateSecureRandomString } from "../../auth/tokens";
 import { dialectOf, type AppDatabase } from "../../db/client";
 import type { Database, RenderJob, Upload } from "../../db/schema";
@@ -29,6 +29,7 @@ import { recordRenderEvent, type StoredRenderEvent } from "../live";
 import { mayUse, ownerColumns, rowKey, type Owner } from "../owner";
 import { deleteJobRows, findOwnedJob, removeJobFiles, RUNNING } from "../records";
 import { ensureStorageLeft } from "../intake";
+import { styleReferenceKey } from "../links";
 import { currentRequestId } from "../../logger";
 
 type Db = AppDatabase | Transaction<Database>;
@@ -156,6 +157,8 @@ export interface QueuedRender {
   style: StyleKey;
   /** A custom style's content as this render uses it (null: a built-in style). */
   styleSnapshot: StyleSnapshot | null;
+  /** Its reference picture, kept with the render for its engine (only when styleSnapshot.referenceUsed). */
+  styleReference: Buffer | null;
   roomType: RoomType;
   note: string | null;
   renderMode: RenderMode;
@@ -179,7 +182,7 @@ export async function queueJob(
   owner: Owner,
   payer: Payer | null,
   render: QueuedRender,
-): Promise<{ id: string; event: StoredRenderEvent }> {
+): Promise<{ id: string; event: StoredRenderEvent; files: string[] }> {
   const id = generateSecureRandomString();
   const job = await trx
     .insertInto("render_jobs")
@@ -221,7 +224,38 @@ export async function queueJob(
     at: render.now,
     position: await queuePosition(trx, job),
   });
-  return { id, event };
+  // Written last: a refusal above (too few credits) leaves no file; the caller removes the files of
+  // the jobs before it when its transaction fails after them.
+  const files: string[] = [];
+  if (render.styleReference !== null) {
+    await deps.storage.put(UPLOAD_BUCKET, styleReferenceKey(id), render.styleReference, "image/jpeg");
+    files.push(styleReferenceKey(id));
+  }
+  return { id, event, files };
+}
+
+/**
+ * A custom style as a render ordered now uses it: its snapshot, and its reference picture when it has
+ * one and the engine in use takes one (the snapshot then says so: referenceUsed).
+ */
+export async function takeCustomStyle(
+  deps: Pick<RenderContext, "styles" | "capabilities">,
+  space: { userId: string; teamId: string | null },
+  styleId: CustomStyleId,
+  options: { reference: boolean } = { reference: true },
+): Promise<{ snapshot: StyleSnapshot; reference: Buffer | null }> {
+  const { snapshot, reference } = await deps.styles.take(space, styleId);
+  const sent = options.reference && deps.capabilities.referencePicture === true ? reference : null;
+  return { snapshot: { ...snapshot, referenceUsed: sent !== null }, reference: sent };
+}
+
+/** Removes files written for jobs whose transaction did not commit. */
+export async function removeUnqueuedFiles(deps: Pick<RenderContext, "storage" | "log">, files: string[]): Promise<void> {
+  for (const key of files) {
+    await deps.storage
+      .remove(UPLOAD_BUCKET, key)
+      .catch((error: unknown) => deps.log.warn("could not remove a stored file", { key, error }));
+  }
 }
 
 /** ai-render: one job per style, each charged one credit (or the visitor's one free demo), in one transaction. */
@@ -277,49 +311,62 @@ export async function createRenderJobs(
   const events: StoredRenderEvent[] = [];
   const jobs: Array<{ id: string; style: StyleKey; variation: number }> = [];
   // Custom styles are taken as they are now (their snapshot stays with each render): a visitor has none.
-  const snapshots = new Map<StyleKey, StyleSnapshot>();
+  const customStyles = new Map<StyleKey, { snapshot: StyleSnapshot; reference: Buffer | null }>();
   for (const style of styles) {
     if (!isCustomStyleKey(style)) continue;
     if (owner.userId === null) throw new DomainError("not-found", "customStyleNotFound");
-    snapshots.set(style, await deps.styles.snapshot({ userId: owner.userId, teamId: payer?.teamId ?? null }, style));
+    customStyles.set(style, await takeCustomStyle(deps, { userId: owner.userId, teamId: payer?.teamId ?? null }, style));
   }
   let credits: number | null = null;
-  await deps.db.transaction().execute(async (trx) => {
-    // Checked inside the transaction that records the demo, so two requests cannot both take it; the
-    // visitor's and the address's demos are counted one request at a time (on PostgreSQL under locks named after them).
-    if (owner.visitorId !== null) {
-      await lockName(trx, `demo-visitor:${owner.visitorId}`);
-      await lockName(trx, `demo-address:${ipAddress}`);
-    }
-    if (owner.visitorId !== null && (await demoRefusal({ ...deps, db: trx }, owner.visitorId, ipAddress))) {
-      throw new DomainError("forbidden", "demoUsed");
-    }
-    for (const [style, variation] of styles.flatMap((style) =>
-      Array.from({ length: variations }, (_, index) => [style, index + 1] as const),
-    )) {
-      const { id, event } = await queueJob(trx, deps, owner, payer, {
-        upload,
-        projectId,
-        style,
-        styleSnapshot: snapshots.get(style) ?? null,
-        roomType: upload.room_type,
-        note,
-        renderMode,
-        structure,
-        // Variations of one request with a chosen seed get neighbouring seeds, so each differs and each can be repeated.
-        seed: input.seed === undefined ? null : (input.seed + variation - 1) % (RENDER.maxSeed + 1),
-        // "Variation 2 of 4" on its card; a request for one picture has none.
-        variation: variations > 1 ? { number: variation, of: variations } : null,
-        setId: null,
-        keepFreeCredits,
-        ipAddress,
-        now,
-      });
-      events.push(event);
-      jobs.push({ id, style, variation });
-    }
-    if (payer !== null) credits = await deps.credits.balance(trx, payer);
-  });
+  const files: string[] = [];
+  await deps.db
+    .transaction()
+    .execute(async (trx) => {
+      // Checked inside the transaction that records the demo, so two requests cannot both take it; the
+      // visitor's and the address's demos are counted one request at a time (on PostgreSQL under locks named after them).
+      if (owner.visitorId !== null) {
+        await lockName(trx, `demo-visitor:${owner.visitorId}`);
+        await lockName(trx, `demo-address:${ipAddress}`);
+      }
+      if (owner.visitorId !== null && (await demoRefusal({ ...deps, db: trx }, owner.visitorId, ipAddress))) {
+        throw new DomainError("forbidden", "demoUsed");
+      }
+      for (const [style, variation] of styles.flatMap((style) =>
+        Array.from({ length: variations }, (_, index) => [style, index + 1] as const),
+      )) {
+        const {
+          id,
+          event,
+          files: written,
+        } = await queueJob(trx, deps, owner, payer, {
+          upload,
+          projectId,
+          style,
+          styleSnapshot: customStyles.get(style)?.snapshot ?? null,
+          styleReference: customStyles.get(style)?.reference ?? null,
+          roomType: upload.room_type,
+          note,
+          renderMode,
+          structure,
+          // Variations of one request with a chosen seed get neighbouring seeds, so each differs and each can be repeated.
+          seed: input.seed === undefined ? null : (input.seed + variation - 1) % (RENDER.maxSeed + 1),
+          // "Variation 2 of 4" on its card; a request for one picture has none.
+          variation: variations > 1 ? { number: variation, of: variations } : null,
+          setId: null,
+          keepFreeCredits,
+          ipAddress,
+          now,
+        });
+        files.push(...written);
+        events.push(event);
+        jobs.push({ id, style, variation });
+      }
+      if (payer !== null) credits = await deps.credits.balance(trx, payer);
+    })
+    .catch(async (error: unknown) => {
+      await removeUnqueuedFiles(deps, files);
+      throw error;
+    });
   deps.events.publish(events);
   deps.signals.jobAdded();
   return { jobs, credits };

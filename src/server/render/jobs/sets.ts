@@ -18,7 +18,7 @@ import { styleNameOf } from "../views";
 import type { StoredRenderEvent } from "../live";
 import { mayUse, type Owner } from "../owner";
 import { findOwnedJob } from "../records";
-import { keepsFreeCredits, payerFor, queueJob } from "./queue";
+import { keepsFreeCredits, payerFor, queueJob, removeUnqueuedFiles, takeCustomStyle } from "./queue";
 
 /** A project the owner may work in (their own, or their team's), else not found. */
 async function requireProject(deps: RenderContext, owner: Owner, projectId: string): Promise<{ teamId: string | null }> {
@@ -72,7 +72,10 @@ export async function createRenderSet(
   await ensureStorageLeft(deps, userId);
   const payer = await payerFor(deps, userId, project.teamId);
   // A custom style of the project's space, as it is now: every picture of the set keeps this snapshot.
-  const styleSnapshot = isCustomStyleKey(input.style) ? await deps.styles.snapshot({ userId, teamId: project.teamId }, input.style) : null;
+  // A set that follows one of its renders sends that render as the reference, not the style's picture.
+  const customStyle = isCustomStyleKey(input.style)
+    ? await takeCustomStyle(deps, { userId, teamId: project.teamId }, input.style, { reference: input.referenceJobId === undefined })
+    : null;
   const keepFreeCredits = payer.teamId === null && (await keepsFreeCredits(deps, userId));
 
   const now = deps.clock.now();
@@ -80,43 +83,56 @@ export async function createRenderSet(
   const events: StoredRenderEvent[] = [];
   const jobs: Array<{ id: string; uploadId: string }> = [];
   let credits = 0;
-  await deps.db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto("render_sets")
-      .values({
-        id: setId,
-        project_id: input.projectId,
-        user_id: userId,
-        style: input.style,
-        render_mode: renderMode,
-        seed,
-        reference_job_id: input.referenceJobId ?? null,
-        created_at: now,
-      })
-      .execute();
-    for (const photo of photos) {
-      const upload = byId.get(photo.imageId)!;
-      const { id, event } = await queueJob(trx, deps, owner, payer, {
-        upload,
-        projectId: input.projectId,
-        style: input.style,
-        styleSnapshot,
-        roomType: photo.roomType,
-        note: null,
-        renderMode,
-        structure: "normal",
-        seed,
-        variation: null,
-        setId,
-        keepFreeCredits,
-        ipAddress,
-        now,
-      });
-      events.push(event);
-      jobs.push({ id, uploadId: upload.id });
-    }
-    credits = await deps.credits.balance(trx, payer);
-  });
+  const files: string[] = [];
+  await deps.db
+    .transaction()
+    .execute(async (trx) => {
+      await trx
+        .insertInto("render_sets")
+        .values({
+          id: setId,
+          project_id: input.projectId,
+          user_id: userId,
+          style: input.style,
+          render_mode: renderMode,
+          seed,
+          reference_job_id: input.referenceJobId ?? null,
+          created_at: now,
+        })
+        .execute();
+      for (const photo of photos) {
+        const upload = byId.get(photo.imageId)!;
+        const {
+          id,
+          event,
+          files: written,
+        } = await queueJob(trx, deps, owner, payer, {
+          upload,
+          projectId: input.projectId,
+          style: input.style,
+          styleSnapshot: customStyle?.snapshot ?? null,
+          styleReference: customStyle?.reference ?? null,
+          roomType: photo.roomType,
+          note: null,
+          renderMode,
+          structure: "normal",
+          seed,
+          variation: null,
+          setId,
+          keepFreeCredits,
+          ipAddress,
+          now,
+        });
+        files.push(...written);
+        events.push(event);
+        jobs.push({ id, uploadId: upload.id });
+      }
+      credits = await deps.credits.balance(trx, payer);
+    })
+    .catch(async (error: unknown) => {
+      await removeUnqueuedFiles(deps, files);
+      throw error;
+    });
   deps.events.publish(events);
   deps.signals.jobAdded();
   return { setId, jobs, credits };

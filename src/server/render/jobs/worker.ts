@@ -42,7 +42,7 @@ import {
 } from "./queue";
 import type { RenderContext } from "../context";
 import { forgetWorker, forgetWorkersSeenBefore, recordWorkerSeen } from "./workers";
-import { resultLinks } from "../links";
+import { resultLinks, styleReferenceKey } from "../links";
 import {
   describeSkips,
   type EngineSet,
@@ -385,15 +385,20 @@ export class RenderWorker {
       /**
        * What an engine is given: at 1024 px on the long edge, or at the photo's own size for an
        * engine that works at it (the Preview engine); an edit, its version accordingly; with a set's
-       * reference render, the look this picture follows, for an engine that takes one.
+       * reference render, the look this picture follows, for an engine that takes one; else, for a
+       * render in a custom style ordered with its reference picture, that picture (decision 102).
        */
       const inputOf = async (engine: RenderProvider) => {
         const editBase = !edit ? null : engine.capabilities.photoSize ? fullBase : await editSource(original, edit.width, edit.height);
-        const input: Picture & { reference?: { jobId: string; picture: Buffer } } = await engineInput(
+        const input: Picture & { reference?: { jobId: string | null; picture: Buffer } } = await engineInput(
           editBase ?? original,
           engine.capabilities,
         );
         if (job.set_id && engine.capabilities.referencePicture) input.reference = await setReference(this.deps, job.set_id, job.id);
+        if (!input.reference && engine.capabilities.referencePicture && styleSnapshotOf(job).styleSnapshot?.referenceUsed) {
+          const picture = (await this.deps.storage.get(UPLOAD_BUCKET, styleReferenceKey(job.id)))?.data;
+          if (picture) input.reference = { jobId: null, picture };
+        }
         return { editBase, input };
       };
       const first = await inputOf(provider);
@@ -515,12 +520,16 @@ export class RenderWorker {
           model_version: result.modelVersion ?? null,
           seed: result.seed ?? null,
           prompt: result.prompt ?? null,
-          // A set's reference picture, when the engine was given one, is part of what shaped this one.
+          // A set's reference render, or the custom style's reference picture, when the engine was given one, is part of what shaped this one.
           parameters:
             result.parameters || input.reference
               ? JSON.stringify({
                   ...result.parameters,
-                  ...(input.reference ? { referenceRender: input.reference.jobId } : {}),
+                  ...(input.reference
+                    ? input.reference.jobId
+                      ? { referenceRender: input.reference.jobId }
+                      : { styleReference: true }
+                    : {}),
                 })
               : null,
           provider: made.engine.id,
