@@ -31,6 +31,7 @@ const RenderPage = lazyWithData(() => import("./pages/RenderPage"));
 const DashboardPage = lazyWithData(() => import("./pages/DashboardPage"));
 const EnhancedDashboardPage = lazyWithData(() => import("./pages/EnhancedDashboardPage"));
 const GalleryPage = lazyWithData(() => import("./pages/GalleryPage"));
+const CommunityPage = lazyWithData(() => import("./pages/CommunityPage"));
 const AdminPage = lazyWithData(() => import("./pages/AdminPage"));
 const PricingPage = lazyWithData(() => import("./pages/PricingPage"));
 const PerformancePage = lazyWithData(() => import("./pages/PerformancePage"));
@@ -89,7 +90,7 @@ export const PAGES: Record<AppPath, ComponentType> = {
   "/clients": ClientsPage,
   "/profile": ProfilePage,
   "/settings": SettingsPage,
-  "/community": planned("community"),
+  "/community": CommunityPage,
   "/marketplace": planned("marketplace"),
   "/developers": DevelopersPage,
   "/modification-studio": ModificationStudioPage,
@@ -121,7 +122,7 @@ const PRELOADS: Partial<Record<AppPath, Pick<LazyPart<object>, "preload">>> = {
   "/clients": ClientsPage,
   "/profile": ProfilePage,
   "/settings": SettingsPage,
-  "/community": PlannedPage,
+  "/community": CommunityPage,
   "/marketplace": PlannedPage,
   "/developers": DevelopersPage,
   "/modification-studio": ModificationStudioPage,

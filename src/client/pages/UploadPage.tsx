@@ -8,6 +8,7 @@
  * to sign-up instead of taking a picture it could not render. Until the allowance has arrived the
  * drop zone takes nothing.
  */
+import { isBuiltInStyle } from "../../shared/custom-styles";
 import { Files, Gift, Sparkles, X } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -87,7 +88,10 @@ export default function UploadPage() {
     handle.current = upload;
     try {
       const uploaded = await upload.promise;
-      navigate(`/style-select?image=${encodeURIComponent(uploaded.imageId)}&project=${encodeURIComponent(uploaded.projectId)}`);
+      // "Use this style" on /community (decision 102) comes with a built-in style, passed on to the style page.
+      const style = new URLSearchParams(search).get("style");
+      const chosen = style && isBuiltInStyle(style) ? `&style=${encodeURIComponent(style)}` : "";
+      navigate(`/style-select?image=${encodeURIComponent(uploaded.imageId)}&project=${encodeURIComponent(uploaded.projectId)}${chosen}`);
     } catch (caught) {
       if (!(caught instanceof UploadAbortedError)) setError(friendlyError(caught, t));
       setSending(null);

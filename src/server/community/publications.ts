@@ -141,6 +141,8 @@ export async function publicationOfRender(deps: CommunityContext, userId: string
     mayPublish: await mayPublishIn(deps, userId, source),
     blocked: await isBlocked(deps, userId),
     publishable: source.succeeded && source.style !== "",
+    /** A team's render: "show the name" shows the studio's. */
+    teamRender: source.teamId !== null,
     publication: row
       ? {
           id: row.id,

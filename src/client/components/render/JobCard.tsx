@@ -21,6 +21,7 @@ import { trpc } from "../../trpc";
 import { buttonClass, cardClass, labelClass, selectClass } from "../ui/buttons";
 import { ConfirmDialog } from "../ui/Dialog";
 import { OpenInStudioLink } from "../studio/OpenInStudioLink";
+import { PublishPanel } from "../community/PublishPanel";
 import { ListingExportButton } from "../listing/ListingExportDialog";
 import { BeforeAfter } from "./BeforeAfter";
 import { Picture } from "./Picture";
@@ -434,6 +435,7 @@ function SharePanel({ job }: { job: FollowedJob }) {
           {t("share.create")}
         </button>
       )}
+      <PublishPanel jobId={job.id} />
     </div>
   );
 }
