@@ -7,6 +7,7 @@
 import exifr from "exifr";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { COMMUNITY } from "../../src/shared/community";
 import { UPLOAD_BUCKET } from "../../src/shared/constants";
 import { MESSAGES } from "../../src/shared/messages";
 import { createStudioClient, roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
@@ -383,5 +384,28 @@ describe("reports and moderation", () => {
     expect(await ana.client.community.ofRender.query({ jobId: second! })).toMatchObject({ blocked: true });
     await admin.client.admin.setPublishingBlocked.mutate({ userId: ana.userId, blocked: false });
     await ana.client.community.publish.mutate({ jobId: second!, title: "After", layout: "after-only" });
+  });
+});
+
+// Last in the file: it spends what is left of this address's report budget for the minute (the tests
+// above sent a few reports from the same address).
+describe("reports a minute", () => {
+  it("refuses reports past COMMUNITY.reportsPerMinute from one address (429), before looking at the picture", async () => {
+    const bruno = await signedInClient(server.url);
+    const statuses: number[] = [];
+    for (let index = 0; index <= COMMUNITY.reportsPerMinute; index++) {
+      const id = `pub_${String(index).padStart(2, "0")}${"z".repeat(22)}`;
+      statuses.push(
+        await bruno.client.community.report.mutate({ id, reason: "spam" }).then(
+          () => 200,
+          (error: { data?: { httpStatus?: number } }) => error.data?.httpStatus ?? 0,
+        ),
+      );
+    }
+    // Not found while the budget lasts, then refused, every time after.
+    const firstRefused = statuses.indexOf(429);
+    expect(firstRefused).toBeGreaterThanOrEqual(0);
+    expect(statuses.slice(0, firstRefused).every((status) => status === 404)).toBe(true);
+    expect(statuses.slice(firstRefused).every((status) => status === 429)).toBe(true);
   });
 });
