@@ -272,6 +272,30 @@ describe("the gallery's renders from before publishing (migration 0044)", () => 
   });
 });
 
+describe("a published render deleted by its owner", () => {
+  it("leaves every public page at once with its publication; housekeeping removes the copies a day later", async () => {
+    const ana = await signedInClient(server.url);
+    const [gone, kept] = await rendersOf(ana, ["luxury", "modern"]);
+    const { id } = await ana.client.community.publish.mutate({ jobId: gone!, title: "Going", layout: "before-after" });
+    const other = await ana.client.community.publish.mutate({ jobId: kept!, title: "Staying", layout: "before-after" });
+    const keys = await server.deps.db
+      .selectFrom("publications")
+      .select(["id", "before_key", "after_key"])
+      .where("id", "in", [id, other.id])
+      .execute();
+    await ana.client.render.delete.mutate({ id: gone! });
+    await expectGoneEverywhere(id, gone!, ana);
+    const later = { now: () => Date.now() + 2 * 86_400_000 };
+    expect((await server.services.community.removeOrphanCopies(later)).orphanPublishedCopies).toBeGreaterThanOrEqual(2);
+    for (const row of keys) {
+      for (const key of [row.before_key!, row.after_key!]) {
+        expect(await server.deps.storage.get(UPLOAD_BUCKET, key), key).toEqual(row.id === id ? null : expect.anything());
+      }
+    }
+    expect(await fetchStatus(`/files/published/${other.id}/after`)).toBe(200);
+  });
+});
+
 describe("the feed", () => {
   it("orders newest or most liked, filters by style and room type, pages by keyset, and counts likes once per user", async () => {
     const [ana, bruno, carla] = [await signedInClient(server.url), await signedInClient(server.url), await signedInClient(server.url)];

@@ -8,6 +8,7 @@
  */
 import type { z } from "zod";
 import type { feedInputSchema, PublishInput, reportInputSchema } from "../../shared/community";
+import type { Clock } from "../clock";
 import type { Infra } from "../infra";
 import type { CommunityContext, CommunityPeople, CommunityRenders, CommunitySpaces } from "./context";
 import { feed, follow, following, galleryPublications, publicationView, react } from "./feed";
@@ -48,8 +49,8 @@ export function createCommunityModule(
     setBlocked: (adminId: string, userId: string, blocked: boolean) => setBlocked(deps, adminId, userId, blocked),
     /** The published pictures' route. */
     routes: () => communityRoutes(deps),
-    /** Housekeeping: copies whose publication is gone. */
-    removeOrphanCopies: async () => ({ orphanPublishedCopies: await removeOrphanCopies(deps) }),
+    /** Housekeeping: copies whose publication is gone, a day old by `clock` (a test runs it as if days had passed). */
+    removeOrphanCopies: async (clock: Clock = deps.clock) => ({ orphanPublishedCopies: await removeOrphanCopies({ ...deps, clock }) }),
   };
 }
 
