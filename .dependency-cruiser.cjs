@@ -296,6 +296,28 @@ module.exports = {
       to: { path: ["^src/server/(trpc|http|render|api|services|spaces|listing|review|clients|measures|webhooks)/", TRPC_SERVER] },
     },
     {
+      name: "community-behind-its-index",
+      severity: "error",
+      comment:
+        "The community module (src/server/community) owns publications, their likes, saves, reports, follows and " +
+        "publishing blocks, and the published copies (decision 102): server code outside it imports only its surface, " +
+        "src/server/community/index.ts (routers, app.ts for its file route, boot.ts).",
+      from: { path: "^src/server/(?!community/)" },
+      to: { path: "^src/server/community/(?!index\\.ts$)" },
+    },
+    {
+      name: "community-asks-through-ports",
+      severity: "error",
+      comment:
+        "The community module is called by the transport and reaches renders, teams and people through the ports " +
+        "boot.ts hands in (context.ts): no src/server/trpc, no src/server/http, no @trpc/server, and none of the " +
+        "capabilities' files (render, api, services, spaces, listing, review, clients, measures, webhooks, styles).",
+      from: { path: "^src/server/community/" },
+      to: {
+        path: ["^src/server/(trpc|http|render|api|services|spaces|listing|review|clients|measures|webhooks|styles)/", TRPC_SERVER],
+      },
+    },
+    {
       name: "measures-owned-by-measures",
       severity: "error",
       comment:

@@ -31,6 +31,7 @@ const RenderPage = lazyWithData(() => import("./pages/RenderPage"));
 const DashboardPage = lazyWithData(() => import("./pages/DashboardPage"));
 const EnhancedDashboardPage = lazyWithData(() => import("./pages/EnhancedDashboardPage"));
 const GalleryPage = lazyWithData(() => import("./pages/GalleryPage"));
+const CommunityPage = lazyWithData(() => import("./pages/CommunityPage"));
 const AdminPage = lazyWithData(() => import("./pages/AdminPage"));
 const PricingPage = lazyWithData(() => import("./pages/PricingPage"));
 const PerformancePage = lazyWithData(() => import("./pages/PerformancePage"));
@@ -90,7 +91,7 @@ export const PAGES: Record<AppPath, ComponentType> = {
   "/clients": ClientsPage,
   "/profile": ProfilePage,
   "/settings": SettingsPage,
-  "/community": planned("community"),
+  "/community": CommunityPage,
   "/marketplace": planned("marketplace"),
   "/developers": DevelopersPage,
   "/styles": StylesPage,
@@ -123,7 +124,7 @@ const PRELOADS: Partial<Record<AppPath, Pick<LazyPart<object>, "preload">>> = {
   "/clients": ClientsPage,
   "/profile": ProfilePage,
   "/settings": SettingsPage,
-  "/community": PlannedPage,
+  "/community": CommunityPage,
   "/marketplace": PlannedPage,
   "/developers": DevelopersPage,
   "/styles": StylesPage,

@@ -6,6 +6,7 @@ import type { LockoutService } from "./auth/lockout";
 import type { SessionsService } from "./auth/sessions";
 import type { BackupModule } from "./backup";
 import type { ClientsModule } from "./clients";
+import type { CommunityModule } from "./community";
 import type { TwoFactorService } from "./auth/two-factor";
 import type { RateLimits } from "./coordination";
 import type { Housekeeping } from "./housekeeping";
@@ -43,6 +44,8 @@ export interface Services {
   teamCredits: TeamCreditsService;
   /** Styles of a space's own (beside the built-in ones), with their reference pictures. */
   styles: StylesModule;
+  /** Published renders (/gallery, /community): likes, saves, follows, reports and their moderation. */
+  community: CommunityModule;
   /** The clients a space keeps, and the client of each project. */
   clients: ClientsModule;
   projects: ProjectsService;

@@ -117,6 +117,7 @@ export function createApp(
   app.use(services.render.routes(ownerOfRequest));
   app.use(services.listing.routes(async (req, res) => (await identifyRequest(identity, req, res)).user?.id ?? null));
   app.use(services.review.routes());
+  app.use(services.community.routes());
   app.use(services.measures.routes(ownerOfRequest));
   app.use(stripeWebhookRoutes({ env: deps.env, log: deps.log, clock: deps.clock, payments: services.payments }));
 

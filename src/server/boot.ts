@@ -27,6 +27,7 @@ import { createLogger, type Logger } from "./logger";
 import { createMailer } from "./mail/mailer";
 import { createListingModule } from "./listing";
 import { createClientsModule } from "./clients";
+import { createCommunityModule } from "./community";
 import { createRateCounts, createRateLimits, PostgresNotifications } from "./coordination";
 import { createMetrics } from "./metrics";
 import { createHousekeeping } from "./housekeeping";
@@ -217,6 +218,12 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
     styles,
     publicBase: (req) => mailBaseUrl(req, env),
   });
+  // The community hub (decision 102): it publishes renders through the render module's port.
+  const community = createCommunityModule(infra, {
+    renders: { source: (userId, jobId) => render.publicationSource(userId, jobId), pictures: (jobId) => render.publicationPictures(jobId) },
+    spaces,
+    people: createPeopleDirectory(infra),
+  });
   const payments = createPaymentsService({ ...infra, brandName: settings.brandName, teams: spaces });
   const backups = createBackupModule(infra);
   const accounts = createAccountsService(infra, render, projects, settings, spaces);
@@ -242,6 +249,7 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
       run: async () => ({ oldIdempotencyKeys: await api.pruneIdempotency(), endedApiRenderSlots: await api.pruneRenderSlots() }),
     },
     { name: "API usage", run: async () => ({ oldApiUsageDays: await api.pruneUsage() }) },
+    { name: "published copies", run: () => community.removeOrphanCopies() },
   ]);
   return {
     settings,
@@ -254,6 +262,7 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
     styles,
     teamCredits: createTeamCreditsService(infra, spaces, render),
     clients: createClientsModule(infra, { spaces, projects }),
+    community,
     projects,
     render,
     listing,

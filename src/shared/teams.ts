@@ -38,12 +38,24 @@ export type TeamRight =
   | "manageDevelopers"
   /** Create, change and delete the team's own styles (every member renders with them). */
   | "manageStyles"
+  /** Publish the team's renders in the community hub under the studio's name, and unpublish them (decision 102). */
+  | "publishWork"
   /** Change roles, transfer ownership, rename and delete the team. */
   | "ownTeam";
 
 export const TEAM_RIGHTS: Record<TeamRole, readonly TeamRight[]> = {
-  owner: ["work", "manageMembers", "manageClients", "manageCredits", "readActivity", "manageDevelopers", "manageStyles", "ownTeam"],
-  admin: ["work", "manageMembers", "manageClients", "manageCredits", "readActivity", "manageDevelopers", "manageStyles"],
+  owner: [
+    "work",
+    "manageMembers",
+    "manageClients",
+    "manageCredits",
+    "readActivity",
+    "manageDevelopers",
+    "manageStyles",
+    "publishWork",
+    "ownTeam",
+  ],
+  admin: ["work", "manageMembers", "manageClients", "manageCredits", "readActivity", "manageDevelopers", "manageStyles", "publishWork"],
   member: ["work"],
 };
 

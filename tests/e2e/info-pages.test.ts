@@ -38,7 +38,7 @@ const TEXT = {
     allGood: "All systems working",
     engine: "Preview engine",
     notOpenYet: "Not open yet",
-    community: "Community",
+    socialHub: "Social hub",
     todayTitle: "What you can do today",
     profile: "Profile",
     nameLabel: "Full name",
@@ -71,7 +71,7 @@ const TEXT = {
     allGood: "Todos los sistemas funcionan",
     engine: "Motor de vista previa",
     notOpenYet: "Aún no disponible",
-    community: "Comunidad",
+    socialHub: "Espacio social",
     todayTitle: "Qué puedes hacer hoy",
     profile: "Perfil",
     nameLabel: "Nombre completo",
@@ -184,12 +184,12 @@ describeBrowser("information pages, profile and settings in a browser", () => {
     ] as const) {
       const { browser, page, problems } = await open("/", { ...SIZES[size], colorScheme, locale: LOCALES[lang] });
       await signIn(page, server.url, member.email, { language: lang });
-      await page.goto(`${server.url}/community`);
-      await poll(() => heading(page, TEXT[lang].community).isVisible()).toBe(true);
+      await page.goto(`${server.url}/social-hub`);
+      await poll(() => heading(page, TEXT[lang].socialHub).isVisible()).toBe(true);
       expect(await page.getByTestId("not-open-yet").textContent()).toBe(TEXT[lang].notOpenYet);
       expect(await page.getByRole("heading", { name: TEXT[lang].todayTitle }).isVisible()).toBe(true);
       expect(await page.getByTestId("planned-page").getByRole("link").count()).toBeGreaterThanOrEqual(3);
-      await screenshot(page, `info-planned-community-${size}-${colorScheme}-${lang}`);
+      await screenshot(page, `info-planned-social-hub-${size}-${colorScheme}-${lang}`);
       await page.goto(`${server.url}/marketplace`);
       await poll(() => page.getByTestId("planned-page").getAttribute("data-area")).toBe("marketplace");
       expect(await page.getByTestId("not-open-yet").textContent()).toBe(TEXT[lang].notOpenYet);

@@ -247,15 +247,25 @@ describeBrowser("the render flow in a browser", () => {
     await first.getByRole("button", { name: "Create share link" }).click();
     await poll(() => first.getByTestId("share-url").inputValue()).toMatch(/\/render\?share=/);
     const shareUrl = await first.getByTestId("share-url").inputValue();
-    await first.getByRole("switch", { name: "Share in gallery" }).click();
-    await poll(() => first.getByRole("switch", { name: "Share in gallery" }).getAttribute("aria-checked")).toBe("true");
+    // Published in the community (decision 102): a title, before and after, no name by default.
+    await first.getByRole("button", { name: "Publish in the community" }).click();
+    const publishing = page.getByRole("dialog", { name: "Publish this render" });
+    await publishing.getByLabel("Title").fill("Loft in steel");
+    expect(await publishing.getByRole("switch", { name: "Show my name" }).getAttribute("aria-checked")).toBe("false");
+    await publishing.getByRole("button", { name: "Publish", exact: true }).click();
+    await poll(() => first.getByTestId("publish-panel").textContent()).toContain("Published as “Loft in steel”");
     await page.goto(shareUrl);
     await poll(() => page.getByTestId("shared-render").getByRole("slider").isVisible()).toBe(true);
     await poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Industrial makeover");
     await page.goto(`${server.url}/gallery`);
-    await poll(() => page.getByRole("region", { name: "Shared by users" }).getByTestId("gallery-pair").count(), { timeout: 15_000 }).toBe(
-      1,
-    );
+    await poll(() => page.getByRole("region", { name: "Shared by users" }).getByTestId("publication").count(), { timeout: 15_000 }).toBe(1);
+    // Signed in, /community shows it too, and likes it.
+    await page.goto(`${server.url}/community`);
+    const card = page.getByTestId("community-feed").getByTestId("publication").first();
+    await poll(() => card.textContent()).toContain("Loft in steel");
+    await card.getByTestId("like").click();
+    await poll(() => card.getByTestId("like").getAttribute("aria-pressed")).toBe("true");
+    await poll(() => card.getByTestId("like").textContent()).toContain("1");
 
     // The dashboard shows the credits left and the project with its three renders.
     await page.getByRole("link", { name: "Dashboard" }).first().click();

@@ -224,6 +224,53 @@ describe("migrations", () => {
       { id: "beta", queue_seq: 4, claims: 0, claimed_by: null, lease_until: null },
     ]);
   });
+  it("0044 makes the gallery's renders publications (copies made later), and clears the old flag (decision 102)", async () => {
+    db = await migratedUpTo("0044");
+    await seedUserWithUpload(db);
+    const job = (id: string, status: "succeeded" | "failed", style: "coastal" | "", inGallery: number | null) => ({
+      id,
+      user_id: "u1",
+      upload_id: "up1",
+      style,
+      room_type: "bedroom" as const,
+      mode: "room-photo" as const,
+      provider: "local",
+      status,
+      credits_charged: 1,
+      shared_in_gallery_at: inGallery,
+      created_at: 5,
+      updated_at: 5,
+    });
+    for (const row of [
+      job("shown", "succeeded", "coastal", 40),
+      job("failed", "failed", "coastal", 41),
+      job("edit", "succeeded", "", 42),
+      job("private", "succeeded", "coastal", null),
+    ]) {
+      await db.insertInto("render_jobs").values(row).execute();
+    }
+    await migrateToLatest(db);
+    const rows = await db.selectFrom("publications").selectAll().execute();
+    expect(rows).toEqual([
+      expect.objectContaining({
+        job_id: "shown",
+        user_id: "u1",
+        team_id: null,
+        title: "",
+        layout: "before-after",
+        show_name: 0,
+        style: "coastal",
+        room_type: "bedroom",
+        before_key: null,
+        after_key: null,
+        like_count: 0,
+        published_at: 40,
+        hidden_at: null,
+      }),
+    ]);
+    expect(rows[0]!.id).toMatch(/^pub_[0-9a-f]{30}$/);
+    expect(await db.selectFrom("render_jobs").select("id").where("shared_in_gallery_at", "is not", null).execute()).toEqual([]);
+  });
 });
 
 /** A new database with the migrations before `name` applied (what a server of that time had). */

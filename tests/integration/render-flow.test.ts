@@ -407,13 +407,14 @@ describe("render flow", () => {
       style: "farmhouse",
     });
     await collectEvents(user, { jobId: jobs[0]!.id }, (seen) => seen.some((e) => isFinal(e.event)));
-    await user.client.render.setSharing.mutate({ id: jobs[0]!.id, gallery: true });
-    const shared = (await visitor.client.render.gallery.query()).shared.find((pair) => pair.id === jobs[0]!.id);
+    // Publishing is the community module's (decision 102); /gallery lists what is published.
+    const { id } = await user.client.community.publish.mutate({ jobId: jobs[0]!.id, title: "Farmhouse", layout: "before-after" });
+    const shared = (await visitor.client.community.gallery.query()).find((item) => item.id === id);
     expect(shared).toMatchObject({
-      id: jobs[0]!.id,
+      id,
       style: "farmhouse",
-      before: `/files/gallery/${jobs[0]!.id}/before`,
-      after: `/files/gallery/${jobs[0]!.id}/after`,
+      before: `/files/published/${id}/before`,
+      after: `/files/published/${id}/after`,
     });
     expect((await fetch(`${server.url}${shared!.after}`)).status).toBe(200);
   });

@@ -69,6 +69,7 @@ const ids = {
   anaWebhook: "",
   anaStyle: "",
   reviewToken: "",
+  publication: "",
 };
 
 // ---- Raw HTTP: exact bytes, any header (Host included) ----
@@ -293,6 +294,7 @@ beforeAll(async () => {
   await scored(ids.anaJob);
   const { shareUrl } = await ana.client.render.setSharing.mutate({ id: ids.anaJob, link: true });
   ids.shareToken = new URL(shareUrl!, server.url).searchParams.get("share")!;
+  ids.publication = (await ana.client.community.publish.mutate({ jobId: ids.anaJob, title: "Calm", layout: "before-after" })).id;
   const row = await server.deps.db.selectFrom("render_events").select("owner").where("job_id", "=", ids.anaJob).executeTakeFirstOrThrow();
   ids.anaOwner = row.owner;
   ids.anaClient = (await ana.client.clients.create.mutate({ name: "Marta Ruiz", phone: "+34 91 555 0101" })).id;
@@ -405,6 +407,12 @@ const successes: Record<string, Omit<QueryCase, "procedure">> = {
   "webhooks.deliveries": { who: "ana", path: () => call("webhooks.deliveries", { id: ids.anaWebhook }) },
   "styles.list": { who: "ana", path: () => call("styles.list", { teamId: null }) },
   "styles.get": { who: "ana", path: () => call("styles.get", { id: ids.anaStyle }) },
+  "community.gallery": { who: "nobody", path: () => "community.gallery" },
+  "community.get": { who: "nobody", path: () => call("community.get", { id: ids.publication }) },
+  "community.feed": { who: "ana", path: () => call("community.feed", { sort: "liked", limit: 5 }) },
+  "community.ofRender": { who: "ana", path: () => call("community.ofRender", { jobId: ids.anaJob }) },
+  "community.following": { who: "ana", path: () => "community.following" },
+  "admin.communityReports": { who: "admin", path: () => "admin.communityReports" },
   "developers.usage": { who: "ana", path: () => call("developers.usage", { teamId: null, days: 30 }) },
   "teams.details": { who: "bob", path: () => call("teams.details", { teamId: ids.bobTeam }) },
   "teams.invitation": { who: "nobody", path: () => call("teams.invitation", { token: "no-such-invitation" }) },

@@ -123,6 +123,12 @@ const VIOLATING: Tree = {
     'import type { TRPCError } from "@trpc/server";\nimport { h } from "../http/h";\nimport { jobs } from "../services/jobs";\n' +
     "export const keep = (error?: TRPCError) => [error, h, jobs];\n",
   "src/server/services/styles-use.ts": 'import { keep } from "../styles/styles";\nexport const use = keep;\n',
+  // community-behind-its-index, community-asks-through-ports (the transport, @trpc/server, a capability's files)
+  "src/server/community/index.ts": 'export { publish } from "./publications";\n',
+  "src/server/community/publications.ts":
+    'import type { TRPCError } from "@trpc/server";\nimport { h } from "../http/h";\nimport { worker } from "../render";\n' +
+    "export const publish = (error?: TRPCError) => [error, h, worker];\n",
+  "src/server/services/community-use.ts": 'import { publish } from "../community/publications";\nexport const use = publish;\n',
   // space-events-is-a-record: it imports nothing of the server but the database
   "src/server/space-events/index.ts":
     'import { db } from "../db/client";\nimport { jobs } from "../services/jobs";\nexport const events = [db, jobs];\n',
@@ -142,6 +148,10 @@ const EXPECTED_VIOLATIONS = [
   "api-asks-through-ports: src/server/api/keys.ts → src/server/webhooks/index.ts",
   "api-behind-its-index: src/server/services/api-use.ts → src/server/api/keys.ts",
   "client-imports-server-types-only: src/client/x.ts → src/server/y.ts",
+  "community-asks-through-ports: src/server/community/publications.ts → node_modules/@trpc/server/index.js",
+  "community-asks-through-ports: src/server/community/publications.ts → src/server/http/h.ts",
+  "community-asks-through-ports: src/server/community/publications.ts → src/server/render/index.ts",
+  "community-behind-its-index: src/server/services/community-use.ts → src/server/community/publications.ts",
   "coordination-is-a-leaf: src/server/coordination/claims.ts → src/server/services/jobs.ts",
   "coordination-owned-by-coordination: src/server/services/claim-use.ts → src/server/coordination/claims.ts",
   "edges-run-no-queries: src/server/http/h.ts → node_modules/kysely/index.js",

@@ -150,6 +150,12 @@ const TABLE_OWNERS: Record<string, Home> = {
   api_render_slots: { owner: "src/server/api/" },
   api_usage: { owner: "src/server/api/" },
   custom_styles: { owner: "src/server/styles/" },
+  publications: { owner: "src/server/community/" },
+  publication_likes: { owner: "src/server/community/" },
+  publication_saves: { owner: "src/server/community/" },
+  community_follows: { owner: "src/server/community/" },
+  publication_reports: { owner: "src/server/community/" },
+  publishing_blocks: { owner: "src/server/community/" },
 };
 
 interface SourceFile {

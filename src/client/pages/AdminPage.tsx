@@ -4,7 +4,7 @@
  * open tab is kept in the address (?section=) so it can be linked and reloaded. Payments held for
  * review (amount or currency not the package's) are shown above every tab.
  */
-import { BarChart3, Coins, FlaskConical, Images, Mail, Palette, Server, Users, UsersRound } from "lucide-react";
+import { BarChart3, Coins, Flag, FlaskConical, Images, Mail, Palette, Server, Users, UsersRound } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { useLocation, useSearch } from "wouter";
 import { AccessDenied } from "../components/admin/QuickAdminBar";
@@ -12,6 +12,7 @@ import { AnalyticsSection } from "../components/admin/AnalyticsSection";
 import { JobsSection } from "../components/admin/JobsSection";
 import { PaymentHoldsAlert } from "../components/admin/PaymentHolds";
 import { BackupsSection } from "../components/admin/BackupsSection";
+import { CommunitySection } from "../components/admin/CommunitySection";
 import { CreditPackagesSection } from "../components/admin/CreditPackagesSection";
 import { HousekeepingSection } from "../components/admin/HousekeepingSection";
 import { StudioSettingsSection } from "../components/admin/StudioSettingsSection";
@@ -23,7 +24,7 @@ import { Spinner } from "../components/Spinner";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../components/ui/Tabs";
 import { useRoles } from "../hooks/useRoles";
 
-const SECTIONS = ["users", "teams", "jobs", "credits", "studio", "outbox", "system", "self-tests", "analytics"] as const;
+const SECTIONS = ["users", "teams", "jobs", "community", "credits", "studio", "outbox", "system", "self-tests", "analytics"] as const;
 type Section = (typeof SECTIONS)[number];
 
 export default function AdminPage() {
@@ -48,6 +49,7 @@ export default function AdminPage() {
     users: { label: t("admin.tabs.users"), icon: <Users aria-hidden="true" /> },
     teams: { label: t("admin.tabs.teams"), icon: <UsersRound aria-hidden="true" /> },
     jobs: { label: t("admin.tabs.jobs"), icon: <Images aria-hidden="true" /> },
+    community: { label: t("admin.tabs.community"), icon: <Flag aria-hidden="true" /> },
     credits: { label: t("admin.tabs.credits"), icon: <Coins aria-hidden="true" /> },
     studio: { label: t("admin.tabs.studio"), icon: <Palette aria-hidden="true" /> },
     outbox: { label: t("admin.tabs.outbox"), icon: <Mail aria-hidden="true" /> },
@@ -76,6 +78,9 @@ export default function AdminPage() {
         </TabsContent>
         <TabsContent value="jobs">
           <JobsSection />
+        </TabsContent>
+        <TabsContent value="community">
+          <CommunitySection />
         </TabsContent>
         <TabsContent value="credits">
           <CreditPackagesSection />

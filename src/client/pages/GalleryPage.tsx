@@ -1,9 +1,10 @@
-/** /gallery (public): before/after pairs the studio made itself, and renders users chose to share. */
+/** /gallery (public): before/after pairs the studio made itself, and renders their owners published (decision 102). */
 import { Images, Users, Wand2 } from "lucide-react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
 import { CompareSlider } from "../components/render/BeforeAfter";
+import { PublicationCard } from "../components/community/PublicationCard";
 import { EngineNote } from "../components/render/Callouts";
 import { PageShell } from "../components/render/PageShell";
 import { Spinner } from "../components/Spinner";
@@ -34,13 +35,16 @@ function Section({
   intro,
   pairs,
   empty,
+  children,
 }: {
   id: string;
   icon: ReactNode;
   title: string;
   intro: string;
-  pairs: GalleryPair[];
+  /** The section's pairs; or, with children, what the children show (empty when none). */
+  pairs?: GalleryPair[];
   empty: string;
+  children?: ReactNode;
 }) {
   return (
     <section className="space-y-4" aria-labelledby={id}>
@@ -51,7 +55,9 @@ function Section({
         </h2>
         <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{intro}</p>
       </div>
-      {pairs.length === 0 ? (
+      {children ? (
+        children
+      ) : !pairs || pairs.length === 0 ? (
         <p className="rounded-xl border border-dashed border-slate-300 p-8 text-center text-slate-500 dark:border-slate-700 dark:text-slate-400">
           {empty}
         </p>
@@ -69,6 +75,7 @@ function Section({
 export default function GalleryPage() {
   const { t } = useTranslation();
   const gallery = trpc.render.gallery.useQuery();
+  const published = trpc.community.gallery.useQuery();
   const allowance = trpc.render.allowance.useQuery();
   return (
     <PageShell
@@ -105,9 +112,16 @@ export default function GalleryPage() {
             icon={<Users className="size-5 text-brand-600 dark:text-brand-100" aria-hidden="true" />}
             title={t("gallery.shared")}
             intro={t("gallery.sharedIntro")}
-            pairs={gallery.data.shared}
             empty={t("gallery.sharedEmpty")}
-          />
+          >
+            {published.data?.length ? (
+              <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+                {published.data.map((publication) => (
+                  <PublicationCard key={publication.id} publication={publication} />
+                ))}
+              </ul>
+            ) : null}
+          </Section>
         </>
       ) : null}
     </PageShell>

@@ -14,6 +14,7 @@
  *   day). With n instances an address gets up to n times the rate. Counting them in the database would
  *   add a disk sync to each of the most frequent writes (SQLite commits with synchronous=FULL).
  */
+import { COMMUNITY } from "../../shared/community";
 import type { Clock } from "../clock";
 import { rateCountKey, type RateCounts } from "./rate-counts";
 
@@ -98,7 +99,16 @@ export class InstanceRateLimiter implements RateLimiter {
 }
 
 export type RateLimitedAction =
-  "signIn" | "signUp" | "newAccountsPerDay" | "passwordReset" | "resendConfirmation" | "upload" | "render" | "analytics";
+  | "signIn"
+  | "signUp"
+  | "newAccountsPerDay"
+  | "passwordReset"
+  | "resendConfirmation"
+  | "upload"
+  | "render"
+  | "analytics"
+  | "communityReaction"
+  | "communityReport";
 
 /** Uploads and render requests per minute per client address: a studio's busiest batch, not a script's loop. */
 export const RENDER_RATE_LIMIT_PER_MINUTE = 120;
@@ -119,5 +129,9 @@ export function createRateLimits(counts: RateCounts, clock: Clock, perMinute: nu
     render: new InstanceRateLimiter(clock, RENDER_RATE_LIMIT_PER_MINUTE),
     // Batches of up to 50 events; a tab sends a few a minute, and an office shares one address.
     analytics: new InstanceRateLimiter(clock, 300),
+    // The community hub (decision 102): likes, saves and follows are a wall against a script's loop on
+    // this instance; reports reach an admin's list, so they are counted across instances.
+    communityReaction: new InstanceRateLimiter(clock, COMMUNITY.reactionsPerMinute),
+    communityReport: shared("communityReport", COMMUNITY.reportsPerMinute),
   };
 }

@@ -816,6 +816,65 @@ export interface CustomStylesTable {
   updated_at: number;
 }
 
+/** A render its owner published in the community hub (decision 102). Owned by src/server/community. */
+export interface PublicationsTable {
+  /** "pub_" and random letters or digits. */
+  id: string;
+  job_id: string;
+  /** Who published it (for a team's render, the member who did). */
+  user_id: string;
+  /** The team whose render it is (its studio); null for a personal render. */
+  team_id: string | null;
+  title: string;
+  /** PUBLICATION_LAYOUTS. */
+  layout: string;
+  /** 1: the publisher's name (a team's: the studio's) is shown. */
+  show_name: Generated<number>;
+  /** The render's style key (built-in id or a custom style's id) and a custom style's name. */
+  style: string;
+  style_name: string | null;
+  room_type: string;
+  /** The metadata-free copies; null until made (the gallery's renders moved by migration 0044). */
+  before_key: string | null;
+  after_key: string | null;
+  like_count: Generated<number>;
+  published_at: number;
+  hidden_at: number | null;
+  hidden_by: string | null;
+}
+
+export interface PublicationReactionsTable {
+  publication_id: string;
+  user_id: string;
+  created_at: number;
+}
+
+export interface CommunityFollowsTable {
+  follower_id: string;
+  target_kind: "user" | "team";
+  target_id: string;
+  created_at: number;
+}
+
+export interface PublicationReportsTable {
+  id: string;
+  publication_id: string;
+  reporter_id: string;
+  reason: string;
+  note: Generated<string>;
+  created_at: number;
+  resolved_at: number | null;
+  /** "dismissed" or "hidden". */
+  resolution: string | null;
+  resolved_by: string | null;
+}
+
+export interface PublishingBlocksTable {
+  user_id: string;
+  blocked_by: string | null;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   profiles: ProfilesTable;
@@ -877,6 +936,12 @@ export interface Database {
   api_render_slots: ApiRenderSlotsTable;
   api_usage: ApiUsageTable;
   custom_styles: CustomStylesTable;
+  publications: PublicationsTable;
+  publication_likes: PublicationReactionsTable;
+  publication_saves: PublicationReactionsTable;
+  community_follows: CommunityFollowsTable;
+  publication_reports: PublicationReportsTable;
+  publishing_blocks: PublishingBlocksTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -887,6 +952,7 @@ export type ProfileUpdate = Updateable<ProfilesTable>;
 export type Project = Selectable<ProjectsTable>;
 export type Client = Selectable<ClientsTable>;
 export type CustomStyle = Selectable<CustomStylesTable>;
+export type Publication = Selectable<PublicationsTable>;
 export type RoomMeasure = Selectable<RoomMeasuresTable>;
 export type ApiKey = Selectable<ApiKeysTable>;
 export type NewProject = Insertable<ProjectsTable>;

@@ -46,6 +46,9 @@ import webhooks_fr from "../../client/i18n/areas/webhooks/fr.json";
 import custom_styles_en from "../../client/i18n/areas/custom-styles/en.json";
 import custom_styles_es from "../../client/i18n/areas/custom-styles/es.json";
 import custom_styles_fr from "../../client/i18n/areas/custom-styles/fr.json";
+import community_en from "../../client/i18n/areas/community/en.json";
+import community_es from "../../client/i18n/areas/community/es.json";
+import community_fr from "../../client/i18n/areas/community/fr.json";
 
 type Texts = { serverMessages?: Record<string, string> };
 
@@ -65,6 +68,7 @@ export const SERVER_MESSAGE_FILES: Record<Language, Record<string, Texts>> = {
     "areas/webhooks/en.json": webhooks_en,
     "areas/api/en.json": api_en,
     "areas/custom-styles/en.json": custom_styles_en,
+    "areas/community/en.json": community_en,
   },
   es: {
     "es.json": main_es,
@@ -80,6 +84,7 @@ export const SERVER_MESSAGE_FILES: Record<Language, Record<string, Texts>> = {
     "areas/webhooks/es.json": webhooks_es,
     "areas/api/es.json": api_es,
     "areas/custom-styles/es.json": custom_styles_es,
+    "areas/community/es.json": community_es,
   },
   fr: {
     "fr.json": main_fr,
@@ -95,6 +100,7 @@ export const SERVER_MESSAGE_FILES: Record<Language, Record<string, Texts>> = {
     "areas/webhooks/fr.json": webhooks_fr,
     "areas/api/fr.json": api_fr,
     "areas/custom-styles/fr.json": custom_styles_fr,
+    "areas/community/fr.json": community_fr,
   },
 };
 

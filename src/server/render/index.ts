@@ -172,8 +172,7 @@ export function createRenderModule(
     instanceId: newInstanceId(),
     ...options.worker,
   });
-  // The gallery's two halves come from two parts; gallery() below is the surface's one way to them.
-  const { gallerySharedRenders, ...jobSurface } = jobs.surface;
+  const jobSurface = jobs.surface;
   const { exampleGalleryPairs, ...figures } = createFigures(
     deps,
     () => engine,
@@ -263,9 +262,9 @@ export function createRenderModule(
       if (!stored) throw notFound();
       return { uploadId: upload ? upload.id : job!.upload_id, data: stored.data, name: upload ? "photo" : (job!.style ?? job!.kind) };
     },
-    /** Renders users chose to show, and example pairs the app made itself. */
+    /** Example pairs the app made itself (the published renders are the community module's: decision 102). */
     async gallery() {
-      return { examples: await exampleGalleryPairs(), shared: await gallerySharedRenders() };
+      return { examples: await exampleGalleryPairs() };
     },
 
     // Live events.

@@ -12,7 +12,6 @@ export const FILE_ROUTES = {
   download: (id: string, quality: "high" | DownloadKind) => `/files/renders/${id}/download/${quality}`,
   shared: (token: string, variant: "before" | "after") => `/files/shared/${token}/${variant}`,
   example: (id: string, variant: "before" | "after") => `/files/examples/${id}/${variant}`,
-  gallery: (jobId: string, variant: "before" | "after") => `/files/gallery/${jobId}/${variant}`,
 } as const;
 
 export function resultLinks(jobId: string): RenderResultLinks {

@@ -37,7 +37,7 @@ export async function removeJobFiles(
 ): Promise<void> {
   for (const job of jobs) {
     const mask = job.kind === "edit" ? editMaskKey(job.id) : null;
-    // A render in a custom style may keep the style's reference picture for its engine (decision 102).
+    // A render in a custom style may keep the style's reference picture for its engine (decision 103).
     const styleReference = job.kind === "render" && isCustomStyleKey(job.style) ? styleReferenceKey(job.id) : null;
     for (const key of [
       job.input_key,

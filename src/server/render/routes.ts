@@ -1,7 +1,7 @@
 /**
  * The render module's plain HTTP routes: the pictures (each served only to its owner or, for a
- * team's, to a current member of the team (decision 070), through a share token, or when shared in
- * the gallery; the high-quality download made on first request),
+ * team's, to a current member of the team (decision 070), or through a share token (published renders
+ * are served by the community module from copies of their own, decision 102); the high-quality download made on first request),
  * the app's own example pictures, and the Replicate webhook. Storage keys come from rows, never
  * from the URL. Who is asking is resolved at the edge and handed in (`ownerOfRequest`).
  */
@@ -108,19 +108,6 @@ export function renderRoutes(deps: RenderContext, ownerOfRequest: OwnerOfRequest
     if (!job) return notFound(res);
     const key = req.params.variant === "before" ? job.input_key : req.params.variant === "after" ? job.medium_key : null;
     await sendStored(res, key, PRIVATE_CACHE);
-  });
-
-  routes.get("/files/gallery/:id/:variant", async (req, res) => {
-    const job = await deps.db
-      .selectFrom("render_jobs")
-      .selectAll()
-      .where("id", "=", req.params.id)
-      .where("shared_in_gallery_at", "is not", null)
-      .where("status", "=", "succeeded")
-      .executeTakeFirst();
-    if (!job) return notFound(res);
-    const key = req.params.variant === "before" ? job.input_key : req.params.variant === "after" ? job.medium_key : null;
-    await sendStored(res, key, PUBLIC_CACHE);
   });
 
   routes.get("/files/examples/:id/:variant", async (req, res) => {

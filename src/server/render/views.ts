@@ -80,7 +80,6 @@ export interface JobView {
   before: string;
   result: RenderResultLinks | null;
   shareUrl: string | null;
-  inGallery: boolean;
 }
 
 export function uploadView(upload: Upload, demoProjectId: string): UploadView {
@@ -196,6 +195,5 @@ export function jobView(job: RenderJob, providerLabel: string, position: number 
     before: job.input_key ? FILE_ROUTES.render(job.id, "before") : FILE_ROUTES.upload(job.upload_id, "thumb"),
     result: job.status === "succeeded" ? resultLinks(job.id) : null,
     shareUrl: job.share_token ? shareUrlOf(job.share_token) : null,
-    inGallery: job.shared_in_gallery_at !== null,
   };
 }

@@ -118,3 +118,16 @@ export async function teamDirectory(
 export async function teamExists(deps: Pick<SpacesContext, "db">, teamId: string): Promise<boolean> {
   return (await deps.db.selectFrom("teams").select("id").where("id", "=", teamId).executeTakeFirst()) !== undefined;
 }
+
+/** Teams' names by id (the community hub names a studio whose work it shows); unknown ids are left out. */
+export async function teamNames(deps: Pick<SpacesContext, "db">, teamIds: readonly string[]): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  if (teamIds.length === 0) return names;
+  const rows = await deps.db
+    .selectFrom("teams")
+    .select(["id", "name"])
+    .where("id", "in", [...new Set(teamIds)])
+    .execute();
+  for (const row of rows) names.set(row.id, row.name);
+  return names;
+}

@@ -9,7 +9,7 @@ import type { Infra } from "../infra";
 import { membershipOf, requireRight, roleIn, teamIdsOf } from "./access";
 import { listActivity, recordActivity, type ActivityDetails, type TeamAction } from "./activity";
 import type { PeopleDirectory, SpacesContext } from "./context";
-import { teamDirectory, teamExists } from "./directory";
+import { teamDirectory, teamExists, teamNames } from "./directory";
 import { createTeam, currentSpace, membersOf, ownersOfTeams, setMonthlyCap, switchSpace, teamsOf } from "./teams";
 import { PRODUCT_NAME, type Language } from "../../shared/constants";
 import type { MemberRole } from "../../shared/team-members";
@@ -93,6 +93,8 @@ export function createSpacesModule(
     directory: (filter: { search?: string; limit: number; offset: number }) => teamDirectory(deps, filter),
     /** Whether the team exists (for callers that act on any team: /admin). */
     exists: (teamId: string) => teamExists(deps, teamId),
+    /** Teams' names by id (unknown ids left out). */
+    names: (teamIds: readonly string[]) => teamNames(deps, teamIds),
 
     /** Records an action in the team's log (other modules: clients, review decisions, credits). */
     async record(teamId: string, actorId: string | null, action: TeamAction, details: ActivityDetails = {}): Promise<void> {

@@ -17,6 +17,7 @@ import { measuresRouter } from "./routers/measures";
 import { developersRouter } from "./routers/developers";
 import { webhooksRouter } from "./routers/webhooks";
 import { stylesRouter } from "./routers/styles";
+import { communityRouter } from "./routers/community";
 
 export const appRouter = router({
   system: systemRouter,
@@ -37,6 +38,7 @@ export const appRouter = router({
   developers: developersRouter,
   webhooks: webhooksRouter,
   styles: stylesRouter,
+  community: communityRouter,
 });
 
 export type AppRouter = typeof appRouter;

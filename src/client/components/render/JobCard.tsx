@@ -4,7 +4,7 @@
  * project, sharing and deleting.
  */
 import { jobTitle } from "../../lib/jobTitle";
-import { AlertCircle, Ban, CheckCircle2, Clock, Copy, FolderInput, Globe, Link2, Loader2, Palette, Trash2, X } from "lucide-react";
+import { AlertCircle, Ban, CheckCircle2, Clock, Copy, FolderInput, Link2, Loader2, Palette, Trash2, X } from "lucide-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
@@ -20,8 +20,8 @@ import type { ProjectSummary } from "../../lib/renderTypes";
 import { trpc } from "../../trpc";
 import { buttonClass, cardClass, labelClass, selectClass } from "../ui/buttons";
 import { ConfirmDialog } from "../ui/Dialog";
-import { Switch } from "../ui/Switch";
 import { OpenInStudioLink } from "../studio/OpenInStudioLink";
+import { PublishPanel } from "../community/PublishPanel";
 import { ListingExportButton } from "../listing/ListingExportDialog";
 import { BeforeAfter } from "./BeforeAfter";
 import { Picture } from "./Picture";
@@ -376,11 +376,10 @@ function SharePanel({ job }: { job: FollowedJob }) {
   const shareUrl = job.shareUrl ? absoluteUrl(job.shareUrl) : null;
   const inputId = `share-${job.id}`;
 
-  const update = async (change: { link?: boolean; gallery?: boolean }) => {
+  const update = async (change: { link?: boolean }) => {
     try {
       const result = await sharing.mutateAsync({ id: job.id, ...change });
       utils.render.job.setData({ id: job.id }, (old) => (old ? { ...old, ...result } : old));
-      if (change.gallery !== undefined) toast.success(result.inGallery ? t("share.inGalleryOn") : t("share.inGalleryOff"));
       if (change.link === true && result.shareUrl) {
         const copied = await copyText(absoluteUrl(result.shareUrl));
         if (copied) toast.success(t("share.linkCreatedCopied"));
@@ -436,19 +435,7 @@ function SharePanel({ job }: { job: FollowedJob }) {
           {t("share.create")}
         </button>
       )}
-      <div className="flex items-center justify-between gap-3 rounded-lg bg-slate-50 px-3 py-2.5 dark:bg-slate-800/60">
-        <span id={`gallery-${job.id}`} className="inline-flex items-center gap-2 text-sm font-medium">
-          <Globe className="size-4" aria-hidden="true" />
-          {t("share.inGallery")}
-        </span>
-        <Switch
-          checked={job.inGallery}
-          onChange={(gallery) => void update({ gallery })}
-          labelledBy={`gallery-${job.id}`}
-          disabled={sharing.isPending}
-        />
-      </div>
-      <p className="text-xs text-slate-500 dark:text-slate-400">{t("share.galleryHint")}</p>
+      <PublishPanel jobId={job.id} />
     </div>
   );
 }

@@ -17,7 +17,8 @@ import type { Owner } from "../owner";
 import { findOwnedJob } from "../records";
 import { createEditJob, relinkChildren, repeatEdit, unfinishedChildEdits, versionTree } from "./edits";
 import {
-  gallerySharedRenders,
+  publicationPictures,
+  publicationSource,
   jobFacts,
   jobOwnerOf,
   listAllJobs,
@@ -101,7 +102,7 @@ export function createJobs(deps: RenderContext, engines: () => EngineSet, fallba
       edit: (owner: Owner, input: EditRequestInput) => createEditJob(deps, owner, input),
       /** Every version of the photo a picture (upload or job) belongs to, as a tree. */
       versions: (owner: Owner, pictureId: string) => versionTree(deps, owner, pictureId),
-      setSharing: (owner: Owner, jobId: string, choice: { link?: boolean; gallery?: boolean }) => setSharing(deps, owner, jobId, choice),
+      setSharing: (owner: Owner, jobId: string, choice: { link?: boolean }) => setSharing(deps, owner, jobId, choice),
       moveToProject: (userId: string, jobId: string, projectId: string) => moveToProject(deps, userId, jobId, projectId),
       /** A new render of a finished one: new seed (re-roll), same seed, or a stronger structure setting; charged like any render. */
       async rerender(owner: Owner, jobId: string, choice: { seed: "new" | "same"; structure?: StructureStrength }, ipAddress: string) {
@@ -121,8 +122,10 @@ export function createJobs(deps: RenderContext, engines: () => EngineSet, fallba
         return size;
       },
       shared: (token: string) => sharedRender(deps, token),
-      /** Renders users chose to show in the gallery. */
-      gallerySharedRenders: () => gallerySharedRenders(deps),
+      /** A render of the user's spaces as the community module publishes it (decision 102). */
+      publicationSource: (userId: string, jobId: string) => publicationSource(deps, userId, jobId),
+      /** A finished render's photo and result, for the community module's copies. */
+      publicationPictures: (jobId: string) => publicationPictures(deps, jobId),
       /** A finished render of the owner as the listing export needs it (files, engine, mode). */
       listingSource: (owner: Owner, jobId: string) => listingSource(deps, owner, jobId, engines().primary.label),
       /** A project's finished pictures as client review links show them (the review module checked the link). */

@@ -1,14 +1,15 @@
 /**
- * Reading and filing renders: the owner's jobs as views, sharing (link and gallery), moving a
+ * Reading and filing renders: the owner's jobs as views, the share link, moving a
  * render to another project, and the summaries other capabilities show (project cards, profile
  * statistics, the admin's lists). All reads of render_jobs outside the queue live here.
  */
 import type { StyleKey } from "../../../shared/custom-styles";
 import { sql } from "kysely";
+import { UPLOAD_BUCKET } from "../../../shared/constants";
 import { DomainError, notFound } from "../../errors";
 import { generateSecureRandomString } from "../../auth/tokens";
 import type { JobStatus } from "../../../shared/render";
-import type { DesignStyle, RoomType } from "../../../shared/styles";
+import type { RoomType } from "../../../shared/styles";
 import type { RenderContext } from "../context";
 import { FILE_ROUTES } from "../links";
 import { userOwner, type Owner } from "../owner";
@@ -55,32 +56,72 @@ export async function listOwnedJobs(
   return Promise.all(jobs.map((job) => viewWithPosition(deps, job, labelOf)));
 }
 
-/** A share link anyone may open, and/or a place in the public gallery (signed-in users only). */
+/** A share link anyone may open (the public gallery is the community module's: decision 102). */
 export async function setSharing(
   deps: Deps,
   owner: Owner,
   jobId: string,
-  choice: { link?: boolean; gallery?: boolean },
-): Promise<{ shareUrl: string | null; inGallery: boolean }> {
+  choice: { link?: boolean },
+): Promise<{ shareUrl: string | null }> {
   const job = await findOwnedJob(deps, owner, jobId);
   if (job.status !== "succeeded") throw new DomainError("conflict", "renderNotFinished");
-  if (choice.gallery !== undefined && owner.userId === null) throw new DomainError("unauthenticated", "notAuthenticated");
   const shareToken =
     choice.link === undefined
       ? job.share_token
       : choice.link
         ? (job.share_token ?? `${generateSecureRandomString()}${generateSecureRandomString()}`)
         : null;
-  const inGallery =
-    choice.gallery === undefined ? job.shared_in_gallery_at : choice.gallery ? (job.shared_in_gallery_at ?? deps.clock.now()) : null;
   // A new link records who made it (in a team, any member may).
   const sharedBy = shareToken === null ? null : shareToken === job.share_token ? job.shared_by : owner.userId;
   await deps.db
     .updateTable("render_jobs")
-    .set({ share_token: shareToken, shared_by: sharedBy, shared_in_gallery_at: inGallery, updated_at: deps.clock.now() })
+    .set({ share_token: shareToken, shared_by: sharedBy, updated_at: deps.clock.now() })
     .where("id", "=", job.id)
     .execute();
-  return { shareUrl: shareToken ? shareUrlOf(shareToken) : null, inGallery: inGallery !== null };
+  return { shareUrl: shareToken ? shareUrlOf(shareToken) : null };
+}
+
+/** What the community module needs of a render a signed-in member of its space would publish. */
+export interface PublicationSource {
+  jobId: string;
+  /** The render's author and its team (null: a personal render). */
+  userId: string | null;
+  teamId: string | null;
+  succeeded: boolean;
+  style: string;
+  styleName: string | null;
+  roomType: RoomType;
+}
+
+/** A render of one of the user's spaces (any member of a team's), as the community module publishes it; 404 otherwise. */
+export async function publicationSource(deps: Deps, userId: string, jobId: string): Promise<PublicationSource> {
+  const job = await findOwnedJob(deps, userOwner(userId), jobId);
+  return {
+    jobId: job.id,
+    userId: job.user_id,
+    teamId: job.team_id,
+    succeeded: job.status === "succeeded",
+    style: job.style,
+    styleName: styleNameOf(job),
+    roomType: job.room_type,
+  };
+}
+
+/** A finished render's photo and result (medium size), whose copies the community module makes; null when gone. */
+export async function publicationPictures(
+  deps: Pick<RenderContext, "db" | "storage">,
+  jobId: string,
+): Promise<{ before: Buffer; after: Buffer } | null> {
+  const job = await deps.db
+    .selectFrom("render_jobs")
+    .select(["input_key", "medium_key", "result_key"])
+    .where("id", "=", jobId)
+    .where("status", "=", "succeeded")
+    .executeTakeFirst();
+  const afterKey = job?.medium_key ?? job?.result_key ?? null;
+  if (!job?.input_key || !afterKey) return null;
+  const [before, after] = await Promise.all([deps.storage.get(UPLOAD_BUCKET, job.input_key), deps.storage.get(UPLOAD_BUCKET, afterKey)]);
+  return before && after ? { before: before.data, after: after.data } : null;
 }
 
 /** Files a render under another of the user's projects ("Save to project"). */
@@ -130,29 +171,6 @@ export async function sharedRender(deps: Deps, token: string) {
     width: job.result_width,
     height: job.result_height,
   };
-}
-
-/** Renders users chose to show in the public gallery, newest first. */
-export async function gallerySharedRenders(
-  deps: Deps,
-): Promise<Array<{ id: string; style: DesignStyle; roomType: RoomType; before: string; after: string }>> {
-  const shared = await deps.db
-    .selectFrom("render_jobs")
-    .select(["id", "style", "room_type"])
-    .where("shared_in_gallery_at", "is not", null)
-    // The gallery shows renders in a style; edits stay with their owner's shares.
-    .where("style", "!=", "")
-    .where("status", "=", "succeeded")
-    .orderBy("shared_in_gallery_at", "desc")
-    .limit(60)
-    .execute();
-  return shared.map((job) => ({
-    id: job.id,
-    style: job.style as DesignStyle,
-    roomType: job.room_type,
-    before: FILE_ROUTES.gallery(job.id, "before"),
-    after: FILE_ROUTES.gallery(job.id, "after"),
-  }));
 }
 
 /**

@@ -386,7 +386,7 @@ export class RenderWorker {
        * What an engine is given: at 1024 px on the long edge, or at the photo's own size for an
        * engine that works at it (the Preview engine); an edit, its version accordingly; with a set's
        * reference render, the look this picture follows, for an engine that takes one; else, for a
-       * render in a custom style ordered with its reference picture, that picture (decision 102).
+       * render in a custom style ordered with its reference picture, that picture (decision 103).
        */
       const inputOf = async (engine: RenderProvider) => {
         const editBase = !edit ? null : engine.capabilities.photoSize ? fullBase : await editSource(original, edit.width, edit.height);

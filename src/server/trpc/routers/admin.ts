@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { CREDIT_ADJUSTMENT_REASON_MAX } from "../../../shared/billing";
 import { ROLE_PATTERN } from "../../../shared/constants";
+import { publicationIdSchema } from "../../../shared/community";
 import { creditPackageInputSchema } from "../../../shared/credit-packages";
 import { MESSAGES } from "../../../shared/messages";
 import { JOB_STATUSES } from "../../../shared/render";
@@ -28,6 +29,8 @@ const amount = z
   .max(100_000)
   .refine((value) => value !== 0);
 const role = z.string().regex(ROLE_PATTERN, { error: MESSAGES.roleNotAllowed });
+
+const publicationId = publicationIdSchema;
 
 export const adminRouter = router({
   overview: adminProcedure.query(({ ctx }) => ctx.services.admin.overview()),
@@ -144,4 +147,23 @@ export const adminRouter = router({
   analyticsSummary: adminProcedure
     .input(z.object({ days: z.number().int().min(1).max(365).default(30) }).default({ days: 30 }))
     .query(({ ctx, input }) => ctx.services.analytics.summary(input.days)),
+  /** /admin → Community (decision 102): open reports, hidden publications and accounts stopped from publishing. */
+  communityReports: adminProcedure.query(async ({ ctx }) => ({
+    reports: await ctx.services.community.openReports(),
+    ...(await ctx.services.community.moderationState()),
+  })),
+  /** Hides a publication from every public page (its open reports settled), or shows it again. */
+  setPublicationHidden: adminProcedure.input(z.object({ id: publicationId, hidden: z.boolean() })).mutation(async ({ ctx, input }) => {
+    await ctx.services.community.setHidden(ctx.user.id, input.id, input.hidden);
+    return { ok: true as const };
+  }),
+  dismissReport: adminProcedure.input(z.object({ reportId: id })).mutation(async ({ ctx, input }) => {
+    await ctx.services.community.dismissReport(ctx.user.id, input.reportId);
+    return { ok: true as const };
+  }),
+  /** Stops an account from publishing, or allows it again. */
+  setPublishingBlocked: adminProcedure.input(z.object({ userId: id, blocked: z.boolean() })).mutation(async ({ ctx, input }) => {
+    await ctx.services.community.setBlocked(ctx.user.id, input.userId, input.blocked);
+    return { ok: true as const };
+  }),
 });

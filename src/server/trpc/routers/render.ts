@@ -104,12 +104,10 @@ export const renderRouter = router({
   /** Every version of the photo a picture (an upload's or a job's id) belongs to. */
   versions: protectedProcedure.input(z.object({ id })).query(({ ctx, input }) => ctx.services.render.versions(requireOwner(ctx), input.id)),
 
-  /** A share link anyone may open, and/or a place in the public gallery (signed-in users). */
+  /** A share link anyone may open (publishing in the gallery is community.publish: decision 102). */
   setSharing: publicProcedure
-    .input(z.object({ id, link: z.boolean().optional(), gallery: z.boolean().optional() }))
-    .mutation(({ ctx, input }) =>
-      ctx.services.render.setSharing(requireOwner(ctx), input.id, { link: input.link, gallery: input.gallery }),
-    ),
+    .input(z.object({ id, link: z.boolean().optional() }))
+    .mutation(({ ctx, input }) => ctx.services.render.setSharing(requireOwner(ctx), input.id, { link: input.link })),
 
   /** Renders a finished render again: a new seed (re-roll), the same seed, or a stronger structure setting. One credit. */
   rerender: publicProcedure
