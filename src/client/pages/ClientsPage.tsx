@@ -12,7 +12,7 @@ import { CLIENT_LIMITS, clientInputSchema, type ClientDetails } from "../../shar
 import { FieldError, TextField, inputClass } from "../components/auth/fields";
 import { ErrorText, PageShell } from "../components/render/PageShell";
 import { Spinner } from "../components/Spinner";
-import { ConfirmDialog, FormDialog } from "../components/ui/Dialog";
+import { ConfirmDeletion, FormDialog } from "../components/ui/Dialog";
 import { buttonClass, cardClass, labelClass } from "../components/ui/buttons";
 import { fieldErrorsOf, serverFieldErrors, type FieldErrors } from "../lib/formErrors";
 import { friendlyError } from "../lib/friendlyError";
@@ -221,18 +221,6 @@ export default function ClientsPage() {
     : undefined;
   const refresh = () => utils.clients.invalidate();
 
-  const confirmDelete = async () => {
-    if (!deleting) return;
-    try {
-      await remove.mutateAsync({ id: deleting.id });
-      toast.success(t("clients.deleted", { name: deleting.name }));
-      setDeleting(null);
-      await refresh();
-    } catch (error) {
-      toast.error(friendlyError(error, t));
-    }
-  };
-
   return (
     <PageShell
       title={t("clients.title")}
@@ -274,14 +262,17 @@ export default function ClientsPage() {
         )
       ) : null}
       <ClientForm editing={editing} onClose={() => setEditing(null)} onSaved={refresh} />
-      <ConfirmDialog
-        open={deleting !== null}
-        onOpenChange={(isOpen) => (isOpen ? undefined : setDeleting(null))}
-        title={t("clients.deleteTitle", { name: deleting?.name ?? "" })}
-        description={t("clients.deleteBody")}
+      <ConfirmDeletion
+        item={deleting}
+        onClose={() => setDeleting(null)}
+        title={(client) => t("clients.deleteTitle", { name: client.name })}
+        description={() => t("clients.deleteBody")}
         confirmLabel={t("clients.delete")}
-        busy={remove.isPending}
-        onConfirm={() => void confirmDelete()}
+        remove={async (client) => {
+          await remove.mutateAsync({ id: client.id });
+          await refresh();
+        }}
+        deleted={(client) => t("clients.deleted", { name: client.name })}
       />
     </PageShell>
   );

@@ -24,7 +24,7 @@ import { FieldError, TextField, inputClass } from "../components/auth/fields";
 import { ErrorText, PageShell } from "../components/render/PageShell";
 import { PaletteSwatch } from "../components/render/StyleSwatch";
 import { Spinner } from "../components/Spinner";
-import { ConfirmDialog, FormDialog } from "../components/ui/Dialog";
+import { ConfirmDeletion, FormDialog } from "../components/ui/Dialog";
 import { buttonClass, cardClass, labelClass } from "../components/ui/buttons";
 import { fieldErrorsOf, serverFieldErrors, type FieldErrors } from "../lib/formErrors";
 import { friendlyError } from "../lib/friendlyError";
@@ -433,18 +433,6 @@ export default function StylesPage() {
   const full = (shelf?.styles.length ?? 0) >= CUSTOM_STYLES.perSpaceMax;
   const refresh = () => utils.styles.list.invalidate();
 
-  const confirmDelete = async () => {
-    if (!deleting) return;
-    try {
-      await remove.mutateAsync({ id: deleting.id });
-      toast.success(t("customStyles.deleted", { name: deleting.name }));
-      setDeleting(null);
-      await refresh();
-    } catch (error) {
-      toast.error(friendlyError(error, t));
-    }
-  };
-
   return (
     <PageShell
       title={t("customStyles.title")}
@@ -507,14 +495,17 @@ export default function StylesPage() {
         onClose={() => setEditing(null)}
         onSaved={refresh}
       />
-      <ConfirmDialog
-        open={deleting !== null}
-        onOpenChange={(isOpen) => (isOpen ? undefined : setDeleting(null))}
-        title={t("customStyles.deleteTitle", { name: deleting?.name ?? "" })}
-        description={t("customStyles.deleteBody")}
+      <ConfirmDeletion
+        item={deleting}
+        onClose={() => setDeleting(null)}
+        title={(style) => t("customStyles.deleteTitle", { name: style.name })}
+        description={() => t("customStyles.deleteBody")}
         confirmLabel={t("customStyles.delete")}
-        busy={remove.isPending}
-        onConfirm={() => void confirmDelete()}
+        remove={async (style) => {
+          await remove.mutateAsync({ id: style.id });
+          await refresh();
+        }}
+        deleted={(style) => t("customStyles.deleted", { name: style.name })}
       />
     </PageShell>
   );

@@ -2,8 +2,10 @@
 import * as AlertDialog from "@radix-ui/react-alert-dialog";
 import * as Dialog from "@radix-ui/react-dialog";
 import { X } from "lucide-react";
-import type { FormEvent, ReactNode } from "react";
+import { useState, type FormEvent, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { toast } from "sonner";
+import { friendlyError } from "../../lib/friendlyError";
 import { buttonClass } from "./buttons";
 
 const overlayClass = "fixed inset-0 z-50 bg-slate-950/50 backdrop-blur-sm";
@@ -93,5 +95,51 @@ export function ConfirmDialog({ open, onOpenChange, title, description, confirmL
         </AlertDialog.Content>
       </AlertDialog.Portal>
     </AlertDialog.Root>
+  );
+}
+
+interface ConfirmDeletionProps<T> {
+  /** What is to be deleted; null: the dialog is closed. */
+  item: T | null;
+  onClose(): void;
+  title(item: T): string;
+  description(item: T): ReactNode;
+  confirmLabel: string;
+  /** Deletes it (and refreshes what lists it); a refusal is shown as a toast and the dialog stays. */
+  remove(item: T): Promise<unknown>;
+  /** What the toast says once it is gone. */
+  deleted(item: T): string;
+}
+
+/** Asks before deleting one thing of a list, deletes it, and says so: the one flow of every list page. */
+export function ConfirmDeletion<T>({ item, onClose, title, description, confirmLabel, remove, deleted }: ConfirmDeletionProps<T>) {
+  const { t } = useTranslation();
+  const [busy, setBusy] = useState(false);
+  // The texts stay while the dialog closes (its item is already null then).
+  const [shown, setShown] = useState<T | null>(item);
+  if (item !== null && item !== shown) setShown(item);
+  const confirm = async () => {
+    if (item === null) return;
+    setBusy(true);
+    try {
+      await remove(item);
+      toast.success(deleted(item));
+      onClose();
+    } catch (error) {
+      toast.error(friendlyError(error, t));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <ConfirmDialog
+      open={item !== null}
+      onOpenChange={(isOpen) => (isOpen ? undefined : onClose())}
+      title={shown === null ? "" : title(shown)}
+      description={shown === null ? "" : description(shown)}
+      confirmLabel={confirmLabel}
+      busy={busy}
+      onConfirm={() => void confirm()}
+    />
   );
 }

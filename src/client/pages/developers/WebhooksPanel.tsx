@@ -20,7 +20,7 @@ import {
 import { FieldError, TextField } from "../../components/auth/fields";
 import { ErrorText } from "../../components/render/PageShell";
 import { Spinner } from "../../components/Spinner";
-import { ConfirmDialog, FormDialog } from "../../components/ui/Dialog";
+import { ConfirmDeletion, ConfirmDialog, FormDialog } from "../../components/ui/Dialog";
 import { buttonClass, cardClass, labelClass } from "../../components/ui/buttons";
 import { copyText } from "../../lib/format";
 import { fieldErrorsOf, serverFieldErrors, type FieldErrors } from "../../lib/formErrors";
@@ -432,18 +432,6 @@ export function WebhooksPanel({ teamId, ready }: { teamId: string | null; ready:
     }
   };
 
-  const confirmDelete = async () => {
-    if (!deleting) return;
-    try {
-      await remove.mutateAsync({ id: deleting.id });
-      toast.success(t("webhooks.deleted"));
-      setDeleting(null);
-      await utils.webhooks.list.invalidate();
-    } catch (error) {
-      toast.error(friendlyError(error, t));
-    }
-  };
-
   return (
     <section className="space-y-4" aria-labelledby="developers-webhooks" data-testid="webhooks-panel">
       <div className="flex flex-wrap items-end justify-between gap-3">
@@ -498,14 +486,17 @@ export function WebhooksPanel({ teamId, ready }: { teamId: string | null; ready:
         busy={rotateBusy}
         onConfirm={() => void confirmRotate()}
       />
-      <ConfirmDialog
-        open={deleting !== null}
-        onOpenChange={(isOpen) => (isOpen ? undefined : setDeleting(null))}
-        title={t("webhooks.deleteTitle")}
-        description={t("webhooks.deleteBody", { url: deleting?.url ?? "" })}
+      <ConfirmDeletion
+        item={deleting}
+        onClose={() => setDeleting(null)}
+        title={() => t("webhooks.deleteTitle")}
+        description={(endpoint) => t("webhooks.deleteBody", { url: endpoint.url })}
         confirmLabel={t("webhooks.delete")}
-        busy={remove.isPending}
-        onConfirm={() => void confirmDelete()}
+        remove={async (endpoint) => {
+          await remove.mutateAsync({ id: endpoint.id });
+          await utils.webhooks.list.invalidate();
+        }}
+        deleted={() => t("webhooks.deleted")}
       />
     </section>
   );
