@@ -318,6 +318,28 @@ module.exports = {
       },
     },
     {
+      name: "marketplace-behind-its-index",
+      severity: "error",
+      comment:
+        "The marketplace module (src/server/marketplace) owns marketplace_listings, the listings' copies and " +
+        "marketplace_installs (decision 104): server code outside it imports only its surface, " +
+        "src/server/marketplace/index.ts (the router, the pictures' route, boot.ts).",
+      from: { path: "^src/server/(?!marketplace/)" },
+      to: { path: "^src/server/marketplace/(?!index\\.ts$)" },
+    },
+    {
+      name: "marketplace-asks-through-ports",
+      severity: "error",
+      comment:
+        "The marketplace module is called by the transport: no src/server/trpc, no src/server/http, no @trpc/server. " +
+        "It asks the styles, render and spaces modules through ports boot.ts hands in, and imports none of them " +
+        "(nor any other capability).",
+      from: { path: "^src/server/marketplace/" },
+      to: {
+        path: ["^src/server/(trpc|http|render|api|services|spaces|styles|listing|review|clients|measures|webhooks)/", TRPC_SERVER],
+      },
+    },
+    {
       name: "measures-owned-by-measures",
       severity: "error",
       comment:

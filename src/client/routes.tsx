@@ -48,6 +48,7 @@ const TeamsPage = lazyWithData(() => import("./pages/TeamsPage"));
 const InvitePage = lazyWithData(() => import("./pages/InvitePage"));
 const DevelopersPage = lazyWithData(() => import("./pages/DevelopersPage"));
 const StylesPage = lazyWithData(() => import("./pages/StylesPage"));
+const MarketplacePage = lazyWithData(() => import("./pages/MarketplacePage"));
 const TermsPage = () => <LegalPage page="terms" />;
 TermsPage.displayName = "LegalPage(terms)";
 const PrivacyPage = () => <LegalPage page="privacy" />;
@@ -92,7 +93,7 @@ export const PAGES: Record<AppPath, ComponentType> = {
   "/profile": ProfilePage,
   "/settings": SettingsPage,
   "/community": CommunityPage,
-  "/marketplace": planned("marketplace"),
+  "/marketplace": MarketplacePage,
   "/developers": DevelopersPage,
   "/styles": StylesPage,
   "/modification-studio": ModificationStudioPage,
@@ -125,7 +126,7 @@ const PRELOADS: Partial<Record<AppPath, Pick<LazyPart<object>, "preload">>> = {
   "/profile": ProfilePage,
   "/settings": SettingsPage,
   "/community": CommunityPage,
-  "/marketplace": PlannedPage,
+  "/marketplace": MarketplacePage,
   "/developers": DevelopersPage,
   "/styles": StylesPage,
   "/modification-studio": ModificationStudioPage,

@@ -28,6 +28,7 @@ import type { SettingsModule } from "./settings";
 import type { TeamCreditsService } from "./services/credits";
 import type { SpacesModule } from "./spaces";
 import type { StylesModule } from "./styles";
+import type { MarketplaceModule } from "./marketplace";
 import type { SystemService } from "./services/system-checks";
 
 export interface Services {
@@ -46,6 +47,8 @@ export interface Services {
   styles: StylesModule;
   /** Published renders (/gallery, /community): likes, saves, follows, reports and their moderation. */
   community: CommunityModule;
+  /** The marketplace of styles: listings of a space's styles, installed elsewhere as copies. */
+  marketplace: MarketplaceModule;
   /** The clients a space keeps, and the client of each project. */
   clients: ClientsModule;
   projects: ProjectsService;

@@ -26,6 +26,8 @@ import { helmetOptions, securityHeaders } from "./http/security-headers";
 import { brandedPages, studioRoutes } from "./http/studio-pages";
 import { stripeWebhookRoutes } from "./http/stripe-webhook";
 import { uploadRoutes } from "./http/upload-route";
+import { marketplacePictureRoutes } from "./http/marketplace-pictures-route";
+import { stylePackRoutes } from "./http/style-pack-route";
 import { styleReferenceRoutes } from "./http/style-reference-route";
 import type { Infra } from "./infra";
 import { MAX_BODY_LIMIT, trpcBodyLimit } from "./http/body-limit";
@@ -114,6 +116,8 @@ export function createApp(
   app.use(googleRoutes({ env: deps.env, log: deps.log, accounts: services.accounts }));
   app.use(uploadRoutes({ ...identity, render: services.render, rateLimits: services.rateLimits }));
   app.use(styleReferenceRoutes({ ...identity, styles: services.styles, rateLimits: services.rateLimits }));
+  app.use(stylePackRoutes({ ...identity, styles: services.styles, rateLimits: services.rateLimits }));
+  app.use(marketplacePictureRoutes({ ...identity, marketplace: services.marketplace }));
   app.use(services.render.routes(ownerOfRequest));
   app.use(services.listing.routes(async (req, res) => (await identifyRequest(identity, req, res)).user?.id ?? null));
   app.use(services.review.routes());

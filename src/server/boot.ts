@@ -31,7 +31,7 @@ import { createCommunityModule } from "./community";
 import { createRateCounts, createRateLimits, PostgresNotifications } from "./coordination";
 import { createMetrics } from "./metrics";
 import { createHousekeeping } from "./housekeeping";
-import { createRenderModule, type RenderModuleOptions } from "./render";
+import { createRenderModule, userOwner, type RenderModuleOptions } from "./render";
 import { createReviewModule } from "./review";
 import { createMeasuresModule } from "./measures";
 import { createApiModule } from "./api";
@@ -41,6 +41,7 @@ import { createSettingsModule } from "./settings";
 import { createAccountDirectory, createAccountsService, createPeopleDirectory } from "./services/accounts";
 import { createSpacesModule } from "./spaces";
 import { createStylesModule, snapshotOf } from "./styles";
+import { createMarketplaceModule } from "./marketplace";
 import { createAdminService } from "./services/admin";
 import { creditLedgerPage, createTeamCreditsService, renderCreditLedger } from "./services/credits";
 import { createAnalyticsService } from "./services/analytics";
@@ -200,6 +201,25 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
     },
     options.webhooks,
   );
+  // The marketplace of styles (decision 104): copies of a space's styles and finished renders, installed as copies.
+  const marketplace = createMarketplaceModule(infra, {
+    teams: spaces,
+    styles: {
+      read: (space, styleId) => styles.copyOf(space, styleId),
+      insertCopies: (space, copies) => styles.insertCopies(space.userId, space.teamId, copies),
+      overwrite: (userId, styleId, copy) => styles.overwrite(userId, styleId, copy),
+      remove: (userId, styleId) => styles.delete(userId, styleId),
+    },
+    renders: {
+      finished: async (space, jobId) => {
+        const owner = userOwner(space.userId, space.teamId);
+        const job = await render.job(owner, jobId).catch(() => null);
+        if (!job || job.kind !== "render" || job.status !== "succeeded") return null;
+        const picture = await render.versionPicture(owner, jobId).catch(() => null);
+        return picture ? { roomType: job.roomType, picture: picture.data } : null;
+      },
+    },
+  });
   // A render that ended on this instance: its webhooks go out at once, not at the next look.
   render.observeWrittenEvents((events) => {
     if (events.some((stored) => ["succeeded", "failed", "canceled"].includes(stored.event.type))) webhooks.kick();
@@ -260,6 +280,7 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
     roles,
     spaces,
     styles,
+    marketplace,
     teamCredits: createTeamCreditsService(infra, spaces, render),
     clients: createClientsModule(infra, { spaces, projects }),
     community,

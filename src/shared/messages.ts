@@ -204,6 +204,29 @@ export const MESSAGES = {
   customStyleToneInvalid: "Choose the style's tone",
   customStyleReferenceInvalid: "The reference picture must be a JPEG or PNG photo of at most 10 MB",
   tooManyCustomStyles: "This space has the most styles it may keep (50). Delete one to make room.",
+  // Style packs (issue 32, decision 104): each reason an imported pack is refused.
+  stylePackTooLarge: "A style pack may be at most 32 MB",
+  stylePackUnreadable:
+    "This file is not a style pack that can be read: a style pack is a .zip file with a manifest.json, as this server exports it",
+  stylePackTooManyEntries: "A style pack holds at most 50 styles and a picture for each; this one has more files",
+  stylePackTooLargeUnpacked: "This style pack unpacks to more than it may: at most 10 MB for each picture and 64 MB in all",
+  stylePackPathRefused: "A style pack may hold only manifest.json and the pictures it names, under pictures/; this one holds other paths",
+  stylePackEmpty: "This style pack holds no styles",
+  stylePackStyleInvalid:
+    "Style {{number}} in this pack is not valid: check its name, description, what to avoid, its palette (one to six #rrggbb colours) and its tone",
+  stylePackPictureInvalid: "The picture of style {{number}} in this pack is not a JPEG or PNG photo that can be read",
+  stylePackNoRoom: "This space has room for {{room}} more styles (at most 50), and this pack holds {{count}}. Nothing was imported.",
+  // The marketplace of styles (issue 32, decision 104).
+  marketplaceListingNotFound: "This listing was not found on the marketplace",
+  marketplaceTitleRequired: "Give the listing a title",
+  marketplaceTitleTooLong: "A listing's title may be at most 60 characters",
+  marketplaceStylesInvalid: "Choose one to ten of your styles, each once, all from the same space",
+  marketplaceExamplesInvalid: "Choose at most six example renders, each once",
+  marketplaceRenderNotUsable: "Covers and examples must be finished renders of the space the styles belong to",
+  tooManyMarketplaceListings: "This space has published the most listings it may (20). Unpublish one to make room.",
+  marketplaceAlreadyInstalled: "This listing is already installed in this space",
+  marketplaceNotInstalled: "This listing is not installed in this space",
+  marketplaceNoUpdate: "This space already has the newest version of this listing",
   tooManyWebhooks: "This space has the most webhooks it may keep. Delete one to make room.",
   apiRendersAtOnce:
     "This API key has {{max}} renders running, the most it may run at once: order more once one has ended (wait Retry-After seconds)",

@@ -19,6 +19,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import { inviteToken } from "../helpers/teams";
 import { waitUntil } from "../helpers/wait";
 import { TRPCClientError, createTRPCClient, httpLink } from "@trpc/client";
+import { strToU8, zipSync } from "fflate";
 import sharp from "sharp";
 import superjson from "superjson";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -164,6 +165,8 @@ interface Fixture {
   invitationId: string;
   /** A style of the team's own (decision 100), made by the Admin. */
   styleId: string;
+  /** A marketplace listing of that style (decision 104), published for the team by the Admin. */
+  listingId: string;
   /** A picture of the right size for the studio's masks. */
   mask: string;
 }
@@ -179,6 +182,21 @@ const who = {} as Record<Role, Browser> & {
 const fx = {} as Fixture;
 
 const TEAM_STYLE = { name: "Casa Nova look", description: "Lime plaster, oak and linen", palette: ["#d8cbb3"], tone: "warm" as const };
+
+/** A listing of the team's style, its render as the cover. */
+const teamListing = () => ({
+  teamId: fx.teamId,
+  title: "Casa Nova",
+  styleIds: [fx.styleId],
+  coverJobId: fx.jobId,
+  exampleJobIds: [fx.jobId],
+});
+
+/** A style pack of one style (docs/style-pack-format.md), as another install would export it. */
+const onePack = () =>
+  new Uint8Array(
+    zipSync({ "manifest.json": strToU8(JSON.stringify({ format: "roomcanvas-style-pack", version: 1, styles: [TEAM_STYLE] })) }),
+  );
 
 async function finishedRender(by: Person, style: DesignStyle = "modern"): Promise<string> {
   const { jobs } = await by.trpc.render.create.mutate({ projectId: fx.projectId, imageId: fx.uploadId, style });
@@ -231,6 +249,7 @@ async function buildFixtures() {
   fx.exportId = exported.id;
   fx.exportCode = exported.publicUrl.split("/l/")[1]!;
   fx.styleId = (await admin.trpc.styles.create.mutate({ ...TEAM_STYLE, teamId: team.id })).id;
+  fx.listingId = (await admin.trpc.marketplace.publish.mutate(teamListing())).id;
   fx.invitationId = (await owner.trpc.teams.invite.mutate({ teamId: team.id, email: uniqueEmail(), role: "member" })).id;
 
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1024" height="768"><rect width="100%" height="100%" fill="#000"/><rect x="300" y="300" width="200" height="150" fill="#fff"/></svg>`;
@@ -268,6 +287,7 @@ const fresh = {
   job: () => finishedRender(who.member, "scandinavian"),
   client: async () => (await who.admin.trpc.clients.create.mutate({ name: "Temp Client" })).id,
   style: async () => (await who.admin.trpc.styles.create.mutate({ ...TEAM_STYLE, name: "Temp style", teamId: fx.teamId })).id,
+  listing: async () => (await who.admin.trpc.marketplace.publish.mutate(teamListing())).id,
   reviewLink: async () => (await who.owner.trpc.review.create.mutate({ projectId: fx.projectId })).link.id,
   invitation: async () => (await who.owner.trpc.teams.invite.mutate({ teamId: fx.teamId, email: uniqueEmail(), role: "member" })).id,
   teamProject: async () => (await who.member.trpc.projects.create.mutate({ name: "Temp room" })).id,
@@ -377,6 +397,20 @@ const MATRIX: Record<string, Row> = {
   "styles.removeReference":                row([ok,   ok,   403,  404,  404,  401,  404], (c) => c.trpc.styles.removeReference.mutate({ id: fx.styleId })),
   "styles.delete":                         row([ok,   ok,   403,  404,  404,  401,  404], async (c, role) =>
     c.trpc.styles.delete.mutate({ id: allowed(MATRIX["styles.delete"]!, role) ? await fresh.style() : fx.styleId })),
+  // Style packs (decision 104): any member exports the team's styles; Owner and Admin import into it.
+  "GET /api/styles/pack (team)":           row([ok,   ok,   ok,   404,  404,  401,  404], (c) => c.fetch(`/api/styles/pack?teamId=${fx.teamId}`)),
+  "POST /api/styles/pack (team)":          row([ok,   ok,   403,  404,  404,  401,  404], (c) =>
+    c.fetch(`/api/styles/pack?teamId=${fx.teamId}`, { method: "POST", headers: { "content-type": "application/zip" }, body: onePack() })),
+  // marketplace.* (decision 104): anyone signed in reads a listing; the team's Owner and Admin publish, unpublish and install for it.
+  "marketplace.get (a team's listing)":    row([ok,   ok,   ok,   ok,   ok,   401,  ok],  (c) => c.trpc.marketplace.get.query({ listingId: fx.listingId, teamId: null })),
+  "marketplace.get (for the team)":        row([ok,   ok,   ok,   404,  404,  401,  404], (c) => c.trpc.marketplace.get.query({ listingId: fx.listingId, teamId: fx.teamId })),
+  "marketplace.mine (team)":               row([ok,   ok,   ok,   404,  404,  401,  404], (c) => c.trpc.marketplace.mine.query({ teamId: fx.teamId })),
+  "marketplace.installs (team)":           row([ok,   ok,   ok,   404,  404,  401,  404], (c) => c.trpc.marketplace.installs.query({ teamId: fx.teamId })),
+  "marketplace.publish (team)":            row([ok,   ok,   403,  404,  404,  401,  404], (c) => c.trpc.marketplace.publish.mutate(teamListing())),
+  "marketplace.install (into the team)":   row([ok,   ok,   403,  404,  404,  401,  404], async (c, role) =>
+    c.trpc.marketplace.install.mutate({ listingId: allowed(MATRIX["marketplace.install (into the team)"]!, role) ? await fresh.listing() : fx.listingId, teamId: fx.teamId })),
+  "marketplace.unpublish (team listing)":  row([ok,   ok,   403,  404,  404,  401,  404], async (c, role) =>
+    c.trpc.marketplace.unpublish.mutate({ listingId: allowed(MATRIX["marketplace.unpublish (team listing)"]!, role) ? await fresh.listing() : fx.listingId })),
 
   // review.* (the designer's side) and the review link's public routes (the token is the key)
   "review.create":                         row([ok,   ok,   ok,   404,  404,  401,  404], (c) => c.trpc.review.create.mutate({ projectId: fx.projectId })),
@@ -559,7 +593,7 @@ describe("the team role matrix", () => {
     const ACCESS_MESSAGES: Record<number, MessageName[]> = {
       401: ["notAuthenticated", "listingAccountRequired"],
       403: ["teamRightMissing", "teamInvitationOtherAccount"],
-      404: ["notFound", "customStyleNotFound"],
+      404: ["notFound", "customStyleNotFound", "marketplaceListingNotFound"],
     };
     const unexpected = refusals.filter(
       (refusal) =>

@@ -59,6 +59,7 @@ const clients = {} as Record<Exclude<Who, "nobody">, StudioClient & { userId?: s
 /** Ids the cases use, filled in by beforeAll. */
 const ids = {
   anaJob: "",
+  anaListing: "",
   anaProject: "",
   anaPhoto: "",
   visitorUpload: "",
@@ -316,6 +317,17 @@ beforeAll(async () => {
       teamId: null,
     })
   ).id;
+  // A marketplace listing of that style (decision 104), installed in Ana's own space too.
+  ids.anaListing = (
+    await ana.client.marketplace.publish.mutate({
+      teamId: null,
+      title: "Loft",
+      styleIds: [ids.anaStyle],
+      coverJobId: ids.anaJob,
+      exampleJobIds: [ids.anaJob],
+    })
+  ).id;
+  await ana.client.marketplace.install.mutate({ listingId: ids.anaListing, teamId: null });
   ids.reviewToken = (await ana.client.review.create.mutate({ projectId: ids.anaProject })).path.slice("/review/".length);
   // A measure made in AR (decision 092): listed by measures.ofProject and on the review page.
   await ana.client.measures.addAr.mutate({ projectId: ids.anaProject, a: { x: 0, y: 0, z: 0 }, b: { x: 1.5, y: 0, z: -2 }, label: "Wall" });
@@ -413,6 +425,10 @@ const successes: Record<string, Omit<QueryCase, "procedure">> = {
   "community.ofRender": { who: "ana", path: () => call("community.ofRender", { jobId: ids.anaJob }) },
   "community.following": { who: "ana", path: () => "community.following" },
   "admin.communityReports": { who: "admin", path: () => "admin.communityReports" },
+  "marketplace.browse": { who: "bob", path: () => call("marketplace.browse", { tone: "warm" }) },
+  "marketplace.get": { who: "bob", path: () => call("marketplace.get", { listingId: ids.anaListing, teamId: null }) },
+  "marketplace.mine": { who: "ana", path: () => call("marketplace.mine", { teamId: null }) },
+  "marketplace.installs": { who: "ana", path: () => call("marketplace.installs", { teamId: null }) },
   "developers.usage": { who: "ana", path: () => call("developers.usage", { teamId: null, days: 30 }) },
   "teams.details": { who: "bob", path: () => call("teams.details", { teamId: ids.bobTeam }) },
   "teams.invitation": { who: "nobody", path: () => call("teams.invitation", { token: "no-such-invitation" }) },

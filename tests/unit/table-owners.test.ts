@@ -156,6 +156,11 @@ const TABLE_OWNERS: Record<string, Home> = {
   community_follows: { owner: "src/server/community/" },
   publication_reports: { owner: "src/server/community/" },
   publishing_blocks: { owner: "src/server/community/" },
+  marketplace_listings: { owner: "src/server/marketplace/" },
+  marketplace_listing_facets: { owner: "src/server/marketplace/" },
+  marketplace_listing_styles: { owner: "src/server/marketplace/" },
+  marketplace_listing_examples: { owner: "src/server/marketplace/" },
+  marketplace_installs: { owner: "src/server/marketplace/" },
 };
 
 interface SourceFile {

@@ -875,6 +875,76 @@ export interface PublishingBlocksTable {
   created_at: number;
 }
 
+/** A listing of the marketplace (decision 104): a team's or a personal space's, exactly one set. Owned by src/server/marketplace. */
+export interface MarketplaceListingsTable {
+  /** "ml_" and 24 letters or digits. */
+  id: string;
+  team_id: string | null;
+  user_id: string | null;
+  /** Its author (null once their account is gone: a team's listing stays the team's). */
+  created_by: string | null;
+  title: string;
+  version: number;
+  /** Spaces that installed it, each once. */
+  install_count: number;
+  /** A metadata-free JPEG, at most MARKETPLACE.pictureLongEdge a side. */
+  cover: Uint8Array;
+  cover_width: number;
+  cover_height: number;
+  published_at: number;
+  updated_at: number;
+}
+
+/** "tone:<tone>" and "room:<room type>" of a listing. */
+export interface MarketplaceListingFacetsTable {
+  listing_id: string;
+  facet: string;
+}
+
+/** A listing's copy of a style, as published (the author's style may change or go later). */
+export interface MarketplaceListingStylesTable {
+  listing_id: string;
+  position: number;
+  source_style_id: string;
+  name: string;
+  description: string;
+  avoid: string;
+  /** JSON array of "#rrggbb". */
+  palette: string;
+  tone: string;
+  reference: Uint8Array | null;
+  reference_width: number | null;
+  reference_height: number | null;
+}
+
+/** A listing's example: a copy of one of the author's renders, a metadata-free JPEG. */
+export interface MarketplaceListingExamplesTable {
+  listing_id: string;
+  position: number;
+  room_type: string;
+  picture: Uint8Array;
+  width: number;
+  height: number;
+}
+
+/** One space's install of a listing: the version it has and the copies it made. */
+export interface MarketplaceInstallsTable {
+  id: string;
+  listing_id: string;
+  /** "u:<user id>" or "t:<team id>": one install per space. */
+  space_key: string;
+  team_id: string | null;
+  user_id: string | null;
+  installed_by: string | null;
+  version: number;
+  /** A newer version the space chose not to take. */
+  kept_version: number | null;
+  /** JSON array of the copies' custom style ids, in the listing's order. */
+  style_ids: string;
+  installed_at: number;
+  updated_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   profiles: ProfilesTable;
@@ -942,6 +1012,11 @@ export interface Database {
   community_follows: CommunityFollowsTable;
   publication_reports: PublicationReportsTable;
   publishing_blocks: PublishingBlocksTable;
+  marketplace_listings: MarketplaceListingsTable;
+  marketplace_listing_facets: MarketplaceListingFacetsTable;
+  marketplace_listing_styles: MarketplaceListingStylesTable;
+  marketplace_listing_examples: MarketplaceListingExamplesTable;
+  marketplace_installs: MarketplaceInstallsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -49,6 +49,12 @@ import custom_styles_fr from "../../client/i18n/areas/custom-styles/fr.json";
 import community_en from "../../client/i18n/areas/community/en.json";
 import community_es from "../../client/i18n/areas/community/es.json";
 import community_fr from "../../client/i18n/areas/community/fr.json";
+import style_packs_en from "../../client/i18n/areas/style-packs/en.json";
+import style_packs_es from "../../client/i18n/areas/style-packs/es.json";
+import style_packs_fr from "../../client/i18n/areas/style-packs/fr.json";
+import marketplace_en from "../../client/i18n/areas/marketplace/en.json";
+import marketplace_es from "../../client/i18n/areas/marketplace/es.json";
+import marketplace_fr from "../../client/i18n/areas/marketplace/fr.json";
 
 type Texts = { serverMessages?: Record<string, string> };
 
@@ -69,6 +75,8 @@ export const SERVER_MESSAGE_FILES: Record<Language, Record<string, Texts>> = {
     "areas/api/en.json": api_en,
     "areas/custom-styles/en.json": custom_styles_en,
     "areas/community/en.json": community_en,
+    "areas/style-packs/en.json": style_packs_en,
+    "areas/marketplace/en.json": marketplace_en,
   },
   es: {
     "es.json": main_es,
@@ -85,6 +93,8 @@ export const SERVER_MESSAGE_FILES: Record<Language, Record<string, Texts>> = {
     "areas/api/es.json": api_es,
     "areas/custom-styles/es.json": custom_styles_es,
     "areas/community/es.json": community_es,
+    "areas/style-packs/es.json": style_packs_es,
+    "areas/marketplace/es.json": marketplace_es,
   },
   fr: {
     "fr.json": main_fr,
@@ -101,6 +111,8 @@ export const SERVER_MESSAGE_FILES: Record<Language, Record<string, Texts>> = {
     "areas/api/fr.json": api_fr,
     "areas/custom-styles/fr.json": custom_styles_fr,
     "areas/community/fr.json": community_fr,
+    "areas/style-packs/fr.json": style_packs_fr,
+    "areas/marketplace/fr.json": marketplace_fr,
   },
 };
 

@@ -11,6 +11,11 @@ import type { StyleOwner, StyleSpaces, StylesContext } from "./context";
 import {
   createStyle,
   deleteStyle,
+  exportPack,
+  copyOfStyle,
+  importPack,
+  insertStyles,
+  overwriteStyle,
   getStyle,
   listStyles,
   referencePicture,
@@ -19,10 +24,11 @@ import {
   setReference,
   updateStyle,
   type ResolvedStyle,
+  type StyleCopy,
 } from "./styles";
 
 export type { StyleOwner, StyleSpaces } from "./context";
-export type { ResolvedStyle } from "./styles";
+export type { ResolvedStyle, StyleCopy } from "./styles";
 
 /** What a render keeps of the style it used (the style may change or go later). */
 export function snapshotOf(view: CustomStyleView, referenceUsed: boolean): StyleSnapshot {
@@ -53,6 +59,23 @@ export function createStylesModule(infra: Pick<Infra, "db" | "clock">, ports: { 
     removeReference: (userId: string, styleId: string): Promise<CustomStyleView> => removeReference(deps, userId, styleId),
     /** The kept reference picture (a JPEG), for whoever may see the style; 404 when it has none. */
     referencePicture: (userId: string, styleId: string) => referencePicture(deps, userId, styleId),
+    /** The space's styles (all, or those named) as a style pack file (decision 104); any member may export. */
+    exportPack: (userId: string, teamId: string | null, styleIds: string[] | null): Promise<Buffer> =>
+      exportPack(deps, { userId, teamId }, styleIds),
+    /**
+     * Imports a style pack file into the space, all or nothing (right manageStyles; room for every
+     * style in it). A hostile or broken file is refused with a stylePack* message (400, 413 for sizes).
+     */
+    importPack: (userId: string, teamId: string | null, pack: Buffer): Promise<CustomStyleView[]> =>
+      importPack(deps, { userId, teamId }, pack),
+    /**
+     * For the marketplace (through a port): copies kept as new styles of the space, all or nothing within
+     * its 50 (right manageStyles), and a copy's content written over one of the space's styles.
+     */
+    copyOf: (owner: StyleOwner, styleId: string): Promise<StyleCopy> => copyOfStyle(deps, owner, styleId),
+    insertCopies: (userId: string, teamId: string | null, copies: StyleCopy[]): Promise<CustomStyleView[]> =>
+      insertStyles(deps, { userId, teamId }, copies),
+    overwrite: (userId: string, styleId: string, copy: StyleCopy): Promise<CustomStyleView> => overwriteStyle(deps, userId, styleId, copy),
     /**
      * For the render module (through a port): the style of the space the render is ordered in, with its
      * reference picture. A style of any other space, or none: not found (customStyleNotFound).

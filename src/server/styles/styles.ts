@@ -22,6 +22,7 @@ import { lockName } from "../db/locking";
 import type { CustomStyle, Database } from "../db/schema";
 import { DomainError, notFound } from "../errors";
 import type { StyleOwner, StylesContext } from "./context";
+import { readPack, writePack } from "./packs";
 import { prepareReference } from "./reference";
 
 /** Every column but the picture's bytes. */
@@ -118,6 +119,17 @@ export async function getStyle(deps: StylesContext, userId: string, styleId: str
   return styleView(await styleFor(deps, userId, styleId));
 }
 
+const lockOf = (owner: StyleOwner) => `custom_styles:${owner.teamId === null ? `u:${owner.userId}` : `t:${owner.teamId}`}`;
+
+async function countIn(db: StylesContext["db"], owner: StyleOwner): Promise<number> {
+  const { count } = await db
+    .selectFrom("custom_styles")
+    .select((eb) => eb.fn.countAll<number>().as("count"))
+    .where(inSpace(owner))
+    .executeTakeFirstOrThrow();
+  return Number(count);
+}
+
 /**
  * A new style in the space (the caller's personal one, or a team's for its Owner and Admins). The
  * space's count is taken in the insert's transaction, under a lock named for the space on
@@ -143,13 +155,8 @@ export async function createStyle(deps: StylesContext, owner: StyleOwner, input:
     updated_at: now,
   };
   await deps.db.transaction().execute(async (trx) => {
-    await lockName(trx, `custom_styles:${owner.teamId === null ? `u:${owner.userId}` : `t:${owner.teamId}`}`);
-    const { count } = await trx
-      .selectFrom("custom_styles")
-      .select((eb) => eb.fn.countAll<number>().as("count"))
-      .where(inSpace(owner))
-      .executeTakeFirstOrThrow();
-    if (Number(count) >= CUSTOM_STYLES.perSpaceMax) throw new DomainError("conflict", "tooManyCustomStyles");
+    await lockName(trx, lockOf(owner));
+    if ((await countIn(trx, owner)) >= CUSTOM_STYLES.perSpaceMax) throw new DomainError("conflict", "tooManyCustomStyles");
     await trx.insertInto("custom_styles").values(row).execute();
   });
   if (owner.teamId !== null) await deps.spaces.record(owner.teamId, owner.userId, "styleAdded", { name: row.name });
@@ -243,4 +250,115 @@ export async function resolveStyle(deps: StylesContext, owner: StyleOwner, style
   if (owner.teamId !== null && (await deps.spaces.roleIn(owner.userId, owner.teamId)) === null) throw styleNotFound();
   const { reference, ...rest } = row;
   return { view: styleView(rest), reference: reference ? asBuffer(reference) : null };
+}
+
+/**
+ * The space's styles as a pack file (decision 104): all of them, or those named (each must be of the
+ * space: 404 otherwise). Any member of a team may export its styles, as they may read them.
+ */
+export async function exportPack(deps: StylesContext, owner: StyleOwner, styleIds: string[] | null): Promise<Buffer> {
+  await enterSpace(deps, owner);
+  for (const id of styleIds ?? []) if (!customStyleIdSchema.safeParse(id).success) throw styleNotFound();
+  let query = deps.db.selectFrom("custom_styles").selectAll().where(inSpace(owner));
+  if (styleIds) query = query.where("id", "in", styleIds.length > 0 ? styleIds : [""]);
+  const rows = await query.orderBy("created_at", "asc").orderBy("id", "asc").execute();
+  if (styleIds && new Set(styleIds).size !== rows.length) throw styleNotFound();
+  const styles = rows.map((row) => {
+    const view = styleView(row);
+    return {
+      input: { name: view.name, description: view.description, avoid: view.avoid, palette: view.palette, tone: view.tone },
+      reference: row.reference ? asBuffer(row.reference) : null,
+    };
+  });
+  return writePack(styles, new Date(deps.clock.now()));
+}
+
+/**
+ * Imports a pack into the space (its keeper; a team's Owner and Admins), all or nothing: every style
+ * is checked and every picture prepared before anything is kept, and the space's count is taken again
+ * under its lock so that the pack and racing creations never pass CUSTOM_STYLES.perSpaceMax.
+ */
+export async function importPack(deps: StylesContext, owner: StyleOwner, pack: Buffer): Promise<CustomStyleView[]> {
+  // Rights first: a caller who may not add styles here costs no unpacking.
+  await enterSpace(deps, owner, "manageStyles");
+  const styles = await readPack(pack, CUSTOM_STYLES.perSpaceMax - (await countIn(deps.db, owner)));
+  // Checked again after the decoding (in insertStyles): the caller's role may have changed meanwhile.
+  return insertStyles(deps, owner, styles);
+}
+
+/** A style to keep as it is: fields checked, picture already prepared (a pack's, or the marketplace's copy). */
+export interface StyleCopy {
+  input: CustomStyleInput;
+  reference: { data: Buffer; width: number; height: number } | null;
+}
+
+/**
+ * New styles in the space, all or nothing (right manageStyles): the space's count is taken under its
+ * lock, and a set that would pass CUSTOM_STYLES.perSpaceMax is refused whole (stylePackNoRoom).
+ */
+export async function insertStyles(deps: StylesContext, owner: StyleOwner, styles: StyleCopy[]): Promise<CustomStyleView[]> {
+  await enterSpace(deps, owner, "manageStyles");
+  const now = deps.clock.now();
+  const rows: CustomStyle[] = styles.map(({ input, reference }) => ({
+    id: `${CUSTOM_STYLES.idPrefix}${generateSecureRandomString()}`,
+    team_id: owner.teamId,
+    user_id: owner.teamId === null ? owner.userId : null,
+    created_by: owner.userId,
+    name: input.name,
+    description: input.description,
+    avoid: input.avoid,
+    palette: JSON.stringify(input.palette),
+    tone: input.tone,
+    reference: reference?.data ?? null,
+    reference_width: reference?.width ?? null,
+    reference_height: reference?.height ?? null,
+    created_at: now,
+    updated_at: now,
+  }));
+  await deps.db.transaction().execute(async (trx) => {
+    await lockName(trx, lockOf(owner));
+    const count = await countIn(trx, owner);
+    if (count + rows.length > CUSTOM_STYLES.perSpaceMax) {
+      throw new DomainError("conflict", "stylePackNoRoom", { params: { room: CUSTOM_STYLES.perSpaceMax - count, count: rows.length } });
+    }
+    for (const row of rows) await trx.insertInto("custom_styles").values(row).execute();
+  });
+  return rows.map(({ reference: _reference, ...row }) => styleView(row));
+}
+
+/** Replaces a style's fields and reference picture with a copy's (right manageStyles; 404 outside the caller's spaces). */
+export async function overwriteStyle(deps: StylesContext, userId: string, styleId: string, copy: StyleCopy): Promise<CustomStyleView> {
+  const style = await styleFor(deps, userId, styleId, "manageStyles");
+  const change = {
+    name: copy.input.name,
+    description: copy.input.description,
+    avoid: copy.input.avoid,
+    palette: JSON.stringify(copy.input.palette),
+    tone: copy.input.tone,
+    reference: copy.reference?.data ?? null,
+    reference_width: copy.reference?.width ?? null,
+    reference_height: copy.reference?.height ?? null,
+    updated_at: deps.clock.now(),
+  };
+  await deps.db.updateTable("custom_styles").set(change).where("id", "=", style.id).execute();
+  const { reference: _reference, ...rest } = change;
+  return styleView({ ...style, ...rest });
+}
+
+/** A style of exactly this space as a copy (its content and kept picture), for the marketplace's listings. */
+export async function copyOfStyle(deps: StylesContext, owner: StyleOwner, styleId: string): Promise<StyleCopy> {
+  const { view } = await resolveStyle(deps, owner, styleId);
+  const row = await deps.db
+    .selectFrom("custom_styles")
+    .select(["reference", "reference_width", "reference_height"])
+    .where("id", "=", view.id)
+    .executeTakeFirst();
+  const { name, description, avoid, palette, tone } = view;
+  return {
+    input: { name, description, avoid, palette, tone },
+    reference:
+      row?.reference && row.reference_width !== null && row.reference_height !== null
+        ? { data: asBuffer(row.reference), width: row.reference_width, height: row.reference_height }
+        : null,
+  };
 }

@@ -18,6 +18,7 @@ import { developersRouter } from "./routers/developers";
 import { webhooksRouter } from "./routers/webhooks";
 import { stylesRouter } from "./routers/styles";
 import { communityRouter } from "./routers/community";
+import { marketplaceRouter } from "./routers/marketplace";
 
 export const appRouter = router({
   system: systemRouter,
@@ -39,6 +40,7 @@ export const appRouter = router({
   webhooks: webhooksRouter,
   styles: stylesRouter,
   community: communityRouter,
+  marketplace: marketplaceRouter,
 });
 
 export type AppRouter = typeof appRouter;
