@@ -229,7 +229,7 @@ describe("the marketplace", () => {
     const team = await carla.client.teams.create.mutate({ name: `Studio ${Math.random().toString(36).slice(2, 8)}` });
     const inTeam = await carla.client.marketplace.install.mutate({ listingId, teamId: team.id });
     expect(inTeam.teamId).toBe(team.id);
-    expect(await carla.client.styles.list.query({ teamId: team.id })).toHaveLength(2);
+    expect((await carla.client.styles.list.query({ teamId: team.id })).styles).toHaveLength(2);
     await carla.client.marketplace.install.mutate({ listingId, teamId: null });
     expect((await ana.client.marketplace.get.query({ listingId, teamId: null })).installCount).toBe(3);
 
@@ -282,7 +282,7 @@ describe("the marketplace", () => {
     });
     const remade = await carla.client.marketplace.acceptUpdate.mutate({ listingId, teamId: null });
     expect(remade.styleIds).toHaveLength(2);
-    expect(await carla.client.styles.list.query({ teamId: null })).toHaveLength(2);
+    expect((await carla.client.styles.list.query({ teamId: null })).styles).toHaveLength(2);
   });
 
   it("browses by room and tone, newest or most installed, a keyset page at a time", async () => {
@@ -353,7 +353,7 @@ describe("the marketplace", () => {
     });
     expect((await picture(bruno, marketplacePicturePath(listingId, "cover"))).status).toBe(404);
     expect((await picture(bruno, marketplacePicturePath(listingId, 1))).status).toBe(404);
-    expect(await bruno.client.styles.list.query({ teamId: null })).toHaveLength(copies);
+    expect((await bruno.client.styles.list.query({ teamId: null })).styles).toHaveLength(copies);
     expect(await bruno.client.marketplace.installs.query({ teamId: null })).toEqual([]);
   });
 

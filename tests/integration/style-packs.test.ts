@@ -164,7 +164,7 @@ describe("exporting a space's styles", () => {
     const done = await importPack(owner, pack.data, team.id);
     expect(done.status).toBe(200);
     expect(done.body.styles!.map((style) => style.teamId)).toEqual([team.id]);
-    expect(await owner.client.styles.list.query({ teamId: team.id })).toHaveLength(2);
+    expect((await owner.client.styles.list.query({ teamId: team.id })).styles).toHaveLength(2);
   });
 
   it("imports all or nothing within the space's 50", async () => {
