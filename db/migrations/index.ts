@@ -46,6 +46,7 @@ import * as m0042 from "./0042-render-style-snapshot";
 import * as m0043 from "./0043-custom-styles";
 import * as m0044 from "./0044-community";
 import * as m0045 from "./0045-marketplace";
+import * as m0046 from "./0046-portfolios";
 
 export const migrations: Record<string, Migration> = {
   "0001-init": m0001,
@@ -91,4 +92,5 @@ export const migrations: Record<string, Migration> = {
   "0043-custom-styles": m0043,
   "0044-community": m0044,
   "0045-marketplace": m0045,
+  "0046-portfolios": m0046,
 };

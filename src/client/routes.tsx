@@ -1,7 +1,6 @@
 import { lazy, type ComponentType } from "react";
 import type { AppPath } from "../shared/routes";
 import { lazyWithData, type LazyPart } from "./lazy";
-import type { PlannedPageKey } from "./pages/PlannedPage";
 
 /**
  * The landing page needs only the texts loaded first (i18n's first part) and reads its queries
@@ -23,7 +22,6 @@ export const landingLoaded = () => LandingPage !== null;
 const Landing = () => (LandingPage ? <LandingPage /> : <LazyLanding />);
 const SettingsPage = lazyWithData(() => import("./pages/SettingsPage"));
 const AuthPage = lazyWithData(() => import("./pages/AuthPage"));
-const PlannedPage = lazyWithData(() => import("./pages/PlannedPage"));
 const UploadPage = lazyWithData(() => import("./pages/UploadPage"));
 const BatchUploadPage = lazyWithData(() => import("./pages/BatchUploadPage"));
 const StyleSelectPage = lazyWithData(() => import("./pages/StyleSelectPage"));
@@ -49,17 +47,13 @@ const InvitePage = lazyWithData(() => import("./pages/InvitePage"));
 const DevelopersPage = lazyWithData(() => import("./pages/DevelopersPage"));
 const StylesPage = lazyWithData(() => import("./pages/StylesPage"));
 const MarketplacePage = lazyWithData(() => import("./pages/MarketplacePage"));
+const SocialHubPage = lazyWithData(() => import("./pages/SocialHubPage"));
+const PortfolioPage = lazyWithData(() => import("./pages/PortfolioPage"));
 const TermsPage = () => <LegalPage page="terms" />;
 TermsPage.displayName = "LegalPage(terms)";
 const PrivacyPage = () => <LegalPage page="privacy" />;
 PrivacyPage.displayName = "LegalPage(privacy)";
 export const NotFound = lazyWithData(() => import("./pages/NotFound"));
-
-function planned(page: PlannedPageKey): ComponentType {
-  const Page = () => <PlannedPage page={page} />;
-  Page.displayName = `PlannedPage(${page})`;
-  return Page;
-}
 
 const UserGuidePage = () => <GuidePage variant="userGuide" />;
 UserGuidePage.displayName = "GuidePage(userGuide)";
@@ -83,10 +77,11 @@ export const PAGES: Record<AppPath, ComponentType> = {
   "/terms": TermsPage,
   "/privacy": PrivacyPage,
   "/review/:token": ReviewPage,
+  "/p/:handle": PortfolioPage,
   "/invite": InvitePage,
   "/dashboard": DashboardPage,
   "/enhanced-dashboard": EnhancedDashboardPage,
-  "/social-hub": planned("socialHub"),
+  "/social-hub": SocialHubPage,
   "/admin": AdminPage,
   "/teams": TeamsPage,
   "/clients": ClientsPage,
@@ -119,7 +114,7 @@ const PRELOADS: Partial<Record<AppPath, Pick<LazyPart<object>, "preload">>> = {
   "/invite": InvitePage,
   "/dashboard": DashboardPage,
   "/enhanced-dashboard": EnhancedDashboardPage,
-  "/social-hub": PlannedPage,
+  "/social-hub": SocialHubPage,
   "/admin": AdminPage,
   "/teams": TeamsPage,
   "/clients": ClientsPage,

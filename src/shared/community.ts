@@ -18,6 +18,8 @@ export const COMMUNITY = {
   pageSizeMax: 48,
   /** Publications /gallery shows (newest first). */
   galleryMax: 60,
+  /** The user's own publications the social hub lists. */
+  mineMax: 200,
   /** The long edge of a published copy, in pixels. */
   copyLongEdge: 1600,
   /** Every publication's id starts so. */
@@ -80,6 +82,8 @@ export interface CommunityAuthor {
   kind: "user" | "team";
   id: string;
   name: string;
+  /** The handle of their portfolio page (/p/<handle>, decision 105), when they have a visible one. */
+  portfolio: string | null;
 }
 
 /** A publication as the public pages show it. */

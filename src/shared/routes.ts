@@ -31,6 +31,8 @@ export const APP_ROUTES = [
   { path: "/privacy", access: "public" },
   // Not in spec section 2: a client's review link (issue 28), opened without an account.
   { path: "/review/:token", access: "public" },
+  // Not in spec section 2: a portfolio page of the social hub (issue 32), public.
+  { path: "/p/:handle", access: "public" },
   // Not in spec section 2: an invitation into a team (issue 28), opened from its mail (?token=…).
   { path: "/invite", access: "public" },
   { path: "/dashboard", access: "protected" },

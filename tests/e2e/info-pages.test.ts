@@ -1,7 +1,7 @@
 /**
  * The information pages, profile and settings in a browser against the real server, on a phone
  * (390×844) and a desktop (1280×800), in English and Spanish: /features, /guide, /user-guide,
- * /ai-lab and /test with the real version and engine; a planned page saying it is not open yet;
+ * /ai-lab and /test with the real version and engine;
  * /profile with the user's data and name editing (and the spec's validation message); /settings
  * switching language and theme; deleting the account (a wrong e-mail refused, then deleted, landing
  * on / signed out). Screenshots of each page in light and dark.
@@ -37,9 +37,6 @@ const TEXT = {
     status: "System status",
     allGood: "All systems working",
     engine: "Preview engine",
-    notOpenYet: "Not open yet",
-    socialHub: "Social hub",
-    todayTitle: "What you can do today",
     profile: "Profile",
     nameLabel: "Full name",
     save: "Save name",
@@ -70,9 +67,6 @@ const TEXT = {
     status: "Estado del sistema",
     allGood: "Todos los sistemas funcionan",
     engine: "Motor de vista previa",
-    notOpenYet: "Aún no disponible",
-    socialHub: "Espacio social",
-    todayTitle: "Qué puedes hacer hoy",
     profile: "Perfil",
     nameLabel: "Nombre completo",
     save: "Guardar nombre",
@@ -176,24 +170,6 @@ describeBrowser("information pages, profile and settings in a browser", () => {
       await browser.close();
     }
   }, 180_000);
-
-  it("shows a planned area as not open yet, with what to do today instead", async () => {
-    for (const [lang, size, colorScheme] of [
-      ["en", "desktop", "light"],
-      ["es", "phone", "dark"],
-    ] as const) {
-      const { browser, page, problems } = await open("/", { ...SIZES[size], colorScheme, locale: LOCALES[lang] });
-      await signIn(page, server.url, member.email, { language: lang });
-      await page.goto(`${server.url}/social-hub`);
-      await poll(() => heading(page, TEXT[lang].socialHub).isVisible()).toBe(true);
-      expect(await page.getByTestId("not-open-yet").textContent()).toBe(TEXT[lang].notOpenYet);
-      expect(await page.getByRole("heading", { name: TEXT[lang].todayTitle }).isVisible()).toBe(true);
-      expect(await page.getByTestId("planned-page").getByRole("link").count()).toBeGreaterThanOrEqual(3);
-      await screenshot(page, `info-planned-social-hub-${size}-${colorScheme}-${lang}`);
-      expect(problems).toEqual([]);
-      await browser.close();
-    }
-  }, 90_000);
 
   it("shows the user's data on /profile and edits the name, refusing one too short", async () => {
     const expected = await member.client.account.profile.query();

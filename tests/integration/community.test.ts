@@ -147,7 +147,7 @@ describe("publishing", () => {
       styleName: "Casa Azul",
       builtInStyle: false,
       before: null,
-      author: { kind: "user", id: ana.userId, name: "Ana Lima" },
+      author: { kind: "user", id: ana.userId, name: "Ana Lima", portfolio: null },
     });
     expect(await fetchStatus(`/files/published/${id}/before`)).toBe(404);
     expect(await fetchStatus(`/files/published/${id}/after`)).toBe(200);
@@ -330,7 +330,7 @@ describe("the feed", () => {
     const followed = await carla.client.community.feed.query({ view: "following" });
     expect(followed.items.map((item) => item.id)).toEqual([...ids].reverse());
     expect(followed.items.every((item) => item.followingAuthor)).toBe(true);
-    expect(await carla.client.community.following.query()).toEqual([{ kind: "user", id: ana.userId, name: "Ana Lima" }]);
+    expect(await carla.client.community.following.query()).toEqual([{ kind: "user", id: ana.userId, name: "Ana Lima", portfolio: null }]);
     await carla.client.community.follow.mutate({ kind: "user", targetId: ana.userId, on: false });
     expect(await carla.client.community.following.query()).toEqual([]);
     // Only an author the community shows can be followed.

@@ -296,6 +296,7 @@ beforeAll(async () => {
   const { shareUrl } = await ana.client.render.setSharing.mutate({ id: ids.anaJob, link: true });
   ids.shareToken = new URL(shareUrl!, server.url).searchParams.get("share")!;
   ids.publication = (await ana.client.community.publish.mutate({ jobId: ids.anaJob, title: "Calm", layout: "before-after" })).id;
+  await ana.client.community.savePortfolio.mutate({ handle: "ana-wire", displayName: "Ana" });
   const row = await server.deps.db.selectFrom("render_events").select("owner").where("job_id", "=", ids.anaJob).executeTakeFirstOrThrow();
   ids.anaOwner = row.owner;
   ids.anaClient = (await ana.client.clients.create.mutate({ name: "Marta Ruiz", phone: "+34 91 555 0101" })).id;
@@ -424,6 +425,9 @@ const successes: Record<string, Omit<QueryCase, "procedure">> = {
   "community.feed": { who: "ana", path: () => call("community.feed", { sort: "liked", limit: 5 }) },
   "community.ofRender": { who: "ana", path: () => call("community.ofRender", { jobId: ids.anaJob }) },
   "community.following": { who: "ana", path: () => "community.following" },
+  "community.mine": { who: "ana", path: () => "community.mine" },
+  "community.myPortfolio": { who: "ana", path: () => "community.myPortfolio" },
+  "community.portfolio": { who: "nobody", path: () => call("community.portfolio", { handle: "ana-wire" }) },
   "admin.communityReports": { who: "admin", path: () => "admin.communityReports" },
   "marketplace.browse": { who: "bob", path: () => call("marketplace.browse", { tone: "warm" }) },
   "marketplace.get": { who: "bob", path: () => call("marketplace.get", { listingId: ids.anaListing, teamId: null }) },

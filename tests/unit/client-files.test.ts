@@ -46,6 +46,7 @@ describe("route table", () => {
       "/terms",
       "/privacy",
       "/review/:token",
+      "/p/:handle",
       "/invite",
     ]);
     expect(byAccess("protected")).toEqual([

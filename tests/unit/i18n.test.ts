@@ -190,16 +190,6 @@ describe("translations", () => {
     expect([...used].filter((key) => !exists(key))).toEqual([]);
   });
 
-  it("has a page title and description for every planned page", () => {
-    const source = fs.readFileSync("src/client/routes.tsx", "utf8");
-    const planned = [...source.matchAll(/planned\("(\w+)"\)/g)].map((match) => match[1]!);
-    expect(planned.length).toBeGreaterThan(0);
-    for (const page of planned) {
-      expect(languages.en.has(`pages.${page}.title`), page).toBe(true);
-      expect(languages.en.has(`pages.${page}.description`), page).toBe(true);
-    }
-  });
-
   it("translates every server message, with English word for word as the server sends it", () => {
     for (const [name, text] of Object.entries(MESSAGES)) {
       expect(languages.en.get(`serverMessages.${name}`)).toBe(text);

@@ -156,6 +156,7 @@ const TABLE_OWNERS: Record<string, Home> = {
   community_follows: { owner: "src/server/community/" },
   publication_reports: { owner: "src/server/community/" },
   publishing_blocks: { owner: "src/server/community/" },
+  portfolios: { owner: "src/server/community/" },
   marketplace_listings: { owner: "src/server/marketplace/" },
   marketplace_listing_facets: { owner: "src/server/marketplace/" },
   marketplace_listing_styles: { owner: "src/server/marketplace/" },

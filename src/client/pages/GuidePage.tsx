@@ -61,7 +61,7 @@ function ExamplePair() {
 }
 
 const STEPS: { id: StepId; picture: () => ReactNode; link?: { href: string; key: string } }[] = [
-  { id: "upload", picture: () => <UploadDrawing />, link: { href: "/batch-upload", key: "infoPages.planned.links.batch" } },
+  { id: "upload", picture: () => <UploadDrawing />, link: { href: "/batch-upload", key: "infoPages.batchLink" } },
   { id: "style", picture: () => <StylesDrawing /> },
   { id: "progress", picture: () => <ProgressDrawing /> },
   { id: "compare", picture: () => <ExamplePair /> },

@@ -25,6 +25,8 @@ export interface CommunityRenders {
 export interface CommunitySpaces {
   roleIn(userId: string, teamId: string): Promise<TeamRole | null>;
   names(teamIds: readonly string[]): Promise<Map<string, string>>;
+  /** The teams the user belongs to, with their role (a portfolio may present one of them). */
+  teamsOf(userId: string): Promise<Array<{ id: string; name: string; role: TeamRole }>>;
 }
 
 export interface CommunityPeople {

@@ -19,6 +19,7 @@ import type { z } from "zod";
 import type { Database, Publication } from "../db/schema";
 import { DomainError, notFound } from "../errors";
 import type { CommunityContext } from "./context";
+import { portfoliosOfAuthors } from "./portfolio-studio";
 import { visiblePublication } from "./publications";
 
 type Eb = ExpressionBuilder<Database, "publications">;
@@ -34,13 +35,20 @@ async function authorsOf(deps: CommunityContext, rows: readonly Publication[]): 
   for (const row of shown) {
     if (row.team_id !== null) {
       const name = teams.get(row.team_id);
-      if (name !== undefined) authors.set(row.id, { kind: "team", id: row.team_id, name });
+      if (name !== undefined) authors.set(row.id, { kind: "team", id: row.team_id, name, portfolio: null });
     } else {
       const person = people.get(row.user_id);
       // A name the publisher gave in their profile; never their e-mail address.
-      if (person) authors.set(row.id, { kind: "user", id: row.user_id, name: person.name });
+      if (person) authors.set(row.id, { kind: "user", id: row.user_id, name: person.name, portfolio: null });
     }
   }
+  return withPortfolios(deps, authors);
+}
+
+/** The authors with the handles of their portfolio pages. */
+async function withPortfolios<K>(deps: CommunityContext, authors: Map<K, CommunityAuthor>): Promise<Map<K, CommunityAuthor>> {
+  const handles = await portfoliosOfAuthors(deps, [...authors.values()]);
+  for (const author of authors.values()) author.portfolio = handles.get(`${author.kind}:${author.id}`) ?? null;
   return authors;
 }
 
@@ -62,7 +70,7 @@ function viewOf(row: Publication, author: CommunityAuthor | null): PublicationVi
   };
 }
 
-async function viewsOf(deps: CommunityContext, rows: readonly Publication[]): Promise<PublicationView[]> {
+export async function viewsOf(deps: CommunityContext, rows: readonly Publication[]): Promise<PublicationView[]> {
   const authors = await authorsOf(deps, rows);
   return rows.map((row) => viewOf(row, authors.get(row.id) ?? null));
 }
@@ -78,6 +86,23 @@ export async function galleryPublications(deps: CommunityContext): Promise<Publi
     .limit(COMMUNITY.galleryMax)
     .execute();
   return viewsOf(deps, rows);
+}
+
+/**
+ * What the user published (the social hub's share links), newest first, hidden ones included and
+ * marked: their pictures answer 404 like every other public address of theirs.
+ */
+export async function myPublications(deps: CommunityContext, userId: string): Promise<Array<PublicationView & { hidden: boolean }>> {
+  const rows = await deps.db
+    .selectFrom("publications")
+    .selectAll()
+    .where("user_id", "=", userId)
+    .orderBy("published_at", "desc")
+    .orderBy("id", "desc")
+    .limit(COMMUNITY.mineMax)
+    .execute();
+  const views = await viewsOf(deps, rows);
+  return views.map((view, index) => ({ ...view, hidden: rows[index]!.hidden_at !== null }));
 }
 
 /** One publication, for anyone (not found once unpublished or hidden). */
@@ -261,8 +286,13 @@ export async function following(deps: CommunityContext, userId: string): Promise
     deps.people.people(rows.filter((row) => row.target_kind === "user").map((row) => row.target_id)),
     deps.spaces.names(rows.filter((row) => row.target_kind === "team").map((row) => row.target_id)),
   ]);
-  return rows.flatMap((row): CommunityAuthor[] => {
-    const name = row.target_kind === "team" ? teams.get(row.target_id) : people.get(row.target_id)?.name;
-    return name === undefined ? [] : [{ kind: row.target_kind, id: row.target_id, name }];
-  });
+  const authors = new Map(
+    rows.flatMap((row): Array<[string, CommunityAuthor]> => {
+      const name = row.target_kind === "team" ? teams.get(row.target_id) : people.get(row.target_id)?.name;
+      return name === undefined
+        ? []
+        : [[`${row.target_kind}:${row.target_id}`, { kind: row.target_kind, id: row.target_id, name, portfolio: null }]];
+    }),
+  );
+  return [...(await withPortfolios(deps, authors)).values()];
 }

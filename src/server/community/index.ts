@@ -3,7 +3,8 @@
  * after or after only, the name shown or not) as metadata-free copies; /gallery and /community read
  * them, with likes, saves, follows and reports; admins hide publications and stop accounts from
  * publishing. It owns publications, publication_likes, publication_saves, community_follows,
- * publication_reports and publishing_blocks, and the stored copies under community/. It asks the
+ * publication_reports, publishing_blocks and portfolios (the social hub's pages, decision 105), and the
+ * stored copies under community/. It asks the
  * render module, the spaces module and the accounts through ports boot.ts hands in.
  */
 import type { z } from "zod";
@@ -11,9 +12,11 @@ import type { feedInputSchema, PublishInput, reportInputSchema } from "../../sha
 import type { Clock } from "../clock";
 import type { Infra } from "../infra";
 import type { CommunityContext, CommunityPeople, CommunityRenders, CommunitySpaces } from "./context";
-import { feed, follow, following, galleryPublications, publicationView, react } from "./feed";
+import type { PortfolioSettings } from "../../shared/portfolio";
+import { feed, follow, following, galleryPublications, myPublications, publicationView, react } from "./feed";
 import { dismissReport, moderationState, openReports, report, setBlocked, setHidden } from "./moderation";
 import { isBlocked, publicationOfRender, publish, removeOrphanCopies, unpublish } from "./publications";
+import { myPortfolio, portfolioView, removePortfolio, savePortfolio } from "./portfolio";
 import { communityRoutes } from "./routes";
 
 export type { CommunityRenders, CommunitySpaces, CommunityPeople, RenderToPublish } from "./context";
@@ -40,6 +43,13 @@ export function createCommunityModule(
     save: (userId: string, id: string, on: boolean) => react(deps, userId, id, "save", on),
     follow: (userId: string, target: { kind: "user" | "team"; id: string }, on: boolean) => follow(deps, userId, target, on),
     following: (userId: string) => following(deps, userId),
+    /** The social hub (decision 105): what the user published, and their portfolio page. */
+    mine: (userId: string) => myPublications(deps, userId),
+    myPortfolio: (userId: string) => myPortfolio(deps, userId),
+    savePortfolio: (userId: string, input: PortfolioSettings) => savePortfolio(deps, userId, input),
+    removePortfolio: (userId: string) => removePortfolio(deps, userId),
+    /** A visible portfolio page, for anyone. */
+    portfolio: (handle: string) => portfolioView(deps, handle),
     report: (userId: string, input: z.output<typeof reportInputSchema>) => report(deps, userId, input),
     // Admins (the router checks the role).
     openReports: () => openReports(deps),

@@ -875,6 +875,25 @@ export interface PublishingBlocksTable {
   created_at: number;
 }
 
+/** A user's portfolio page, /p/<handle> (decision 105). Owned by src/server/community. */
+export interface PortfoliosTable {
+  user_id: string;
+  /** Lower case (portfolioHandleSchema). */
+  handle: string;
+  display_name: string;
+  headline: Generated<string>;
+  /** JSON: [{ label, url }]. */
+  links: Generated<string>;
+  contact_email: Generated<string>;
+  contact_phone: Generated<string>;
+  /** The team the page presents; null: the user alone. */
+  brand_team_id: string | null;
+  /** 1: public. */
+  visible: Generated<number>;
+  created_at: number;
+  updated_at: number;
+}
+
 /** A listing of the marketplace (decision 104): a team's or a personal space's, exactly one set. Owned by src/server/marketplace. */
 export interface MarketplaceListingsTable {
   /** "ml_" and 24 letters or digits. */
@@ -1012,6 +1031,7 @@ export interface Database {
   community_follows: CommunityFollowsTable;
   publication_reports: PublicationReportsTable;
   publishing_blocks: PublishingBlocksTable;
+  portfolios: PortfoliosTable;
   marketplace_listings: MarketplaceListingsTable;
   marketplace_listing_facets: MarketplaceListingFacetsTable;
   marketplace_listing_styles: MarketplaceListingStylesTable;
@@ -1028,6 +1048,7 @@ export type Project = Selectable<ProjectsTable>;
 export type Client = Selectable<ClientsTable>;
 export type CustomStyle = Selectable<CustomStylesTable>;
 export type Publication = Selectable<PublicationsTable>;
+export type Portfolio = Selectable<PortfoliosTable>;
 export type RoomMeasure = Selectable<RoomMeasuresTable>;
 export type ApiKey = Selectable<ApiKeysTable>;
 export type NewProject = Insertable<ProjectsTable>;

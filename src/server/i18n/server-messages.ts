@@ -49,6 +49,9 @@ import custom_styles_fr from "../../client/i18n/areas/custom-styles/fr.json";
 import community_en from "../../client/i18n/areas/community/en.json";
 import community_es from "../../client/i18n/areas/community/es.json";
 import community_fr from "../../client/i18n/areas/community/fr.json";
+import social_hub_en from "../../client/i18n/areas/social-hub/en.json";
+import social_hub_es from "../../client/i18n/areas/social-hub/es.json";
+import social_hub_fr from "../../client/i18n/areas/social-hub/fr.json";
 import style_packs_en from "../../client/i18n/areas/style-packs/en.json";
 import style_packs_es from "../../client/i18n/areas/style-packs/es.json";
 import style_packs_fr from "../../client/i18n/areas/style-packs/fr.json";
@@ -75,6 +78,7 @@ export const SERVER_MESSAGE_FILES: Record<Language, Record<string, Texts>> = {
     "areas/api/en.json": api_en,
     "areas/custom-styles/en.json": custom_styles_en,
     "areas/community/en.json": community_en,
+    "areas/social-hub/en.json": social_hub_en,
     "areas/style-packs/en.json": style_packs_en,
     "areas/marketplace/en.json": marketplace_en,
   },
@@ -93,6 +97,7 @@ export const SERVER_MESSAGE_FILES: Record<Language, Record<string, Texts>> = {
     "areas/api/es.json": api_es,
     "areas/custom-styles/es.json": custom_styles_es,
     "areas/community/es.json": community_es,
+    "areas/social-hub/es.json": social_hub_es,
     "areas/style-packs/es.json": style_packs_es,
     "areas/marketplace/es.json": marketplace_es,
   },
@@ -111,6 +116,7 @@ export const SERVER_MESSAGE_FILES: Record<Language, Record<string, Texts>> = {
     "areas/api/fr.json": api_fr,
     "areas/custom-styles/fr.json": custom_styles_fr,
     "areas/community/fr.json": community_fr,
+    "areas/social-hub/fr.json": social_hub_fr,
     "areas/style-packs/fr.json": style_packs_fr,
     "areas/marketplace/fr.json": marketplace_fr,
   },

@@ -3,7 +3,6 @@
  * They are decorative: the text next to them says what they show. Colours follow the theme
  * through Tailwind's fill and stroke classes.
  */
-import type { ReactNode } from "react";
 
 const frame = "block h-auto w-full";
 const paper = "fill-white dark:fill-slate-800";
@@ -131,51 +130,5 @@ export function KeepDrawing() {
       <circle cx="191" cy="100" r="4" fill="#fff" />
       <circle cx="191" cy="116" r="4" fill="#fff" />
     </svg>
-  );
-}
-
-/** A room being built, with the area's own icon in the middle (planned pages). */
-export function UnderConstruction({ icon, label }: { icon: ReactNode; label: string }) {
-  return (
-    <div className="relative mx-auto w-full max-w-sm" role="img" aria-label={label}>
-      <svg viewBox="0 0 240 150" className={frame} aria-hidden="true">
-        <rect x="6" y="6" width="228" height="138" rx="16" className={soft} />
-        {/* Blueprint of the room. */}
-        <g fill="none" strokeWidth="2" strokeDasharray="6 5" className="stroke-brand-500/70">
-          <path d="M40 118 V40 H200 V118" />
-          <path d="M40 118 H200" />
-          <path d="M150 40 V62 M150 62 A22 22 0 0 1 172 40" />
-        </g>
-        <g className="stroke-slate-400 dark:stroke-slate-500" strokeWidth="1">
-          <path d="M40 30 H200 M40 26 V34 M200 26 V34" />
-        </g>
-        {/* Ladder. */}
-        <g className="stroke-amber-600 dark:stroke-amber-400" strokeWidth="3" strokeLinecap="round">
-          <path d="M58 118 L70 62 M78 118 L90 62" />
-          <path d="M61 104 H81 M64 90 H84 M67 76 H87" strokeWidth="2" />
-        </g>
-        {/* Paint roller. */}
-        <g>
-          <rect x="160" y="74" width="30" height="12" rx="4" className="fill-amber-400" />
-          <path
-            d="M175 86 V96 H186 V118"
-            fill="none"
-            strokeWidth="3"
-            strokeLinecap="round"
-            className="stroke-slate-500 dark:stroke-slate-400"
-          />
-        </g>
-        {/* Safety stripes. */}
-        <g>
-          <rect x="20" y="122" width="200" height="10" rx="2" className="fill-amber-400" />
-          {[28, 52, 76, 100, 124, 148, 172, 196].map((x) => (
-            <path key={x} d={`M${x} 132 L${x + 10} 122 H${x + 18} L${x + 8} 132 Z`} className="fill-slate-800" />
-          ))}
-        </g>
-      </svg>
-      <span className="absolute left-1/2 top-[44%] flex size-14 -translate-x-1/2 -translate-y-1/2 items-center justify-center rounded-full bg-white text-brand-700 shadow-md ring-4 ring-brand-100 dark:bg-slate-900 dark:text-brand-100 dark:ring-brand-700/40 [&>svg]:size-7">
-        {icon}
-      </span>
-    </div>
   );
 }

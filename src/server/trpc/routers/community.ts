@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { feedInputSchema, publicationIdSchema, publishInputSchema, reportInputSchema } from "../../../shared/community";
+import { portfolioInputSchema } from "../../../shared/portfolio";
 import { enforceRateLimit, protectedProcedure, publicProcedure, router } from "../init";
 
 const id = publicationIdSchema;
@@ -42,6 +43,21 @@ export const communityRouter = router({
       return ctx.services.community.follow(ctx.user.id, { kind: input.kind, id: input.targetId }, input.on);
     }),
   following: protectedProcedure.query(({ ctx }) => ctx.services.community.following(ctx.user.id)),
+
+  // The social hub (decision 105).
+  mine: protectedProcedure.query(({ ctx }) => ctx.services.community.mine(ctx.user.id)),
+  myPortfolio: protectedProcedure.query(({ ctx }) => ctx.services.community.myPortfolio(ctx.user.id)),
+  savePortfolio: protectedProcedure
+    .input(portfolioInputSchema)
+    .mutation(({ ctx, input }) => ctx.services.community.savePortfolio(ctx.user.id, input)),
+  removePortfolio: protectedProcedure.mutation(async ({ ctx }) => {
+    await ctx.services.community.removePortfolio(ctx.user.id);
+    return { ok: true as const };
+  }),
+  /** A portfolio page, for anyone while it is visible. */
+  portfolio: publicProcedure
+    .input(z.object({ handle: z.string().max(64) }))
+    .query(({ ctx, input }) => ctx.services.community.portfolio(input.handle)),
 
   report: protectedProcedure.input(reportInputSchema).mutation(async ({ ctx, input }) => {
     await enforceRateLimit(ctx, "communityReport");
