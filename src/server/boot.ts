@@ -246,7 +246,7 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
   });
   const payments = createPaymentsService({ ...infra, brandName: settings.brandName, teams: spaces });
   const backups = createBackupModule(infra);
-  const accounts = createAccountsService(infra, render, projects, settings, spaces);
+  const accounts = createAccountsService(infra, render, projects, settings, spaces, community);
   const sessions = createSessionsService(db, clock);
   const analytics = createAnalyticsService(infra, render);
   // Each owner removes what is its own; the housekeeping module schedules and records the passes.

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MESSAGES } from "../../src/shared/messages";
-import { createStudioClient, roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
+import { createStudioClient, PASSWORD, roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 
 type Client = Awaited<ReturnType<typeof signedInClient>>;
@@ -182,6 +182,28 @@ describe("a portfolio page", () => {
       name: "Casa Nova",
       portfolio: "casa-nova",
     });
+
+    // An Admin who published the studio's work deletes their account: the work stays published, the Owner's now.
+    const leaving = await signedInClient(server.url);
+    await server.deps.db
+      .insertInto("team_members")
+      .values({ team_id: team.id, user_id: leaving.userId, role: "admin", joined_at: Date.now() })
+      .execute();
+    await leaving.client.teams.switchSpace.mutate({ teamId: team.id });
+    const [leavingJob] = await rendersOf(leaving, ["minimalist"]);
+    const leftWork = await leaving.client.community.publish.mutate({
+      jobId: leavingJob!,
+      title: "Left",
+      layout: "after-only",
+      showName: true,
+    });
+    await leaving.client.account.deleteAccount.mutate({ confirmEmail: leaving.email, password: PASSWORD });
+    expect((await visitor().client.community.get.query({ id: leftWork.id })).author?.name).toBe("Casa Nova");
+    expect((await visitor().client.community.portfolio.query({ handle: "casa-nova" })).publications.map((item) => item.id)).toEqual([
+      leftWork.id,
+      studioWork.id,
+    ]);
+    expect((await owner.client.community.mine.query()).map((item) => item.id)).toContain(leftWork.id);
 
     // Once they may no longer publish for it, the page presents them alone.
     await server.deps.db.updateTable("team_members").set({ role: "member" }).where("user_id", "=", owner.userId).execute();

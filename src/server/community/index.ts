@@ -15,7 +15,7 @@ import type { CommunityContext, CommunityPeople, CommunityRenders, CommunitySpac
 import type { PortfolioSettings } from "../../shared/portfolio";
 import { feed, follow, following, galleryPublications, myPublications, publicationView, react } from "./feed";
 import { dismissReport, moderationState, openReports, report, setBlocked, setHidden } from "./moderation";
-import { isBlocked, publicationOfRender, publish, removeOrphanCopies, unpublish } from "./publications";
+import { handOverTeamPublications, isBlocked, publicationOfRender, publish, removeOrphanCopies, unpublish } from "./publications";
 import { myPortfolio, portfolioView, removePortfolio, savePortfolio } from "./portfolio";
 import { communityRoutes } from "./routes";
 
@@ -34,6 +34,9 @@ export function createCommunityModule(
     unpublish: (userId: string, id: string) => unpublish(deps, userId, id),
     /** A render's publication as its dialog shows it (404 for a render not of the caller's spaces). */
     ofRender: (userId: string, jobId: string) => publicationOfRender(deps, userId, jobId),
+    /** A member leaving by deleting their account: what they published of the team's work stays published, as its Owner's (decision 070). */
+    handOverTeamPublications: (fromUserId: string, teamId: string, toUserId: string) =>
+      handOverTeamPublications(deps, fromUserId, teamId, toUserId),
     /** Whether an admin stopped the account from publishing. */
     isBlocked: (userId: string) => isBlocked(deps, userId),
     gallery: () => galleryPublications(deps),

@@ -133,6 +133,21 @@ export async function unpublish(deps: CommunityContext, userId: string, id: stri
   await removeCopies(deps, [row.before_key, row.after_key]);
 }
 
+/** Passes a member's publications of the team's work to another member (its Owner), as their work passes (decision 070). */
+export async function handOverTeamPublications(
+  deps: Pick<CommunityContext, "db">,
+  fromUserId: string,
+  teamId: string,
+  toUserId: string,
+): Promise<void> {
+  await deps.db
+    .updateTable("publications")
+    .set({ user_id: toUserId })
+    .where("user_id", "=", fromUserId)
+    .where("team_id", "=", teamId)
+    .execute();
+}
+
 /** A render's publication as its publish dialog shows it, and whether the caller may publish it. */
 export async function publicationOfRender(deps: CommunityContext, userId: string, jobId: string) {
   const source = await deps.renders.source(userId, jobId);

@@ -788,6 +788,8 @@ export function createAccountsService(
   projects: ProjectsService,
   studio?: StudioFacts,
   teams?: Pick<SpacesModule, "teamsOf" | "ownersOf">,
+  /** The community module: a member's publications of a team's work pass to its Owner with the work. */
+  community?: { handOverTeamPublications(fromUserId: string, teamId: string, toUserId: string): Promise<void> },
 ) {
   const deps: AccountDeps = studio ? { ...infra, studio } : infra;
   return {
@@ -868,7 +870,10 @@ export function createAccountsService(
       const owners = memberships.length > 0 ? await teams!.ownersOf(memberships.map((team) => team.id)) : new Map<string, string>();
       for (const team of memberships) {
         const owner = owners.get(team.id);
-        if (owner) await projects.handOverTeamWork(userId, team.id, owner);
+        if (owner) {
+          await projects.handOverTeamWork(userId, team.id, owner);
+          await community?.handOverTeamPublications(userId, team.id, owner);
+        }
       }
       await render.deleteUserImages({ userId });
       // Everything else hangs off the user row (ON DELETE CASCADE); analytics keep no user id.
