@@ -44,6 +44,7 @@ const ModificationStudioPage = lazyWithData(() => import("./pages/ModificationSt
 const ClientsPage = lazyWithData(() => import("./pages/ClientsPage"));
 const LegalPage = lazyWithData(() => import("./pages/LegalPage"));
 const ReviewPage = lazyWithData(() => import("./pages/ReviewPage"));
+const SharePage = lazyWithData(() => import("./pages/SharePage"));
 const TeamsPage = lazyWithData(() => import("./pages/TeamsPage"));
 const InvitePage = lazyWithData(() => import("./pages/InvitePage"));
 const DevelopersPage = lazyWithData(() => import("./pages/DevelopersPage"));
@@ -84,6 +85,7 @@ export const PAGES: Record<AppPath, ComponentType> = {
   "/privacy": PrivacyPage,
   "/review/:token": ReviewPage,
   "/invite": InvitePage,
+  "/s/:id": SharePage,
   "/dashboard": DashboardPage,
   "/enhanced-dashboard": EnhancedDashboardPage,
   "/social-hub": planned("socialHub"),
