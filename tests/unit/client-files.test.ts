@@ -47,6 +47,7 @@ describe("route table", () => {
       "/privacy",
       "/review/:token",
       "/invite",
+      "/s/:id",
     ]);
     expect(byAccess("protected")).toEqual([
       "/dashboard",
