@@ -87,7 +87,9 @@ describeBrowser("the embed and the share page in a browser", () => {
         height: run.height,
         colorScheme: run.colorScheme,
         locale: run.locale,
-        beforeLoad: (page) => page.addInitScript(recordViolations),
+        beforeLoad: async (page) => {
+          await page.addInitScript(recordViolations);
+        },
       });
       const frame = await embedFrame(page);
       const slider = frame.getByRole("slider");
