@@ -11,6 +11,7 @@ import path from "node:path";
 import type { Frame, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { embedSnippet } from "../../src/shared/community";
+import { seriousViolations } from "../helpers/axe";
 import { describeBrowser, screenshot, SCREENSHOT_DIR, SCREENSHOTS_TAKEN, uiText, useBrowsers } from "../helpers/browser";
 import { roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
@@ -136,6 +137,16 @@ describeBrowser("the embed and the share page in a browser", () => {
       expect(problems).toEqual([]);
     });
   }
+
+  it("has no serious accessibility problem, on its own (axe) in light and dark", async () => {
+    for (const colorScheme of ["light", "dark"] as const) {
+      const { page, problems, browser } = await open(`/embed/${id}`, { width: 800, height: 500, colorScheme });
+      await page.getByRole("slider").focus();
+      expect(await seriousViolations(page), colorScheme).toEqual([]);
+      expect(problems).toEqual([]);
+      await browser.close();
+    }
+  });
 
   it("shows the share page signed out, and the not-found view once unpublished", async () => {
     const { page, problems, browser } = await open(`/s/${id}`, { width: 1280, height: 900, colorScheme: "light" });

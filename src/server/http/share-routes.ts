@@ -135,6 +135,7 @@ function embedPage(publication: PublicationView, language: Language, studio: Pub
 <meta charset="utf-8" />
 <meta name="viewport" content="width=device-width, initial-scale=1" />
 <meta name="robots" content="noindex" />
+<link rel="icon" type="image/svg+xml" href="/favicon.svg" />
 <title>${escapeHtml(title)}</title>
 <link rel="stylesheet" href="/embed/slider.css" />
 </head>
