@@ -166,6 +166,31 @@ describeBrowser("the embed and the share page in a browser", () => {
     expect(problems).toEqual([]);
     await browser.close();
 
+    // An after-only publication, in Spanish on a phone in dark: the picture alone, no name shown.
+    const uploaded = await upload(server.url, ana.jar, await roomPhoto(600, 800));
+    const { jobs } = await ana.client.render.create.mutate({
+      projectId: uploaded.body.projectId,
+      imageId: uploaded.body.imageId,
+      style: "scandinavian",
+    });
+    await waitForRenders(ana, [jobs[0]!.id]);
+    const alone = await ana.client.community.publish.mutate({ jobId: jobs[0]!.id, title: "Dormitorio nórdico", layout: "after-only" });
+    const phone = await open(`/s/${alone.id}`, { width: 390, height: 844, colorScheme: "dark", locale: "es-ES" });
+    await poll(() => phone.page.getByRole("heading", { level: 1 }).textContent()).toBe("Dormitorio nórdico");
+    await poll(() =>
+      phone.page
+        .getByTestId("share-picture")
+        .locator("img")
+        .evaluate((image: HTMLImageElement) => image.naturalWidth),
+    ).toBeGreaterThan(0);
+    expect(await phone.page.getByRole("slider").count()).toBe(0);
+    expect(await phone.page.getByTestId("share-author").count()).toBe(0);
+    expect(await phone.page.getByRole("link", { name: uiText("es", "share.cta") }).isVisible()).toBe(true);
+    expect(await phone.page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await screenshot(phone.page, "share-page-after-only-es-phone-dark");
+    expect(phone.problems).toEqual([]);
+    await phone.browser.close();
+
     await ana.client.community.unpublish.mutate({ id });
     const gone = await open(`/s/${id}`, { width: 390, height: 844, colorScheme: "dark", locale: "es-ES" });
     await poll(() => gone.page.getByRole("heading", { level: 1 }).textContent()).toBe(uiText("es", "notFound.title"));
