@@ -50,20 +50,19 @@ const copyKey = (id: string, variant: "before" | "after" | "card") => `community
  * after side by side (each half cover-cropped, a thin white line between), or the after picture alone.
  * Made from the stripped copies, so it carries no metadata either.
  */
-export async function shareCard(after: Buffer, before: Buffer | null): Promise<Buffer> {
+async function shareCard(after: Buffer, before: Buffer | null): Promise<Buffer> {
   const { cardWidth: width, cardHeight: height } = SHARE;
   const cover = (data: Buffer, w: number) => sharp(data).resize({ width: w, height, fit: "cover", position: "centre" }).toBuffer();
-  if (!before)
-    return sharp(await cover(after, width))
-      .jpeg({ quality: 85 })
-      .toBuffer();
-  const half = width / 2;
-  const divider = 4;
+  // Each half loses two pixels to the line between them.
+  const half = width / 2 - 2;
+  const layers = before
+    ? [
+        { input: await cover(before, half), left: 0, top: 0 },
+        { input: await cover(after, half), left: width - half, top: 0 },
+      ]
+    : [{ input: await cover(after, width), left: 0, top: 0 }];
   return sharp({ create: { width, height, channels: 3, background: "#ffffff" } })
-    .composite([
-      { input: await cover(before, half - divider / 2), left: 0, top: 0 },
-      { input: await cover(after, half - divider / 2), left: half + divider / 2, top: 0 },
-    ])
+    .composite(layers)
     .jpeg({ quality: 85 })
     .toBuffer();
 }
