@@ -1,6 +1,6 @@
 /**
  * Share links and embeds in a browser (issue 32, decision 106): the embed snippet in a page of another
- * origin (another loopback port), its slider worked with the keyboard, its pictures loaded, no console
+ * origin (another loopback port), its slider worked with the keyboard and dragged, its pictures loaded, no console
  * error and no CSP violation, no cookie set; in English on a desktop in light and in Spanish on a phone in
  * dark. The share page /s/<id> signed out, and its not-found view once the picture is unpublished.
  */
@@ -81,7 +81,7 @@ describeBrowser("the embed and the share page in a browser", () => {
     { name: "en-desktop-light", language: "en", locale: "en-US", width: 1280, height: 800, colorScheme: "light" },
     { name: "es-phone-dark", language: "es", locale: "es-ES", width: 390, height: 844, colorScheme: "dark" },
   ] as const) {
-    it(`works inside a page of another origin with the keyboard (${run.name})`, async () => {
+    it(`works inside a page of another origin, with the keyboard and the pointer (${run.name})`, async () => {
       expect(new URL(otherUrl).origin).not.toBe(new URL(server.url).origin);
       const { page, problems, browser } = await open(otherUrl, {
         width: run.width,
@@ -118,6 +118,18 @@ describeBrowser("the embed and the share page in a browser", () => {
         return (document.querySelector(".handle")!.getBoundingClientRect().left - frameBox.left) / frameBox.width;
       });
       expect(handle).toBeCloseTo(0.45, 2);
+      // Dragging works too: pressed at a quarter of the picture, let go at three quarters.
+      const box = (await frame.locator(".frame").boundingBox())!;
+      await page.mouse.move(box.x + box.width * 0.25, box.y + box.height / 2);
+      await page.mouse.down();
+      expect(Number((await sliderState(frame)).value)).toBeCloseTo(25, -0.5);
+      await page.mouse.move(box.x + box.width * 0.75, box.y + box.height / 2, { steps: 4 });
+      await page.mouse.up();
+      expect(Number((await sliderState(frame)).value)).toBeCloseTo(75, -0.5);
+      await page.keyboard.press("Home");
+      await page.keyboard.press("PageUp");
+      await page.keyboard.press("PageUp");
+      await page.keyboard.press("ArrowRight");
       // Focus is visible (the outline).
       expect(await slider.evaluate((element) => getComputedStyle(element).outlineStyle)).toBe("solid");
 
