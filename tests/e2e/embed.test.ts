@@ -1,8 +1,9 @@
 /**
  * Share links and embeds in a browser (issue 32, decision 106): the embed snippet in a page of another
- * origin (another loopback port), its slider worked with the keyboard and dragged, its pictures loaded, no console
- * error and no CSP violation, no cookie set; in English on a desktop in light and in Spanish on a phone in
- * dark. The share page /s/<id> signed out, and its not-found view once the picture is unpublished.
+ * origin (another loopback port), its slider worked with the keyboard and dragged, its pictures loaded,
+ * no console error, no CSP violation, no cookie set; in English on a desktop in light and in Spanish on
+ * a phone in dark; axe on the embed alone. The share page /s/<id> signed out (before and after, and after
+ * only), and its not-found view once the picture is unpublished.
  */
 import fs from "node:fs";
 import http from "node:http";
