@@ -42,6 +42,7 @@ const ModificationStudioPage = lazyWithData(() => import("./pages/ModificationSt
 const ClientsPage = lazyWithData(() => import("./pages/ClientsPage"));
 const LegalPage = lazyWithData(() => import("./pages/LegalPage"));
 const ReviewPage = lazyWithData(() => import("./pages/ReviewPage"));
+const SharePage = lazyWithData(() => import("./pages/SharePage"));
 const TeamsPage = lazyWithData(() => import("./pages/TeamsPage"));
 const InvitePage = lazyWithData(() => import("./pages/InvitePage"));
 const DevelopersPage = lazyWithData(() => import("./pages/DevelopersPage"));
@@ -79,6 +80,7 @@ export const PAGES: Record<AppPath, ComponentType> = {
   "/review/:token": ReviewPage,
   "/p/:handle": PortfolioPage,
   "/invite": InvitePage,
+  "/s/:id": SharePage,
   "/dashboard": DashboardPage,
   "/enhanced-dashboard": EnhancedDashboardPage,
   "/social-hub": SocialHubPage,

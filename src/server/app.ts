@@ -23,6 +23,8 @@ import { operationsRoutes, requestTracking } from "./http/operations";
 import { identifyRequest } from "./http/identity";
 import { pageLanguage, readInlineScriptHashes, readPrerenderedLanding } from "./http/prerendered-pages";
 import { helmetOptions, securityHeaders } from "./http/security-headers";
+import { shareRoutes } from "./http/share-routes";
+import { withPageHead } from "./http/social-tags";
 import { brandedPages, studioRoutes } from "./http/studio-pages";
 import { stripeWebhookRoutes } from "./http/stripe-webhook";
 import { uploadRoutes } from "./http/upload-route";
@@ -82,6 +84,8 @@ export function createApp(
   });
   app.use(operationsRoutes(deps.env, services));
   app.use(studioRoutes(services.settings));
+  // Share pages and embeds: public, before anything that reads or sets a cookie (decision 106).
+  app.use(shareRoutes({ env: deps.env, community: services.community, studio: services.settings }));
 
   // The public REST API before the CSRF check: it takes a bearer key, never a cookie (decision 094).
   app.use(services.api.routes());
@@ -147,12 +151,13 @@ export function createApp(
         res.type("html").send(pages.landing(pageLanguage(req)) ?? pages.index());
         return;
       }
-      // A page's own route may have answered for it first (a revoked review link: 404, with the app's page).
+      // A page's own route may have answered for it first (a revoked review link: 404, with the app's page;
+      // a share page's Open Graph tags: res.locals.pageHead).
       const pageStatus = typeof res.locals.pageStatus === "number" ? res.locals.pageStatus : undefined;
       res
         .status(pageStatus ?? (isAppPath(req.path) ? 200 : 404))
         .type("html")
-        .send(pages.index());
+        .send(withPageHead(pages.index(), res.locals));
     });
   } else {
     deps.log.warn("client build not found; serving the API only", { clientDir });

@@ -115,5 +115,33 @@ export interface FeedItem extends PublicationView {
   mine: boolean;
 }
 
-/** The public files of a publication: the only URLs that serve its pictures. */
-export const publicationFile = (id: string, variant: "before" | "after") => `/files/published/${id}/${variant}`;
+/** The public files of a publication: the only URLs that serve its pictures ("card": the share card, decision 106). */
+export const publicationFile = (id: string, variant: "before" | "after" | "card") => `/files/published/${id}/${variant}`;
+
+/** Share links, cards and embeds (decision 106). */
+export const SHARE = {
+  /** The share card's size: what Open Graph and Twitter's large card expect. */
+  cardWidth: 1200,
+  cardHeight: 630,
+  /** The embed snippet's frame. */
+  embedWidth: 800,
+  embedHeight: 500,
+} as const;
+
+/** A publication's public page, and its embeddable slider (the one page other sites may frame). */
+export const SHARE_ROUTES = {
+  page: (id: string) => `/s/${id}`,
+  embed: (id: string) => `/embed/${id}`,
+} as const;
+
+const escapeAttribute = (text: string) =>
+  text.replace(/[&<>"']/g, (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[char]!);
+
+/** The <iframe> a studio pastes into its own website (origin: where this server is reached, no trailing slash). */
+export function embedSnippet(origin: string, id: string, title: string): string {
+  const src = `${origin.replace(/\/+$/, "")}${SHARE_ROUTES.embed(id)}`;
+  return (
+    `<iframe src="${escapeAttribute(src)}" width="${SHARE.embedWidth}" height="${SHARE.embedHeight}" ` +
+    `style="border:0;max-width:100%" title="${escapeAttribute(title)}" loading="lazy" allowfullscreen></iframe>`
+  );
+}

@@ -35,6 +35,8 @@ export const APP_ROUTES = [
   { path: "/p/:handle", access: "public" },
   // Not in spec section 2: an invitation into a team (issue 28), opened from its mail (?token=…).
   { path: "/invite", access: "public" },
+  // Not in spec section 2: a published render's share link (issue 32, decision 106).
+  { path: "/s/:id", access: "public" },
   { path: "/dashboard", access: "protected" },
   { path: "/enhanced-dashboard", access: "protected" },
   { path: "/social-hub", access: "protected" },

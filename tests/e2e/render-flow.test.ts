@@ -254,6 +254,16 @@ describeBrowser("the render flow in a browser", () => {
     expect(await publishing.getByRole("switch", { name: "Show my name" }).getAttribute("aria-checked")).toBe("false");
     await publishing.getByRole("button", { name: "Publish", exact: true }).click();
     await poll(() => first.getByTestId("publish-panel").textContent()).toContain("Published as “Loft in steel”");
+    // Its share link and embed code (decision 106), copied with a toast.
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
+    await first.getByRole("button", { name: "Copy embed code" }).click();
+    await poll(() => page.locator("[data-sonner-toast]").filter({ hasText: "Embed code copied" }).count()).toBe(1);
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(
+      new RegExp(`^<iframe src="${server.url}/embed/pub_[a-z0-9]+" width="800" height="500" .*title="Loft in steel"`),
+    );
+    await first.getByRole("button", { name: "Copy share link" }).click();
+    await poll(() => page.evaluate(() => navigator.clipboard.readText())).toMatch(new RegExp(`^${server.url}/s/pub_[a-z0-9]+$`));
+    await screenshot(page, "render-published-desktop-light");
     await page.goto(shareUrl);
     await poll(() => page.getByTestId("shared-render").getByRole("slider").isVisible()).toBe(true);
     await poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Industrial makeover");

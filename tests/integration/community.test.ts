@@ -65,6 +65,10 @@ async function expectGoneEverywhere(id: string, jobId: string, viewer: Client) {
   for (const path of [
     `/files/published/${id}/before`,
     `/files/published/${id}/after`,
+    // Share card, page and embed (decision 106; tests/integration/share-links.test.ts).
+    `/files/published/${id}/card`,
+    `/embed/${id}`,
+    `/s/${id}`,
     // The gallery's route before decision 102 (it served the render's own files).
     `/files/gallery/${jobId}/before`,
     `/files/gallery/${jobId}/after`,
@@ -283,10 +287,13 @@ describe("a published render deleted by its owner", () => {
       .select(["id", "before_key", "after_key"])
       .where("id", "in", [id, other.id])
       .execute();
+    // The share card (decision 106) is kept with the copies, and goes with them.
+    expect(await fetchStatus(`/files/published/${id}/card`)).toBe(200);
     await ana.client.render.delete.mutate({ id: gone! });
     await expectGoneEverywhere(id, gone!, ana);
     const later = { now: () => Date.now() + 2 * 86_400_000 };
-    expect((await server.services.community.removeOrphanCopies(later)).orphanPublishedCopies).toBeGreaterThanOrEqual(2);
+    expect((await server.services.community.removeOrphanCopies(later)).orphanPublishedCopies).toBeGreaterThanOrEqual(3);
+    expect(await server.deps.storage.get(UPLOAD_BUCKET, `community/${id}/card.jpg`)).toBeNull();
     for (const row of keys) {
       for (const key of [row.before_key!, row.after_key!]) {
         expect(await server.deps.storage.get(UPLOAD_BUCKET, key), key).toEqual(row.id === id ? null : expect.anything());

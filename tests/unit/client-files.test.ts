@@ -48,6 +48,7 @@ describe("route table", () => {
       "/review/:token",
       "/p/:handle",
       "/invite",
+      "/s/:id",
     ]);
     expect(byAccess("protected")).toEqual([
       "/dashboard",

@@ -6,7 +6,7 @@
  */
 import sharp from "sharp";
 import { UPLOAD_BUCKET } from "../../shared/constants";
-import { COMMUNITY, publicationIdSchema, type PublicationLayout, type PublishInput } from "../../shared/community";
+import { COMMUNITY, SHARE, publicationIdSchema, type PublicationLayout, type PublishInput } from "../../shared/community";
 import { roleMay } from "../../shared/teams";
 import { generateSecureRandomString } from "../auth/tokens";
 import { MAX_INPUT_PIXELS } from "../images/prepare-upload";
@@ -43,7 +43,29 @@ export async function strippedCopy(data: Buffer): Promise<Buffer> {
 }
 
 /** Ids are lower case (generateSecureRandomString; migration 0044's random hex), as storage keys must be. */
-const copyKey = (id: string, variant: "before" | "after") => `community/${id}/${variant}.jpg`;
+const copyKey = (id: string, variant: "before" | "after" | "card") => `community/${id}/${variant}.jpg`;
+
+/**
+ * The share card (decision 106): 1200×630, what Open Graph and Twitter's large card show. Before and
+ * after side by side (each half cover-cropped, a thin white line between), or the after picture alone.
+ * Made from the stripped copies, so it carries no metadata either.
+ */
+async function shareCard(after: Buffer, before: Buffer | null): Promise<Buffer> {
+  const { cardWidth: width, cardHeight: height } = SHARE;
+  const cover = (data: Buffer, w: number) => sharp(data).resize({ width: w, height, fit: "cover", position: "centre" }).toBuffer();
+  // Each half loses two pixels to the line between them.
+  const half = width / 2 - 2;
+  const layers = before
+    ? [
+        { input: await cover(before, half), left: 0, top: 0 },
+        { input: await cover(after, half), left: width - half, top: 0 },
+      ]
+    : [{ input: await cover(after, width), left: 0, top: 0 }];
+  return sharp({ create: { width, height, channels: 3, background: "#ffffff" } })
+    .composite(layers)
+    .jpeg({ quality: 85 })
+    .toBuffer();
+}
 
 /** Makes and stores the publication's copies from its render; the keys, or null when the render's pictures are gone. */
 async function makeCopies(
@@ -130,7 +152,7 @@ export async function unpublish(deps: CommunityContext, userId: string, id: stri
     throw publicationNotFound();
   }
   await deps.db.deleteFrom("publications").where("id", "=", id).execute();
-  await removeCopies(deps, [row.before_key, row.after_key]);
+  await removeCopies(deps, [row.before_key, row.after_key, copyKey(row.id, "card")]);
 }
 
 /** Passes a member's publications of the team's work to another member (its Owner), as their work passes (decision 070). */
@@ -176,7 +198,7 @@ export async function publicationOfRender(deps: CommunityContext, userId: string
  * 0044 have their copies made here, on the first request.
  */
 export async function publicationFile(deps: CommunityContext, id: string, variant: string): Promise<Buffer> {
-  if (variant !== "before" && variant !== "after") throw publicationNotFound();
+  if (variant !== "before" && variant !== "after" && variant !== "card") throw publicationNotFound();
   let row = await visiblePublication(deps, id);
   if (variant === "before" && row.layout !== "before-after") throw publicationNotFound();
   if (row.after_key === null) {
@@ -198,10 +220,31 @@ export async function publicationFile(deps: CommunityContext, id: string, varian
     }
     row = await visiblePublication(deps, id);
   }
+  if (variant === "card") return card(deps, row);
   const key = variant === "before" ? row.before_key : row.after_key;
   const stored = key ? await deps.storage.get(UPLOAD_BUCKET, key) : null;
   if (!stored) throw publicationNotFound();
   return stored.data;
+}
+
+/** The publication's share card, made on its first request and kept with its copies (removed with them). */
+async function card(deps: CommunityContext, row: Publication): Promise<Buffer> {
+  const key = copyKey(row.id, "card");
+  const stored = await deps.storage.get(UPLOAD_BUCKET, key);
+  if (stored) return stored.data;
+  const after = row.after_key ? await deps.storage.get(UPLOAD_BUCKET, row.after_key) : null;
+  const before = row.layout === "before-after" && row.before_key ? await deps.storage.get(UPLOAD_BUCKET, row.before_key) : null;
+  if (!after || (row.layout === "before-after" && !before)) throw publicationNotFound();
+  const made = await shareCard(after.data, before?.data ?? null);
+  // Two first requests at once make the same card; the second write changes nothing.
+  await deps.storage.put(UPLOAD_BUCKET, key, made, "image/jpeg");
+  // Unpublished while it was being made: its copies were removed before this card was stored.
+  const still = await deps.db.selectFrom("publications").select("id").where("id", "=", row.id).executeTakeFirst();
+  if (!still) {
+    await removeCopies(deps, [key]);
+    throw publicationNotFound();
+  }
+  return made;
 }
 
 const DAY_MS = 86_400_000;

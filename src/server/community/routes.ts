@@ -1,7 +1,8 @@
 /**
- * The published pictures' one route (decision 102): GET /files/published/<id>/<before|after>, for
- * anyone while the publication is published and not hidden; 404 otherwise. "no-cache": a browser
- * asks again each time (an ETag makes that cheap), so an unpublished or hidden picture is gone at once.
+ * The published pictures' one route (decision 102): GET /files/published/<id>/<before|after|card> (the
+ * share card: decision 106), for anyone while the publication is published and not hidden; 404
+ * otherwise. "no-cache": a browser asks again each time (an ETag makes that cheap), so an unpublished
+ * or hidden picture is gone at once.
  */
 import { Router, type Response } from "express";
 import { MESSAGES } from "../../shared/messages";

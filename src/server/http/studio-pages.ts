@@ -12,7 +12,8 @@ import { MANIFEST_PATH } from "../../shared/constants";
 import { studioCss, type PublicStudio } from "../../shared/studio";
 import { PRERENDER_PLACEHOLDERS } from "../../shared/studio-placeholders";
 
-const escapeHtml = (text: string) =>
+/** Text safe in HTML content and in a quoted attribute. */
+export const escapeHtml = (text: string) =>
   text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;").replaceAll("'", "&#39;");
 
 /** JSON safe inside a <script> element (no "</script>", no comment openers, no line separators). */

@@ -3,12 +3,13 @@
  * title, before and after or after only, and whether the name is shown (off by default); once
  * published, what it is published as, and unpublishing. The server checks every right again.
  */
-import { Globe } from "lucide-react";
+import { Code2, Globe, Link2 } from "lucide-react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import { Link } from "wouter";
-import { COMMUNITY, PUBLICATION_LAYOUTS, type PublicationLayout } from "../../../shared/community";
+import { COMMUNITY, embedSnippet, PUBLICATION_LAYOUTS, SHARE_ROUTES, type PublicationLayout } from "../../../shared/community";
+import { absoluteUrl, copyText } from "../../lib/format";
 import { friendlyError } from "../../lib/friendlyError";
 import { trpc } from "../../trpc";
 import { inputClass } from "../auth/fields";
@@ -60,6 +61,11 @@ export function PublishPanel({ jobId }: { jobId: string }) {
     }
   };
 
+  const copy = async (text: string, done: string) => {
+    if (await copyText(text)) toast.success(done);
+    else toast.error(t("publish.copyFailed"));
+  };
+
   const data = state.data;
   if (!data || !data.publishable) return null;
   const publication = data.publication;
@@ -77,9 +83,34 @@ export function PublishPanel({ jobId }: { jobId: string }) {
               {t("publish.hidden")}
             </p>
           ) : (
-            <Link href="/community" className={`${linkClass} block text-sm`}>
-              {t("publish.see")}
-            </Link>
+            <>
+              <Link href="/community" className={`${linkClass} block text-sm`}>
+                {t("publish.see")}
+              </Link>
+              <div className="flex flex-wrap gap-2">
+                <button
+                  type="button"
+                  className={buttonClass.secondary}
+                  onClick={() => void copy(absoluteUrl(SHARE_ROUTES.page(publication.id)), t("publish.linkCopied"))}
+                >
+                  <Link2 className="size-4" aria-hidden="true" />
+                  {t("publish.copyLink")}
+                </button>
+                <button
+                  type="button"
+                  className={buttonClass.secondary}
+                  onClick={() =>
+                    void copy(
+                      embedSnippet(window.location.origin, publication.id, publication.title || t("share.untitled")),
+                      t("publish.embedCopied"),
+                    )
+                  }
+                >
+                  <Code2 className="size-4" aria-hidden="true" />
+                  {t("publish.copyEmbed")}
+                </button>
+              </div>
+            </>
           )}
           {data.mayPublish ? (
             <button
