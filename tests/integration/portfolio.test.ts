@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MESSAGES } from "../../src/shared/messages";
 import { createStudioClient, PASSWORD, roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
+import { metaTags } from "../helpers/meta-tags";
 import { startTestServer, type TestServer } from "../helpers/server";
 
 type Client = Awaited<ReturnType<typeof signedInClient>>;
@@ -83,6 +84,15 @@ describe("a portfolio page", () => {
     // Upper case and spaces around are taken as the address people type.
     expect(await save({ handle: "  Ana-Maria-Lima " })).toMatchObject({ handle: "ana-maria-lima" });
     expect(await pageStatus("/p/ana-maria-lima")).toBe(200);
+    // Nothing published yet: a card without a picture; the name escaped in the tags.
+    await save({ handle: "ana-maria-lima", displayName: `Ana "<b>" Lima $&`, headline: "" });
+    const html = await (await fetch(`${server.url}/p/ana-maria-lima`)).text();
+    expect(html).not.toContain("<b>");
+    const tags = metaTags(html);
+    expect(tags.get("og:title")).toBe(`Ana "<b>" Lima $&`);
+    expect(tags.get("og:description")).toBe(`Rooms redesigned by Ana "<b>" Lima $&, before and after.`);
+    expect(tags.get("twitter:card")).toBe("summary");
+    expect(tags.has("og:image")).toBe(false);
 
     // Another user cannot take it, in any case.
     const bruno = await signedInClient(server.url);
@@ -113,6 +123,15 @@ describe("a portfolio page", () => {
     const hidden = await carla.client.community.publish.mutate({ jobId: anonymous!, title: "Unnamed", layout: "after-only" });
     const second = await carla.client.community.publish.mutate({ jobId: later!, title: "Later", layout: "after-only", showName: true });
     await carla.client.community.savePortfolio.mutate({ ...SETTINGS, handle: "carla-souza", displayName: "Carla Souza" });
+
+    // Pasted in a chat, the page shows its name, introduction and its newest work's card.
+    const tags = metaTags(await (await fetch(`${server.url}/p/carla-souza`)).text());
+    expect(tags.get("og:title")).toBe("Carla Souza");
+    expect(tags.get("og:description")).toBe(SETTINGS.headline);
+    expect(tags.get("og:url")).toBe(`${server.url}/p/carla-souza`);
+    expect(tags.get("og:image")).toBe(`${server.url}/files/published/${second.id}/card`);
+    expect(tags.get("twitter:card")).toBe("summary_large_image");
+    expect((await fetch(tags.get("og:image")!)).status).toBe(200);
 
     const page = await visitor().client.community.portfolio.query({ handle: "carla-souza" });
     expect(page).toMatchObject({

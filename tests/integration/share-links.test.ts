@@ -11,6 +11,7 @@ import { embedSnippet, SHARE } from "../../src/shared/community";
 import { UPLOAD_BUCKET } from "../../src/shared/constants";
 import { roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
+import { metaTags } from "../helpers/meta-tags";
 
 type Client = Awaited<ReturnType<typeof signedInClient>>;
 
@@ -57,14 +58,6 @@ async function expectEverywhere(id: string, status: number) {
 }
 
 /** The share page's <meta> tags, as a crawler reads them: property or name → content (entities decoded). */
-function metaTags(html: string): Map<string, string> {
-  const decode = (text: string) =>
-    text.replaceAll("&quot;", '"').replaceAll("&#39;", "'").replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll("&amp;", "&");
-  const tags = new Map<string, string>();
-  for (const match of html.matchAll(/<meta (?:property|name)="([^"]+)" content="([^"]*)" \/>/g)) tags.set(match[1]!, decode(match[2]!));
-  return tags;
-}
-
 describe("a publication's public URLs", () => {
   it("answer while published, 404 once hidden by an admin, again when shown, and 404 after unpublishing", async () => {
     const id = await published("Sunny loft");

@@ -3,11 +3,12 @@
  * address, name, introduction, links, contact, the studio it presents, public or not), the designers
  * and studios they follow with what those published lately, and the share links of what they published.
  */
-import { Check, Copy, ExternalLink, Link2, Plus, Share2, Trash2, UserMinus, Users } from "lucide-react";
+import { Code, Copy, ExternalLink, Link2, Plus, Share2, Trash2, UserMinus, Users } from "lucide-react";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import { Link } from "wouter";
+import { embedSnippet, SHARE_ROUTES } from "../../shared/community";
 import { PORTFOLIO, portfolioInputSchema, portfolioPath, type MyPortfolio, type PortfolioSettings } from "../../shared/portfolio";
 import { PublicationCard, useStyleLabel } from "../components/community/PublicationCard";
 import { inputClass } from "../components/auth/fields";
@@ -16,6 +17,7 @@ import { Spinner } from "../components/Spinner";
 import { buttonClass, cardClass, labelClass, linkClass, selectClass } from "../components/ui/buttons";
 import { ConfirmDeletion } from "../components/ui/Dialog";
 import { Switch } from "../components/ui/Switch";
+import { copyText } from "../lib/format";
 import { friendlyError } from "../lib/friendlyError";
 import { fieldErrorsOf, serverFieldErrors, type FieldErrors } from "../lib/formErrors";
 import { translateMessage } from "../lib/validationMessages";
@@ -50,24 +52,18 @@ function Section({
   );
 }
 
-/** Copies an address, saying so on the button for a moment. */
-function CopyButton({ text, label, testId }: { text: string; label: string; testId?: string }) {
+/** Copies a text, saying so in a toast (or that it could not). */
+function CopyButton({ text, label, done, icon }: { text: string; label: string; done: string; icon?: ReactNode }) {
   const { t } = useTranslation();
-  const [copied, setCopied] = useState(false);
   return (
     <button
       type="button"
       className={buttonClass.secondary}
-      data-testid={testId}
       onClick={() => {
-        void navigator.clipboard?.writeText(text).then(() => {
-          setCopied(true);
-          toast.success(t("socialHub.portfolio.copied"));
-          window.setTimeout(() => setCopied(false), 2000);
-        });
+        void copyText(text).then((copied) => (copied ? toast.success(done) : toast.error(t("publish.copyFailed"))));
       }}
     >
-      {copied ? <Check className="size-4" aria-hidden="true" /> : <Copy className="size-4" aria-hidden="true" />}
+      {icon ?? <Copy className="size-4" aria-hidden="true" />}
       {label}
     </button>
   );
@@ -168,7 +164,11 @@ function PortfolioForm({ mine, onSaved }: { mine: MyPortfolio; onSaved(): Promis
           </a>
           {saved.visible ? null : <span className="text-amber-700 dark:text-amber-300">{t("socialHub.portfolio.hidden")}</span>}
           <span className="ms-auto flex flex-wrap gap-2">
-            <CopyButton text={absolute(portfolioPath(saved.handle))} label={t("socialHub.portfolio.copyLink")} />
+            <CopyButton
+              text={absolute(portfolioPath(saved.handle))}
+              label={t("socialHub.portfolio.copyLink")}
+              done={t("socialHub.portfolio.copied")}
+            />
           </span>
         </div>
       ) : (
@@ -419,16 +419,22 @@ function ShareLinks() {
   );
 }
 
-/** The public page of one publication, to open and to copy. */
-function ShareActions({ id }: { id: string; title: string }) {
+/** A publication's share page, to open and to copy, and the slider to embed on one's own website. */
+function ShareActions({ id, title }: { id: string; title: string }) {
   const { t } = useTranslation();
-  const path = `/files/published/${id}/after`;
   return (
     <span className="flex flex-wrap gap-2">
-      <a href={path} className={buttonClass.ghost} target="_blank" rel="noopener">
+      <a href={SHARE_ROUTES.page(id)} className={buttonClass.ghost} target="_blank" rel="noopener">
         <ExternalLink className="size-4" aria-hidden="true" />
         {t("socialHub.shares.open")}
       </a>
+      <CopyButton text={absolute(SHARE_ROUTES.page(id))} label={t("publish.copyLink")} done={t("publish.linkCopied")} />
+      <CopyButton
+        text={embedSnippet(window.location.origin, id, title || t("share.untitled"))}
+        label={t("publish.copyEmbed")}
+        done={t("publish.embedCopied")}
+        icon={<Code className="size-4" aria-hidden="true" />}
+      />
     </span>
   );
 }

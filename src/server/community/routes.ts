@@ -8,7 +8,6 @@ import { Router, type Response } from "express";
 import { MESSAGES } from "../../shared/messages";
 import { DomainError } from "../errors";
 import type { CommunityContext } from "./context";
-import { portfolioView } from "./portfolio";
 import { publicationFile } from "./publications";
 
 function notFound(res: Response): void {
@@ -27,16 +26,6 @@ export function communityRoutes(deps: CommunityContext): Router {
       if (error instanceof DomainError && error.kind === "not-found") return notFound(res);
       throw error;
     }
-  });
-  // A portfolio page (decision 105) is the app's page; one that is not there answers 404 with it.
-  routes.get("/p/:handle", async (req, res, next) => {
-    try {
-      await portfolioView(deps, String(req.params.handle));
-    } catch (error) {
-      if (!(error instanceof DomainError && error.kind === "not-found")) return next(error);
-      res.locals.pageStatus = 404;
-    }
-    next();
   });
   return routes;
 }

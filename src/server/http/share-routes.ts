@@ -8,12 +8,15 @@
  *   CSP (frame-ancestors 'none' everywhere else) and drops X-Frame-Options, sets no cookie, carries no
  *   analytics and sends no referrer.
  *
+ * - /p/<handle>: a portfolio page (decision 105), answered here first with its tags, as a share page.
+ *
  * Every read goes through the community module's `get`, which answers not found for an unpublished or
  * hidden publication.
  */
 import { Router, type Request, type Response } from "express";
 import { publicationFile, SHARE_ROUTES, type PublicationView } from "../../shared/community";
 import type { Language } from "../../shared/constants";
+import { portfolioPath } from "../../shared/portfolio";
 import type { PublicStudio } from "../../shared/studio";
 import type { CommunityModule } from "../community";
 import type { Env } from "../env";
@@ -37,6 +40,9 @@ const TEXTS: Record<
     cardAlt: string;
     /** A publication without a title (the gallery's, moved by migration 0044). */
     untitled: string;
+    /** A portfolio page's card (decision 105). */
+    portfolioDescription: string;
+    portfolioCardAlt: string;
   }
 > = {
   en: {
@@ -48,16 +54,20 @@ const TEXTS: Record<
     description: "A room redesigned with {studio}: see it before and after.",
     cardAlt: "{title}, before and after",
     untitled: "A room redesigned",
+    portfolioDescription: "Rooms redesigned by {name}, before and after.",
+    portfolioCardAlt: "Work by {name}, before and after",
   },
   es: {
     before: "Antes",
     after: "Después",
-    slider: "Antes y después: use las flechas del teclado para comparar",
+    slider: "Antes y después: usa las flechas del teclado para comparar",
     valueText: "{value} % antes",
     madeWith: "Hecho con {studio}",
-    description: "Una estancia rediseñada con {studio}: véala antes y después.",
+    description: "Una estancia rediseñada con {studio}: mírala antes y después.",
     cardAlt: "{title}, antes y después",
     untitled: "Una estancia rediseñada",
+    portfolioDescription: "Estancias rediseñadas por {name}, antes y después.",
+    portfolioCardAlt: "Trabajo de {name}, antes y después",
   },
   fr: {
     before: "Avant",
@@ -68,6 +78,8 @@ const TEXTS: Record<
     description: "Une pièce repensée avec {studio} : voyez-la avant et après.",
     cardAlt: "{title}, avant et après",
     untitled: "Une pièce repensée",
+    portfolioDescription: "Des pièces repensées par {name}, avant et après.",
+    portfolioCardAlt: "Travaux de {name}, avant et après",
   },
 };
 
@@ -150,7 +162,7 @@ ${publication.before ? `<script src="/embed/slider.js"></script>` : ""}
 
 export function shareRoutes(deps: {
   env: Pick<Env, "PUBLIC_URL" | "PORT">;
-  community: Pick<CommunityModule, "get">;
+  community: Pick<CommunityModule, "get" | "portfolio">;
   studio: { publicStudio(): PublicStudio };
 }): Router {
   const routes = Router();
@@ -175,6 +187,37 @@ export function shareRoutes(deps: {
         url: `${base}${SHARE_ROUTES.page(publication.id)}`,
         image: `${base}${publicationFile(publication.id, "card")}`,
         imageAlt: fill(texts.cardAlt, { title }),
+      });
+      next();
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  // A portfolio page (decision 105): its card is its newest work's; 404 (with the app's page) when the
+  // handle is unknown, malformed or private.
+  routes.get("/p/:handle", async (req, res, next) => {
+    try {
+      const portfolio = await deps.community.portfolio(String(req.params.handle)).catch((error: unknown) => {
+        if (error instanceof DomainError && error.kind === "not-found") return null;
+        throw error;
+      });
+      if (!portfolio) {
+        res.locals.pageStatus = 404;
+        return next();
+      }
+      const base = requestBaseUrl(req, deps.env);
+      const texts = TEXTS[pageLanguage(req)];
+      const name = portfolio.studio ? `${portfolio.displayName} · ${portfolio.studio.name}` : portfolio.displayName;
+      const newest = portfolio.publications[0];
+      res.vary("Accept-Language").vary("Cookie");
+      res.locals.pageTitle = name;
+      res.locals.pageHead = socialTags({
+        title: name,
+        description: portfolio.headline || fill(texts.portfolioDescription, { name }),
+        url: `${base}${portfolioPath(portfolio.handle)}`,
+        image: newest ? `${base}${publicationFile(newest.id, "card")}` : null,
+        imageAlt: fill(texts.portfolioCardAlt, { name }),
       });
       next();
     } catch (error) {

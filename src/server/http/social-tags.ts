@@ -12,8 +12,8 @@ export interface SocialCard {
   description: string;
   /** The page's absolute URL. */
   url: string;
-  /** The picture's absolute URL: a 1200×630 card. */
-  image: string;
+  /** The picture's absolute URL: a 1200×630 card (null: a page with nothing published yet has none). */
+  image: string | null;
   imageAlt: string;
 }
 
@@ -26,15 +26,19 @@ export function socialTags(card: SocialCard): string {
     property("og:title", card.title),
     property("og:description", card.description),
     property("og:url", card.url),
-    property("og:image", card.image),
-    property("og:image:width", String(SHARE.cardWidth)),
-    property("og:image:height", String(SHARE.cardHeight)),
-    property("og:image:alt", card.imageAlt),
-    named("twitter:card", "summary_large_image"),
+    ...(card.image === null
+      ? [named("twitter:card", "summary")]
+      : [
+          property("og:image", card.image),
+          property("og:image:width", String(SHARE.cardWidth)),
+          property("og:image:height", String(SHARE.cardHeight)),
+          property("og:image:alt", card.imageAlt),
+          named("twitter:card", "summary_large_image"),
+          named("twitter:image", card.image),
+          named("twitter:image:alt", card.imageAlt),
+        ]),
     named("twitter:title", card.title),
     named("twitter:description", card.description),
-    named("twitter:image", card.image),
-    named("twitter:image:alt", card.imageAlt),
   ].join("");
 }
 
