@@ -5,7 +5,7 @@
  * installer as an update they may accept or keep theirs instead. Paid styles are out of scope.
  */
 import { z } from "zod";
-import { customStyleIdSchema, STYLE_TONES, type StyleTone } from "./custom-styles";
+import { customStyleIdSchema, STYLE_TONES, type CustomStyleId, type StyleTone } from "./custom-styles";
 import { MESSAGES } from "./messages";
 import { ROOM_TYPES, type RoomType } from "./styles";
 
@@ -94,6 +94,12 @@ export interface MarketplaceListingSummary {
   mine: boolean;
   /** The team whose listing it is; null: its author's personal one. */
   teamId: string | null;
+}
+
+/** A listing of the caller's space, with the space's styles it was made from (to publish a new version of it). */
+export interface OwnMarketplaceListing extends MarketplaceListingSummary {
+  /** The space's styles it copies, in order (one deleted since may be among them: the form offers only those that exist). */
+  sourceStyleIds: CustomStyleId[];
 }
 
 /** What the caller's space has of a listing. */

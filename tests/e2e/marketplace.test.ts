@@ -13,11 +13,13 @@ const poll = <T>(check: () => T | Promise<T>, options: { timeout?: number } = {}
 
 describeBrowser("the marketplace in a browser", () => {
   let server: TestServer;
+  let author: Awaited<ReturnType<typeof signedInClient>>;
+  let listingId = "";
   const title = "Loft and library";
 
   beforeAll(async () => {
     server = await startTestServer({ AUTH_RATE_LIMIT_PER_MINUTE: "1000" });
-    const author = await signedInClient(server.url);
+    author = await signedInClient(server.url);
     const warm = await author.client.styles.create.mutate({
       name: "Warm loft",
       description: "Exposed brick, oak floors and warm brass lights",
@@ -32,13 +34,13 @@ describeBrowser("the marketplace in a browser", () => {
       style: "modern",
     });
     await waitForRenders(author, [jobs[0]!.id]);
-    await author.client.marketplace.publish.mutate({
+    ({ id: listingId } = await author.client.marketplace.publish.mutate({
       teamId: null,
       title,
       styleIds: [warm.id],
       coverJobId: jobs[0]!.id,
       exampleJobIds: [jobs[0]!.id],
-    });
+    }));
   });
   afterAll(async () => {
     await server?.stop();
@@ -74,4 +76,36 @@ describeBrowser("the marketplace in a browser", () => {
       await browser.close();
     }
   }, 120_000);
+
+  it("lets the author publish a new version from the page, which those who installed it are offered (en, desktop, light)", async () => {
+    const installer = await signedInClient(server.url);
+    await installer.client.marketplace.install.mutate({ listingId, teamId: null });
+    await author.client.styles.update.mutate({
+      ...(await author.client.styles.list.query({ teamId: null })).styles[0]!,
+      description: "Exposed brick, oak floors, warm brass lights and deep green velvet",
+    });
+    const { page, problems } = await open("/", { width: 1280, height: 800, colorScheme: "light" });
+    await signIn(page, server.url, author.email);
+    await page.goto(`${server.url}/marketplace`);
+    const own = page.getByTestId("your-listings").getByRole("listitem").filter({ hasText: title });
+    await own.getByRole("button", { name: uiText("en", "marketplace.newVersion") }).click();
+    const form = page.getByTestId("listing-form");
+    await poll(() => form.getByRole("heading", { level: 3 }).textContent()).toBe(uiText("en", "marketplace.newVersionTitle", { title }));
+    // The form starts from the listing: its title and the style it was made from.
+    expect(await form.getByLabel(uiText("en", "marketplace.listingTitle")).inputValue()).toBe(title);
+    expect(await form.getByRole("checkbox", { name: /Warm loft/ }).isChecked()).toBe(true);
+    await form.getByRole("checkbox").last().check();
+    await form.getByRole("button", { name: uiText("en", "marketplace.publishVersion") }).click();
+    await poll(() =>
+      page
+        .locator("[data-sonner-toast]")
+        .filter({ hasText: uiText("en", "marketplace.republished", { version: 2 }) })
+        .count(),
+    ).toBe(1);
+    await screenshot(page, "marketplace-new-version-desktop-light");
+    const offered = await installer.client.marketplace.get.query({ listingId, teamId: null });
+    expect(offered).toMatchObject({ version: 2 });
+    expect(offered.installed).toMatchObject({ updateAvailable: true });
+    expect(problems).toEqual([]);
+  }, 60_000);
 });

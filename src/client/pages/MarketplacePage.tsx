@@ -10,7 +10,7 @@ import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import { STYLE_TONES, type StyleTone } from "../../shared/custom-styles";
-import { MARKETPLACE, marketplacePicturePath, type MarketplaceSort } from "../../shared/marketplace";
+import { MARKETPLACE, marketplacePicturePath, type MarketplaceSort, type OwnMarketplaceListing } from "../../shared/marketplace";
 import { stylePackPath } from "../../shared/style-packs";
 import { ROOM_TYPES, type RoomType } from "../../shared/styles";
 import { ErrorText, PageShell } from "../components/render/PageShell";
@@ -222,9 +222,13 @@ function YourListings({ teamId }: { teamId: string | null }) {
   const styles = trpc.styles.list.useQuery({ teamId });
   const renders = trpc.render.list.useQuery({ limit: 50 });
   const publish = trpc.marketplace.publish.useMutation();
+  const republish = trpc.marketplace.republish.useMutation();
   const unpublish = trpc.marketplace.unpublish.useMutation();
+  /** The listing a new version is being made of (null: a new listing). */
+  const [updating, setUpdating] = useState<OwnMarketplaceListing | null>(null);
   const [title, setTitle] = useState("");
   const [styleIds, setStyleIds] = useState<string[]>([]);
+  const form = useRef<HTMLFormElement>(null);
   const [exampleIds, setExampleIds] = useState<string[]>([]);
   const finished = (renders.data ?? []).filter((job) => job.status === "succeeded" && job.kind === "render" && job.result);
   const toggle = (list: string[], id: string, max: number) =>
@@ -233,8 +237,15 @@ function YourListings({ teamId }: { teamId: string | null }) {
   const submit = async () => {
     try {
       const coverJobId = exampleIds[0] ?? finished[0]?.id ?? "";
-      await publish.mutateAsync({ teamId, title, styleIds, coverJobId, exampleJobIds: exampleIds });
-      toast.success(t("marketplace.published"));
+      const listing = { title, styleIds, coverJobId, exampleJobIds: exampleIds };
+      if (updating) {
+        const { version } = await republish.mutateAsync({ listingId: updating.id, ...listing });
+        toast.success(t("marketplace.republished", { version }));
+      } else {
+        await publish.mutateAsync({ teamId, ...listing });
+        toast.success(t("marketplace.published"));
+      }
+      setUpdating(null);
       setTitle("");
       setStyleIds([]);
       setExampleIds([]);
@@ -242,6 +253,16 @@ function YourListings({ teamId }: { teamId: string | null }) {
     } catch (error) {
       toast.error(friendlyError(error, t));
     }
+  };
+  // A new version starts from the listing's title and the styles it was made from (those that still exist);
+  // its examples are chosen again, from the space's renders of today.
+  const startUpdate = (listing: OwnMarketplaceListing) => {
+    const existing = new Set((styles.data?.styles ?? []).map((style) => style.id));
+    setUpdating(listing);
+    setTitle(listing.title);
+    setStyleIds(listing.sourceStyleIds.filter((id) => existing.has(id)));
+    setExampleIds([]);
+    form.current?.scrollIntoView({ block: "start" });
   };
   const remove = async (listingId: string) => {
     try {
@@ -265,9 +286,14 @@ function YourListings({ teamId }: { teamId: string | null }) {
               <span>
                 {listing.title} · {t("marketplace.installCount", { count: listing.installCount })}
               </span>
-              <button type="button" className={buttonClass.dangerOutline} onClick={() => void remove(listing.id)}>
-                {t("marketplace.unpublish")}
-              </button>
+              <span className="flex flex-wrap gap-2">
+                <button type="button" className={buttonClass.secondary} onClick={() => startUpdate(listing)}>
+                  {t("marketplace.newVersion")}
+                </button>
+                <button type="button" className={buttonClass.dangerOutline} onClick={() => void remove(listing.id)}>
+                  {t("marketplace.unpublish")}
+                </button>
+              </span>
             </li>
           ))}
         </ul>
@@ -275,13 +301,18 @@ function YourListings({ teamId }: { teamId: string | null }) {
         <p className="text-sm text-slate-600 dark:text-slate-300">{t("marketplace.noListings")}</p>
       )}
       <form
+        ref={form}
         className="space-y-3"
+        data-testid="listing-form"
         onSubmit={(event) => {
           event.preventDefault();
           void submit();
         }}
       >
-        <h3 className="font-medium">{t("marketplace.publishTitle")}</h3>
+        <h3 className="font-medium">
+          {updating ? t("marketplace.newVersionTitle", { title: updating.title }) : t("marketplace.publishTitle")}
+        </h3>
+        {updating ? <p className="text-sm text-slate-600 dark:text-slate-300">{t("marketplace.newVersionNote")}</p> : null}
         <label className="block">
           <span className={labelClass}>{t("marketplace.listingTitle")}</span>
           <input className={inputClass} value={title} maxLength={MARKETPLACE.titleMax} onChange={(event) => setTitle(event.target.value)} />
@@ -321,10 +352,23 @@ function YourListings({ teamId }: { teamId: string | null }) {
         <button
           type="submit"
           className={buttonClass.primary}
-          disabled={publish.isPending || styleIds.length === 0 || finished.length === 0}
+          disabled={publish.isPending || republish.isPending || styleIds.length === 0 || finished.length === 0}
         >
-          {t("marketplace.publish")}
+          {updating ? t("marketplace.publishVersion") : t("marketplace.publish")}
         </button>
+        {updating ? (
+          <button
+            type="button"
+            className={`${buttonClass.ghost} ms-2`}
+            onClick={() => {
+              setUpdating(null);
+              setTitle("");
+              setStyleIds([]);
+            }}
+          >
+            {t("common.cancel")}
+          </button>
+        ) : null}
       </form>
     </section>
   );

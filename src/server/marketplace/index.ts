@@ -8,7 +8,7 @@
 import type {
   MarketplaceBrowseInput,
   MarketplaceInstallView,
-  MarketplaceListingSummary,
+  OwnMarketplaceListing,
   MarketplaceListingView,
   MarketplacePage,
   MarketplacePublishInput,
@@ -32,7 +32,7 @@ export function createMarketplaceModule(
     get: (userId: string, listingId: string, teamId: string | null): Promise<MarketplaceListingView> =>
       listingView(deps, userId, listingId, teamId),
     /** The space's own listings (what it published), newest first. */
-    mine: (userId: string, teamId: string | null): Promise<MarketplaceListingSummary[]> => spaceListings(deps, { userId, teamId }),
+    mine: (userId: string, teamId: string | null): Promise<OwnMarketplaceListing[]> => spaceListings(deps, { userId, teamId }),
     /** Publishes styles of the space (right manageStyles) with a cover and examples from its finished renders. */
     publish: (userId: string, teamId: string | null, input: MarketplacePublishInput): Promise<MarketplaceListingView> =>
       publish(deps, { userId, teamId }, input),

@@ -5,11 +5,12 @@
  * and pictures, the cover and the examples. Any signed-in user browses and reads every listing.
  */
 import { sql } from "kysely";
-import { STYLE_TONES } from "../../shared/custom-styles";
+import { STYLE_TONES, type CustomStyleId } from "../../shared/custom-styles";
 import {
   MARKETPLACE,
   type MarketplaceBrowseInput,
   type MarketplaceListingSummary,
+  type OwnMarketplaceListing,
   type MarketplaceListingView,
   type MarketplacePage,
   type MarketplacePublishInput,
@@ -280,7 +281,7 @@ export async function browse(deps: MarketplaceContext, userId: string, request: 
 }
 
 /** The space's own listings (any member sees them), newest version first. */
-export async function spaceListings(deps: MarketplaceContext, space: MarketSpace): Promise<MarketplaceListingSummary[]> {
+export async function spaceListings(deps: MarketplaceContext, space: MarketSpace): Promise<OwnMarketplaceListing[]> {
   if (space.teamId !== null && (await deps.teams.roleIn(space.userId, space.teamId)) === null) throw notFound();
   const rows = await deps.db
     .selectFrom("marketplace_listings")
@@ -289,7 +290,24 @@ export async function spaceListings(deps: MarketplaceContext, space: MarketSpace
     .orderBy("updated_at", "desc")
     .orderBy("id", "desc")
     .execute();
-  return summaries(deps, space.userId, rows);
+  const sources = rows.length
+    ? await deps.db
+        .selectFrom("marketplace_listing_styles")
+        .select(["listing_id", "source_style_id"])
+        .where(
+          "listing_id",
+          "in",
+          rows.map((row) => row.id),
+        )
+        .orderBy("listing_id")
+        .orderBy("position")
+        .execute()
+    : [];
+  const own = await summaries(deps, space.userId, rows);
+  return own.map((summary) => ({
+    ...summary,
+    sourceStyleIds: sources.filter((source) => source.listing_id === summary.id).map((source) => source.source_style_id as CustomStyleId),
+  }));
 }
 
 /** A listing's page: its styles, examples and install count, and what the space asked about has of it. */
