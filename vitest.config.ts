@@ -53,6 +53,25 @@ export const SQLITE_LANE_ONLY = [
   "tests/integration/landing-prerender.test.ts",
   "tests/integration/response-headers.test.ts",
   "tests/integration/malformed-paths.test.ts",
+  // Decision 107: pictures, engines, mail, files and the wire format, whose rows other tests store
+  // on PostgreSQL (renders, edits, credits, sets, accounts), run on SQLite only.
+  "tests/integration/listing-export.test.ts",
+  "tests/integration/edits.test.ts",
+  "tests/integration/engine-routing.test.ts",
+  "tests/integration/render-options.test.ts",
+  "tests/integration/trpc-wire-contract.test.ts",
+  "tests/integration/disk-floor.test.ts",
+  "tests/integration/account-mail.test.ts",
+  "tests/integration/floor-plans.test.ts",
+  "tests/integration/api-client.test.ts",
+  "tests/integration/share-links.test.ts",
+  "tests/integration/studio-name-patterns.test.ts",
+  "tests/integration/google.test.ts",
+  "tests/integration/edge.test.ts",
+  "tests/integration/request-limits.test.ts",
+  "tests/integration/onboarding.test.ts",
+  "tests/integration/replicate-webhook-route.test.ts",
+  "tests/integration/selftest-cli.test.ts",
 ];
 
 /** The scale suite: real server processes on one PostgreSQL database (decision 084); never on SQLite. */

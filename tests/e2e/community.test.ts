@@ -88,5 +88,5 @@ describeBrowser("the community hub in a browser", () => {
       uiText("en", "gallery.sharedEmpty"),
     );
     expect(desktop.problems).toEqual([]);
-  }, 40_000);
+  });
 });

@@ -183,7 +183,7 @@ describeBrowser("developers page", () => {
     expect(await seriousViolations(page)).toEqual([]);
     await openReference(page, "developers-reference-desktop-light");
     // A long walk (keys, webhooks, usage, the reference): more than the default 20 s on a busy machine.
-  }, 60_000);
+  });
 
   it("speaks French on a phone (dark): a key without a scope is refused, a team's Admin may choose the team, a Member may not", async () => {
     const owner = await signedInClient(server.url);
@@ -261,5 +261,5 @@ describeBrowser("developers page", () => {
     const developersPage = memberPage.getByRole("main");
     expect(await developersPage.getByText("Atelier Lumière").count()).toBe(0);
     expect(await developersPage.getByText("Clé de l'équipe").count()).toBe(0);
-  }, 60_000);
+  });
 });

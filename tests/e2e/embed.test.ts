@@ -185,7 +185,7 @@ describeBrowser("the embed and the share page in a browser", () => {
     await screenshot(gone.page, "share-page-gone-es-phone-dark");
     // The app's page answered 404 (the browser logs it); nothing else went wrong.
     expect(gone.problems.filter((problem) => !problem.includes("404"))).toEqual([]);
-  }, 60_000);
+  });
 
   it("shows an after-only publication's picture alone, in Spanish on a phone in dark", async () => {
     const uploaded = await upload(server.url, ana.jar, await roomPhoto(600, 800));
@@ -211,5 +211,5 @@ describeBrowser("the embed and the share page in a browser", () => {
     await screenshot(phone.page, "share-page-after-only-es-phone-dark");
     expect(phone.problems).toEqual([]);
     await phone.browser.close();
-  }, 60_000);
+  });
 });

@@ -60,7 +60,7 @@ describeBrowser("/enhanced-dashboard in a browser", () => {
     clock.advance(14 * DAY);
     await render(user, photo, ["modern", "coastal"]);
     clock.advance(Math.max(0, Date.now() - clock.now()));
-  }, 90_000);
+  });
   afterAll(async () => {
     await server?.stop();
   });

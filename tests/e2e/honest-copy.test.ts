@@ -170,7 +170,7 @@ describeBrowser("honest copy and the visitor's demo", () => {
       await drawer.getByRole("searchbox").fill(language === "en" ? "Preview engine" : "motor de vista previa");
       await poll(() => drawer.getByText(tx(language, "help.faqPreview.engine")).count()).toBe(1);
       expect(problems).toEqual([]);
-    }, 60_000);
+    });
 
     it(`(b) shows the spec's texts word for word with an AI engine (${language})`, async () => {
       const { page, problems } = await open(`${ai.url}/`, { locale });
@@ -221,7 +221,7 @@ describeBrowser("honest copy and the visitor's demo", () => {
       );
       expect(await page.getByTestId("features-engine").textContent()).toContain(tx(language, "infoPages.common.ai"));
       expect(problems).toEqual([]);
-    }, 60_000);
+    });
 
     it(`(c) tells a visitor whose free demo is used, before uploading, and leads to sign-up instead of a drop zone (${language})`, async () => {
       const photo = path.join(dir, `room-${language}.jpg`);
@@ -274,7 +274,7 @@ describeBrowser("honest copy and the visitor's demo", () => {
       await poll(() => path_(page)).toBe("/auth");
       await poll(() => page.getByRole("tab", { name: tx(language, "auth.signUpTab") }).getAttribute("aria-selected")).toBe("true");
       expect(problems).toEqual([]);
-    }, 60_000);
+    });
 
     it(`(c) tells a visitor that this network's free demos are used up for today (${language})`, async () => {
       const { page, problems } = await open(`${limited.url}/upload`, { locale });
@@ -290,7 +290,7 @@ describeBrowser("honest copy and the visitor's demo", () => {
       await page.goto(`${limited.url}/batch-upload`);
       await poll(() => page.getByTestId("demo-refused").textContent()).toBe(tx(language, "flow.demoAddressLimitTitle"));
       expect(problems).toEqual([]);
-    }, 30_000);
+    });
   }
 
   describe("(d) the before/after view", () => {
@@ -317,7 +317,7 @@ describeBrowser("honest copy and the visitor's demo", () => {
         jobs.set(shape.name, created[0]!.id);
       }
       await waitForRenders(member, [...jobs.values()], { timeoutMs: 30_000 });
-    }, 60_000);
+    });
 
     /** The slider's frame and its two pictures: sizes as laid out and as the files are. */
     function measure(page: Page) {
@@ -400,7 +400,7 @@ describeBrowser("honest copy and the visitor's demo", () => {
           await cdp.detach();
         }
         expect(problems).toEqual([]);
-      }, 90_000);
+      });
     }
 
     // Two of the four combinations, as the other browser tests: accessibility.test.ts checks every page in all four.

@@ -214,7 +214,7 @@ describeBrowser("information pages, profile and settings in a browser", () => {
       expect(problems, label).toEqual([]);
       await browser.close();
     }
-  }, 90_000);
+  });
 
   it("switches the language and the theme on /settings", async () => {
     for (const size of ["phone", "desktop"] as const) {
@@ -256,7 +256,7 @@ describeBrowser("information pages, profile and settings in a browser", () => {
       expect(problems, size).toEqual([]);
       await browser.close();
     }
-  }, 90_000);
+  });
 
   it("deletes the account after refusing a wrong e-mail, landing on / signed out", async () => {
     for (const [lang, size, colorScheme] of [
@@ -312,5 +312,5 @@ describeBrowser("information pages, profile and settings in a browser", () => {
       ).toEqual([]);
       await browser.close();
     }
-  }, 90_000);
+  });
 });

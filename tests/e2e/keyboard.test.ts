@@ -352,5 +352,5 @@ describeBrowser("the signed-in flows with the keyboard alone: an edit in the stu
 
     expect([...new Set(missing)]).toEqual([]);
     expect(problems).toEqual([]);
-  }, 120_000);
+  });
 });

@@ -45,7 +45,7 @@ describeBrowser("the landing page's first load", () => {
       load.scripts.filter((script) => /\/(DemoDialog|OnboardingOverlay|HelpDrawer|data|trpc)-|\.(rest|demo)-/.test(script.url)),
       listing.join("\n"),
     ).toEqual([]);
-  }, 60_000);
+  });
 
   it("paints before its scripts start, and a Watch Demo pressed before the app took over opens once it has", async () => {
     const { page, problems } = await launch({ width: 390, height: 844 });
@@ -74,7 +74,7 @@ describeBrowser("the landing page's first load", () => {
       await page.evaluate(() => document.querySelector("h1") === (window as unknown as { preRenderedHero: Element }).preRenderedHero),
     ).toBe(true);
     expect(problems).toEqual([]);
-  }, 60_000);
+  });
 
   it("opens a page whose link the pointer reached at once, without the loading spinner", async () => {
     const { page, problems } = await launch({ width: 1280, height: 800 });
@@ -97,7 +97,7 @@ describeBrowser("the landing page's first load", () => {
     // Rendered at once: React.lazy would have suspended and shown the spinner for at least 300 ms.
     expect(await page.evaluate(() => (window as unknown as { seen: { spinner: boolean } }).seen.spinner)).toBe(false);
     expect(problems).toEqual([]);
-  }, 60_000);
+  });
 
   it.each([
     ["light", 390],

@@ -117,7 +117,7 @@ describeBrowser("export for listing", () => {
     await poll(() => dialog.getByTestId("listing-form").isVisible()).toBe(true);
     expect((await fetch(url)).status).toBe(404);
     expect(problems).toEqual([]);
-  }, 90_000);
+  });
 
   it("en español en un teléfono, oscuro: el aviso vacío se rechaza en español; se crea con el aviso por defecto", async () => {
     const { page, problems } = await launch({ ...PHONE, colorScheme: "dark", locale: "es-ES" });
@@ -162,7 +162,7 @@ describeBrowser("export for listing", () => {
       "listing-public-desktop-dark-es",
     );
     expect(problems).toEqual([]);
-  }, 90_000);
+  });
   it("the upload page refuses a picture too small or too thin to be a room, in the user's language (issue 27, probe finding 2)", async () => {
     const { page, problems } = await launch({ ...PHONE, colorScheme: "light", locale: "es-ES" });
     await signUpAndSignIn(page, server.url, { language: "es" });
@@ -183,5 +183,5 @@ describeBrowser("export for listing", () => {
     await screenshot(page, "upload-too-small-phone-es");
     // The browser logs the refused uploads (415); nothing else.
     expect(problems.filter((problem) => !/status of 415/.test(problem))).toEqual([]);
-  }, 60_000);
+  });
 });

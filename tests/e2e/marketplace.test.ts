@@ -75,7 +75,7 @@ describeBrowser("the marketplace in a browser", () => {
       expect(problems).toEqual([]);
       await browser.close();
     }
-  }, 120_000);
+  });
 
   it("lets the author publish a new version from the page, which those who installed it are offered (en, desktop, light)", async () => {
     const installer = await signedInClient(server.url);
@@ -107,5 +107,5 @@ describeBrowser("the marketplace in a browser", () => {
     expect(offered).toMatchObject({ version: 2 });
     expect(offered.installed).toMatchObject({ updateAvailable: true });
     expect(problems).toEqual([]);
-  }, 60_000);
+  });
 });

@@ -205,7 +205,7 @@ describeBrowser("measuring a room in the studio", () => {
     await clickAt(page, level.doorTop);
     await poll(() => page.getByTestId("measure-lean-warning").count()).toBe(0);
     expect(problems).toEqual([]);
-  }, 60_000);
+  });
 
   it("shows a picture's measures read-only on the client's review page (en, phone, light)", async () => {
     const user = await signedInClient(server.url);

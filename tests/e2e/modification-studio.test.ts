@@ -315,7 +315,7 @@ describeBrowser("the modification studio", () => {
     ]);
     await screenshot(page, "studio-desktop-light-deleted-en");
     expect(problems).toEqual([]);
-  }, 90_000);
+  });
 
   it("in Spanish on a phone, dark: paints with a finger, runs an edit, branches, compares and deletes; a French label", async () => {
     const { user, page, problems, renderId, imageId } = await userWithRender({
@@ -449,5 +449,5 @@ describeBrowser("the modification studio", () => {
     expect(await page.getByRole("button", { name: "Pinceau" }).getAttribute("aria-pressed")).toBe("true");
     expect(await page.getByTestId("studio-engine-note").textContent()).toContain("Moteur d'aperçu : pas d'IA");
     expect(problems).toEqual([]);
-  }, 120_000);
+  });
 });

@@ -182,7 +182,7 @@ describeBrowser("the render flow in a browser", () => {
     await page.getByTestId("sign-up-callout").getByRole("link", { name: "Sign up free" }).click();
     await poll(() => page.getByRole("tab", { name: "Sign Up" }).getAttribute("aria-selected")).toBe("true");
     expect(problems).toEqual([]);
-  }, 60_000);
+  });
 
   it("tells the server's refusal of a second demo render as a sign-up call to action", async () => {
     // The allowance said yes a moment ago, but another tab used the demo since: the server's answer counts.
@@ -211,7 +211,7 @@ describeBrowser("the render flow in a browser", () => {
     await screenshot(page, "style-select-second-demo");
     // The browser logs the refused request's status (403) itself; nothing else may fail.
     expect(problems.filter((problem) => !/status of 403/.test(problem))).toEqual([]);
-  }, 30_000);
+  });
 
   it("uploads three photos on /batch-upload for a signed-in user, renders them, and shows three succeeded cards", async () => {
     const { page, problems } = await open("/batch-upload");
@@ -294,7 +294,7 @@ describeBrowser("the render flow in a browser", () => {
     await page.getByRole("link", { name: /Casa Lima/ }).click();
     await poll(() => page.getByTestId("project-view").getByTestId("render-tile").count()).toBe(3);
     expect(problems).toEqual([]);
-  }, 60_000);
+  });
 
   // Two of the four combinations, as the other browser tests: accessibility.test.ts checks every page in all four.
   it("looks right on a desktop in light and on a phone in dark", async () => {
@@ -343,5 +343,5 @@ describeBrowser("the render flow in a browser", () => {
         await browser.close();
       }
     }
-  }, 120_000);
+  });
 });

@@ -134,5 +134,5 @@ describeBrowser("client review links", () => {
     await screenshot(client.page, "review-client-gone-phone-dark");
     expect(studio.problems).toEqual([]);
     expect(client.problems.filter((problem) => !problem.includes("404"))).toEqual([]);
-  }, 120_000);
+  });
 });

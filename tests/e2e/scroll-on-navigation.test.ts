@@ -73,7 +73,7 @@ describeBrowser("a new page opens at its top", () => {
     await poll(() => topInView(page, "studio-canvas-frame")).toBe(true);
     await screenshot(page, "scroll-studio-phone");
     expect(problems).toEqual([]);
-  }, 60_000);
+  });
 
   it("opens a footer link's page at its top, and Back returns to the footer (phone)", async () => {
     const { page, problems } = await open("/", PHONE);
@@ -88,5 +88,5 @@ describeBrowser("a new page opens at its top", () => {
     await poll(() => pathOf(page)).toBe("/");
     await poll(() => scrollY(page)).toBeGreaterThan(PHONE.height);
     expect(problems).toEqual([]);
-  }, 60_000);
+  });
 });

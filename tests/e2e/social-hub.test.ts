@@ -79,7 +79,7 @@ describeBrowser("the social hub in a browser", () => {
     expect(await page.getByTestId("portfolio-work").getByTestId("publication").textContent()).toContain("Calm bedroom");
     await screenshot(page, "portfolio-desktop-light-en");
     expect(problems).toEqual([]);
-  }, 60_000);
+  });
 
   it("shows whom one follows, their portfolio and work in Spanish on a phone in dark, and stops following", async () => {
     const { page, problems } = await open("/", { width: 390, height: 844, colorScheme: "dark", locale: "es-ES" });
@@ -105,7 +105,7 @@ describeBrowser("the social hub in a browser", () => {
     expect(response?.status()).toBe(404);
     await poll(() => page.getByTestId("portfolio-gone").textContent()).toContain(uiText("es", "portfolioPage.notFound"));
     expect(problems.filter((problem) => !problem.includes("404"))).toEqual([]);
-  }, 60_000);
+  });
 
   it("es, phone, dark: a style of one's own, rendered, published, seen signed out, liked and on the portfolio", async () => {
     const carla = await signedInClient(server.url);
@@ -163,5 +163,5 @@ describeBrowser("the social hub in a browser", () => {
     await screenshot(reader.page, "journey-portfolio-phone-dark-es");
     expect(reader.problems).toEqual([]);
     expect(problems).toEqual([]);
-  }, 90_000);
+  });
 });

@@ -332,5 +332,5 @@ describeBrowser("no English in Spanish and French", () => {
     expect(await message("sign-in")).toBe(fr.get("selfTest.details.signedInCurrent")!.replace("{{email}}", admin.email));
     expect(await message("session-user")).toBe(fr.get("selfTest.details.sessionBelongs")!.replace("{{email}}", admin.email));
     await screenshot(page, "translations-fr-auth-tests");
-  }, 120_000);
+  });
 });
