@@ -320,7 +320,7 @@ describeBrowser("administration in a browser", () => {
         await browser.close();
       }
     }
-  }, 180_000);
+  });
 
   it("creates, edits and retires a credit package in /admin → Credits, and /pricing follows (desktop light, phone dark)", async () => {
     const { browser, page, problems } = await open("/");

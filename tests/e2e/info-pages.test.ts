@@ -169,7 +169,7 @@ describeBrowser("information pages, profile and settings in a browser", () => {
       expect(problems, label).toEqual([]);
       await browser.close();
     }
-  }, 180_000);
+  });
 
   it("shows the user's data on /profile and edits the name, refusing one too short", async () => {
     const expected = await member.client.account.profile.query();

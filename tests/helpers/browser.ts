@@ -29,8 +29,10 @@ export const SCREENSHOTS_TAKEN = process.env.TEST_SCREENSHOTS !== "off";
  * about a fifth less CPU for the same test file (decision 107); the full Chromium serves where it is
  * the only one installed.
  */
+const CHROMIUM_LOCATIONS = ["/usr/bin/chromium-headless-shell", "/usr/bin/chromium", "/usr/bin/chromium-browser"];
+
 export function findChromium(): string | null {
-  const candidates = [process.env.CHROMIUM_PATH, "/usr/bin/chromium-headless-shell", "/usr/bin/chromium", "/usr/bin/chromium-browser"];
+  const candidates = [process.env.CHROMIUM_PATH, ...CHROMIUM_LOCATIONS];
   return candidates.find((candidate): candidate is string => !!candidate && fs.existsSync(candidate)) ?? null;
 }
 
@@ -54,7 +56,7 @@ export function describeBrowser(name: string, body: () => void): void {
     describe(name, () => {
       it("needs Chromium", () => {
         throw new Error(
-          `Chromium not found (looked at CHROMIUM_PATH, /usr/bin/chromium-headless-shell and /usr/bin/chromium). Install it: ${CHROMIUM_INSTALL_COMMAND}`,
+          `Chromium not found (looked at CHROMIUM_PATH, ${CHROMIUM_LOCATIONS.join(", ")}). Install it: ${CHROMIUM_INSTALL_COMMAND}`,
         );
       });
     });
