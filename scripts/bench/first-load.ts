@@ -33,6 +33,12 @@ export async function measureFirstLoad(url: string, chromiumPath: string): Promi
     await page
       .waitForFunction((mark) => performance.getEntriesByName(mark).length > 0, FIRST_LOAD_MARK, { timeout: 15_000 })
       .catch(() => null);
+    // What loads after the mark starts in a transition, which a busy machine may render after the
+    // network has gone quiet once: the help button (AppExtras) is the sign that it has started.
+    await page
+      .getByTestId("help-button")
+      .waitFor({ timeout: 15_000 })
+      .catch(() => null);
     await page.waitForLoadState("networkidle");
     const { entries, markAt } = await page.evaluate((mark) => {
       const resources = performance.getEntriesByType("resource") as PerformanceResourceTiming[];

@@ -321,6 +321,15 @@ describe("fallback to the next engine of the task", () => {
         message: "ComfyUI to hang on the prompt",
         until: (running) => running > 0,
       });
+      // And the adapter has seen it run (its progress is recorded): only a prompt seen running is
+      // interrupted; one the socket has not yet reported is only taken out of the queue.
+      await waitUntil(
+        async () =>
+          (await server.deps.db.selectFrom("render_events").select("payload").where("job_id", "=", job.id).execute()).some(
+            (row) => (JSON.parse(row.payload) as { percent?: number }).percent! > 0,
+          ),
+        { message: "the render's progress from ComfyUI", until: (seen) => seen },
+      );
       expect(shares.at(-1)).toBeGreaterThan(55_000);
       expect(shares.at(-1)).toBeLessThanOrEqual(60_000);
       expect(openAiRenders(openai)).toBe(openAiBefore);
