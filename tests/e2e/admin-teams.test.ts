@@ -45,8 +45,7 @@ describeBrowser("/admin → Teams in a browser", () => {
 
   it("finds a team by a member's address and adjusts its credits (en, desktop, light)", async () => {
     const { page, problems } = await open("/", { width: 1366, height: 900 });
-    await signIn(page, server.url, admin.email);
-    await page.goto(`${server.url}/admin`);
+    await signIn(page, server.url, admin.email, { to: "/admin" });
     await page.getByRole("tab", { name: "Teams" }).click();
     await poll(() => new URL(page.url()).search).toBe("?section=teams");
     const teams = page.getByTestId("admin-team");

@@ -131,8 +131,7 @@ describeBrowser("administration in a browser", () => {
 
   it("lets an admin find a user on /admin and adjust their credits with a reason", async () => {
     const { page, problems } = await open("/");
-    await signIn(page, server.url, admin.email);
-    await page.goto(`${server.url}/admin`);
+    await signIn(page, server.url, admin.email, { to: "/admin" });
     for (const name of ["Users", "Render jobs", "Mail outbox", "System status", "Self-test history", "Analytics"]) {
       await poll(() => page.getByRole("tab", { name }).isVisible()).toBe(true);
     }
@@ -211,8 +210,7 @@ describeBrowser("administration in a browser", () => {
 
   it("backs up from /admin's System tab: Back up now, then the last backup with its size and age (desktop light, phone dark)", async () => {
     const { browser, page, problems } = await open("/");
-    await signIn(page, server.url, admin.email);
-    await page.goto(`${server.url}/admin?section=system`);
+    await signIn(page, server.url, admin.email, { to: "/admin?section=system" });
     const panel = page.getByTestId("admin-backups");
     await poll(() => panel.getByTestId("backup-last").textContent()).toBe("No backup has been taken yet.");
     expect(await panel.getByTestId("backup-schedule").textContent()).toBe(
@@ -324,8 +322,7 @@ describeBrowser("administration in a browser", () => {
 
   it("creates, edits and retires a credit package in /admin → Credits, and /pricing follows (desktop light, phone dark)", async () => {
     const { browser, page, problems } = await open("/");
-    await signIn(page, server.url, admin.email);
-    await page.goto(`${server.url}/admin?section=credits`);
+    await signIn(page, server.url, admin.email, { to: "/admin?section=credits" });
     const panel = page.getByTestId("admin-packages");
     await poll(() => panel.getByTestId("admin-package-pro").isVisible()).toBe(true);
     expect(await panel.getByTestId("admin-package-pro").getByTestId("admin-package-terms").textContent()).toBe(
@@ -360,8 +357,7 @@ describeBrowser("administration in a browser", () => {
     await browser.close();
 
     const phone = await open("/", { width: 390, height: 844, colorScheme: "dark" });
-    await signIn(phone.page, server.url, admin.email);
-    await phone.page.goto(`${server.url}/admin?section=credits`);
+    await signIn(phone.page, server.url, admin.email, { to: "/admin?section=credits" });
     const phoneAgency = phone.page.getByTestId("admin-packages").locator("li").filter({ hasText: "Agency" });
     await poll(() => phoneAgency.isVisible()).toBe(true);
     await screenshot(phone.page, "admin-credit-packages-phone-dark");
@@ -448,8 +444,7 @@ describeBrowser("payments held for review in a browser", () => {
       { name: "phone", width: 390, height: 844 },
     ]) {
       const dark = await launch({ colorScheme: "dark", width: size.width, height: size.height });
-      await signIn(dark.page, server.url, admin.email);
-      await dark.page.goto(`${server.url}/admin`);
+      await signIn(dark.page, server.url, admin.email, { to: "/admin" });
       await poll(() => dark.page.getByTestId("payment-hold").count()).toBe(2);
       await screenshot(dark.page, `admin-payment-holds-${size.name}-dark`);
       expect(dark.problems).toEqual([]);
@@ -457,8 +452,7 @@ describeBrowser("payments held for review in a browser", () => {
     }
 
     const { page, problems } = await launch();
-    await signIn(page, server.url, admin.email);
-    await page.goto(`${server.url}/admin`);
+    await signIn(page, server.url, admin.email, { to: "/admin" });
     const alert = page.getByTestId("payment-holds");
     await poll(() => alert.getByTestId("payment-holds-title").textContent()).toBe("2 payments held for review");
     const hold = (email: string) => alert.getByTestId("payment-hold").filter({ hasText: email });

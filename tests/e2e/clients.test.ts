@@ -7,7 +7,7 @@ import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { translations } from "../../src/client/i18n/resources";
 import { MESSAGES } from "../../src/shared/messages";
-import { describeBrowser, screenshot, signIn, useBrowsers } from "../helpers/browser";
+import { describeBrowser, screenshot, signIn, signInWithForm, useBrowsers } from "../helpers/browser";
 import { signedInClient } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 
@@ -36,8 +36,7 @@ describeBrowser("clients page", () => {
     const user = await signedInClient(server.url);
     let page: Page;
     ({ page, problems } = await launch({ width: 1366, height: 900, colorScheme: "light" }));
-    await signIn(page, server.url, user.email);
-    await page.goto(`${server.url}/clients`);
+    await signIn(page, server.url, user.email, { to: "/clients" });
     await poll(() => page.getByRole("heading", { level: 1, name: "Clients" }).isVisible()).toBe(true);
     await page.getByRole("button", { name: "Add client" }).click();
     const dialog = page.getByRole("dialog", { name: "Add a client" });
@@ -88,7 +87,8 @@ describeBrowser("clients page", () => {
 
     let page: Page;
     ({ page, problems } = await launch({ width: 390, height: 844, colorScheme: "dark", locale: "es-ES" }));
-    await signIn(page, server.url, owner.email, { language: "es" });
+    // Through the form, in the page's language.
+    await signInWithForm(page, server.url, owner.email, { language: "es" });
     await page.goto(`${server.url}/clients`);
     await poll(() => page.getByTestId("client-card").count()).toBe(2);
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
@@ -117,8 +117,7 @@ describeBrowser("clients page", () => {
     await member.client.teams.switchSpace.mutate({ teamId: team.id });
     let memberPage: Page;
     ({ page: memberPage, problems } = await launch({ width: 390, height: 844, colorScheme: "dark", locale: "es-ES" }));
-    await signIn(memberPage, server.url, member.email, { language: "es" });
-    await memberPage.goto(`${server.url}/clients`);
+    await signIn(memberPage, server.url, member.email, { language: "es", to: "/clients" });
     await poll(() => memberPage.getByText(es.clients.memberNote).isVisible()).toBe(true);
     expect(await memberPage.getByText("Cliente Secreto").count()).toBe(0);
     expect(await memberPage.getByRole("button", { name: es.clients.add }).count()).toBe(0);

@@ -40,8 +40,7 @@ describeBrowser("the community hub in a browser", () => {
 
   it("saves and reports in Spanish on a phone in dark; an admin hides it in English on a desktop in light", async () => {
     const phone = await open("/", { width: 390, height: 844, colorScheme: "dark", locale: "es-ES" });
-    await signIn(phone.page, server.url, reader.email, { language: "es" });
-    await phone.page.goto(`${server.url}/community`);
+    await signIn(phone.page, server.url, reader.email, { language: "es", to: "/community" });
     await poll(() => card(phone.page).textContent()).toContain("Calm bedroom");
     expect(await card(phone.page).getByTestId("publication-author").textContent()).toBe(
       uiText("es", "community.byDesigner", { name: "Ana Lima" }),
@@ -74,8 +73,7 @@ describeBrowser("the community hub in a browser", () => {
     await phone.browser.close();
 
     const desktop = await open("/", { width: 1280, height: 800, colorScheme: "light", locale: "en-US" });
-    await signIn(desktop.page, server.url, admin.email);
-    await desktop.page.goto(`${server.url}/admin?section=community`);
+    await signIn(desktop.page, server.url, admin.email, { to: "/admin?section=community" });
     const report = desktop.page.getByTestId("community-report").first();
     await poll(() => report.textContent()).toContain("Offensive or inappropriate");
     expect(await report.textContent()).toContain(`Reported by ${reader.email}`);

@@ -36,8 +36,7 @@ describeBrowser("custom styles", () => {
     const user = await signedInClient(server.url);
     let page: Page;
     ({ page, problems } = await launch({ width: 1366, height: 900, colorScheme: "light" }));
-    await signIn(page, server.url, user.email);
-    await page.goto(`${server.url}/styles`);
+    await signIn(page, server.url, user.email, { to: "/styles" });
     await poll(() => page.getByRole("heading", { level: 1, name: "Your styles" }).isVisible()).toBe(true);
     await poll(() => page.getByTestId("styles-empty").isVisible()).toBe(true);
 
@@ -92,8 +91,7 @@ describeBrowser("custom styles", () => {
     });
     let page: Page;
     ({ page, problems } = await launch({ width: 390, height: 844, colorScheme: "dark", locale: "es-ES" }));
-    await signIn(page, server.url, user.email, { language: "es" });
-    await page.goto(`${server.url}/styles`);
+    await signIn(page, server.url, user.email, { language: "es", to: "/styles" });
     await poll(() => page.getByRole("heading", { level: 1, name: es.customStyles.title }).isVisible()).toBe(true);
     await poll(() => page.getByTestId("custom-style-card").innerText()).toContain("Riad");
     await screenshot(page, "styles-page-phone-dark-es");

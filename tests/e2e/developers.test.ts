@@ -14,7 +14,7 @@ import type { AddressInfo } from "node:net";
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { seriousViolations } from "../helpers/axe";
-import { describeBrowser, screenshot, signIn, uiText, useBrowsers } from "../helpers/browser";
+import { describeBrowser, screenshot, signIn, signInWithForm, uiText, useBrowsers } from "../helpers/browser";
 import { signedInClient } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 
@@ -109,8 +109,7 @@ describeBrowser("developers page", () => {
     let page: Page;
     ({ page, problems } = await launch({ width: 1366, height: 900, colorScheme: "light" }));
     await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
-    await signIn(page, server.url, user.email);
-    await page.goto(`${server.url}/developers`);
+    await signIn(page, server.url, user.email, { to: "/developers" });
     await poll(() => page.getByRole("heading", { level: 1, name: "Developers" }).isVisible()).toBe(true);
     expect(await page.getByRole("link", { name: "/api/v1/openapi.json" }).getAttribute("href")).toBe("/api/v1/openapi.json");
     expect(await page.getByTestId("curl-credits").textContent()).toBe(
@@ -203,7 +202,8 @@ describeBrowser("developers page", () => {
 
     let page: Page;
     ({ page, problems } = await launch({ width: 390, height: 844, colorScheme: "dark", locale: "fr-FR" }));
-    await signIn(page, server.url, admin.email, { language: "fr" });
+    // Through the form, in the page's language.
+    await signInWithForm(page, server.url, admin.email, { language: "fr" });
     await page.goto(`${server.url}/developers`);
     await poll(() => page.getByRole("heading", { level: 1, name: uiText("fr", "developers.title") }).isVisible()).toBe(true);
     await poll(() => page.getByTestId("api-key").count()).toBe(1);
@@ -252,8 +252,7 @@ describeBrowser("developers page", () => {
     await member.client.teams.switchSpace.mutate({ teamId: team.id });
     let memberPage: Page;
     ({ page: memberPage, problems } = await launch({ width: 390, height: 844, colorScheme: "dark", locale: "fr-FR" }));
-    await signIn(memberPage, server.url, member.email, { language: "fr" });
-    await memberPage.goto(`${server.url}/developers`);
+    await signIn(memberPage, server.url, member.email, { language: "fr", to: "/developers" });
     await poll(() => memberPage.getByText(uiText("fr", "developers.empty")).isVisible()).toBe(true);
     expect(await memberPage.getByText(uiText("fr", "developers.keysIntroPersonal")).isVisible()).toBe(true);
     expect(await memberPage.getByLabel(uiText("fr", "developers.keysFor")).count()).toBe(0);

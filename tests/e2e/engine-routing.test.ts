@@ -34,8 +34,7 @@ describeBrowser("engines per task in /admin", () => {
     await server.deps.db.insertInto("user_roles").values({ user_id: admin.userId, role: "admin", created_at: Date.now() }).execute();
     const opened = await launch({ ...size, colorScheme });
     problems = opened.problems;
-    await signIn(opened.page, server.url, admin.email);
-    await opened.page.goto(`${server.url}/admin?section=studio`);
+    await signIn(opened.page, server.url, admin.email, { to: "/admin?section=studio" });
     await poll(() => opened.page.getByTestId("admin-studio-routes").isVisible()).toBe(true);
     return { admin, page: opened.page };
   }

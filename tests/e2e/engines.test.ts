@@ -133,8 +133,7 @@ describeBrowser("renders on a studio's own ComfyUI box", () => {
       [{ width: 1366, height: 900 }, "light"],
     ] as const) {
       const { browser, page, problems } = await open("/upload", { ...size, colorScheme, locale: "es-ES" });
-      await signUpAndSignIn(page, server.url, { language: "es" });
-      await page.goto(`${server.url}/upload`);
+      await signUpAndSignIn(page, server.url, { language: "es", to: "/upload" });
       // A file chosen before the allowance arrives is ignored by the page.
       await poll(() => page.getByTestId("engine-note").isVisible()).toBe(true);
       await page.getByTestId("file-input").setInputFiles(photo);

@@ -85,8 +85,7 @@ describeBrowser("/enhanced-dashboard in a browser", () => {
   ]) {
     it(`shows the weeks' figures and charts, measured, at ${view.name}`, async () => {
       const { page, problems } = await launch(view);
-      await signIn(page, server.url, email);
-      await page.goto(`${server.url}/enhanced-dashboard`);
+      await signIn(page, server.url, email, { to: "/enhanced-dashboard" });
       expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Enhanced dashboard");
       const figures = await readPage(page);
       expect(figures).toMatchObject({ finished: "6", credits: "6", time: "35 s" });
@@ -136,8 +135,7 @@ describeBrowser("/enhanced-dashboard in a browser", () => {
 
   it("shows a new user a friendly empty state that leads to /upload", async () => {
     const { page, problems } = await launch({ width: 390, height: 844, colorScheme: "light" });
-    await signUpAndSignIn(page, server.url);
-    await page.goto(`${server.url}/enhanced-dashboard`);
+    await signUpAndSignIn(page, server.url, { to: "/enhanced-dashboard" });
     await poll(() => page.getByTestId("activity-empty").isVisible()).toBe(true);
     expect(await page.getByTestId("activity-empty").textContent()).toContain("Nothing here yet");
     expect(await page.getByTestId("chart-activity-renders").count()).toBe(0);

@@ -117,8 +117,7 @@ describeBrowser("flows (issue 17)", () => {
       const user = await signedInClient(server.url);
       let page: Page;
       ({ page, problems } = await launch({ width, height, colorScheme }));
-      await signIn(page, server.url, user.email);
-      await page.goto(`${server.url}/batch-upload`);
+      await signIn(page, server.url, user.email, { to: "/batch-upload" });
       // Unconfirmed, on an engine that bills each render: said up front, as on the other render pages.
       await poll(() => page.getByTestId("free-credits-locked").isVisible()).toBe(true);
 
@@ -165,8 +164,7 @@ describeBrowser("flows (issue 17)", () => {
       let browser: BrowserContext;
       ({ browser, page, problems } = await launch({ width, height, colorScheme }));
       await browser.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
-      await signIn(page, server.url, user.email);
-      await page.goto(`${server.url}/settings`);
+      await signIn(page, server.url, user.email, { to: "/settings" });
       await page.getByLabel("Your password", { exact: true }).fill(PASSWORD);
       await page.getByRole("button", { name: "Set up two-factor authentication" }).click();
       const secret = (await page.getByTestId("totp-secret").textContent())!.trim();

@@ -182,8 +182,7 @@ describeBrowser("information pages, profile and settings in a browser", () => {
       const text = TEXT[lang];
       const label = `${size}-${colorScheme}-${lang}`;
       const { browser, page, problems } = await open("/", { ...SIZES[size], colorScheme, locale: LOCALES[lang] });
-      await signIn(page, server.url, member.email, { language: lang });
-      await page.goto(`${server.url}/profile`);
+      await signIn(page, server.url, member.email, { language: lang, to: "/profile" });
       await poll(() => heading(page, text.profile).isVisible()).toBe(true);
       await poll(() => page.getByTestId("profile-email").textContent()).toBe(member.email);
       const before = await member.client.account.profile.query();
@@ -219,8 +218,7 @@ describeBrowser("information pages, profile and settings in a browser", () => {
   it("switches the language and the theme on /settings", async () => {
     for (const size of ["phone", "desktop"] as const) {
       const { browser, page, problems } = await open("/", { ...SIZES[size], colorScheme: "light", locale: LOCALES.en });
-      await signIn(page, server.url, member.email);
-      await page.goto(`${server.url}/settings`);
+      await signIn(page, server.url, member.email, { to: "/settings" });
       await poll(() => heading(page, TEXT.en.settings).isVisible()).toBe(true);
       await screenshot(page, `settings-${size}-light-en`);
 
@@ -267,8 +265,7 @@ describeBrowser("information pages, profile and settings in a browser", () => {
       const label = `${size}-${colorScheme}-${lang}`;
       const doomed = await signedInClient(server.url);
       const { browser, page, problems } = await open("/", { ...SIZES[size], colorScheme, locale: LOCALES[lang] });
-      await signIn(page, server.url, doomed.email, { language: lang });
-      await page.goto(`${server.url}/settings`);
+      await signIn(page, server.url, doomed.email, { language: lang, to: "/settings" });
       await poll(() => heading(page, text.settings).isVisible()).toBe(true);
       await page.getByTestId("delete-account").getByRole("button", { name: text.deleteButton }).click();
       const dialog = page.getByRole("alertdialog");

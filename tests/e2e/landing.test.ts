@@ -284,8 +284,7 @@ describeBrowser("the landing page in a browser", () => {
       it(`shows a signed-in user Go to Dashboard instead of Sign Up for More, and the build panel under "All rights reserved" (${label})`, async () => {
         const { page, problems } = await launch({ width: size.width, height: size.height, locale });
         // A new user, signed in on the sign-in form (the browser holds the cookie), back on the landing page.
-        await signUpAndSignIn(page, server.url, { fullName: "Lena Park", language });
-        await page.goto(`${server.url}/`);
+        await signUpAndSignIn(page, server.url, { fullName: "Lena Park", language, to: "/" });
 
         const dashboard = page.getByRole("link", { name: tx("home.hero.goToDashboard") }).first();
         await poll(() => dashboard.getAttribute("href")).toBe("/dashboard");

@@ -54,8 +54,10 @@ describeBrowser("limits as the user meets them", () => {
       const picture = await upload(server.url, user.jar, await roomPhoto());
       let page: Page;
       ({ page, problems } = await launch({ width, height, colorScheme, locale }));
-      await signIn(page, server.url, user.email, { language });
-      await page.goto(`${server.url}/style-select?image=${picture.body.imageId}&project=${picture.body.projectId}`);
+      await signIn(page, server.url, user.email, {
+        language,
+        to: `/style-select?image=${picture.body.imageId}&project=${picture.body.projectId}`,
+      });
       await page.getByTestId("style-modern").click();
 
       const callout = page.getByTestId("free-credits-locked");
@@ -90,8 +92,7 @@ describeBrowser("limits as the user meets them", () => {
       let page: Page;
       let browser: BrowserContext;
       ({ browser, page, problems } = await launch({ width, height, colorScheme }));
-      await signIn(page, server.url, user.email);
-      await page.goto(`${server.url}/profile`);
+      await signIn(page, server.url, user.email, { to: "/profile" });
       const card = page.getByTestId("profile-storage");
       await poll(() => card.isVisible()).toBe(true);
       const percent = Math.round((used.usedBytes / used.quotaBytes!) * 100);

@@ -43,8 +43,7 @@ describeBrowser("export for listing", () => {
 
   /** Signs up, uploads the photo and renders one style; the page ends on /render with the result. */
   async function finishedRender(page: Page, language: "en" | "es"): Promise<void> {
-    await signUpAndSignIn(page, server.url, { language });
-    await page.goto(`${server.url}/upload`);
+    await signUpAndSignIn(page, server.url, { language, to: "/upload" });
     // The page ignores a file chosen before it knows the user's allowance (the engine note shows it has arrived).
     await poll(() => page.getByTestId("engine-note").isVisible()).toBe(true);
     await page.getByTestId("file-input").setInputFiles(photo);
@@ -165,8 +164,7 @@ describeBrowser("export for listing", () => {
   });
   it("the upload page refuses a picture too small or too thin to be a room, in the user's language (issue 27, probe finding 2)", async () => {
     const { page, problems } = await launch({ ...PHONE, colorScheme: "light", locale: "es-ES" });
-    await signUpAndSignIn(page, server.url, { language: "es" });
-    await page.goto(`${server.url}/upload`);
+    await signUpAndSignIn(page, server.url, { language: "es", to: "/upload" });
     await poll(() => page.getByTestId("engine-note").isVisible()).toBe(true);
     const texts = translations.es.serverMessages as Record<string, string>;
     for (const [width, height, text] of [

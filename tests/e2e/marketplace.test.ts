@@ -55,8 +55,7 @@ describeBrowser("the marketplace in a browser", () => {
     ] as const) {
       const installer = await signedInClient(server.url);
       const { browser, page, problems } = await open("/", { ...viewport, colorScheme, locale: lang === "en" ? "en-US" : "es-ES" });
-      await signIn(page, server.url, installer.email, { language: lang });
-      await page.goto(`${server.url}/marketplace`);
+      await signIn(page, server.url, installer.email, { language: lang, to: "/marketplace" });
       await poll(() => page.getByRole("heading", { level: 1, name: uiText(lang, "pages.marketplace.title") }).isVisible(), {
         timeout: 30_000,
       }).toBe(true);
@@ -85,8 +84,7 @@ describeBrowser("the marketplace in a browser", () => {
       description: "Exposed brick, oak floors, warm brass lights and deep green velvet",
     });
     const { page, problems } = await open("/", { width: 1280, height: 800, colorScheme: "light" });
-    await signIn(page, server.url, author.email);
-    await page.goto(`${server.url}/marketplace`);
+    await signIn(page, server.url, author.email, { to: "/marketplace" });
     const own = page.getByTestId("your-listings").getByRole("listitem").filter({ hasText: title });
     await own.getByRole("button", { name: uiText("en", "marketplace.newVersion") }).click();
     const form = page.getByTestId("listing-form");

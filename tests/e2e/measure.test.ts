@@ -54,8 +54,7 @@ describeBrowser("measuring a room in the studio", () => {
       await page.goto(`${server.url}/`);
       await page.evaluate(([key, value]) => localStorage.setItem(key!, value!), [STORAGE_KEYS.language, language]);
     }
-    await signIn(page, server.url, user.email, { language });
-    await page.goto(`${server.url}/modification-studio?picture=${sent.body.imageId}`);
+    await signIn(page, server.url, user.email, { language, to: `/modification-studio?picture=${sent.body.imageId}` });
     await page.getByTestId("studio-mode-measure").click();
     await page.getByTestId("measure-overlay").waitFor();
     expect(await page.getByTestId("measure-instruction").textContent()).toBe(uiText(language, "measure.needsReference"));
@@ -136,8 +135,7 @@ describeBrowser("measuring a room in the studio", () => {
     const user = await signedInClient(server.url);
     const sent = await upload(server.url, user.jar, await sampleRoomPhoto());
     const { page, problems } = await launch({ width: 1280, height: 900, colorScheme: "light" });
-    await signIn(page, server.url, user.email);
-    await page.goto(`${server.url}/modification-studio?picture=${sent.body.imageId}`);
+    await signIn(page, server.url, user.email, { to: `/modification-studio?picture=${sent.body.imageId}` });
     const press = async (testId: string) => {
       await page.getByTestId(testId).focus();
       await page.keyboard.press("Enter");

@@ -35,8 +35,7 @@ describeBrowser("project names", () => {
       const user = await signedInClient(server.url);
       let page: Page;
       ({ page, problems } = await launch({ width, height, colorScheme }));
-      await signIn(page, server.url, user.email);
-      await page.goto(`${server.url}/dashboard`);
+      await signIn(page, server.url, user.email, { to: "/dashboard" });
       await page.getByRole("button", { name: "New project" }).first().click();
       const dialog = page.getByRole("dialog", { name: "New project" });
       const field = dialog.getByLabel("Project name");

@@ -219,8 +219,7 @@ describeBrowser("the render flow in a browser", () => {
     await poll(() => page.getByTestId("sign-up-callout").isVisible()).toBe(true);
     await screenshot(page, "batch-visitor");
 
-    await signUpAndSignIn(page, server.url);
-    await page.goto(`${server.url}/batch-upload`);
+    await signUpAndSignIn(page, server.url, { to: "/batch-upload" });
     const files = await Promise.all(
       ["#e7e5e4", "#dbeafe", "#fde68a"].map((wall, index) => makeRoomPhoto(path.join(dir, `batch-${index + 1}.jpg`), 1200, 900, wall)),
     );

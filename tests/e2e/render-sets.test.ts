@@ -52,8 +52,7 @@ describeBrowser("apply to the whole project", () => {
     it(`renders a project's three photos as one set (${language}, ${name})`, async () => {
       const texts = translations[language].renderSets as Record<string, string>;
       const { page, problems } = await launch({ ...options, locale: language === "fr" ? "fr-FR" : "en-US" });
-      await signUpAndSignIn(page, server.url, { language });
-      await page.goto(`${server.url}/dashboard`);
+      await signUpAndSignIn(page, server.url, { language, to: "/dashboard" });
       const projectId = await uploadPhotos(page, photos);
       await page.goto(`${server.url}/dashboard?project=${projectId}`);
       await page.getByTestId("apply-to-project").click();

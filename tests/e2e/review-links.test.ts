@@ -57,8 +57,7 @@ describeBrowser("client review links", () => {
     });
 
     const studio = await launch({ ...DESKTOP, colorScheme: "light" });
-    await signIn(studio.page, server.url, designer.email);
-    await studio.page.goto(`${server.url}/dashboard?project=${project.id}`);
+    await signIn(studio.page, server.url, designer.email, { to: `/dashboard?project=${project.id}` });
     const panel = studio.page.getByTestId("review-links-panel");
     await panel.getByRole("button", { name: en.review.panel.create }).click();
     await panel.getByLabel(en.review.panel.label!).fill("For Marta");

@@ -45,8 +45,7 @@ describeBrowser("a new page opens at its top", () => {
 
   it("opens /render with the result in view after Render at the foot of the style page, and the studio at the picture's top (phone)", async () => {
     const { page, problems } = await open("/", PHONE);
-    await signUpAndSignIn(page, server.url);
-    await page.goto(`${server.url}/upload`);
+    await signUpAndSignIn(page, server.url, { to: "/upload" });
     await page.getByTestId("file-input").setInputFiles(photo);
     await poll(() => pathOf(page)).toBe("/style-select");
     await page.getByTestId("style-japandi").click();

@@ -45,8 +45,7 @@ describeBrowser("the social hub in a browser", () => {
 
   it("makes a portfolio page in English on a desktop in light, and shows it with the published work", async () => {
     const { page, problems } = await open("/", { width: 1280, height: 900, colorScheme: "light", locale: "en-US" });
-    await signIn(page, server.url, ana.email);
-    await page.goto(`${server.url}/social-hub`);
+    await signIn(page, server.url, ana.email, { to: "/social-hub" });
     await poll(() => page.getByText(uiText("en", "socialHub.portfolio.none")).isVisible()).toBe(true);
     // The address starts from the user's name.
     expect(await page.getByLabel(uiText("en", "socialHub.portfolio.address"), { exact: true }).inputValue()).toBe("ana-lima");
@@ -83,8 +82,7 @@ describeBrowser("the social hub in a browser", () => {
 
   it("shows whom one follows, their portfolio and work in Spanish on a phone in dark, and stops following", async () => {
     const { page, problems } = await open("/", { width: 390, height: 844, colorScheme: "dark", locale: "es-ES" });
-    await signIn(page, server.url, follower.email, { language: "es" });
-    await page.goto(`${server.url}/social-hub`);
+    await signIn(page, server.url, follower.email, { language: "es", to: "/social-hub" });
     const followed = page.getByTestId("following-list").getByRole("listitem").first();
     await poll(() => followed.textContent()).toContain("Ana Lima");
     await poll(() => page.getByTestId("following-feed").getByTestId("publication").count()).toBe(1);
@@ -113,8 +111,7 @@ describeBrowser("the social hub in a browser", () => {
     await carla.client.community.savePortfolio.mutate({ handle: "carla-souza", displayName: "Carla Souza" });
     const phone = { width: 390, height: 844, colorScheme: "dark", locale: "es-ES" } as const;
     const { page, problems } = await open("/", phone);
-    await signIn(page, server.url, carla.email, { language: "es" });
-    await page.goto(`${server.url}/styles`);
+    await signIn(page, server.url, carla.email, { language: "es", to: "/styles" });
     await page.getByRole("button", { name: uiText("es", "customStyles.add") }).click();
     const dialog = page.getByRole("dialog", { name: uiText("es", "customStyles.addTitle") });
     await dialog.getByLabel(uiText("es", "customStyles.fields.name"), { exact: true }).fill("Riad");
@@ -150,8 +147,7 @@ describeBrowser("the social hub in a browser", () => {
     await poll(() => visitor.page.getByTestId("publication").filter({ hasText: "Riad en casa" }).count()).toBe(1);
     expect(visitor.problems).toEqual([]);
     const reader = await open("/", phone);
-    await signIn(reader.page, server.url, follower.email, { language: "es" });
-    await reader.page.goto(`${server.url}/community`);
+    await signIn(reader.page, server.url, follower.email, { language: "es", to: "/community" });
     const card = reader.page.getByTestId("community-feed").getByTestId("publication").filter({ hasText: "Riad en casa" });
     await card.getByTestId("like").click();
     await poll(() => card.getByTestId("like").getAttribute("aria-pressed")).toBe("true");

@@ -45,8 +45,7 @@ describeBrowser("studio settings", () => {
     const opened = await launch(options);
     const { page } = opened;
     problems = opened.problems;
-    await signIn(page, server.url, admin.email);
-    await page.goto(`${server.url}/admin?section=studio`);
+    await signIn(page, server.url, admin.email, { to: "/admin?section=studio" });
     await poll(() => page.getByTestId("admin-studio-brand").isVisible()).toBe(true);
     return opened;
   }

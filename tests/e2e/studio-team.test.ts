@@ -132,8 +132,7 @@ describeBrowser("a studio as a team, in browsers", () => {
       // 1. The Owner: a team, credits moved in from their own balance, two invitations by mail.
       const ownerEmail = await signUp(server.url, { fullName: people.owner });
       const owner: OpenedPage = await open("/", view);
-      await signIn(owner.page, server.url, ownerEmail, { language: run.language });
-      await owner.page.goto(`${server.url}/teams`);
+      await signIn(owner.page, server.url, ownerEmail, { language: run.language, to: "/teams" });
       await owner.page.getByLabel(say("teamsPage.nameLabel")).fill(teamName);
       await owner.page.getByRole("button", { name: say("teamsPage.create") }).click();
       await poll(() => owner.page.getByTestId("team-name").textContent()).toBe(teamName);

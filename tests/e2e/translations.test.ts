@@ -247,8 +247,7 @@ describeBrowser("no English in Spanish and French", () => {
       ] as const) {
         const { browser, page } = await launch({ locale: language === "es" ? "es-ES" : "fr-FR", width, height, colorScheme });
         const t = flatten(translations[language]);
-        await signIn(page, server.url, admin.email, { language });
-        await page.goto(`${server.url}/render?jobs=${renderId}`);
+        await signIn(page, server.url, admin.email, { language, to: `/render?jobs=${renderId}` });
         await page.getByText(t.get("renderOptions.details")!).click();
         const details = page.getByTestId("render-details");
         await poll(() => details.textContent()).toContain(engine);
@@ -266,8 +265,7 @@ describeBrowser("no English in Spanish and French", () => {
   it.each(["es", "fr"] as const)("names the mail transport in %s in /admin's outbox, not 'outbox' (issue 27)", async (language) => {
     const t = flatten(translations[language]);
     const { page, problems } = await launch({ locale: language === "es" ? "es-ES" : "fr-FR", width: 1366, height: 900 });
-    await signIn(page, server.url, admin.email, { language });
-    await page.goto(`${server.url}/admin?section=outbox`);
+    await signIn(page, server.url, admin.email, { language, to: "/admin?section=outbox" });
     const mail = page.getByTestId("admin-mail").first();
     await poll(() => mail.isVisible()).toBe(true);
     const text = (await mail.textContent())!;
@@ -283,8 +281,7 @@ describeBrowser("no English in Spanish and French", () => {
     const { page, problems } = await launch({ locale: "en-US", width: 390, height: 844 });
     await page.goto(`${server.url}/`);
     await page.evaluate(() => localStorage.setItem("roomcanvas.language", "fr"));
-    await signIn(page, server.url, newcomer.email, { language: "fr" });
-    await page.goto(`${server.url}/upload`);
+    await signIn(page, server.url, newcomer.email, { language: "fr", to: "/upload" });
     // The page takes a file once it knows the account's credits (a busy machine once chose it before).
     await poll(() => page.getByTestId("credits-left").isVisible()).toBe(true);
     await page.getByTestId("file-input").setInputFiles({ name: "room.jpg", mimeType: "image/jpeg", buffer: await roomPhoto() });
