@@ -72,6 +72,17 @@ export const SQLITE_LANE_ONLY = [
   "tests/integration/onboarding.test.ts",
   "tests/integration/replicate-webhook-route.test.ts",
   "tests/integration/selftest-cli.test.ts",
+  // Decision 108: processes, sockets, HTTP, the REST wrappers and the authorisation matrix, whose
+  // queries the capability tests (teams, renders, credits, webhooks-outbox) run on PostgreSQL.
+  "tests/integration/shutdown.test.ts",
+  "tests/integration/self-test.test.ts",
+  "tests/integration/connection-limits.test.ts",
+  "tests/integration/webhooks.test.ts",
+  "tests/integration/api-resources.test.ts",
+  "tests/integration/team-role-matrix.test.ts",
+  "tests/integration/procedures.test.ts",
+  "tests/integration/routers.test.ts",
+  "tests/integration/server.test.ts",
 ];
 
 /** The scale suite: real server processes on one PostgreSQL database (decision 084); never on SQLite. */
