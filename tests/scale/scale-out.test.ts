@@ -377,33 +377,46 @@ describe("README's scaling-out example, as processes: two web instances, two wor
   it("stops a worker's render promptly when it is canceled through web A, long before its lease would run out", async () => {
     await twoWorkers();
     const ana = await newUser(webA);
-    const held = engine.held.length;
-    engine.script({ replies: ["hang"] });
-    const { jobIds } = await startRenders(webA, ana, ["bohemian"]);
-    const jobId = jobIds[0]!;
-    await waitUntil(() => engine.held.length, { message: "the engine to get the render", until: (n) => n === held + 1 });
-    const running = await jobRow(jobId);
-    const worker = workers.find((candidate) => claimedByProcess(running.claimed_by, candidate))!;
-    expect(worker).toBeDefined();
+    /**
+     * One render canceled while the engine holds it; whether the worker learnt of it by the cancel's
+     * notice (true) or by its next lease renewal (false). The renewal comes every quarter of the lease
+     * (750 ms here) and also finds the job gone, so on a busy machine it sometimes comes first.
+     */
+    const cancelOne = async (): Promise<boolean> => {
+      const held = engine.held.length;
+      engine.script({ replies: ["hang"] });
+      const { jobIds } = await startRenders(webA, ana, ["bohemian"]);
+      const jobId = jobIds[0]!;
+      await waitUntil(() => engine.held.length, { message: "the engine to get the render", until: (n) => n === held + 1 });
+      const running = await jobRow(jobId);
+      const worker = workers.find((candidate) => claimedByProcess(running.claimed_by, candidate))!;
+      expect(worker).toBeDefined();
 
-    let stoppedAt: number | null = null;
-    void engine.held[held]!.closed.then(() => (stoppedAt = performance.now()));
-    const canceledAt = performance.now();
-    expect(await on(webA, ana).client.render.cancel.mutate({ id: jobId })).toEqual({ status: "canceled" });
-    // The worker gives up the engine's call: told by A's cancel, not found out at its next lease renewal.
-    await waitUntil(() => stoppedAt, { message: "the worker to stop the engine's call", timeoutMs: LEASE_MS });
-    expect(stoppedAt! - canceledAt).toBeLessThan(LEASE_MS);
-    const lostLease = worker
-      .output()
-      .split("\n")
-      .filter((line) => line.includes(jobId) && line.includes("no longer this worker's"));
-    expect(lostLease, "the worker learnt of the cancel only when renewing its lease").toEqual([]);
-    await waitUntil(async () => (await (await fetch(`${worker.url}/healthz`)).json()) as { activeRenders: number }, {
-      message: "the worker to be idle",
-      until: (health) => health.activeRenders === 0,
-    });
-    expect(await jobRow(jobId)).toMatchObject({ status: "canceled", result_key: null });
-    expect((await chargesAndRefunds(ana.userId)).map((entry) => entry.kind).sort()).toEqual(["charge", "refund"]);
+      let stoppedAt: number | null = null;
+      void engine.held[held]!.closed.then(() => (stoppedAt = performance.now()));
+      const canceledAt = performance.now();
+      expect(await on(webA, ana).client.render.cancel.mutate({ id: jobId })).toEqual({ status: "canceled" });
+      await waitUntil(() => stoppedAt, { message: "the worker to stop the engine's call", timeoutMs: LEASE_MS });
+      expect(stoppedAt! - canceledAt).toBeLessThan(LEASE_MS);
+      await waitUntil(async () => (await (await fetch(`${worker.url}/healthz`)).json()) as { activeRenders: number }, {
+        message: "the worker to be idle",
+        until: (health) => health.activeRenders === 0,
+      });
+      expect(await jobRow(jobId)).toMatchObject({ status: "canceled", result_key: null });
+      return !worker
+        .output()
+        .split("\n")
+        .some((line) => line.includes(jobId) && line.includes("no longer this worker's"));
+    };
+    // The worker gives up the engine's call when A's cancel tells it, not only at its next lease
+    // renewal: with the notice broken every try would be found by a renewal; with it working, four
+    // renewals in a row winning the race would be a one-in-hundreds chance on the busiest run seen.
+    const byNotice: boolean[] = [];
+    while (byNotice.length < 4 && !byNotice.includes(true)) byNotice.push(await cancelOne());
+    expect(byNotice, "the worker learnt of the cancel only when renewing its lease").toContain(true);
+    // Each canceled render was charged and refunded: the balance is whole again.
+    const kinds = (await chargesAndRefunds(ana.userId)).map((entry) => entry.kind).sort();
+    expect(kinds).toEqual([...Array<string>(byNotice.length).fill("charge"), ...Array<string>(byNotice.length).fill("refund")]);
     expect(await ledgerBalance(db, ana.userId)).toBe(FREE_CREDITS);
   });
 
