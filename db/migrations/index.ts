@@ -47,6 +47,7 @@ import * as m0043 from "./0043-custom-styles";
 import * as m0044 from "./0044-community";
 import * as m0045 from "./0045-marketplace";
 import * as m0046 from "./0046-portfolios";
+import * as m0047 from "./0047-paint";
 
 export const migrations: Record<string, Migration> = {
   "0001-init": m0001,
@@ -93,4 +94,5 @@ export const migrations: Record<string, Migration> = {
   "0044-community": m0044,
   "0045-marketplace": m0045,
   "0046-portfolios": m0046,
+  "0047-paint": m0047,
 };

@@ -142,6 +142,7 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
     provider: options.renderProvider,
     worker: options.worker,
     freeDemoRendersPerAddress: settings.demoRendersPerAddressPerDay,
+    previewPaintCredits: () => settings.paint().previewCredits,
     brandName: settings.brandName,
     // Before a task falls back to an engine not seen up: the self-test's question to it (decision 088).
     engineHealth: async (engineId, config, timeoutMs) => {

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { MESSAGES } from "./messages";
 import type { RenderMode } from "./render";
+import { paintInputSchema, type PaintSurface } from "./paint";
 
 export const EDIT = {
   /** Characters in an edit's instruction. */
@@ -46,6 +47,20 @@ export const editRequestSchema = z
   .refine((input) => (input.sourceJobId === undefined) !== (input.uploadId === undefined), { error: MESSAGES.missingRequiredFields });
 export type EditRequestInput = z.infer<typeof editRequestSchema>;
 
+/**
+ * The Paint tool (issue 33): the region (a mask, as an edit's) painted in one to three exact colours,
+ * one version each, noted under the surface painted.
+ */
+export const paintRequestSchema = z
+  .object({
+    sourceJobId: z.string().max(64).optional(),
+    uploadId: z.string().max(64).optional(),
+    mask: z.string().max(EDIT.maskDataUrlMax, { error: MESSAGES.maskNotPng }),
+    ...paintInputSchema.shape,
+  })
+  .refine((input) => (input.sourceJobId === undefined) !== (input.uploadId === undefined), { error: MESSAGES.missingRequiredFields });
+export type PaintRequestInput = z.infer<typeof paintRequestSchema>;
+
 /** One version in the studio's history: the photo itself, a render of it, or an edit. */
 export interface VersionNode {
   /** The job's id; the photo itself has the upload's id. */
@@ -62,6 +77,8 @@ export interface VersionNode {
   parentId: string | null;
   status: "succeeded" | "queued" | "preprocessing" | "rendering" | "saving" | "failed" | "canceled";
   instruction: string | null;
+  /** A paint edit's exact colour and what it is noted under (issue 33); null otherwise. */
+  paint: { colour: string; surface: PaintSurface } | null;
   style: string | null;
   /** A custom style's name as the render used it; null for a built-in style (named by the client). */
   styleName: string | null;
@@ -73,6 +90,14 @@ export interface VersionNode {
   thumb: string | null;
   width: number | null;
   height: number | null;
+}
+
+/** One colour a project's paint edits used ("Walls: #e8e2d6"), with the finished versions painted in it. */
+export interface PaintColourNote {
+  surface: PaintSurface;
+  colour: string;
+  jobIds: string[];
+  lastUsedAt: number;
 }
 
 export interface VersionTree {

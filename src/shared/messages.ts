@@ -74,6 +74,13 @@ export const MESSAGES = {
   maskTooSmall: "Paint a larger area to edit",
   maskTooLarge: "The painted area covers almost the whole picture. Paint only the part to change.",
   instructionTooLong: "The instruction must be at most 300 characters",
+  // The studio's Paint tool (issue 33).
+  paintColourInvalid: "Choose a colour as #rrggbb",
+  paintSurfaceInvalid: "Choose what you are painting",
+  paintTooManyColours: "Compare at most three colours at once",
+  paintColourRepeated: "Each colour to compare must be different",
+  paletteNameInvalid: "Give each palette colour a name of 1 to 40 characters",
+  paletteTooLong: "The palette may hold at most 24 colours",
   // Purchases (spec sections 7 and 8).
   stripeNotConfigured: "Stripe secret key not configured",
   unknownCreditPackage: "Unknown credit package",

@@ -219,6 +219,7 @@ describe("version rows", () => {
     status: "succeeded",
     renderMode: parentId === null ? null : "redesign",
     instruction: null,
+    paint: null,
     style: null,
     styleName: null,
     createdAt,

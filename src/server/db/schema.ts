@@ -7,6 +7,7 @@ import type { JobStatus, RenderMode, StructureStrength } from "../../shared/rend
 import type { InputMode, RoomType } from "../../shared/styles";
 import type { StyleKey } from "../../shared/custom-styles";
 import type { EditPreset, JobKind } from "../../shared/edits";
+import type { PaintSurface } from "../../shared/paint";
 
 /** A column the database fills in on insert and that is never updated. */
 type CreatedAt = ColumnType<number, number | undefined, never>;
@@ -301,6 +302,10 @@ export interface RenderEditsTable {
   mask_key: string;
   instruction: string;
   preset: EditPreset | null;
+  /** A paint edit's colour, #rrggbb (issue 33); null on other edits. */
+  paint_colour: string | null;
+  /** What a paint edit's colour is noted under in the project's list; null on other edits. */
+  paint_surface: PaintSurface | null;
 }
 
 export interface RenderEventsTable {
@@ -420,7 +425,7 @@ export interface CreditPackagesTable {
 
 /** One section of the operator's settings (settings module): a JSON object. */
 export interface StudioSettingsTable {
-  section: "brand" | "free-credits" | "engine";
+  section: "brand" | "free-credits" | "engine" | "paint";
   value: string;
   updated_at: number;
 }

@@ -107,4 +107,6 @@ export interface RenderContext extends Pick<Infra, "db" | "clock" | "env" | "sto
   freeDemoRendersPerAddress: () => number;
   /** The studio's name in force (/admin → Studio): downloads are named after it. */
   brandName: () => string;
+  /** What one paint edit costs now (issue 33): the operator's price when the Preview engine makes edits, else a render's. */
+  paintPrice: () => number;
 }

@@ -17,7 +17,8 @@
 import { randomBytes } from "node:crypto";
 import os from "node:os";
 import { Router } from "express";
-import { PRODUCT_NAME, UPLOAD_BUCKET } from "../../shared/constants";
+import { CREDITS, PRODUCT_NAME, UPLOAD_BUCKET } from "../../shared/constants";
+import { DEFAULT_PAINT_SETTINGS } from "../../shared/paint";
 import { OUTSIDE_SERVICE_TIMEOUT_MS } from "../../shared/self-test-checks";
 import type { EngineTask, RenderEvent } from "../../shared/render";
 import type { EngineEnv, Env } from "../env";
@@ -77,6 +78,8 @@ export interface RenderModuleOptions {
   provider?: RenderProvider;
   /** Free demo renders per address per day in force (the operator's settings; default DEMO_RENDERS_PER_IP_PER_DAY). */
   freeDemoRendersPerAddress?: () => number;
+  /** What a paint edit costs on the Preview engine, as the operator set it (issue 33; default 0: free). */
+  previewPaintCredits?: () => number;
   /** Worker settings beyond RENDER_CONCURRENCY, RENDER_DEADLINE_MS and RENDER_LEASE_MS (tests: short backoff, an instance id). */
   worker?: Partial<RenderWorkerOptions>;
   /** The studio's name in force (downloads are named after it; default the shipped name). */
@@ -164,6 +167,9 @@ export function createRenderModule(
     styles: options.styles ?? NO_CUSTOM_STYLES,
     freeDemoRendersPerAddress: options.freeDemoRendersPerAddress ?? (() => infra.env.DEMO_RENDERS_PER_IP_PER_DAY),
     brandName: options.brandName ?? (() => PRODUCT_NAME),
+    // The Preview engine's recolour costs what the operator set; an AI engine's paint is an edit like any.
+    paintPrice: () =>
+      engine.tasks.edit[0] === "local" ? (options.previewPaintCredits?.() ?? DEFAULT_PAINT_SETTINGS.previewCredits) : CREDITS.perRender,
   };
   const jobs = createJobs(deps, () => engines, fallback, {
     concurrency: infra.env.RENDER_CONCURRENCY,

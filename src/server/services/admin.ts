@@ -15,6 +15,7 @@ import type { Housekeeping } from "../housekeeping";
 import { REPLICATE_RENDER_MODELS, type RenderModule } from "../render";
 import type { SettingsModule } from "../settings";
 import type { BrandInput, EngineInput, EngineRoutesInput, FreeCreditsInput } from "../../shared/studio-settings";
+import type { PaintSettings } from "../../shared/paint";
 import { checkRenderProvider } from "./system-checks";
 import { clearAttempts, lockedUntilOf } from "../auth/lockout";
 import { latestOutboxMails } from "../mail/mailer";
@@ -307,6 +308,13 @@ export function createAdminService(
       const { changed } = await settings.updateFreeCredits(input);
       await audit(admin, "settings.free-credits", null, { changed });
       return settings.adminView().freeCredits;
+    },
+
+    /** /admin → Studio → Paint (issue 33): the palette the studio offers and what a Preview-engine paint costs. */
+    async updatePaint(admin: Admin, input: PaintSettings) {
+      const { changed } = await settings.updatePaint(input);
+      await audit(admin, "settings.paint", null, { changed });
+      return settings.paint();
     },
 
     /** Saves the engine and swaps it in (new renders use it at once); the audit names changed keys, never their values. */

@@ -13,6 +13,7 @@ import { UPLOAD_BUCKET } from "../../shared/constants";
 import { ENGINE_TASKS, type EngineTask } from "../../shared/render";
 import type { BrandInput, EngineId, EngineInput, EngineRoutesInput, FreeCreditsInput, KeyedEngine } from "../../shared/studio-settings";
 import { DEFAULT_PUBLIC_STUDIO, type PublicStudio } from "../../shared/studio";
+import { DEFAULT_PAINT_SETTINGS, type PaintSettings } from "../../shared/paint";
 import { COMFYUI_NO_UPSCALE_MODEL, ENGINE_TASK_VARIABLES, type EngineEnv, type Env, type EnvName } from "../env";
 import { DomainError } from "../errors";
 import { prepareLogo } from "../images/logo";
@@ -55,6 +56,8 @@ interface Stored {
   brand: StoredBrand;
   "free-credits": StoredFreeCredits;
   engine: StoredEngine;
+  /** The studio's Paint tool (issue 33): the palette offered and what a Preview-engine paint costs. */
+  paint: Partial<PaintSettings>;
 }
 type Section = keyof Stored;
 
@@ -89,7 +92,7 @@ export function createSettingsModule(
 ) {
   const { db, clock, env, secretBox, storage } = infra;
   const fromEnv = (name: EnvName) => env.SET_IN_ENVIRONMENT.has(name);
-  let stored: Stored = { brand: {}, "free-credits": {}, engine: {} };
+  let stored: Stored = { brand: {}, "free-credits": {}, engine: {}, paint: {} };
   /** Grows with every change: the pages' HTML is made again when it moves. */
   let revision = 0;
   const engineListeners = new Set<() => void>();
@@ -100,7 +103,7 @@ export function createSettingsModule(
   /** Reads the saved settings; returns the sections whose stored text changed since the last read or write. */
   async function load(): Promise<Section[]> {
     const rows = await db.selectFrom("studio_settings").select(["section", "value"]).execute();
-    const next: Stored = { brand: {}, "free-credits": {}, engine: {} };
+    const next: Stored = { brand: {}, "free-credits": {}, engine: {}, paint: {} };
     const nextTexts: Partial<Record<Section, string>> = {};
     for (const row of rows) {
       nextTexts[row.section] = row.value;
@@ -110,7 +113,7 @@ export function createSettingsModule(
         infra.log.error("unreadable studio setting; using the defaults for it", { section: row.section, error });
       }
     }
-    const changed = (["brand", "free-credits", "engine"] as const).filter((section) => nextTexts[section] !== texts[section]);
+    const changed = (["brand", "free-credits", "engine", "paint"] as const).filter((section) => nextTexts[section] !== texts[section]);
     stored = next;
     texts = nextTexts;
     if (changed.length > 0) revision++;
@@ -281,6 +284,12 @@ export function createSettingsModule(
     };
   }
 
+  /** The Paint tool's settings in force: the saved ones, else the defaults (issue 33). */
+  const paint = (): PaintSettings => ({
+    palette: stored.paint.palette ?? DEFAULT_PAINT_SETTINGS.palette,
+    previewCredits: stored.paint.previewCredits ?? DEFAULT_PAINT_SETTINGS.previewCredits,
+  });
+
   let publicCache: { revision: number; studio: PublicStudio } | undefined;
   function publicStudio(): PublicStudio {
     if (publicCache?.revision === revision) return publicCache.studio;
@@ -317,6 +326,16 @@ export function createSettingsModule(
     demoRendersPerAddressPerDay: () => freeCredits().demoRendersPerAddressPerDay,
     engineEnv,
     engineEnvFor,
+    paint,
+    /** Saves the Paint tool's palette and price (checked by paintSettingsInputSchema at the edge); returns what changed, for the audit. */
+    async updatePaint(input: PaintSettings) {
+      const before = paint();
+      await save("paint", { palette: input.palette, previewCredits: input.previewCredits });
+      return changes(
+        { palette: before.palette.map((colour) => `${colour.name} ${colour.hex}`), previewCredits: before.previewCredits },
+        { palette: input.palette.map((colour) => `${colour.name} ${colour.hex}`), previewCredits: input.previewCredits },
+      );
+    },
     /** True when /admin → Studio saved an engine (start-up then builds it instead of the environment's). */
     engineConfigured: () => Object.keys(stored.engine).length > 0,
 

@@ -749,7 +749,7 @@ export function createComfyUiProvider(options: ComfyUiProviderOptions): ComfyUiP
       const workflow = workflows.inpaint;
       const seed = request.seed ?? randomInt(0, RENDER.maxSeed + 1);
       // The wish for the painted region, in the one prompt builder; empty = fill the region in naturally.
-      const prompt = buildInpaintPrompt(request.prompt);
+      const prompt = buildInpaintPrompt(request.prompt, request.paint);
       const negativePrompt = buildNegativePrompt("room-photo");
       const { image, mime, graph } = await run({
         workflow,

@@ -9,6 +9,7 @@ import { isBuiltInStyle, type StyleTone } from "../../../shared/custom-styles";
 import { renderStyleOf, type RenderStyle } from "./styles";
 import { RENDER, type EngineCapabilities } from "../../../shared/render";
 import { throwIfAborted, type RenderProvider } from "./provider";
+import { recolourRegion } from "../../images/recolour";
 
 interface Grade {
   /** sharp.modulate */
@@ -209,10 +210,19 @@ export const localProvider: RenderProvider = {
     onProgress?.(1);
     return { image: output, mime: "image/jpeg", model: isBuiltInStyle(style) ? `preview-grade:${style}` : "preview-grade:custom-palette" };
   },
-  /** Tints the whole picture; the worker's composite keeps it to the painted region. The instruction is not read. */
-  async inpaint({ image, signal, onProgress }) {
+  /**
+   * A paint edit: the painted region recoloured exactly to the chosen colour, its light kept (issue 33).
+   * Any other edit: the whole picture tinted; the worker's composite keeps it to the painted region.
+   * The instruction is not read.
+   */
+  async inpaint({ image, mask, paint, signal, onProgress }) {
     throwIfAborted(signal);
     onProgress?.(0.2);
+    if (paint) {
+      const output = await recolourRegion(image, mask, paint.colour, signal);
+      onProgress?.(1);
+      return { image: output, mime: "image/png", model: "preview-recolour", parameters: { colour: paint.colour, surface: paint.surface } };
+    }
     const output = await applyGrade(image, REGION_TINT, signal, "over");
     throwIfAborted(signal);
     onProgress?.(1);

@@ -178,7 +178,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): RenderProv
         .joinChannel(alphaMask, { raw: { width, height, channels: 1 } })
         .png()
         .toBuffer();
-      const sentPrompt = buildInpaintPrompt(request.prompt);
+      const sentPrompt = buildInpaintPrompt(request.prompt, request.paint);
       const parameters = { size: openAiSizeFor(width, height), quality: "medium", input_fidelity: "high", mask: true } as const;
       const form = new FormData();
       form.append("model", model);

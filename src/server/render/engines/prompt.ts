@@ -6,6 +6,7 @@
 import type { FloorPlanRender, RenderMode } from "../../../shared/render";
 import type { InputMode, RoomType } from "../../../shared/styles";
 import type { StyleKey, StyleSnapshot } from "../../../shared/custom-styles";
+import { rgbOfHex, type PaintSurface } from "../../../shared/paint";
 import { renderStyleOf } from "./styles";
 
 /** Room types as plain English nouns. */
@@ -171,12 +172,37 @@ export function buildInstructionPrompt(choices: PromptChoices): string {
 /**
  * A targeted edit of a painted region: what the client asked for there (cleaned like a note), to
  * fit the rest of the photo. Without a wish the region is filled in as if the object had never
- * been there.
+ * been there. A paint edit names its exact colour instead (buildPaintPrompt).
  */
-export function buildInpaintPrompt(wish: string | undefined): string {
+export function buildInpaintPrompt(wish: string | undefined, paint?: { colour: string; surface: PaintSurface }): string {
+  if (paint) return buildPaintPrompt(paint);
   const fit = "photorealistic, matching the perspective, lighting and materials of the rest of the room";
   const clean = cleanUserNote(wish);
   return clean ? `${clean}, ${fit}.` : `The same room with this area filled in naturally, as if nothing had been there, ${fit}.`;
+}
+
+/** How a paint edit's prompt names what is painted. */
+const PAINTED_SURFACE: Record<PaintSurface, string> = {
+  walls: "wall",
+  ceiling: "ceiling",
+  cabinets: "cabinets",
+  doors: "door",
+  trim: "trim",
+  other: "surface",
+};
+
+/**
+ * A paint edit on an AI engine (issue 33): the region repainted in one exact colour, named by its
+ * code and its RGB values (models read both), everything else kept. The Preview engine does not read
+ * it: it recolours exactly.
+ */
+export function buildPaintPrompt(paint: { colour: string; surface: PaintSurface }): string {
+  const [r, g, b] = rgbOfHex(paint.colour);
+  return (
+    `Repaint the ${PAINTED_SURFACE[paint.surface]} in this area with paint of the exact colour ${paint.colour.toUpperCase()} ` +
+    `(RGB ${r}, ${g}, ${b}), an even matte finish, keeping its shading, shadows, light and texture; ` +
+    "change nothing else, photorealistic."
+  );
 }
 
 /**

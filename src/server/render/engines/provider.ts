@@ -6,6 +6,7 @@
 import type { EngineCapabilities, RenderMode, StructureStrength } from "../../../shared/render";
 import type { StyleKey, StyleSnapshot } from "../../../shared/custom-styles";
 import type { InputMode, RoomType } from "../../../shared/styles";
+import type { PaintSurface } from "../../../shared/paint";
 
 export type { EngineCapabilities } from "../../../shared/render";
 
@@ -85,6 +86,11 @@ export interface InpaintRequest {
   mask: Buffer;
   /** What the client wants in the painted region; empty = fill it in naturally (to remove an object). */
   prompt: string;
+  /**
+   * A paint edit (issue 33): the exact colour for the region and what it is. The prompt already names
+   * it for an AI engine; the Preview engine recolours the region to it exactly.
+   */
+  paint?: { colour: string; surface: PaintSurface };
   seed?: number;
   signal: AbortSignal;
   onProgress?: (fraction: number) => void;

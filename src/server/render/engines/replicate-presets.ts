@@ -318,7 +318,7 @@ const FLUX_FILL_PRO: InpaintPreset = {
       {
         image,
         mask,
-        prompt: buildInpaintPrompt(request.prompt),
+        prompt: buildInpaintPrompt(request.prompt, request.paint),
         steps: 50,
         guidance: 3,
         safety_tolerance: 2,

@@ -8,7 +8,17 @@
 import type { StyleKey } from "../../../shared/custom-styles";
 import { CREDITS, UPLOAD_BUCKET } from "../../../shared/constants";
 import { AI_ENGINE_IDS } from "../../../shared/render";
-import { EDIT, studioPictureSize, type EditPreset, type EditRequestInput, type VersionNode, type VersionTree } from "../../../shared/edits";
+import {
+  EDIT,
+  studioPictureSize,
+  type EditPreset,
+  type EditRequestInput,
+  type PaintColourNote,
+  type PaintRequestInput,
+  type VersionNode,
+  type VersionTree,
+} from "../../../shared/edits";
+import type { PaintSurface } from "../../../shared/paint";
 import { generateSecureRandomString } from "../../auth/tokens";
 import type { RenderJob, Upload } from "../../db/schema";
 import { DomainError, notFound } from "../../errors";
@@ -54,27 +64,86 @@ async function editSource(deps: RenderContext, owner: Owner, input: { sourceJobI
 export async function createEditJob(
   deps: RenderContext,
   owner: Owner,
-  input: EditRequestInput & { seed?: number },
+  input: EditRequestInput & { seed?: number; paint?: PaintChoice },
 ): Promise<{ jobId: string; credits: number }> {
-  const userId = owner.userId;
-  if (userId === null) throw new DomainError("unauthenticated", "notAuthenticated");
+  const { source, mask } = await checkedEdit(deps, owner, input);
+  return queueEdit(deps, owner, source, mask, {
+    instruction: input.paint ? "" : input.instruction,
+    preset: input.paint ? null : (input.preset ?? null),
+    paint: input.paint ?? null,
+    seed: input.seed,
+  });
+}
+
+/**
+ * The Paint tool (issue 33): the painted region in each of one to three colours, one edit per
+ * colour from the same version and mask, so they can be compared side by side. On the Preview
+ * engine each costs what the operator set (it may be free); on an AI engine, one credit.
+ */
+export async function createPaintJobs(
+  deps: RenderContext,
+  owner: Owner,
+  input: PaintRequestInput,
+): Promise<{ jobIds: string[]; credits: number }> {
+  const { source, mask } = await checkedEdit(deps, owner, input);
+  const jobIds: string[] = [];
+  let credits = 0;
+  for (const colour of input.colours) {
+    const queued = await queueEdit(deps, owner, source, mask, {
+      instruction: "",
+      preset: null,
+      paint: { colour, surface: input.surface },
+      seed: undefined,
+    });
+    jobIds.push(queued.jobId);
+    credits = queued.credits;
+  }
+  return { jobIds, credits };
+}
+
+/** A paint edit's colour and what it is noted under. */
+export interface PaintChoice {
+  colour: string;
+  surface: PaintSurface;
+}
+
+/** The version to edit and the mask checked against it (size and area); refusals cost nothing. */
+async function checkedEdit(
+  deps: RenderContext,
+  owner: Owner,
+  input: { sourceJobId?: string; uploadId?: string; mask: string },
+): Promise<{ source: EditSource; mask: Buffer }> {
+  if (owner.userId === null) throw new DomainError("unauthenticated", "notAuthenticated");
   if (!deps.capabilities.masks) throw new DomainError("invalid", "engineCannot");
   const source = await editSource(deps, owner, input);
-  const projectId = source.parent?.project_id ?? source.upload.project_id;
-  if (!projectId) throw notFound();
-
+  if (!(source.parent?.project_id ?? source.upload.project_id)) throw notFound();
   const checked = await checkMask(pngFromDataUrl(input.mask), source);
   if (!checked.ok) throw new DomainError("invalid", checked.reason);
+  return { source, mask: checked.mask };
+}
+
+/** Stores the mask and queues one edit with its charge, in one transaction. */
+async function queueEdit(
+  deps: RenderContext,
+  owner: Owner,
+  source: EditSource,
+  mask: Buffer,
+  order: { instruction: string; preset: EditPreset | null; paint: PaintChoice | null; seed: number | undefined },
+): Promise<{ jobId: string; credits: number }> {
+  const userId = owner.userId!;
+  const projectId = (source.parent?.project_id ?? source.upload.project_id)!;
   const id = generateSecureRandomString();
   const maskKey = editMaskKey(id);
   await deps.diskFloor.ensureRoom();
-  await deps.storage.put(UPLOAD_BUCKET, maskKey, checked.mask, "image/png");
+  await deps.storage.put(UPLOAD_BUCKET, maskKey, mask, "image/png");
 
   await ensureStorageLeft(deps, userId);
   // An edit of a team's picture is the team's, charged to the team (decision 070).
   const teamId = source.upload.team_id;
   const payer = await payerFor(deps, userId, teamId);
   const keepFreeCredits = teamId === null && (await keepsFreeCredits(deps, userId));
+  // A paint is priced by the engine that will make it: the Preview engine's recolour as the operator set.
+  const price = order.paint ? deps.paintPrice() : CREDITS.perRender;
   const now = deps.clock.now();
   let credits = 0;
   try {
@@ -94,16 +163,16 @@ export async function createEditJob(
           style_snapshot: source.parent?.style_snapshot ?? null,
           room_type: source.upload.room_type,
           mode: source.upload.mode,
-          note: input.instruction || null,
+          note: order.instruction || null,
           render_mode: source.parent?.render_mode ?? "redesign",
-          requested_seed: input.seed ?? null,
+          requested_seed: order.seed ?? null,
           // An edit is a version from the moment it is queued (the history shows it working).
           version_number: nextVersionNumber(source.upload.id),
           provider: deps.providerId,
           request_id: currentRequestId() ?? null,
           status: "queued",
-          credits_charged: CREDITS.perRender,
-          stored_bytes: checked.mask.length,
+          credits_charged: price,
+          stored_bytes: mask.length,
           created_at: now,
           updated_at: now,
         })
@@ -115,11 +184,13 @@ export async function createEditJob(
           job_id: id,
           parent_job_id: source.parent?.id ?? null,
           mask_key: maskKey,
-          instruction: input.instruction,
-          preset: input.preset ?? null,
+          instruction: order.instruction,
+          preset: order.preset,
+          paint_colour: order.paint?.colour ?? null,
+          paint_surface: order.paint?.surface ?? null,
         })
         .execute();
-      await deps.credits.chargeForJob(trx, payer, id, now, { keepFreeCredits });
+      if (price > 0) await deps.credits.chargeForJob(trx, payer, id, now, { keepFreeCredits });
       credits = await deps.credits.balance(trx, payer);
       return recordRenderEvent(trx, rowKey({ ...ownerColumns(owner), team_id: teamId }), {
         type: "queued",
@@ -154,6 +225,7 @@ export async function repeatEdit(
     mask: `data:image/png;base64,${mask.toString("base64")}`,
     instruction: edit.instruction,
     ...(edit.preset ? { preset: edit.preset } : {}),
+    ...(edit.paint_colour && edit.paint_surface ? { paint: { colour: edit.paint_colour, surface: edit.paint_surface } } : {}),
     ...(seed !== undefined ? { seed } : {}),
   });
   return { jobs: [{ id: created.jobId, style: styleOf(job.style), variation: 1 }], credits: created.credits };
@@ -169,6 +241,8 @@ export interface EditWork {
   mask: Buffer;
   instruction: string;
   preset: EditPreset | null;
+  /** A paint edit's colour and surface (issue 33); null for other edits. */
+  paint: PaintChoice | null;
   /** The thumbnail of the version edited, for the structure check. */
   sourceThumbKey: string;
 }
@@ -178,6 +252,7 @@ export async function editWork(deps: Pick<RenderContext, "db" | "storage">, job:
   if (!edit) return null;
   const mask = (await deps.storage.get(UPLOAD_BUCKET, edit.mask_key))?.data;
   if (!mask) return null;
+  const paint = edit.paint_colour && edit.paint_surface ? { colour: edit.paint_colour, surface: edit.paint_surface } : null;
   const parent = edit.parent_job_id
     ? await deps.db.selectFrom("render_jobs").selectAll().where("id", "=", edit.parent_job_id).executeTakeFirst()
     : undefined;
@@ -189,6 +264,7 @@ export async function editWork(deps: Pick<RenderContext, "db" | "storage">, job:
       mask,
       instruction: edit.instruction,
       preset: edit.preset,
+      paint,
       sourceThumbKey: parent.thumb_key,
     };
   }
@@ -202,6 +278,7 @@ export async function editWork(deps: Pick<RenderContext, "db" | "storage">, job:
     mask,
     instruction: edit.instruction,
     preset: edit.preset,
+    paint,
     sourceThumbKey: upload.thumb_key,
   };
 }
@@ -243,7 +320,7 @@ export async function versionTree(deps: RenderContext, owner: Owner, pictureId: 
     .selectFrom("render_jobs")
     .leftJoin("render_edits", "render_edits.job_id", "render_jobs.id")
     .selectAll("render_jobs")
-    .select(["render_edits.parent_job_id", "render_edits.instruction"])
+    .select(["render_edits.parent_job_id", "render_edits.instruction", "render_edits.paint_colour", "render_edits.paint_surface"])
     .where("render_jobs.upload_id", "=", upload.id)
     .orderBy("render_jobs.created_at", "asc")
     .limit(EDIT.versionsMax)
@@ -261,6 +338,7 @@ export async function versionTree(deps: RenderContext, owner: Owner, pictureId: 
     parentId: null,
     status: "succeeded",
     instruction: null,
+    paint: null,
     style: null,
     styleName: null,
     renderMode: null,
@@ -280,6 +358,7 @@ export async function versionTree(deps: RenderContext, owner: Owner, pictureId: 
       parentId: row.kind === "edit" ? (row.parent_job_id ?? upload.id) : upload.id,
       status: row.status,
       instruction: row.instruction ?? null,
+      paint: row.paint_colour && row.paint_surface ? { colour: row.paint_colour, surface: row.paint_surface } : null,
       style: styleOf(row.style),
       styleName: styleNameOf(row),
       renderMode: row.render_mode,
@@ -290,4 +369,32 @@ export async function versionTree(deps: RenderContext, owner: Owner, pictureId: 
     };
   });
   return { uploadId: upload.id, projectId: upload.project_id, nodes: [photo, ...nodes] };
+}
+
+/**
+ * The colours a project's paint edits used (issue 33): each surface and colour once, with the
+ * finished versions painted in it, the latest first. For callers that have checked access to the
+ * project (the studio, the client review, listing exports).
+ */
+export async function paintColoursOf(deps: Pick<RenderContext, "db">, projectId: string): Promise<PaintColourNote[]> {
+  const rows = await deps.db
+    .selectFrom("render_edits")
+    .innerJoin("render_jobs", "render_jobs.id", "render_edits.job_id")
+    .select(["render_jobs.id", "render_jobs.updated_at", "render_edits.paint_colour", "render_edits.paint_surface"])
+    .where("render_jobs.project_id", "=", projectId)
+    .where("render_jobs.status", "=", "succeeded")
+    .where("render_edits.paint_colour", "is not", null)
+    .orderBy("render_jobs.updated_at", "desc")
+    .orderBy("render_jobs.id")
+    .limit(EDIT.versionsMax)
+    .execute();
+  const notes = new Map<string, PaintColourNote>();
+  for (const row of rows) {
+    if (!row.paint_colour || !row.paint_surface) continue;
+    const key = `${row.paint_surface} ${row.paint_colour}`;
+    const note = notes.get(key) ?? { surface: row.paint_surface, colour: row.paint_colour, jobIds: [], lastUsedAt: row.updated_at };
+    note.jobIds.push(row.id);
+    notes.set(key, note);
+  }
+  return [...notes.values()];
 }

@@ -8,14 +8,14 @@
  * The rest of the render module imports this file only (lint: render-jobs-behind-its-index).
  */
 import { isFinalStatus, type RenderRequestInput, type RenderSetRequest, type StructureStrength } from "../../../shared/render";
-import type { EditRequestInput } from "../../../shared/edits";
+import type { EditRequestInput, PaintRequestInput } from "../../../shared/edits";
 import { DomainError, notFound } from "../../errors";
 import type { RenderContext } from "../context";
 import type { EngineSet, FallbackDeps } from "../engines";
 import { recordUpscaleEngine, routedUpscaler, type UpscaleOutcome } from "./engine-choice";
 import type { Owner } from "../owner";
 import { findOwnedJob } from "../records";
-import { createEditJob, relinkChildren, repeatEdit, unfinishedChildEdits, versionTree } from "./edits";
+import { createEditJob, createPaintJobs, paintColoursOf, relinkChildren, repeatEdit, unfinishedChildEdits, versionTree } from "./edits";
 import {
   publicationPictures,
   publicationSource,
@@ -100,6 +100,18 @@ export function createJobs(deps: RenderContext, engines: () => EngineSet, fallba
       projectPhotos: (owner: Owner, projectId: string) => projectPhotos(deps, owner, projectId),
       /** The modification studio: repaint a painted region of a version, one credit, through the queue. */
       edit: (owner: Owner, input: EditRequestInput) => createEditJob(deps, owner, input),
+      /** The Paint tool: the painted region in one to three exact colours, one version each (issue 33). */
+      paint: (owner: Owner, input: PaintRequestInput) => createPaintJobs(deps, owner, input),
+      /** What a paint costs now, and whether an AI engine or the Preview engine's recolour makes it. */
+      paintOffer: () => ({ credits: deps.paintPrice(), engine: deps.capabilities.masks ? (engines().chain("edit")[0]?.id ?? null) : null }),
+      /** The colours a project's paint edits used, for whoever may work in the project. */
+      async paintColours(owner: Owner, projectId: string) {
+        const access = owner.userId === null ? null : await deps.projects.projectAccess(owner.userId, projectId);
+        if (!access) throw notFound();
+        return paintColoursOf(deps, projectId);
+      },
+      /** The same, for modules that checked access themselves (client review, listing exports). */
+      paintColoursOf: (projectId: string) => paintColoursOf(deps, projectId),
       /** Every version of the photo a picture (upload or job) belongs to, as a tree. */
       versions: (owner: Owner, pictureId: string) => versionTree(deps, owner, pictureId),
       setSharing: (owner: Owner, jobId: string, choice: { link?: boolean }) => setSharing(deps, owner, jobId, choice),

@@ -654,6 +654,7 @@ export class RenderWorker {
       // The same size as the picture: an engine working at the photo's size is given the mask at that size.
       mask: input.width === edit.width && input.height === edit.height ? edit.mask : await maskAtSize(edit.mask, input.width, input.height),
       prompt: edit.instruction,
+      ...(edit.paint ? { paint: edit.paint } : {}),
       ...(job.requested_seed === null ? {} : { seed: job.requested_seed }),
       signal,
       onProgress,

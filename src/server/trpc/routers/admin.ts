@@ -16,6 +16,7 @@ import {
   freeCreditsInputSchema,
   STUDIO_LIMITS,
 } from "../../../shared/studio-settings";
+import { paintSettingsInputSchema } from "../../../shared/paint";
 import { adminProcedure, router } from "../init";
 
 const id = z.string().min(1).max(64);
@@ -104,6 +105,9 @@ export const adminRouter = router({
   updateFreeCredits: adminProcedure
     .input(freeCreditsInputSchema)
     .mutation(({ ctx, input }) => ctx.services.admin.updateFreeCredits(ctx.user, input)),
+  /** The studio's Paint tool: palette and Preview-engine price (issue 33). */
+  paintSettings: adminProcedure.query(({ ctx }) => ctx.services.settings.paint()),
+  updatePaint: adminProcedure.input(paintSettingsInputSchema).mutation(({ ctx, input }) => ctx.services.admin.updatePaint(ctx.user, input)),
   updateEngine: adminProcedure.input(engineInputSchema).mutation(({ ctx, input }) => ctx.services.admin.updateEngine(ctx.user, input)),
   testEngineConnection: adminProcedure
     .input(engineInputSchema)

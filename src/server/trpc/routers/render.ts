@@ -11,7 +11,7 @@ import {
   STRUCTURE_STRENGTHS,
   type RenderEvent,
 } from "../../../shared/render";
-import { editRequestSchema } from "../../../shared/edits";
+import { editRequestSchema, paintRequestSchema } from "../../../shared/edits";
 import { DomainError, notFound } from "../../errors";
 import type { Owner } from "../../render";
 import type { Context } from "../context";
@@ -100,6 +100,26 @@ export const renderRouter = router({
     await enforceRateLimit(ctx, "render");
     return ctx.services.render.edit(requireOwner(ctx), input);
   }),
+
+  /**
+   * The studio's Paint tool (issue 33): the painted region in one to three exact colours, a version
+   * each. On the Preview engine an exact recolour at the operator's price (it may be free).
+   */
+  paint: protectedProcedure.input(paintRequestSchema).mutation(async ({ ctx, input }) => {
+    await enforceRateLimit(ctx, "render");
+    return ctx.services.render.paint(requireOwner(ctx), input);
+  }),
+
+  /** What the Paint tool offers: the operator's palette, the price of one colour and the engine that paints. */
+  paintOffer: protectedProcedure.query(({ ctx }) => {
+    const offer = ctx.services.render.paintOffer();
+    return { palette: ctx.services.settings.paint().palette, credits: offer.credits, engine: offer.engine };
+  }),
+
+  /** The colours a project's paint edits used ("Walls: #e8e2d6"). */
+  paintColours: protectedProcedure
+    .input(z.object({ projectId: id }))
+    .query(({ ctx, input }) => ctx.services.render.paintColours(requireOwner(ctx), input.projectId)),
 
   /** Every version of the photo a picture (an upload's or a job's id) belongs to. */
   versions: protectedProcedure.input(z.object({ id })).query(({ ctx, input }) => ctx.services.render.versions(requireOwner(ctx), input.id)),
