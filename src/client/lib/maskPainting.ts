@@ -7,7 +7,8 @@
  */
 import { EDIT } from "../../shared/edits";
 
-export type MaskTool = "brush" | "eraser" | "rectangle";
+/** "select": the Paint tool's smart selection, a click adds the surface under it (issue 33). */
+export type MaskTool = "brush" | "eraser" | "rectangle" | "select";
 export type PaintMode = "paint" | "erase";
 
 export interface MaskPoint {
@@ -20,7 +21,27 @@ export interface MaskPoint {
 export type MaskOp =
   | { kind: "stroke"; mode: PaintMode; points: MaskPoint[] }
   | { kind: "rect"; mode: PaintMode; x: number; y: number; width: number; height: number }
+  /** A region the smart selection found: its rows' runs of selected pixels, as [y, x, length] triples. */
+  | { kind: "region"; mode: PaintMode; runs: readonly number[] }
   | { kind: "clear" };
+
+/** A selection (one byte per pixel of the mask, 1 = selected) as an operation that paints it. */
+export function regionOp(selected: Uint8Array, size: Size): Extract<MaskOp, { kind: "region" }> {
+  const runs: number[] = [];
+  for (let y = 0; y < size.height; y++) {
+    let x = 0;
+    while (x < size.width) {
+      if (!selected[y * size.width + x]) {
+        x++;
+        continue;
+      }
+      const start = x;
+      while (x < size.width && selected[y * size.width + x]) x++;
+      runs.push(y, start, x - start);
+    }
+  }
+  return { kind: "region", mode: "paint", runs };
+}
 
 /** Everything done to the mask: `done` is drawn in order; `undone` (latest first) is what redo brings back. */
 export interface MaskHistory {
@@ -212,6 +233,13 @@ export function drawOp(ctx: MaskContext, op: MaskOp, size: Size, colour: string)
     drawStroke(ctx, op, colour);
     return;
   }
+  if (op.kind === "region") {
+    ctx.globalCompositeOperation = op.mode === "erase" ? "destination-out" : "source-over";
+    ctx.fillStyle = colour;
+    for (let index = 0; index < op.runs.length; index += 3) ctx.fillRect(op.runs[index + 1]!, op.runs[index]!, op.runs[index + 2]!, 1);
+    ctx.globalCompositeOperation = "source-over";
+    return;
+  }
   ctx.globalCompositeOperation = op.mode === "erase" ? "destination-out" : "source-over";
   ctx.fillStyle = colour;
   ctx.fillRect(op.x, op.y, op.width, op.height);
@@ -243,7 +271,7 @@ export function maskCoverage(painted: number, size: Size): MaskCoverage {
 }
 
 /** What the keyboard does in the studio (null: nothing; the key is left to the page). */
-export type ShortcutAction = "brush" | "eraser" | "rectangle" | "smaller" | "larger" | "undo" | "redo" | "clear";
+export type ShortcutAction = "brush" | "eraser" | "rectangle" | "select" | "smaller" | "larger" | "undo" | "redo" | "clear";
 
 export function shortcutFor(event: {
   key: string;
@@ -267,6 +295,8 @@ export function shortcutFor(event: {
       return "eraser";
     case "r":
       return "rectangle";
+    case "w":
+      return "select";
     case "[":
       return "smaller";
     case "]":

@@ -7,7 +7,7 @@
  * recent renders to pick from. The Preview engine only tints the painted region; the page says so.
  */
 import { ListingExportButton } from "../components/listing/ListingExportDialog";
-import { Brush, ImageIcon, PaintRoller, Ruler, Wand2 } from "lucide-react";
+import { Brush, ImageIcon, PaintBucket, PaintRoller, Ruler, Wand2 } from "lucide-react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
@@ -23,8 +23,10 @@ import { Spinner } from "../components/Spinner";
 import { EditProgress } from "../components/studio/EditProgress";
 import { exportMask, MaskCanvas } from "../components/studio/MaskCanvas";
 import { MeasureTool } from "../components/studio/MeasureTool";
+import { PaintPanel, ProjectColours, Swatch } from "../components/studio/PaintPanel";
+import { smartSelect, type PaintSurface } from "../../shared/paint";
 import { ShortcutList, StudioTools } from "../components/studio/StudioTools";
-import { downloadHref, versionLabel, VersionHistory } from "../components/studio/VersionHistory";
+import { downloadHref, paintColourLabel, versionLabel, VersionHistory } from "../components/studio/VersionHistory";
 import { buttonClass, cardClass, labelClass, linkClass, selectClass } from "../components/ui/buttons";
 import { ConfirmDialog } from "../components/ui/Dialog";
 import { useRenderJobs } from "../hooks/useRenderJobs";
@@ -39,6 +41,7 @@ import {
   maskCoverage,
   pushOp,
   redo,
+  regionOp,
   shortcutFor,
   stepBrush,
   undo,
@@ -148,6 +151,7 @@ function Studio({ picture, versionParam }: { picture: string; versionParam: stri
   const versions = trpc.render.versions.useQuery({ id: picture }, { retry: false, staleTime: 0, placeholderData: (previous) => previous });
   const allowance = trpc.render.allowance.useQuery(undefined, { staleTime: 0 });
   const edit = trpc.render.edit.useMutation();
+  const paint = trpc.render.paint.useMutation();
   const rerender = trpc.render.rerender.useMutation();
   const remove = trpc.render.delete.useMutation();
 
@@ -161,8 +165,8 @@ function Studio({ picture, versionParam }: { picture: string; versionParam: stri
   const uploadId = versions.data?.uploadId ?? picture;
   const sizeKey = size ? `${uploadId}:${size.width}x${size.height}` : "";
 
-  // Paint a mask for an edit, or measure the room on the picture (decision 089).
-  const [mode, setMode] = useState<"paint" | "measure">("paint");
+  // Paint a mask for an edit, paint a surface in exact colours (issue 33), or measure the room (decision 089).
+  const [mode, setMode] = useState<"paint" | "colour" | "measure">("paint");
   const [tool, setTool] = useState<MaskTool>("brush");
   const [brushSize, setBrushSize] = useState<number>(BRUSH.default);
   const [opacity, setOpacity] = useState<number>(MASK_OPACITY.default);
@@ -182,7 +186,14 @@ function Studio({ picture, versionParam }: { picture: string; versionParam: stri
 
   const followed = useMemo(() => (runningId ? [runningId] : []), [runningId]);
   const running = useRenderJobs(followed).jobs[0]?.job;
-  const busy = !!running && !isFinalStatus(running.status);
+  // The Paint tool's versions, one per colour, from one version (shown side by side when done).
+  const [painting, setPainting] = useState<{ parentId: string; jobIds: string[]; settled: boolean } | null>(null);
+  const paintFollowed = useMemo(() => painting?.jobIds ?? [], [painting?.jobIds]);
+  const paintJobs = useRenderJobs(paintFollowed).jobs.map((entry) => entry.job);
+  // A paint is busy until every one of its versions has ended (a job not read yet counts as running).
+  const paintEnded = paintJobs.every((job) => job !== undefined && isFinalStatus(job.status));
+  const paintRunning = paintJobs.find((job) => job !== undefined && !isFinalStatus(job.status));
+  const busy = (!!running && !isFinalStatus(running.status)) || (!!painting && !painting.settled && !paintEnded);
 
   const change = useCallback(
     (update: (history: MaskHistory) => MaskHistory) =>
@@ -215,6 +226,46 @@ function Studio({ picture, versionParam }: { picture: string; versionParam: stri
     }
   }, [running, utils, navigate, uploadId, current?.id]);
 
+  // The paint versions, once all have ended: the history shows them and the first one made is shown.
+  useEffect(() => {
+    if (!painting || painting.settled || paintJobs.length !== painting.jobIds.length || !paintEnded) return;
+    setPainting({ ...painting, settled: true });
+    void utils.render.versions.invalidate();
+    void utils.render.allowance.invalidate();
+    void utils.render.list.invalidate();
+    void utils.render.paintColours.invalidate();
+    const made = paintJobs.find((job) => job?.status === "succeeded");
+    if (made) {
+      setMask({ key: "", history: emptyHistory });
+      navigate(studioHref(uploadId, made.id), { replace: true });
+    }
+  }, [painting, paintJobs, paintEnded, utils, navigate, uploadId]);
+
+  // The smart selection reads the version's pixels at the mask's size, once per picture.
+  const pixels = useRef<{ url: string; data: ImageData } | null>(null);
+  const pictureUrl = current?.picture ?? null;
+  const selectAt = useCallback(
+    async (point: { x: number; y: number }) => {
+      if (!pictureUrl || !size) return;
+      let cached = pixels.current;
+      if (!cached || cached.url !== `${pictureUrl}:${size.width}x${size.height}`) {
+        const image = new Image();
+        image.src = pictureUrl;
+        await image.decode();
+        const canvas = document.createElement("canvas");
+        canvas.width = size.width;
+        canvas.height = size.height;
+        const ctx = canvas.getContext("2d", { willReadFrequently: true })!;
+        ctx.drawImage(image, 0, 0, size.width, size.height);
+        cached = { url: `${pictureUrl}:${size.width}x${size.height}`, data: ctx.getImageData(0, 0, size.width, size.height) };
+        pixels.current = cached;
+      }
+      const selected = smartSelect({ width: size.width, height: size.height, data: cached.data.data, channels: 4 }, point);
+      if (selected.some(Boolean)) commit(regionOp(selected, size));
+    },
+    [pictureUrl, size, commit],
+  );
+
   // Keyboard shortcuts (not while typing in a field or with a dialog open).
   useEffect(() => {
     if (mode === "measure") return;
@@ -223,7 +274,7 @@ function Studio({ picture, versionParam }: { picture: string; versionParam: stri
       const action = shortcutFor(event);
       if (!action) return;
       event.preventDefault();
-      if (action === "brush" || action === "eraser" || action === "rectangle") setTool(action);
+      if (action === "brush" || action === "eraser" || action === "rectangle" || action === "select") setTool(action);
       else if (action === "smaller") setBrushSize((value) => stepBrush(value, -1));
       else if (action === "larger") setBrushSize((value) => stepBrush(value, 1));
       else if (action === "undo") change(undo);
@@ -291,6 +342,24 @@ function Studio({ picture, versionParam }: { picture: string; versionParam: stri
     }
   };
 
+  const submitPaint = async (choice: { surface: PaintSurface; colours: string[] }) => {
+    const canvas = canvasRef.current;
+    if (!canvas || coverage !== "ok" || busy) return;
+    setSubmitError(undefined);
+    try {
+      const created = await paint.mutateAsync({
+        ...(current.kind === "photo" ? { uploadId: current.id } : { sourceJobId: current.id }),
+        mask: exportMask(canvas),
+        ...choice,
+      });
+      setPainting({ parentId: current.id, jobIds: created.jobIds, settled: false });
+      void utils.render.allowance.invalidate();
+      void utils.render.versions.invalidate();
+    } catch (caught) {
+      setSubmitError(friendlyError(caught, t));
+    }
+  };
+
   const onReroll = async (node: VersionNode) => {
     try {
       const created = await rerender.mutateAsync({ id: node.id, seed: "new" });
@@ -322,7 +391,7 @@ function Studio({ picture, versionParam }: { picture: string; versionParam: stri
 
   const coverageText =
     coverage === "empty"
-      ? t("studio.mask.empty")
+      ? t(mode === "colour" ? "paint.coverageEmpty" : "studio.mask.empty")
       : coverage === "tooSmall"
         ? t("studio.mask.tooSmall", { min: EDIT.maskMinPaintedPixels })
         : coverage === "tooLarge"
@@ -350,17 +419,28 @@ function Studio({ picture, versionParam }: { picture: string; versionParam: stri
             {t("studio.mask.title")}
           </h2>
           <div className="flex flex-wrap gap-2" role="group" aria-label={t("measure.modeLabel")}>
-            {(["paint", "measure"] as const).map((option) => (
+            {(["paint", "colour", "measure"] as const).map((option) => (
               <button
                 key={option}
                 type="button"
                 aria-pressed={mode === option}
-                onClick={() => setMode(option)}
+                onClick={() => {
+                  setMode(option);
+                  // Painting a colour starts with a click on the surface; an edit with the brush.
+                  if (option === "colour") setTool("select");
+                  else if (option === "paint" && tool === "select") setTool("brush");
+                }}
                 className="inline-flex items-center gap-2 rounded-full border border-slate-300 px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50 aria-pressed:border-brand-600 aria-pressed:bg-brand-50 aria-pressed:text-brand-700 dark:border-slate-700 dark:text-slate-200 dark:hover:bg-slate-800 dark:aria-pressed:border-brand-500 dark:aria-pressed:bg-brand-700/20 dark:aria-pressed:text-white"
                 data-testid={`studio-mode-${option}`}
               >
-                {option === "paint" ? <Brush className="size-4" aria-hidden="true" /> : <Ruler className="size-4" aria-hidden="true" />}
-                {t(`measure.modes.${option}`)}
+                {option === "paint" ? (
+                  <Brush className="size-4" aria-hidden="true" />
+                ) : option === "colour" ? (
+                  <PaintBucket className="size-4" aria-hidden="true" />
+                ) : (
+                  <Ruler className="size-4" aria-hidden="true" />
+                )}
+                {option === "colour" ? t("paint.mode") : t(`measure.modes.${option}`)}
               </button>
             ))}
           </div>
@@ -387,6 +467,7 @@ function Studio({ picture, versionParam }: { picture: string; versionParam: stri
                 canvasRef={canvasRef}
                 onCommit={commit}
                 onPaintedChange={setPainted}
+                onSelectAt={(point) => void selectAt(point)}
               />
               <p
                 className={`text-sm ${coverage === "ok" ? "text-slate-600 dark:text-slate-300" : "text-slate-500 dark:text-slate-400"}`}
@@ -417,8 +498,25 @@ function Studio({ picture, versionParam }: { picture: string; versionParam: stri
         </section>
 
         <div className="min-w-0 space-y-4">
-          {engine ? <EngineStudioNote engine={engine} /> : null}
+          {mode === "colour" ? (
+            <PaintPanel
+              maskReady={coverage === "ok"}
+              busy={busy || paint.isPending}
+              credits={credits}
+              submitError={submitError}
+              onSubmit={(choice) => void submitPaint(choice)}
+            />
+          ) : null}
+          {mode === "colour" && paintRunning ? <EditProgress job={paintRunning} /> : null}
+          {mode !== "colour" && engine ? <EngineStudioNote engine={engine} /> : null}
+          {versions.data.projectId ? (
+            <ProjectColours
+              projectId={versions.data.projectId}
+              onOpen={(jobId) => navigate(studioHref(uploadId, jobId), { replace: true })}
+            />
+          ) : null}
           <form
+            hidden={mode === "colour"}
             className={`${cardClass} space-y-4 p-4 sm:p-5`}
             onSubmit={(event) => {
               event.preventDefault();
@@ -507,6 +605,8 @@ function Studio({ picture, versionParam }: { picture: string; versionParam: stri
         </div>
       </div>
 
+      {painting ? <PaintComparison parentId={painting.parentId} jobIds={painting.jobIds} nodes={nodes} onOpen={selectVersion} /> : null}
+
       <div className="grid gap-6 lg:grid-cols-[26rem_minmax(0,1fr)]">
         <section className={`${cardClass} min-w-0 space-y-3 p-4 sm:p-5`} aria-labelledby="studio-versions-title">
           <div>
@@ -580,6 +680,54 @@ function Studio({ picture, versionParam }: { picture: string; versionParam: stri
         onConfirm={() => void onDelete()}
       />
     </PageShell>
+  );
+}
+
+/** The colours of one paint side by side with the version they were painted on (issue 33). */
+function PaintComparison({
+  parentId,
+  jobIds,
+  nodes,
+  onOpen,
+}: {
+  parentId: string;
+  jobIds: string[];
+  nodes: VersionNode[];
+  onOpen(node: VersionNode): void;
+}) {
+  const { t } = useTranslation();
+  const byId = new Map(nodes.map((node) => [node.id, node]));
+  const parent = byId.get(parentId);
+  const shown = [parent, ...jobIds.map((id) => byId.get(id))].filter((node): node is VersionNode => !!node && isFinished(node));
+  if (shown.length < 2) return null;
+  return (
+    <section className={`${cardClass} space-y-3 p-4 sm:p-5`} aria-labelledby="paint-compare-title" data-testid="paint-compare">
+      <h2 id="paint-compare-title" className="text-lg font-semibold">
+        {t("paint.compareTitle")}
+      </h2>
+      <ul className={`grid gap-3 ${shown.length > 2 ? "sm:grid-cols-2 xl:grid-cols-4" : "sm:grid-cols-2"}`}>
+        {shown.map((node) => (
+          <li key={node.id}>
+            <button
+              type="button"
+              onClick={() => onOpen(node)}
+              className="group block w-full overflow-hidden rounded-xl border border-slate-200 bg-white text-left hover:border-brand-300 dark:border-slate-800 dark:bg-slate-900 dark:hover:border-brand-500"
+              data-testid="paint-compare-item"
+            >
+              <Picture
+                src={node.picture!}
+                alt={node.paint ? paintColourLabel(t, node.paint) : versionLabel(node, t)}
+                className="aspect-[4/3] w-full bg-slate-100 object-contain dark:bg-slate-800"
+              />
+              <span className="flex items-center gap-2 px-3 py-2 text-sm font-medium">
+                {node.paint ? <Swatch colour={node.paint.colour} /> : null}
+                {node.paint ? paintColourLabel(t, node.paint) : t("paint.before")}
+              </span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 

@@ -24,6 +24,7 @@ import { buttonClass, labelClass } from "../ui/buttons";
 import { ErrorNote, Field, Panel } from "./common";
 import { EnginePanel } from "./EnginePanel";
 import { EngineRoutesPanel } from "./EngineRoutesPanel";
+import { PaintSettingsPanel } from "./PaintSettingsPanel";
 
 type RouterOutput = inferRouterOutputs<AppRouter>;
 type Settings = RouterOutput["admin"]["studioSettings"];
@@ -39,6 +40,7 @@ export function StudioSettingsSection() {
       <FreeCreditsPanel settings={settings.data} />
       <EnginePanel settings={settings.data} />
       <EngineRoutesPanel settings={settings.data} />
+      <PaintSettingsPanel />
     </div>
   );
 }

@@ -50,6 +50,8 @@ interface MaskCanvasProps {
   canvasRef: RefObject<HTMLCanvasElement | null>;
   onCommit(op: MaskOp): void;
   onPaintedChange(painted: number): void;
+  /** The smart selection's click (tool "select"), in mask pixels: the page adds the surface there. */
+  onSelectAt?(point: { x: number; y: number }): void;
 }
 
 type Gesture =
@@ -68,6 +70,7 @@ export function MaskCanvas({
   canvasRef,
   onCommit,
   onPaintedChange,
+  onSelectAt,
 }: MaskCanvasProps) {
   const { t } = useTranslation();
   const gesture = useRef<Gesture | null>(null);
@@ -109,6 +112,10 @@ export function MaskCanvas({
     event.preventDefault();
     event.currentTarget.setPointerCapture?.(event.pointerId);
     const at = point(event);
+    if (tool === "select") {
+      onSelectAt?.(at);
+      return;
+    }
     if (tool === "rectangle") {
       gesture.current = { kind: "rect", pointerId: event.pointerId, start: at, end: at };
       setRectPreview(onScreen({ x: at.x, y: at.y, width: 0, height: 0 }));
@@ -126,7 +133,7 @@ export function MaskCanvas({
 
   const onPointerMove = (event: ReactPointerEvent<HTMLCanvasElement>) => {
     const canvas = canvasRef.current;
-    if (canvas && tool !== "rectangle" && event.pointerType !== "touch") {
+    if (canvas && tool !== "rectangle" && tool !== "select" && event.pointerType !== "touch") {
       const box = canvas.getBoundingClientRect();
       setCursor({
         x: event.clientX - box.left,
@@ -163,6 +170,11 @@ export function MaskCanvas({
     if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();
       setKeyboardBox(box);
+      // The smart selection takes the surface under the box's centre.
+      if (tool === "select") {
+        onSelectAt?.({ x: box.x + box.width / 2, y: box.y + box.height / 2 });
+        return;
+      }
       onCommit({ kind: "rect", mode: tool === "eraser" ? "erase" : "paint", ...box });
     }
   };
@@ -210,7 +222,7 @@ export function MaskCanvas({
         data-testid="mask-canvas"
         data-width={size.width}
         data-height={size.height}
-        className={`absolute inset-0 size-full touch-none select-none focus-visible:outline-none ${disabled ? "cursor-not-allowed" : tool === "rectangle" ? "cursor-crosshair" : "cursor-none"}`}
+        className={`absolute inset-0 size-full touch-none select-none focus-visible:outline-none ${disabled ? "cursor-not-allowed" : tool === "rectangle" || tool === "select" ? "cursor-crosshair" : "cursor-none"}`}
         style={{ opacity: opacity / 100, touchAction: "none" }}
         onPointerDown={onPointerDown}
         onPointerMove={onPointerMove}

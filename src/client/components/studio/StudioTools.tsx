@@ -1,9 +1,9 @@
 /**
- * The mask tools: brush, eraser and rectangle (one pressed at a time), undo, redo and clear, the
+ * The mask tools: smart selection, brush, eraser and rectangle (one pressed at a time), undo, redo and clear, the
  * brush size and mask opacity sliders, and the list of keyboard shortcuts. Every control has a
  * visible or accessible name and shows its shortcut in its tooltip.
  */
-import { Brush, Eraser, Keyboard, Redo2, RectangleHorizontal, Trash2, Undo2 } from "lucide-react";
+import { Brush, Eraser, Keyboard, Redo2, RectangleHorizontal, Trash2, Undo2, MousePointerClick } from "lucide-react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { BRUSH, MASK_OPACITY, type MaskTool } from "../../lib/maskPainting";
@@ -70,6 +70,15 @@ export function StudioTools(props: StudioToolsProps) {
     <div className="space-y-3" data-testid="studio-tools">
       <div className="flex flex-wrap items-center gap-2" role="toolbar" aria-label={t("studio.tools.label")}>
         <div className="flex gap-1.5" role="group" aria-label={t("studio.tools.paintTools")}>
+          <ToolButton
+            label={t("paint.select.tool")}
+            shortcut="W"
+            pressed={tool === "select"}
+            onClick={() => onTool("select")}
+            testId="tool-select"
+          >
+            <MousePointerClick aria-hidden="true" />
+          </ToolButton>
           <ToolButton
             label={t("studio.tools.brush")}
             shortcut="B"
@@ -205,6 +214,7 @@ export function ShortcutList() {
   // Keys by the names printed on the reader's keyboard (Mayús, Maj; Supr, Suppr).
   const shift = t("studio.keys.shift");
   const rows: Array<[string[], string]> = [
+    [["W"], t("paint.select.tool")],
     [["B"], t("studio.tools.brush")],
     [["E"], t("studio.tools.eraser")],
     [["R"], t("studio.tools.rectangle")],
