@@ -6,6 +6,7 @@
 import { z } from "zod";
 import type { ArMeasureView, PhotoMeasures } from "./measures";
 import { MESSAGES } from "./messages";
+import type { PaintSurface } from "./paint";
 
 export const REVIEW = {
   /** How long a new link works, in days (the choices offered), and the default. */
@@ -103,6 +104,8 @@ export interface ReviewPagePicture {
   decisions: ReviewDecision[];
   /** Measures marked on the picture's photo in the studio, read-only (null: none). */
   measures: PhotoMeasures | null;
+  /** The exact paint colour of a painted picture (issue 33); null for other pictures. */
+  paint: { colour: string; surface: PaintSurface } | null;
 }
 
 export interface ReviewPageView {
@@ -112,6 +115,8 @@ export interface ReviewPageView {
   pictures: ReviewPagePicture[];
   /** Lengths measured in AR in the project's rooms (decision 092), read-only; empty: none. */
   roomMeasures: ArMeasureView[];
+  /** The paint colours of the link's pictures, each once ("Walls: #e8e2d6"); empty: none painted. */
+  colours: Array<{ colour: string; surface: PaintSurface }>;
 }
 
 /** A link as the studio's panel shows it (the token is shown once, when the link is made). */

@@ -418,19 +418,21 @@ describe("listing export with the Preview engine", () => {
     // The byte-order mark (for spreadsheets to read UTF-8), then the rows.
     expect([...files["manifest.csv"]!.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const rows = parseCsv(strFromU8(files["manifest.csv"]!).replace(/^\uFEFF/, ""));
-    expect(rows[0]).toEqual(["file", "original file", "disclosure", "public URL"]);
+    expect(rows[0]).toEqual(["file", "original file", "disclosure", "public URL", "paint colours"]);
     expect(rows.slice(1)).toEqual([
       [
         expect.stringMatching(/^01-.+\.jpg$/),
         expect.stringMatching(/^originals\/01-.+-original\.jpg$/),
         'Staged, "virtually"',
         a.publicUrl,
+        "",
       ],
       [
         expect.stringMatching(/^02-.+\.jpg$/),
         expect.stringMatching(/^originals\/02-.+-original\.jpg$/),
         "Imagen modificada digitalmente",
         b.publicUrl,
+        "",
       ],
     ]);
     for (const [file, originalFile] of rows.slice(1)) {
@@ -516,7 +518,7 @@ describe("listing export with the Preview engine", () => {
     const rows = parseCsv(strFromU8(files["manifest.csv"]!).replace(/^\uFEFF/, ""));
     expect(rows.slice(1).map((row) => row[2])).toEqual(disclosures.map((text) => `'${text}`));
     for (const row of rows) {
-      expect(row).toHaveLength(4);
+      expect(row).toHaveLength(5);
       for (const cell of row) expect(cell).not.toMatch(FORMULA_START);
     }
   });
@@ -561,19 +563,29 @@ describe("manifest.csv", () => {
     expect(csvField('a "b", c')).toBe('"a ""b"", c"');
     expect(csvField("two\nlines")).toBe('"two\nlines"');
     expect(
-      manifestCsv([{ file: "01.jpg", originalFile: "originals/01.jpg", disclosure: "Meublé, virtuellement", publicUrl: "http://x/l/abc" }]),
+      manifestCsv([
+        {
+          file: "01.jpg",
+          originalFile: "originals/01.jpg",
+          disclosure: "Meublé, virtuellement",
+          publicUrl: "http://x/l/abc",
+          paintColours: "walls: #2F3E57; doors: #FFFFFF",
+        },
+      ]),
     ).toBe(
-      '\uFEFF"file","original file","disclosure","public URL"\r\n"01.jpg","originals/01.jpg","Meublé, virtuellement","http://x/l/abc"\r\n',
+      '\uFEFF"file","original file","disclosure","public URL","paint colours"\r\n"01.jpg","originals/01.jpg","Meublé, virtuellement","http://x/l/abc","walls: #2F3E57; doors: #FFFFFF"\r\n',
     );
   });
 
   it("turns a cell that would start a formula (= + - @ tab, carriage return, full-width forms) into text with a leading quote", () => {
     const risky = ["=1+1", "+1", "-2+3", "@SUM(A1:A9)", "\t=1", "\r=1", "＝1+1", '=HYPERLINK("http://evil.example","x")'];
-    const csv = manifestCsv(risky.map((text) => ({ file: text, originalFile: text, disclosure: text, publicUrl: text })));
+    const csv = manifestCsv(
+      risky.map((text) => ({ file: text, originalFile: text, disclosure: text, publicUrl: text, paintColours: text })),
+    );
     const rows = parseCsv(csv.slice(1)).slice(1);
     expect(rows).toHaveLength(risky.length);
     for (const [index, row] of rows.entries()) {
-      expect(row).toEqual(Array(4).fill(`'${risky[index]}`));
+      expect(row).toEqual(Array(5).fill(`'${risky[index]}`));
       for (const cell of row) expect(cell).not.toMatch(FORMULA_START);
     }
     // Text that only contains those characters later is left as it is.

@@ -6,6 +6,7 @@
  * operator's price when set, refused past three colours; the project's colour list; and on AI
  * engines (OpenAI's and ComfyUI's fakes) the same mask with an instruction naming the colour.
  */
+import { strFromU8, unzipSync } from "fflate";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EDIT } from "../../src/shared/edits";
@@ -16,7 +17,7 @@ import { failure } from "../helpers/failure";
 import { startFakeComfyUi, type FakeComfyUi } from "../helpers/fake-comfyui";
 import { startFakeOpenAi, type FakeOpenAi } from "../helpers/fake-openai";
 import { paintedRoom } from "../helpers/painted-room";
-import { signedInClient, upload, waitForRenders } from "../helpers/render";
+import { createStudioClient, signedInClient, upload, waitForRenders } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 
 type Studio = Awaited<ReturnType<typeof signedInClient>>;
@@ -164,6 +165,47 @@ describe("Paint on the Preview engine", () => {
         { surface: "walls", colour: "#c0765a", painted: [jobIds[1]] },
       ]),
     );
+  });
+
+  it("lists the colours in the making of each picture in the client review and in the listing export's manifest", async () => {
+    const { user, imageId, projectId } = await userWithRoom();
+    const walls = await user.client.render.paint.mutate({
+      uploadId: imageId,
+      mask: await maskDataUrl(wall),
+      surface: "walls",
+      colours: ["#2f3e57"],
+    });
+    await waitForRenders(user, walls.jobIds);
+    // The painted version painted again: its left wall, as cabinets (what it is noted under is the user's choice).
+    const left = smartSelect({ width: room.width, height: room.height, data: room.rgb, channels: 3 }, { x: 80, y: 300 });
+    const cabinets = await user.client.render.paint.mutate({
+      sourceJobId: walls.jobIds[0]!,
+      mask: await maskDataUrl(left),
+      surface: "cabinets",
+      colours: ["#a7b59d"],
+    });
+    await waitForRenders(user, cabinets.jobIds);
+
+    const review = await user.client.review.create.mutate({ projectId });
+    const page = await createStudioClient(server.url).client.review.page.query({ token: review.path.slice("/review/".length) });
+    expect(page.colours).toEqual([
+      { colour: "#a7b59d", surface: "cabinets" },
+      { colour: "#2f3e57", surface: "walls" },
+    ]);
+    expect(page.pictures.find((picture) => picture.jobId === cabinets.jobIds[0])?.paint).toEqual({
+      colour: "#a7b59d",
+      surface: "cabinets",
+    });
+
+    await user.client.listing.create.mutate({ jobId: cabinets.jobIds[0]!, language: "en" });
+    const zip = await user.jar.fetch(`${server.url}/files/listing/projects/${projectId}/zip`);
+    expect(zip.status).toBe(200);
+    const files = unzipSync(new Uint8Array(await zip.arrayBuffer()));
+    const manifest = strFromU8(files["manifest.csv"]!)
+      .replace(/^\uFEFF/, "")
+      .split("\r\n");
+    expect(manifest[0]).toBe('"file","original file","disclosure","public URL","paint colours"');
+    expect(manifest[1]).toMatch(/,"walls: #2F3E57; cabinets: #A7B59D"$/);
   });
 
   it("costs what the operator sets, refuses more than three colours or a bad code in the user's words and free, and keeps projects to their owners", async () => {

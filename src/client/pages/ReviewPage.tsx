@@ -16,6 +16,7 @@ import { ArMeasureList } from "../components/measure/ArMeasureList";
 import { PhotoMeasuresView } from "../components/measure/MeasureOverlay";
 import { BeforeAfter } from "../components/render/BeforeAfter";
 import { ReviewFeedbackList, ReviewStateBadge } from "../components/review/ReviewFeedback";
+import { PaintColourList, paintColourLabel, Swatch } from "../components/studio/PaintColour";
 import { Spinner } from "../components/Spinner";
 import { buttonClass, cardClass, labelClass, linkClass } from "../components/ui/buttons";
 import { friendlyError, translateServerMessage } from "../lib/friendlyError";
@@ -168,6 +169,12 @@ function PictureCard({
         height={picture.height}
       />
       {picture.measures ? <PhotoMeasuresView picture={picture.before} measures={picture.measures} /> : null}
+      {picture.paint ? (
+        <p className="flex items-center gap-2 text-sm" data-testid="review-picture-colour">
+          <Swatch colour={picture.paint.colour} />
+          {paintColourLabel(t, picture.paint)}
+        </p>
+      ) : null}
       <div className="flex flex-col gap-2 sm:flex-row">
         <button
           type="button"
@@ -264,7 +271,7 @@ export default function ReviewPage() {
       </p>
     );
   }
-  const { title, expiresAt, pictures, roomMeasures } = page.data;
+  const { title, expiresAt, pictures, roomMeasures, colours } = page.data;
   const until = new Intl.DateTimeFormat(i18n.resolvedLanguage, { dateStyle: "long" }).format(expiresAt);
   const saveName = (name: string) => {
     storeName(name);
@@ -309,6 +316,14 @@ export default function ReviewPage() {
           />
         ))}
       </ol>
+      {colours.length > 0 ? (
+        <section className={`${cardClass} space-y-2 p-3 sm:p-5`} aria-labelledby="review-colours" data-testid="review-colours">
+          <h2 id="review-colours" className="font-semibold">
+            {t("paint.projectColours")}
+          </h2>
+          <PaintColourList colours={colours} />
+        </section>
+      ) : null}
       {roomMeasures.length > 0 ? (
         <section className={`${cardClass} space-y-2 p-3 sm:p-5`} aria-labelledby="review-room-measures">
           <h2 id="review-room-measures" className="font-semibold">

@@ -1,6 +1,7 @@
 /**
  * A project's listing pictures in one zip: every current export's picture, the originals, and
- * manifest.csv (file, original file, disclosure, public URL). JPEGs are stored, not deflated:
+ * manifest.csv (file, original file, disclosure, public URL, and the exact paint colours in the
+ * picture's making: "walls: #2F3E57", issue 33). JPEGs are stored, not deflated:
  * they do not shrink.
  */
 import type { Writable } from "node:stream";
@@ -19,10 +20,12 @@ export function csvField(value: string): string {
   return `"${text.replace(/"/g, '""')}"`;
 }
 
-export function manifestCsv(rows: Array<{ file: string; originalFile: string; disclosure: string; publicUrl: string }>): string {
+export function manifestCsv(
+  rows: Array<{ file: string; originalFile: string; disclosure: string; publicUrl: string; paintColours?: string }>,
+): string {
   const lines = [
-    ["file", "original file", "disclosure", "public URL"],
-    ...rows.map((row) => [row.file, row.originalFile, row.disclosure, row.publicUrl]),
+    ["file", "original file", "disclosure", "public URL", "paint colours"],
+    ...rows.map((row) => [row.file, row.originalFile, row.disclosure, row.publicUrl, row.paintColours ?? ""]),
   ];
   // The byte-order mark lets spreadsheet programs read accents (é, ñ) as UTF-8.
   return `\uFEFF${lines.map((fields) => fields.map(csvField).join(",")).join("\r\n")}\r\n`;
@@ -40,6 +43,7 @@ export async function writeProjectZip(deps: ListingContext, exports: ListingExpo
     output.on("finish", () => resolve());
   });
   archive.pipe(output);
+  const paints = await deps.render.paintsInMaking(exports.flatMap((row) => (row.job_id ? [row.job_id] : [])));
   const manifest = [];
   for (const [index, row] of exports.entries()) {
     const picture = row.picture_key ? await deps.storage.get(UPLOAD_BUCKET, row.picture_key) : null;
@@ -51,7 +55,10 @@ export async function writeProjectZip(deps: ListingContext, exports: ListingExpo
     const originalFile = `originals/${number}-${base}-original.jpg`;
     archive.append(picture.data, { name: file, date: new Date(row.created_at) });
     archive.append(original.data, { name: originalFile, date: new Date(row.created_at) });
-    manifest.push({ file, originalFile, disclosure: row.disclosure, publicUrl: row.public_url });
+    const paintColours = (row.job_id ? (paints.get(row.job_id) ?? []) : [])
+      .map((paint) => `${paint.surface}: ${paint.colour.toUpperCase()}`)
+      .join("; ");
+    manifest.push({ file, originalFile, disclosure: row.disclosure, publicUrl: row.public_url, paintColours });
   }
   archive.append(manifestCsv(manifest), { name: "manifest.csv" });
   await archive.finalize();

@@ -194,9 +194,18 @@ export async function reviewPage(deps: ReviewContext, token: string): Promise<Re
         comments: feedback.comments,
         decisions: feedback.decisions,
         measures: (picture.photo && measuresOf.get(picture.photo.uploadId)) || null,
+        paint: picture.paint,
       };
     }),
     roomMeasures,
+    // The colours the shown pictures were painted in, each once, newest first.
+    colours: [
+      ...new Map(
+        pictures
+          .toReversed()
+          .flatMap((picture) => (picture.paint ? [[`${picture.paint.surface} ${picture.paint.colour}`, picture.paint] as const] : [])),
+      ).values(),
+    ],
   };
 }
 

@@ -10,7 +10,7 @@ import { toast } from "sonner";
 import { PAINT, paintSettingsInputSchema, type PaletteColour } from "../../../shared/paint";
 import { friendlyError } from "../../lib/friendlyError";
 import { trpc } from "../../trpc";
-import { Swatch } from "../studio/PaintPanel";
+import { Swatch } from "../studio/PaintColour";
 import { inputClass } from "../auth/fields";
 import { buttonClass, selectClass } from "../ui/buttons";
 import { ErrorNote, Panel } from "./common";

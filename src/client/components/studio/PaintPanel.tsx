@@ -13,7 +13,7 @@ import { Callout } from "../render/Callouts";
 import { ErrorText } from "../render/PageShell";
 import { buttonClass, cardClass, labelClass, linkClass, selectClass } from "../ui/buttons";
 import { trpc } from "../../trpc";
-import { paintColourLabel } from "./VersionHistory";
+import { paintColourLabel, Swatch } from "./PaintColour";
 
 interface PaintPanelProps {
   /** False until the mask is one the server takes (the coverage line says why). */
@@ -22,17 +22,6 @@ interface PaintPanelProps {
   credits: number | null;
   submitError: string | undefined;
   onSubmit(choice: { surface: PaintSurface; colours: string[] }): void;
-}
-
-/** A colour's swatch: a square of it with a border that shows on either theme. */
-export function Swatch({ colour, className = "size-5" }: { colour: string; className?: string }) {
-  return (
-    <span
-      aria-hidden="true"
-      className={`inline-block shrink-0 rounded border border-slate-900/20 dark:border-white/30 ${className}`}
-      style={{ backgroundColor: colour }}
-    />
-  );
 }
 
 export function PaintPanel({ maskReady, busy, credits, submitError, onSubmit }: PaintPanelProps) {

@@ -7,7 +7,7 @@
 import { AlertCircle, Ban, Dices, Download, ImageOff, Loader2, Trash2 } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import type { VersionNode } from "../../../shared/edits";
-import type { PaintSurface } from "../../../shared/paint";
+import { paintColourLabel } from "./PaintColour";
 import { isFinished, type VersionRow } from "../../lib/versionTree";
 import { usePictureFailure } from "../render/Picture";
 import { buttonClass } from "../ui/buttons";
@@ -26,11 +26,6 @@ export function versionLabel(node: VersionNode, t: TFunction): string {
   // The Preview engine tints the painted area and never reads the instruction: its label says what it did.
   if (node.engine && !node.engine.isAi) return t("studio.versions.editTint");
   return node.instruction ? t("studio.versions.edit", { instruction: node.instruction }) : t("studio.versions.editFill");
-}
-
-/** A paint colour as the project's list says it: "Walls: #E8E2D6". */
-export function paintColourLabel(t: TFunction, paint: { colour: string; surface: PaintSurface }): string {
-  return t("paint.colourLabel", { surface: t(`paint.surfaces.${paint.surface}`), colour: paint.colour.toUpperCase() });
 }
 
 /** Where a version can be downloaded: its largest picture (an AI upscale, where one was made). */

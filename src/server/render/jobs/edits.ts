@@ -398,3 +398,28 @@ export async function paintColoursOf(deps: Pick<RenderContext, "db">, projectId:
   }
   return [...notes.values()];
 }
+
+/**
+ * The paint colours in each picture's making (issue 33): its own, if it is a paint edit, and those of
+ * the versions it was edited from, oldest first. For listing exports' manifests.
+ */
+export async function paintsInMaking(deps: Pick<RenderContext, "db">, jobIds: readonly string[]): Promise<Map<string, PaintChoice[]>> {
+  const paints = new Map<string, PaintChoice[]>();
+  for (const jobId of jobIds) {
+    const chain: PaintChoice[] = [];
+    let current: string | null = jobId;
+    // A version tree is at most EDIT.versionsMax deep; the bound also stops a (corrupt) loop.
+    for (let depth = 0; current !== null && depth < EDIT.versionsMax; depth++) {
+      const edit = await deps.db
+        .selectFrom("render_edits")
+        .select(["parent_job_id", "paint_colour", "paint_surface"])
+        .where("job_id", "=", current)
+        .executeTakeFirst();
+      if (!edit) break;
+      if (edit.paint_colour && edit.paint_surface) chain.unshift({ colour: edit.paint_colour, surface: edit.paint_surface });
+      current = edit.parent_job_id;
+    }
+    paints.set(jobId, chain);
+  }
+  return paints;
+}

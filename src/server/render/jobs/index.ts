@@ -15,7 +15,16 @@ import type { EngineSet, FallbackDeps } from "../engines";
 import { recordUpscaleEngine, routedUpscaler, type UpscaleOutcome } from "./engine-choice";
 import type { Owner } from "../owner";
 import { findOwnedJob } from "../records";
-import { createEditJob, createPaintJobs, paintColoursOf, relinkChildren, repeatEdit, unfinishedChildEdits, versionTree } from "./edits";
+import {
+  createEditJob,
+  createPaintJobs,
+  paintColoursOf,
+  paintsInMaking,
+  relinkChildren,
+  repeatEdit,
+  unfinishedChildEdits,
+  versionTree,
+} from "./edits";
 import {
   publicationPictures,
   publicationSource,
@@ -110,8 +119,8 @@ export function createJobs(deps: RenderContext, engines: () => EngineSet, fallba
         if (!access) throw notFound();
         return paintColoursOf(deps, projectId);
       },
-      /** The same, for modules that checked access themselves (client review, listing exports). */
-      paintColoursOf: (projectId: string) => paintColoursOf(deps, projectId),
+      /** The paint colours in each picture's making, for listing exports (access checked by the caller). */
+      paintsInMaking: (jobIds: readonly string[]) => paintsInMaking(deps, jobIds),
       /** Every version of the photo a picture (upload or job) belongs to, as a tree. */
       versions: (owner: Owner, pictureId: string) => versionTree(deps, owner, pictureId),
       setSharing: (owner: Owner, jobId: string, choice: { link?: boolean }) => setSharing(deps, owner, jobId, choice),

@@ -6,6 +6,7 @@
  */
 import type { StyleKey } from "../../../shared/custom-styles";
 import type { JobKind } from "../../../shared/edits";
+import type { PaintSurface } from "../../../shared/paint";
 import type { RenderContext } from "../context";
 import { styleNameOf, styleOf } from "../views";
 
@@ -24,6 +25,8 @@ export interface ReviewPicture {
   createdAt: number;
   /** The photo it was made from, with its size (measures marked on the photo are fractions of it). */
   photo: { uploadId: string; width: number; height: number } | null;
+  /** A paint edit's colour and surface (issue 33); null for other pictures. */
+  paint: { colour: string; surface: PaintSurface } | null;
 }
 
 /** The project's succeeded renders and edits with both pictures stored, oldest first (of `jobIds` only, when given). */
@@ -35,22 +38,25 @@ export async function reviewPictures(
   if (jobIds && jobIds.length === 0) return [];
   let query = deps.db
     .selectFrom("render_jobs")
+    .leftJoin("render_edits", "render_edits.job_id", "render_jobs.id")
     .select([
-      "id",
-      "upload_id",
-      "kind",
-      "style",
-      "style_snapshot",
-      "input_key",
-      "medium_key",
-      "result_width",
-      "result_height",
-      "created_at",
+      "render_jobs.id",
+      "render_jobs.upload_id",
+      "render_jobs.kind",
+      "render_jobs.style",
+      "render_jobs.style_snapshot",
+      "render_jobs.input_key",
+      "render_jobs.medium_key",
+      "render_jobs.result_width",
+      "render_jobs.result_height",
+      "render_jobs.created_at",
+      "render_edits.paint_colour",
+      "render_edits.paint_surface",
     ])
-    .where("project_id", "=", projectId)
-    .where("status", "=", "succeeded");
-  if (jobIds) query = query.where("id", "in", [...jobIds]);
-  const rows = await query.orderBy("created_at", "asc").orderBy("id", "asc").execute();
+    .where("render_jobs.project_id", "=", projectId)
+    .where("render_jobs.status", "=", "succeeded");
+  if (jobIds) query = query.where("render_jobs.id", "in", [...jobIds]);
+  const rows = await query.orderBy("render_jobs.created_at", "asc").orderBy("render_jobs.id", "asc").execute();
   const uploadIds = [...new Set(rows.map((row) => row.upload_id))];
   const photos = new Map(
     uploadIds.length === 0
@@ -74,6 +80,7 @@ export async function reviewPictures(
             height: row.result_height,
             createdAt: row.created_at,
             photo: photos.get(row.upload_id) ?? null,
+            paint: row.paint_colour && row.paint_surface ? { colour: row.paint_colour, surface: row.paint_surface } : null,
           },
         ]
       : [],
