@@ -42,10 +42,15 @@ describeBrowser("account screens in a browser", () => {
 
   /** What each page with a fake clock asked the server for, followed from before it loads. */
   const requestsByPage = new WeakMap<Page, PageRequests>();
+  /** The URLs each page has loaded (a lazily loaded part is known by its file). */
+  const loadedByPage = new WeakMap<Page, string[]>();
 
   /** Playwright's clock on the page, before it loads: time flows as usual; fastForward() makes it jump (see skip()). */
   async function fakeClock(page: Page): Promise<void> {
     requestsByPage.set(page, requestsOf(page));
+    const loaded: string[] = [];
+    loadedByPage.set(page, loaded);
+    page.on("requestfinished", (request) => loaded.push(request.url()));
     await page.clock.install();
     await page.clock.resume();
   }
@@ -57,6 +62,9 @@ describeBrowser("account screens in a browser", () => {
    * server's (lib/serverClock) and warn or sign out at the wrong time.
    */
   async function skip(page: Page, ms: number): Promise<void> {
+    // The idle timers arrive with a part loaded after the page (SessionEffects): started after a jump,
+    // they would count from the new time. On a busy machine that part may still be on its way.
+    await expect.poll(() => loadedByPage.get(page)!.some((url) => /\/IdleSession-[\w-]+\.js$/.test(url))).toBe(true);
     await requestsByPage.get(page)!.quiet();
     offset += ms;
     await page.clock.fastForward(ms);
