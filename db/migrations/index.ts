@@ -48,6 +48,7 @@ import * as m0044 from "./0044-community";
 import * as m0045 from "./0045-marketplace";
 import * as m0046 from "./0046-portfolios";
 import * as m0047 from "./0047-paint";
+import * as m0048 from "./0048-exterior-modes";
 
 export const migrations: Record<string, Migration> = {
   "0001-init": m0001,
@@ -95,4 +96,5 @@ export const migrations: Record<string, Migration> = {
   "0045-marketplace": m0045,
   "0046-portfolios": m0046,
   "0047-paint": m0047,
+  "0048-exterior-modes": m0048,
 };

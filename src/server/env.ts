@@ -178,6 +178,7 @@ export const envSchema = z.object({
   ENGINES_RENDER: engineList("renders"),
   ENGINES_STAGE: engineList("staging"),
   ENGINES_DECLUTTER: engineList("decluttering"),
+  ENGINES_EXTERIOR: engineList("exteriors"),
   ENGINES_EDIT: engineList("edits"),
   ENGINES_UPSCALE: engineList("upscales"),
   RENDER_CONCURRENCY: z.coerce
@@ -360,6 +361,7 @@ export type EngineEnv = Pick<
   | "ENGINES_RENDER"
   | "ENGINES_STAGE"
   | "ENGINES_DECLUTTER"
+  | "ENGINES_EXTERIOR"
   | "ENGINES_EDIT"
   | "ENGINES_UPSCALE"
 >;
@@ -369,6 +371,7 @@ export const ENGINE_TASK_VARIABLES = {
   render: "ENGINES_RENDER",
   stage: "ENGINES_STAGE",
   declutter: "ENGINES_DECLUTTER",
+  exterior: "ENGINES_EXTERIOR",
   edit: "ENGINES_EDIT",
   upscale: "ENGINES_UPSCALE",
 } as const satisfies Record<string, EnvName>;
@@ -514,6 +517,8 @@ export const ENV_DOCS: Record<keyof z.infer<typeof envSchema>, string> = {
     "the engines that render (redesign), in the order tried, e.g. openai,comfyui: one that is down is skipped for the next (default: RENDER_PROVIDER; also in /admin → Studio, where the variable wins). Each needs its own settings (key, URL)",
   ENGINES_STAGE: "the engines that stage an empty room, in the order tried (as ENGINES_RENDER)",
   ENGINES_DECLUTTER: "the engines that declutter a room, in the order tried (as ENGINES_RENDER)",
+  ENGINES_EXTERIOR:
+    "the engines that work on photos of a house from outside (blue sky, twilight, garden), in the order tried (as ENGINES_RENDER)",
   ENGINES_EDIT: "the engines that make region edits (the modification studio), in the order tried (as ENGINES_RENDER)",
   ENGINES_UPSCALE: "the engines that upscale a render to the photo's size, in the order tried (as ENGINES_RENDER)",
   ROLE: "what this process does: all (default: serves the app and renders, one box), web (serves the app, never renders) or worker (renders; serves only GET /healthz). See README, Render workers and leases",

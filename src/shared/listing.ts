@@ -4,7 +4,7 @@
  * and the URLs both sides use.
  */
 import type { Language } from "./constants";
-import type { RenderMode } from "./render";
+import { isExteriorMode, type ExteriorMode, type RenderMode } from "./render";
 
 export const LISTING = {
   /** Longest disclosure text: it must stay legible in the band below the picture, beside the QR code. */
@@ -15,15 +15,38 @@ export const LISTING = {
   originalLongEdge: 2048,
 } as const;
 
-/** The wording agents use, per language: staging adds furniture; anything else changed the photo. */
-export const DEFAULT_DISCLOSURES: Record<Language, { stage: string; altered: string }> = {
-  en: { stage: "Virtually staged", altered: "Digitally altered" },
-  es: { stage: "Amueblado virtualmente", altered: "Imagen modificada digitalmente" },
-  fr: { stage: "Meublé virtuellement", altered: "Image modifiée numériquement" },
+/**
+ * The wording agents use, per language: staging adds furniture; an exterior names what it changed
+ * (California's AB 723 asks that a replaced sky or view be disclosed); anything else changed the photo.
+ */
+export const DEFAULT_DISCLOSURES: Record<Language, Record<"stage" | "altered" | ExteriorMode, string>> = {
+  en: {
+    stage: "Virtually staged",
+    altered: "Digitally altered",
+    sky: "Digitally altered: sky replaced",
+    twilight: "Digitally altered: virtual twilight (sky and lighting changed)",
+    garden: "Digitally altered: lawn and plants enhanced",
+  },
+  es: {
+    stage: "Amueblado virtualmente",
+    altered: "Imagen modificada digitalmente",
+    sky: "Imagen modificada digitalmente: cielo reemplazado",
+    twilight: "Imagen modificada: crepúsculo virtual (cielo e iluminación cambiados)",
+    garden: "Imagen modificada digitalmente: césped y plantas mejorados",
+  },
+  fr: {
+    stage: "Meublé virtuellement",
+    altered: "Image modifiée numériquement",
+    sky: "Image modifiée numériquement : ciel remplacé",
+    twilight: "Image modifiée : crépuscule virtuel (ciel et éclairage changés)",
+    garden: "Image modifiée numériquement : pelouse et plantes embellies",
+  },
 };
 
 export function defaultDisclosure(language: Language, renderMode: RenderMode): string {
-  return DEFAULT_DISCLOSURES[language][renderMode === "stage" ? "stage" : "altered"];
+  const texts = DEFAULT_DISCLOSURES[language];
+  if (isExteriorMode(renderMode)) return texts[renderMode];
+  return texts[renderMode === "stage" ? "stage" : "altered"];
 }
 
 /** Public codes: URL-safe, long enough to be unguessable; anything else is not looked up. */

@@ -74,6 +74,9 @@ export const MESSAGES = {
   maskTooSmall: "Paint a larger area to edit",
   maskTooLarge: "The painted area covers almost the whole picture. Paint only the part to change.",
   instructionTooLong: "The instruction must be at most 300 characters",
+  // Exteriors (issue 33).
+  exteriorNeedsAi:
+    "A blue sky, a twilight shot or a garden refresh needs an AI engine that can make them, and this server has none (the Preview engine cannot). Nothing was charged.",
   // The studio's Paint tool (issue 33).
   paintColourInvalid: "Choose a colour as #rrggbb",
   paintSurfaceInvalid: "Choose what you are painting",

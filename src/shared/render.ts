@@ -46,8 +46,18 @@ export const RENDER = {
  * What a render does with the room: redesign it in the style (structure kept), stage an empty room
  * (furnish it in the style), or declutter (remove loose items, keep everything else).
  */
-export const RENDER_MODES = ["redesign", "stage", "declutter"] as const;
+export const RENDER_MODES = ["redesign", "stage", "declutter", "sky", "twilight", "garden"] as const;
 export type RenderMode = (typeof RENDER_MODES)[number];
+
+/**
+ * What an AI engine does with a photo of a house from outside (issue 33, room type "exterior"): a
+ * blue sky for an overcast one, a twilight shot (day to dusk, windows lit), a refreshed garden. Only
+ * these are offered for an exterior, and they only for one; each says what it changed in a listing's
+ * disclosure.
+ */
+export const EXTERIOR_MODES = ["sky", "twilight", "garden"] as const satisfies readonly RenderMode[];
+export type ExteriorMode = (typeof EXTERIOR_MODES)[number];
+export const isExteriorMode = (mode: RenderMode): mode is ExteriorMode => (EXTERIOR_MODES as readonly string[]).includes(mode);
 
 /**
  * What an engine makes of a floor plan (input mode "floor-plan"), declared by each engine and said
@@ -132,25 +142,35 @@ export interface EngineCapabilities {
 }
 
 /**
- * The render modes offered for a picture: a room photo gets every mode the engine has; a floor plan
- * gets one ("redesign": the plan's room furnished in the style; staging and decluttering a drawing
- * mean nothing), or none when the engine makes nothing of a plan.
+ * The render modes offered for a picture: a room photo gets every interior mode the engine has, an
+ * exterior photo its exterior modes (none on the Preview engine); a floor plan gets one ("redesign":
+ * the plan's room furnished in the style; staging and decluttering a drawing mean nothing), or none
+ * when the engine makes nothing of a plan.
  */
-export function renderModesFor(capabilities: Pick<EngineCapabilities, "modes" | "floorPlan">, inputMode: InputMode): readonly RenderMode[] {
-  if (inputMode !== "floor-plan") return capabilities.modes;
-  return capabilities.floorPlan === "none" ? [] : capabilities.modes.filter((mode) => mode === "redesign");
+export function renderModesFor(
+  capabilities: Pick<EngineCapabilities, "modes" | "floorPlan">,
+  inputMode: InputMode,
+  roomType?: RoomType,
+): readonly RenderMode[] {
+  if (inputMode !== "floor-plan") {
+    const exterior = roomType === "exterior";
+    return capabilities.modes.filter((mode) => isExteriorMode(mode) === exterior);
+  }
+  return capabilities.floorPlan === "none" || roomType === "exterior" ? [] : capabilities.modes.filter((mode) => mode === "redesign");
 }
 
 /**
  * The tasks an operator gives engines to (issue 30), each an ordered list tried in turn: renders
- * (redesign), staging an empty room, decluttering, region edits (the modification studio), upscales.
+ * (redesign), staging an empty room, decluttering, exteriors (sky, twilight, garden: issue 33),
+ * region edits (the modification studio), upscales.
  */
-export const ENGINE_TASKS = ["render", "stage", "declutter", "edit", "upscale"] as const;
+export const ENGINE_TASKS = ["render", "stage", "declutter", "exterior", "edit", "upscale"] as const;
 export type EngineTask = (typeof ENGINE_TASKS)[number];
 
 /** The task a job belongs to: an edit, or a render in its mode. */
 export function engineTaskOf(kind: "render" | "edit", renderMode: RenderMode): EngineTask {
   if (kind === "edit") return "edit";
+  if (isExteriorMode(renderMode)) return "exterior";
   return renderMode === "redesign" ? "render" : renderMode;
 }
 

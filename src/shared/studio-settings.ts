@@ -93,6 +93,7 @@ export const engineRoutesInputSchema = z.object({
   render: engineList,
   stage: engineList,
   declutter: engineList,
+  exterior: engineList,
   edit: engineList,
   upscale: engineList,
 } satisfies Record<EngineTask, typeof engineList>);

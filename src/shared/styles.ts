@@ -28,6 +28,8 @@ export const ROOM_TYPES = [
   "home-office",
   "kids-room",
   "outdoor-patio",
+  // The front or back of a house, from outside (issue 33): its own modes (sky, twilight, garden).
+  "exterior",
 ] as const;
 export type RoomType = (typeof ROOM_TYPES)[number];
 
@@ -46,6 +48,7 @@ const ROOM_WORDS: ReadonlyArray<readonly [RoomType, readonly string[]]> = [
   ["dining-room", ["dining", "comedor", "salle a manger"]],
   ["kitchen", ["kitchen", "cocina", "cuisine"]],
   ["home-office", ["office", "study", "bureau", "despacho", "oficina", "estudio"]],
+  ["exterior", ["exterior", "exterieur", "facade", "fachada", "frontage", "curb appeal"]],
   ["outdoor-patio", ["patio", "terrace", "terraza", "terrasse", "garden", "jardin", "balcon", "deck", "porch", "yard"]],
   ["bedroom", ["bed", "chambre", "dormitorio", "habitacion", "recamara"]],
   ["living-room", ["living", "lounge", "family room", "salon", "sala", "sejour"]],

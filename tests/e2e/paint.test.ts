@@ -96,6 +96,18 @@ describeBrowser("the studio's Paint tool", () => {
     await poll(() => page.url()).toContain(`version=${colours.find((note) => note.colour === "#e8e2d6")!.jobIds[0]}`);
   });
 
+  it("says on the style page that an exterior needs an AI engine, offering no render on the Preview engine (en, desktop, light)", async () => {
+    const user = await signedInClient(server.url);
+    const house = await upload(server.url, user.jar, await room.png(), { roomType: "exterior" }, "image/png");
+    let page: Page;
+    ({ page, problems } = await launch({ width: 1366, height: 900, colorScheme: "light" }));
+    await signIn(page, server.url, user.email, { to: `/style-select?image=${house.body.imageId}&project=${house.body.projectId}` });
+    await poll(() => page.getByTestId("exterior-refused").innerText()).toContain("needs an AI engine that can make them");
+    expect(await page.getByText("Exterior (the house from outside)").count()).toBeGreaterThan(0);
+    expect(await page.getByRole("button", { name: /^Render/ }).count()).toBe(0);
+    expect(await page.getByTestId("render-options").count()).toBe(0);
+  });
+
   it("paints a wall from the palette on a phone, in French and in the dark theme", async () => {
     const { user, imageId } = await userWithRoom();
     let page: Page;

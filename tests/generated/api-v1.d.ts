@@ -439,8 +439,10 @@ export interface components {
       /** @description What a picture shows: a room photo or a floor plan */
       inputModes: ("room-photo" | "floor-plan")[];
       /** @description What to do with the room */
-      renderModes: ("redesign" | "stage" | "declutter")[];
-      roomTypes: ("living-room" | "bedroom" | "kitchen" | "bathroom" | "dining-room" | "home-office" | "kids-room" | "outdoor-patio")[];
+      renderModes: ("redesign" | "stage" | "declutter" | "sky" | "twilight" | "garden")[];
+      roomTypes: (
+        "living-room" | "bedroom" | "kitchen" | "bathroom" | "dining-room" | "home-office" | "kids-room" | "outdoor-patio" | "exterior"
+      )[];
       /** @description The design styles a render may ask for */
       styles: (
         | "modern"
@@ -482,7 +484,7 @@ export interface components {
       position: number | null;
       projectId: string | null;
       /** @enum {string} */
-      renderMode: "redesign" | "stage" | "declutter";
+      renderMode: "redesign" | "stage" | "declutter" | "sky" | "twilight" | "garden";
       result: {
         height: number;
         /** @description The picture at its largest, served to this key's space (GET, with the key) */
@@ -490,7 +492,8 @@ export interface components {
         width: number;
       } | null;
       /** @enum {string} */
-      roomType: "living-room" | "bedroom" | "kitchen" | "bathroom" | "dining-room" | "home-office" | "kids-room" | "outdoor-patio";
+      roomType:
+        "living-room" | "bedroom" | "kitchen" | "bathroom" | "dining-room" | "home-office" | "kids-room" | "outdoor-patio" | "exterior";
       seed: number | null;
       /** @description The render or edit it was made from */
       sourceId: string | null;
@@ -521,7 +524,7 @@ export interface components {
         /** @description Edits with a mask */
         masks: boolean;
         maxOutputLongEdge: number;
-        modes: ("redesign" | "stage" | "declutter")[];
+        modes: ("redesign" | "stage" | "declutter" | "sky" | "twilight" | "garden")[];
         /** @description A seed may be asked for, and a re-roll with the same seed */
         seeds: boolean;
         structureStrength: boolean;
@@ -532,7 +535,7 @@ export interface components {
         id: string;
         isAi: boolean;
         label: string;
-        tasks: ("render" | "stage" | "declutter" | "edit" | "upscale")[];
+        tasks: ("render" | "stage" | "declutter" | "exterior" | "edit" | "upscale")[];
       }[];
       /** @description In credits; a render or edit that fails or is canceled gives its credit back */
       prices: {
@@ -662,7 +665,7 @@ export interface components {
       position: number | null;
       projectId: string | null;
       /** @enum {string} */
-      renderMode: "redesign" | "stage" | "declutter";
+      renderMode: "redesign" | "stage" | "declutter" | "sky" | "twilight" | "garden";
       result: {
         height: number;
         /** @description The picture at its largest, served to this key's space (GET, with the key) */
@@ -670,7 +673,8 @@ export interface components {
         width: number;
       } | null;
       /** @enum {string} */
-      roomType: "living-room" | "bedroom" | "kitchen" | "bathroom" | "dining-room" | "home-office" | "kids-room" | "outdoor-patio";
+      roomType:
+        "living-room" | "bedroom" | "kitchen" | "bathroom" | "dining-room" | "home-office" | "kids-room" | "outdoor-patio" | "exterior";
       seed: number | null;
       startedAt: string | null;
       /** @enum {string} */
@@ -694,7 +698,7 @@ export interface components {
       /** @description A wish added to the prompt */
       note?: string;
       /** @enum {string} */
-      renderMode?: "redesign" | "stage" | "declutter";
+      renderMode?: "redesign" | "stage" | "declutter" | "sky" | "twilight" | "garden";
       seed?: number;
       /**
        * @description How strongly the room's lines are held
@@ -2312,7 +2316,8 @@ export interface operations {
         mode?: "room-photo" | "floor-plan";
         /** @description The project to file it in; a new one when left out */
         projectId?: string;
-        roomType?: "living-room" | "bedroom" | "kitchen" | "bathroom" | "dining-room" | "home-office" | "kids-room" | "outdoor-patio";
+        roomType?:
+          "living-room" | "bedroom" | "kitchen" | "bathroom" | "dining-room" | "home-office" | "kids-room" | "outdoor-patio" | "exterior";
       };
       header?: {
         /** @description Sent again with the same request, the first answer comes back (header Idempotent-Replayed: true); with another request, 409 */

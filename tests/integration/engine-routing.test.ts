@@ -131,6 +131,8 @@ describe("each task goes to its own engine", () => {
       render: ["openai"],
       stage: ["comfyui", "openai"],
       declutter: [],
+      // Exteriors too are left to the Preview engine, which has none of their modes.
+      exterior: [],
       edit: ["comfyui"],
       upscale: ["replicate"],
     });
@@ -243,7 +245,7 @@ describe("fallback to the next engine of the task", () => {
       comfyuiUrl: comfyUrl,
       keys: {},
     });
-    await admin.client.admin.updateEngineRoutes.mutate({ render, stage: [], declutter: [], edit: [], upscale: [] });
+    await admin.client.admin.updateEngineRoutes.mutate({ render, stage: [], declutter: [], exterior: [], edit: [], upscale: [] });
   }
 
   it("/admin offers per task only the engines set up and able, and refuses one that is not", async () => {
@@ -254,19 +256,20 @@ describe("fallback to the next engine of the task", () => {
       render: ["local", "comfyui", "openai"],
       stage: ["comfyui", "openai"],
       declutter: ["comfyui", "openai"],
+      exterior: ["comfyui", "openai"],
       edit: ["local", "comfyui", "openai"],
       // ComfyUI upscales with its default upscale model (decision 087).
       upscale: ["comfyui"],
     });
     const refused = failure(
       await admin.client.admin.updateEngineRoutes
-        .mutate({ render: ["replicate"], stage: [], declutter: [], edit: [], upscale: [] })
+        .mutate({ render: ["replicate"], stage: [], declutter: [], exterior: [], edit: [], upscale: [] })
         .catch((error: unknown) => error),
     );
     expect(readMessage(refused.message)).toEqual({ key: "engineRouteUnable", params: { engine: "replicate", task: "render" } });
     const unable = failure(
       await admin.client.admin.updateEngineRoutes
-        .mutate({ render: [], stage: ["local"], declutter: [], edit: [], upscale: [] })
+        .mutate({ render: [], stage: ["local"], declutter: [], exterior: [], edit: [], upscale: [] })
         .catch((error: unknown) => error),
     );
     expect(readMessage(unable.message)?.key).toBe("engineRouteUnable");

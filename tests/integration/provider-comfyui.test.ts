@@ -460,14 +460,14 @@ describe("ComfyUI adapter", () => {
     expect(graph["4"]!.inputs.text).not.toContain("top-down view");
   });
 
-  it("capabilities and label: AI, all three modes, seeds, percent progress, structure strength, 1024 px, masks (the inpaint template), no upscale", () => {
+  it("capabilities and label: AI, every mode (three for rooms, three for exteriors), seeds, percent progress, structure strength, 1024 px, masks (the inpaint template), no upscale", () => {
     const comfy = provider();
     expect(comfy.id).toBe("comfyui");
     expect(comfy.label).toBe(`ComfyUI (${CHECKPOINT})`);
     expect(comfy.capabilities).toEqual(COMFYUI_CAPABILITIES);
     expect(COMFYUI_CAPABILITIES).toEqual({
       isAi: true,
-      modes: ["redesign", "stage", "declutter"],
+      modes: ["redesign", "stage", "declutter", "sky", "twilight", "garden"],
       maxOutputLongEdge: 1024,
       seeds: true,
       percentProgress: true,

@@ -85,7 +85,7 @@ async function rejection(promise: Promise<unknown>): Promise<Error> {
 }
 
 describe("the preset table", () => {
-  it("has one render preset per model, each with the source of its schema; instruction editors take every mode", () => {
+  it("has one render preset per model, each with the source of its schema; instruction editors take every mode, exteriors included", () => {
     expect(REPLICATE_RENDER_MODELS).toEqual([
       "adirik/interior-design",
       "black-forest-labs/flux-kontext-pro",
@@ -104,7 +104,7 @@ describe("the preset table", () => {
       return preset?.role === "render" ? preset.capabilities.modes : [];
     };
     for (const editor of ["black-forest-labs/flux-kontext-pro", "google/nano-banana", "google/nano-banana-2"]) {
-      expect(modes(editor), editor).toEqual(["redesign", "stage", "declutter"]);
+      expect(modes(editor), editor).toEqual(["redesign", "stage", "declutter", "sky", "twilight", "garden"]);
     }
     // Diffusion repaints: decluttering (remove the mess, keep the furniture) is not theirs to offer.
     expect(modes("adirik/interior-design")).toEqual(["redesign", "stage"]);

@@ -67,7 +67,7 @@ describe("render", () => {
         billedPerRender: false,
         capabilities: PREVIEW_CAPABILITIES,
         // As before decision 088: every task the Preview engine can do is its own.
-        tasks: { render: ["local"], stage: [], declutter: [], edit: ["local"], upscale: [] },
+        tasks: { render: ["local"], stage: [], declutter: [], exterior: [], edit: ["local"], upscale: [] },
       },
       // The personal space: the balance is the user's own.
       teamId: null,

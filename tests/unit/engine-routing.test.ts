@@ -40,6 +40,7 @@ describe("engines per task", () => {
       render: ["local"],
       stage: [],
       declutter: [],
+      exterior: [],
       edit: ["local"],
       upscale: [],
     });

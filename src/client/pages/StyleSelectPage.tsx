@@ -9,7 +9,8 @@ import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation, useSearch } from "wouter";
 import { MESSAGES } from "../../shared/messages";
-import type { EngineInfo } from "../../shared/render";
+import { renderModesFor, type EngineInfo } from "../../shared/render";
+import { DESIGN_STYLES } from "../../shared/styles";
 import { isBuiltInStyle, isCustomStyleKey, type StyleKey } from "../../shared/custom-styles";
 import { NoteField } from "../components/render/NoteField";
 import {
@@ -128,7 +129,15 @@ export default function StyleSelectPage() {
   const visitorBlocked = demoRefusal !== null;
   const credits = allowance.data?.credits ?? null;
   const variations = signedIn ? choices.variations : 1;
-  const cost = renderCost(styles.length, variations);
+  // An exterior (issue 33) is not rendered in a style: one of its modes (sky, twilight, garden) is chosen.
+  const exterior = picture.roomType === "exterior";
+  const exteriorModes = allowance.data ? renderModesFor(allowance.data.engine.capabilities, picture.mode, "exterior") : [];
+  /** An exterior on engines without its modes (the Preview engine): nothing to choose, nothing charged. */
+  const exteriorRefused = exterior && !!allowance.data && exteriorModes.length === 0;
+  const renderMode =
+    exterior && !exteriorModes.includes(choices.renderMode) ? (exteriorModes[0] ?? choices.renderMode) : choices.renderMode;
+  const styleCount = exterior ? 1 : styles.length;
+  const cost = renderCost(styleCount, variations);
   const tooFewCredits = signedIn && credits !== null && cost > credits;
   const waitsForAddress = waitsForConfirmation(allowance.data, cost);
   const isPlan = picture.mode === "floor-plan";
@@ -137,7 +146,7 @@ export default function StyleSelectPage() {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (styles.length === 0) {
+    if (!exterior && styles.length === 0) {
       setError(t("styleSelect.chooseOne"));
       return;
     }
@@ -148,9 +157,10 @@ export default function StyleSelectPage() {
       const result = await create.mutateAsync({
         projectId: projectParam ?? picture.projectId,
         imageId: picture.id,
-        style: styles.length === 1 ? styles[0]! : styles,
+        // An exterior's modes do not read a style; the request names the first built-in one.
+        style: exterior ? DESIGN_STYLES[0] : styles.length === 1 ? styles[0]! : styles,
         ...(trimmed ? { note: trimmed } : {}),
-        renderMode: choices.renderMode,
+        renderMode,
         ...(variations > 1 ? { variations } : {}),
       });
       await utils.render.allowance.invalidate();
@@ -200,6 +210,10 @@ export default function StyleSelectPage() {
             <p className="text-sm text-slate-600 dark:text-slate-300" data-testid="plan-nothing-charged">
               {t("styleSelect.plan.nothingCharged")}
             </p>
+          ) : exteriorRefused ? (
+            <Callout tone="amber" title={t("renderOptions.exteriorTitle")} testId="exterior-refused">
+              {t("serverMessages.exteriorNeedsAi")}
+            </Callout>
           ) : (
             styleChoices()
           )}
@@ -214,15 +228,17 @@ export default function StyleSelectPage() {
       <>
         {demoRefusal && refusal !== "signUp" ? <DemoRefusedCallout refusal={demoRefusal} /> : null}
 
-        <StylePicker
-          value={styles}
-          onChange={setStyles}
-          multi={multi}
-          onMultiChange={setMulti}
-          multiAllowed={signedIn}
-          custom={signedIn ? customStyles.data : undefined}
-          takesReference={allowance.data?.engine.capabilities.referencePicture === true}
-        />
+        {exterior ? null : (
+          <StylePicker
+            value={styles}
+            onChange={setStyles}
+            multi={multi}
+            onMultiChange={setMulti}
+            multiAllowed={signedIn}
+            custom={signedIn ? customStyles.data : undefined}
+            takesReference={allowance.data?.engine.capabilities.referencePicture === true}
+          />
+        )}
 
         <NoteField id="note" rows={3} value={note} onChange={setNote} hint={t("styleSelect.noteHint")} />
 
@@ -230,9 +246,10 @@ export default function StyleSelectPage() {
           <RenderOptions
             capabilities={allowance.data.engine.capabilities}
             inputMode={picture.mode}
+            roomType={picture.roomType}
             signedIn={signedIn}
-            styleCount={styles.length}
-            value={choices}
+            styleCount={styleCount}
+            value={{ ...choices, renderMode }}
             onChange={setChoices}
           />
         ) : null}
@@ -276,11 +293,11 @@ export default function StyleSelectPage() {
           <button
             type="submit"
             className={`${buttonClass.big} w-full sm:w-auto`}
-            disabled={create.isPending || styles.length === 0 || visitorBlocked || tooFewCredits || waitsForAddress}
+            disabled={create.isPending || styleCount === 0 || visitorBlocked || tooFewCredits || waitsForAddress}
             aria-busy={create.isPending || undefined}
           >
             <Wand2 className="size-5" aria-hidden="true" />
-            {create.isPending ? t("styleSelect.starting") : t("styleSelect.render", { count: styles.length || 1 })}
+            {create.isPending ? t("styleSelect.starting") : t("styleSelect.render", { count: styleCount || 1 })}
           </button>
         </div>
       </>

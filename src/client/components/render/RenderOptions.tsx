@@ -5,7 +5,7 @@
 import { useTranslation } from "react-i18next";
 import { CREDITS } from "../../../shared/constants";
 import { RENDER, renderModesFor, type EngineCapabilities, type RenderMode } from "../../../shared/render";
-import type { InputMode } from "../../../shared/styles";
+import type { InputMode, RoomType } from "../../../shared/styles";
 import { labelClass, selectClass } from "../ui/buttons";
 
 export interface RenderChoices {
@@ -21,6 +21,7 @@ export function renderCost(styleCount: number, variations: number): number {
 export function RenderOptions({
   capabilities,
   inputMode,
+  roomType,
   signedIn,
   styleCount,
   value,
@@ -29,18 +30,21 @@ export function RenderOptions({
   capabilities: EngineCapabilities;
   /** What the picture shows: a floor plan gets fewer modes (see renderModesFor). */
   inputMode: InputMode;
+  /** An exterior is offered its own modes (sky, twilight, garden: issue 33), and only those. */
+  roomType?: RoomType;
   signedIn: boolean;
   styleCount: number;
   value: RenderChoices;
   onChange(next: RenderChoices): void;
 }) {
   const { t } = useTranslation();
-  const modes = renderModesFor(capabilities, inputMode);
+  const modes = renderModesFor(capabilities, inputMode, roomType);
+  const exterior = roomType === "exterior";
   return (
     <div className="space-y-5" data-testid="render-options">
-      {modes.length > 1 ? (
+      {modes.length > 1 || exterior ? (
         <fieldset>
-          <legend className={labelClass}>{t("renderOptions.modeLabel")}</legend>
+          <legend className={labelClass}>{t(exterior ? "renderOptions.exteriorLabel" : "renderOptions.modeLabel")}</legend>
           <div className="grid gap-2 sm:grid-cols-3">
             {modes.map((mode) => (
               <label
@@ -61,6 +65,7 @@ export function RenderOptions({
               </label>
             ))}
           </div>
+          {exterior ? <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">{t("renderOptions.exteriorDisclosure")}</p> : null}
         </fieldset>
       ) : null}
       {signedIn ? (

@@ -132,7 +132,7 @@ export function missingUpscaleModelMessage(model: string, installed: readonly st
  */
 export const COMFYUI_CAPABILITIES: EngineCapabilities = {
   isAi: true,
-  modes: ["redesign", "stage", "declutter"],
+  modes: ["redesign", "stage", "declutter", "sky", "twilight", "garden"],
   maxOutputLongEdge: RENDER.providerInputLongEdge,
   seeds: true,
   percentProgress: true,
@@ -171,6 +171,20 @@ export const COMFYUI_RENDER_SETTINGS: Record<RenderMode, Record<StructureStrengt
   declutter: {
     normal: { template: "restyle", denoise: 0.35, depthStrength: 0.75, linesStrength: 0.6 },
     strong: { template: "restyle", denoise: 0.3, depthStrength: 0.9, linesStrength: 0.8 },
+  },
+  // Exteriors (issue 33): the house held hard by its lines and depth; the sky and light repainted
+  // enough to change (twilight most), the garden a little less.
+  sky: {
+    normal: { template: "restyle", denoise: 0.5, depthStrength: 0.8, linesStrength: 0.8 },
+    strong: { template: "restyle", denoise: 0.4, depthStrength: 0.9, linesStrength: 0.9 },
+  },
+  twilight: {
+    normal: { template: "restyle", denoise: 0.6, depthStrength: 0.8, linesStrength: 0.8 },
+    strong: { template: "restyle", denoise: 0.5, depthStrength: 0.9, linesStrength: 0.9 },
+  },
+  garden: {
+    normal: { template: "restyle", denoise: 0.45, depthStrength: 0.8, linesStrength: 0.75 },
+    strong: { template: "restyle", denoise: 0.35, depthStrength: 0.9, linesStrength: 0.85 },
   },
 };
 

@@ -33,7 +33,7 @@ const MAX_ANSWER_BYTES = 60 * 1024 * 1024;
 /** gpt-image-1 edits: every mode through the prompt, masks for targeted edits, 1536 px at most, no seeds, no progress. */
 export const OPENAI_CAPABILITIES: EngineCapabilities = {
   isAi: true,
-  modes: ["redesign", "stage", "declutter"],
+  modes: ["redesign", "stage", "declutter", "sky", "twilight", "garden"],
   maxOutputLongEdge: 1536,
   seeds: false,
   percentProgress: false,

@@ -3,7 +3,7 @@
  * words, so a render can be explained and repeated. Every prompt asks the engine to leave the
  * walls, windows, doors and layout where they are, the thing users of these apps ask for most.
  */
-import type { FloorPlanRender, RenderMode } from "../../../shared/render";
+import { isExteriorMode, type FloorPlanRender, type RenderMode } from "../../../shared/render";
 import type { InputMode, RoomType } from "../../../shared/styles";
 import type { StyleKey, StyleSnapshot } from "../../../shared/custom-styles";
 import { rgbOfHex, type PaintSurface } from "../../../shared/paint";
@@ -19,6 +19,7 @@ export const ROOM_TYPE_NAMES: Record<RoomType, string> = {
   "home-office": "home office",
   "kids-room": "children's room",
   "outdoor-patio": "outdoor patio",
+  exterior: "house, seen from outside",
 };
 
 export const MAX_NOTE_LENGTH = 500;
@@ -93,8 +94,28 @@ function subject(room: string, look: string, mode: InputMode, renderMode: Render
       ];
     case "redesign":
       return [`A photorealistic photo of this ${room}, redesigned in ${look}.`, KEEP_STRUCTURE];
+    // Exteriors (issue 33): what changes is named, and everything else is kept; the style plays no part.
+    case "sky":
+      return [
+        "The same photo of this house from outside with the overcast or dull sky replaced by a clear blue sky with a few light white clouds, in daylight.",
+        `Change only the sky and the light it casts. ${KEEP_HOUSE}`,
+      ];
+    case "twilight":
+      return [
+        "The same photo of this house from outside at dusk: a deep blue twilight sky with a warm glow at the horizon, every window lit warmly from inside, exterior lights on.",
+        `Change only the sky, the light and the lit windows. ${KEEP_HOUSE}`,
+      ];
+    case "garden":
+      return [
+        "The same photo of this house from outside with the garden refreshed: a healthy, evenly green and mown lawn, tidy planting beds with fresh mulch and healthy shrubs, clean paths.",
+        `Change only the lawn, plants and beds. ${KEEP_HOUSE}`,
+      ];
   }
 }
+
+/** What an exterior's modes keep: the house itself, and what is around it. */
+const KEEP_HOUSE =
+  "Keep the house, its roof, walls, windows, doors, driveway and neighbouring buildings exactly as they are, from the same camera angle and perspective; add nothing that is not there.";
 
 /** The positive prompt: what to draw and what to keep. */
 export function buildPrompt({
@@ -108,7 +129,11 @@ export function buildPrompt({
   reference,
 }: PromptChoices): string {
   const parts = subject(ROOM_TYPE_NAMES[roomType], renderStyleOf(style, customStyle ?? null).look, mode, renderMode, planView);
-  parts.push("Professional interior design photography, natural light, realistic materials, high detail.");
+  parts.push(
+    isExteriorMode(renderMode)
+      ? "Professional real estate exterior photography, realistic materials, high detail."
+      : "Professional interior design photography, natural light, realistic materials, high detail.",
+  );
   if (reference && customStyle?.referenceUsed)
     parts.push(
       "The second picture shows the look of this style: take its colours, materials, light and furniture families, not its room. Keep the first picture's room, walls and windows.",
@@ -155,6 +180,9 @@ export function buildNegativePrompt(
     redesign: [],
     stage: ["empty room", "bare floor"],
     declutter: ["clutter", "mess", "boxes", "new furniture", "different style"],
+    sky: ["overcast sky", "grey sky", "changed house", "new buildings"],
+    twilight: ["daylight", "dark windows", "changed house", "new buildings"],
+    garden: ["brown lawn", "weeds", "bare soil", "changed house", "new buildings"],
   };
   // What a custom style says to avoid (decluttering leaves the style out, and its avoidances with it).
   const styleAvoids = renderMode !== "declutter" && customStyle?.avoid ? [cleanUserNote(customStyle.avoid)] : [];

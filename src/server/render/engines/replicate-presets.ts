@@ -198,7 +198,7 @@ const FLUX_KONTEXT_PRO: RenderPreset = {
   capabilities: {
     isAi: true,
     // All three through the prompt: the model follows instructions ("remove the clutter, keep the furniture").
-    modes: ["redesign", "stage", "declutter"],
+    modes: ["redesign", "stage", "declutter", "sky", "twilight", "garden"],
     // About one megapixel at the input's aspect ratio (1024 square, about 1248 on the long edge at 3:2); Replicate's page names no size.
     maxOutputLongEdge: 1248,
     seeds: true,
@@ -240,7 +240,7 @@ const GOOGLE_NANO_BANANA: RenderPreset = {
   output: "url-or-list",
   capabilities: {
     isAi: true,
-    modes: ["redesign", "stage", "declutter"],
+    modes: ["redesign", "stage", "declutter", "sky", "twilight", "garden"],
     // About one megapixel (1024 × 1024 square); not stated on Replicate's page.
     maxOutputLongEdge: 1024,
     seeds: false,
@@ -274,7 +274,7 @@ const GOOGLE_NANO_BANANA_2: RenderPreset = {
   output: "url-or-list",
   capabilities: {
     isAi: true,
-    modes: ["redesign", "stage", "declutter"],
+    modes: ["redesign", "stage", "declutter", "sky", "twilight", "garden"],
     // resolution "1K" (the default).
     maxOutputLongEdge: 1024,
     seeds: false,

@@ -6,7 +6,7 @@
  * An engine that is down is skipped for the next one of its task; with one engine, a task behaves
  * as before (its transient failures are retried until the deadline).
  */
-import { ENGINE_TASKS, RENDER_MODES, type EngineInfo, type EngineTask, type RenderMode } from "../../../shared/render";
+import { ENGINE_TASKS, isExteriorMode, RENDER_MODES, type EngineInfo, type EngineTask, type RenderMode } from "../../../shared/render";
 import { ENGINE_TASK_VARIABLES, RENDER_PROVIDERS, type EngineEnv, type Env, type RenderProviderName } from "../../env";
 import { createRenderProvider } from "./choose";
 import { PermanentRenderError, RetryableRenderError, type RenderProvider } from "./provider";
@@ -14,7 +14,14 @@ import type { PredictionWaiters } from "./replicate-webhook";
 import type { EngineStates } from "./states";
 
 /** The task each render mode belongs to. */
-const TASK_OF_MODE: Record<RenderMode, EngineTask> = { redesign: "render", stage: "stage", declutter: "declutter" };
+const TASK_OF_MODE: Record<RenderMode, EngineTask> = {
+  redesign: "render",
+  stage: "stage",
+  declutter: "declutter",
+  sky: "exterior",
+  twilight: "exterior",
+  garden: "exterior",
+};
 
 /** Whether an engine can do a task at all. */
 export function ableFor(provider: RenderProvider, task: EngineTask): boolean {
@@ -25,6 +32,9 @@ export function ableFor(provider: RenderProvider, task: EngineTask): boolean {
     case "stage":
     case "declutter":
       return capabilities.modes.includes(task);
+    case "exterior":
+      // An engine that does one exterior mode does them all (one prompt each, the same kind of edit).
+      return capabilities.modes.some(isExteriorMode);
     case "edit":
       return capabilities.masks && typeof provider.inpaint === "function";
     case "upscale":

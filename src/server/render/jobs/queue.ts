@@ -292,8 +292,11 @@ export async function createRenderJobs(
   // The interface offers only what the engine can do; the server holds the same line, before any charge.
   // A plan on an engine that makes nothing of one says so in its own words (decision 067).
   if (upload.mode === "floor-plan" && deps.capabilities.floorPlan === "none") throw new DomainError("invalid", "floorPlanUnsupported");
+  // An exterior on engines that have none of its modes (the Preview engine) says so in its own words (issue 33).
+  if (upload.room_type === "exterior" && renderModesFor(deps.capabilities, upload.mode, "exterior").length === 0)
+    throw new DomainError("invalid", "exteriorNeedsAi");
   if (
-    !renderModesFor(deps.capabilities, upload.mode).includes(renderMode) ||
+    !renderModesFor(deps.capabilities, upload.mode, upload.room_type).includes(renderMode) ||
     (input.seed !== undefined && !deps.capabilities.seeds) ||
     (structure === "strong" && !deps.capabilities.structureStrength)
   ) {

@@ -59,7 +59,8 @@ export async function createRenderSet(
   // What one photo of the set cannot have, none is asked for: refused before any charge.
   for (const upload of uploads) {
     if (upload.mode === "floor-plan" && deps.capabilities.floorPlan === "none") throw new DomainError("invalid", "floorPlanUnsupported");
-    if (!renderModesFor(deps.capabilities, upload.mode).includes(renderMode)) throw new DomainError("invalid", "engineCannot");
+    if (!renderModesFor(deps.capabilities, upload.mode, upload.room_type).includes(renderMode))
+      throw new DomainError("invalid", "engineCannot");
   }
   let seed: number | null = deps.capabilities.seeds ? randomInt(0, RENDER.maxSeed) : null;
   if (input.referenceJobId !== undefined) {
