@@ -77,6 +77,13 @@ export const MESSAGES = {
   // Exteriors (issue 33).
   exteriorNeedsAi:
     "A blue sky, a twilight shot or a garden refresh needs an AI engine that can make them, and this server has none (the Preview engine cannot). Nothing was charged.",
+  // Listing videos (issue 33).
+  videoPicturesRequired: "Choose at least one picture for the video",
+  videoTooManyPictures: "A video may show at most 20 pictures",
+  videoFormatInvalid: "Choose a landscape (16:9) or portrait (9:16) video",
+  videoLengthInvalid: "A video lasts 3 to 60 seconds",
+  videoPictureRepeated: "Each picture may appear once in a video",
+  videoTooShortForPictures: "Give each picture at least 1.5 seconds: make the video longer or choose fewer pictures",
   // The studio's Paint tool (issue 33).
   paintColourInvalid: "Choose a colour as #rrggbb",
   paintSurfaceInvalid: "Choose what you are painting",
