@@ -49,6 +49,7 @@ import * as m0045 from "./0045-marketplace";
 import * as m0046 from "./0046-portfolios";
 import * as m0047 from "./0047-paint";
 import * as m0048 from "./0048-exterior-modes";
+import * as m0049 from "./0049-listing-videos";
 
 export const migrations: Record<string, Migration> = {
   "0001-init": m0001,
@@ -97,4 +98,5 @@ export const migrations: Record<string, Migration> = {
   "0046-portfolios": m0046,
   "0047-paint": m0047,
   "0048-exterior-modes": m0048,
+  "0049-listing-videos": m0049,
 };

@@ -394,7 +394,7 @@ export async function startApp(env: Env, options: BootOptions = {}): Promise<Sta
       await render.stop();
       await services.webhooks.stop();
       await infra.crossInstance?.close();
-      services.listing.stop();
+      await services.listing.stop();
       await services.housekeeping.stop();
       await services.backups.stop();
       infra.mailer.close();

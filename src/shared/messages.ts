@@ -84,6 +84,8 @@ export const MESSAGES = {
   videoLengthInvalid: "A video lasts 3 to 60 seconds",
   videoPictureRepeated: "Each picture may appear once in a video",
   videoTooShortForPictures: "Give each picture at least 1.5 seconds: make the video longer or choose fewer pictures",
+  videoPictureNotInProject: "Choose the video's pictures among this project's finished renders",
+  videoFailed: "The video could not be made. Please try again.",
   // The studio's Paint tool (issue 33).
   paintColourInvalid: "Choose a colour as #rrggbb",
   paintSurfaceInvalid: "Choose what you are painting",

@@ -59,6 +59,7 @@ const clients = {} as Record<Exclude<Who, "nobody">, StudioClient & { userId?: s
 /** Ids the cases use, filled in by beforeAll. */
 const ids = {
   anaJob: "",
+  anaVideo: "",
   anaListing: "",
   anaProject: "",
   anaPhoto: "",
@@ -330,6 +331,15 @@ beforeAll(async () => {
   ).id;
   await ana.client.marketplace.install.mutate({ listingId: ids.anaListing, teamId: null });
   ids.reviewToken = (await ana.client.review.create.mutate({ projectId: ids.anaProject })).path.slice("/review/".length);
+  ids.anaVideo = (
+    await ana.client.listing.createVideo.mutate({
+      projectId: ids.anaProject,
+      jobIds: [ids.anaJob],
+      format: "landscape",
+      seconds: 3,
+      language: "en",
+    })
+  ).id;
   // A measure made in AR (decision 092): listed by measures.ofProject and on the review page.
   await ana.client.measures.addAr.mutate({ projectId: ids.anaProject, a: { x: 0, y: 0, z: 0 }, b: { x: 1.5, y: 0, z: -2 }, label: "Wall" });
 
@@ -408,6 +418,8 @@ const successes: Record<string, Omit<QueryCase, "procedure">> = {
   "selfTest.runs": { who: "admin", path: () => "selfTest.runs" },
   "listing.forJob": { who: "ana", path: () => call("listing.forJob", { jobId: ids.anaJob }) },
   "listing.projectCount": { who: "ana", path: () => call("listing.projectCount", { projectId: ids.anaProject }) },
+  "listing.video": { who: "ana", path: () => call("listing.video", { id: ids.anaVideo }) },
+  "listing.videos": { who: "ana", path: () => call("listing.videos", { projectId: ids.anaProject }) },
   "teams.mine": { who: "bob", path: () => "teams.mine" },
   "teams.activity": { who: "bob", path: () => call("teams.activity", { teamId: ids.bobTeam }) },
   "teams.credits": { who: "bob", path: () => call("teams.credits", { teamId: ids.bobTeam }) },

@@ -133,6 +133,7 @@ const TABLE_OWNERS: Record<string, Home> = {
   upload_budgets: { owner: RENDER },
   webhook_receipts: { owner: RENDER },
   listing_exports: { owner: "src/server/listing/" },
+  listing_videos: { owner: "src/server/listing/" },
   backups: { owner: "src/server/backup/" },
   housekeeping_runs: { owner: "src/server/housekeeping/" },
   scheduled_runs: { owner: "src/server/coordination/" },

@@ -508,6 +508,30 @@ export interface ListingExportsTable {
   revoked_at: number | null;
 }
 
+/** A project's listing video (listing module, issue 33). */
+export interface ListingVideosTable {
+  id: string;
+  user_id: string;
+  project_id: string;
+  /** JSON: the renders shown, in order. */
+  job_ids: string;
+  format: "landscape" | "portrait";
+  seconds: number;
+  language: "en" | "es" | "fr";
+  status: "queued" | "making" | "succeeded" | "failed" | "canceled";
+  /** 0..1 while making. */
+  progress: Generated<number>;
+  error: string | null;
+  file_key: string | null;
+  bytes: number | null;
+  width: number | null;
+  height: number | null;
+  frames: number | null;
+  created_at: number;
+  updated_at: number;
+  finished_at: number | null;
+}
+
 export type TeamRole = "owner" | "admin" | "member";
 
 export interface TeamsTable {
@@ -999,6 +1023,7 @@ export interface Database {
   self_test_runs: SelfTestRunsTable;
   admin_audit: AdminAuditTable;
   listing_exports: ListingExportsTable;
+  listing_videos: ListingVideosTable;
   backups: BackupsTable;
   housekeeping_runs: HousekeepingRunsTable;
   credit_packages: CreditPackagesTable;

@@ -23,6 +23,10 @@ import {
   type ListingExportView,
 } from "./exports";
 import { listingRoutes, type UserOfRequest } from "./routes";
+import { createVideoMaker } from "./videos";
+import type { ListingVideoRequest } from "../../shared/listing-video";
+
+export type { ListingVideoView } from "./videos";
 
 export type { ListingExportView } from "./exports";
 export type { UserOfRequest } from "./routes";
@@ -46,6 +50,7 @@ export function createListingModule(
     teams: ports.teams,
     brandName: ports.brandName ?? (() => PRODUCT_NAME),
   };
+  const videos = createVideoMaker(deps);
   let timer: NodeJS.Timeout | undefined;
   const sweep = () =>
     sweepListingExports(deps).catch((error: unknown) => {
@@ -91,7 +96,14 @@ export function createListingModule(
     async projectCount(userId: string, projectId: string): Promise<number> {
       return (await projectExports(deps, userId, projectId)).length;
     },
-    routes: (userOfRequest: UserOfRequest) => listingRoutes(deps, userOfRequest),
+    routes: (userOfRequest: UserOfRequest) => listingRoutes(deps, userOfRequest, videos),
+
+    /** Listing videos (issue 33): ordered, followed, canceled and listed by their owner. */
+    createVideo: (userId: string, input: ListingVideoRequest & { language: Language }) => videos.create(userId, input),
+    video: (userId: string, id: string) => videos.view(userId, id),
+    videos: (userId: string, projectId: string) => videos.list(userId, projectId),
+    cancelVideo: (userId: string, id: string) => videos.cancel(userId, id),
+    followVideo: (userId: string, id: string, signal?: AbortSignal) => videos.follow(userId, id, signal),
 
     /** Removes rows and files of deleted renders, projects and accounts; returns the rows removed. */
     sweep,
@@ -99,13 +111,15 @@ export function createListingModule(
     /** The sweep at start and every ten minutes, by whichever instance claims it first. */
     startHousekeeping(): void {
       if (timer) return;
+      void videos.start().catch((error: unknown) => deps.log.error("could not take up the queued listing videos", { error }));
       void sweepScheduled();
       timer = setInterval(() => void sweepScheduled(), SWEEP_INTERVAL_MS);
       timer.unref();
     },
-    stop(): void {
+    async stop(): Promise<void> {
       clearInterval(timer);
       timer = undefined;
+      await videos.stop();
     },
   };
 }

@@ -13,6 +13,7 @@ import { writeProjectZip } from "./archive";
 import { ownedExport, projectExports, publicExport, setExports } from "./exports";
 import { listingPageHtml, NOT_FOUND_HTML } from "./page";
 import { DomainError } from "../errors";
+import type { VideoMaker } from "./videos";
 
 /** The signed-in user's id, resolved at the edge; null for visitors and strangers. */
 export type UserOfRequest = (req: Request, res: Response) => Promise<string | null>;
@@ -22,7 +23,7 @@ function publicHeaders(res: Response): void {
   res.set({ "Referrer-Policy": "no-referrer", "X-Robots-Tag": "noindex, nofollow", "Cache-Control": "no-cache" });
 }
 
-export function listingRoutes(deps: ListingContext, userOfRequest: UserOfRequest): Router {
+export function listingRoutes(deps: ListingContext, userOfRequest: UserOfRequest, videos: VideoMaker): Router {
   const routes = Router();
 
   const live = async (code: string) => (LISTING_CODE_PATTERN.test(code) ? publicExport(deps, code) : null);
@@ -59,6 +60,19 @@ export function listingRoutes(deps: ListingContext, userOfRequest: UserOfRequest
       return;
     }
     res.type("image/jpeg").send(stored.data);
+  });
+
+  /** A listing video, for its owner: played in the page, or downloaded (?download=1). */
+  routes.get("/files/listing/videos/:id/video.mp4", async (req, res) => {
+    const userId = await userOfRequest(req, res);
+    const data = userId ? await videos.file(userId, req.params.id).catch(notFoundAsNull) : null;
+    if (!data) {
+      res.status(404).json({ error: MESSAGES.notFound });
+      return;
+    }
+    res.set("Cache-Control", "private, no-cache");
+    if (req.query.download === "1") res.attachment(`${fileNamePrefix(deps.brandName())}-listing-video.mp4`);
+    res.type("video/mp4").send(data);
   });
 
   /** The exported picture: inline for the dialog's preview, or as a download with its file name. */

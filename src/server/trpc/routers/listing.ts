@@ -8,7 +8,8 @@ import { SUPPORTED_LANGUAGES } from "../../../shared/constants";
 import { MESSAGES } from "../../../shared/messages";
 import { DomainError } from "../../errors";
 import type { Context } from "../context";
-import { enforceRateLimit, publicProcedure, router } from "../init";
+import { enforceRateLimit, protectedProcedure, publicProcedure, router } from "../init";
+import { listingVideoRequestSchema } from "../../../shared/listing-video";
 
 const id = z.string().min(1).max(64);
 
@@ -65,4 +66,23 @@ export const listingRouter = router({
   projectCount: publicProcedure
     .input(z.object({ projectId: id }))
     .query(async ({ ctx, input }) => ({ count: await ctx.services.listing.projectCount(requireUser(ctx), input.projectId) })),
+
+  /** A listing video of a project's renders (issue 33): queued, then made with its progress followed. */
+  createVideo: protectedProcedure
+    .input(z.intersection(listingVideoRequestSchema, z.object({ language: z.enum(SUPPORTED_LANGUAGES) })))
+    .mutation(async ({ ctx, input }) => {
+      await enforceRateLimit(ctx, "render");
+      return ctx.services.listing.createVideo(ctx.user.id, input);
+    }),
+  video: protectedProcedure.input(z.object({ id })).query(({ ctx, input }) => ctx.services.listing.video(ctx.user.id, input.id)),
+  videos: protectedProcedure
+    .input(z.object({ projectId: id }))
+    .query(({ ctx, input }) => ctx.services.listing.videos(ctx.user.id, input.projectId)),
+  cancelVideo: protectedProcedure
+    .input(z.object({ id }))
+    .mutation(({ ctx, input }) => ctx.services.listing.cancelVideo(ctx.user.id, input.id)),
+  /** The video's state as it changes (progress, then its end), over server-sent events. */
+  videoEvents: protectedProcedure.input(z.object({ id })).subscription(async function* ({ ctx, input, signal }) {
+    yield* ctx.services.listing.followVideo(ctx.user.id, input.id, signal);
+  }),
 });

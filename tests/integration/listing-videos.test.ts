@@ -1,0 +1,141 @@
+/**
+ * Listing videos on the real server (issue 33): a user orders a video of a project's renders; it is
+ * made in the background with its progress followed, stored, and played or downloaded by its owner
+ * only (ffprobe reads what was served); a video can be canceled while it is made; a render of another
+ * project or account, and a hostile request, are refused with a message.
+ */
+import { execFile } from "node:child_process";
+import { promises as fs } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import ffprobe from "@ffprobe-installer/ffprobe";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MESSAGES } from "../../src/shared/messages";
+import { failure } from "../helpers/failure";
+import { roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
+import { startTestServer, type TestServer } from "../helpers/server";
+
+const run = promisify(execFile);
+const poll = <T>(check: () => Promise<T>) => expect.poll(check, { timeout: 60_000, interval: 100 });
+
+describe("listing videos", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  async function userWithRenders(count: number) {
+    const user = await signedInClient(server.url);
+    const first = await upload(server.url, user.jar, await roomPhoto(1200, 900));
+    const { jobs } = await user.client.render.create.mutate({
+      projectId: first.body.projectId,
+      imageId: first.body.imageId,
+      style: ["coastal", "japandi", "industrial"].slice(0, count) as never,
+    });
+    await waitForRenders(
+      user,
+      jobs.map((job) => job.id),
+    );
+    return { user, projectId: first.body.projectId, jobIds: jobs.map((job) => job.id) };
+  }
+
+  it("is made in the background, followed to done, and served to its owner only", async () => {
+    const { user, projectId, jobIds } = await userWithRenders(2);
+    const ordered = await user.client.listing.createVideo.mutate({ projectId, jobIds, format: "portrait", seconds: 4, language: "en" });
+    expect(ordered).toMatchObject({ status: "queued", pictures: 2, format: "portrait", seconds: 4, url: null });
+    await poll(async () => (await user.client.listing.video.query({ id: ordered.id })).status).toBe("succeeded");
+    const done = await user.client.listing.video.query({ id: ordered.id });
+    expect(done).toMatchObject({ progress: 1, width: 1080, height: 1920, url: `/files/listing/videos/${ordered.id}/video.mp4` });
+    expect(await user.client.listing.videos.query({ projectId })).toEqual([done]);
+
+    const response = await user.jar.fetch(`${server.url}${done.url}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("video/mp4");
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "served-video-"));
+    try {
+      await fs.writeFile(path.join(dir, "v.mp4"), Buffer.from(await response.arrayBuffer()));
+      const { stdout } = await run(ffprobe.path, [
+        "-v",
+        "error",
+        "-count_frames",
+        "-show_entries",
+        "stream=codec_name,width,height,nb_read_frames",
+        "-of",
+        "json",
+        path.join(dir, "v.mp4"),
+      ]);
+      expect(JSON.parse(stdout).streams[0]).toMatchObject({ codec_name: "h264", width: 1080, height: 1920, nb_read_frames: "100" });
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+    const download = await user.jar.fetch(`${server.url}${done.url}?download=1`);
+    expect(download.headers.get("content-disposition")).toMatch(/attachment; filename="?roomcanvas-listing-video\.mp4"?/);
+
+    // Another account, and a visitor, are told it does not exist.
+    const stranger = await signedInClient(server.url);
+    expect((await stranger.jar.fetch(`${server.url}${done.url}`)).status).toBe(404);
+    expect((await fetch(`${server.url}${done.url}`)).status).toBe(404);
+    expect(failure(await stranger.client.listing.video.query({ id: ordered.id }).catch((error: unknown) => error)).data?.code).toBe(
+      "NOT_FOUND",
+    );
+    expect(await stranger.client.listing.videos.query({ projectId })).toEqual([]);
+  });
+
+  it("follows the video's progress as it is made, and stops it when canceled", async () => {
+    const { user, projectId, jobIds } = await userWithRenders(2);
+    const ordered = await user.client.listing.createVideo.mutate({ projectId, jobIds, format: "landscape", seconds: 60, language: "en" });
+    // Over server-sent events: the state at once, then each step of the progress, then its end.
+    const seen: Array<{ status: string; progress: number }> = [];
+    const ended = new Promise<void>((resolve, reject) => {
+      const subscription = user.client.listing.videoEvents.subscribe(
+        { id: ordered.id },
+        {
+          onData(view) {
+            seen.push({ status: view.status, progress: view.progress });
+            // Canceled once ffmpeg is encoding (past the stills' tenth).
+            if (view.status === "making" && view.progress > 0.1 && !seen.some((entry) => entry.status === "canceling")) {
+              seen.push({ status: "canceling", progress: view.progress });
+              void user.client.listing.cancelVideo.mutate({ id: ordered.id });
+            }
+            if (view.status === "canceled") {
+              subscription.unsubscribe();
+              resolve();
+            }
+          },
+          onError: reject,
+        },
+      );
+    });
+    await ended;
+    const making = seen.filter((entry) => entry.status === "making").map((entry) => entry.progress);
+    expect(making.length).toBeGreaterThan(1);
+    expect(making.every((value, index) => index === 0 || value >= making[index - 1]!)).toBe(true);
+    expect(seen.at(-1)?.status).toBe("canceled");
+    const canceled = await user.client.listing.cancelVideo.mutate({ id: ordered.id });
+    expect(canceled).toMatchObject({ status: "canceled", url: null });
+    expect((await user.client.listing.video.query({ id: ordered.id })).status).toBe("canceled");
+  });
+
+  it("refuses a render of another project or account, and a hostile request, each with its message and nothing queued", async () => {
+    const { user, projectId, jobIds } = await userWithRenders(1);
+    const other = await userWithRenders(1);
+    const refusal = async (input: Record<string, unknown>) =>
+      failure(
+        await user.client.listing.createVideo
+          .mutate({ projectId, jobIds, format: "landscape", seconds: 10, language: "en", ...input } as never)
+          .catch((error: unknown) => error),
+      );
+    expect((await refusal({ jobIds: other.jobIds })).data?.code).toBe("NOT_FOUND");
+    expect((await refusal({ projectId: other.projectId })).message).toBe(MESSAGES.videoPictureNotInProject);
+    const hostile = await refusal({ jobIds: Array.from({ length: 1000 }, (_, index) => `job-${index}`), seconds: 600 });
+    expect(hostile.data?.code).toBe("BAD_REQUEST");
+    expect(Object.values(hostile.data?.zodError?.fieldErrors ?? {}).flat()).toEqual(
+      expect.arrayContaining([MESSAGES.videoTooManyPictures, MESSAGES.videoLengthInvalid]),
+    );
+    expect(await user.client.listing.videos.query({ projectId })).toEqual([]);
+  });
+});
