@@ -86,7 +86,7 @@ const SAME_AS_ENGLISH: Record<"es" | "fr", readonly string[]> = {
     ...["Social", "Normal", "OK", "Version", "Versions", "Notifications", "Contact", "Mobile", "Navigation", "Pause", "Photo"],
     ...["photo", "photos", "Mode", "Secret", "Licence", "Conversions", "Administration", "E-mail", "Logo", "Rectangle", "Style"],
     ...["style", "styles", "Pages", "Clients", "Client", "client", "clients", "Notes", "Invitations", "minute", "minutes"],
-    ...["pixel", "pixels", "Description", "Palette", "Code"],
+    ...["pixel", "pixels", "Description", "Palette", "Code", "Format", "Portrait"],
   ],
 };
 

@@ -10,3 +10,4 @@ export type UploadView = Outputs["render"]["upload"];
 export type ProjectSummary = Outputs["projects"]["list"]["projects"][number];
 export type GalleryPair = Outputs["render"]["gallery"]["examples"][number];
 export type SharedRender = Outputs["render"]["shared"];
+export type ListingVideoView = Outputs["listing"]["video"];

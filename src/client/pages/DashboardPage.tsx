@@ -28,6 +28,7 @@ import { inputClass } from "../components/auth/fields";
 import { ProjectClientPicker } from "../components/clients/ProjectClientPicker";
 import { MoveProjectToTeam } from "../components/teams/MoveProjectToTeam";
 import { ProjectListingZip } from "../components/listing/ProjectListingZip";
+import { ProjectVideos } from "../components/listing/ProjectVideos";
 import { EngineNote } from "../components/render/Callouts";
 import { Picture } from "../components/render/Picture";
 import { RenderTile } from "../components/render/RenderTile";
@@ -198,6 +199,7 @@ function ProjectView({
           ))}
         </ul>
       )}
+      <ProjectVideos projectId={project.id} renders={renders} />
       <RenderSets projectId={project.id} />
       <ArMeasures projectId={project.id} />
       <ReviewLinksPanel projectId={project.id} />
