@@ -1,7 +1,8 @@
 /**
  * Listing videos (issue 33, decision 111), owned by src/server/listing: a project's pictures as a
  * short MP4. The row holds the request (renders in order, format, length, language), the state of its
- * making (queued, making with its progress, succeeded, failed with why, canceled) and the stored file.
+ * making (queued, making with its progress, succeeded, failed with why, canceled), the stored file, and
+ * whether the owner shows it on the project's public listing pages.
  * Deleting the account or the project removes the row; the file goes with the listing sweep.
  * Shipped: never edit this file.
  */
@@ -31,6 +32,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("created_at", t.int, (col) => col.notNull())
     .addColumn("updated_at", t.int, (col) => col.notNull())
     .addColumn("finished_at", t.int)
+    // Shown on the public pages of the project's listing exports (the owner chooses; one per project).
+    .addColumn("on_listing_pages", t.int, (col) => col.notNull().defaultTo(0))
     .execute();
   await db.schema.createIndex("listing_videos_project_idx").on("listing_videos").columns(["project_id", "created_at"]).execute();
   await db.schema.createIndex("listing_videos_status_idx").on("listing_videos").columns(["status", "created_at"]).execute();

@@ -120,6 +120,51 @@ describe("listing videos", () => {
     expect((await user.client.listing.video.query({ id: ordered.id })).status).toBe("canceled");
   });
 
+  it("is shown on the project's public listing pages only when its owner chooses, one per project", async () => {
+    const { user, projectId, jobIds } = await userWithRenders(1);
+    const exported = await user.client.listing.create.mutate({ jobId: jobIds[0]!, language: "en" });
+    const code = new URL(exported.publicUrl).pathname.slice("/l/".length);
+    const page = async () => (await fetch(`${server.url}/l/${code}`)).text();
+    const video = () => fetch(`${server.url}/l/${code}/video.mp4`);
+    // A video not made yet cannot be shown (a long one, canceled after).
+    const long = await user.client.listing.createVideo.mutate({ projectId, jobIds, format: "landscape", seconds: 60, language: "en" });
+    const early = failure(
+      await user.client.listing.setVideoOnListingPages.mutate({ id: long.id, on: true }).catch((error: unknown) => error),
+    );
+    expect(early.message).toBe(MESSAGES.videoNotMade);
+    await user.client.listing.cancelVideo.mutate({ id: long.id });
+    const first = await user.client.listing.createVideo.mutate({ projectId, jobIds, format: "landscape", seconds: 3, language: "en" });
+    await poll(async () => (await user.client.listing.video.query({ id: first.id })).status).toBe("succeeded");
+    expect(await page()).not.toContain("<video");
+    expect((await video()).status).toBe(404);
+
+    expect(await user.client.listing.setVideoOnListingPages.mutate({ id: first.id, on: true })).toMatchObject({ onListingPages: true });
+    expect(await page()).toContain(`<video controls preload="metadata" playsinline src="/l/${code}/video.mp4"`);
+    const served = await video();
+    expect(served.status).toBe(200);
+    expect(served.headers.get("content-type")).toBe("video/mp4");
+    expect(served.headers.get("set-cookie")).toBeNull();
+
+    // Another account cannot show or hide it; a second video shown takes the first one's place.
+    const stranger = await signedInClient(server.url);
+    expect(
+      failure(await stranger.client.listing.setVideoOnListingPages.mutate({ id: first.id, on: false }).catch((error: unknown) => error))
+        .data?.code,
+    ).toBe("NOT_FOUND");
+    const second = await user.client.listing.createVideo.mutate({ projectId, jobIds, format: "portrait", seconds: 3, language: "en" });
+    await poll(async () => (await user.client.listing.video.query({ id: second.id })).status).toBe("succeeded");
+    await user.client.listing.setVideoOnListingPages.mutate({ id: second.id, on: true });
+    expect((await user.client.listing.video.query({ id: first.id })).onListingPages).toBe(false);
+    expect((await video()).status).toBe(200);
+
+    await user.client.listing.setVideoOnListingPages.mutate({ id: second.id, on: false });
+    expect((await video()).status).toBe(404);
+    expect(await page()).not.toContain("<video");
+    await user.client.listing.setVideoOnListingPages.mutate({ id: second.id, on: true });
+    await user.client.listing.revoke.mutate({ exportId: exported.id });
+    expect((await video()).status).toBe(404);
+  });
+
   it("refuses a render of another project or account, and a hostile request, each with its message and nothing queued", async () => {
     const { user, projectId, jobIds } = await userWithRenders(1);
     const other = await userWithRenders(1);

@@ -530,6 +530,8 @@ export interface ListingVideosTable {
   created_at: number;
   updated_at: number;
   finished_at: number | null;
+  /** 1: shown on the public pages of the project's listing exports (one video per project). */
+  on_listing_pages: Generated<number>;
 }
 
 export type TeamRole = "owner" | "admin" | "member";

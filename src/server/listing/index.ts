@@ -103,6 +103,7 @@ export function createListingModule(
     video: (userId: string, id: string) => videos.view(userId, id),
     videos: (userId: string, projectId: string) => videos.list(userId, projectId),
     cancelVideo: (userId: string, id: string) => videos.cancel(userId, id),
+    setVideoOnListingPages: (userId: string, id: string, on: boolean) => videos.setOnListingPages(userId, id, on),
     followVideo: (userId: string, id: string, signal?: AbortSignal) => videos.follow(userId, id, signal),
 
     /** Removes rows and files of deleted renders, projects and accounts; returns the rows removed. */

@@ -8,7 +8,16 @@ import { LISTING_ROUTES } from "../../shared/listing";
 
 const PAGE_TEXTS: Record<
   Language,
-  { title: string; intro: string; original: string; originalNote: string; altered: string; disclosure: string; exported: string }
+  {
+    title: string;
+    intro: string;
+    original: string;
+    originalNote: string;
+    altered: string;
+    disclosure: string;
+    exported: string;
+    video: string;
+  }
 > = {
   en: {
     title: "Original and altered photo",
@@ -18,6 +27,7 @@ const PAGE_TEXTS: Record<
     altered: "Altered picture",
     disclosure: "Disclosure",
     exported: "Published on {date}",
+    video: "Video of the listing (digitally altered pictures)",
   },
   es: {
     title: "Foto original y foto modificada",
@@ -28,6 +38,7 @@ const PAGE_TEXTS: Record<
     altered: "Imagen modificada",
     disclosure: "Aviso",
     exported: "Publicado el {date}",
+    video: "Vídeo del anuncio (imágenes modificadas digitalmente)",
   },
   fr: {
     title: "Photo originale et photo modifiée",
@@ -37,6 +48,7 @@ const PAGE_TEXTS: Record<
     altered: "Image modifiée",
     disclosure: "Mention",
     exported: "Publié le {date}",
+    video: "Vidéo de l’annonce (images modifiées numériquement)",
   },
 };
 
@@ -58,6 +70,7 @@ p { margin: 0 0 12px; color: var(--muted); }
 @media (min-width: 720px) { .pair { grid-template-columns: 1fr 1fr; } h1 { font-size: 1.875rem; } main { padding: 40px 24px 56px; } }
 figure { margin: 0; background: var(--card); border: 1px solid var(--line); border-radius: 12px; overflow: hidden; }
 img { display: block; width: 100%; height: auto; background: var(--line); }
+.video { margin-top: 24px; } .video h2 { font-size: 1.125rem; margin: 0 0 8px; } video { display: block; max-width: 100%; max-height: 80vh; border-radius: 12px; background: #000; }
 figcaption { padding: 10px 14px; font-weight: 600; display: flex; justify-content: space-between; gap: 8px; flex-wrap: wrap; }
 figcaption span { font-weight: 400; color: var(--muted); }
 .date { margin-top: 20px; font-size: 0.875rem; }
@@ -72,6 +85,8 @@ export interface ListingPageData {
   height: number;
   originalWidth: number;
   originalHeight: number;
+  /** The owner shows the project's listing video on its pages (issue 33). */
+  video?: boolean;
 }
 
 export function listingPageHtml(data: ListingPageData): string {
@@ -104,7 +119,11 @@ export function listingPageHtml(data: ListingPageData): string {
 <figcaption>${escapeHtml(texts.altered)} <span>${disclosure}</span></figcaption>
 </figure>
 </div>
-<p class="date" data-testid="listing-date">${escapeHtml(texts.exported.replace("{date}", () => date))}</p>
+${
+  data.video
+    ? `<section class="video"><h2>${escapeHtml(texts.video)}</h2><video controls preload="metadata" playsinline src="${LISTING_ROUTES.page(data.code)}/video.mp4" data-testid="listing-video"></video></section>\n`
+    : ""
+}<p class="date" data-testid="listing-date">${escapeHtml(texts.exported.replace("{date}", () => date))}</p>
 </main>
 </body>
 </html>

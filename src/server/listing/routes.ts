@@ -45,8 +45,21 @@ export function listingRoutes(deps: ListingContext, userOfRequest: UserOfRequest
         height: row.height,
         originalWidth: row.original_width,
         originalHeight: row.original_height,
+        video: await videos.listingPageHasVideo(row),
       }),
     );
+  });
+
+  /** The project's listing video its owner shows on its listing pages; 404 when none is. */
+  routes.get("/l/:code/video.mp4", async (req, res) => {
+    const row = await live(req.params.code);
+    const data = row ? await videos.ofListingPage(row) : null;
+    publicHeaders(res);
+    if (!data) {
+      res.status(404).type("text").send("Not found");
+      return;
+    }
+    res.type("video/mp4").send(data);
   });
 
   routes.get("/l/:code/:picture", async (req, res) => {

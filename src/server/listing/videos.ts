@@ -40,6 +40,8 @@ export interface ListingVideoView {
   bytes: number | null;
   createdAt: number;
   finishedAt: number | null;
+  /** Shown on the public pages of the project's listing exports. */
+  onListingPages: boolean;
 }
 
 export const VIDEO_ROUTES = { file: (id: string) => `/files/listing/videos/${id}/video.mp4` } as const;
@@ -64,6 +66,7 @@ const viewOf = (row: VideoRow): ListingVideoView => ({
   bytes: row.bytes,
   createdAt: row.created_at,
   finishedAt: row.finished_at,
+  onListingPages: row.on_listing_pages === 1,
 });
 
 export function createVideoMaker(deps: ListingContext, options: { make?: typeof makeListingVideo } = {}) {
@@ -189,7 +192,7 @@ export function createVideoMaker(deps: ListingContext, options: { make?: typeof 
         if (source.projectId !== input.projectId) throw new DomainError("invalid", "videoPictureNotInProject");
       }
       const now = deps.clock.now();
-      const row: VideoRow = {
+      const row: Omit<VideoRow, "on_listing_pages"> = {
         id: generateSecureRandomString(),
         user_id: userId,
         project_id: input.projectId,
@@ -212,7 +215,7 @@ export function createVideoMaker(deps: ListingContext, options: { make?: typeof 
       await deps.db.insertInto("listing_videos").values(row).execute();
       waiting.push(row.id);
       next();
-      return viewOf(row);
+      return viewOf({ ...row, on_listing_pages: 0 });
     },
     view: async (userId: string, id: string) => viewOf(await owned(userId, id)),
     /** The user's videos of a project, newest first. */
@@ -238,6 +241,55 @@ export function createVideoMaker(deps: ListingContext, options: { make?: typeof 
         await update(id, { status: "canceled", finished_at: deps.clock.now() });
       }
       return viewOf(await owned(userId, id));
+    },
+    /**
+     * Shows a made video on the public pages of its project's listing exports, or stops showing it;
+     * one video per project is shown (showing one hides the others).
+     */
+    async setOnListingPages(userId: string, id: string, on: boolean): Promise<ListingVideoView> {
+      const row = await owned(userId, id);
+      if (on && row.status !== "succeeded") throw new DomainError("conflict", "videoNotMade");
+      await deps.db.transaction().execute(async (trx) => {
+        if (on)
+          await trx
+            .updateTable("listing_videos")
+            .set({ on_listing_pages: 0 })
+            .where("user_id", "=", userId)
+            .where("project_id", "=", row.project_id)
+            .execute();
+        await trx
+          .updateTable("listing_videos")
+          .set({ on_listing_pages: on ? 1 : 0, updated_at: deps.clock.now() })
+          .where("id", "=", id)
+          .execute();
+      });
+      return viewOf(await owned(userId, id));
+    },
+    /** The video a listing export's public page shows: its owner's chosen video of its project, if any. */
+    async ofListingPage(exported: { user_id: string | null; project_id: string | null }): Promise<Buffer | null> {
+      if (!exported.user_id || !exported.project_id) return null;
+      const row = await deps.db
+        .selectFrom("listing_videos")
+        .select("file_key")
+        .where("user_id", "=", exported.user_id)
+        .where("project_id", "=", exported.project_id)
+        .where("on_listing_pages", "=", 1)
+        .where("status", "=", "succeeded")
+        .executeTakeFirst();
+      return row?.file_key ? ((await deps.storage.get(UPLOAD_BUCKET, row.file_key))?.data ?? null) : null;
+    },
+    /** Whether a listing export's public page has a video to show (without reading the file). */
+    async listingPageHasVideo(exported: { user_id: string | null; project_id: string | null }): Promise<boolean> {
+      if (!exported.user_id || !exported.project_id) return false;
+      const row = await deps.db
+        .selectFrom("listing_videos")
+        .select("id")
+        .where("user_id", "=", exported.user_id)
+        .where("project_id", "=", exported.project_id)
+        .where("on_listing_pages", "=", 1)
+        .where("status", "=", "succeeded")
+        .executeTakeFirst();
+      return row !== undefined;
     },
     /** The video's file, for its owner. */
     async file(userId: string, id: string): Promise<Buffer> {

@@ -164,6 +164,7 @@ function VideoItem({ video, onEnded }: { video: VideoView; onEnded(): void }) {
   const { t, i18n } = useTranslation();
   const [live, setLive] = useState<VideoView>(video);
   const cancel = trpc.listing.cancelVideo.useMutation();
+  const show = trpc.listing.setVideoOnListingPages.useMutation();
   const working = live.status === "queued" || live.status === "making";
   useEffect(() => setLive(video), [video]);
   trpc.listing.videoEvents.useSubscription(working ? { id: video.id } : skipToken, {
@@ -213,10 +214,32 @@ function VideoItem({ video, onEnded }: { video: VideoView; onEnded(): void }) {
           >
             <track kind="captions" />
           </video>
-          <a href={`${live.url}?download=1`} className={buttonClass.secondary} download>
-            <Download className="size-4" aria-hidden="true" />
-            {t("listing.video.download")}
-          </a>
+          <div className="flex flex-wrap items-center gap-3">
+            <a href={`${live.url}?download=1`} className={buttonClass.secondary} download>
+              <Download className="size-4" aria-hidden="true" />
+              {t("listing.video.download")}
+            </a>
+            <label className="inline-flex items-center gap-2 text-sm">
+              <input
+                type="checkbox"
+                checked={live.onListingPages}
+                disabled={show.isPending}
+                onChange={(event) =>
+                  show.mutate(
+                    { id: live.id, on: event.target.checked },
+                    {
+                      onSuccess: (view) => {
+                        setLive(view);
+                        onEnded();
+                      },
+                    },
+                  )
+                }
+                data-testid="video-on-listing-pages"
+              />
+              {t("listing.video.onListingPages")}
+            </label>
+          </div>
         </div>
       ) : null}
       {live.status === "failed" ? <ErrorText message={translateServerMessage(live.error ?? MESSAGES.videoFailed, t)} /> : null}

@@ -81,6 +81,10 @@ export const listingRouter = router({
   cancelVideo: protectedProcedure
     .input(z.object({ id }))
     .mutation(({ ctx, input }) => ctx.services.listing.cancelVideo(ctx.user.id, input.id)),
+  /** Shows a made video on the public pages of its project's listing exports (one per project), or stops. */
+  setVideoOnListingPages: protectedProcedure
+    .input(z.object({ id, on: z.boolean() }))
+    .mutation(({ ctx, input }) => ctx.services.listing.setVideoOnListingPages(ctx.user.id, input.id, input.on)),
   /** The video's state as it changes (progress, then its end), over server-sent events. */
   videoEvents: protectedProcedure.input(z.object({ id })).subscription(async function* ({ ctx, input, signal }) {
     yield* ctx.services.listing.followVideo(ctx.user.id, input.id, signal);
