@@ -100,7 +100,7 @@ function PicturePicker() {
               <li key={job.id}>
                 <Link
                   href={studioHref(job.id)}
-                  className="group block overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm transition hover:border-brand-300 dark:border-slate-800 dark:bg-slate-900 dark:hover:border-brand-500"
+                  className="group block overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm transition hover:border-brand-500 dark:border-slate-800 dark:bg-slate-900 dark:hover:border-brand-500"
                   data-testid="studio-pick"
                 >
                   <Picture
@@ -712,7 +712,7 @@ function PaintComparison({
             <button
               type="button"
               onClick={() => onOpen(node)}
-              className="group block w-full overflow-hidden rounded-xl border border-slate-200 bg-white text-left hover:border-brand-300 dark:border-slate-800 dark:bg-slate-900 dark:hover:border-brand-500"
+              className="group block w-full overflow-hidden rounded-xl border border-slate-200 bg-white text-left hover:border-brand-500 dark:border-slate-800 dark:bg-slate-900 dark:hover:border-brand-500"
               data-testid="paint-compare-item"
             >
               <Picture

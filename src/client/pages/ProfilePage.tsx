@@ -308,7 +308,7 @@ function StorageCard() {
               className="mt-2 block h-1.5 overflow-hidden rounded-full bg-slate-200 dark:bg-slate-700"
             >
               <span
-                className={`block h-full rounded-full ${percent >= 90 ? "bg-amber-500" : "bg-brand-600 dark:bg-brand-400"}`}
+                className={`block h-full rounded-full ${percent >= 90 ? "bg-amber-500" : "bg-brand-600 dark:bg-brand-500"}`}
                 style={{ width: `${percent}%` }}
               />
             </span>

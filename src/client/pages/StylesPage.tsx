@@ -295,7 +295,7 @@ function StyleForm({
             {STYLE_TONES.map((tone) => (
               <label
                 key={tone}
-                className="flex cursor-pointer items-center gap-2 rounded-md border border-slate-300 px-3 py-2 text-sm has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand-500 dark:border-slate-700 dark:has-[:checked]:border-brand-500 dark:has-[:checked]:bg-brand-950/40"
+                className="flex cursor-pointer items-center gap-2 rounded-md border border-slate-300 px-3 py-2 text-sm has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand-500 dark:border-slate-700 dark:has-[:checked]:border-brand-500 dark:has-[:checked]:bg-brand-700/20"
               >
                 <input
                   type="radio"
@@ -462,7 +462,7 @@ export default function StylesPage() {
       {shelf ? (
         shelf.styles.length === 0 ? (
           <div className={`${cardClass} flex flex-col items-center gap-3 p-8 text-center`} data-testid="styles-empty">
-            <span className="flex size-12 items-center justify-center rounded-full bg-brand-50 text-brand-700 dark:bg-brand-950/40 dark:text-brand-100">
+            <span className="flex size-12 items-center justify-center rounded-full bg-brand-50 text-brand-700 dark:bg-brand-700/20 dark:text-brand-100">
               <Palette className="size-6" aria-hidden="true" />
             </span>
             <p className="max-w-md text-slate-600 dark:text-slate-300">

@@ -34,7 +34,7 @@ export function HelpButton({ onIntent }: { onIntent?: () => void }) {
       aria-expanded={open}
       title={t("help.button")}
       className={
-        `fixed right-4 z-30 inline-flex size-12 items-center justify-center rounded-full bg-brand-600 text-white shadow-lg shadow-brand-900/25 ` +
+        `fixed right-4 z-30 inline-flex size-12 items-center justify-center rounded-full bg-brand-600 text-white shadow-lg shadow-brand-700/25 ` +
         `ring-4 ring-white/70 transition hover:bg-brand-700 hover:shadow-xl active:scale-95 sm:right-6 dark:ring-slate-950/70 dark:hover:bg-brand-500 ${position} ${away}`
       }
       style={lift ? { translate: `0 -${lift}px` } : undefined}

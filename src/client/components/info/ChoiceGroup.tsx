@@ -43,7 +43,7 @@ export function ChoiceGroup<T extends string>({
             <span
               className={
                 "flex items-center justify-between gap-2 rounded-lg border border-slate-300 bg-white px-4 py-2.5 text-sm font-medium text-slate-800 transition-colors " +
-                "hover:bg-slate-50 peer-checked:border-brand-600 peer-checked:bg-brand-50 peer-checked:text-brand-800 " +
+                "hover:bg-slate-50 peer-checked:border-brand-600 peer-checked:bg-brand-50 peer-checked:text-brand-700 " +
                 "peer-focus-visible:outline-2 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-brand-500 " +
                 "dark:border-slate-700 dark:bg-slate-950 dark:text-slate-100 dark:hover:bg-slate-800 dark:peer-checked:border-brand-500 dark:peer-checked:bg-brand-700/25 dark:peer-checked:text-white"
               }

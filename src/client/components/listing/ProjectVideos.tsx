@@ -76,7 +76,7 @@ export function ProjectVideos({ projectId, renders }: { projectId: string; rende
               const on = picked.includes(job.id);
               return (
                 <li key={job.id}>
-                  <label className="block cursor-pointer overflow-hidden rounded-lg border-2 border-transparent has-[:checked]:border-brand-600 dark:has-[:checked]:border-brand-400">
+                  <label className="block cursor-pointer overflow-hidden rounded-lg border-2 border-transparent has-[:checked]:border-brand-600 dark:has-[:checked]:border-brand-500">
                     <Picture
                       src={job.result!.thumb}
                       alt=""

@@ -49,7 +49,7 @@ export function RenderOptions({
             {modes.map((mode) => (
               <label
                 key={mode}
-                className="flex cursor-pointer flex-col gap-1 rounded-xl border border-slate-300 p-3 text-sm has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50 dark:border-slate-700 dark:has-[:checked]:border-brand-400 dark:has-[:checked]:bg-brand-950/40"
+                className="flex cursor-pointer flex-col gap-1 rounded-xl border border-slate-300 p-3 text-sm has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50 dark:border-slate-700 dark:has-[:checked]:border-brand-500 dark:has-[:checked]:bg-brand-700/20"
               >
                 <span className="flex items-center gap-2 font-semibold">
                   <input

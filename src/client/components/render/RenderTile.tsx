@@ -17,7 +17,7 @@ export function RenderTile({ job }: { job: JobView }) {
         href={
           job.kind === "edit" ? `/modification-studio?picture=${encodeURIComponent(job.id)}` : `/render?jobs=${encodeURIComponent(job.id)}`
         }
-        className="group block overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm transition hover:border-brand-300 hover:shadow dark:border-slate-800 dark:bg-slate-900 dark:hover:border-brand-500"
+        className="group block overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm transition hover:border-brand-500 hover:shadow dark:border-slate-800 dark:bg-slate-900 dark:hover:border-brand-500"
         data-testid="render-tile"
       >
         <div className="relative aspect-[4/3] bg-slate-100 dark:bg-slate-800">

@@ -68,7 +68,7 @@ export function StylePicker({
       <label
         key={id}
         data-testid={`style-${id}`}
-        className="group relative cursor-pointer overflow-hidden rounded-xl border-2 border-slate-200 bg-white transition hover:border-brand-300 has-[:checked]:border-brand-600 has-[:checked]:ring-2 has-[:checked]:ring-brand-500/30 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-brand-500 dark:border-slate-800 dark:bg-slate-900 dark:has-[:checked]:border-brand-500"
+        className="group relative cursor-pointer overflow-hidden rounded-xl border-2 border-slate-200 bg-white transition hover:border-brand-500 has-[:checked]:border-brand-600 has-[:checked]:ring-2 has-[:checked]:ring-brand-500/30 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-brand-500 dark:border-slate-800 dark:bg-slate-900 dark:has-[:checked]:border-brand-500"
       >
         <input
           type={multi ? "checkbox" : "radio"}

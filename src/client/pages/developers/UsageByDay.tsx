@@ -86,7 +86,7 @@ function Chart({ days }: { days: UsageDay[] }) {
               <span className="sr-only">{label}</span>
               {day.requests > 0 ? (
                 <span className="flex flex-col overflow-hidden rounded-t-sm" style={{ height: `${(day.requests / highest) * 100}%` }}>
-                  <span className="min-h-0 flex-1 bg-brand-500 dark:bg-brand-400" />
+                  <span className="min-h-0 flex-1 bg-brand-500 dark:bg-brand-500" />
                   {errors > 0 ? <span className="bg-amber-500" style={{ height: `${(errors / day.requests) * 100}%` }} /> : null}
                 </span>
               ) : null}
