@@ -22,6 +22,8 @@ import type { ListingContext } from "./context";
 import { makeListingVideo, type VideoPicture } from "./video";
 
 type VideoRow = Selectable<ListingVideosTable>;
+/** Whose project a listing export's public page belongs to. */
+type ListingPageOwner = { user_id: string | null; project_id: string | null };
 
 /** What the owner sees of a video. */
 export interface ListingVideoView {
@@ -90,6 +92,20 @@ export function createVideoMaker(deps: ListingContext, options: { make?: typeof 
       .execute();
     const row = await rowOf(id);
     if (row) for (const follower of followers.get(id) ?? []) follower(viewOf(row));
+  }
+
+  /** The file of the video its owner shows on the public pages of the export's project, if any. */
+  async function listingPageVideoKey(exported: ListingPageOwner): Promise<string | null> {
+    if (!exported.user_id || !exported.project_id) return null;
+    const row = await deps.db
+      .selectFrom("listing_videos")
+      .select("file_key")
+      .where("user_id", "=", exported.user_id)
+      .where("project_id", "=", exported.project_id)
+      .where("on_listing_pages", "=", 1)
+      .where("status", "=", "succeeded")
+      .executeTakeFirst();
+    return row?.file_key ?? null;
   }
 
   /** The pictures of a video: each render over its photo, with its disclosure. */
@@ -266,31 +282,12 @@ export function createVideoMaker(deps: ListingContext, options: { make?: typeof 
       return viewOf(await owned(userId, id));
     },
     /** The video a listing export's public page shows: its owner's chosen video of its project, if any. */
-    async ofListingPage(exported: { user_id: string | null; project_id: string | null }): Promise<Buffer | null> {
-      if (!exported.user_id || !exported.project_id) return null;
-      const row = await deps.db
-        .selectFrom("listing_videos")
-        .select("file_key")
-        .where("user_id", "=", exported.user_id)
-        .where("project_id", "=", exported.project_id)
-        .where("on_listing_pages", "=", 1)
-        .where("status", "=", "succeeded")
-        .executeTakeFirst();
-      return row?.file_key ? ((await deps.storage.get(UPLOAD_BUCKET, row.file_key))?.data ?? null) : null;
+    async ofListingPage(exported: ListingPageOwner): Promise<Buffer | null> {
+      const fileKey = await listingPageVideoKey(exported);
+      return fileKey ? ((await deps.storage.get(UPLOAD_BUCKET, fileKey))?.data ?? null) : null;
     },
     /** Whether a listing export's public page has a video to show (without reading the file). */
-    async listingPageHasVideo(exported: { user_id: string | null; project_id: string | null }): Promise<boolean> {
-      if (!exported.user_id || !exported.project_id) return false;
-      const row = await deps.db
-        .selectFrom("listing_videos")
-        .select("id")
-        .where("user_id", "=", exported.user_id)
-        .where("project_id", "=", exported.project_id)
-        .where("on_listing_pages", "=", 1)
-        .where("status", "=", "succeeded")
-        .executeTakeFirst();
-      return row !== undefined;
-    },
+    listingPageHasVideo: async (exported: ListingPageOwner): Promise<boolean> => (await listingPageVideoKey(exported)) !== null,
     /** The video's file, for its owner. */
     async file(userId: string, id: string): Promise<Buffer> {
       const row = await owned(userId, id);

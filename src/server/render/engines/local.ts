@@ -10,6 +10,7 @@ import { renderStyleOf, type RenderStyle } from "./styles";
 import { RENDER, type EngineCapabilities } from "../../../shared/render";
 import { throwIfAborted, type RenderProvider } from "./provider";
 import { recolourRegion } from "../../images/recolour";
+import { linearOfSrgb, srgbOfLinear } from "../../../shared/paint";
 
 interface Grade {
   /** sharp.modulate */
@@ -52,9 +53,9 @@ const TONE_GRADES: Record<StyleTone, Omit<Grade, "wash">> = {
 /** A custom style's grade (decision 101): its tone's moves, washed with its palette's mean colour, mixed in linear light. */
 export function customGrade(style: Pick<RenderStyle, "palette" | "tone">): Grade {
   const palette = style.palette && style.palette.length > 0 ? style.palette : ["#808080"];
-  const channels = palette.map((hex) => [1, 3, 5].map((at) => linearOf(Number.parseInt(hex.slice(at, at + 2), 16))));
+  const channels = palette.map((hex) => [1, 3, 5].map((at) => linearOfSrgb(Number.parseInt(hex.slice(at, at + 2), 16))));
   const [r, g, b] = [0, 1, 2].map((channel) =>
-    Math.round(srgbOf(channels.reduce((sum, colour) => sum + colour[channel]!, 0) / channels.length)),
+    Math.round(srgbOfLinear(channels.reduce((sum, colour) => sum + colour[channel]!, 0) / channels.length)),
   );
   return { ...TONE_GRADES[style.tone ?? "neutral"], wash: { r: r!, g: g!, b: b! } };
 }
@@ -91,12 +92,6 @@ const REGION_TINT: Grade = {
   washOpacity: 0.5,
 };
 
-/** sRGB value (0–255) to linear light, and back. */
-const linearOf = (value: number) => {
-  const c = value / 255;
-  return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-};
-const srgbOf = (linear: number) => 255 * (linear <= 0.0031308 ? 12.92 * linear : 1.055 * linear ** (1 / 2.4) - 0.055);
 /** CIE L* of a luminance, and back. */
 const lightnessOf = (luminance: number) => (luminance > 216 / 24389 ? 116 * Math.cbrt(luminance) - 16 : (24389 / 27) * luminance);
 const luminanceOf = (lightness: number) => (lightness > 8 ? ((lightness + 16) / 116) ** 3 : (lightness * 27) / 24389);
@@ -143,7 +138,7 @@ function toneCurve(grade: Grade, colour: number, blend: "soft-light" | "over"): 
   const opacity = grade.washOpacity;
   const source = (colour / 255) * opacity;
   for (let value = 0; value < 256; value++) {
-    const bright = srgbOf(luminanceOf(Math.min(100, lightnessOf(linearOf(value)) * grade.brightness)));
+    const bright = srgbOfLinear(luminanceOf(Math.min(100, lightnessOf(linearOfSrgb(value)) * grade.brightness)));
     const base = Math.min(1, Math.max(0, (grade.contrast * (bright - 128) + 128) / 255));
     let blended = colour / 255;
     if (blend === "soft-light") {
