@@ -50,6 +50,7 @@ import * as m0046 from "./0046-portfolios";
 import * as m0047 from "./0047-paint";
 import * as m0048 from "./0048-exterior-modes";
 import * as m0049 from "./0049-listing-videos";
+import * as m0050 from "./0050-team-listing-videos";
 
 export const migrations: Record<string, Migration> = {
   "0001-init": m0001,
@@ -99,4 +100,5 @@ export const migrations: Record<string, Migration> = {
   "0047-paint": m0047,
   "0048-exterior-modes": m0048,
   "0049-listing-videos": m0049,
+  "0050-team-listing-videos": m0050,
 };

@@ -153,7 +153,8 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
   // An engine saved in /admin → Studio replaces the one in force at once (no restart).
   settings.onEngineChange(() => render.useEngine(settings.engineEnv()));
   const roles = createRolesService(db, clock);
-  const projects = createProjectsService(infra, render, spaces);
+  const listing = createListingModule(infra, { render, brandName: settings.brandName, teams: spaces });
+  const projects = createProjectsService(infra, render, spaces, listing);
   deleteTeamWork = async (teamId) => void (await projects.deleteTeamWork(teamId));
   const measures = createMeasuresModule(infra, {
     // A photo of the visitors' demo has no project of its own (it is not one of the projects table's).
@@ -183,7 +184,6 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
   };
   // Requests per address (and per API key), counted in the database so that limits hold across instances (decision 078).
   const rateCounts = createRateCounts(infra);
-  const listing = createListingModule(infra, { render, brandName: settings.brandName, teams: spaces });
   // The public REST API (issue 31): keys, and /api/v1 on the same capabilities as the web app.
   // Webhooks (issue 31, decisions 095, 098): render and space events read after cursors of their own, shaped as the API shows them.
   const webhooks = createWebhooksModule(

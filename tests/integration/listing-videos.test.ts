@@ -2,7 +2,9 @@
  * Listing videos on the real server (issue 33): a user orders a video of a project's renders; it is
  * made in the background with its progress followed, stored, and played or downloaded by its owner
  * only (ffprobe reads what was served); a video can be canceled while it is made; a render of another
- * project or account, and a hostile request, are refused with a message.
+ * project or account, and a hostile request, are refused with a message. On PostgreSQL with two
+ * instances on one database: a follower on the instance that is not making the video sees its
+ * progress as it is made, and a cancel sent through it stops the video where it is made.
  */
 import { execFile } from "node:child_process";
 import { promises as fs } from "node:fs";
@@ -13,8 +15,9 @@ import ffprobe from "@ffprobe-installer/ffprobe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MESSAGES } from "../../src/shared/messages";
 import { failure } from "../helpers/failure";
-import { roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
+import { createStudioClient, roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
+import { databaseLane, placeOf } from "../helpers/test-env";
 
 const run = promisify(execFile);
 const poll = <T>(check: () => Promise<T>) => expect.poll(check, { timeout: 60_000, interval: 100 });
@@ -182,5 +185,62 @@ describe("listing videos", () => {
       expect.arrayContaining([MESSAGES.videoTooManyPictures, MESSAGES.videoLengthInvalid]),
     );
     expect(await user.client.listing.videos.query({ projectId })).toEqual([]);
+  });
+});
+
+describe.skipIf(databaseLane() !== "postgres")("listing videos across two instances on one PostgreSQL database", () => {
+  let a: TestServer;
+  let b: TestServer;
+  beforeAll(async () => {
+    a = await startTestServer();
+    // B shares A's database and files; videos ordered through A are made by A.
+    b = await startTestServer(placeOf(a.deps.env), { startWorker: false });
+  });
+  afterAll(async () => {
+    await b?.stop();
+    await a?.stop();
+  });
+
+  it("streams A's progress to a follower on B, and a cancel sent through B stops the video on A", async () => {
+    const ana = await signedInClient(a.url);
+    const photo = await upload(a.url, ana.jar, await roomPhoto(1200, 900));
+    const { jobs } = await ana.client.render.create.mutate({
+      projectId: photo.body.projectId,
+      imageId: photo.body.imageId,
+      style: ["coastal", "japandi"] as never,
+    });
+    const jobIds = jobs.map((job) => job.id);
+    await waitForRenders(ana, jobIds);
+    const onB = createStudioClient(b.url, ana.jar).client;
+    const ordered = await ana.client.listing.createVideo.mutate({
+      projectId: photo.body.projectId,
+      jobIds,
+      format: "landscape",
+      seconds: 60,
+      language: "en",
+    });
+    const seen: Array<{ status: string; progress: number }> = [];
+    await new Promise<void>((resolve, reject) => {
+      const subscription = onB.listing.videoEvents.subscribe(
+        { id: ordered.id },
+        {
+          onData(view) {
+            seen.push({ status: view.status, progress: view.progress });
+            // Canceled through B once A's ffmpeg is encoding and B has seen it move.
+            const moving = seen.filter((entry) => entry.status === "making" && entry.progress > 0.1);
+            if (moving.length === 2) void onB.listing.cancelVideo.mutate({ id: ordered.id });
+            if (view.status === "canceled") {
+              subscription.unsubscribe();
+              resolve();
+            }
+          },
+          onError: reject,
+        },
+      );
+    });
+    const making = seen.filter((entry) => entry.status === "making").map((entry) => entry.progress);
+    expect(making.length).toBeGreaterThan(2);
+    expect(making.every((value, index) => index === 0 || value >= making[index - 1]!)).toBe(true);
+    expect(await ana.client.listing.video.query({ id: ordered.id })).toMatchObject({ status: "canceled", url: null });
   });
 });

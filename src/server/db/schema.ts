@@ -532,6 +532,8 @@ export interface ListingVideosTable {
   finished_at: number | null;
   /** 1: shown on the public pages of the project's listing exports (one video per project). */
   on_listing_pages: Generated<number>;
+  /** The team whose project it shows (its members see it); null for a personal project. */
+  team_id: string | null;
 }
 
 export type TeamRole = "owner" | "admin" | "member";

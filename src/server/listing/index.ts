@@ -23,7 +23,7 @@ import {
   type ListingExportView,
 } from "./exports";
 import { listingRoutes, type UserOfRequest } from "./routes";
-import { createVideoMaker } from "./videos";
+import { createVideoMaker, handOverTeamVideos, moveVideosToTeam } from "./videos";
 import type { ListingVideoRequest } from "../../shared/listing-video";
 
 export type { ListingVideoView } from "./videos";
@@ -37,7 +37,7 @@ const SWEEP_INTERVAL_MS = 10 * 60_000;
 const SCHEDULED_SWEEP: ScheduledRun = { name: "listing-sweep", everyMs: SWEEP_INTERVAL_MS, leaseMs: 5 * 60_000 };
 
 export function createListingModule(
-  infra: Pick<Infra, "db" | "clock" | "storage" | "diskFloor" | "log">,
+  infra: Pick<Infra, "db" | "clock" | "storage" | "diskFloor" | "log"> & Partial<Pick<Infra, "crossInstance">>,
   ports: { render: ListingContext["render"]; brandName?: () => string; teams?: ListingContext["teams"] },
 ) {
   const deps: ListingContext = {
@@ -50,7 +50,8 @@ export function createListingModule(
     teams: ports.teams,
     brandName: ports.brandName ?? (() => PRODUCT_NAME),
   };
-  const videos = createVideoMaker(deps);
+  // A video's changes and cancels reach the other instances on one PostgreSQL database.
+  const videos = createVideoMaker(deps, { crossInstance: infra.crossInstance });
   let timer: NodeJS.Timeout | undefined;
   const sweep = () =>
     sweepListingExports(deps).catch((error: unknown) => {
@@ -98,13 +99,17 @@ export function createListingModule(
     },
     routes: (userOfRequest: UserOfRequest) => listingRoutes(deps, userOfRequest, videos),
 
-    /** Listing videos (issue 33): ordered, followed, canceled and listed by their owner. */
+    /** Listing videos (issue 33): ordered, followed, canceled and listed (a team's by its members: decision 112). */
     createVideo: (userId: string, input: ListingVideoRequest & { language: Language }) => videos.create(userId, input),
     video: (userId: string, id: string) => videos.view(userId, id),
     videos: (userId: string, projectId: string) => videos.list(userId, projectId),
     cancelVideo: (userId: string, id: string) => videos.cancel(userId, id),
     setVideoOnListingPages: (userId: string, id: string, on: boolean) => videos.setOnListingPages(userId, id, on),
     followVideo: (userId: string, id: string, signal?: AbortSignal) => videos.follow(userId, id, signal),
+    /** A project moved into a team: its videos become the team's (decision 112). */
+    moveVideosToTeam: (projectId: string, teamId: string) => moveVideosToTeam(deps, projectId, teamId),
+    /** A deleted account's videos of a team's projects pass to the team's Owner. */
+    handOverTeamVideos: (fromUserId: string, teamId: string, toUserId: string) => handOverTeamVideos(deps, fromUserId, teamId, toUserId),
 
     /** Removes rows and files of deleted renders, projects and accounts; returns the rows removed. */
     sweep,

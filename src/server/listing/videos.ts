@@ -7,9 +7,17 @@
  *
  * A video being made when the process stops is queued again at the next start (of any process on the
  * database; one claims it). A process makes the videos ordered through it and those it finds queued
- * when it starts.
+ * when it starts. With several processes on one PostgreSQL database, each change of a video is
+ * announced to the others (NOTIFY), whose followers then read the row; a cancel reaches the process
+ * making the video the same way.
+ *
+ * A video of a team's project is the team's (decision 112): every current member sees it, follows
+ * it and plays it; its author, the team's Owner and Admins cancel it and choose whether the listing
+ * pages show it. Membership is asked on every call (decision 070).
  */
 import { generateSecureRandomString } from "../auth/tokens";
+import type { CrossInstanceChannel } from "../coordination";
+import { roleMay } from "../../shared/teams";
 import { UPLOAD_BUCKET, type Language } from "../../shared/constants";
 import { defaultDisclosure } from "../../shared/listing";
 import type { ListingVideoRequest } from "../../shared/listing-video";
@@ -44,6 +52,8 @@ export interface ListingVideoView {
   finishedAt: number | null;
   /** Shown on the public pages of the project's listing exports. */
   onListingPages: boolean;
+  /** Whether the viewer may cancel it and choose the listing pages' video (its author; a team's Owner and Admins). */
+  mayManage: boolean;
 }
 
 export const VIDEO_ROUTES = { file: (id: string) => `/files/listing/videos/${id}/video.mp4` } as const;
@@ -52,8 +62,11 @@ export const VIDEO_ROUTES = { file: (id: string) => `/files/listing/videos/${id}
 const PROGRESS_EVERY_MS = 500;
 /** A video "making" whose row has not moved for this long was left by a process that stopped. */
 const STALE_MAKING_MS = 60_000;
+/** Between processes on one PostgreSQL database: "this video changed" and "cancel this video". */
+export const VIDEO_CHANNEL = "listing_videos";
+type VideoMessage = { i: string; id: string; cancel?: true };
 
-const viewOf = (row: VideoRow): ListingVideoView => ({
+const viewOf = (row: VideoRow, mayManage: boolean): ListingVideoView => ({
   id: row.id,
   projectId: row.project_id,
   format: row.format,
@@ -69,20 +82,54 @@ const viewOf = (row: VideoRow): ListingVideoView => ({
   createdAt: row.created_at,
   finishedAt: row.finished_at,
   onListingPages: row.on_listing_pages === 1,
+  mayManage,
 });
 
-export function createVideoMaker(deps: ListingContext, options: { make?: typeof makeListingVideo } = {}) {
+export function createVideoMaker(
+  deps: ListingContext,
+  options: { make?: typeof makeListingVideo; crossInstance?: CrossInstanceChannel | null } = {},
+) {
   const make = options.make ?? makeListingVideo;
+  const others = options.crossInstance ?? null;
   const waiting: string[] = [];
   let running: { id: string; controller: AbortController; done: Promise<void> } | null = null;
   let stopped = false;
-  const followers = new Map<string, Set<(view: ListingVideoView) => void>>();
+  const followers = new Map<string, Set<(row: VideoRow) => void>>();
 
   const rowOf = (id: string) => deps.db.selectFrom("listing_videos").selectAll().where("id", "=", id).executeTakeFirst();
-  async function owned(userId: string, id: string): Promise<VideoRow> {
+  /** The user's role in the team, or null (no team module: no member). */
+  const roleIn = async (userId: string, teamId: string) => (deps.teams ? deps.teams.roleIn(userId, teamId) : null);
+  /**
+   * The video when the user may see it, else "Not found": their own of a personal project, or any
+   * of a team's project while they are its member. `mayManage`: its author, or the team's Owner or an Admin.
+   */
+  async function access(userId: string, id: string): Promise<{ row: VideoRow; mayManage: boolean }> {
     const row = await rowOf(id);
-    if (!row || row.user_id !== userId) throw notFound();
+    if (!row) throw notFound();
+    if (row.team_id === null) {
+      if (row.user_id !== userId) throw notFound();
+      return { row, mayManage: true };
+    }
+    const role = await roleIn(userId, row.team_id);
+    if (role === null) throw notFound();
+    return { row, mayManage: row.user_id === userId || roleMay(role, "manageMembers") };
+  }
+  /** The video when the user may manage it; a member who may only see it is told their role does not allow it. */
+  async function managed(userId: string, id: string): Promise<VideoRow> {
+    const { row, mayManage } = await access(userId, id);
+    if (!mayManage) throw new DomainError("forbidden", "teamRightMissing");
     return row;
+  }
+  const viewFor = async (userId: string, id: string) => {
+    const { row, mayManage } = await access(userId, id);
+    return viewOf(row, mayManage);
+  };
+  /** Sends the stored row to this process's followers of the video. */
+  async function deliver(id: string): Promise<void> {
+    const listening = followers.get(id);
+    if (!listening?.size) return;
+    const row = await rowOf(id);
+    if (row) for (const follower of listening) follower(row);
   }
   async function update(id: string, changes: Partial<Omit<VideoRow, "id">>): Promise<void> {
     await deps.db
@@ -90,17 +137,39 @@ export function createVideoMaker(deps: ListingContext, options: { make?: typeof 
       .set({ ...changes, updated_at: deps.clock.now() })
       .where("id", "=", id)
       .execute();
-    const row = await rowOf(id);
-    if (row) for (const follower of followers.get(id) ?? []) follower(viewOf(row));
+    await deliver(id);
+    // notify() logs a failure itself; the others' followers then see the change at its next update.
+    if (others) await others.notify(VIDEO_CHANNEL, JSON.stringify({ i: others.instance, id } satisfies VideoMessage));
   }
+  /** Stops the video if this process is making it; true when it was. */
+  async function abortHere(id: string): Promise<boolean> {
+    if (running?.id !== id) return false;
+    running.controller.abort(new Error("canceled"));
+    await running.done;
+    return true;
+  }
+  others?.subscribe(VIDEO_CHANNEL, (payload) => {
+    const message = JSON.parse(payload) as VideoMessage;
+    if (message.i === others.instance) return;
+    const done = message.cancel ? abortHere(message.id) : deliver(message.id);
+    done.catch((error: unknown) => deps.log.warn("could not pass on another instance's listing video change", { error }));
+  });
+  // Changes sent while this process did not listen are read again from the rows.
+  others?.onConnected((reconnected) => {
+    if (reconnected) for (const id of followers.keys()) void deliver(id).catch(() => undefined);
+  });
 
-  /** The file of the video its owner shows on the public pages of the export's project, if any. */
+  /**
+   * The file of the video shown on the public pages of the export's project, if any: its owner's
+   * choice, or for a team's project the team's (any member's video, chosen by one who may manage it).
+   */
   async function listingPageVideoKey(exported: ListingPageOwner): Promise<string | null> {
     if (!exported.user_id || !exported.project_id) return null;
+    const author = exported.user_id;
     const row = await deps.db
       .selectFrom("listing_videos")
       .select("file_key")
-      .where("user_id", "=", exported.user_id)
+      .where((eb) => eb.or([eb("team_id", "is not", null), eb("user_id", "=", author)]))
       .where("project_id", "=", exported.project_id)
       .where("on_listing_pages", "=", 1)
       .where("status", "=", "succeeded")
@@ -201,16 +270,19 @@ export function createVideoMaker(deps: ListingContext, options: { make?: typeof 
   }
 
   return {
-    /** Checks every render (the user's, finished, of the project), then queues the video. */
+    /** Checks every render (one the user may use, finished, of the project), then queues the video. */
     async create(userId: string, input: ListingVideoRequest & { language: Language }): Promise<ListingVideoView> {
+      let teamId: string | null = null;
       for (const jobId of input.jobIds) {
         const source = await deps.render.listingSource(userOwner(userId), jobId);
         if (source.projectId !== input.projectId) throw new DomainError("invalid", "videoPictureNotInProject");
+        teamId = source.teamId;
       }
       const now = deps.clock.now();
       const row: Omit<VideoRow, "on_listing_pages"> = {
         id: generateSecureRandomString(),
         user_id: userId,
+        team_id: teamId,
         project_id: input.projectId,
         job_ids: JSON.stringify(input.jobIds),
         format: input.format,
@@ -231,55 +303,62 @@ export function createVideoMaker(deps: ListingContext, options: { make?: typeof 
       await deps.db.insertInto("listing_videos").values(row).execute();
       waiting.push(row.id);
       next();
-      return viewOf({ ...row, on_listing_pages: 0 });
+      return viewOf({ ...row, on_listing_pages: 0 }, true);
     },
-    view: async (userId: string, id: string) => viewOf(await owned(userId, id)),
-    /** The user's videos of a project, newest first. */
+    view: viewFor,
+    /** The videos of a project the user may see (theirs; every member's of a team's project), newest first. */
     async list(userId: string, projectId: string): Promise<ListingVideoView[]> {
       const rows = await deps.db
         .selectFrom("listing_videos")
         .selectAll()
-        .where("user_id", "=", userId)
         .where("project_id", "=", projectId)
+        .where((eb) => eb.or([eb("user_id", "=", userId), eb("team_id", "is not", null)]))
         .orderBy("created_at", "desc")
+        .orderBy("id")
         .limit(20)
         .execute();
-      return rows.map(viewOf);
+      const roles = new Map<string, Awaited<ReturnType<typeof roleIn>>>();
+      for (const teamId of new Set(rows.flatMap((row) => (row.team_id ? [row.team_id] : []))))
+        roles.set(teamId, await roleIn(userId, teamId));
+      return rows.flatMap((row) => {
+        if (row.team_id === null) return [viewOf(row, true)];
+        const role = roles.get(row.team_id) ?? null;
+        return role === null ? [] : [viewOf(row, row.user_id === userId || roleMay(role, "manageMembers"))];
+      });
     },
-    /** Stops a video queued or being made; one already ended is left as it is. */
+    /** Stops a video queued or being made (here or by another process); one already ended is left as it is. */
     async cancel(userId: string, id: string): Promise<ListingVideoView> {
-      const row = await owned(userId, id);
-      if (running?.id === id) {
-        running.controller.abort(new Error("canceled"));
-        await running.done;
+      const row = await managed(userId, id);
+      if (await abortHere(id)) {
+        // Made here: stopped, and marked canceled by makeOne.
       } else if (row.status === "queued") {
-        waiting.splice(waiting.indexOf(id), 1);
+        const index = waiting.indexOf(id);
+        if (index >= 0) waiting.splice(index, 1);
+        // Another process may hold it in its queue: it claims only a row still queued.
         await update(id, { status: "canceled", finished_at: deps.clock.now() });
+      } else if (row.status === "making" && others) {
+        // Made by another process: it stops and marks it canceled, which followers then see.
+        await others.notify(VIDEO_CHANNEL, JSON.stringify({ i: others.instance, id, cancel: true } satisfies VideoMessage));
       }
-      return viewOf(await owned(userId, id));
+      return viewFor(userId, id);
     },
     /**
      * Shows a made video on the public pages of its project's listing exports, or stops showing it;
      * one video per project is shown (showing one hides the others).
      */
     async setOnListingPages(userId: string, id: string, on: boolean): Promise<ListingVideoView> {
-      const row = await owned(userId, id);
+      const row = await managed(userId, id);
       if (on && row.status !== "succeeded") throw new DomainError("conflict", "videoNotMade");
       await deps.db.transaction().execute(async (trx) => {
-        if (on)
-          await trx
-            .updateTable("listing_videos")
-            .set({ on_listing_pages: 0 })
-            .where("user_id", "=", userId)
-            .where("project_id", "=", row.project_id)
-            .execute();
+        // A project's videos are one owner's, or one team's: one of them is shown.
+        if (on) await trx.updateTable("listing_videos").set({ on_listing_pages: 0 }).where("project_id", "=", row.project_id).execute();
         await trx
           .updateTable("listing_videos")
           .set({ on_listing_pages: on ? 1 : 0, updated_at: deps.clock.now() })
           .where("id", "=", id)
           .execute();
       });
-      return viewOf(await owned(userId, id));
+      return viewFor(userId, id);
     },
     /** The video a listing export's public page shows: its owner's chosen video of its project, if any. */
     async ofListingPage(exported: ListingPageOwner): Promise<Buffer | null> {
@@ -288,20 +367,23 @@ export function createVideoMaker(deps: ListingContext, options: { make?: typeof 
     },
     /** Whether a listing export's public page has a video to show (without reading the file). */
     listingPageHasVideo: async (exported: ListingPageOwner): Promise<boolean> => (await listingPageVideoKey(exported)) !== null,
-    /** The video's file, for its owner. */
+    /** The video's file, for whoever may see it. */
     async file(userId: string, id: string): Promise<Buffer> {
-      const row = await owned(userId, id);
+      const { row } = await access(userId, id);
       const stored = row.file_key ? await deps.storage.get(UPLOAD_BUCKET, row.file_key) : null;
       if (!stored) throw notFound();
       return stored.data;
     },
-    /** Each change of the video (its progress, its end), for its owner, until `signal` ends. */
+    /**
+     * Each change of the video (its progress, its end), for whoever may see it, until `signal` ends;
+     * a member removed from the video's team meanwhile gets nothing more.
+     */
     async *follow(userId: string, id: string, signal?: AbortSignal): AsyncGenerator<ListingVideoView> {
-      yield viewOf(await owned(userId, id));
-      const queue: ListingVideoView[] = [];
+      yield await viewFor(userId, id);
+      const queue: VideoRow[] = [];
       let wake: (() => void) | null = null;
-      const follower = (view: ListingVideoView) => {
-        queue.push(view);
+      const follower = (row: VideoRow) => {
+        queue.push(row);
         wake?.();
       };
       const set = followers.get(id) ?? new Set();
@@ -311,12 +393,15 @@ export function createVideoMaker(deps: ListingContext, options: { make?: typeof 
       signal?.addEventListener("abort", onAbort);
       try {
         while (!signal?.aborted) {
-          const view = queue.shift();
-          if (!view) {
+          if (queue.length === 0) {
             await new Promise<void>((resolve) => (wake = resolve));
             wake = null;
             continue;
           }
+          // The row as it is now (the latest state is what matters), and only while the user may still see it.
+          queue.length = 0;
+          const view = await viewFor(userId, id).catch(() => null);
+          if (view === null) return;
           yield view;
           if (view.status === "succeeded" || view.status === "failed" || view.status === "canceled") return;
         }
@@ -354,3 +439,23 @@ export function createVideoMaker(deps: ListingContext, options: { make?: typeof 
 }
 
 export type VideoMaker = ReturnType<typeof createVideoMaker>;
+
+/** A personal project moved into a team (its pictures became the team's): its videos become the team's too. */
+export async function moveVideosToTeam(deps: Pick<ListingContext, "db">, projectId: string, teamId: string): Promise<void> {
+  await deps.db.updateTable("listing_videos").set({ team_id: teamId }).where("project_id", "=", projectId).execute();
+}
+
+/** A deleted account's videos of a team's projects stay the team's: they pass to `toUserId` (its Owner), as its pictures do. */
+export async function handOverTeamVideos(
+  deps: Pick<ListingContext, "db">,
+  fromUserId: string,
+  teamId: string,
+  toUserId: string,
+): Promise<void> {
+  await deps.db
+    .updateTable("listing_videos")
+    .set({ user_id: toUserId })
+    .where("user_id", "=", fromUserId)
+    .where("team_id", "=", teamId)
+    .execute();
+}

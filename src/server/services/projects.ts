@@ -122,7 +122,13 @@ const projectCount = preparedQuery((db, userId: string) =>
     .where("user_id", "=", userId),
 );
 
-export function createProjectsService(deps: Deps, render: RenderModule, teams: ProjectTeams) {
+/** The listing module's videos follow their project into a team and pass on with a deleted account's team work (decision 112). */
+export interface ProjectVideos {
+  moveVideosToTeam(projectId: string, teamId: string): Promise<void>;
+  handOverTeamVideos(fromUserId: string, teamId: string, toUserId: string): Promise<void>;
+}
+
+export function createProjectsService(deps: Deps, render: RenderModule, teams: ProjectTeams, videos?: ProjectVideos) {
   /** The project when the user may work in it (with their role there), else 404. */
   async function projectFor(userId: string, projectId: string) {
     const found = await accessibleProject(deps, teams, userId, projectId);
@@ -260,6 +266,7 @@ export function createProjectsService(deps: Deps, render: RenderModule, teams: P
       if (project.team_id !== null) throw new DomainError("conflict", "projectAlreadyInTeam");
       if ((await teams.roleIn(userId, teamId)) === null) throw notFound();
       await render.movePicturesToTeam(project.id, teamId);
+      await videos?.moveVideosToTeam(project.id, teamId);
       await deps.db.updateTable("projects").set({ team_id: teamId, updated_at: deps.clock.now() }).where("id", "=", project.id).execute();
       await teams.record(teamId, userId, "projectMoved", { project: project.name });
       return projectView({ ...project, team_id: teamId });
@@ -271,6 +278,7 @@ export function createProjectsService(deps: Deps, render: RenderModule, teams: P
      */
     async handOverTeamWork(fromUserId: string, teamId: string, toUserId: string): Promise<void> {
       await render.handOverTeamPictures(fromUserId, teamId, toUserId);
+      await videos?.handOverTeamVideos(fromUserId, teamId, toUserId);
       await deps.db
         .updateTable("projects")
         .set({ user_id: toUserId })

@@ -192,15 +192,18 @@ function VideoItem({ video, onEnded }: { video: VideoView; onEnded(): void }) {
               ? t("listing.video.queued")
               : t("listing.video.percent", { percent: Math.round(live.progress * 100) })}
           </span>
-          <button
-            type="button"
-            className={buttonClass.secondary}
-            onClick={() => cancel.mutate({ id: live.id })}
-            disabled={cancel.isPending}
-          >
-            <Ban className="size-4" aria-hidden="true" />
-            {t("listing.video.cancel")}
-          </button>
+          {/* A team member who did not order it sees it made; its author, the Owner and Admins may cancel it. */}
+          {live.mayManage ? (
+            <button
+              type="button"
+              className={buttonClass.secondary}
+              onClick={() => cancel.mutate({ id: live.id })}
+              disabled={cancel.isPending}
+            >
+              <Ban className="size-4" aria-hidden="true" />
+              {t("listing.video.cancel")}
+            </button>
+          ) : null}
         </div>
       ) : null}
       {live.status === "succeeded" && live.url ? (
@@ -223,7 +226,7 @@ function VideoItem({ video, onEnded }: { video: VideoView; onEnded(): void }) {
               <input
                 type="checkbox"
                 checked={live.onListingPages}
-                disabled={show.isPending}
+                disabled={show.isPending || !live.mayManage}
                 onChange={(event) =>
                   show.mutate(
                     { id: live.id, on: event.target.checked },
