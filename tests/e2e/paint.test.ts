@@ -1,10 +1,11 @@
 /**
  * The studio's Paint tool in Chromium against the real server on the Preview engine (issue 33): a
  * user opens a photo of a room (drawn with known regions) in the studio, clicks its back wall (the
- * smart selection takes the wall and nothing of the window), picks a palette colour and types
- * another, paints both, and sees them side by side, named in the history and in the project's
- * colour list; the server holds the two versions. In English on a desktop (light) and in French on
- * a phone (dark). Screenshots of both.
+ * smart selection takes the wall and nothing of the window) and the right wall (a second click adds
+ * it), picks a palette colour and types another, paints both, and sees them side by side, named in
+ * the history and in the project's colour list; the server holds the two versions. One of them is
+ * exported for listing from the studio, and its public page names its colour. In English on a
+ * desktop (light) and in French on a phone (dark). Screenshots of each.
  */
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
@@ -21,11 +22,12 @@ const fr = translations.fr as unknown as {
 };
 
 const room = paintedRoom();
-/** The wall a click at (240, 270) selects, as the page's selection must find it. */
-const wallPixels = smartSelect({ width: room.width, height: room.height, data: room.rgb, channels: 3 }, { x: 240, y: 270 }).reduce(
-  (sum, value) => sum + value,
-  0,
-);
+/** The pixels a click at (x, y) selects, as the page's selection must find them. */
+const selectedAt = (x: number, y: number) =>
+  smartSelect({ width: room.width, height: room.height, data: room.rgb, channels: 3 }, { x, y }).reduce((sum, value) => sum + value, 0);
+/** The back wall (a click at 240, 270) and the right wall (720, 300). */
+const wallPixels = selectedAt(240, 270);
+const rightWallPixels = selectedAt(720, 300);
 
 describeBrowser("the studio's Paint tool", () => {
   let server: TestServer;
@@ -54,7 +56,7 @@ describeBrowser("the studio's Paint tool", () => {
     await canvas.click({ position: { x: (x / room.width) * box.width, y: (y / room.height) * box.height } });
   }
 
-  it("selects a wall with one click, paints it in a palette colour and a typed one, and shows them side by side (en, desktop, light)", async () => {
+  it("selects a wall with one click and adds another with a second, paints them in a palette colour and a typed one, shows them side by side, and exports one for listing (en, desktop, light)", async () => {
     const { user, imageId, projectId } = await userWithRoom();
     let page: Page;
     ({ page, problems } = await launch({ width: 1366, height: 900, colorScheme: "light" }));
@@ -69,6 +71,11 @@ describeBrowser("the studio's Paint tool", () => {
     // The page's selection is the wall the shared code finds (the browser draws it as runs of pixels).
     const painted = Number(await page.getByTestId("mask-coverage").getAttribute("data-painted"));
     expect(Math.abs(painted - wallPixels) / wallPixels).toBeLessThan(0.01);
+    // A second click adds the right wall to the selection.
+    await clickRoom(page, 720, 300);
+    await poll(() => page.getByTestId("mask-coverage").getAttribute("data-painted")).not.toBe(String(painted));
+    const both = Number(await page.getByTestId("mask-coverage").getAttribute("data-painted"));
+    expect(Math.abs(both - (wallPixels + rightWallPixels)) / (wallPixels + rightWallPixels)).toBeLessThan(0.01);
 
     await page.getByTestId("paint-palette").getByRole("button", { name: "Linen" }).click();
     await page.getByTestId("paint-code").fill("#2f3e5");
@@ -94,6 +101,20 @@ describeBrowser("the studio's Paint tool", () => {
     // A colour in the project's list opens the version painted in it.
     await page.getByTestId("project-colours").getByRole("button", { name: "Walls: #E8E2D6" }).click();
     await poll(() => page.url()).toContain(`version=${colours.find((note) => note.colour === "#e8e2d6")!.jobIds[0]}`);
+
+    // That version, exported for listing from the studio: its public page names the colour.
+    await page.getByTestId("listing-export-open").click();
+    const dialog = page.getByTestId("listing-dialog");
+    await dialog.getByRole("button", { name: "Create listing picture" }).click();
+    await poll(() => dialog.getByTestId("listing-url").isVisible()).toBe(true);
+    const url = await dialog.getByTestId("listing-url").inputValue();
+    await dialog.getByRole("button", { name: "Close" }).click();
+    await page.goto(url);
+    const listed = await page.getByTestId("listing-paints").innerText();
+    expect(listed).toContain("Paint colours in the altered picture");
+    expect(listed).toContain("Walls: #E8E2D6");
+    expect(listed).not.toContain("#2F3E57");
+    await screenshot(page, "paint-listing-page-desktop-light-en");
   });
 
   it("says on the style page that an exterior needs an AI engine, offering no render on the Preview engine (en, desktop, light)", async () => {

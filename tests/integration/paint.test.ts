@@ -197,7 +197,7 @@ describe("Paint on the Preview engine", () => {
       surface: "cabinets",
     });
 
-    await user.client.listing.create.mutate({ jobId: cabinets.jobIds[0]!, language: "en" });
+    const exported = await user.client.listing.create.mutate({ jobId: cabinets.jobIds[0]!, language: "en" });
     const zip = await user.jar.fetch(`${server.url}/files/listing/projects/${projectId}/zip`);
     expect(zip.status).toBe(200);
     const files = unzipSync(new Uint8Array(await zip.arrayBuffer()));
@@ -205,7 +205,26 @@ describe("Paint on the Preview engine", () => {
       .replace(/^\uFEFF/, "")
       .split("\r\n");
     expect(manifest[0]).toBe('"file","original file","disclosure","public URL","paint colours"');
-    expect(manifest[1]).toMatch(/,"walls: #2F3E57; cabinets: #A7B59D"$/);
+    expect(manifest[1]).toMatch(/,"Walls: #2F3E57; Cabinets: #A7B59D"$/);
+
+    // The public page lists them with their swatches, and the picture's XMP description names them.
+    const publicPage = await (await fetch(exported.publicUrl)).text();
+    expect(publicPage).toContain("<h2>Paint colours in the altered picture</h2>");
+    expect(publicPage).toContain('<span class="swatch" style="background:#2f3e57" aria-hidden="true"></span>Walls: #2F3E57</li>');
+    expect(publicPage).toContain("Cabinets: #A7B59D</li>");
+    const altered = await fetch(`${exported.publicUrl}/altered.jpg`);
+    const xmp = (await sharp(Buffer.from(await altered.arrayBuffer())).metadata()).xmp?.toString("utf8") ?? "";
+    expect(xmp).toContain("a painted region tinted (paint colours: Walls: #2F3E57, Cabinets: #A7B59D)");
+    // In French, in the export's words.
+    const french = await user.client.listing.create.mutate({ jobId: walls.jobIds[0]!, language: "fr" });
+    const frenchPage = await (await fetch(french.publicUrl)).text();
+    expect(frenchPage).toContain("<h2>Couleurs de peinture de l’image modifiée</h2>");
+    expect(frenchPage).toContain("Murs : #2F3E57</li>");
+    // A render with no paint in its making lists none.
+    const styled = await user.client.render.create.mutate({ projectId, imageId, style: "modern" });
+    await waitForRenders(user, [styled.jobs[0]!.id]);
+    const plain = await user.client.listing.create.mutate({ jobId: styled.jobs[0]!.id, language: "en" });
+    expect(await (await fetch(plain.publicUrl)).text()).not.toContain("listing-paints");
   });
 
   it("costs what the operator sets, refuses more than three colours or a bad code in the user's words and free, and keeps projects to their owners", async () => {

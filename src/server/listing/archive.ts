@@ -1,13 +1,14 @@
 /**
  * A project's listing pictures in one zip: every current export's picture, the originals, and
  * manifest.csv (file, original file, disclosure, public URL, and the exact paint colours in the
- * picture's making: "walls: #2F3E57", issue 33). JPEGs are stored, not deflated:
+ * picture's making, in the export's language: "Walls: #2F3E57", issue 33). JPEGs are stored, not deflated:
  * they do not shrink.
  */
 import type { Writable } from "node:stream";
 
 import { UPLOAD_BUCKET } from "../../shared/constants";
 import type { ListingContext } from "./context";
+import { paintLabel } from "./names";
 import type { ListingExportRow } from "./exports";
 
 /**
@@ -55,9 +56,7 @@ export async function writeProjectZip(deps: ListingContext, exports: ListingExpo
     const originalFile = `originals/${number}-${base}-original.jpg`;
     archive.append(picture.data, { name: file, date: new Date(row.created_at) });
     archive.append(original.data, { name: originalFile, date: new Date(row.created_at) });
-    const paintColours = (row.job_id ? (paints.get(row.job_id) ?? []) : [])
-      .map((paint) => `${paint.surface}: ${paint.colour.toUpperCase()}`)
-      .join("; ");
+    const paintColours = (row.job_id ? (paints.get(row.job_id) ?? []) : []).map((paint) => paintLabel(paint, row.language)).join("; ");
     manifest.push({ file, originalFile, disclosure: row.disclosure, publicUrl: row.public_url, paintColours });
   }
   archive.append(manifestCsv(manifest), { name: "manifest.csv" });

@@ -18,7 +18,7 @@ import { aiEditedXmp, describedXmp } from "../images/provenance";
 import { roleMay } from "../../shared/teams";
 import { userOwner, type ListingSource } from "../render";
 import type { ListingContext } from "./context";
-import { previewEngineName, styleName } from "./names";
+import { paintLabel, previewEngineName, styleName } from "./names";
 import { personalSpaceKey, recordSpaceEvent, teamSpaceKey } from "../space-events";
 import { alteredForPage, burnDisclosure, originalForPage } from "./picture";
 
@@ -72,6 +72,7 @@ const XMP_TEXTS: Record<
     graded: (style: string | null) => string;
     tinted: string;
     repainted: string;
+    paintColours: string;
     alterations: Record<RenderMode, string>;
     style: (name: string) => string;
     engine: string;
@@ -88,6 +89,7 @@ const XMP_TEXTS: Record<
     graded: (style) => (style ? `colour and light graded in the ${style} style` : "colour and light graded"),
     tinted: "a painted region tinted",
     repainted: "a painted region repainted",
+    paintColours: "paint colours",
     alterations: {
       stage: "virtually staged (furniture added)",
       declutter: "objects removed",
@@ -110,6 +112,7 @@ const XMP_TEXTS: Record<
     graded: (style) => (style ? `colores y luz ajustados al estilo ${style}` : "colores y luz ajustados"),
     tinted: "una zona pintada teñida",
     repainted: "una zona pintada redibujada",
+    paintColours: "colores de pintura",
     alterations: {
       stage: "amueblada virtualmente (muebles añadidos)",
       declutter: "objetos retirados",
@@ -132,6 +135,7 @@ const XMP_TEXTS: Record<
     graded: (style) => (style ? `couleurs et lumière ajustées au style ${style}` : "couleurs et lumière ajustées"),
     tinted: "une zone peinte teintée",
     repainted: "une zone peinte redessinée",
+    paintColours: "couleurs de peinture",
     alterations: {
       stage: "meublée virtuellement (meubles ajoutés)",
       declutter: "objets retirés",
@@ -159,15 +163,23 @@ const XMP_TEXTS: Record<
 const engineName = (engine: { id: string; label: string }, language: Language) =>
   engine.id === "local" ? previewEngineName(language) : engine.label;
 
-export function provenanceXmp(source: ListingSource, disclosure: string, publicUrl: string, language: Language): string {
+export function provenanceXmp(
+  source: ListingSource,
+  disclosure: string,
+  publicUrl: string,
+  language: Language,
+  /** The exact paint colours in the picture's making, as named in the export's language (issue 33). */
+  paints: readonly string[] = [],
+): string {
   const words = XMP_TEXTS[language];
+  const painted = paints.length ? ` (${words.paintColours}${words.colon}${paints.join(", ")})` : "";
   const said = (label: string, value: string) => `${label}${words.colon}${value}`;
   const style =
     source.style === null ? null : (source.styleName ?? (isBuiltInStyle(source.style) ? styleName(source.style, language) : null));
   const tail = ` ${said(words.disclosure, `"${disclosure}"`)}. ${said(words.original, publicUrl)}`;
   const upscale = source.upscale ? `; ${words.upscaled(source.upscale.model, engineName(source.upscale.engine, language))}` : "";
   if (!source.engine.isAi) {
-    const change = source.kind === "edit" ? words.tinted : words.graded(style);
+    const change = source.kind === "edit" ? `${words.tinted}${painted}` : words.graded(style);
     const text = `${said(words.previewPhoto, change)}. ${said(words.engine, `${previewEngineName(language)}${upscale}`)}.${tail}`;
     // The Preview engine is not AI; an AI upscale of its picture is, and says so.
     return source.upscale?.engine.isAi ? aiEditedXmp(text) : describedXmp(text);
@@ -177,7 +189,7 @@ export function provenanceXmp(source: ListingSource, disclosure: string, publicU
     source.model && !source.engine.label.includes(source.model)
       ? `, ${words.model} ${source.model}${source.modelVersion ? ` (${source.modelVersion})` : ""}`
       : "";
-  const alteration = source.kind === "edit" ? words.repainted : words.alterations[source.renderMode];
+  const alteration = source.kind === "edit" ? `${words.repainted}${painted}` : words.alterations[source.renderMode];
   const styled = style ? `, ${words.style(style)}` : "";
   return aiEditedXmp(
     `${said(words.aiPhoto, `${alteration}${styled}`)}. ${said(words.engine, `${source.engine.label}${model}${upscale}`)}.${tail}`,
@@ -211,7 +223,14 @@ export async function createExport(
   const id = randomUUID();
   const code = randomBytes((LISTING.codeLength * 6) / 8).toString("base64url");
   const publicUrl = `${baseUrl.replace(/\/+$/, "")}${LISTING_ROUTES.page(code)}`;
-  const xmp = provenanceXmp(source, disclosure, publicUrl, input.language);
+  const paints = (await deps.render.paintsInMaking([source.jobId])).get(source.jobId) ?? [];
+  const xmp = provenanceXmp(
+    source,
+    disclosure,
+    publicUrl,
+    input.language,
+    paints.map((paint) => paintLabel(paint, input.language)),
+  );
   const [picture, altered, originalJpeg] = await Promise.all([
     burnDisclosure(result, disclosure, publicUrl, xmp),
     alteredForPage(result, xmp),

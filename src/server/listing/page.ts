@@ -17,6 +17,7 @@ const PAGE_TEXTS: Record<
     disclosure: string;
     exported: string;
     video: string;
+    paints: string;
   }
 > = {
   en: {
@@ -28,6 +29,7 @@ const PAGE_TEXTS: Record<
     disclosure: "Disclosure",
     exported: "Published on {date}",
     video: "Video of the listing (digitally altered pictures)",
+    paints: "Paint colours in the altered picture",
   },
   es: {
     title: "Foto original y foto modificada",
@@ -39,6 +41,7 @@ const PAGE_TEXTS: Record<
     disclosure: "Aviso",
     exported: "Publicado el {date}",
     video: "Vídeo del anuncio (imágenes modificadas digitalmente)",
+    paints: "Colores de pintura de la imagen modificada",
   },
   fr: {
     title: "Photo originale et photo modifiée",
@@ -49,6 +52,7 @@ const PAGE_TEXTS: Record<
     disclosure: "Mention",
     exported: "Publié le {date}",
     video: "Vidéo de l’annonce (images modifiées numériquement)",
+    paints: "Couleurs de peinture de l’image modifiée",
   },
 };
 
@@ -74,6 +78,8 @@ img { display: block; width: 100%; height: auto; background: var(--line); }
 figcaption { padding: 10px 14px; font-weight: 600; display: flex; justify-content: space-between; gap: 8px; flex-wrap: wrap; }
 figcaption span { font-weight: 400; color: var(--muted); }
 .date { margin-top: 20px; font-size: 0.875rem; }
+.paints { margin-top: 16px; } .paints h2 { font-size: 1rem; margin: 0 0 6px; } .paints ul { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 8px 16px; }
+.paints li { display: inline-flex; align-items: center; gap: 8px; font-variant-numeric: tabular-nums; } .swatch { width: 20px; height: 20px; border-radius: 4px; border: 1px solid var(--line); }
 `;
 
 export interface ListingPageData {
@@ -87,6 +93,8 @@ export interface ListingPageData {
   originalHeight: number;
   /** The owner shows the project's listing video on its pages (issue 33). */
   video?: boolean;
+  /** The exact paint colours in the altered picture's making, named in the export's language (issue 33). */
+  paints?: Array<{ label: string; colour: string }>;
 }
 
 export function listingPageHtml(data: ListingPageData): string {
@@ -120,10 +128,19 @@ export function listingPageHtml(data: ListingPageData): string {
 </figure>
 </div>
 ${
-  data.video
-    ? `<section class="video"><h2>${escapeHtml(texts.video)}</h2><video controls preload="metadata" playsinline src="${LISTING_ROUTES.page(data.code)}/video.mp4" data-testid="listing-video"></video></section>\n`
+  data.paints?.length
+    ? `<section class="paints" data-testid="listing-paints"><h2>${escapeHtml(texts.paints)}</h2><ul>${data.paints
+        .map(
+          (paint) =>
+            `<li><span class="swatch" style="background:${escapeHtml(paint.colour)}" aria-hidden="true"></span>${escapeHtml(paint.label)}</li>`,
+        )
+        .join("")}</ul></section>\n`
     : ""
-}<p class="date" data-testid="listing-date">${escapeHtml(texts.exported.replace("{date}", () => date))}</p>
+}${
+    data.video
+      ? `<section class="video"><h2>${escapeHtml(texts.video)}</h2><video controls preload="metadata" playsinline src="${LISTING_ROUTES.page(data.code)}/video.mp4" data-testid="listing-video"></video></section>\n`
+      : ""
+  }<p class="date" data-testid="listing-date">${escapeHtml(texts.exported.replace("{date}", () => date))}</p>
 </main>
 </body>
 </html>

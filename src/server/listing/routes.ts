@@ -11,6 +11,7 @@ import { fileNamePrefix } from "../../shared/studio";
 import type { ListingContext } from "./context";
 import { writeProjectZip } from "./archive";
 import { ownedExport, projectExports, publicExport, setExports } from "./exports";
+import { paintLabel } from "./names";
 import { listingPageHtml, NOT_FOUND_HTML } from "./page";
 import { DomainError } from "../errors";
 import type { VideoMaker } from "./videos";
@@ -35,6 +36,7 @@ export function listingRoutes(deps: ListingContext, userOfRequest: UserOfRequest
       res.status(404).type("html").send(NOT_FOUND_HTML);
       return;
     }
+    const paints = row.job_id ? ((await deps.render.paintsInMaking([row.job_id])).get(row.job_id) ?? []) : [];
     res.type("html").send(
       listingPageHtml({
         code: row.code,
@@ -46,6 +48,7 @@ export function listingRoutes(deps: ListingContext, userOfRequest: UserOfRequest
         originalWidth: row.original_width,
         originalHeight: row.original_height,
         video: await videos.listingPageHasVideo(row),
+        paints: paints.map((paint) => ({ label: paintLabel(paint, row.language), colour: paint.colour })),
       }),
     );
   });
