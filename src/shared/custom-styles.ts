@@ -6,6 +6,7 @@
  * as it was used (StyleSnapshot), so editing the style later does not change what a past render says.
  */
 import { z } from "zod";
+import { hexColourSchema } from "./hex-colour";
 import { MESSAGES } from "./messages";
 import { DESIGN_STYLES, type DesignStyle } from "./styles";
 
@@ -45,11 +46,7 @@ export type StyleKey = DesignStyle | CustomStyleId;
 export const isCustomStyleKey = (key: string): key is CustomStyleId => key.startsWith(CUSTOM_STYLES.idPrefix);
 export const isBuiltInStyle = (key: string): key is DesignStyle => (DESIGN_STYLES as readonly string[]).includes(key);
 
-const hexColour = z
-  .string()
-  .trim()
-  .regex(/^#[0-9a-fA-F]{6}$/, { error: MESSAGES.customStylePaletteInvalid })
-  .transform((value) => value.toLowerCase());
+const hexColour = hexColourSchema(MESSAGES.customStylePaletteInvalid);
 
 /** One line of text: control characters and runs of spaces become one space (it reaches a prompt). */
 const oneLine = (text: string) =>

@@ -5,6 +5,7 @@
  * the browser on the studio's picture (and in the tests on pictures they draw).
  */
 import { z } from "zod";
+import { hexColourSchema } from "./hex-colour";
 import { MESSAGES } from "./messages";
 
 export const PAINT = {
@@ -22,17 +23,14 @@ export const PAINT = {
 export const PAINT_SURFACES = ["walls", "ceiling", "cabinets", "doors", "trim", "other"] as const;
 export type PaintSurface = (typeof PAINT_SURFACES)[number];
 
-export const hexColourSchema = z
-  .string()
-  .trim()
-  .regex(/^#[0-9a-fA-F]{6}$/, { error: MESSAGES.paintColourInvalid })
-  .transform((value) => value.toLowerCase());
+/** A paint colour typed as #rrggbb. */
+export const paintColourSchema = hexColourSchema(MESSAGES.paintColourInvalid);
 
 /** A paint request's colours: one to three, each #rrggbb, none twice. */
 export const paintInputSchema = z.object({
   surface: z.enum(PAINT_SURFACES, { error: MESSAGES.paintSurfaceInvalid }),
   colours: z
-    .array(hexColourSchema)
+    .array(paintColourSchema)
     .min(1, { error: MESSAGES.paintColourInvalid })
     .max(PAINT.compareMax, { error: MESSAGES.paintTooManyColours })
     .refine((colours) => new Set(colours).size === colours.length, { error: MESSAGES.paintColourRepeated }),
@@ -41,7 +39,7 @@ export type PaintInput = z.infer<typeof paintInputSchema>;
 
 export const paletteColourSchema = z.object({
   name: z.string().trim().min(1, { error: MESSAGES.paletteNameInvalid }).max(PAINT.paletteNameMax, { error: MESSAGES.paletteNameInvalid }),
-  hex: hexColourSchema,
+  hex: paintColourSchema,
 });
 export type PaletteColour = z.infer<typeof paletteColourSchema>;
 

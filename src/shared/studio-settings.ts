@@ -4,6 +4,7 @@
  * server enforces and the admin page shows live while a colour is chosen.
  */
 import { z } from "zod";
+import { hexColourSchema } from "./hex-colour";
 import { MESSAGES } from "./messages";
 import type { EngineTask } from "./render";
 import { accentContrast } from "./studio";
@@ -24,11 +25,7 @@ export type EngineId = (typeof ENGINE_IDS)[number];
 export const KEYED_ENGINES = ["replicate", "openai", "comfyui"] as const;
 export type KeyedEngine = (typeof KEYED_ENGINES)[number];
 
-const hexColor = z
-  .string()
-  .trim()
-  .regex(/^#[0-9a-fA-F]{6}$/, { error: MESSAGES.accentColorInvalid })
-  .transform((value) => value.toLowerCase());
+const hexColor = hexColourSchema(MESSAGES.accentColorInvalid);
 
 export const brandInputSchema = z.object({
   name: z.string().trim().min(1, { error: MESSAGES.studioNameRequired }).max(STUDIO_LIMITS.nameMax, { error: MESSAGES.studioNameTooLong }),

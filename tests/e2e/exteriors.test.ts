@@ -50,6 +50,11 @@ describeBrowser("exterior photos", () => {
     expect(await page.getByTestId("style-modern").count()).toBe(0);
     expect(await page.getByText("a replaced sky must be disclosed in California").count()).toBe(1);
     await page.getByRole("radio", { name: "Twilight" }).check();
+    // Variations of the change, not "of each style"; the price counts them alone.
+    expect(await page.getByLabel("Variations", { exact: true }).count()).toBe(1);
+    await page.getByLabel("Variations", { exact: true }).selectOption("2");
+    expect(await page.getByTestId("render-price").innerText()).toBe("This will use 2 credits (2 variations).");
+    await page.getByLabel("Variations", { exact: true }).selectOption("1");
     await screenshot(page, "exterior-style-page-desktop-light-en");
     await page.getByRole("button", { name: /^Render/ }).click();
     await poll(() => new URL(page.url()).pathname).toBe("/render");

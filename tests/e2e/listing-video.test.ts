@@ -49,7 +49,11 @@ describeBrowser("listing videos", () => {
       const video = element as HTMLVideoElement;
       video.muted = true;
       await video.play();
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Until the browser has shown a frame past the first (an event, not a wait of so many ms).
+      await new Promise<void>((resolve) => {
+        const check = () => (video.currentTime > 0 ? resolve() : video.addEventListener("timeupdate", check, { once: true }));
+        check();
+      });
       return {
         duration: video.duration,
         width: video.videoWidth,
@@ -65,6 +69,15 @@ describeBrowser("listing videos", () => {
     await signIn(page, server.url, user.email, { to: `/dashboard?project=${projectId}` });
     await poll(() => page.getByTestId("project-videos").isVisible()).toBe(true);
     expect(await page.getByLabel("Length in seconds (3 to 60)").inputValue()).toBe("6");
+    // Pictures play in the order they are ticked, and each ticked one shows its number.
+    const positions = () => page.getByTestId("video-picture-position").allInnerTexts();
+    const boxes = page.getByTestId("project-videos").getByRole("checkbox");
+    expect(await positions()).toEqual(["1", "2"]);
+    await boxes.nth(0).uncheck();
+    expect(await positions()).toEqual(["1"]);
+    await boxes.nth(0).check();
+    expect(await positions()).toEqual(["2", "1"]);
+    expect(await page.getByText("Pictures (2 of at most 20, in the order you tick them)").count()).toBe(1);
     await page.getByTestId("video-make").click();
     await poll(() => page.getByTestId("video-item").first().getAttribute("data-status")).toBe("succeeded");
     const video = await played(page);

@@ -43,6 +43,13 @@ export async function confirmAddress(baseUrl: string, db: AppDatabase, email: st
   if (response.headers.get("location") !== "/?emailConfirmed=1") throw new Error(`${email} was not confirmed`);
 }
 
+/** A new account, signed in, whose address is confirmed: what renders on engines that bill each call need. */
+export async function confirmedClient(server: { url: string; deps: { db: AppDatabase } }) {
+  const user = await signedInClient(server.url);
+  await confirmAddress(server.url, server.deps.db, user.email);
+  return user;
+}
+
 export async function upload(
   baseUrl: string,
   jar: CookieJar,

@@ -12,15 +12,8 @@ import { translations } from "../../src/client/i18n/resources";
 import { failure } from "../helpers/failure";
 import { startFakeComfyUi, type FakeComfyUi } from "../helpers/fake-comfyui";
 import { startFakeOpenAi, type FakeOpenAi } from "../helpers/fake-openai";
-import { roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
+import { confirmedClient, roomPhoto, upload, waitForRenders } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
-
-async function person(server: TestServer) {
-  const user = await signedInClient(server.url);
-  // Engines that bill each call spend free credits only for a confirmed address.
-  await server.deps.db.updateTable("users").set({ email_confirmed_at: Date.now() }).where("id", "=", user.userId).execute();
-  return user;
-}
 
 describe("exteriors on the Preview engine", () => {
   let server: TestServer;
@@ -32,7 +25,7 @@ describe("exteriors on the Preview engine", () => {
   });
 
   it("are refused before anything is charged, with a message saying an AI engine is needed, in three languages", async () => {
-    const user = await person(server);
+    const user = await confirmedClient(server);
     const house = await upload(server.url, user.jar, await roomPhoto(1200, 800), { roomType: "exterior" });
     expect(house.status).toBe(201);
     const before = (await user.client.account.profile.query()).credits;
@@ -85,7 +78,7 @@ describe("exteriors on AI engines", () => {
           : { RENDER_PROVIDER: "comfyui", COMFYUI_URL: comfy.url },
       );
       try {
-        const user = await person(server);
+        const user = await confirmedClient(server);
         const { engine: offer } = await user.client.render.allowance.query();
         expect(offer.capabilities.modes).toEqual(expect.arrayContaining(["redesign", "sky", "twilight", "garden"]));
         expect(offer.tasks.exterior).toEqual([engine]);

@@ -17,7 +17,7 @@ import { failure } from "../helpers/failure";
 import { startFakeComfyUi, type FakeComfyUi } from "../helpers/fake-comfyui";
 import { startFakeOpenAi, type FakeOpenAi } from "../helpers/fake-openai";
 import { paintedRoom } from "../helpers/painted-room";
-import { createStudioClient, signedInClient, upload, waitForRenders } from "../helpers/render";
+import { confirmedClient, createStudioClient, signedInClient, upload, waitForRenders } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 
 type Studio = Awaited<ReturnType<typeof signedInClient>>;
@@ -327,9 +327,8 @@ describe("Paint on AI engines: the mask, and an instruction naming the colour", 
           : { RENDER_PROVIDER: "comfyui", COMFYUI_URL: comfy.url },
       );
       try {
-        const user = await signedInClient(server.url);
         // Engines that bill each call spend free credits only for a confirmed address.
-        await server.deps.db.updateTable("users").set({ email_confirmed_at: Date.now() }).where("id", "=", user.userId).execute();
+        const user = await confirmedClient(server);
         const uploaded = await upload(server.url, user.jar, await room.png(), {}, "image/png");
         expect(await user.client.render.paintOffer.query()).toMatchObject({ credits: 1, engine });
         const before = (await user.client.account.profile.query()).credits;

@@ -23,6 +23,7 @@ import { Spinner } from "../components/Spinner";
 import { EditProgress } from "../components/studio/EditProgress";
 import { exportMask, MaskCanvas } from "../components/studio/MaskCanvas";
 import { MeasureTool } from "../components/studio/MeasureTool";
+import { PriceNote } from "../components/studio/PriceNote";
 import { PaintPanel, ProjectColours } from "../components/studio/PaintPanel";
 import { paintColourLabel, Swatch } from "../components/studio/PaintColour";
 import { smartSelect, type PaintSurface } from "../../shared/paint";
@@ -578,22 +579,13 @@ function Studio({ picture, versionParam }: { picture: string; versionParam: stri
                 {t("studio.instruction.hint", { max: EDIT.instructionMax })}
               </p>
             </div>
-            <div className="rounded-lg bg-slate-50 p-3 text-sm dark:bg-slate-800/60" data-testid="studio-price">
-              <p className="font-medium">{t("studio.price", { count: CREDITS.perRender })}</p>
-              {credits !== null ? (
-                <p className="text-slate-600 dark:text-slate-300" data-testid="studio-credits">
-                  {t("studio.credits", { count: credits })}
-                  {noCredits ? (
-                    <>
-                      {" · "}
-                      <Link href="/pricing" className={linkClass}>
-                        {t("studio.buyCredits")}
-                      </Link>
-                    </>
-                  ) : null}
-                </p>
-              ) : null}
-            </div>
+            <PriceNote
+              price={t("studio.price", { count: CREDITS.perRender })}
+              credits={credits}
+              short={noCredits}
+              testId="studio-price"
+              creditsTestId="studio-credits"
+            />
             {waitsForAddress && engine ? <FreeCreditsLockedCallout count={allowance.data?.freeCreditsLocked ?? 0} engine={engine} /> : null}
             <ErrorText message={submitError} />
             <button type="submit" className={`${buttonClass.primary} w-full`} disabled={!canSubmit} data-testid="studio-submit">

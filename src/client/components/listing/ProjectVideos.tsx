@@ -73,10 +73,21 @@ export function ProjectVideos({ projectId, renders }: { projectId: string; rende
           <legend className={labelClass}>{t("listing.video.pictures", { count: picked.length, max: LISTING_VIDEO.picturesMax })}</legend>
           <ul className="grid grid-cols-3 gap-2 sm:grid-cols-5 lg:grid-cols-8">
             {finished.map((job) => {
-              const on = picked.includes(job.id);
+              const position = picked.indexOf(job.id) + 1;
+              const on = position > 0;
               return (
                 <li key={job.id}>
-                  <label className="block cursor-pointer overflow-hidden rounded-lg border-2 border-transparent has-[:checked]:border-brand-600 dark:has-[:checked]:border-brand-500">
+                  <label className="relative block cursor-pointer overflow-hidden rounded-lg border-2 border-transparent has-[:checked]:border-brand-600 dark:has-[:checked]:border-brand-500">
+                    {/* Its place in the video: pictures play in the order they were ticked. */}
+                    {on ? (
+                      <span
+                        className="absolute left-1 top-1 grid size-6 place-items-center rounded-full bg-brand-600 text-xs font-bold text-white shadow"
+                        aria-hidden="true"
+                        data-testid="video-picture-position"
+                      >
+                        {position}
+                      </span>
+                    ) : null}
                     <Picture
                       src={job.result!.thumb}
                       alt=""
@@ -90,6 +101,7 @@ export function ProjectVideos({ projectId, renders }: { projectId: string; rende
                         onChange={() => setChosen(on ? picked.filter((id) => id !== job.id) : [...picked, job.id])}
                       />
                       <span className="truncate">{jobTitle(t, job)}</span>
+                      {on ? <span className="sr-only">{t("listing.video.position", { position })}</span> : null}
                     </span>
                   </label>
                 </li>

@@ -71,7 +71,7 @@ export function RenderOptions({
       {signedIn ? (
         <div>
           <label htmlFor="variations" className={labelClass}>
-            {t("renderOptions.variationsLabel")}
+            {t(exterior ? "renderOptions.exteriorVariationsLabel" : "renderOptions.variationsLabel")}
           </label>
           <select
             id="variations"
@@ -88,11 +88,16 @@ export function RenderOptions({
           <p className="mt-1.5 text-sm text-slate-600 dark:text-slate-400">{t("renderOptions.variationsHint")}</p>
           {styleCount > 0 ? (
             <p className="mt-1 text-sm font-medium text-slate-800 dark:text-slate-200" data-testid="render-price">
-              {t("renderOptions.price", {
-                count: renderCost(styleCount, value.variations),
-                styles: t("renderOptions.styleCount", { count: styleCount }),
-                variations: t("renderOptions.variationCount", { count: value.variations }),
-              })}
+              {exterior
+                ? t("renderOptions.exteriorPrice", {
+                    count: renderCost(styleCount, value.variations),
+                    variations: t("renderOptions.variationCount", { count: value.variations }),
+                  })
+                : t("renderOptions.price", {
+                    count: renderCost(styleCount, value.variations),
+                    styles: t("renderOptions.styleCount", { count: styleCount }),
+                    variations: t("renderOptions.variationCount", { count: value.variations }),
+                  })}
             </p>
           ) : null}
         </div>

@@ -7,13 +7,13 @@
 import { PaintBucket, Plus, X } from "lucide-react";
 import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link } from "wouter";
-import { PAINT, PAINT_SURFACES, hexColourSchema, type PaintSurface } from "../../../shared/paint";
+import { PAINT, PAINT_SURFACES, paintColourSchema, type PaintSurface } from "../../../shared/paint";
 import { Callout } from "../render/Callouts";
 import { ErrorText } from "../render/PageShell";
 import { buttonClass, cardClass, labelClass, linkClass, selectClass } from "../ui/buttons";
 import { trpc } from "../../trpc";
 import { paintColourLabel, Swatch } from "./PaintColour";
+import { PriceNote } from "./PriceNote";
 
 interface PaintPanelProps {
   /** False until the mask is one the server takes (the coverage line says why). */
@@ -37,7 +37,7 @@ export function PaintPanel({ maskReady, busy, credits, submitError, onSubmit }: 
   const total = price === null ? null : price * colours.length;
   const full = colours.length >= PAINT.compareMax;
   const add = (hex: string) => {
-    const parsed = hexColourSchema.safeParse(hex);
+    const parsed = paintColourSchema.safeParse(hex);
     if (!parsed.success) {
       setCodeError(t("serverMessages.paintColourInvalid"));
       return;
@@ -183,22 +183,12 @@ export function PaintPanel({ maskReady, busy, credits, submitError, onSubmit }: 
         </div>
       </fieldset>
 
-      <div className="rounded-lg bg-slate-50 p-3 text-sm dark:bg-slate-800/60" data-testid="paint-price">
-        <p className="font-medium">{price === 0 ? t("paint.priceFree") : t("paint.price", { count: price ?? 1 })}</p>
-        {credits !== null ? (
-          <p className="text-slate-600 dark:text-slate-300">
-            {t("studio.credits", { count: credits })}
-            {tooFewCredits ? (
-              <>
-                {" · "}
-                <Link href="/pricing" className={linkClass}>
-                  {t("studio.buyCredits")}
-                </Link>
-              </>
-            ) : null}
-          </p>
-        ) : null}
-      </div>
+      <PriceNote
+        price={price === 0 ? t("paint.priceFree") : t("paint.price", { count: price ?? 1 })}
+        credits={credits}
+        short={tooFewCredits}
+        testId="paint-price"
+      />
       <ErrorText message={submitError} />
       <button type="submit" className={`${buttonClass.primary} w-full`} disabled={!canSubmit} data-testid="paint-submit">
         <PaintBucket className="size-4" aria-hidden="true" />

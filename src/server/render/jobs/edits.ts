@@ -66,8 +66,8 @@ export async function createEditJob(
   owner: Owner,
   input: EditRequestInput & { seed?: number; paint?: PaintChoice },
 ): Promise<{ jobId: string; credits: number }> {
-  const { source, mask } = await checkedEdit(deps, owner, input);
-  return queueEdit(deps, owner, source, mask, {
+  const edit = await checkedEdit(deps, owner, input);
+  return queueEdit(deps, owner, edit, {
     instruction: input.paint ? "" : input.instruction,
     preset: input.paint ? null : (input.preset ?? null),
     paint: input.paint ?? null,
@@ -85,11 +85,11 @@ export async function createPaintJobs(
   owner: Owner,
   input: PaintRequestInput,
 ): Promise<{ jobIds: string[]; credits: number }> {
-  const { source, mask } = await checkedEdit(deps, owner, input);
+  const edit = await checkedEdit(deps, owner, input);
   const jobIds: string[] = [];
   let credits = 0;
   for (const colour of input.colours) {
-    const queued = await queueEdit(deps, owner, source, mask, {
+    const queued = await queueEdit(deps, owner, edit, {
       instruction: "",
       preset: null,
       paint: { colour, surface: input.surface },
@@ -107,31 +107,37 @@ export interface PaintChoice {
   surface: PaintSurface;
 }
 
+/** An edit that may be queued: the version to edit, the project it is filed in, and its checked mask. */
+interface CheckedEdit {
+  source: EditSource;
+  projectId: string;
+  mask: Buffer;
+}
+
 /** The version to edit and the mask checked against it (size and area); refusals cost nothing. */
 async function checkedEdit(
   deps: RenderContext,
   owner: Owner,
   input: { sourceJobId?: string; uploadId?: string; mask: string },
-): Promise<{ source: EditSource; mask: Buffer }> {
+): Promise<CheckedEdit> {
   if (owner.userId === null) throw new DomainError("unauthenticated", "notAuthenticated");
   if (!deps.capabilities.masks) throw new DomainError("invalid", "engineCannot");
   const source = await editSource(deps, owner, input);
-  if (!(source.parent?.project_id ?? source.upload.project_id)) throw notFound();
+  const projectId = source.parent?.project_id ?? source.upload.project_id;
+  if (!projectId) throw notFound();
   const checked = await checkMask(pngFromDataUrl(input.mask), source);
   if (!checked.ok) throw new DomainError("invalid", checked.reason);
-  return { source, mask: checked.mask };
+  return { source, projectId, mask: checked.mask };
 }
 
 /** Stores the mask and queues one edit with its charge, in one transaction. */
 async function queueEdit(
   deps: RenderContext,
   owner: Owner,
-  source: EditSource,
-  mask: Buffer,
+  { source, projectId, mask }: CheckedEdit,
   order: { instruction: string; preset: EditPreset | null; paint: PaintChoice | null; seed: number | undefined },
 ): Promise<{ jobId: string; credits: number }> {
   const userId = owner.userId!;
-  const projectId = (source.parent?.project_id ?? source.upload.project_id)!;
   const id = generateSecureRandomString();
   const maskKey = editMaskKey(id);
   await deps.diskFloor.ensureRoom();
