@@ -83,6 +83,9 @@ export const SQLITE_LANE_ONLY = [
   "tests/integration/procedures.test.ts",
   "tests/integration/routers.test.ts",
   "tests/integration/server.test.ts",
+  // Decision 111: the listing video's making with ffmpeg reads and writes no database (its queue's
+  // rows are listing-videos.test.ts's, which runs on both).
+  "tests/integration/listing-video.test.ts",
 ];
 
 /** The scale suite: real server processes on one PostgreSQL database (decision 084); never on SQLite. */

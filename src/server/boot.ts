@@ -38,7 +38,7 @@ import { createApiModule } from "./api";
 import { createWebhooksModule, type WebhooksOptions } from "./webhooks";
 import { forgetSpaceEventsBefore, SPACE_EVENTS_KEEP_MS, spaceEventsAfter } from "./space-events";
 import { createSettingsModule } from "./settings";
-import { createAccountDirectory, createAccountsService, createPeopleDirectory } from "./services/accounts";
+import { createAccountDirectory, createAccountsService, createPeopleDirectory, isAccountDisabled } from "./services/accounts";
 import { createSpacesModule } from "./spaces";
 import { createStylesModule, snapshotOf } from "./styles";
 import { createMarketplaceModule } from "./marketplace";
@@ -227,6 +227,7 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
   });
   const api = createApiModule(infra, {
     spaces,
+    accounts: { isDisabled: (userId) => isAccountDisabled(infra, userId) },
     render,
     counts: rateCounts,
     webhooks,

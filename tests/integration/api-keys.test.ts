@@ -140,6 +140,23 @@ describe("API keys", () => {
     });
   });
 
+  it("stops a key while an admin has its maker's account disabled, and lets it work again once enabled", async () => {
+    const user = await signedInClient(server.url);
+    const { token } = await user.client.developers.createKey.mutate({
+      name: "Feed",
+      scopes: ["credits:read"],
+      expiresInDays: null,
+      teamId: null,
+    });
+    expect((await call("/credits", { token })).status).toBe(200);
+    const admin = await signedInClient(server.url);
+    await server.deps.db.insertInto("user_roles").values({ user_id: admin.userId, role: "admin", created_at: clock.now() }).execute();
+    await admin.client.admin.setDisabled.mutate({ userId: user.userId, disabled: true });
+    expect(await call("/credits", { token })).toEqual({ status: 401, body: errorOf("unauthenticated", MESSAGES.apiKeyInvalid) });
+    await admin.client.admin.setDisabled.mutate({ userId: user.userId, disabled: false });
+    expect((await call("/credits", { token })).status).toBe(200);
+  });
+
   it("checks names, scopes and expiry, and keeps at most the allowed number of live keys per space", async () => {
     const user = await signedInClient(server.url);
     const make = (input: Partial<Parameters<typeof user.client.developers.createKey.mutate>[0]>) =>

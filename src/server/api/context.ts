@@ -15,6 +15,11 @@ export interface ApiSpaces {
   requireRight(userId: string, teamId: string, right: TeamRight): Promise<TeamRole>;
 }
 
+/** What the api module asks of accounts: whether a key's maker may still act (an admin may have disabled the account). */
+export interface ApiAccounts {
+  isDisabled(userId: string): Promise<boolean>;
+}
+
 /** A row of a credit ledger (the credits' LedgerEntry). */
 export interface ApiLedgerEntry {
   id: string;
@@ -131,6 +136,7 @@ export interface ApiContext extends Pick<Infra, "db" | "clock" | "log"> {
   /** Requests per minute per key (API_REQUESTS_PER_MINUTE). */
   requestsPerMinute: number;
   spaces: ApiSpaces;
+  accounts: ApiAccounts;
   credits: ApiCredits;
   render: ApiRender;
   webhooks: ApiWebhooks;

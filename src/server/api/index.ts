@@ -7,7 +7,18 @@ import type { CreateApiKeyInput } from "../../shared/api";
 import { DEFAULT_LANGUAGE, type Language } from "../../shared/constants";
 import type { Infra } from "../infra";
 import { DomainError } from "../errors";
-import type { ApiContext, ApiCounts, ApiCredits, ApiListing, ApiProjects, ApiRender, ApiSpaces, ApiStyles, ApiWebhooks } from "./context";
+import type {
+  ApiAccounts,
+  ApiContext,
+  ApiCounts,
+  ApiCredits,
+  ApiListing,
+  ApiProjects,
+  ApiRender,
+  ApiSpaces,
+  ApiStyles,
+  ApiWebhooks,
+} from "./context";
 import { pruneIdempotency } from "./idempotency";
 import { pruneRenderSlots } from "./render-slots";
 import { createApiKey, listApiKeys, revokeApiKey } from "./keys";
@@ -22,6 +33,7 @@ export function createApiModule(
   infra: Pick<Infra, "db" | "clock" | "log" | "version" | "env">,
   ports: {
     spaces: ApiSpaces;
+    accounts: ApiAccounts;
     credits: ApiCredits;
     render: ApiRender;
     counts: ApiCounts;

@@ -112,7 +112,10 @@ export async function revokeApiKey(deps: ApiContext, userId: string, keyId: stri
   return view({ ...row, revoked_at: now });
 }
 
-/** The caller a bearer token stands for, or null (unknown, revoked, expired, or its maker left the team). */
+/**
+ * The caller a bearer token stands for, or null (unknown, revoked, expired, its maker left the team,
+ * or an admin disabled its maker's account: a disabled account acts through no door).
+ */
 export async function authenticateApiKey(deps: ApiContext, token: string): Promise<ApiCaller | null> {
   const match = TOKEN.exec(token);
   if (!match) return null;
@@ -122,6 +125,7 @@ export async function authenticateApiKey(deps: ApiContext, token: string): Promi
   const now = deps.clock.now();
   if (row.revoked_at !== null || (row.expires_at !== null && row.expires_at <= now)) return null;
   if (row.team_id !== null && (await deps.spaces.roleIn(row.user_id, row.team_id)) === null) return null;
+  if (await deps.accounts.isDisabled(row.user_id)) return null;
   // When it was last used, to the minute: one write a minute at most per key.
   if (row.last_used_at === null || now - row.last_used_at >= API_KEYS.lastUsedEveryMs) {
     await deps.db.updateTable("api_keys").set({ last_used_at: now }).where("id", "=", row.id).execute();

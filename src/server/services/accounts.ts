@@ -71,6 +71,12 @@ export function createAccountDirectory(deps: Pick<Infra, "db">): AccountDirector
   };
 }
 
+/** Whether an admin disabled the account (an unknown account counts as disabled): API keys ask it on every call. */
+export async function isAccountDisabled(deps: Pick<Infra, "db">, userId: string): Promise<boolean> {
+  const user = await deps.db.selectFrom("users").select("disabled_at").where("id", "=", userId).executeTakeFirst();
+  return !user || user.disabled_at !== null;
+}
+
 /** What the spaces module asks of accounts: members' names and addresses, and who has an address. */
 export function createPeopleDirectory(deps: Pick<Infra, "db">): PeopleDirectory {
   return {
