@@ -38,7 +38,13 @@ import { createApiModule } from "./api";
 import { createWebhooksModule, type WebhooksOptions } from "./webhooks";
 import { forgetSpaceEventsBefore, SPACE_EVENTS_KEEP_MS, spaceEventsAfter } from "./space-events";
 import { createSettingsModule } from "./settings";
-import { createAccountDirectory, createAccountsService, createPeopleDirectory, isAccountDisabled } from "./services/accounts";
+import {
+  createAccountDirectory,
+  createAccountsService,
+  createPeopleDirectory,
+  disabledAccountIds,
+  isAccountDisabled,
+} from "./services/accounts";
 import { createSpacesModule } from "./spaces";
 import { createStylesModule, snapshotOf } from "./styles";
 import { createMarketplaceModule } from "./marketplace";
@@ -205,6 +211,7 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
   // The marketplace of styles (decision 104): copies of a space's styles and finished renders, installed as copies.
   const marketplace = createMarketplaceModule(infra, {
     teams: spaces,
+    people: { disabledIds: () => disabledAccountIds(infra) },
     styles: {
       read: (space, styleId) => styles.copyOf(space, styleId),
       insertCopies: (space, copies) => styles.insertCopies(space.userId, space.teamId, copies),
@@ -244,7 +251,7 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
   const community = createCommunityModule(infra, {
     renders: { source: (userId, jobId) => render.publicationSource(userId, jobId), pictures: (jobId) => render.publicationPictures(jobId) },
     spaces,
-    people: createPeopleDirectory(infra),
+    people: { ...createPeopleDirectory(infra), disabledIds: () => disabledAccountIds(infra) },
   });
   const payments = createPaymentsService({ ...infra, brandName: settings.brandName, teams: spaces });
   const backups = createBackupModule(infra);

@@ -68,6 +68,10 @@ describeBrowser("the marketplace in a browser", () => {
       await page.getByRole("button", { name: uiText(lang, "marketplace.install") }).click();
       await poll(() => page.getByTestId("installed-note").isVisible()).toBe(true);
       await poll(() => page.getByTestId("listing-installs").textContent()).toContain(uiText(lang, "marketplace.version", { version: 1 }));
+      // The space's installs list it, with the version it has.
+      await poll(() => page.getByTestId("marketplace-installed").textContent()).toContain(
+        `${title} · ${uiText(lang, "marketplace.installedVersion", { version: 1 })}`,
+      );
       await screenshot(page, `marketplace-installed-${lang}-${colorScheme}`);
       const styles = await installer.client.styles.list.query({ teamId: null });
       expect(styles.styles.map((style) => style.name)).toEqual(["Warm loft"]);
@@ -105,5 +109,17 @@ describeBrowser("the marketplace in a browser", () => {
     expect(offered).toMatchObject({ version: 2 });
     expect(offered.installed).toMatchObject({ updateAvailable: true });
     expect(problems).toEqual([]);
+
+    // The installer's page says an update waits among its installs; opened, the update is taken.
+    const other = await open("/", { width: 1280, height: 800, colorScheme: "dark" });
+    await signIn(other.page, server.url, installer.email, { to: "/marketplace" });
+    const installed = other.page.getByTestId("marketplace-installed").getByRole("listitem").filter({ hasText: title });
+    await poll(() => installed.getByTestId("installed-update").textContent()).toBe(uiText("en", "marketplace.updateBadge", { version: 2 }));
+    await screenshot(other.page, "marketplace-update-waiting-desktop-dark");
+    await installed.getByRole("button", { name: uiText("en", "marketplace.open") }).click();
+    await other.page.getByRole("button", { name: uiText("en", "marketplace.acceptUpdate") }).click();
+    await poll(() => installed.textContent()).toContain(uiText("en", "marketplace.installedVersion", { version: 2 }));
+    expect(await installed.getByTestId("installed-update").count()).toBe(0);
+    expect(other.problems).toEqual([]);
   });
 });

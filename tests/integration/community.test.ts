@@ -418,6 +418,46 @@ describe("reports and moderation", () => {
   });
 });
 
+describe("an account an admin disables", () => {
+  it("shows nothing it published, nor its portfolio, while it is disabled; enabled again, all is back as it was", async () => {
+    const dora = await signedInClient(server.url);
+    const [jobId] = await rendersOf(dora, ["scandinavian"]);
+    const { id } = await dora.client.community.publish.mutate({
+      jobId: jobId!,
+      title: "Dora's loft",
+      layout: "before-after",
+      showName: true,
+    });
+    await dora.client.community.savePortfolio.mutate({
+      handle: `dora-${id.slice(-6)}`,
+      displayName: "Dora",
+      headline: "",
+      links: [],
+      contactEmail: "",
+      contactPhone: "",
+      brandTeamId: null,
+      visible: true,
+    });
+    const portfolio = `/p/dora-${id.slice(-6)}`;
+    const viewer = await signedInClient(server.url);
+    expect(await fetchStatus(portfolio)).toBe(200);
+    expect((await viewer.client.community.get.query({ id })).id).toBe(id);
+
+    await admin.client.admin.setDisabled.mutate({ userId: dora.userId, disabled: true });
+    await expectGoneEverywhere(id, jobId!, viewer);
+    expect(await fetchStatus(portfolio)).toBe(404);
+    await expect(viewer.client.community.follow.mutate({ kind: "user", targetId: dora.userId, on: true })).rejects.toMatchObject({
+      data: { httpStatus: 404 },
+    });
+
+    await admin.client.admin.setDisabled.mutate({ userId: dora.userId, disabled: false });
+    expect((await viewer.client.community.get.query({ id })).id).toBe(id);
+    expect((await createStudioClient(server.url).client.community.gallery.query()).map((item) => item.id)).toContain(id);
+    expect(await fetchStatus(`/files/published/${id}/after`)).toBe(200);
+    expect(await fetchStatus(portfolio)).toBe(200);
+  });
+});
+
 // Last in the file: it spends what is left of this address's report budget for the minute (the tests
 // above sent a few reports from the same address).
 describe("reports a minute", () => {

@@ -17,7 +17,7 @@ import { MARKETPLACE, marketplacePicturePath } from "../../src/shared/marketplac
 import { MESSAGES, keyedMessage } from "../../src/shared/messages";
 import type { RoomType } from "../../src/shared/styles";
 import type { AppRouter } from "../../src/server/trpc/root";
-import { roomPhoto, signedInClient, upload, waitForRenders, type StudioClient } from "../helpers/render";
+import { PASSWORD, roomPhoto, signedInClient, upload, waitForRenders, type StudioClient } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
 import { TestClock } from "../helpers/test-clock";
 
@@ -342,6 +342,35 @@ describe("the marketplace", () => {
     expect(bold.listings).toHaveLength(MARKETPLACE.pageSize);
     expect(bold.listings[0]!.installCount).toBe(6);
     expect(await refusal(bruno.client.marketplace.browse.query({ tone: "pastel" as "bold" }))).toMatchObject({ code: "BAD_REQUEST" });
+  });
+
+  it("does not offer a disabled account's listing while an admin has it disabled; enabled, it is back", async () => {
+    const admin = await person();
+    await server.deps.db.insertInto("user_roles").values({ user_id: admin.userId, role: "admin", created_at: clock.now() }).execute();
+    /** Every listing Carla can browse, page after page. */
+    const browsed = async () => {
+      const ids: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page = await carla.client.marketplace.browse.query({ sort: "newest", cursor });
+        ids.push(...page.listings.map((listing) => listing.id));
+        cursor = page.next;
+      } while (cursor !== null);
+      return ids;
+    };
+    expect(await browsed()).toContain(listingId);
+    await admin.client.admin.setDisabled.mutate({ userId: ana.userId, disabled: true });
+    expect(await browsed()).not.toContain(listingId);
+    expect(await refusal(carla.client.marketplace.get.query({ listingId, teamId: null }))).toEqual({
+      message: MESSAGES.marketplaceListingNotFound,
+      code: "NOT_FOUND",
+    });
+    expect((await picture(carla, marketplacePicturePath(listingId, "cover"))).status).toBe(404);
+    await admin.client.admin.setDisabled.mutate({ userId: ana.userId, disabled: false });
+    // Disabling ended her sessions: she signs in again for the tests that follow.
+    await ana.client.auth.signIn.mutate({ email: ana.email, password: PASSWORD });
+    expect(await browsed()).toContain(listingId);
+    expect((await picture(carla, marketplacePicturePath(listingId, "cover"))).status).toBe(200);
   });
 
   it("unpublishes for the author only; the listing and its pictures go, installed copies stay", async () => {

@@ -1,7 +1,8 @@
 /**
  * /marketplace (signed in; issue 32, decision 104): styles others published on this server, browsed
  * by room and tone, newest or most installed; a listing's page with its examples, styles and install
- * count; install into the current space, and an update accepted or declined. Below: the space's own
+ * count; install into the current space, and an update accepted or declined; what the space has
+ * installed, with the updates waiting. Below: the space's own
  * listings (publish styles with a cover and examples from its finished renders, unpublish), and style
  * packs exported and imported as files. Paid styles are out of scope, and the page says so.
  */
@@ -211,6 +212,43 @@ function Browse({ onOpen }: { onOpen(id: string): void }) {
           {t("marketplace.more")}
         </button>
       ) : null}
+    </section>
+  );
+}
+
+/** What this space installed, each with its version and, when one waits, its update: opened to take it or keep its own. */
+function Installed({ teamId, onOpen }: { teamId: string | null; onOpen(id: string): void }) {
+  const { t } = useTranslation();
+  const installs = trpc.marketplace.installs.useQuery({ teamId });
+  if (!installs.data || installs.data.length === 0) return null;
+  return (
+    <section aria-labelledby="installed-title" className={`${cardClass} space-y-3 p-5`} data-testid="marketplace-installed">
+      <h2 id="installed-title" className="text-lg font-semibold">
+        {t("marketplace.installedTitle")}
+      </h2>
+      <ul className="divide-y divide-slate-200 dark:divide-slate-700">
+        {installs.data.map((installed) => (
+          <li key={installed.listingId} className="flex flex-wrap items-center justify-between gap-2 py-2">
+            <span className="min-w-0">
+              <span className="font-medium">{installed.title}</span>{" "}
+              <span className="text-sm text-slate-600 dark:text-slate-300">
+                · {t("marketplace.installedVersion", { version: installed.version })}
+              </span>
+              {installed.updateAvailable ? (
+                <span
+                  className="ms-2 inline-block rounded-full bg-brand-50 px-2 py-0.5 text-xs font-medium text-brand-700 dark:bg-brand-700/30 dark:text-brand-100"
+                  data-testid="installed-update"
+                >
+                  {t("marketplace.updateBadge", { version: installed.listingVersion })}
+                </span>
+              ) : null}
+            </span>
+            <button type="button" className={buttonClass.secondary} onClick={() => onOpen(installed.listingId)}>
+              {t("marketplace.open")}
+            </button>
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }
@@ -448,6 +486,13 @@ export default function MarketplacePage() {
         {t("marketplace.paidOutOfScope")}
       </p>
       {open ? <ListingDetail listingId={open} teamId={teamId} onClose={() => setOpen(null)} /> : <Browse onOpen={setOpen} />}
+      <Installed
+        teamId={teamId}
+        onOpen={(id) => {
+          setOpen(id);
+          window.scrollTo({ top: 0 });
+        }}
+      />
       <YourListings teamId={teamId} />
       <StylePacks teamId={teamId} />
     </PageShell>

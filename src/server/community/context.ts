@@ -31,6 +31,8 @@ export interface CommunitySpaces {
 
 export interface CommunityPeople {
   people(userIds: readonly string[]): Promise<Map<string, { name: string; email: string }>>;
+  /** The accounts an admin has disabled: what they published is not shown while they are. */
+  disabledIds(): Promise<string[]>;
 }
 
 export interface CommunityContext extends Pick<Infra, "db" | "clock" | "storage" | "log"> {

@@ -20,7 +20,7 @@ import type { Database, Publication } from "../db/schema";
 import { DomainError, notFound } from "../errors";
 import type { CommunityContext } from "./context";
 import { portfoliosOfAuthors } from "./portfolio-studio";
-import { visiblePublication } from "./publications";
+import { visiblePublication, withdrawnPublishers } from "./publications";
 
 type Eb = ExpressionBuilder<Database, "publications">;
 
@@ -81,6 +81,7 @@ export async function galleryPublications(deps: CommunityContext): Promise<Publi
     .selectFrom("publications")
     .selectAll()
     .where("hidden_at", "is", null)
+    .where("user_id", "not in", await withdrawnPublishers(deps))
     .orderBy("published_at", "desc")
     .orderBy("id", "desc")
     .limit(COMMUNITY.galleryMax)
@@ -125,7 +126,11 @@ export async function feed(
   userId: string,
   input: z.output<typeof feedInputSchema>,
 ): Promise<{ items: FeedItem[]; next: FeedCursor | null }> {
-  let query = deps.db.selectFrom("publications").selectAll("publications").where("publications.hidden_at", "is", null);
+  let query = deps.db
+    .selectFrom("publications")
+    .selectAll("publications")
+    .where("publications.hidden_at", "is", null)
+    .where("publications.user_id", "not in", await withdrawnPublishers(deps));
   if (input.style) {
     const style = input.style;
     query = query.where((eb) => eb.or([eb("publications.style", "=", style), eb("publications.style_name", "=", style)]));
@@ -259,6 +264,7 @@ export async function follow(deps: CommunityContext, userId: string, target: { k
     .selectFrom("publications")
     .select("id")
     .where("hidden_at", "is", null)
+    .where("user_id", "not in", await withdrawnPublishers(deps))
     .where("show_name", "=", 1)
     .where((eb) =>
       target.kind === "team" ? eb("team_id", "=", target.id) : eb.and([eb("team_id", "is", null), eb("user_id", "=", target.id)]),

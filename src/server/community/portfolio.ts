@@ -20,6 +20,7 @@ import { DomainError } from "../errors";
 import type { CommunityContext } from "./context";
 import { viewsOf } from "./feed";
 import { presentedStudio } from "./portfolio-studio";
+import { withdrawnPublishers } from "./publications";
 
 const portfolioNotFound = () => new DomainError("not-found", "portfolioNotFound");
 
@@ -118,12 +119,14 @@ export async function portfolioView(deps: CommunityContext, handle: string): Pro
     .where("handle", "=", parsed.data)
     .where("visible", "=", 1)
     .executeTakeFirst();
-  if (!row) throw portfolioNotFound();
+  const withdrawn = await withdrawnPublishers(deps);
+  if (!row || withdrawn.includes(row.user_id)) throw portfolioNotFound();
   const studio = await presentedStudio(deps, row);
   const rows = await deps.db
     .selectFrom("publications")
     .selectAll()
     .where("hidden_at", "is", null)
+    .where("user_id", "not in", withdrawn)
     .where("show_name", "=", 1)
     .where((eb) =>
       eb.or([eb.and([eb("team_id", "is", null), eb("user_id", "=", row.user_id)]), ...(studio ? [eb("team_id", "=", studio.id)] : [])]),

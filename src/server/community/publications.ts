@@ -18,11 +18,20 @@ import type { CommunityContext } from "./context";
 export const publicationNotFound = () => new DomainError("not-found", "publicationNotFound");
 
 /** The publication while it is published and not hidden; not found otherwise (for everyone, its publisher included). */
-export async function visiblePublication(deps: Pick<CommunityContext, "db">, id: string): Promise<Publication> {
+export async function visiblePublication(deps: Pick<CommunityContext, "db" | "people">, id: string): Promise<Publication> {
   if (!publicationIdSchema.safeParse(id).success) throw publicationNotFound();
   const row = await deps.db.selectFrom("publications").selectAll().where("id", "=", id).where("hidden_at", "is", null).executeTakeFirst();
-  if (!row) throw publicationNotFound();
+  if (!row || (await deps.people.disabledIds()).includes(row.user_id)) throw publicationNotFound();
   return row;
+}
+
+/**
+ * The publishers whose publications are not shown: accounts an admin has disabled (decision 113).
+ * A query's `where("user_id", "not in", …)` needs at least one id: a list that matches nobody stands in.
+ */
+export async function withdrawnPublishers(deps: Pick<CommunityContext, "people">): Promise<string[]> {
+  const ids = await deps.people.disabledIds();
+  return ids.length > 0 ? ids : [""];
 }
 
 export async function isBlocked(deps: Pick<CommunityContext, "db">, userId: string): Promise<boolean> {

@@ -38,10 +38,16 @@ export interface MarketTeams {
   roleIn(userId: string, teamId: string): Promise<TeamRole | null>;
 }
 
+/** What the marketplace asks of accounts: those an admin has disabled (their personal listings are not offered meanwhile). */
+export interface MarketPeople {
+  disabledIds(): Promise<string[]>;
+}
+
 export interface MarketplaceContext extends Pick<Infra, "db" | "clock"> {
   styles: MarketStyles;
   renders: MarketRenders;
   teams: MarketTeams;
+  people: MarketPeople;
 }
 
 export const spaceKey = (space: MarketSpace) => (space.teamId === null ? `u:${space.userId}` : `t:${space.teamId}`);

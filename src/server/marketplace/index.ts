@@ -14,7 +14,7 @@ import type {
   MarketplacePublishInput,
 } from "../../shared/marketplace";
 import type { Infra } from "../infra";
-import type { MarketplaceContext, MarketRenders, MarketStyles, MarketTeams } from "./context";
+import type { MarketPeople, MarketplaceContext, MarketRenders, MarketStyles, MarketTeams } from "./context";
 import { acceptUpdate, install, installsOf, keepOwn } from "./installs";
 import { browse, listingPicture, listingView, publish, republish, spaceListings, unpublish } from "./listings";
 
@@ -22,7 +22,7 @@ export type { MarketRenders, MarketSpace, MarketStyles, MarketTeams, StyleCopy }
 
 export function createMarketplaceModule(
   infra: Pick<Infra, "db" | "clock">,
-  ports: { styles: MarketStyles; renders: MarketRenders; teams: MarketTeams },
+  ports: { styles: MarketStyles; renders: MarketRenders; teams: MarketTeams; people: MarketPeople },
 ) {
   const deps: MarketplaceContext = { db: infra.db, clock: infra.clock, ...ports };
   return {

@@ -15,7 +15,6 @@ import {
   type MarketplacePage,
   type MarketplacePublishInput,
   marketplaceBrowseSchema,
-  marketplaceListingIdSchema,
 } from "../../shared/marketplace";
 import { ROOM_TYPES, type RoomType } from "../../shared/styles";
 import { roleMay } from "../../shared/teams";
@@ -253,7 +252,12 @@ export async function browse(deps: MarketplaceContext, userId: string, request: 
   const { roomType, tone, sort, cursor: cursorText } = marketplaceBrowseSchema.parse(request);
   const column = sort === "newest" ? "updated_at" : "install_count";
   const cursor = readCursor(cursorText, sort);
-  let query = deps.db.selectFrom("marketplace_listings").select(SUMMARY_COLUMNS);
+  // A disabled account's personal listings are not offered while it is (decision 113); a team's stay the team's.
+  const disabled = await deps.people.disabledIds();
+  let query = deps.db
+    .selectFrom("marketplace_listings")
+    .select(SUMMARY_COLUMNS)
+    .$if(disabled.length > 0, (q) => q.where((eb) => eb.or([eb("user_id", "is", null), eb("user_id", "not in", disabled)])));
   for (const facet of [roomType ? `room:${roomType}` : null, tone ? `tone:${tone}` : null]) {
     if (!facet) continue;
     query = query.where((eb) =>
@@ -353,7 +357,8 @@ export async function listingView(
 
 /** A listing's cover, or its example number `number` (1 to 6), for any signed-in user; 404 otherwise. */
 export async function listingPicture(deps: MarketplaceContext, listingId: string, picture: "cover" | number): Promise<Buffer> {
-  if (!marketplaceListingIdSchema.safeParse(listingId).success) throw listingNotFound();
+  // The listing as anyone may see it (not found when gone, or while its account is disabled).
+  await listingRow(deps, listingId);
   if (picture === "cover") {
     const row = await deps.db.selectFrom("marketplace_listings").select("cover").where("id", "=", listingId).executeTakeFirst();
     if (!row) throw listingNotFound();

@@ -33,10 +33,10 @@ export function paletteOf(text: string): string[] {
 }
 export const toneOf = (tone: string): StyleTone => ((STYLE_TONES as readonly string[]).includes(tone) ? (tone as StyleTone) : "neutral");
 
-export async function listingRow(deps: Pick<MarketplaceContext, "db">, listingId: string): Promise<ListingRow> {
+export async function listingRow(deps: Pick<MarketplaceContext, "db" | "people">, listingId: string): Promise<ListingRow> {
   if (!marketplaceListingIdSchema.safeParse(listingId).success) throw listingNotFound();
   const row = await deps.db.selectFrom("marketplace_listings").select(SUMMARY_COLUMNS).where("id", "=", listingId).executeTakeFirst();
-  if (!row) throw listingNotFound();
+  if (!row || (row.user_id !== null && (await deps.people.disabledIds()).includes(row.user_id))) throw listingNotFound();
   return row;
 }
 

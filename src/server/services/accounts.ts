@@ -77,6 +77,12 @@ export async function isAccountDisabled(deps: Pick<Infra, "db">, userId: string)
   return !user || user.disabled_at !== null;
 }
 
+/** The accounts an admin has disabled (the community shows nothing of theirs while they are: decision 113). */
+export async function disabledAccountIds(deps: Pick<Infra, "db">): Promise<string[]> {
+  const rows = await deps.db.selectFrom("users").select("id").where("disabled_at", "is not", null).execute();
+  return rows.map((row) => row.id);
+}
+
 /** What the spaces module asks of accounts: members' names and addresses, and who has an address. */
 export function createPeopleDirectory(deps: Pick<Infra, "db">): PeopleDirectory {
   return {
