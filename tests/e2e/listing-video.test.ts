@@ -1,7 +1,7 @@
 /**
  * A listing video in Chromium (issue 33): a user opens a project with two renders, makes a video of
- * them, watches its progress, and plays it in the page (the browser decodes the served MP4: its
- * duration and size are the video's); in English on a desktop (light) and in French on a phone
+ * them, watches its progress, plays it in the page (the browser decodes the served MP4: its
+ * duration and size are the video's) and deletes it; in English on a desktop (light) and in French on a phone
  * (dark, portrait). Screenshots of both.
  */
 import type { Page } from "playwright-core";
@@ -87,6 +87,12 @@ describeBrowser("listing videos", () => {
       /\/files\/listing\/videos\/.+\/video\.mp4\?download=1$/,
     );
     await screenshot(page, "listing-video-desktop-light-en");
+
+    // Deleted, after a confirmation: gone from the page and from the server.
+    await page.getByTestId("video-delete").click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
+    await poll(() => page.getByTestId("video-item").count()).toBe(0);
+    expect(await user.client.listing.videos.query({ projectId })).toEqual([]);
   });
 
   it("makes a portrait video on a phone, in French and in the dark theme", async () => {

@@ -13,6 +13,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import ffprobe from "@ffprobe-installer/ffprobe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { UPLOAD_BUCKET } from "../../src/shared/constants";
 import { MESSAGES } from "../../src/shared/messages";
 import { failure } from "../helpers/failure";
 import { createStudioClient, roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
@@ -166,6 +167,33 @@ describe("listing videos", () => {
     await user.client.listing.setVideoOnListingPages.mutate({ id: second.id, on: true });
     await user.client.listing.revoke.mutate({ exportId: exported.id });
     expect((await video()).status).toBe(404);
+  });
+
+  it("is deleted with its file by its owner only; a deleted project's videos lose their files at the next sweep", async () => {
+    const { user, projectId, jobIds } = await userWithRenders(1);
+    const fileOf = (id: string) => server.deps.storage.get(UPLOAD_BUCKET, `listing/videos/${id}.mp4`);
+    const made = async () => {
+      const ordered = await user.client.listing.createVideo.mutate({ projectId, jobIds, format: "landscape", seconds: 3, language: "en" });
+      await poll(async () => (await user.client.listing.video.query({ id: ordered.id })).status).toBe("succeeded");
+      expect(await fileOf(ordered.id)).not.toBeNull();
+      return ordered.id;
+    };
+    const first = await made();
+    const stranger = await signedInClient(server.url);
+    expect(failure(await stranger.client.listing.deleteVideo.mutate({ id: first }).catch((error: unknown) => error)).data?.code).toBe(
+      "NOT_FOUND",
+    );
+    expect(await user.client.listing.deleteVideo.mutate({ id: first })).toEqual({ ok: true });
+    expect(await fileOf(first)).toBeNull();
+    expect(await user.client.listing.videos.query({ projectId })).toEqual([]);
+    expect((await user.jar.fetch(`${server.url}/files/listing/videos/${first}/video.mp4`)).status).toBe(404);
+
+    // The project deleted: its video's row goes with it, and the sweep removes the file nothing refers to.
+    const second = await made();
+    await user.client.projects.delete.mutate({ id: projectId });
+    expect(await fileOf(second)).not.toBeNull();
+    await server.services.listing.sweep();
+    expect(await fileOf(second)).toBeNull();
   });
 
   it("refuses a render of another project or account, and a hostile request, each with its message and nothing queued", async () => {

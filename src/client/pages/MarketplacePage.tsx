@@ -89,7 +89,7 @@ function ListingDetail({ listingId, teamId, onClose }: { listingId: string; team
           <li key={index} className="rounded-lg border border-slate-200 p-3 dark:border-slate-700">
             <p className="flex items-center gap-2 font-medium">
               {style.name} <Swatches palette={style.palette} />
-              <span className="text-xs text-slate-500 dark:text-slate-400">{t(`marketplace.tones.${style.tone}`)}</span>
+              <span className="text-xs text-slate-500 dark:text-slate-400">{t(`customStyles.tones.${style.tone}`)}</span>
             </p>
             <p className="text-sm text-slate-600 dark:text-slate-300">{style.description}</p>
           </li>
@@ -170,7 +170,7 @@ function Browse({ onOpen }: { onOpen(id: string): void }) {
             <option value="">{t("marketplace.anyTone")}</option>
             {STYLE_TONES.map((value) => (
               <option key={value} value={value}>
-                {t(`marketplace.tones.${value}`)}
+                {t(`customStyles.tones.${value}`)}
               </option>
             ))}
           </select>
@@ -194,7 +194,7 @@ function Browse({ onOpen }: { onOpen(id: string): void }) {
               <span className="block space-y-1 p-3">
                 <span className="block font-semibold">{listing.title}</span>
                 <span className="block text-xs text-slate-600 dark:text-slate-300">
-                  {listing.tones.map((value) => t(`marketplace.tones.${value}`)).join(", ")} ·{" "}
+                  {listing.tones.map((value) => t(`customStyles.tones.${value}`)).join(", ")} ·{" "}
                   {t("marketplace.installCount", { count: listing.installCount })}
                 </span>
               </span>

@@ -23,7 +23,7 @@ import {
   type ListingExportView,
 } from "./exports";
 import { listingRoutes, type UserOfRequest } from "./routes";
-import { createVideoMaker, handOverTeamVideos, moveVideosToTeam } from "./videos";
+import { createVideoMaker, handOverTeamVideos, moveVideosToTeam, removeOrphanVideos } from "./videos";
 import type { ListingVideoRequest } from "../../shared/listing-video";
 
 export type { ListingVideoView } from "./videos";
@@ -53,11 +53,17 @@ export function createListingModule(
   // A video's changes and cancels reach the other instances on one PostgreSQL database.
   const videos = createVideoMaker(deps, { crossInstance: infra.crossInstance });
   let timer: NodeJS.Timeout | undefined;
+  // The exports' rows and files of deleted renders, and the files of videos whose row went with a project or account.
   const sweep = () =>
-    sweepListingExports(deps).catch((error: unknown) => {
-      deps.log.warn("listing sweep failed", { error });
-      return 0;
-    });
+    sweepListingExports(deps)
+      .then(async (rows) => {
+        await removeOrphanVideos(deps);
+        return rows;
+      })
+      .catch((error: unknown) => {
+        deps.log.warn("listing sweep failed", { error });
+        return 0;
+      });
   const claims = createRunClaims(deps);
   /** The schedule's sweep: the rows removed, or null when another instance has this period's sweep. */
   const sweepScheduled = () =>
@@ -104,6 +110,8 @@ export function createListingModule(
     video: (userId: string, id: string) => videos.view(userId, id),
     videos: (userId: string, projectId: string) => videos.list(userId, projectId),
     cancelVideo: (userId: string, id: string) => videos.cancel(userId, id),
+    /** Deletes a video and its file (its author, or a team's Owner or Admin). */
+    deleteVideo: (userId: string, id: string) => videos.remove(userId, id),
     setVideoOnListingPages: (userId: string, id: string, on: boolean) => videos.setOnListingPages(userId, id, on),
     followVideo: (userId: string, id: string, signal?: AbortSignal) => videos.follow(userId, id, signal),
     /** A project moved into a team: its videos become the team's (decision 112). */

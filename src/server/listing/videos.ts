@@ -94,7 +94,8 @@ export function createVideoMaker(
   const waiting: string[] = [];
   let running: { id: string; controller: AbortController; done: Promise<void> } | null = null;
   let stopped = false;
-  const followers = new Map<string, Set<(row: VideoRow) => void>>();
+  /** This process's followers of each video: told that it changed, they read it again. */
+  const followers = new Map<string, Set<() => void>>();
 
   const rowOf = (id: string) => deps.db.selectFrom("listing_videos").selectAll().where("id", "=", id).executeTakeFirst();
   /** The user's role in the team, or null (no team module: no member). */
@@ -124,12 +125,9 @@ export function createVideoMaker(
     const { row, mayManage } = await access(userId, id);
     return viewOf(row, mayManage);
   };
-  /** Sends the stored row to this process's followers of the video. */
-  async function deliver(id: string): Promise<void> {
-    const listening = followers.get(id);
-    if (!listening?.size) return;
-    const row = await rowOf(id);
-    if (row) for (const follower of listening) follower(row);
+  /** Tells this process's followers of the video that it changed (or is gone). */
+  function deliver(id: string): void {
+    for (const follower of followers.get(id) ?? []) follower();
   }
   async function update(id: string, changes: Partial<Omit<VideoRow, "id">>): Promise<void> {
     await deps.db
@@ -137,7 +135,7 @@ export function createVideoMaker(
       .set({ ...changes, updated_at: deps.clock.now() })
       .where("id", "=", id)
       .execute();
-    await deliver(id);
+    deliver(id);
     // notify() logs a failure itself; the others' followers then see the change at its next update.
     if (others) await others.notify(VIDEO_CHANNEL, JSON.stringify({ i: others.instance, id } satisfies VideoMessage));
   }
@@ -151,12 +149,12 @@ export function createVideoMaker(
   others?.subscribe(VIDEO_CHANNEL, (payload) => {
     const message = JSON.parse(payload) as VideoMessage;
     if (message.i === others.instance) return;
-    const done = message.cancel ? abortHere(message.id) : deliver(message.id);
-    done.catch((error: unknown) => deps.log.warn("could not pass on another instance's listing video change", { error }));
+    if (!message.cancel) return deliver(message.id);
+    abortHere(message.id).catch((error: unknown) => deps.log.warn("could not stop a listing video another instance canceled", { error }));
   });
   // Changes sent while this process did not listen are read again from the rows.
   others?.onConnected((reconnected) => {
-    if (reconnected) for (const id of followers.keys()) void deliver(id).catch(() => undefined);
+    if (reconnected) for (const id of followers.keys()) deliver(id);
   });
 
   /**
@@ -269,6 +267,21 @@ export function createVideoMaker(
     running = { id, controller, done };
   }
 
+  /** Stops a video queued or being made (here or by another process); one already ended is left as it is. */
+  async function cancelVideo(row: VideoRow): Promise<void> {
+    const id = row.id;
+    if (await abortHere(id)) return; // made here: stopped, and marked canceled by makeOne
+    if (row.status === "queued") {
+      const index = waiting.indexOf(id);
+      if (index >= 0) waiting.splice(index, 1);
+      // Another process may hold it in its queue: it claims only a row still queued.
+      await update(id, { status: "canceled", finished_at: deps.clock.now() });
+    } else if (row.status === "making" && others) {
+      // Made by another process: it stops and marks it canceled, which followers then see.
+      await others.notify(VIDEO_CHANNEL, JSON.stringify({ i: others.instance, id, cancel: true } satisfies VideoMessage));
+    }
+  }
+
   return {
     /** Checks every render (one the user may use, finished, of the project), then queues the video. */
     async create(userId: string, input: ListingVideoRequest & { language: Language }): Promise<ListingVideoView> {
@@ -327,20 +340,23 @@ export function createVideoMaker(
       });
     },
     /** Stops a video queued or being made (here or by another process); one already ended is left as it is. */
-    async cancel(userId: string, id: string): Promise<ListingVideoView> {
-      const row = await managed(userId, id);
-      if (await abortHere(id)) {
-        // Made here: stopped, and marked canceled by makeOne.
-      } else if (row.status === "queued") {
-        const index = waiting.indexOf(id);
-        if (index >= 0) waiting.splice(index, 1);
-        // Another process may hold it in its queue: it claims only a row still queued.
-        await update(id, { status: "canceled", finished_at: deps.clock.now() });
-      } else if (row.status === "making" && others) {
-        // Made by another process: it stops and marks it canceled, which followers then see.
-        await others.notify(VIDEO_CHANNEL, JSON.stringify({ i: others.instance, id, cancel: true } satisfies VideoMessage));
-      }
+    cancel: async (userId: string, id: string): Promise<ListingVideoView> => {
+      await cancelVideo(await managed(userId, id));
       return viewFor(userId, id);
+    },
+    /**
+     * Deletes a video for good: stopped first if it is queued or being made, then its file and its
+     * row (a file another process writes after this is swept with the orphans: removeOrphanVideos).
+     */
+    async remove(userId: string, id: string): Promise<void> {
+      const row = await managed(userId, id);
+      if (row.status === "queued" || row.status === "making") await cancelVideo(row);
+      const index = waiting.indexOf(id);
+      if (index >= 0) waiting.splice(index, 1);
+      if (row.file_key) await deps.storage.remove(UPLOAD_BUCKET, row.file_key);
+      await deps.db.deleteFrom("listing_videos").where("id", "=", id).execute();
+      // Its followers find it gone, and their streams end.
+      deliver(id);
     },
     /**
      * Shows a made video on the public pages of its project's listing exports, or stops showing it;
@@ -380,10 +396,10 @@ export function createVideoMaker(
      */
     async *follow(userId: string, id: string, signal?: AbortSignal): AsyncGenerator<ListingVideoView> {
       yield await viewFor(userId, id);
-      const queue: VideoRow[] = [];
+      let changed = false;
       let wake: (() => void) | null = null;
-      const follower = (row: VideoRow) => {
-        queue.push(row);
+      const follower = () => {
+        changed = true;
         wake?.();
       };
       const set = followers.get(id) ?? new Set();
@@ -393,13 +409,13 @@ export function createVideoMaker(
       signal?.addEventListener("abort", onAbort);
       try {
         while (!signal?.aborted) {
-          if (queue.length === 0) {
+          if (!changed) {
             await new Promise<void>((resolve) => (wake = resolve));
             wake = null;
             continue;
           }
           // The row as it is now (the latest state is what matters), and only while the user may still see it.
-          queue.length = 0;
+          changed = false;
           const view = await viewFor(userId, id).catch(() => null);
           if (view === null) return;
           yield view;
@@ -458,4 +474,30 @@ export async function handOverTeamVideos(
     .where("user_id", "=", fromUserId)
     .where("team_id", "=", teamId)
     .execute();
+}
+
+/**
+ * Video files whose row is gone: the row went with its project or account (ON DELETE CASCADE), or a
+ * process wrote the file after the video was deleted. A row always exists before its file, so no
+ * file is too young to judge. Returns how many files were removed.
+ */
+export async function removeOrphanVideos(deps: Pick<ListingContext, "db" | "storage" | "log">): Promise<number> {
+  if (!deps.storage.list) return 0;
+  const byId = new Map<string, string>();
+  for await (const object of deps.storage.list(UPLOAD_BUCKET)) {
+    const match = /^listing\/videos\/([^/]+)\.mp4$/.exec(object.key);
+    if (match) byId.set(match[1]!, object.key);
+  }
+  const ids = [...byId.keys()];
+  for (let start = 0; start < ids.length; start += 500) {
+    const rows = await deps.db
+      .selectFrom("listing_videos")
+      .select("id")
+      .where("id", "in", ids.slice(start, start + 500))
+      .execute();
+    for (const row of rows) byId.delete(row.id);
+  }
+  for (const key of byId.values()) await deps.storage.remove(UPLOAD_BUCKET, key);
+  if (byId.size > 0) deps.log.info("removed listing videos whose row is gone", { files: byId.size });
+  return byId.size;
 }

@@ -5,9 +5,10 @@
  * brand and the render's disclosure.
  */
 import { skipToken } from "@tanstack/react-query";
-import { Ban, Clapperboard, Download } from "lucide-react";
+import { Ban, Clapperboard, Download, Trash2 } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { toast } from "sonner";
 import { LANGUAGE_NAMES, SUPPORTED_LANGUAGES, type Language } from "../../../shared/constants";
 import { LISTING_VIDEO, listingVideoRequestSchema, type VideoFormat } from "../../../shared/listing-video";
 import { friendlyError, translateServerMessage } from "../../lib/friendlyError";
@@ -18,6 +19,7 @@ import { trpc } from "../../trpc";
 import { Picture } from "../render/Picture";
 import { ErrorText } from "../render/PageShell";
 import { buttonClass, cardClass, labelClass, selectClass } from "../ui/buttons";
+import { ConfirmDialog } from "../ui/Dialog";
 
 type VideoView = ListingVideoView;
 
@@ -177,6 +179,18 @@ function VideoItem({ video, onEnded }: { video: VideoView; onEnded(): void }) {
   const [live, setLive] = useState<VideoView>(video);
   const cancel = trpc.listing.cancelVideo.useMutation();
   const show = trpc.listing.setVideoOnListingPages.useMutation();
+  const remove = trpc.listing.deleteVideo.useMutation();
+  const [confirming, setConfirming] = useState(false);
+  const deleteVideo = async () => {
+    try {
+      await remove.mutateAsync({ id: live.id });
+      setConfirming(false);
+      toast.success(t("listing.video.deleted"));
+      onEnded();
+    } catch (caught) {
+      toast.error(friendlyError(caught, t));
+    }
+  };
   const working = live.status === "queued" || live.status === "making";
   useEffect(() => setLive(video), [video]);
   trpc.listing.videoEvents.useSubscription(working ? { id: video.id } : skipToken, {
@@ -259,6 +273,21 @@ function VideoItem({ video, onEnded }: { video: VideoView; onEnded(): void }) {
       ) : null}
       {live.status === "failed" ? <ErrorText message={translateServerMessage(live.error ?? MESSAGES.videoFailed, t)} /> : null}
       {live.status === "canceled" ? <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">{t("listing.video.canceled")}</p> : null}
+      {live.mayManage && !working ? (
+        <button type="button" className={`${buttonClass.ghost} mt-2`} onClick={() => setConfirming(true)} data-testid="video-delete">
+          <Trash2 className="size-4" aria-hidden="true" />
+          {t("listing.video.delete")}
+        </button>
+      ) : null}
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title={t("listing.video.deleteTitle")}
+        description={t("listing.video.deleteBody")}
+        confirmLabel={t("listing.video.delete")}
+        busy={remove.isPending}
+        onConfirm={() => void deleteVideo()}
+      />
     </li>
   );
 }

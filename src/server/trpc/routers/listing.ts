@@ -81,6 +81,11 @@ export const listingRouter = router({
   cancelVideo: protectedProcedure
     .input(z.object({ id }))
     .mutation(({ ctx, input }) => ctx.services.listing.cancelVideo(ctx.user.id, input.id)),
+  /** Deletes a video for good, with its file (stopped first if it is being made). */
+  deleteVideo: protectedProcedure.input(z.object({ id })).mutation(async ({ ctx, input }) => {
+    await ctx.services.listing.deleteVideo(ctx.user.id, input.id);
+    return { ok: true as const };
+  }),
   /** Shows a made video on the public pages of its project's listing exports (one per project), or stops. */
   setVideoOnListingPages: protectedProcedure
     .input(z.object({ id, on: z.boolean() }))
