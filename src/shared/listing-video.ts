@@ -14,7 +14,7 @@ export const LISTING_VIDEO = {
   /** Each picture is on screen at least this long: shorter, its wipe cannot be followed. */
   secondsPerPictureMin: 1.5,
   framesPerSecond: 25,
-  /** Largest stored video, in bytes: past it the video is not kept (and the user is told). */
+  /** Largest stored video, in bytes: ffmpeg writes no more, and a larger one is not kept (videoTooLarge). */
   bytesMax: 200 * 1024 * 1024,
 } as const;
 

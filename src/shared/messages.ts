@@ -86,6 +86,7 @@ export const MESSAGES = {
   videoTooShortForPictures: "Give each picture at least 1.5 seconds: make the video longer or choose fewer pictures",
   videoPictureNotInProject: "Choose the video's pictures among this project's finished renders",
   videoFailed: "The video could not be made. Please try again.",
+  videoTooLarge: "The video came out larger than 200 MB and was not kept: make it shorter or choose fewer pictures",
   videoNotMade: "Only a finished video can be shown on the listing pages",
   // The studio's Paint tool (issue 33).
   paintColourInvalid: "Choose a colour as #rrggbb",

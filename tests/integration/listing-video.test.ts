@@ -13,7 +13,7 @@ import { promisify } from "node:util";
 import ffprobe from "@ffprobe-installer/ffprobe";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { ffmpegPath, makeListingVideo } from "../../src/server/listing/video";
+import { ffmpegArguments, ffmpegPath, makeListingVideo, VideoTooLargeError } from "../../src/server/listing/video";
 import { LISTING_VIDEO, listingVideoRequestSchema } from "../../src/shared/listing-video";
 import { MESSAGES } from "../../src/shared/messages";
 
@@ -134,6 +134,21 @@ describe("a listing video", () => {
     } finally {
       await fs.rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it("is refused past its size limit, ffmpeg writing no more than the limit", async () => {
+    const before = await picture("#c0392b");
+    const after = await picture("#2e86c1");
+    const request = {
+      pictures: [{ before, after, caption: "Digitally altered" }],
+      format: "landscape" as const,
+      seconds: 3,
+      brand: "Casa",
+    };
+    const made = await makeListingVideo(request);
+    await expect(makeListingVideo(request, { maxBytes: Math.floor(made.data.length / 2) })).rejects.toBeInstanceOf(VideoTooLargeError);
+    // The limit is on ffmpeg's command line: the file never grows far past it.
+    expect(ffmpegArguments(1, "landscape", 75, "out.mp4", "dir", 1000).slice(-3)).toEqual(["-fs", "1001", "out.mp4"]);
   });
 
   it("stops ffmpeg when aborted", async () => {

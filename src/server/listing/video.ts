@@ -101,6 +101,7 @@ export function ffmpegArguments(
   framesPerPicture: number,
   output: string,
   dir: string,
+  maxBytes: number = LISTING_VIDEO.bytesMax,
 ): string[] {
   const { width, height } = VIDEO_FORMATS[format];
   const fps = LISTING_VIDEO.framesPerSecond;
@@ -156,8 +157,18 @@ export function ffmpegArguments(
     "-an",
     "-progress",
     "pipe:1",
+    // Never more than the limit on disk: ffmpeg stops writing past it (and the video is refused).
+    "-fs",
+    String(maxBytes + 1),
     output,
   ];
+}
+
+/** The video came out larger than LISTING_VIDEO.bytesMax: it is not kept. */
+export class VideoTooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`the listing video came out larger than ${maxBytes} bytes`);
+  }
 }
 
 /**
@@ -166,8 +177,9 @@ export function ffmpegArguments(
  */
 export async function makeListingVideo(
   request: VideoRequest,
-  options: { signal?: AbortSignal; onProgress?: (fraction: number) => void; ffmpeg?: string } = {},
+  options: { signal?: AbortSignal; onProgress?: (fraction: number) => void; ffmpeg?: string; maxBytes?: number } = {},
 ): Promise<MadeVideo> {
+  const maxBytes = options.maxBytes ?? LISTING_VIDEO.bytesMax;
   const { width, height } = VIDEO_FORMATS[request.format];
   const fps = LISTING_VIDEO.framesPerSecond;
   const count = request.pictures.length;
@@ -190,10 +202,16 @@ export async function makeListingVideo(
       options.onProgress?.((0.1 * (index + 1)) / count);
     }
     const output = path.join(dir, "video.mp4");
-    await runFfmpeg(options.ffmpeg ?? ffmpegPath(), ffmpegArguments(count, request.format, framesPerPicture, output, dir), frames, {
-      ...(options.signal ? { signal: options.signal } : {}),
-      onFrames: (done) => options.onProgress?.(0.1 + 0.9 * Math.min(1, done / frames)),
-    });
+    await runFfmpeg(
+      options.ffmpeg ?? ffmpegPath(),
+      ffmpegArguments(count, request.format, framesPerPicture, output, dir, maxBytes),
+      frames,
+      {
+        ...(options.signal ? { signal: options.signal } : {}),
+        onFrames: (done) => options.onProgress?.(0.1 + 0.9 * Math.min(1, done / frames)),
+      },
+    );
+    if ((await fs.stat(output)).size > maxBytes) throw new VideoTooLargeError(maxBytes);
     return { data: await fs.readFile(output), width, height, frames, seconds: frames / fps };
   } finally {
     await fs.rm(dir, { recursive: true, force: true });

@@ -27,7 +27,7 @@ import type { Selectable } from "kysely";
 import { DomainError, notFound } from "../errors";
 import { userOwner } from "../render";
 import type { ListingContext } from "./context";
-import { makeListingVideo, type VideoPicture } from "./video";
+import { makeListingVideo, VideoTooLargeError, type VideoPicture } from "./video";
 
 type VideoRow = Selectable<ListingVideosTable>;
 /** Whose project a listing export's public page belongs to. */
@@ -246,6 +246,10 @@ export function createVideoMaker(
         // Canceled by its owner; a stop of the process leaves it queued for the next start.
         if (!stopped) await update(id, { status: "canceled", finished_at: deps.clock.now() });
         else await update(id, { status: "queued", progress: 0 });
+        return;
+      }
+      if (error instanceof VideoTooLargeError) {
+        await update(id, { status: "failed", error: MESSAGES.videoTooLarge, finished_at: deps.clock.now() });
         return;
       }
       deps.log.warn("a listing video could not be made", { videoId: id, error });
