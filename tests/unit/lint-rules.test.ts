@@ -83,6 +83,10 @@ describe("the lint script", () => {
   it("runs all three checks, and CI runs it", () => {
     const scripts = (JSON.parse(fs.readFileSync("package.json", "utf8")) as { scripts: Record<string, string> }).scripts;
     expect(scripts.lint).toMatch(/^eslint \. && prettier --check \. && depcruise src scripts --config \.dependency-cruiser\.cjs/);
-    expect(fs.readFileSync(".ci/run", "utf8")).toMatch(/^npm run lint$/m);
+    // Beside the type check, and waited for: its failure fails CI.
+    const ci = fs.readFileSync(".ci/run", "utf8");
+    expect(ci).toMatch(/^npm run lint &\nlint=\$!$/m);
+    expect(ci).toMatch(/^wait "\$lint"$/m);
+    expect(ci).toMatch(/^set -euo pipefail$/m);
   });
 });
