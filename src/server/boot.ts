@@ -183,10 +183,11 @@ export function buildServices(infra: Infra, options: Pick<BootOptions, "renderPr
     // Review events reach the other instances too (PostgreSQL; decision 082).
     crossInstance: infra.crossInstance,
   });
-  // A removed member's open streams of the team end at once: render events and review events.
+  // A removed member's open streams of the team end at once: render events, review events and listing videos.
   dismissFromTeam = (teamId, userId) => {
     render.dismissFromTeam(teamId, userId);
     review.dismissFromTeam(teamId, userId);
+    listing.dismissFromTeam(teamId, userId);
   };
   // Requests per address (and per API key), counted in the database so that limits hold across instances (decision 078).
   const rateCounts = createRateCounts(infra);

@@ -366,11 +366,14 @@ describe("the marketplace", () => {
       code: "NOT_FOUND",
     });
     expect((await picture(carla, marketplacePicturePath(listingId, "cover"))).status).toBe(404);
+    // Bruno installed it: his space's list leaves it out meanwhile (his copies stay).
+    expect((await bruno.client.marketplace.installs.query({ teamId: null })).map((row) => row.listingId)).not.toContain(listingId);
     await admin.client.admin.setDisabled.mutate({ userId: ana.userId, disabled: false });
     // Disabling ended her sessions: she signs in again for the tests that follow.
     await ana.client.auth.signIn.mutate({ email: ana.email, password: PASSWORD });
     expect(await browsed()).toContain(listingId);
     expect((await picture(carla, marketplacePicturePath(listingId, "cover"))).status).toBe(200);
+    expect((await bruno.client.marketplace.installs.query({ teamId: null })).map((row) => row.listingId)).toContain(listingId);
   });
 
   it("unpublishes for the author only; the listing and its pictures go, installed copies stay", async () => {

@@ -108,7 +108,23 @@ describe("a team's listing videos", () => {
     expect((await refusal(stranger.client.listing.video.query({ id: ordered.id }))).data?.code).toBe("NOT_FOUND");
     expect(await stranger.client.listing.videos.query({ projectId })).toEqual([]);
     expect((await stranger.jar.fetch(`${server.url}${seenByCarla.url}`)).status).toBe(404);
-    await ana.client.teams.removeMember.mutate({ teamId, userId: carla.userId });
+    // Carla follows the made video (its stream waits for changes); removed, her stream ends at once.
+    const streamEnded = new Promise<void>((resolve, reject) => {
+      let first = true;
+      carla.client.listing.videoEvents.subscribe(
+        { id: ordered.id },
+        {
+          onData() {
+            if (!first) return;
+            first = false;
+            void ana.client.teams.removeMember.mutate({ teamId, userId: carla.userId }).catch(reject);
+          },
+          onComplete: () => resolve(),
+          onError: reject,
+        },
+      );
+    });
+    await streamEnded;
     expect((await refusal(carla.client.listing.video.query({ id: ordered.id }))).data?.code).toBe("NOT_FOUND");
     expect(await carla.client.listing.videos.query({ projectId })).toEqual([]);
     expect((await carla.jar.fetch(`${server.url}${seenByCarla.url}`)).status).toBe(404);

@@ -114,6 +114,8 @@ export function createListingModule(
     deleteVideo: (userId: string, id: string) => videos.remove(userId, id),
     setVideoOnListingPages: (userId: string, id: string, on: boolean) => videos.setOnListingPages(userId, id, on),
     followVideo: (userId: string, id: string, signal?: AbortSignal) => videos.follow(userId, id, signal),
+    /** A member left or was removed from a team: their streams of its videos end at once. */
+    dismissFromTeam: (teamId: string, userId: string) => videos.dismiss(teamId, userId),
     /** A project moved into a team: its videos become the team's (decision 112). */
     moveVideosToTeam: (projectId: string, teamId: string) => moveVideosToTeam(deps, projectId, teamId),
     /** A deleted account's videos of a team's projects pass to the team's Owner. */

@@ -96,6 +96,8 @@ export function createVideoMaker(
   let stopped = false;
   /** This process's followers of each video: told that it changed, they read it again. */
   const followers = new Map<string, Set<() => void>>();
+  /** The same followers of a team's videos, by "<team>|<user>": a member removed reads again at once (and is refused). */
+  const teamViewers = new Map<string, Set<() => void>>();
 
   const rowOf = (id: string) => deps.db.selectFrom("listing_videos").selectAll().where("id", "=", id).executeTakeFirst();
   /** The user's role in the team, or null (no team module: no member). */
@@ -409,6 +411,9 @@ export function createVideoMaker(
       const set = followers.get(id) ?? new Set();
       set.add(follower);
       followers.set(id, set);
+      const teamId = (await rowOf(id))?.team_id ?? null;
+      const viewer = teamId ? `${teamId}|${userId}` : null;
+      if (viewer) teamViewers.set(viewer, (teamViewers.get(viewer) ?? new Set()).add(follower));
       const onAbort = () => wake?.();
       signal?.addEventListener("abort", onAbort);
       try {
@@ -429,6 +434,9 @@ export function createVideoMaker(
         signal?.removeEventListener("abort", onAbort);
         set.delete(follower);
         if (set.size === 0) followers.delete(id);
+        const viewing = viewer ? teamViewers.get(viewer) : undefined;
+        viewing?.delete(follower);
+        if (viewer && viewing?.size === 0) teamViewers.delete(viewer);
       }
     },
     /**
@@ -445,6 +453,10 @@ export function createVideoMaker(
       const rows = await deps.db.selectFrom("listing_videos").select("id").where("status", "=", "queued").orderBy("created_at").execute();
       for (const row of rows) if (!waiting.includes(row.id) && running?.id !== row.id) waiting.push(row.id);
       next();
+    },
+    /** A member left or was removed from the team: their open streams of its videos end now. */
+    dismiss(teamId: string, userId: string): void {
+      for (const follower of teamViewers.get(`${teamId}|${userId}`) ?? []) follower();
     },
     /** Stops the video being made (it is queued again at the next start). */
     async stop(): Promise<void> {

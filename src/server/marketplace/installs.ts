@@ -169,6 +169,7 @@ export async function installsOf(
   space: MarketSpace,
 ): Promise<Array<MarketplaceInstallView & { listingId: string; title: string; listingVersion: number }>> {
   await enterSpace(deps, space);
+  const disabled = await deps.people.disabledIds();
   const rows = await deps.db
     .selectFrom("marketplace_installs as i")
     .innerJoin("marketplace_listings as l", "l.id", "i.listing_id")
@@ -183,6 +184,8 @@ export async function installsOf(
       "l.version as listing_version",
     ])
     .where("i.space_key", "=", spaceKey(space))
+    // A disabled account's personal listing is not offered meanwhile (decision 113); its copies stay in the space.
+    .$if(disabled.length > 0, (q) => q.where((eb) => eb.or([eb("l.user_id", "is", null), eb("l.user_id", "not in", disabled)])))
     .orderBy("i.installed_at", "desc")
     .orderBy("i.id", "desc")
     .execute();
