@@ -15,6 +15,9 @@ import ffprobe from "@ffprobe-installer/ffprobe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UPLOAD_BUCKET } from "../../src/shared/constants";
 import { MESSAGES } from "../../src/shared/messages";
+import { LISTING_VIDEO } from "../../src/shared/listing-video";
+import { VideoTooLargeError } from "../../src/server/listing/video";
+import { createVideoMaker } from "../../src/server/listing/videos";
 import { failure } from "../helpers/failure";
 import { createStudioClient, roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
@@ -194,6 +197,24 @@ describe("listing videos", () => {
     expect(await fileOf(second)).not.toBeNull();
     await server.services.listing.sweep();
     expect(await fileOf(second)).toBeNull();
+  });
+
+  it("fails a video that came out past its size limit with the user's message, and keeps no file", async () => {
+    const { user, projectId, jobIds } = await userWithRenders(1);
+    // A queue on the server's own database and files whose maker reports the limit passed (as makeListingVideo does).
+    const queue = createVideoMaker(
+      { ...server.deps, render: server.services.render, brandName: () => "Casa" },
+      {
+        make: async () => {
+          throw new VideoTooLargeError(LISTING_VIDEO.bytesMax);
+        },
+      },
+    );
+    const ordered = await queue.create(user.userId, { projectId, jobIds, format: "landscape", seconds: 3, language: "en" });
+    await poll(async () => (await queue.view(user.userId, ordered.id)).status).toBe("failed");
+    expect(await queue.view(user.userId, ordered.id)).toMatchObject({ error: MESSAGES.videoTooLarge, url: null });
+    expect(await server.deps.storage.get(UPLOAD_BUCKET, `listing/videos/${ordered.id}.mp4`)).toBeNull();
+    await queue.stop();
   });
 
   it("refuses a render of another project or account, and a hostile request, each with its message and nothing queued", async () => {
