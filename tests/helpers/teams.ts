@@ -20,3 +20,16 @@ export async function inviteToken(db: AppDatabase, to: string): Promise<string> 
   if (!token) throw new Error(`no invitation link in the mail to ${to}`);
   return decodeURIComponent(token);
 }
+
+/** Adds a member the way an accepted invitation does (the invitation flow has its own tests). */
+export async function addMember(
+  server: { deps: { db: AppDatabase; clock: { now(): number } } },
+  teamId: string,
+  member: { userId: string },
+  role: "admin" | "member" = "member",
+): Promise<void> {
+  await server.deps.db
+    .insertInto("team_members")
+    .values({ team_id: teamId, user_id: member.userId, role, joined_at: server.deps.clock.now() })
+    .execute();
+}

@@ -11,6 +11,7 @@ import { MESSAGES } from "../../src/shared/messages";
 import { failure } from "../helpers/failure";
 import { PASSWORD, roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
+import { addMember } from "../helpers/teams";
 
 const poll = <T>(check: () => Promise<T>) => expect.poll(check, { timeout: 60_000, interval: 100 });
 type Client = Awaited<ReturnType<typeof signedInClient>>;
@@ -24,21 +25,13 @@ describe("a team's listing videos", () => {
     await server.stop();
   });
 
-  /** A member added the way an accepted invitation adds one (the invitation flow has its own tests). */
-  async function addMember(teamId: string, member: Client, role: "admin" | "member" = "member") {
-    await server.deps.db
-      .insertInto("team_members")
-      .values({ team_id: teamId, user_id: member.userId, role, joined_at: server.deps.clock.now() })
-      .execute();
-  }
-
   /** Ana (Owner, with credits moved in), Bruno and Carla (Members), all working in the team. */
   async function studio() {
     const [ana, bruno, carla] = await Promise.all([signedInClient(server.url), signedInClient(server.url), signedInClient(server.url)]);
     const team = await ana.client.teams.create.mutate({ name: "Casa Nova" });
     await ana.client.teams.moveCredits.mutate({ teamId: team.id, amount: 5 });
     for (const member of [bruno, carla]) {
-      await addMember(team.id, member);
+      await addMember(server, team.id, member);
       await member.client.teams.switchSpace.mutate({ teamId: team.id });
     }
     return { ana, bruno, carla, teamId: team.id };

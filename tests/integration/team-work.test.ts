@@ -13,6 +13,7 @@ import { grantTeamCredits, ledgerBalance, teamLedgerBalance } from "../../src/se
 import type { AppRouter } from "../../src/server/trpc/root";
 import { PASSWORD, roomPhoto, signedInClient, upload, waitForRenders } from "../helpers/render";
 import { startTestServer, type TestServer } from "../helpers/server";
+import { addMember } from "../helpers/teams";
 import { TestClock } from "../helpers/test-clock";
 
 const clock = new TestClock();
@@ -26,14 +27,6 @@ afterAll(async () => {
 });
 
 type Client = Awaited<ReturnType<typeof signedInClient>>;
-
-/** A member added the way an accepted invitation adds one (the invitation flow has its own tests). */
-async function addMember(teamId: string, member: Client, role: "admin" | "member" = "member") {
-  await server.deps.db
-    .insertInto("team_members")
-    .values({ team_id: teamId, user_id: member.userId, role, joined_at: clock.now() })
-    .execute();
-}
 
 async function teamBalance(teamId: string) {
   const row = await server.deps.db.selectFrom("teams").select("credits_remaining").where("id", "=", teamId).executeTakeFirstOrThrow();
@@ -49,8 +42,8 @@ function messageOf(error: unknown) {
 async function studio() {
   const [ana, bruno, carla] = await Promise.all([signedInClient(server.url), signedInClient(server.url), signedInClient(server.url)]);
   const team = await ana.client.teams.create.mutate({ name: "Casa Nova" });
-  await addMember(team.id, bruno);
-  await addMember(team.id, carla);
+  await addMember(server, team.id, bruno);
+  await addMember(server, team.id, carla);
   for (const member of [bruno, carla]) await member.client.teams.switchSpace.mutate({ teamId: team.id });
   return { ana, bruno, carla, teamId: team.id };
 }

@@ -401,7 +401,8 @@ export function createVideoMaker(
      * a member removed from the video's team meanwhile gets nothing more.
      */
     async *follow(userId: string, id: string, signal?: AbortSignal): AsyncGenerator<ListingVideoView> {
-      yield await viewFor(userId, id);
+      const first = await access(userId, id);
+      yield viewOf(first.row, first.mayManage);
       let changed = false;
       let wake: (() => void) | null = null;
       const follower = () => {
@@ -411,8 +412,7 @@ export function createVideoMaker(
       const set = followers.get(id) ?? new Set();
       set.add(follower);
       followers.set(id, set);
-      const teamId = (await rowOf(id))?.team_id ?? null;
-      const viewer = teamId ? `${teamId}|${userId}` : null;
+      const viewer = first.row.team_id ? `${first.row.team_id}|${userId}` : null;
       if (viewer) teamViewers.set(viewer, (teamViewers.get(viewer) ?? new Set()).add(follower));
       const onAbort = () => wake?.();
       signal?.addEventListener("abort", onAbort);
